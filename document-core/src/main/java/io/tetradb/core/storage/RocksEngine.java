@@ -1,0 +1,192 @@
+package io.tetradb.core.storage;
+
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.Slice;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** The embedded engine: one RocksDB per data directory, one column family per {@link Space}. */
+public final class RocksEngine implements StorageEngine {
+    /** How often the write-ahead log is fsynced in {@link Durability#ASYNC} mode. */
+    static final long ASYNC_SYNC_INTERVAL_MS = 5;
+
+    private final RocksSettings settings;
+    private final DBOptions dbOptions;
+    private final List<ColumnFamilyOptions> cfOptions = new ArrayList<>();
+    private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+    private final Map<Space, ColumnFamilyHandle> families = new EnumMap<>(Space.class);
+    private final RocksDB db;
+    private final WriteOptions writeOptions;
+    private final ScheduledExecutorService walSyncer;
+    private volatile boolean closed;
+
+    private RocksEngine(Path dir, Durability durability, long blockCacheBytes) throws RocksDBException, IOException {
+        Files.createDirectories(dir);
+        this.settings = new RocksSettings(blockCacheBytes);
+        this.dbOptions = settings.dbOptions();
+        List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+        ColumnFamilyOptions defaultOptions = settings.columnFamilyOptions();
+        cfOptions.add(defaultOptions);
+        descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultOptions));
+        for (Space space : Space.values()) {
+            ColumnFamilyOptions options = settings.columnFamilyOptions();
+            cfOptions.add(options);
+            descriptors.add(new ColumnFamilyDescriptor(space.familyName().getBytes(StandardCharsets.UTF_8), options));
+        }
+        this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+        for (Space space : Space.values()) {
+            families.put(space, handles.get(space.ordinal() + 1));
+        }
+        this.writeOptions = RocksSettings.writeOptions(durability);
+        if (durability == Durability.ASYNC) {
+            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tetradb-wal-sync");
+                t.setDaemon(true);
+                return t;
+            });
+            walSyncer.scheduleWithFixedDelay(this::syncWal, ASYNC_SYNC_INTERVAL_MS, ASYNC_SYNC_INTERVAL_MS,
+                    TimeUnit.MILLISECONDS);
+        } else {
+            walSyncer = null;
+        }
+    }
+
+    /** Opens (or creates) the store in {@code dir}; RocksDB replays its write-ahead log after a crash. */
+    public static RocksEngine open(Path dir, Durability durability, long blockCacheBytes) {
+        try {
+            return new RocksEngine(dir, durability, blockCacheBytes);
+        } catch (RocksDBException | IOException e) {
+            throw new StorageException("cannot open data directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void syncWal() {
+        if (closed) {
+            return;
+        }
+        try {
+            db.flushWal(true);
+        } catch (RocksDBException e) {
+            // the next tick tries again; a failing disk will also fail the writers themselves
+        }
+    }
+
+    @Override
+    public byte[] get(Space space, byte[] key) {
+        try {
+            return db.get(families.get(space), key);
+        } catch (RocksDBException e) {
+            throw new StorageException("read failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public List<byte[]> multiGet(Space space, List<byte[]> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        ColumnFamilyHandle cf = families.get(space);
+        List<ColumnFamilyHandle> cfs = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            cfs.add(cf);
+        }
+        try {
+            return db.multiGetAsList(cfs, keys);
+        } catch (RocksDBException e) {
+            throw new StorageException("read failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
+        try (ReadOptions options = new ReadOptions();
+             Slice upper = to == null ? null : new Slice(to)) {
+            if (upper != null) {
+                options.setIterateUpperBound(upper);
+            }
+            try (RocksIterator it = db.newIterator(families.get(space), options)) {
+                for (it.seek(from); it.isValid(); it.next()) {
+                    if (!visitor.test(new KeyValue(it.key(), it.value()))) {
+                        return;
+                    }
+                }
+                it.status();
+            }
+        } catch (RocksDBException e) {
+            throw new StorageException("scan failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void apply(WriteSet writes) {
+        if (writes.isEmpty()) {
+            return;
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            for (WriteSet.Write w : writes.writes()) {
+                ColumnFamilyHandle cf = families.get(w.space());
+                if (w.isRangeDelete()) {
+                    batch.deleteRange(cf, w.key(), w.rangeEnd());
+                } else if (w.isDelete()) {
+                    batch.delete(cf, w.key());
+                } else {
+                    batch.put(cf, w.key(), w.value());
+                }
+            }
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw new StorageException("write failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (walSyncer != null) {
+            walSyncer.shutdownNow();
+            try {
+                walSyncer.awaitTermination(1, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flushWal(true);
+            db.flush(flush, handles);
+        } catch (RocksDBException e) {
+            // the WAL still holds everything; recovery replays it
+        }
+        for (ColumnFamilyHandle h : handles) {
+            h.close();
+        }
+        db.close();
+        writeOptions.close();
+        dbOptions.close();
+        cfOptions.forEach(ColumnFamilyOptions::close);
+        settings.close();
+    }
+}

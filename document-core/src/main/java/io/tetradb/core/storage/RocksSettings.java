@@ -1,0 +1,64 @@
+package io.tetradb.core.storage;
+
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.Cache;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The RocksDB tuning of the embedded engine, in one place so that benchmarks can open a raw RocksDB with exactly
+ * the same settings.
+ */
+public final class RocksSettings implements AutoCloseable {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final Cache blockCache;
+    private final BloomFilter bloomFilter = new BloomFilter(10);
+
+    public RocksSettings(long blockCacheBytes) {
+        this.blockCache = new LRUCache(blockCacheBytes);
+    }
+
+    public DBOptions dbOptions() {
+        return new DBOptions()
+                .setCreateIfMissing(true)
+                .setCreateMissingColumnFamilies(true)
+                .setIncreaseParallelism(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                .setMaxBackgroundJobs(Math.max(2, Runtime.getRuntime().availableProcessors()))
+                // large transactions and group commit both want concurrent writers to queue behind one leader
+                .setEnablePipelinedWrite(false)
+                .setBytesPerSync(1 << 20);
+    }
+
+    /** Options for one column family: bloom filters so that "does this id exist?" is cheap, LZ4 on data blocks. */
+    public ColumnFamilyOptions columnFamilyOptions() {
+        BlockBasedTableConfig table = new BlockBasedTableConfig()
+                .setBlockCache(blockCache)
+                .setFilterPolicy(bloomFilter)
+                .setWholeKeyFiltering(true)
+                .setBlockSize(16 * 1024);
+        return new ColumnFamilyOptions()
+                .setTableFormatConfig(table)
+                .setCompressionType(CompressionType.LZ4_COMPRESSION)
+                .setWriteBufferSize(64L << 20)
+                .setMaxWriteBufferNumber(3)
+                .setLevelCompactionDynamicLevelBytes(true);
+    }
+
+    public static WriteOptions writeOptions(Durability durability) {
+        return new WriteOptions().setSync(durability == Durability.SYNC);
+    }
+
+    @Override
+    public void close() {
+        blockCache.close();
+        bloomFilter.close();
+    }
+}

@@ -1,0 +1,34 @@
+package io.tetradb.core.storage;
+
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * The storage SPI: everything the core needs from an engine. Keys are big-endian and order-preserving, so a
+ * logical partition, a physical partition (an EPK range) or an id prefix is a contiguous key range.
+ *
+ * <p>The core serialises the writers of one logical partition itself (striped locks) and hands the engine one
+ * {@link WriteSet} per transaction; the engine only has to apply it atomically and durably. Reads never block on
+ * writers.
+ */
+public interface StorageEngine extends AutoCloseable {
+
+    /** The value stored under {@code key}, or null. */
+    byte[] get(Space space, byte[] key);
+
+    /** Values for several keys at once (null where absent), in the order of {@code keys}. */
+    List<byte[]> multiGet(Space space, List<byte[]> keys);
+
+    /**
+     * Visits the entries with {@code from <= key < to} in key order until the visitor returns false.
+     * {@code to == null} means "to the end of the space".
+     */
+    void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
+
+    /** Applies every write of the set atomically; returns once it is as durable as the configured durability. */
+    void apply(WriteSet writes);
+
+    /** Flushes and closes; a crash instead of a close is recovered at the next open. */
+    @Override
+    void close();
+}

@@ -1,0 +1,577 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.partition.PartitionMap;
+import io.tetradb.core.partition.PhysicalPartition;
+import io.tetradb.core.patch.PatchApplier;
+import io.tetradb.core.storage.KeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.WriteSet;
+import org.apache.commons.codec.digest.MurmurHash3;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Predicate;
+
+/**
+ * The items of one container. Every write runs as a transaction inside one logical partition: under that partition's
+ * striped lock it reads the current versions, computes the new ones and hands one {@link WriteSet} (items, change
+ * records, partition statistics) to the engine. Point reads take no lock at all.
+ *
+ * <p>Writers hold the container's map lock shared, so that a split (which holds it exclusively) always sees settled
+ * statistics.
+ */
+public final class ContainerStore {
+    private final CoreStore store;
+    private final ContainerDefinition definition;
+    private final byte[] collId;
+    private final String selfPrefix;
+    private final byte[] ridPrefix;
+    final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
+    private volatile PartitionMap map;
+    private volatile boolean deleted;
+
+    ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map) {
+        this.store = store;
+        this.definition = definition;
+        this.collId = Keys.collId(definition.collId());
+        this.selfPrefix = "dbs/" + databaseRid + "/colls/" + definition.rid() + "/docs/";
+        this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
+        this.map = map;
+    }
+
+    public ContainerDefinition definition() {
+        return definition;
+    }
+
+    public PartitionMap partitionMap() {
+        return map;
+    }
+
+    void replaceMap(PartitionMap next) {
+        map = next;
+    }
+
+    int collId() {
+        return definition.collId();
+    }
+
+    void markDeleted() {
+        deleted = true;
+    }
+
+    private void checkNotDeleted() {
+        if (deleted) {
+            throw new StoreException(Status.NOT_FOUND, "container " + definition.id() + " does not exist");
+        }
+    }
+
+    /** The partition key of an item under this container's definition. */
+    public PartitionKeyValue partitionKeyOf(JsonNode item) {
+        return definition.partitionKey().extract(item);
+    }
+
+    // ---- reads -------------------------------------------------------------------------------------------------
+
+    /** A point read; 404 if absent, 304 (no body) if {@code ifNoneMatch} is the current etag. */
+    public ItemResult read(PartitionKeyValue pk, String id, String ifNoneMatchETag) {
+        checkNotDeleted();
+        checkLevels(pk);
+        byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
+        byte[] stored = store.engine().get(Space.DOCS, key);
+        if (stored == null) {
+            throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
+        }
+        String etag = etag(ItemCodec.lsn(stored));
+        if (ifNoneMatchETag != null && etagMatches(ifNoneMatchETag, etag)) {
+            return new ItemResult(ItemOperation.Type.READ, id, Status.NOT_MODIFIED, null, etag, RequestCharge.miss(), null);
+        }
+        return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag,
+                RequestCharge.read(key.length + stored.length), null);
+    }
+
+    /** Visits every item whose EPK is in {@code range}, in key order, until the visitor returns false. */
+    public void scan(EpkRange range, Predicate<byte[]> visitor) {
+        checkNotDeleted();
+        byte[] from = Keys.concat(collId, range.min());
+        byte[] to = Keys.concat(collId, range.max());
+        store.engine().scan(Space.DOCS, from, to, kv -> visitor.test(kv.value()));
+    }
+
+    /** Visits every item of one logical partition, in id order. */
+    public void scan(PartitionKeyValue pk, Predicate<byte[]> visitor) {
+        checkNotDeleted();
+        byte[] prefix = Keys.concat(collId, pk.epk(), pk.encoded());
+        store.engine().scan(Space.DOCS, prefix, Keys.prefixEnd(prefix), kv -> visitor.test(kv.value()));
+    }
+
+    // ---- writes ------------------------------------------------------------------------------------------------
+
+    /** One operation as its own transaction; a failure is thrown. */
+    public ItemResult execute(PartitionKeyValue pk, ItemOperation op) {
+        ItemResult r = run(pk, List.of(op), false).get(0);
+        if (!r.isSuccess()) {
+            throw new StoreException(r.status(), r.status() == Status.FORBIDDEN ? Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED : 0,
+                    r.error());
+        }
+        return r;
+    }
+
+    /**
+     * A transactional batch: every operation or none. When one fails it keeps its own status and every other
+     * operation reports 424.
+     */
+    public List<ItemResult> executeBatch(PartitionKeyValue pk, List<ItemOperation> ops) {
+        Limits limits = store.config().limits();
+        if (ops.isEmpty()) {
+            throw new StoreException(Status.BAD_REQUEST, "a transactional batch needs at least one operation");
+        }
+        if (ops.size() > limits.maxBatchOperations()) {
+            throw new StoreException(Status.BAD_REQUEST, "a transactional batch has at most "
+                    + limits.maxBatchOperations() + " operations, this one has " + ops.size());
+        }
+        return run(pk, ops, true);
+    }
+
+    /** A prepared operation: id, partition key and serialised body resolved outside the lock. */
+    private record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus) {
+    }
+
+    private Prepared prepare(PartitionKeyValue pk, ItemOperation op) {
+        try {
+            String id = op.id();
+            byte[] body = null;
+            if (op.item() != null) {
+                JsonNode idNode = op.item().get("id");
+                if (idNode == null || idNode.isNull()) {
+                    throw new StoreException(Status.BAD_REQUEST, "the item has no 'id' property; every item needs a string id");
+                }
+                if (!idNode.isTextual()) {
+                    throw new StoreException(Status.BAD_REQUEST, "the item's 'id' must be a string, not " + idNode);
+                }
+                if (id != null && !id.equals(idNode.textValue())) {
+                    throw new StoreException(Status.BAD_REQUEST, "the item's id '" + idNode.textValue()
+                            + "' differs from the id '" + id + "' it replaces; an id cannot change");
+                }
+                id = idNode.textValue();
+                PartitionKeyValue own = partitionKeyOf(op.item());
+                if (!own.equals(pk)) {
+                    throw new StoreException(Status.BAD_REQUEST, "the partition key of the item " + own
+                            + " does not match the partition key of the request " + pk);
+                }
+                body = store.codec().body(op.item());
+                checkSize(body.length);
+            }
+            validateId(id);
+            return new Prepared(op, id, body, null, 0);
+        } catch (StoreException e) {
+            return new Prepared(op, op.id(), null, e.getMessage(), e.status());
+        }
+    }
+
+    private void checkSize(int bodyBytes) {
+        int max = store.config().limits().maxItemBytes();
+        if (bodyBytes + 200 > max) { // 200: room for the system properties
+            throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE,
+                    "the item is " + bodyBytes + " bytes; the largest item allowed is " + max + " bytes");
+        }
+    }
+
+    private void validateId(String id) {
+        if (id == null || id.isEmpty()) {
+            throw new StoreException(Status.BAD_REQUEST, "an item id must be a non-empty string");
+        }
+        int max = store.config().limits().maxIdLength();
+        if (id.length() > max) {
+            throw new StoreException(Status.BAD_REQUEST, "the id is " + id.length()
+                    + " characters long; the maximum is " + max);
+        }
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (c == '/' || c == '\\' || c == '?' || c == '#') {
+                throw new StoreException(Status.BAD_REQUEST, "the id '" + id
+                        + "' contains '" + c + "'; ids cannot contain / \\ ? or #");
+            }
+        }
+    }
+
+    private void checkLevels(PartitionKeyValue pk) {
+        if (pk.levels() != definition.partitionKey().levels()) {
+            throw new StoreException(Status.BAD_REQUEST, "the partition key " + pk + " has " + pk.levels()
+                    + " components; this container's key " + definition.partitionKey().paths() + " has "
+                    + definition.partitionKey().levels());
+        }
+    }
+
+    private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch) {
+        checkLevels(pk);
+        List<Prepared> prepared = new ArrayList<>(ops.size());
+        long batchBytes = 0;
+        for (ItemOperation op : ops) {
+            Prepared p = prepare(pk, op);
+            prepared.add(p);
+            batchBytes += p.body() == null ? 0 : p.body().length;
+        }
+        if (batch && batchBytes > store.config().limits().maxBatchBytes()) {
+            throw new StoreException(Status.BAD_REQUEST, "a transactional batch holds at most "
+                    + store.config().limits().maxBatchBytes() + " bytes of items, this one " + batchBytes);
+        }
+        for (int i = 0; i < prepared.size(); i++) {
+            if (prepared.get(i).error() != null) {
+                return failed(prepared, i, prepared.get(i).errorStatus(), prepared.get(i).error());
+            }
+        }
+        byte[] lpPrefix = Keys.concat(collId, pk.epk(), pk.encoded());
+        mapLock.readLock().lock();
+        try {
+            checkNotDeleted();
+            ReentrantLock lock = store.lockFor(lpPrefix);
+            lock.lock();
+            Transaction tx;
+            try {
+                tx = new Transaction(pk, lpPrefix, prepared);
+                List<ItemResult> results = tx.run();
+                if (tx.failedAt >= 0) {
+                    return results;
+                }
+                store.engine().apply(tx.writeSet());
+                if (tx.results.isEmpty()) {
+                    return results;
+                }
+            } finally {
+                lock.unlock();
+            }
+            PhysicalPartition pp = map.route(pk.epk());
+            pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
+            if (tx.deltaBytes > 0) {
+                store.splitter().maybeSplit(this, pp);
+            }
+            return tx.results;
+        } finally {
+            mapLock.readLock().unlock();
+        }
+    }
+
+    private List<ItemResult> failed(List<Prepared> ops, int index, int status, String error) {
+        List<ItemResult> out = new ArrayList<>(ops.size());
+        for (int i = 0; i < ops.size(); i++) {
+            Prepared p = ops.get(i);
+            if (i == index) {
+                out.add(new ItemResult(p.op().type(), p.id(), status, null, null, 0, error));
+            } else {
+                out.add(new ItemResult(p.op().type(), p.id(), Status.FAILED_DEPENDENCY, null, null, 0,
+                        "operation " + index + " of the batch failed, so nothing was applied"));
+            }
+        }
+        return out;
+    }
+
+    /** One logical-partition transaction, run under its lock. */
+    private final class Transaction {
+        private final PartitionKeyValue pk;
+        private final byte[] lpPrefix;
+        private final List<Prepared> ops;
+        /** The versions as stored before the transaction (null: absent). */
+        private final Map<String, byte[]> before = new HashMap<>();
+        /** The versions as the transaction leaves them, in first-touched order. */
+        private final Map<String, byte[]> after = new LinkedHashMap<>();
+        private final Map<String, Long> lastLsn = new HashMap<>();
+        private final LogicalPartitionStats stats;
+        private final List<ItemResult> results = new ArrayList<>();
+        private long lsn;
+        private long deltaBytes;
+        private long deltaItems;
+        private long deltaLogicalPartitions;
+        private int failedAt = -1;
+        private final long ts = System.currentTimeMillis() / 1000;
+
+        Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
+            this.pk = pk;
+            this.lpPrefix = lpPrefix;
+            this.ops = ops;
+            List<String> ids = new ArrayList<>();
+            List<byte[]> keys = new ArrayList<>();
+            for (Prepared p : ops) {
+                if (!before.containsKey(p.id())) {
+                    before.put(p.id(), null);
+                    ids.add(p.id());
+                    keys.add(docKey(p.id()));
+                }
+            }
+            List<byte[]> values = keys.size() == 1
+                    ? Arrays.asList(store.engine().get(Space.DOCS, keys.get(0)))
+                    : store.engine().multiGet(Space.DOCS, keys);
+            for (int i = 0; i < ids.size(); i++) {
+                before.put(ids.get(i), values.get(i));
+            }
+            this.stats = LogicalPartitionStats.decode(store.engine().get(Space.META, statsKey()));
+            this.lsn = stats.lsn();
+        }
+
+        private byte[] docKey(String id) {
+            return Keys.concat(lpPrefix, Keys.utf8(id));
+        }
+
+        private byte[] statsKey() {
+            return Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lpPrefix);
+        }
+
+        private byte[] current(String id) {
+            return after.containsKey(id) ? after.get(id) : before.get(id);
+        }
+
+        List<ItemResult> run() {
+            long limit = store.config().logicalPartitionLimitBytes();
+            for (int i = 0; i < ops.size(); i++) {
+                Prepared p = ops.get(i);
+                try {
+                    results.add(apply(p));
+                } catch (StoreException e) {
+                    return fail(i, e.status(), e.getMessage());
+                }
+                if (deltaBytes > 0 && stats.bytes() + deltaBytes > limit) {
+                    return fail(i, Status.FORBIDDEN, "Partition key reached maximum size of " + limit
+                            + " bytes: logical partition " + pk + " holds " + stats.bytes()
+                            + " bytes and this write would grow it by " + deltaBytes);
+                }
+            }
+            return results;
+        }
+
+        private List<ItemResult> fail(int index, int status, String error) {
+            failedAt = index;
+            List<ItemResult> out = failed(ops, index, status, error);
+            results.clear();
+            results.addAll(out);
+            return out;
+        }
+
+        private ItemResult apply(Prepared p) {
+            ItemOperation op = p.op();
+            String id = p.id();
+            byte[] cur = current(id);
+            String curEtag = cur == null ? null : etag(ItemCodec.lsn(cur));
+            switch (op.type()) {
+                case READ -> {
+                    if (cur == null) {
+                        throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
+                    }
+                    if (op.ifNoneMatchETag() != null && etagMatches(op.ifNoneMatchETag(), curEtag)) {
+                        return new ItemResult(op.type(), id, Status.NOT_MODIFIED, null, curEtag, RequestCharge.miss(), null);
+                    }
+                    return new ItemResult(op.type(), id, Status.OK, cur, curEtag,
+                            RequestCharge.read(docKey(id).length + cur.length), null);
+                }
+                case CREATE -> {
+                    if (cur != null) {
+                        throw new StoreException(Status.CONFLICT, "an item with id " + id
+                                + " already exists in partition " + pk);
+                    }
+                    return write(op.type(), id, p.body(), Status.CREATED);
+                }
+                case UPSERT -> {
+                    checkIfMatch(op, id, curEtag);
+                    return write(op.type(), id, p.body(), cur == null ? Status.CREATED : Status.OK);
+                }
+                case REPLACE -> {
+                    requireExists(cur, id);
+                    checkIfMatch(op, id, curEtag);
+                    return write(op.type(), id, p.body(), Status.OK);
+                }
+                case PATCH -> {
+                    requireExists(cur, id);
+                    checkIfMatch(op, id, curEtag);
+                    if (op.patch() == null || op.patch().isEmpty()) {
+                        throw new StoreException(Status.BAD_REQUEST, "a patch needs at least one operation");
+                    }
+                    int max = store.config().limits().maxPatchOperations();
+                    if (op.patch().size() > max) {
+                        throw new StoreException(Status.BAD_REQUEST, "a patch has at most " + max
+                                + " operations, this one has " + op.patch().size());
+                    }
+                    for (var po : op.patch()) {
+                        checkPatchable(po.path());
+                        if (po.from() != null) {
+                            checkPatchable(po.from());
+                        }
+                    }
+                    ObjectNode patched = PatchApplier.apply(store.codec().parse(cur), op.patch());
+                    byte[] body = store.codec().body(patched);
+                    checkSize(body.length);
+                    ItemResult r = write(op.type(), id, body, Status.OK);
+                    return new ItemResult(r.type(), id, r.status(), r.stored(), r.etag(),
+                            RequestCharge.patch(cur.length, r.stored().length), null);
+                }
+                case DELETE -> {
+                    requireExists(cur, id);
+                    checkIfMatch(op, id, curEtag);
+                    long size = docKey(id).length + cur.length;
+                    lsn++;
+                    after.put(id, null);
+                    lastLsn.put(id, lsn);
+                    deltaBytes -= size;
+                    deltaItems--;
+                    return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null, RequestCharge.delete(size), null);
+                }
+                default -> throw new IllegalStateException();
+            }
+        }
+
+        private void checkPatchable(String path) {
+            String top = path.indexOf('/', 1) < 0 ? path : path.substring(0, path.indexOf('/', 1));
+            if (top.equals("/id") || ItemCodec.SYSTEM_PROPERTIES.contains(top.substring(1))) {
+                throw new StoreException(Status.BAD_REQUEST, "patch cannot change " + top + ": it is a system property");
+            }
+            if (definition.partitionKey().touches(path)) {
+                throw new StoreException(Status.BAD_REQUEST, "patch cannot change the partition key path " + path);
+            }
+        }
+
+        private void requireExists(byte[] cur, String id) {
+            if (cur == null) {
+                throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
+            }
+        }
+
+        private void checkIfMatch(ItemOperation op, String id, String curEtag) {
+            String expected = op.ifMatchETag();
+            if (expected == null) {
+                return;
+            }
+            if (curEtag == null || !(expected.equals("*") || etagMatches(expected, curEtag))) {
+                throw new StoreException(Status.PRECONDITION_FAILED, "the etag " + expected + " of item " + id
+                        + " is stale: the item changed or no longer exists");
+            }
+        }
+
+        private ItemResult write(ItemOperation.Type type, String id, byte[] body, int status) {
+            byte[] cur = current(id);
+            lsn++;
+            String etag = etag(lsn);
+            String rid = rid(id);
+            byte[] stored = ItemCodec.finish(body, lsn, rid, selfPrefix + rid + "/", etag, ts);
+            int keyBytes = docKey(id).length;
+            long size = keyBytes + stored.length;
+            deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length);
+            deltaItems += cur == null ? 1 : 0;
+            after.put(id, stored);
+            lastLsn.put(id, lsn);
+            return new ItemResult(type, id, status, stored, etag, RequestCharge.write(size), null);
+        }
+
+        WriteSet writeSet() {
+            WriteSet ws = new WriteSet();
+            for (Map.Entry<String, byte[]> e : after.entrySet()) {
+                String id = e.getKey();
+                byte[] old = before.get(id);
+                byte[] now = e.getValue();
+                if (now == null && old == null) {
+                    continue; // created and deleted inside the transaction
+                }
+                byte[] key = docKey(id);
+                if (now == null) {
+                    ws.delete(Space.DOCS, key);
+                } else {
+                    ws.put(Space.DOCS, key, now);
+                }
+                // the change feed keeps one record per item (its latest version) plus delete tombstones
+                if (old != null) {
+                    ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));
+                }
+                ws.put(Space.FEED, Keys.withLong(lpPrefix, lastLsn.get(id)),
+                        ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
+                                : ChangeRecord.REPLACE, id));
+            }
+            long items = stats.items() + deltaItems;
+            if (stats.items() == 0 && items > 0) {
+                deltaLogicalPartitions = 1;
+            } else if (stats.items() > 0 && items == 0) {
+                deltaLogicalPartitions = -1;
+            }
+            if (lsn != stats.lsn()) {
+                ws.put(Space.META, statsKey(), new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn).encode());
+            }
+            return ws;
+        }
+    }
+
+    // ---- identities --------------------------------------------------------------------------------------------
+
+    /** Unique per (container, logical partition, lsn); the quoted form is what clients see. */
+    String etag(long lsn) {
+        return String.format("%08x-0000-0000-0000-%012x", definition.collId(), lsn);
+    }
+
+    private static boolean etagMatches(String given, String etag) {
+        String g = given.length() >= 2 && given.startsWith("\"") && given.endsWith("\"")
+                ? given.substring(1, given.length() - 1) : given;
+        return g.equals(etag);
+    }
+
+    /** A stable resource id: database, container and a hash of the item's address. */
+    private String rid(String id) {
+        byte[] address = Keys.concat(collId, Keys.utf8(id));
+        long h = MurmurHash3.hash128x64(address, 0, address.length, 0)[0];
+        byte[] rid = Arrays.copyOf(ridPrefix, 16);
+        for (int i = 0; i < 8; i++) {
+            rid[8 + i] = (byte) (h >>> (56 - 8 * i));
+        }
+        return Base64.getEncoder().encodeToString(rid).replace('/', '-');
+    }
+
+    // ---- statistics --------------------------------------------------------------------------------------------
+
+    /** Per physical partition: range, bytes, items, logical partitions and the five largest of them. */
+    public PartitionStatistics statistics() {
+        checkNotDeleted();
+        int levels = definition.partitionKey().levels();
+        long limit = store.config().logicalPartitionLimitBytes();
+        List<PartitionStatistics.Physical> physical = new ArrayList<>();
+        for (PhysicalPartition pp : map.partitions()) {
+            List<PartitionStatistics.Logical> top = new ArrayList<>();
+            byte[] prefix = Keys.statsPrefix(definition.collId());
+            store.engine().scan(Space.META, Keys.concat(prefix, pp.range().min()),
+                    Keys.concat(prefix, pp.range().max()), kv -> {
+                        LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
+                        if (s.items() > 0) {
+                            top.add(logical(kv, levels, s, limit));
+                            top.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
+                            if (top.size() > 5) {
+                                top.remove(5);
+                            }
+                        }
+                        return true;
+                    });
+            physical.add(new PartitionStatistics.Physical(pp.id(), pp.range().minHex(), pp.range().maxHex(),
+                    pp.bytes(), pp.items(), pp.logicalPartitions(), top));
+        }
+        return new PartitionStatistics(definition.database(), definition.id(), definition.partitionKey().paths(),
+                limit, store.config().splitThresholdBytes(), physical);
+    }
+
+    private static PartitionStatistics.Logical logical(KeyValue kv, int levels, LogicalPartitionStats s, long limit) {
+        int epkStart = 5;
+        int epkEnd = epkStart + 16 * levels;
+        byte[] epk = Arrays.copyOfRange(kv.key(), epkStart, epkEnd);
+        PartitionKeyValue pk = PartitionKeyValue.decode(kv.key(), epkEnd, kv.key().length);
+        return new PartitionStatistics.Logical(pk.toJson(), io.tetradb.core.partition.EffectivePartitionKey.toHex(epk),
+                s.bytes(), s.items(), s.bytes() >= limit * 0.8);
+    }
+
+    static String text(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+}

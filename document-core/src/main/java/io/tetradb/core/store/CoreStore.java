@@ -1,0 +1,320 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionMap;
+import io.tetradb.core.partition.PhysicalPartition;
+import io.tetradb.core.storage.RocksEngine;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+import io.tetradb.core.storage.WriteSet;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The core store over one data directory: databases, containers and their items. Thread-safe; one instance per
+ * directory (RocksDB locks it).
+ */
+public final class CoreStore implements AutoCloseable {
+    private static final int LOCK_STRIPES = 4096;
+
+    private final StoreConfig config;
+    private final StorageEngine engine;
+    // like the Cosmos SDK: reading an item into a POJO ignores properties it does not know (_rid, _etag, ...)
+    private final ObjectMapper mapper = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private final ItemCodec codec;
+    private final ReentrantLock[] stripes = new ReentrantLock[LOCK_STRIPES];
+    private final Map<String, ContainerStore> containers = new ConcurrentHashMap<>();
+    private final PartitionSplitter splitter;
+    /** Serialises creating and deleting databases and containers. */
+    private final Object ddl = new Object();
+
+    private CoreStore(StoreConfig config, StorageEngine engine) {
+        this.config = config;
+        this.engine = engine;
+        this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
+        for (int i = 0; i < LOCK_STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+        this.splitter = new PartitionSplitter(this);
+    }
+
+    /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
+    public static CoreStore open(StoreConfig config) {
+        return new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
+                config.blockCacheBytes()));
+    }
+
+    public StoreConfig config() {
+        return config;
+    }
+
+    StorageEngine engine() {
+        return engine;
+    }
+
+    public ItemCodec codec() {
+        return codec;
+    }
+
+    PartitionSplitter splitter() {
+        return splitter;
+    }
+
+    ReentrantLock lockFor(byte[] logicalPartitionPrefix) {
+        int h = java.util.Arrays.hashCode(logicalPartitionPrefix);
+        return stripes[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
+    }
+
+    // ---- databases ---------------------------------------------------------------------------------------------
+
+    /** Creates a database; 409 if it exists. */
+    public DatabaseDefinition createDatabase(String id, Integer throughput) {
+        validateName("database", id);
+        synchronized (ddl) {
+            if (engine.get(Space.META, Keys.database(id)) != null) {
+                throw new StoreException(Status.CONFLICT, "database " + id + " already exists");
+            }
+            int dbId = (int) nextCounter("database");
+            DatabaseDefinition db = new DatabaseDefinition(id, dbId, rid(Keys.collId(dbId)), throughput,
+                    System.currentTimeMillis() / 1000);
+            engine.apply(new WriteSet().put(Space.META, Keys.database(id), json(db))
+                    .put(Space.META, Keys.counter("database"), Keys.withLong(new byte[0], dbId)));
+            return db;
+        }
+    }
+
+    /** The database, or 404. */
+    public DatabaseDefinition readDatabase(String id) {
+        byte[] v = engine.get(Space.META, Keys.database(id));
+        if (v == null) {
+            throw new StoreException(Status.NOT_FOUND, "database " + id + " does not exist");
+        }
+        return parse(v, DatabaseDefinition.class);
+    }
+
+    public List<DatabaseDefinition> listDatabases() {
+        List<DatabaseDefinition> out = new ArrayList<>();
+        byte[] prefix = {Keys.DATABASE};
+        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> out.add(parse(kv.value(), DatabaseDefinition.class)));
+        return out;
+    }
+
+    /** Deletes a database with all its containers and items; 404 if absent. */
+    public void deleteDatabase(String id) {
+        synchronized (ddl) {
+            readDatabase(id);
+            for (ContainerDefinition c : listContainers(id)) {
+                deleteContainer(id, c.id());
+            }
+            engine.apply(new WriteSet().delete(Space.META, Keys.database(id)));
+        }
+    }
+
+    // ---- containers --------------------------------------------------------------------------------------------
+
+    /**
+     * Creates a container with {@code max(1, ceil(throughput / 10000))} physical partitions; 409 if it exists, 404 if
+     * its database does not.
+     */
+    public ContainerStore createContainer(String database, String id, PartitionKeyDefinition partitionKey,
+                                          JsonNode indexingPolicy, Integer defaultTimeToLive, Integer throughput,
+                                          JsonNode uniqueKeyPolicy) {
+        validateName("container", id);
+        if (throughput != null && throughput < 400) {
+            throw new StoreException(Status.BAD_REQUEST, "throughput must be at least 400 RU/s, got " + throughput);
+        }
+        if (defaultTimeToLive != null && (defaultTimeToLive == 0 || defaultTimeToLive < -1)) {
+            throw new StoreException(Status.BAD_REQUEST, "defaultTimeToLive must be -1 or a positive number of seconds");
+        }
+        synchronized (ddl) {
+            DatabaseDefinition db = readDatabase(database);
+            if (engine.get(Space.META, Keys.container(database, id)) != null) {
+                throw new StoreException(Status.CONFLICT, "container " + id + " already exists in database " + database);
+            }
+            int collId = (int) nextCounter("container");
+            ContainerDefinition def = new ContainerDefinition(database, id, collId,
+                    rid(Keys.concat(Keys.collId(db.dbId()), Keys.collId(collId))), partitionKey,
+                    indexingPolicy, defaultTimeToLive, throughput, uniqueKeyPolicy, System.currentTimeMillis() / 1000);
+            int count = throughput == null ? 1 : Math.max(1, (throughput + 9_999) / 10_000);
+            EpkRange[] ranges = EpkRange.initialRanges(count);
+            List<PhysicalPartition> partitions = new ArrayList<>();
+            WriteSet ws = new WriteSet()
+                    .put(Space.META, Keys.container(database, id), json(def))
+                    .put(Space.META, Keys.counter("container"), Keys.withLong(new byte[0], collId));
+            for (int i = 0; i < count; i++) {
+                PhysicalPartition p = new PhysicalPartition(i, ranges[i], -1);
+                partitions.add(p);
+                ws.put(Space.META, Keys.physicalPartition(collId, i), PartitionSplitter.record(p, 0));
+            }
+            engine.apply(ws);
+            ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
+            containers.put(key(database, id), store);
+            return store;
+        }
+    }
+
+    /** The container, or 404. */
+    public ContainerStore container(String database, String id) {
+        ContainerStore c = containers.get(key(database, id));
+        if (c != null) {
+            return c;
+        }
+        synchronized (ddl) {
+            c = containers.get(key(database, id));
+            if (c == null) {
+                c = load(database, id);
+                containers.put(key(database, id), c);
+            }
+            return c;
+        }
+    }
+
+    public List<ContainerDefinition> listContainers(String database) {
+        readDatabase(database);
+        List<ContainerDefinition> out = new ArrayList<>();
+        byte[] prefix = Keys.containerPrefix(database);
+        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix),
+                kv -> out.add(parse(kv.value(), ContainerDefinition.class)));
+        return out;
+    }
+
+    /** Deletes a container and every item, change record and statistic of it in one atomic write; 404 if absent. */
+    public void deleteContainer(String database, String id) {
+        synchronized (ddl) {
+            ContainerStore c = container(database, id);
+            c.mapLock.writeLock().lock();
+            try {
+                int collId = c.collId();
+                byte[] coll = Keys.collId(collId);
+                byte[] next = Keys.collId(collId + 1);
+                WriteSet ws = new WriteSet()
+                        .deleteRange(Space.DOCS, coll, next)
+                        .deleteRange(Space.FEED, coll, next)
+                        .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
+                        .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
+                        .delete(Space.META, Keys.container(database, id));
+                engine.apply(ws);
+                c.markDeleted();
+                containers.remove(key(database, id));
+            } finally {
+                c.mapLock.writeLock().unlock();
+            }
+        }
+    }
+
+    /** Every container's partition statistics, for the partition storage page. */
+    public List<PartitionStatistics> partitionStatistics() {
+        List<PartitionStatistics> out = new ArrayList<>();
+        for (DatabaseDefinition db : listDatabases()) {
+            for (ContainerDefinition c : listContainers(db.id())) {
+                out.add(container(db.id(), c.id()).statistics());
+            }
+        }
+        return out;
+    }
+
+    private ContainerStore load(String database, String id) {
+        DatabaseDefinition db = readDatabase(database);
+        byte[] v = engine.get(Space.META, Keys.container(database, id));
+        if (v == null) {
+            throw new StoreException(Status.NOT_FOUND, "container " + id + " does not exist in database " + database);
+        }
+        ContainerDefinition def = parse(v, ContainerDefinition.class);
+        List<PhysicalPartition> partitions = new ArrayList<>();
+        long[] epoch = {0};
+        byte[] prefix = Keys.physicalPartitionPrefix(def.collId());
+        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> {
+            JsonNode n = parse(kv.value(), JsonNode.class);
+            partitions.add(new PhysicalPartition(n.get("id").asInt(),
+                    EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), n.get("parent").asInt()));
+            epoch[0] = Math.max(epoch[0], n.get("epoch").asLong());
+            return true;
+        });
+        ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]));
+        recountPartitions(c, c.partitionMap().partitions());
+        return c;
+    }
+
+    /** Recomputes the sizes of {@code partitions} from the per-logical-partition statistics. */
+    void recountPartitions(ContainerStore c, List<PhysicalPartition> partitions) {
+        int levels = c.definition().partitionKey().levels();
+        byte[] prefix = Keys.statsPrefix(c.collId());
+        for (PhysicalPartition p : partitions) {
+            p.add(-p.bytes(), -p.items(), -p.logicalPartitions());
+            engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), kv -> {
+                LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
+                p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
+                return true;
+            });
+        }
+    }
+
+    /** For tests and tools: waits until every scheduled split has finished. */
+    public void awaitSplits() throws InterruptedException {
+        splitter.awaitIdle();
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------------------
+
+    private long nextCounter(String name) {
+        byte[] v = engine.get(Space.META, Keys.counter(name));
+        return (v == null ? 0 : Keys.readLong(v, 0)) + 1;
+    }
+
+    private static String key(String database, String id) {
+        return database + '\u0000' + id;
+    }
+
+    private static String rid(byte[] bytes) {
+        return Base64.getEncoder().encodeToString(bytes).replace('/', '-');
+    }
+
+    private static void validateName(String kind, String id) {
+        if (id == null || id.isEmpty() || id.length() > 255) {
+            throw new StoreException(Status.BAD_REQUEST, "a " + kind + " id must have 1 to 255 characters");
+        }
+        for (char c : new char[]{'/', '\\', '?', '#'}) {
+            if (id.indexOf(c) >= 0) {
+                throw new StoreException(Status.BAD_REQUEST, "the " + kind + " id '" + id
+                        + "' contains '" + c + "'; ids cannot contain / \\ ? or #");
+            }
+        }
+        if (id.endsWith(" ")) {
+            throw new StoreException(Status.BAD_REQUEST, "a " + kind + " id cannot end with a space");
+        }
+    }
+
+    private byte[] json(Object o) {
+        try {
+            return mapper.writeValueAsBytes(o);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private <T> T parse(byte[] v, Class<T> type) {
+        try {
+            return mapper.readValue(v, type);
+        } catch (IOException e) {
+            throw new IllegalStateException("corrupt metadata", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        splitter.close();
+        engine.close();
+    }
+}

@@ -1,0 +1,64 @@
+package io.tetradb.document;
+
+import io.tetradb.core.storage.Durability;
+import io.tetradb.core.store.StoreConfig;
+
+import java.nio.file.Path;
+
+/**
+ * Builds an embedded {@link CosmosClient} over a data directory. Mirrors azure-cosmos' builder; the data directory
+ * takes the place of the endpoint and key.
+ */
+public final class CosmosClientBuilder {
+    private Path dataDirectory;
+    private long splitThresholdBytes = StoreConfig.DEFAULT_SPLIT_THRESHOLD;
+    private long logicalPartitionLimitBytes = StoreConfig.DEFAULT_LOGICAL_PARTITION_LIMIT;
+    private Durability durability = Durability.SYNC;
+    private boolean contentResponseOnWriteEnabled;
+
+    public CosmosClientBuilder dataDirectory(Path dataDirectory) {
+        this.dataDirectory = dataDirectory;
+        return this;
+    }
+
+    /** A physical partition splits once its logical size exceeds this (default 50 GB). */
+    public CosmosClientBuilder splitThresholdBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("splitThresholdBytes must be positive");
+        }
+        this.splitThresholdBytes = bytes;
+        return this;
+    }
+
+    /** A write that would grow one logical partition past this fails with 403 (default 20 GB). */
+    public CosmosClientBuilder logicalPartitionLimitBytes(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("logicalPartitionLimitBytes must be positive");
+        }
+        this.logicalPartitionLimitBytes = bytes;
+        return this;
+    }
+
+    /** SYNC (default): acknowledged after fsync; ASYNC: fsynced every few milliseconds. */
+    public CosmosClientBuilder durability(Durability durability) {
+        this.durability = durability;
+        return this;
+    }
+
+    /** Whether writes return the stored item (default false, as in azure-cosmos). */
+    public CosmosClientBuilder contentResponseOnWriteEnabled(boolean enabled) {
+        this.contentResponseOnWriteEnabled = enabled;
+        return this;
+    }
+
+    public CosmosClient buildClient() {
+        if (dataDirectory == null) {
+            throw new IllegalArgumentException("dataDirectory is required");
+        }
+        StoreConfig config = StoreConfig.defaults(dataDirectory)
+                .withDurability(durability)
+                .withSplitThresholdBytes(splitThresholdBytes)
+                .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes);
+        return new CosmosClient(config, contentResponseOnWriteEnabled);
+    }
+}

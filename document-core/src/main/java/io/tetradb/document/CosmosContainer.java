@@ -1,0 +1,236 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.partition.PhysicalPartition;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.ItemCodec;
+import io.tetradb.core.store.ItemOperation;
+import io.tetradb.core.store.ItemResult;
+import io.tetradb.core.store.PartitionStatistics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A container handle with the item operations of azure-cosmos' sync {@code CosmosContainer}. Every write is a
+ * transaction in one logical partition; reads never wait for writers.
+ */
+public final class CosmosContainer {
+    private final CosmosClient client;
+    private final CosmosDatabase database;
+    private final String id;
+
+    CosmosContainer(CosmosClient client, CosmosDatabase database, String id) {
+        this.client = client;
+        this.database = database;
+        this.id = id;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public CosmosDatabase getDatabase() {
+        return database;
+    }
+
+    private ContainerStore store() {
+        return client.coreStore().container(database.getId(), id);
+    }
+
+    private ItemCodec codec() {
+        return client.coreStore().codec();
+    }
+
+    public CosmosContainerResponse read() {
+        return new CosmosContainerResponse(Status.OK,
+                CosmosContainerProperties.of(CosmosException.call(this::store).definition()));
+    }
+
+    public CosmosContainerResponse delete() {
+        CosmosException.call(() -> {
+            client.coreStore().deleteContainer(database.getId(), id);
+            return null;
+        });
+        return new CosmosContainerResponse(Status.NO_CONTENT, null);
+    }
+
+    // ---- items -------------------------------------------------------------------------------------------------
+
+    public <T> CosmosItemResponse<T> createItem(T item) {
+        return createItem(item, null, null);
+    }
+
+    public <T> CosmosItemResponse<T> createItem(T item, CosmosItemRequestOptions options) {
+        return createItem(item, null, options);
+    }
+
+    /** Creates an item; 409 if its id exists in its logical partition. */
+    public <T> CosmosItemResponse<T> createItem(T item, PartitionKey partitionKey, CosmosItemRequestOptions options) {
+        return write(item, partitionKey, options, node -> ItemOperation.create(node));
+    }
+
+    public <T> CosmosItemResponse<T> upsertItem(T item) {
+        return upsertItem(item, null, null);
+    }
+
+    public <T> CosmosItemResponse<T> upsertItem(T item, CosmosItemRequestOptions options) {
+        return upsertItem(item, null, options);
+    }
+
+    /** Creates the item (201) or replaces it (200). */
+    public <T> CosmosItemResponse<T> upsertItem(T item, PartitionKey partitionKey, CosmosItemRequestOptions options) {
+        return write(item, partitionKey, options, node -> ItemOperation.upsert(node, ifMatch(options)));
+    }
+
+    /** Replaces an existing item; 404 if absent, 412 if {@code ifMatchETag} is stale. */
+    public <T> CosmosItemResponse<T> replaceItem(T item, String itemId, PartitionKey partitionKey,
+                                                 CosmosItemRequestOptions options) {
+        return write(item, partitionKey, options, node -> ItemOperation.replace(itemId, node, ifMatch(options)));
+    }
+
+    public <T> CosmosItemResponse<T> readItem(String itemId, PartitionKey partitionKey, Class<T> itemType) {
+        return readItem(itemId, partitionKey, null, itemType);
+    }
+
+    /** A point read; 404 if absent; a 304 response without item if {@code ifNoneMatchETag} is current. */
+    public <T> CosmosItemResponse<T> readItem(String itemId, PartitionKey partitionKey,
+                                              CosmosItemRequestOptions options, Class<T> itemType) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            ItemResult r = store.read(value(store, partitionKey), itemId,
+                    options == null ? null : options.getIfNoneMatchETag());
+            return new CosmosItemResponse<>(r, codec(), itemType, true);
+        });
+    }
+
+    public CosmosItemResponse<Object> deleteItem(String itemId, PartitionKey partitionKey,
+                                                 CosmosItemRequestOptions options) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            ItemResult r = store.execute(value(store, partitionKey), ItemOperation.delete(itemId, ifMatch(options)));
+            return new CosmosItemResponse<>(r, codec(), Object.class, false);
+        });
+    }
+
+    public <T> CosmosItemResponse<Object> deleteItem(T item, CosmosItemRequestOptions options) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            ObjectNode node = toNode(item);
+            JsonNode itemId = node.get("id");
+            if (itemId == null || !itemId.isTextual()) {
+                throw new StoreException(Status.BAD_REQUEST, "the item has no string 'id'");
+            }
+            return deleteItem(itemId.textValue(), PartitionKey.of(store.partitionKeyOf(node)), options);
+        });
+    }
+
+    public <T> CosmosItemResponse<T> patchItem(String itemId, PartitionKey partitionKey,
+                                               CosmosPatchOperations operations, Class<T> itemType) {
+        return patchItem(itemId, partitionKey, operations, null, itemType);
+    }
+
+    /** Applies the patch operations atomically: all of them or none. */
+    public <T> CosmosItemResponse<T> patchItem(String itemId, PartitionKey partitionKey,
+                                               CosmosPatchOperations operations,
+                                               CosmosPatchItemRequestOptions options, Class<T> itemType) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            ItemResult r = store.execute(value(store, partitionKey),
+                    ItemOperation.patch(itemId, operations.operations(), ifMatch(options)));
+            return new CosmosItemResponse<>(r, codec(), itemType, withContent(options));
+        });
+    }
+
+    /** Runs a transactional batch: every operation or none (the failed one keeps its status, the rest get 424). */
+    public CosmosBatchResponse executeCosmosBatch(CosmosBatch batch) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            List<ItemOperation> ops = new ArrayList<>();
+            for (CosmosItemOperation o : batch.getOperations()) {
+                ops.add(toOperation((CosmosBatch.Op) o));
+            }
+            List<ItemResult> results = store.executeBatch(value(store, batch.getPartitionKeyValue()), ops);
+            List<CosmosBatchOperationResult> out = new ArrayList<>();
+            for (int i = 0; i < results.size(); i++) {
+                out.add(new CosmosBatchOperationResult(results.get(i), batch.getOperations().get(i), codec()));
+            }
+            return new CosmosBatchResponse(out);
+        });
+    }
+
+    /** One feed range per physical partition, in EPK order. */
+    public List<FeedRange> getFeedRanges() {
+        return CosmosException.call(() -> store().partitionMap().partitions().stream()
+                .map(PhysicalPartition::range).map(FeedRange::new).toList());
+    }
+
+    /** TetraDB extension: what the partition storage page shows for this container. */
+    public PartitionStatistics readPartitionStatistics() {
+        return CosmosException.call(() -> store().statistics());
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------------------
+
+    private interface OperationFactory {
+        ItemOperation make(ObjectNode item);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> CosmosItemResponse<T> write(T item, PartitionKey partitionKey, CosmosItemRequestOptions options,
+                                            OperationFactory factory) {
+        return CosmosException.call(() -> {
+            ContainerStore store = store();
+            ObjectNode node = toNode(item);
+            PartitionKeyValue pk = partitionKey == null ? store.partitionKeyOf(node) : value(store, partitionKey);
+            ItemResult r = store.execute(pk, factory.make(node));
+            return new CosmosItemResponse<>(r, codec(), (Class<T>) item.getClass(), withContent(options));
+        });
+    }
+
+    private ItemOperation toOperation(CosmosBatch.Op o) {
+        String ifMatch = o.options == null ? null : o.options.getIfMatchETag();
+        return switch (o.type) {
+            case CREATE -> ItemOperation.create(toNode(o.item));
+            case UPSERT -> ItemOperation.upsert(toNode(o.item), ifMatch);
+            case REPLACE -> ItemOperation.replace(o.id, toNode(o.item), ifMatch);
+            case DELETE -> ItemOperation.delete(o.id, ifMatch);
+            case READ -> ItemOperation.read(o.id, o.options == null ? null : o.options.getIfNoneMatchETag());
+            case PATCH -> ItemOperation.patch(o.id, o.patch.operations(), ifMatch);
+        };
+    }
+
+    private boolean withContent(CosmosItemRequestOptions options) {
+        Boolean b = options == null ? null : options.isContentResponseOnWriteEnabled();
+        return b != null ? b : client.contentResponseOnWriteEnabled();
+    }
+
+    private static String ifMatch(CosmosItemRequestOptions options) {
+        return options == null ? null : options.getIfMatchETag();
+    }
+
+    private static PartitionKeyValue value(ContainerStore store, PartitionKey pk) {
+        if (pk == null) {
+            throw new StoreException(Status.BAD_REQUEST, "a partition key is required");
+        }
+        return pk.toValue(store.definition().partitionKey().levels());
+    }
+
+    private ObjectNode toNode(Object item) {
+        if (item == null) {
+            throw new StoreException(Status.BAD_REQUEST, "the item is null");
+        }
+        if (item instanceof ObjectNode n) {
+            return n;
+        }
+        JsonNode tree = codec().mapper().valueToTree(item);
+        if (!(tree instanceof ObjectNode n)) {
+            throw new StoreException(Status.BAD_REQUEST, "an item must be a JSON object, not " + tree.getNodeType());
+        }
+        return n;
+    }
+}

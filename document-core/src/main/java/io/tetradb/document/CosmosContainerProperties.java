@@ -1,0 +1,69 @@
+package io.tetradb.document;
+
+import io.tetradb.core.store.ContainerDefinition;
+
+import java.util.List;
+
+/** A container's definition, as in azure-cosmos. */
+public final class CosmosContainerProperties {
+    private final String id;
+    private final PartitionKeyDefinition partitionKeyDefinition;
+    private IndexingPolicy indexingPolicy = new IndexingPolicy();
+    private Integer defaultTimeToLiveInSeconds;
+    private String resourceId;
+    private long timestamp;
+
+    public CosmosContainerProperties(String id, String partitionKeyPath) {
+        this(id, new PartitionKeyDefinition().setPaths(List.of(partitionKeyPath)));
+    }
+
+    public CosmosContainerProperties(String id, PartitionKeyDefinition partitionKeyDefinition) {
+        this.id = id;
+        this.partitionKeyDefinition = partitionKeyDefinition;
+    }
+
+    static CosmosContainerProperties of(ContainerDefinition def) {
+        CosmosContainerProperties p = new CosmosContainerProperties(def.id(),
+                PartitionKeyDefinition.of(def.partitionKey()));
+        p.indexingPolicy = IndexingPolicy.fromJson(def.indexingPolicy());
+        p.defaultTimeToLiveInSeconds = def.defaultTimeToLive();
+        p.resourceId = def.rid();
+        p.timestamp = def.ts();
+        return p;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public PartitionKeyDefinition getPartitionKeyDefinition() {
+        return partitionKeyDefinition;
+    }
+
+    public IndexingPolicy getIndexingPolicy() {
+        return indexingPolicy;
+    }
+
+    public CosmosContainerProperties setIndexingPolicy(IndexingPolicy indexingPolicy) {
+        this.indexingPolicy = indexingPolicy;
+        return this;
+    }
+
+    /** null: items never expire; -1: items expire only when they carry a ttl; n: n seconds after their last write. */
+    public Integer getDefaultTimeToLiveInSeconds() {
+        return defaultTimeToLiveInSeconds;
+    }
+
+    public CosmosContainerProperties setDefaultTimeToLiveInSeconds(Integer seconds) {
+        this.defaultTimeToLiveInSeconds = seconds;
+        return this;
+    }
+
+    public String getResourceId() {
+        return resourceId;
+    }
+
+    public long getTimestamp() {
+        return timestamp;
+    }
+}

@@ -1,0 +1,38 @@
+package io.tetradb.document;
+
+/** Per-request options of item operations, as in azure-cosmos. */
+public class CosmosItemRequestOptions {
+    private String ifMatchETag;
+    private String ifNoneMatchETag;
+    private Boolean contentResponseOnWriteEnabled;
+
+    public String getIfMatchETag() {
+        return ifMatchETag;
+    }
+
+    /** The write succeeds only while the item's etag is this one; otherwise 412. */
+    public CosmosItemRequestOptions setIfMatchETag(String ifMatchETag) {
+        this.ifMatchETag = ifMatchETag;
+        return this;
+    }
+
+    public String getIfNoneMatchETag() {
+        return ifNoneMatchETag;
+    }
+
+    /** A read answers 304 with no item while the item's etag is this one. */
+    public CosmosItemRequestOptions setIfNoneMatchETag(String ifNoneMatchETag) {
+        this.ifNoneMatchETag = ifNoneMatchETag;
+        return this;
+    }
+
+    public Boolean isContentResponseOnWriteEnabled() {
+        return contentResponseOnWriteEnabled;
+    }
+
+    /** Whether a write returns the item as stored (default: the client's setting, which defaults to false). */
+    public CosmosItemRequestOptions setContentResponseOnWriteEnabled(Boolean enabled) {
+        this.contentResponseOnWriteEnabled = enabled;
+        return this;
+    }
+}

@@ -1,0 +1,5 @@
+package io.tetradb.document;
+
+/** Options of a patch, as in azure-cosmos. */
+public final class CosmosPatchItemRequestOptions extends CosmosItemRequestOptions {
+}

@@ -1,0 +1,6 @@
+package io.tetradb.document;
+
+/** Whether a container keeps indexes. */
+public enum IndexingMode {
+    CONSISTENT, NONE
+}
