@@ -61,6 +61,11 @@ public final class ContainerStore {
         return map;
     }
 
+    /** Reads stored item bytes back as JSON or POJOs. */
+    public ItemCodec codec() {
+        return store.codec();
+    }
+
     void replaceMap(PartitionMap next) {
         map = next;
     }

@@ -1,0 +1,110 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.FeedRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A child JVM writes transactional batches and prints each acknowledged one; the test SIGKILLs it at a random moment,
+ * reopens the store, and checks that every acknowledged batch is whole and no other batch is half there. Splits run
+ * during the writes (tiny threshold), so some kills land around a split.
+ */
+class CrashTest {
+    static final int ROUNDS = 6;
+
+    @Test
+    void killedWriterLosesNothingAcknowledgedAndLeavesNoHalfBatch(@TempDir Path dir) throws Exception {
+        Random random = new Random();
+        long seed = random.nextLong();
+        random.setSeed(seed);
+        Set<String> acknowledged = new HashSet<>();
+        int killedAfterAcks = 0;
+        for (int round = 0; round < ROUNDS; round++) {
+            int killAfter = 5 + random.nextInt(150);
+            Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
+                    CrashWriter.class.getName(), dir.toString(), Integer.toString(round))
+                    .redirectErrorStream(true).start();
+            int acks = 0;
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith("ACK ")) {
+                        String[] parts = line.split(" ");
+                        acknowledged.add(parts[1] + "-" + parts[2]);
+                        if (++acks >= killAfter) {
+                            break;
+                        }
+                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
+                        fail("writer failed (seed " + seed + "): " + line);
+                    }
+                    if (System.nanoTime() > deadline) {
+                        fail("writer too slow (seed " + seed + ")");
+                    }
+                }
+                child.destroyForcibly(); // SIGKILL, while the child is in the middle of later batches
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
+            }
+            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
+            killedAfterAcks += acks;
+            verify(dir, acknowledged, seed);
+        }
+        assertTrue(killedAfterAcks >= ROUNDS * 5);
+    }
+
+    private static void verify(Path dir, Set<String> acknowledged, long seed) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir)
+                .splitThresholdBytes(CrashWriter.SPLIT_THRESHOLD).buildClient()) {
+            ContainerStore store = client.coreStore().container("crash", "c");
+            Map<String, Integer> perBatch = new HashMap<>();
+            Map<String, Integer> batchesPerPartition = new HashMap<>();
+            Map<String, Integer> counters = new HashMap<>();
+            store.scan(io.tetradb.core.partition.EpkRange.FULL, stored -> {
+                ObjectNode item = store.codec().parse(stored);
+                if (item.get("id").asText().equals("counter")) {
+                    counters.put(item.get("pk").asText(), item.get("v").asInt());
+                } else if (perBatch.merge(item.get("batch").asText(), 1, Integer::sum) == 1) {
+                    batchesPerPartition.merge(item.get("pk").asText(), 1, Integer::sum);
+                }
+                return true;
+            });
+            for (String batch : acknowledged) {
+                assertEquals(CrashWriter.ITEMS, perBatch.getOrDefault(batch, 0),
+                        "acknowledged batch " + batch + " (seed " + seed + ")");
+            }
+            perBatch.forEach((batch, n) -> assertEquals(CrashWriter.ITEMS, n, "batch " + batch + " is torn (seed " + seed + ")"));
+            counters.forEach((pk, v) -> assertEquals(batchesPerPartition.getOrDefault(pk, 0), v,
+                    "counter of " + pk + " disagrees with its batches (seed " + seed + ")"));
+            // the partition map still tiles the EPK space (PartitionMap checks it on load) and counts every item
+            List<FeedRange> ranges = client.getDatabase("crash").getContainer("c").getFeedRanges();
+            SplitTest.checkTiling(new ArrayList<>(ranges));
+            long items = client.getDatabase("crash").getContainer("c").readPartitionStatistics().physicalPartitions()
+                    .stream().mapToLong(p -> p.itemCount()).sum();
+            assertEquals(perBatch.size() * CrashWriter.ITEMS + counters.size(), items);
+        }
+    }
+
+    private static String javaBin() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+}
