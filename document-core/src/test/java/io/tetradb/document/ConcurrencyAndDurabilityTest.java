@@ -1,0 +1,126 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class ConcurrencyAndDurabilityTest {
+    static final ObjectMapper M = new ObjectMapper();
+
+    @Test
+    void concurrentIncrementsOfOneItemAreNeverLost(@TempDir Path dir) throws Exception {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.ASYNC).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            c.createItem(M.createObjectNode().put("id", "counter").put("pk", "p").put("n", 0));
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<Set<String>>> futures = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                futures.add(pool.submit(() -> {
+                    Set<String> etags = new HashSet<>();
+                    for (int i = 0; i < 250; i++) {
+                        etags.add(c.patchItem("counter", new PartitionKey("p"),
+                                CosmosPatchOperations.create().increment("/n", 1), ObjectNode.class).getETag());
+                    }
+                    return etags;
+                }));
+            }
+            Set<String> all = new HashSet<>();
+            for (Future<Set<String>> f : futures) {
+                all.addAll(f.get(60, TimeUnit.SECONDS));
+            }
+            pool.shutdown();
+            assertEquals(1000, c.readItem("counter", new PartitionKey("p"), ObjectNode.class).getItem().get("n").asInt());
+            assertEquals(1000, all.size(), "every write produced its own etag");
+        }
+    }
+
+    @Test
+    void optimisticConcurrencyLetsExactlyOneWriterWin(@TempDir Path dir) throws Exception {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            c.createItem(M.createObjectNode().put("id", "doc").put("pk", "p").put("owner", "none"));
+            String etag = c.readItem("doc", new PartitionKey("p"), ObjectNode.class).getETag();
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            List<Future<Integer>> futures = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                String owner = "w" + t;
+                futures.add(pool.submit(() -> {
+                    try {
+                        return c.replaceItem(M.createObjectNode().put("id", "doc").put("pk", "p").put("owner", owner),
+                                "doc", new PartitionKey("p"), new CosmosItemRequestOptions().setIfMatchETag(etag))
+                                .getStatusCode();
+                    } catch (CosmosException e) {
+                        return e.getStatusCode();
+                    }
+                }));
+            }
+            int ok = 0;
+            int conflicts = 0;
+            for (Future<Integer> f : futures) {
+                int s = f.get(30, TimeUnit.SECONDS);
+                if (s == 200) {
+                    ok++;
+                } else if (s == 412) {
+                    conflicts++;
+                }
+            }
+            pool.shutdown();
+            assertEquals(1, ok);
+            assertEquals(7, conflicts);
+        }
+    }
+
+    @Test
+    void asyncDurabilityKeepsEverythingAcrossACleanClose(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.ASYNC).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            for (int i = 0; i < 500; i++) {
+                c.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % 10)));
+            }
+        }
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            for (int i = 0; i < 500; i++) {
+                assertEquals(200, c.readItem("i" + i, new PartitionKey("p" + (i % 10)), ObjectNode.class).getStatusCode());
+            }
+        }
+    }
+
+    @Test
+    void requestChargesFollowTheDocumentedFormula(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            // about 1 KB stored: 1 RU to read, 5 RU to write
+            ObjectNode small = M.createObjectNode().put("id", "a").put("pk", "p").put("f", "x".repeat(700));
+            assertEquals(5.0, c.createItem(small).getRequestCharge());
+            assertEquals(1.0, c.readItem("a", new PartitionKey("p"), ObjectNode.class).getRequestCharge());
+            // about 10 KB: 10 and 50
+            ObjectNode big = M.createObjectNode().put("id", "b").put("pk", "p").put("f", "x".repeat(10 * 1024 - 400));
+            assertEquals(50.0, c.createItem(big).getRequestCharge());
+            assertEquals(10.0, c.readItem("b", new PartitionKey("p"), ObjectNode.class).getRequestCharge());
+            assertEquals(50.0, c.deleteItem("b", new PartitionKey("p"), null).getRequestCharge());
+        }
+    }
+}
