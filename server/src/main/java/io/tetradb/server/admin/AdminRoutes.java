@@ -1,0 +1,53 @@
+package io.tetradb.server.admin;
+
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.tetradb.document.CosmosClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Path → handler for the admin endpoint. Every route is a read-only GET. */
+final class AdminRoutes {
+    private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
+
+    private final Map<String, Supplier<FullHttpResponse>> routes;
+
+    AdminRoutes(CosmosClient client) {
+        Supplier<FullHttpResponse> page = () -> HttpResponses.html(PartitionsPage.html());
+        this.routes = Map.of(
+                "/health", () -> HttpResponses.json(HttpResponseStatus.OK, Map.of("status", "ok")),
+                "/api/partitions", () -> HttpResponses.json(HttpResponseStatus.OK,
+                        PartitionsReport.of(client.readAllPartitionStatistics())),
+                "/", page,
+                "/partitions", page);
+    }
+
+    /** Never throws: unknown path → 404, other method → 405, failure → 500. */
+    FullHttpResponse handle(FullHttpRequest request) {
+        String path = new QueryStringDecoder(request.uri()).path();
+        Supplier<FullHttpResponse> route = routes.get(path);
+        if (route == null) {
+            return HttpResponses.error(HttpResponseStatus.NOT_FOUND, "NotFound", "no resource at " + path);
+        }
+        if (!HttpMethod.GET.equals(request.method())) {
+            FullHttpResponse r = HttpResponses.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "MethodNotAllowed",
+                    request.method() + " is not allowed on " + path);
+            r.headers().set(HttpHeaderNames.ALLOW, HttpMethod.GET.name());
+            return r;
+        }
+        try {
+            return route.get();
+        } catch (RuntimeException e) {
+            log.error("GET {} failed", path, e);
+            return HttpResponses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
+                    e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+        }
+    }
+}
