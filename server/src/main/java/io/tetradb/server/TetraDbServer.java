@@ -6,6 +6,8 @@ import io.tetradb.server.admin.AdminHttpServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -93,6 +95,9 @@ public final class TetraDbServer implements AutoCloseable {
     }
 
     private static CosmosClient openClient(Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new StartupException("data directory " + dir + " is not a directory", null);
+        }
         try {
             return new CosmosClientBuilder().dataDirectory(dir).buildClient();
         } catch (RuntimeException e) {
@@ -120,6 +125,9 @@ public final class TetraDbServer implements AutoCloseable {
         while (t.getCause() != null) {
             t = t.getCause();
         }
-        return t.getMessage() != null ? t.getMessage() : t.toString();
+        // file system exceptions carry only the path as their message; their type says what went wrong
+        return t.getMessage() == null || t instanceof FileSystemException
+                ? t.getClass().getSimpleName() + (t.getMessage() != null ? " " + t.getMessage() : "")
+                : t.getMessage();
     }
 }

@@ -45,7 +45,7 @@ final class HttpResponses {
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 // statistics change with every write; a cached copy would mislead
                 .set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE)
-                .set("X-Content-Type-Options", "nosniff");
+                .set("x-content-type-options", "nosniff");
         return r;
     }
 }
