@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.HttpVersion;
 
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /** Builds complete admin responses (always with Content-Length, which keep-alive needs). */
 final class HttpResponses {
@@ -31,7 +30,10 @@ final class HttpResponses {
 
     /** Error bodies look like Cosmos DB's: {@code {"code":"NotFound","message":"..."}}. */
     static FullHttpResponse error(HttpResponseStatus status, String code, String message) {
-        return json(status, Map.of("code", code, "message", message));
+        return json(status, new ErrorBody(code, message));
+    }
+
+    record ErrorBody(String code, String message) {
     }
 
     static FullHttpResponse html(String page) {
