@@ -1,0 +1,68 @@
+package io.tetradb.server;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code tetradb start}: runs the server in the foreground until SIGTERM or SIGINT. */
+@Command(name = "start", mixinStandardHelpOptions = true,
+        description = "Start the server in the foreground; stops cleanly on SIGTERM or Ctrl-C.")
+final class StartCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./data",
+            description = "Data directory, relative to the current directory (default: ${DEFAULT-VALUE}).")
+    Path dataDir;
+
+    @Option(names = "--http-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_HTTP_PORT,
+            description = "Admin HTTP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
+            description = "Address every endpoint binds to (default: ${DEFAULT-VALUE}).")
+    InetAddress bind;
+
+    @Override
+    public Integer call() {
+        if (httpPort < 0 || httpPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, not " + httpPort);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        ServerConfig config = new ServerConfig(dataDir, bind, httpPort);
+        if (!bind.isLoopbackAddress()) {
+            err.println("warning: the admin endpoint on " + bind.getHostAddress()
+                    + " has no authentication and shows partition key values");
+            err.flush();
+        }
+        TetraDbServer server = new TetraDbServer(config);
+        try {
+            server.start();
+        } catch (StartupException e) {
+            err.println("tetradb: " + e.getMessage());
+            err.flush();
+            return 1;
+        }
+        Runnable stop = () -> {
+            server.close();
+            out.println("TetraDB stopped");
+            out.flush();
+        };
+        ShutdownSignals signals = ShutdownSignals.install(stop);
+        for (Endpoint e : server.endpoints()) {
+            out.println(e.name() + " " + e.url());
+        }
+        out.println("TetraDB started (data directory " + config.dataDirectory() + ")");
+        out.flush();
+        signals.awaitAndStop();
+        return 0;
+    }
+}

@@ -1,0 +1,133 @@
+package io.tetradb.server;
+
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.server.admin.AdminHttpServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * One server process: owns the {@link CosmosClient} over the data directory and every endpoint serving it.
+ * {@link #close()} stops the endpoints first (in reverse start order) so no request touches the store after it
+ * is closed, then closes the client, which flushes RocksDB.
+ */
+public final class TetraDbServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(TetraDbServer.class);
+
+    private final ServerConfig config;
+    private final List<Endpoint> endpoints = new ArrayList<>();
+    private CosmosClient client;
+    private boolean started;
+    private boolean closed;
+
+    public TetraDbServer(ServerConfig config) {
+        this.config = config;
+    }
+
+    /** Opens the store and starts every endpoint; on failure releases whatever was started and throws. */
+    public synchronized TetraDbServer start() {
+        if (started || closed) {
+            throw new IllegalStateException("a server starts once");
+        }
+        started = true;
+        client = openClient(config.dataDirectory());
+        try {
+            startEndpoint(() -> AdminHttpServer.start(config.bindAddress(), config.httpPort(), client));
+            // later faces: startEndpoint(() -> MongoServer.start(...)) when config.mongoPort() is set, etc.
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+        return this;
+    }
+
+    private void startEndpoint(Supplier<Endpoint> starter) {
+        endpoints.add(starter.get());
+    }
+
+    public synchronized CosmosClient client() {
+        if (client == null || closed) {
+            throw new IllegalStateException("server is not running");
+        }
+        return client;
+    }
+
+    public synchronized List<Endpoint> endpoints() {
+        return Collections.unmodifiableList(new ArrayList<>(endpoints));
+    }
+
+    /** The endpoint called {@code name}, e.g. {@code admin}. */
+    public synchronized Endpoint endpoint(String name) {
+        return endpoints.stream().filter(e -> e.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no endpoint " + name));
+    }
+
+    public ServerConfig config() {
+        return config;
+    }
+
+    /** Idempotent: safe from both the signal path and the JVM shutdown hook. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int i = endpoints.size() - 1; i >= 0; i--) {
+            try {
+                endpoints.get(i).close();
+            } catch (RuntimeException e) {
+                log.warn("closing endpoint {} failed", endpoints.get(i).name(), e);
+            }
+        }
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    private static CosmosClient openClient(Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new StartupException("data directory " + dir + " is not a directory", null);
+        }
+        try {
+            return new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        } catch (RuntimeException e) {
+            // document-core reports a held RocksDB LOCK only as message text; turn it into one operator line
+            if (mentionsLock(e)) {
+                throw new StartupException("data directory " + dir
+                        + " is in use by another TetraDB process (its RocksDB LOCK is held)", e);
+            }
+            throw new StartupException("cannot open data directory " + dir + ": " + rootMessage(e), e);
+        }
+    }
+
+    private static boolean mentionsLock(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            String m = t.getMessage();
+            if (m != null && (m.contains("/LOCK") || m.toLowerCase(Locale.ROOT).contains("lock file"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null) {
+            t = t.getCause();
+        }
+        // file system exceptions carry only the path as their message; their type says what went wrong
+        return t.getMessage() == null || t instanceof FileSystemException
+                ? t.getClass().getSimpleName() + (t.getMessage() != null ? " " + t.getMessage() : "")
+                : t.getMessage();
+    }
+}

@@ -1,0 +1,54 @@
+package io.tetradb.server.admin;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.tetradb.core.store.PartitionStatistics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Path → handler for the admin endpoint. Every route is a read-only GET. */
+final class AdminRoutes {
+    private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
+
+    private final Map<String, Supplier<FullHttpResponse>> routes;
+
+    /** @param statistics where the partition statistics come from (the client's, or a stand-in in tests) */
+    AdminRoutes(Supplier<List<PartitionStatistics>> statistics) {
+        Supplier<FullHttpResponse> page = () -> HttpResponses.html(PartitionsPage.html());
+        this.routes = Map.of(
+                "/health", () -> HttpResponses.json(HttpResponseStatus.OK, Map.of("status", "ok")),
+                "/api/partitions", () -> HttpResponses.json(HttpResponseStatus.OK,
+                        PartitionsReport.of(statistics.get())),
+                "/", page,
+                "/partitions", page);
+    }
+
+    /** Never throws: unknown path → 404, other method → 405, failure → 500. */
+    FullHttpResponse handle(HttpMethod method, String uri) {
+        String path = new QueryStringDecoder(uri).path();
+        Supplier<FullHttpResponse> route = routes.get(path);
+        if (route == null) {
+            return HttpResponses.error(HttpResponseStatus.NOT_FOUND, "NotFound", "no resource at " + path);
+        }
+        if (!HttpMethod.GET.equals(method)) {
+            FullHttpResponse r = HttpResponses.error(HttpResponseStatus.METHOD_NOT_ALLOWED, "MethodNotAllowed",
+                    method + " is not allowed on " + path);
+            r.headers().set(HttpHeaderNames.ALLOW, HttpMethod.GET.name());
+            return r;
+        }
+        try {
+            return route.get();
+        } catch (RuntimeException e) {
+            log.error("GET {} failed", path, e);
+            return HttpResponses.error(HttpResponseStatus.INTERNAL_SERVER_ERROR, "InternalServerError",
+                    e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName());
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.tetradb.server;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The command line in-process, for the paths that end without running a server. */
+@Timeout(60)
+class TetraDbCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = TetraDbCommand.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void usageErrorsExitWith2() {
+        assertEquals(2, run());
+        assertEquals(2, run("bogus"));
+        assertEquals(2, run("start", "--http-port", "x"));
+        assertEquals(2, run("start", "--http-port", "70000"));
+        assertEquals(2, run("start", "--no-such-option"));
+        assertTrue(err.toString().contains("Usage: tetradb"), err.toString());
+    }
+
+    @Test
+    void helpExitsWith0() {
+        assertEquals(0, run("start", "--help"));
+        assertTrue(out.toString().contains("--data-dir"));
+        assertTrue(out.toString().contains("--http-port"));
+        assertTrue(out.toString().contains("--bind"));
+    }
+
+    @Test
+    void directoryInUseExitsWith1AndOneLine(@TempDir Path dir) {
+        try (TetraDbServer running = new TetraDbServer(ServerConfig.ephemeral(dir)).start()) {
+            assertEquals(1, run("start", "--data-dir", dir.toString(), "--http-port", "0"));
+            String message = err.toString();
+            assertEquals(1, message.lines().count(), message);
+            assertTrue(message.startsWith("tetradb: data directory ") && message.contains("in use"), message);
+            assertEquals("", out.toString());
+        }
+    }
+
+    @Test
+    void dataDirectoryThatIsAFileExitsWith1(@TempDir Path dir) throws Exception {
+        Path file = Files.createFile(dir.resolve("not-a-directory"));
+        assertEquals(1, run("start", "--data-dir", file.toString(), "--http-port", "0"));
+        assertEquals("tetradb: data directory " + file + " is not a directory", err.toString().strip());
+    }
+}
