@@ -123,4 +123,20 @@ class ConcurrencyAndDurabilityTest {
             assertEquals(50.0, c.deleteItem("b", new PartitionKey("p"), null).getRequestCharge());
         }
     }
+
+    @Test
+    void aClosedClientThrowsInsteadOfCrashingAndASecondOpenIsRefused(@TempDir Path dir) {
+        CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        client.createDatabase("db");
+        client.getDatabase("db").createContainer("c", "/pk");
+        io.tetradb.core.storage.StorageException inUse = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.core.storage.DataDirectoryInUseException.class,
+                () -> new CosmosClientBuilder().dataDirectory(dir).buildClient());
+        org.junit.jupiter.api.Assertions.assertTrue(inUse.getMessage().contains("in use"), inUse.getMessage());
+        client.close();
+        client.close();
+        org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, client::readAllPartitionStatistics);
+        org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> client.getDatabase("db")
+                .getContainer("c").createItem(M.createObjectNode().put("id", "x").put("pk", "p")));
+    }
 }

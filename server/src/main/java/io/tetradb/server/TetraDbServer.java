@@ -1,6 +1,7 @@
 package io.tetradb.server;
 
 import io.tetradb.document.CosmosClient;
+import io.tetradb.core.storage.DataDirectoryInUseException;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.server.admin.AdminHttpServer;
 import org.slf4j.Logger;
@@ -12,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
@@ -101,23 +101,11 @@ public final class TetraDbServer implements AutoCloseable {
         try {
             return new CosmosClientBuilder().dataDirectory(dir).buildClient();
         } catch (RuntimeException e) {
-            // document-core reports a held RocksDB LOCK only as message text; turn it into one operator line
-            if (mentionsLock(e)) {
-                throw new StartupException("data directory " + dir
-                        + " is in use by another TetraDB process (its RocksDB LOCK is held)", e);
+            if (e instanceof DataDirectoryInUseException) {
+                throw new StartupException(e.getMessage(), e);
             }
             throw new StartupException("cannot open data directory " + dir + ": " + rootMessage(e), e);
         }
-    }
-
-    private static boolean mentionsLock(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String m = t.getMessage();
-            if (m != null && (m.contains("/LOCK") || m.toLowerCase(Locale.ROOT).contains("lock file"))) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static String rootMessage(Throwable e) {

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /** The embedded engine: one RocksDB per data directory, one column family per {@link Space}. */
@@ -40,6 +41,8 @@ public final class RocksEngine implements StorageEngine {
     private final WriteOptions writeOptions;
     private final ScheduledExecutorService walSyncer;
     private volatile boolean closed;
+    /** Calls under way; close waits for them, because a native call on a closed RocksDB crashes the JVM. */
+    private final AtomicInteger inFlight = new AtomicInteger();
 
     private RocksEngine(Path dir, Durability durability, long blockCacheBytes) throws RocksDBException, IOException {
         Files.createDirectories(dir);
@@ -54,7 +57,16 @@ public final class RocksEngine implements StorageEngine {
             cfOptions.add(options);
             descriptors.add(new ColumnFamilyDescriptor(space.familyName().getBytes(StandardCharsets.UTF_8), options));
         }
-        this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+        RocksDB opened;
+        try {
+            opened = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+        } catch (RocksDBException e) {
+            dbOptions.close();
+            cfOptions.forEach(ColumnFamilyOptions::close);
+            settings.close();
+            throw e;
+        }
+        this.db = opened;
         for (Space space : Space.values()) {
             families.put(space, handles.get(space.ordinal() + 1));
         }
@@ -76,28 +88,54 @@ public final class RocksEngine implements StorageEngine {
     public static RocksEngine open(Path dir, Durability durability, long blockCacheBytes) {
         try {
             return new RocksEngine(dir, durability, blockCacheBytes);
-        } catch (RocksDBException | IOException e) {
-            throw new StorageException("cannot open data directory " + dir + ": " + e.getMessage(), e);
+        } catch (RocksDBException e) {
+            String m = String.valueOf(e.getMessage());
+            if (m.contains("/LOCK") || m.toLowerCase(java.util.Locale.ROOT).contains("lock file")) {
+                throw new DataDirectoryInUseException("data directory " + dir
+                        + " is in use by another TetraDB process (its lock is held)", e);
+            }
+            throw new StorageException("cannot open data directory " + dir + ": " + m, e);
+        } catch (IOException e) {
+            throw new StorageException("cannot open data directory " + dir + ": " + e, e);
         }
     }
 
     private void syncWal() {
-        if (closed) {
+        try {
+            enter();
+        } catch (StorageException closing) {
             return;
         }
         try {
             db.flushWal(true);
         } catch (RocksDBException e) {
             // the next tick tries again; a failing disk will also fail the writers themselves
+        } finally {
+            exit();
         }
+    }
+
+    private void enter() {
+        inFlight.incrementAndGet();
+        if (closed) {
+            inFlight.decrementAndGet();
+            throw new StorageException("the store is closed", null);
+        }
+    }
+
+    private void exit() {
+        inFlight.decrementAndGet();
     }
 
     @Override
     public byte[] get(Space space, byte[] key) {
+        enter();
         try {
             return db.get(families.get(space), key);
         } catch (RocksDBException e) {
             throw new StorageException("read failed: " + e.getMessage(), e);
+        } finally {
+            exit();
         }
     }
 
@@ -111,15 +149,19 @@ public final class RocksEngine implements StorageEngine {
         for (int i = 0; i < keys.size(); i++) {
             cfs.add(cf);
         }
+        enter();
         try {
             return db.multiGetAsList(cfs, keys);
         } catch (RocksDBException e) {
             throw new StorageException("read failed: " + e.getMessage(), e);
+        } finally {
+            exit();
         }
     }
 
     @Override
     public void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
+        enter();
         try (ReadOptions options = new ReadOptions();
              Slice upper = to == null ? null : new Slice(to)) {
             if (upper != null) {
@@ -135,6 +177,8 @@ public final class RocksEngine implements StorageEngine {
             }
         } catch (RocksDBException e) {
             throw new StorageException("scan failed: " + e.getMessage(), e);
+        } finally {
+            exit();
         }
     }
 
@@ -143,6 +187,7 @@ public final class RocksEngine implements StorageEngine {
         if (writes.isEmpty()) {
             return;
         }
+        enter();
         try (WriteBatch batch = new WriteBatch()) {
             for (WriteSet.Write w : writes.writes()) {
                 ColumnFamilyHandle cf = families.get(w.space());
@@ -157,6 +202,8 @@ public final class RocksEngine implements StorageEngine {
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
             throw new StorageException("write failed: " + e.getMessage(), e);
+        } finally {
+            exit();
         }
     }
 
@@ -166,6 +213,9 @@ public final class RocksEngine implements StorageEngine {
             return;
         }
         closed = true;
+        while (inFlight.get() > 0) {
+            Thread.onSpinWait(); // calls already inside finish; new ones see `closed` and throw
+        }
         if (walSyncer != null) {
             walSyncer.shutdownNow();
             try {

@@ -556,20 +556,23 @@ public final class ContainerStore {
         long limit = store.config().logicalPartitionLimitBytes();
         List<PartitionStatistics.Physical> physical = new ArrayList<>();
         for (PhysicalPartition pp : map.partitions()) {
-            List<PartitionStatistics.Logical> top = new ArrayList<>();
+            // the five largest, kept in a min-heap while the partition's statistics stream by
+            java.util.PriorityQueue<PartitionStatistics.Logical> heap =
+                    new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(PartitionStatistics.Logical::bytes));
             byte[] prefix = Keys.statsPrefix(definition.collId());
             store.engine().scan(Space.META, Keys.concat(prefix, pp.range().min()),
                     Keys.concat(prefix, pp.range().max()), kv -> {
                         LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
-                        if (s.items() > 0) {
-                            top.add(logical(kv, levels, s, limit));
-                            top.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
-                            if (top.size() > 5) {
-                                top.remove(5);
+                        if (s.items() > 0 && (heap.size() < 5 || s.bytes() > heap.peek().bytes())) {
+                            heap.add(logical(kv, levels, s, limit));
+                            if (heap.size() > 5) {
+                                heap.poll();
                             }
                         }
                         return true;
                     });
+            List<PartitionStatistics.Logical> top = new ArrayList<>(heap);
+            top.sort((a, b) -> Long.compare(b.bytes(), a.bytes()));
             physical.add(new PartitionStatistics.Physical(pp.id(), pp.range().minHex(), pp.range().maxHex(),
                     pp.bytes(), pp.items(), pp.logicalPartitions(), top));
         }
@@ -578,7 +581,7 @@ public final class ContainerStore {
     }
 
     private static PartitionStatistics.Logical logical(KeyValue kv, int levels, LogicalPartitionStats s, long limit) {
-        int epkStart = 5;
+        int epkStart = Keys.statsPrefix(0).length;
         int epkEnd = epkStart + 16 * levels;
         byte[] epk = Arrays.copyOfRange(kv.key(), epkStart, epkEnd);
         PartitionKeyValue pk = PartitionKeyValue.decode(kv.key(), epkEnd, kv.key().length);

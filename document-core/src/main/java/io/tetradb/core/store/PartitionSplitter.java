@@ -122,7 +122,8 @@ final class PartitionSplitter implements AutoCloseable {
             if (s.items() == 0) {
                 return true;
             }
-            byte[] epk = Arrays.copyOfRange(kv.key(), 5, 5 + 16 * levels);
+            int at = prefix.length;
+            byte[] epk = Arrays.copyOfRange(kv.key(), at, at + 16 * levels);
             if (!out.isEmpty() && Arrays.equals(out.get(out.size() - 1).epk(), epk)) {
                 Lp last = out.remove(out.size() - 1);
                 out.add(new Lp(epk, last.bytes() + s.bytes()));
