@@ -42,13 +42,13 @@ public final class CoreBenchmark implements Benchmark {
 
     /** Sizes and round counts of one mode. */
     record Config(long[] sizes, int loadRoundItems, int rounds, int writesPerRound, int readsPerRound,
-                  int warmWrites, int warmReads, long settleMillis) {
+                  int warmWrites, int warmReads, long settleMillis, int warmJitBatches, int warmJitOps) {
     }
 
     static Config config(boolean quick) {
         return quick
-                ? new Config(new long[]{100_000, 200_000}, 10_000, 5, 1_500, 50_000, 1_500, 20_000, 10_000)
-                : new Config(new long[]{100_000, 1_000_000}, 10_000, 7, 2_000, 100_000, 2_000, 30_000, 60_000);
+                ? new Config(new long[]{100_000, 200_000}, 10_000, 5, 1_500, 50_000, 1_000, 20_000, 10_000, 300, 20_000)
+                : new Config(new long[]{100_000, 1_000_000}, 10_000, 7, 2_000, 100_000, 1_000, 30_000, 60_000, 300, 20_000);
     }
 
     private enum Side {
@@ -138,6 +138,8 @@ public final class CoreBenchmark implements Benchmark {
                         + " point reads at each size (after a warm-up round), batch loads of " + c.loadRoundItems()
                         + " items (the first one a warm-up)");
 
+                warmUpJit();
+
                 long loaded = 0;
                 int round = 0;
                 for (long size : sizes) {
@@ -189,6 +191,44 @@ public final class CoreBenchmark implements Benchmark {
                     out.ratio(op + " " + side.label + "@" + k(full) + "/" + side.label + "@" + k(small),
                             ratio(op, side, full, side, small));
                 }
+            }
+        }
+
+        /**
+         * Runs every measured code path (batch, single write, read) for a while on throwaway stores without fsync,
+         * so that the first measured size does not pay for JIT compilation that later sizes do not.
+         */
+        private void warmUpJit() throws Exception {
+            out.progress("warming up the JIT on throwaway stores (no fsync)");
+            Path warm = dir.resolve("warmup");
+            try (CosmosClient client = new CosmosClientBuilder().dataDirectory(warm.resolve("core"))
+                    .durability(Durability.ASYNC).buildClient();
+                 RawRocks rawWarm = new RawRocks(warm.resolve("raw"), Durability.ASYNC, 16L << 20)) {
+                client.createDatabaseIfNotExists("warmup");
+                CosmosDatabase db = client.getDatabase("warmup");
+                db.createContainerIfNotExists(new CosmosContainerProperties("items", "/deviceId"));
+                CosmosContainer measured = container;
+                RawRocks measuredRaw = raw;
+                container = db.getContainer("items");
+                raw = rawWarm;
+                try {
+                    for (int i = 0; i < c.warmJitBatches(); i++) {
+                        loadCore(i, 1, false);
+                        loadRaw(i, 1, false);
+                    }
+                    long size = (long) c.warmJitBatches() * BATCH;
+                    long saved = writeCounter;
+                    for (int i = 0; i < c.warmJitOps() / 1000; i++) {
+                        pointWriteRound(size, 1000, false, true);
+                        pointReadRound(size, 4000, -1);
+                    }
+                    writeCounter = saved;
+                } finally {
+                    container = measured;
+                    raw = measuredRaw;
+                }
+            } finally {
+                BenchData.delete(warm);
             }
         }
 
