@@ -1,0 +1,20 @@
+package io.tetradb.bench;
+
+import io.tetradb.bench.core.CoreBenchmark;
+
+import java.util.List;
+import java.util.Optional;
+
+/** The registry of benchmarks: one line per benchmark. */
+public final class Benchmarks {
+    public static final List<Benchmark> ALL = List.of(
+            new CoreBenchmark()
+    );
+
+    private Benchmarks() {
+    }
+
+    public static Optional<Benchmark> find(List<Benchmark> all, String name) {
+        return all.stream().filter(b -> b.name().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,75 @@
+package io.tetradb.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchMainTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private static final class Fake implements Benchmark {
+        boolean quick;
+
+        @Override
+        public String name() {
+            return "fake";
+        }
+
+        @Override
+        public String description() {
+            return "a fake benchmark";
+        }
+
+        @Override
+        public void run(boolean quick, Report report) {
+            this.quick = quick;
+            Samples s = new Samples();
+            s.latency(10_000);
+            s.round(1, 10_000);
+            report.bench("fake.op.core", 5, "ops_per_s", s);
+            report.ratio("op core/raw", 0.5);
+        }
+    }
+
+    private int run(List<Benchmark> benchmarks, String... args) {
+        return BenchMain.execute(benchmarks, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), args);
+    }
+
+    @Test
+    void listsEveryRegisteredBenchmarkWithItsDescription() {
+        assertEquals(0, run(Benchmarks.ALL, "--list"));
+        String listed = out.toString(StandardCharsets.UTF_8);
+        for (Benchmark b : Benchmarks.ALL) {
+            assertTrue(listed.lines().anyMatch(l -> l.startsWith(b.name() + " ") && l.contains(b.description())),
+                    listed);
+        }
+    }
+
+    @Test
+    void unknownNameIsAUsageError() {
+        assertEquals(2, run(Benchmarks.ALL, "nope"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("Unknown benchmark 'nope'"), err.toString());
+    }
+
+    @Test
+    void missingNameIsAUsageError() {
+        assertEquals(2, run(Benchmarks.ALL));
+    }
+
+    @Test
+    void runsTheNamedBenchmarkAndPrintsItsLines() {
+        Fake fake = new Fake();
+        assertEquals(0, run(List.of(fake), "fake", "--quick"));
+        assertTrue(fake.quick);
+        assertEquals(List.of("BENCH fake.op.core items=5 ops_per_s=100000 p50_us=10.0 p99_us=10.0",
+                "RATIO op core/raw 0.50"), out.toString(StandardCharsets.UTF_8).lines().toList());
+    }
+}
