@@ -38,8 +38,16 @@ public final class CosmosContainer {
         return database;
     }
 
+    private volatile ContainerStore cached;
+
+    /** The container's store; looked up again only after it was deleted (and perhaps created anew). */
     private ContainerStore store() {
-        return client.coreStore().container(database.getId(), id);
+        ContainerStore c = cached;
+        if (c == null || c.isDeleted()) {
+            c = client.coreStore().container(database.getId(), id);
+            cached = c;
+        }
+        return c;
     }
 
     private ItemCodec codec() {

@@ -48,9 +48,10 @@ public record PartitionKeyDefinition(List<String> paths, String kind, int versio
     /** The partition key value of an item: one component per path, {@link MissingNode} where the path is absent. */
     public PartitionKeyValue extract(JsonNode item) {
         List<JsonNode> components = new ArrayList<>(paths.size());
-        for (String path : paths) {
+        for (int level = 0; level < paths.size(); level++) {
+            String path = paths.get(level);
             JsonNode node = item;
-            for (String segment : segments(path)) {
+            for (String segment : segmentsOf(level)) {
                 node = node.isObject() ? node.path(segment) : MissingNode.getInstance();
             }
             if (node.isContainerNode()) {
@@ -60,6 +61,43 @@ public record PartitionKeyDefinition(List<String> paths, String kind, int versio
             components.add(node);
         }
         return PartitionKeyValue.of(components);
+    }
+
+    /**
+     * Whether {@code item} belongs to the logical partition {@code pk}; the same answer as
+     * {@code extract(item).equals(pk)} without encoding and hashing the item's key.
+     */
+    public boolean matches(JsonNode item, PartitionKeyValue pk) {
+        if (pk.levels() != paths.size()) {
+            return false;
+        }
+        for (int level = 0; level < paths.size(); level++) {
+            JsonNode node = item;
+            for (String segment : segmentsOf(level)) {
+                node = node.isObject() ? node.path(segment) : MissingNode.getInstance();
+            }
+            if (!sameComponent(node, pk.components().get(level))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean sameComponent(JsonNode a, JsonNode b) {
+        if (a.isMissingNode() || a.isNull() || a.isBoolean() || a.isTextual()) {
+            return a.getNodeType() == b.getNodeType() && a.equals(b);
+        }
+        if (a.isNumber() && b.isNumber()) {
+            return Double.doubleToLongBits(a.doubleValue()) == Double.doubleToLongBits(b.doubleValue());
+        }
+        return false;
+    }
+
+    /** Parsed paths, shared by every definition: there are few distinct ones. */
+    private static final java.util.Map<String, List<String>> SEGMENTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private List<String> segmentsOf(int level) {
+        return SEGMENTS.computeIfAbsent(paths.get(level), PartitionKeyDefinition::segments);
     }
 
     /** The property names along a path; {@code /a/b} → [a, b]. */

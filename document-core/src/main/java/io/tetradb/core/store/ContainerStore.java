@@ -38,7 +38,7 @@ public final class ContainerStore {
     private final CoreStore store;
     private final ContainerDefinition definition;
     private final byte[] collId;
-    private final String selfPrefix;
+    private final byte[] selfPrefix;
     private final byte[] ridPrefix;
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
     private volatile PartitionMap map;
@@ -48,7 +48,8 @@ public final class ContainerStore {
         this.store = store;
         this.definition = definition;
         this.collId = Keys.collId(definition.collId());
-        this.selfPrefix = "dbs/" + databaseRid + "/colls/" + definition.rid() + "/docs/";
+        this.selfPrefix = ("dbs/" + databaseRid + "/colls/" + definition.rid() + "/docs/")
+                .getBytes(StandardCharsets.US_ASCII);
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
         this.map = map;
     }
@@ -76,6 +77,11 @@ public final class ContainerStore {
 
     void markDeleted() {
         deleted = true;
+    }
+
+    /** True once the container was deleted; a container created again under the same name is another object. */
+    public boolean isDeleted() {
+        return deleted;
     }
 
     private void checkNotDeleted() {
@@ -172,10 +178,9 @@ public final class ContainerStore {
                             + "' differs from the id '" + id + "' it replaces; an id cannot change");
                 }
                 id = idNode.textValue();
-                PartitionKeyValue own = partitionKeyOf(op.item());
-                if (!own.equals(pk)) {
-                    throw new StoreException(Status.BAD_REQUEST, "the partition key of the item " + own
-                            + " does not match the partition key of the request " + pk);
+                if (!definition.partitionKey().matches(op.item(), pk)) {
+                    throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
+                            + partitionKeyOf(op.item()) + " does not match the partition key of the request " + pk);
                 }
                 body = store.codec().body(op.item());
                 checkSize(body.length);
@@ -290,10 +295,12 @@ public final class ContainerStore {
         private final byte[] lpPrefix;
         private final List<Prepared> ops;
         /** The versions as stored before the transaction (null: absent). */
-        private final Map<String, byte[]> before = new HashMap<>();
+        private final Map<String, byte[]> before;
         /** The versions as the transaction leaves them, in first-touched order. */
-        private final Map<String, byte[]> after = new LinkedHashMap<>();
-        private final Map<String, Long> lastLsn = new HashMap<>();
+        private final Map<String, byte[]> after;
+        private final Map<String, Long> lastLsn;
+        /** Each touched item's key, computed once. */
+        private final Map<String, byte[]> keys;
         private final LogicalPartitionStats stats;
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
@@ -307,18 +314,25 @@ public final class ContainerStore {
             this.pk = pk;
             this.lpPrefix = lpPrefix;
             this.ops = ops;
-            List<String> ids = new ArrayList<>();
-            List<byte[]> keys = new ArrayList<>();
+            int capacity = ops.size() * 2;
+            this.before = new HashMap<>(capacity);
+            this.after = new LinkedHashMap<>(capacity);
+            this.lastLsn = new HashMap<>(capacity);
+            this.keys = new HashMap<>(capacity);
+            List<String> ids = new ArrayList<>(ops.size());
+            List<byte[]> idKeys = new ArrayList<>(ops.size());
             for (Prepared p : ops) {
                 if (!before.containsKey(p.id())) {
                     before.put(p.id(), null);
+                    byte[] key = Keys.concat(lpPrefix, Keys.utf8(p.id()));
+                    keys.put(p.id(), key);
                     ids.add(p.id());
-                    keys.add(docKey(p.id()));
+                    idKeys.add(key);
                 }
             }
-            List<byte[]> values = keys.size() == 1
-                    ? Arrays.asList(store.engine().get(Space.DOCS, keys.get(0)))
-                    : store.engine().multiGet(Space.DOCS, keys);
+            List<byte[]> values = idKeys.size() == 1
+                    ? Arrays.asList(store.engine().get(Space.DOCS, idKeys.get(0)))
+                    : store.engine().multiGet(Space.DOCS, idKeys);
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
@@ -327,7 +341,7 @@ public final class ContainerStore {
         }
 
         private byte[] docKey(String id) {
-            return Keys.concat(lpPrefix, Keys.utf8(id));
+            return keys.get(id);
         }
 
         private byte[] statsKey() {
@@ -466,8 +480,7 @@ public final class ContainerStore {
             byte[] cur = current(id);
             lsn++;
             String etag = etag(lsn);
-            String rid = rid(id);
-            byte[] stored = ItemCodec.finish(body, lsn, rid, selfPrefix + rid + "/", etag, ts);
+            byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length);
@@ -536,15 +549,21 @@ public final class ContainerStore {
         return g.equals(etag);
     }
 
-    /** A stable resource id: database, container and a hash of the item's address. */
-    private String rid(String id) {
+    /** A stable resource id (base64, "/" as "-", as Cosmos does): database, container, hash of the item's address. */
+    private byte[] rid(String id) {
         byte[] address = Keys.concat(collId, Keys.utf8(id));
         long h = MurmurHash3.hash128x64(address, 0, address.length, 0)[0];
         byte[] rid = Arrays.copyOf(ridPrefix, 16);
         for (int i = 0; i < 8; i++) {
             rid[8 + i] = (byte) (h >>> (56 - 8 * i));
         }
-        return Base64.getEncoder().encodeToString(rid).replace('/', '-');
+        byte[] b64 = Base64.getEncoder().encode(rid);
+        for (int i = 0; i < b64.length; i++) {
+            if (b64[i] == '/') {
+                b64[i] = '-';
+            }
+        }
+        return b64;
     }
 
     // ---- statistics --------------------------------------------------------------------------------------------

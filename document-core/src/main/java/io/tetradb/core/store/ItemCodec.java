@@ -2,6 +2,7 @@ package io.tetradb.core.store;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
@@ -27,30 +27,43 @@ public final class ItemCodec {
     static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
 
     private final ObjectMapper mapper;
+    /** Nodes only read features from it, so one instance serves every thread. */
+    private final com.fasterxml.jackson.databind.SerializerProvider provider;
 
     public ItemCodec(ObjectMapper base, int maxNestingDepth) {
         JsonFactory factory = base.getFactory().copy()
-                .setStreamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(maxNestingDepth).build());
+                .setStreamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(maxNestingDepth).build())
+                // Jackson's Schubfach writer and fast parser: doubles were the costliest part of an item
+                .enable(com.fasterxml.jackson.core.StreamWriteFeature.USE_FAST_DOUBLE_WRITER.mappedFeature())
+                .enable(com.fasterxml.jackson.core.StreamReadFeature.USE_FAST_DOUBLE_PARSER.mappedFeature());
         this.mapper = new ObjectMapper(factory)
                 .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+        this.provider = mapper.getSerializerProviderInstance();
     }
 
-    /** The user part of an item as JSON without its closing brace: {@code {"id":"a","x":1} → {"id":"a","x":1}. */
+    /**
+     * The user part of an item as JSON (system properties left out; {@link #finish} appends the current ones).
+     * Serialised in one pass by a shared writer; items that carry system properties (read, changed, written back)
+     * are shallow-copied without them first.
+     */
     public byte[] body(ObjectNode item) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
-        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
-            gen.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
-            gen.writeStartObject();
-            Iterator<Map.Entry<String, JsonNode>> fields = item.fields();
-            while (fields.hasNext()) {
-                Map.Entry<String, JsonNode> f = fields.next();
-                if (SYSTEM_PROPERTIES.contains(f.getKey())) {
-                    continue;
+        ObjectNode user = item;
+        for (String p : SYSTEM_PROPERTIES) {
+            if (item.has(p)) {
+                user = item.objectNode();
+                for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> f = it.next();
+                    if (!SYSTEM_PROPERTIES.contains(f.getKey())) {
+                        user.set(f.getKey(), f.getValue());
+                    }
                 }
-                gen.writeFieldName(f.getKey());
-                mapper.writeTree(gen, f.getValue());
+                break;
             }
-            gen.flush();
+        }
+        // straight onto a generator: the node writes itself, with no serializer provider set up per item
+        ByteArrayBuilder out = new ByteArrayBuilder(2048);
+        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
+            user.serialize(gen, provider);
         } catch (StreamConstraintsException e) {
             throw new StoreException(Status.BAD_REQUEST, "the item is nested too deeply: " + e.getOriginalMessage());
         } catch (IOException e) {
@@ -59,18 +72,41 @@ public final class ItemCodec {
         return out.toByteArray();
     }
 
-    /** The stored bytes: header, the user body, then the system properties. */
-    static byte[] finish(byte[] body, long lsn, String rid, String self, String etag, long ts) {
-        boolean empty = body.length == 1; // just "{"
-        String system = (empty ? "" : ",") + "\"_rid\":\"" + rid + "\",\"_self\":\"" + self
-                + "\",\"_etag\":\"\\\"" + etag + "\\\"\",\"_attachments\":\"attachments/\",\"_ts\":" + ts + "}";
-        byte[] suffix = system.getBytes(StandardCharsets.US_ASCII);
-        byte[] out = new byte[HEADER + body.length + suffix.length];
+    private static final byte[] RID = ascii("\"_rid\":\"");
+    private static final byte[] SELF = ascii("\",\"_self\":\"");
+    private static final byte[] ETAG = ascii("/\",\"_etag\":\"\\\"");
+    private static final byte[] ATTACHMENTS_TS = ascii("\\\"\",\"_attachments\":\"attachments/\",\"_ts\":");
+
+    /**
+     * The stored bytes: header, the user JSON without its closing brace, then
+     * {@code "_rid":"…","_self":"…/docs/<rid>/","_etag":"\"…\"","_attachments":"attachments/","_ts":…}}.
+     */
+    static byte[] finish(byte[] json, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        byte[] etagBytes = ascii(etag);
+        byte[] tsBytes = ascii(Long.toString(ts));
+        int userLength = json.length - 1; // without the closing brace
+        boolean empty = userLength == 1;  // just "{"
+        int n = HEADER + userLength + (empty ? 0 : 1) + RID.length + rid.length + SELF.length + selfPrefix.length
+                + rid.length + ETAG.length + etagBytes.length + ATTACHMENTS_TS.length + tsBytes.length + 1;
+        byte[] out = new byte[n];
         out[0] = FORMAT;
         writeLong(out, 1, lsn);
-        System.arraycopy(body, 0, out, HEADER, body.length);
-        System.arraycopy(suffix, 0, out, HEADER + body.length, suffix.length);
+        int at = HEADER;
+        System.arraycopy(json, 0, out, at, userLength);
+        at += userLength;
+        if (!empty) {
+            out[at++] = ',';
+        }
+        for (byte[] part : new byte[][]{RID, rid, SELF, selfPrefix, rid, ETAG, etagBytes, ATTACHMENTS_TS, tsBytes}) {
+            System.arraycopy(part, 0, out, at, part.length);
+            at += part.length;
+        }
+        out[at] = '}';
         return out;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 
     public static long lsn(byte[] stored) {
