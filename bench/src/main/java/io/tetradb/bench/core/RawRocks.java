@@ -33,8 +33,8 @@ final class RawRocks implements AutoCloseable {
     RawRocks(Path dir, Durability durability, long blockCacheBytes) throws RocksDBException {
         settings = new RocksSettings(blockCacheBytes);
         dbOptions = settings.dbOptions();
-        defaultOptions = settings.columnFamilyOptions();
-        docsOptions = settings.columnFamilyOptions();
+        defaultOptions = settings.defaultColumnFamilyOptions();
+        docsOptions = settings.columnFamilyOptions(io.tetradb.core.storage.Space.DOCS);
         db = RocksDB.open(dbOptions, dir.toString(), List.of(
                 new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultOptions),
                 new ColumnFamilyDescriptor("docs".getBytes(StandardCharsets.UTF_8), docsOptions)), handles);

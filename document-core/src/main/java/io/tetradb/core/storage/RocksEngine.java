@@ -49,11 +49,11 @@ public final class RocksEngine implements StorageEngine {
         this.settings = new RocksSettings(blockCacheBytes);
         this.dbOptions = settings.dbOptions();
         List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-        ColumnFamilyOptions defaultOptions = settings.columnFamilyOptions();
+        ColumnFamilyOptions defaultOptions = settings.defaultColumnFamilyOptions();
         cfOptions.add(defaultOptions);
         descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, defaultOptions));
         for (Space space : Space.values()) {
-            ColumnFamilyOptions options = settings.columnFamilyOptions();
+            ColumnFamilyOptions options = settings.columnFamilyOptions(space);
             cfOptions.add(options);
             descriptors.add(new ColumnFamilyDescriptor(space.familyName().getBytes(StandardCharsets.UTF_8), options));
         }

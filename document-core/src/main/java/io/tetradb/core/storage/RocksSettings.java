@@ -37,23 +37,36 @@ public final class RocksSettings implements AutoCloseable {
                 .setBytesPerSync(1 << 20);
     }
 
-    /** Options for one column family: bloom filters so that "does this id exist?" is cheap, LZ4 on data blocks. */
-    public ColumnFamilyOptions columnFamilyOptions() {
+    /**
+     * Options for the column family of {@code space}. Items and metadata are read by key, so they get bloom filters
+     * on disk and in the memtable ("does this id exist?" is asked by every create). The change feed is only ever
+     * scanned in order, so it gets neither.
+     */
+    public ColumnFamilyOptions columnFamilyOptions(Space space) {
+        boolean pointReads = space != Space.FEED;
         BlockBasedTableConfig table = new BlockBasedTableConfig()
                 .setBlockCache(blockCache)
-                .setFilterPolicy(bloomFilter)
-                .setWholeKeyFiltering(true)
+                .setWholeKeyFiltering(pointReads)
                 // 4 KiB blocks: a point read decompresses one small block, not 16 KiB
                 .setBlockSize(4 * 1024);
-        return new ColumnFamilyOptions()
+        if (pointReads) {
+            table.setFilterPolicy(bloomFilter);
+        }
+        ColumnFamilyOptions options = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                // a bloom filter over the memtable too: "does this id exist?" (every create asks) skips the skiplist
-                .setMemtableWholeKeyFiltering(true)
-                .setMemtablePrefixBloomSizeRatio(0.05)
                 .setWriteBufferSize(64L << 20)
                 .setMaxWriteBufferNumber(3)
                 .setLevelCompactionDynamicLevelBytes(true);
+        if (pointReads) {
+            options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
+        }
+        return options;
+    }
+
+    /** Options for RocksDB's default column family, which the store does not use. */
+    public ColumnFamilyOptions defaultColumnFamilyOptions() {
+        return columnFamilyOptions(Space.META);
     }
 
     public static WriteOptions writeOptions(Durability durability) {

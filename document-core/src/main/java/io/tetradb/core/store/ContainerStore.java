@@ -161,7 +161,7 @@ public final class ContainerStore {
     private record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus) {
     }
 
-    private Prepared prepare(PartitionKeyValue pk, ItemOperation op) {
+    private Prepared prepare(PartitionKeyValue pk, ItemOperation op, ItemCodec.BodyWriter writer) {
         try {
             String id = op.id();
             byte[] body = null;
@@ -182,7 +182,7 @@ public final class ContainerStore {
                     throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
                             + partitionKeyOf(op.item()) + " does not match the partition key of the request " + pk);
                 }
-                body = store.codec().body(op.item());
+                body = writer.write(op.item());
                 checkSize(body.length);
             }
             validateId(id);
@@ -230,19 +230,29 @@ public final class ContainerStore {
         checkLevels(pk);
         List<Prepared> prepared = new ArrayList<>(ops.size());
         long batchBytes = 0;
-        for (ItemOperation op : ops) {
-            Prepared p = prepare(pk, op);
-            prepared.add(p);
-            batchBytes += p.body() == null ? 0 : p.body().length;
+        try (ItemCodec.BodyWriter writer = store.codec().new BodyWriter()) {
+            for (ItemOperation op : ops) {
+                Prepared p = prepare(pk, op, writer);
+                prepared.add(p);
+                batchBytes += p.body() == null ? 0 : p.body().length;
+                if (p.error() != null) {
+                    break; // a batch stops at its first failing operation
+                }
+            }
         }
         if (batch && batchBytes > store.config().limits().maxBatchBytes()) {
             throw new StoreException(Status.BAD_REQUEST, "a transactional batch holds at most "
                     + store.config().limits().maxBatchBytes() + " bytes of items, this one " + batchBytes);
         }
-        for (int i = 0; i < prepared.size(); i++) {
-            if (prepared.get(i).error() != null) {
-                return failed(prepared, i, prepared.get(i).errorStatus(), prepared.get(i).error());
+        Prepared last = prepared.get(prepared.size() - 1);
+        if (last.error() != null) {
+            int index = prepared.size() - 1;
+            for (int i = prepared.size(); i < ops.size(); i++) {
+                ItemOperation op = ops.get(i);
+                String id = op.id() != null || op.item() == null ? op.id() : op.item().path("id").asText(null);
+                prepared.add(new Prepared(op, id, null, null, 0));
             }
+            return failed(prepared, index, last.errorStatus(), last.error());
         }
         byte[] lpPrefix = Keys.concat(collId, pk.epk(), pk.encoded());
         mapLock.readLock().lock();

@@ -41,35 +41,63 @@ public final class ItemCodec {
         this.provider = mapper.getSerializerProviderInstance();
     }
 
-    /**
-     * The user part of an item as JSON (system properties left out; {@link #finish} appends the current ones).
-     * Serialised in one pass by a shared writer; items that carry system properties (read, changed, written back)
-     * are shallow-copied without them first.
-     */
+    /** The user part of an item as JSON (system properties left out; {@link #finish} appends the current ones). */
     public byte[] body(ObjectNode item) {
-        ObjectNode user = item;
+        try (BodyWriter writer = new BodyWriter()) {
+            return writer.write(item);
+        }
+    }
+
+    /**
+     * Serialises the user parts of several items with one generator (a batch of 100 items would otherwise set up
+     * 100 generators). Items that carry system properties (read, changed, written back) are shallow-copied without
+     * them first.
+     */
+    public final class BodyWriter implements AutoCloseable {
+        private final ByteArrayBuilder out = new ByteArrayBuilder(2048);
+        private JsonGenerator gen;
+
+        public byte[] write(ObjectNode item) {
+            ObjectNode user = withoutSystemProperties(item);
+            try {
+                if (gen == null) {
+                    gen = mapper.getFactory().createGenerator(out);
+                    gen.setRootValueSeparator(null);
+                }
+                user.serialize(gen, provider);
+                gen.flush();
+                return out.toByteArray();
+            } catch (StreamConstraintsException e) {
+                gen = null; // left inside the item: start afresh for the next one
+                throw new StoreException(Status.BAD_REQUEST, "the item is nested too deeply: " + e.getOriginalMessage());
+            } catch (IOException e) {
+                gen = null;
+                throw new StoreException(Status.BAD_REQUEST, "the item cannot be serialised: " + e.getMessage());
+            } finally {
+                out.reset();
+            }
+        }
+
+        @Override
+        public void close() {
+            out.release();
+        }
+    }
+
+    private static ObjectNode withoutSystemProperties(ObjectNode item) {
         for (String p : SYSTEM_PROPERTIES) {
             if (item.has(p)) {
-                user = item.objectNode();
+                ObjectNode user = item.objectNode();
                 for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
                     Map.Entry<String, JsonNode> f = it.next();
                     if (!SYSTEM_PROPERTIES.contains(f.getKey())) {
                         user.set(f.getKey(), f.getValue());
                     }
                 }
-                break;
+                return user;
             }
         }
-        // straight onto a generator: the node writes itself, with no serializer provider set up per item
-        ByteArrayBuilder out = new ByteArrayBuilder(2048);
-        try (JsonGenerator gen = mapper.getFactory().createGenerator(out)) {
-            user.serialize(gen, provider);
-        } catch (StreamConstraintsException e) {
-            throw new StoreException(Status.BAD_REQUEST, "the item is nested too deeply: " + e.getOriginalMessage());
-        } catch (IOException e) {
-            throw new StoreException(Status.BAD_REQUEST, "the item cannot be serialised: " + e.getMessage());
-        }
-        return out.toByteArray();
+        return item;
     }
 
     private static final byte[] RID = ascii("\"_rid\":\"");
