@@ -15,6 +15,7 @@ public final class CosmosClientBuilder {
     private long logicalPartitionLimitBytes = StoreConfig.DEFAULT_LOGICAL_PARTITION_LIMIT;
     private Durability durability = Durability.SYNC;
     private boolean contentResponseOnWriteEnabled;
+    private long blockCacheBytes = StoreConfig.DEFAULT_BLOCK_CACHE;
 
     public CosmosClientBuilder dataDirectory(Path dataDirectory) {
         this.dataDirectory = dataDirectory;
@@ -45,6 +46,15 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    /** Memory for cached data blocks (off-heap; default 1/8 of the machine's memory, 64 MiB to 8 GiB). */
+    public CosmosClientBuilder blockCacheBytes(long bytes) {
+        if (bytes < (8L << 20)) {
+            throw new IllegalArgumentException("blockCacheBytes must be at least 8 MiB");
+        }
+        this.blockCacheBytes = bytes;
+        return this;
+    }
+
     /** Whether writes return the stored item (default false, as in azure-cosmos). */
     public CosmosClientBuilder contentResponseOnWriteEnabled(boolean enabled) {
         this.contentResponseOnWriteEnabled = enabled;
@@ -58,7 +68,8 @@ public final class CosmosClientBuilder {
         StoreConfig config = StoreConfig.defaults(dataDirectory)
                 .withDurability(durability)
                 .withSplitThresholdBytes(splitThresholdBytes)
-                .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes);
+                .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes)
+                .withBlockCacheBytes(blockCacheBytes);
         return new CosmosClient(config, contentResponseOnWriteEnabled);
     }
 }

@@ -38,7 +38,8 @@ import java.util.stream.Collectors;
 public final class CoreBenchmark implements Benchmark {
     static final int DEVICES = 10_000;
     static final int BATCH = 100;
-    static final long BLOCK_CACHE_BYTES = 256L << 20;
+    /** The store's own default, so that both sides cache alike. */
+    static final long BLOCK_CACHE_BYTES = io.tetradb.core.store.StoreConfig.DEFAULT_BLOCK_CACHE;
 
     /** Sizes and round counts of one mode. */
     record Config(long[] sizes, int loadRoundItems, int rounds, int writesPerRound, int readsPerRound,
@@ -101,6 +102,8 @@ public final class CoreBenchmark implements Benchmark {
         private final Report out;
         private final Map<String, Samples> results = new HashMap<>();
         private CosmosContainer container;
+        /** The measured container's store, for the cache-warming scan. */
+        private io.tetradb.core.store.ContainerStore coreStore;
         private RawRocks raw;
         private Items items;
         private long writeCounter;
@@ -130,7 +133,8 @@ public final class CoreBenchmark implements Benchmark {
                 db.createContainerIfNotExists(new CosmosContainerProperties("items", "/deviceId"));
                 container = db.getContainer("items");
                 raw = rawDb;
-                items = new Items(client.coreStore().container("bench", "items").definition().collId(), DEVICES);
+                coreStore = client.coreStore().container("bench", "items");
+                items = new Items(coreStore.definition().collId(), DEVICES);
                 ObjectNode sample = items.item(Items.id("i", 0), 0, 0);
                 out.note("item " + Items.json(sample).length + " B of JSON; raw value "
                         + items.rawValue(sample, 1).length + " B; rounds per side: " + c.rounds()
@@ -368,6 +372,11 @@ public final class CoreBenchmark implements Benchmark {
         };
 
         private void measurePointReads(long size) throws Exception {
+            // both block caches warm, so that every round measures the steady state rather than the first misses
+            long[] coreItems = {0};
+            coreStore.scan(io.tetradb.core.partition.EpkRange.FULL, v -> ++coreItems[0] > 0);
+            long rawItems = raw.scanAll();
+            out.progress("warmed the caches: core " + coreItems[0] + " items, raw " + rawItems + " items");
             pointReadRound(size, c.warmReads(), -1);
             for (int r = 0; r < c.rounds(); r++) {
                 pointReadRound(size, c.readsPerRound(), r);

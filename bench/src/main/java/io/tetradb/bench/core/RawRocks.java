@@ -60,6 +60,17 @@ final class RawRocks implements AutoCloseable {
         return db.get(docs, key);
     }
 
+    /** Reads every item once in key order (filling the block cache); returns how many there are. */
+    long scanAll() {
+        long n = 0;
+        try (org.rocksdb.RocksIterator it = db.newIterator(docs)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /**
      * Waits (at most {@code maxMillis}) until this database has no flush or compaction running or pending; returns
      * the milliseconds waited.

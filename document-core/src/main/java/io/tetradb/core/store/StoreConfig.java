@@ -14,7 +14,21 @@ public record StoreConfig(Path dataDirectory, Durability durability, long splitT
                           long logicalPartitionLimitBytes, long blockCacheBytes, Limits limits) {
     public static final long DEFAULT_SPLIT_THRESHOLD = 50L * 1024 * 1024 * 1024;
     public static final long DEFAULT_LOGICAL_PARTITION_LIMIT = 20L * 1024 * 1024 * 1024;
-    public static final long DEFAULT_BLOCK_CACHE = 256L * 1024 * 1024;
+    /**
+     * The block cache (off-heap) for uncompressed blocks of items and metadata: 1/8 of the machine's memory, between
+     * 64 MiB and 8 GiB — like MongoDB, the cache follows the machine rather than a fixed size, so that a working set
+     * that fits in memory is served from memory.
+     */
+    public static final long DEFAULT_BLOCK_CACHE = defaultBlockCache();
+
+    private static long defaultBlockCache() {
+        long total = 8L << 30;
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os) {
+            total = os.getTotalMemorySize();
+        }
+        return Math.max(64L << 20, Math.min(8L << 30, total / 8));
+    }
 
     public static StoreConfig defaults(Path dataDirectory) {
         return new StoreConfig(dataDirectory, Durability.SYNC, DEFAULT_SPLIT_THRESHOLD,
@@ -27,6 +41,10 @@ public record StoreConfig(Path dataDirectory, Durability durability, long splitT
 
     public StoreConfig withSplitThresholdBytes(long b) {
         return new StoreConfig(dataDirectory, durability, b, logicalPartitionLimitBytes, blockCacheBytes, limits);
+    }
+
+    public StoreConfig withBlockCacheBytes(long b) {
+        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, logicalPartitionLimitBytes, b, limits);
     }
 
     public StoreConfig withLogicalPartitionLimitBytes(long b) {
