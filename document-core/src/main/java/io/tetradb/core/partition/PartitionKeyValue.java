@@ -176,14 +176,9 @@ public final class PartitionKeyValue {
                     i += 8;
                 }
                 case STRING -> {
-                    int len = 0;
-                    int shift = 0;
-                    int b;
-                    do {
-                        b = bytes[i++] & 0xFF;
-                        len |= (b & 0x7F) << shift;
-                        shift += 7;
-                    } while ((b & 0x80) != 0);
+                    int[] at = {i};
+                    int len = readVarInt(bytes, at);
+                    i = at[0];
                     components.add(TextNode.valueOf(new String(bytes, i, len, StandardCharsets.UTF_8)));
                     i += len;
                 }
@@ -201,18 +196,25 @@ public final class PartitionKeyValue {
             if (tag == NUMBER) {
                 i += 8;
             } else if (tag == STRING) {
-                int len = 0;
-                int shift = 0;
-                int b;
-                do {
-                    b = bytes[i++] & 0xFF;
-                    len |= (b & 0x7F) << shift;
-                    shift += 7;
-                } while ((b & 0x80) != 0);
-                i += len;
+                int[] at = {i};
+                int len = readVarInt(bytes, at);
+                i = at[0] + len;
             }
         }
         return i - offset;
+    }
+
+    /** Reads a varint at {@code at[0]} and moves {@code at[0]} past it. */
+    private static int readVarInt(byte[] bytes, int[] at) {
+        int v = 0;
+        int shift = 0;
+        int b;
+        do {
+            b = bytes[at[0]++] & 0xFF;
+            v |= (b & 0x7F) << shift;
+            shift += 7;
+        } while ((b & 0x80) != 0);
+        return v;
     }
 
     private static void writeVarInt(ByteArrayOutputStream out, int v) {
