@@ -1,7 +1,7 @@
 package io.tetradb.server;
 
-import io.tetradb.document.CosmosClient;
 import io.tetradb.core.storage.DataDirectoryInUseException;
+import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.server.admin.AdminHttpServer;
 import org.slf4j.Logger;
