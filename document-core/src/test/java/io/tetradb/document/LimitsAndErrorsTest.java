@@ -105,6 +105,10 @@ class LimitsAndErrorsTest {
         assertEquals(409, status(() -> client.createDatabase("db")));
         assertEquals(409, status(() -> client.getDatabase("db").createContainer("c", "/pk")));
         assertEquals(400, status(() -> client.getDatabase("db").createContainer("bad", "pk")), "path without /");
+        CosmosContainerProperties badPolicy = new CosmosContainerProperties("badpolicy", "/pk")
+                .setIndexingPolicy(new IndexingPolicy().setIncludedPaths(java.util.List.of("/a/?"))
+                        .setExcludedPaths(java.util.List.of()));
+        assertEquals(400, status(() -> client.getDatabase("db").createContainer(badPolicy)), "policy without /*");
     }
 
     @Test

@@ -135,6 +135,7 @@ public final class CoreStore implements AutoCloseable {
         if (throughput != null && throughput < 400) {
             throw new StoreException(Status.BAD_REQUEST, "throughput must be at least 400 RU/s, got " + throughput);
         }
+        io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // refuses an invalid policy with 400
         if (defaultTimeToLive != null && (defaultTimeToLive == 0 || defaultTimeToLive < -1)) {
             throw new StoreException(Status.BAD_REQUEST, "defaultTimeToLive must be -1 or a positive number of seconds");
         }

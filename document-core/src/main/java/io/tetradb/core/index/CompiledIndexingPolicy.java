@@ -1,0 +1,95 @@
+package io.tetradb.core.index;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A container's indexing policy, ready to answer "is the scalar at this path indexed?". Cosmos DB's rules: the most
+ * precise matching path wins (at equal precision an exclusion wins); {@code id} and {@code _ts} are always indexed;
+ * mode {@code none} (or {@code automatic: false}) indexes nothing.
+ */
+public final class CompiledIndexingPolicy {
+    private static final List<String> ID = List.of("id");
+    private static final List<String> TS = List.of("_ts");
+
+    private final boolean enabled;
+    private final List<PathPattern> included;
+    private final List<PathPattern> excluded;
+
+    private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded) {
+        this.enabled = enabled;
+        this.included = included;
+        this.excluded = excluded;
+    }
+
+    /** The Cosmos default: every path ({@code /*}), except {@code /"_etag"/?}. */
+    public static CompiledIndexingPolicy defaults() {
+        return new CompiledIndexingPolicy(true, List.of(PathPattern.parse("/*")),
+                List.of(PathPattern.parse("/\"_etag\"/?")));
+    }
+
+    /** From the policy's JSON as Cosmos shows it; a missing policy is the default. */
+    public static CompiledIndexingPolicy of(JsonNode policy) {
+        if (policy == null || policy.isNull() || policy.isMissingNode()) {
+            return defaults();
+        }
+        String mode = policy.path("indexingMode").asText("consistent").toLowerCase();
+        if (!mode.equals("consistent") && !mode.equals("none") && !mode.equals("lazy")) {
+            throw new StoreException(Status.BAD_REQUEST, "indexingMode must be consistent or none, not " + mode);
+        }
+        boolean enabled = !mode.equals("none") && policy.path("automatic").asBoolean(true);
+        List<PathPattern> included = paths(policy.path("includedPaths"));
+        List<PathPattern> excluded = paths(policy.path("excludedPaths"));
+        if (enabled && !policy.has("includedPaths")) {
+            included = List.of(PathPattern.parse("/*"));
+        }
+        if (enabled && included.stream().noneMatch(p -> p.segments().isEmpty() && p.wildcard())
+                && excluded.stream().noneMatch(p -> p.segments().isEmpty() && p.wildcard())) {
+            throw new StoreException(Status.BAD_REQUEST,
+                    "an indexing policy must include or exclude the root path /*");
+        }
+        return new CompiledIndexingPolicy(enabled, included, excluded);
+    }
+
+    private static List<PathPattern> paths(JsonNode array) {
+        List<PathPattern> out = new ArrayList<>();
+        for (JsonNode p : array) {
+            out.add(PathPattern.parse(p.isTextual() ? p.asText() : p.path("path").asText(null)));
+        }
+        return List.copyOf(out);
+    }
+
+    /** Whether the policy indexes anything at all. */
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /** Whether the scalar at {@code path} (concrete segments, {@code []} for array elements) is indexed. */
+    public boolean indexes(List<String> path) {
+        if (!enabled) {
+            return false;
+        }
+        if (path.equals(ID) || path.equals(TS)) {
+            return true;
+        }
+        int best = -1;
+        boolean include = false;
+        for (PathPattern p : included) {
+            if (p.precision() > best && p.matches(path)) {
+                best = p.precision();
+                include = true;
+            }
+        }
+        for (PathPattern p : excluded) {
+            if (p.precision() >= best && p.matches(path)) {
+                best = p.precision();
+                include = false;
+            }
+        }
+        return include;
+    }
+}

@@ -1,0 +1,107 @@
+package io.tetradb.core.index;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.core.StoreException;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class IndexingPolicyTest {
+    static final ObjectMapper M = new ObjectMapper();
+
+    static CompiledIndexingPolicy policy(String json) throws Exception {
+        return CompiledIndexingPolicy.of(M.readTree(json));
+    }
+
+    static List<String> p(String... segments) {
+        return List.of(segments);
+    }
+
+    @Test
+    void patternsParseAndMatch() {
+        PathPattern all = PathPattern.parse("/*");
+        assertTrue(all.matches(p("a", "b")));
+        PathPattern scalar = PathPattern.parse("/a/?");
+        assertTrue(scalar.matches(p("a")));
+        assertFalse(scalar.matches(p("a", "b")));
+        assertFalse(scalar.matches(p("a", "[]")), "/a/? is not the elements of an array a");
+        assertTrue(PathPattern.parse("/a/[]/?").matches(p("a", "[]")));
+        assertTrue(PathPattern.parse("/a/*").matches(p("a")));
+        assertTrue(PathPattern.parse("/a/*").matches(p("a", "[]", "b")));
+        assertTrue(PathPattern.parse("/\"pub-id\"/?").matches(p("pub-id")));
+        assertTrue(PathPattern.parse("/\"a/b\"/c/?").matches(p("a/b", "c")));
+        for (String bad : new String[]{"a/?", "/a", "/a/", "/?", "/a/*/b/?", "/\"a/?", "//?", "/\"a\"b/?"}) {
+            assertThrows(StoreException.class, () -> PathPattern.parse(bad), bad);
+        }
+    }
+
+    /** The precedence example of Cosmos DB's "Indexing policies" page: the more precise path wins. */
+    @Test
+    void morePrecisePathWins() throws Exception {
+        CompiledIndexingPolicy policy = policy("{\"indexingMode\":\"consistent\",\"includedPaths\":[{\"path\":\"/*\"},"
+                + "{\"path\":\"/headquarters/employees/?\"}],\"excludedPaths\":[{\"path\":\"/headquarters/*\"}]}");
+        assertTrue(policy.indexes(p("name")));
+        assertTrue(policy.indexes(p("headquarters", "employees")));
+        assertFalse(policy.indexes(p("headquarters", "city")));
+        assertFalse(policy.indexes(p("headquarters", "country", "region")));
+    }
+
+    @Test
+    void excludeEverythingIncludeSome() throws Exception {
+        CompiledIndexingPolicy policy = policy("{\"includedPaths\":[{\"path\":\"/deviceId/?\"},"
+                + "{\"path\":\"/tags/[]/?\"}],\"excludedPaths\":[{\"path\":\"/*\"}]}");
+        assertTrue(policy.indexes(p("deviceId")));
+        assertTrue(policy.indexes(p("tags", "[]")));
+        assertFalse(policy.indexes(p("temperature")));
+        assertTrue(policy.indexes(p("id")), "id is always indexed");
+        assertTrue(policy.indexes(p("_ts")), "_ts is always indexed");
+    }
+
+    @Test
+    void equalPrecisionExclusionWins() throws Exception {
+        CompiledIndexingPolicy policy = policy("{\"includedPaths\":[{\"path\":\"/*\"},{\"path\":\"/a/?\"}],"
+                + "\"excludedPaths\":[{\"path\":\"/a/?\"}]}");
+        assertFalse(policy.indexes(p("a")));
+    }
+
+    @Test
+    void noneModeAndInvalidPolicies() throws Exception {
+        assertFalse(policy("{\"indexingMode\":\"none\"}").enabled());
+        assertFalse(policy("{\"indexingMode\":\"consistent\",\"automatic\":false,\"includedPaths\":[],"
+                + "\"excludedPaths\":[]}").enabled());
+        assertThrows(StoreException.class, () -> policy("{\"indexingMode\":\"eventually\"}"));
+        assertThrows(StoreException.class, () -> policy("{\"includedPaths\":[{\"path\":\"/a/?\"}]}"),
+                "neither /* included nor excluded");
+        assertTrue(CompiledIndexingPolicy.of(null).indexes(p("anything")));
+        assertFalse(CompiledIndexingPolicy.defaults().indexes(p("_etag")));
+    }
+
+    @Test
+    void termsFlattenArraysLikeMultikeyIndexes() throws Exception {
+        JsonNode student = M.readTree("{\"id\":\"S12345\",\"doc_type\":\"student\",\"links\":["
+                + "{\"target\":\"CS101-001\",\"doc_type\":\"class\"},{\"target\":\"MATH201-002\",\"doc_type\":\"class\"}],"
+                + "\"tags\":[\"a\",\"b\",\"a\",[\"nested\"]],\"empty\":[],\"o\":{\"x/y\":1,\"t~\":null},"
+                + "\"_rid\":\"r\",\"_etag\":\"e\",\"_ts\":5}");
+        List<IndexTerm> terms = IndexTerms.of(student, CompiledIndexingPolicy.defaults());
+        String shown = terms.stream().map(t -> t.path() + "=" + t.value()).collect(Collectors.joining(" "));
+        assertEquals("/id=\"S12345\" /doc_type=\"student\" /links/target=\"CS101-001\" /links/doc_type=\"class\" "
+                + "/links/target=\"MATH201-002\" /tags=\"a\" /tags=\"b\" /tags=\"nested\" /o/x~1y=1 /o/t~0=null "
+                + "/_ts=5", shown);
+    }
+
+    @Test
+    void termsFollowThePolicy() throws Exception {
+        CompiledIndexingPolicy policy = policy("{\"includedPaths\":[{\"path\":\"/links/[]/target/?\"}],"
+                + "\"excludedPaths\":[{\"path\":\"/*\"}]}");
+        JsonNode doc = M.readTree("{\"id\":\"x\",\"links\":[{\"target\":\"t1\",\"doc_type\":\"c\"}],\"n\":1}");
+        assertEquals(List.of("/id", "/links/target"), IndexTerms.of(doc, policy).stream().map(IndexTerm::path).toList());
+        assertEquals(List.of(), IndexTerms.of(doc, policy("{\"indexingMode\":\"none\"}")));
+    }
+}
