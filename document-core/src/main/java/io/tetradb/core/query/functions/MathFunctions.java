@@ -24,8 +24,9 @@ public final class MathFunctions {
         unary(r, "ACOS", Math::acos);
         unary(r, "ASIN", Math::asin);
         unary(r, "ATAN", Math::atan);
-        // ATN2(x, y): the angle of the point (x, y), i.e. atan2 with the arguments in x, y order
-        binary(r, "ATN2", (x, y) -> Math.atan2(y, x));
+        // ATN2(y, x): the arc tangent of y / x in the quadrant of (x, y); the docs' example ATN2(35.175643, 129.44)
+        // is 0.265344532064832 = atan(35.175643 / 129.44)
+        binary(r, "ATN2", Math::atan2);
         unary(r, "CEILING", Math::ceil);
         unary(r, "COS", Math::cos);
         unary(r, "COT", d -> 1 / Math.tan(d));
