@@ -38,7 +38,7 @@ public final class ArrayFunctions {
                 return UNDEFINED;
             }
             Boolean partial = Args.optBool(a, 2, false);
-            if (partial == null) {
+            if (partial == null || Args.isUndefined(a.get(1))) {
                 return UNDEFINED;
             }
             return bool(contains(a.get(0), a.get(1), partial));
@@ -47,7 +47,12 @@ public final class ArrayFunctions {
             if (!a.get(0).isArray()) {
                 return UNDEFINED;
             }
+            // left to right; reaching an undefined value makes the result undefined (the docs' examples:
+            // ANY([1, 2, 3, 4], 1, undefined) is true, ANY([1, 2, 3, 4], 5, undefined) is undefined)
             for (JsonNode v : a.subList(1, a.size())) {
+                if (Args.isUndefined(v)) {
+                    return UNDEFINED;
+                }
                 if (contains(a.get(0), v, false)) {
                     return bool(true);
                 }
@@ -58,7 +63,11 @@ public final class ArrayFunctions {
             if (!a.get(0).isArray()) {
                 return UNDEFINED;
             }
+            // ALL([1, 2, 3, 4], 1, undefined) is undefined, ALL([1, 2, 3, 4], 5, undefined) is false
             for (JsonNode v : a.subList(1, a.size())) {
+                if (Args.isUndefined(v)) {
+                    return UNDEFINED;
+                }
                 if (!contains(a.get(0), v, false)) {
                     return bool(false);
                 }
@@ -88,9 +97,11 @@ public final class ArrayFunctions {
             if (!a.get(0).isArray() || !a.get(1).isArray()) {
                 return UNDEFINED;
             }
+            // in the order of the second array, as the docs' examples show:
+            // SetIntersect([1, 2, "A", "B"], ["A", 1]) is ["A", 1]
             ArrayNode out = Args.array();
-            for (JsonNode v : a.get(0)) {
-                if (contains(a.get(1), v, false) && !contains(out, v, false)) {
+            for (JsonNode v : a.get(1)) {
+                if (contains(a.get(0), v, false) && !contains(out, v, false)) {
                     out.add(v);
                 }
             }

@@ -42,19 +42,30 @@ class ArrayFunctionsTest {
         check("true", "ARRAY_CONTAINS", "[[1,2],[3]]", "[1,2]");
         check("false", "ARRAY_CONTAINS", "[[1,2],[3]]", "[1]", "true");
         check("true", "ARRAY_CONTAINS", "[null]", "null");
-        check("false", "ARRAY_CONTAINS", "[1]", "undefined");
+        check("undefined", "ARRAY_CONTAINS", "[1]", "undefined");
         check("undefined", "ARRAY_CONTAINS", "\"coats\"", "\"coats\"");
         check("undefined", "ARRAY_CONTAINS", "undefined", "1");
     }
 
     @Test
     void arrayContainsAnyAll() {
+        check("true", "ARRAY_CONTAINS_ANY", "[1, true, \"3\", [1,2,3]]", "1", "true", "\"3\"", "[1,2,3]");
+        check("true", "ARRAY_CONTAINS_ANY", "[1, 2, 3, 4]", "2", "3", "4", "5");
+        check("true", "ARRAY_CONTAINS_ANY", "[1, 2, 3, 4]", "1", "undefined");
+        check("false", "ARRAY_CONTAINS_ANY", "[1, 2, 3, 4]", "5", "6", "7", "8");
+        check("false", "ARRAY_CONTAINS_ANY", "[]", "1", "2", "3");
+        check("undefined", "ARRAY_CONTAINS_ANY", "[1, 2, 3, 4]", "5", "undefined");
+        check("true", "ARRAY_CONTAINS_ALL", "[1, true, \"3\", [1,2,3]]", "1", "true", "\"3\"", "[1,2,3]");
+        check("false", "ARRAY_CONTAINS_ALL", "[1, 2, 3, 4]", "2", "3", "4", "5");
+        check("undefined", "ARRAY_CONTAINS_ALL", "[1, 2, 3, 4]", "1", "undefined");
+        check("false", "ARRAY_CONTAINS_ALL", "[1, 2, 3, 4]", "5", "6", "7", "8");
+        check("false", "ARRAY_CONTAINS_ALL", "[]", "1", "2", "3");
+        check("false", "ARRAY_CONTAINS_ALL", "[1, 2, 3, 4]", "5", "undefined");
         check("true", "ARRAY_CONTAINS_ANY", "[1, true, \"3\", [1,2,3]]", "1");
         check("true", "ARRAY_CONTAINS_ANY", "[1, true, \"3\", [1,2,3]]", "true", "\"3\"", "[1,2,3]");
         check("false", "ARRAY_CONTAINS_ANY", "[1, true, \"3\", [1,2,3]]", "[1,2]", "2");
         check("true", "ARRAY_CONTAINS_ALL", "[1, true, \"3\", [1,2,3]]", "1", "true", "\"3\"", "[1,2,3]");
         check("false", "ARRAY_CONTAINS_ALL", "[1, true, \"3\", [1,2,3]]", "1", "2");
-        check("false", "ARRAY_CONTAINS_ALL", "[1, true, \"3\", [1,2,3]]", "1", "undefined");
         check("undefined", "ARRAY_CONTAINS_ANY", "1", "1");
         check("undefined", "ARRAY_CONTAINS_ALL", "{}", "1");
     }
@@ -89,9 +100,22 @@ class ArrayFunctionsTest {
 
     @Test
     void setIntersectAndUnion() {
+        check("[3,4]", "SetIntersect", "[1, 2, 3, 4]", "[3, 4, 5, 6]");
+        check("[]", "SetIntersect", "[1, 2, 3, 4]", "[]");
+        check("[1]", "SetIntersect", "[1, 2, 3, 4]", "[1, 1, 1, 1]");
+        check("[]", "SetIntersect", "[1, 2, 3, 4]", "[\"A\", \"B\"]");
+        check("[\"A\",1]", "SetIntersect", "[1, 2, \"A\", \"B\"]", "[\"A\", 1]");
+        check("[\"Rhino\",\"Finch\"]", "SetIntersect", "[\"Finch\", \"Mine Shaft\", \"Rhino\"]",
+                "[\"Rhino\", \"Finch\"]");
+        check("[1,2,3,4,5,6]", "SetUnion", "[1, 2, 3, 4]", "[3, 4, 5, 6]");
+        check("[1,2,3,4]", "SetUnion", "[1, 2, 3, 4]", "[]");
+        check("[1,2,3,4]", "SetUnion", "[1, 2, 3, 4]", "[1, 1, 1, 1]");
+        check("[1,2,\"A\",\"B\"]", "SetUnion", "[1, 2, \"A\", \"B\"]", "[\"A\", 1]");
+        check("[\"Cutty Sark\",\"Horizon\",\"Russet\",\"Fuscous\",\"Tacha\"]", "SetUnion",
+                "[\"Cutty Sark\", \"Horizon\", \"Russet\", \"Fuscous\"]", "[\"Fuscous\", \"Horizon\", \"Tacha\"]");
         check("[\"B\",\"C\"]", "SetIntersect", "[\"A\", \"B\", \"C\"]", "[\"B\", \"C\", \"D\"]");
         check("[]", "SetIntersect", "[\"A\", \"B\"]", "[\"C\", \"D\"]");
-        check("[1]", "SetIntersect", "[1, 1, 2]", "[1.0, 3]");
+        check("[1.0]", "SetIntersect", "[1, 1, 2]", "[1.0, 3]");
         check("[{\"a\":1}]", "SetIntersect", "[{\"a\":1}, {\"a\":2}]", "[{\"a\":1.0}]");
         check("[\"A\",\"B\",\"C\",\"D\"]", "SetUnion", "[\"A\", \"B\", \"C\"]", "[\"B\", \"C\", \"D\"]");
         check("[1,2,3]", "SetUnion", "[1, 1, 2]", "[2.0, 3]");
