@@ -57,6 +57,11 @@ class StringFunctionsTest {
 
     @Test
     void leftRightSubstring() {
+        check("\"A\"", "LEFT", "\"AdventureWorks\"", "1");
+        check("\"Adven\"", "LEFT", "\"AdventureWorks\"", "5");
+        check("\"AdventureWorks\"", "LEFT", "\"AdventureWorks\"", "14");
+        check("\"AdventureWorks\"", "SUBSTRING", "\"AdventureWorks\"", "0", "14");
+        check("\"\"", "SUBSTRING", "\"AdventureWorks\"", "0", "-1");
         check("\"Adventure\"", "LEFT", "\"AdventureWorks\"", "9");
         check("\"\"", "LEFT", "\"AdventureWorks\"", "0");
         check("\"\"", "LEFT", "\"AdventureWorks\"", "-3");
@@ -109,6 +114,7 @@ class StringFunctionsTest {
         check("\"Adventure Works\"", "REPLACE", "\"Adventure-Works\"", "\"-\"", "\" \"");
         check("\"AdventureWorks\"", "REPLACE", "\"AdventureWorks\"", "\"Cosmos\"", "\"x\"");
         check("undefined", "REPLACE", "\"abc\"", "1", "\"x\"");
+        check("\"CosmicCosmicCosmic\"", "REPLICATE", "\"Cosmic\"", "3");
         check("\"aaa\"", "REPLICATE", "\"a\"", "3");
         check("\"\"", "REPLICATE", "\"a\"", "0");
         check("\"abab\"", "REPLICATE", "\"ab\"", "2.7");
@@ -176,6 +182,20 @@ class StringFunctionsTest {
         check("undefined", "StringToNull", "\"NULL\"");
         check("undefined", "StringToNull", "null");
 
+        check("[]", "StringToArray", "\"[]\"");
+        check("[\"coats\",\"gloves\",\"hats\"]", "StringToArray", Fn.str("[ \"coats\", \"gloves\", \"hats\" ]"));
+        check("[{\"types\":[\"coats\",\"gloves\"]},[\"hats\"],76,false,null]", "StringToArray",
+                Fn.str("[ { \"types\": [ \"coats\", \"gloves\" ] }, [ \"hats\" ], 76, false, null ]"));
+        check("[[\"coats\",\"gloves\"],[\"hats\"]]", "StringToArray", Fn.str("[ [ \"coats\", \"gloves\" ], [ \"hats\" ] ]"));
+        check("undefined", "StringToArray", Fn.str("[ 'coats', 'gloves', 'hats' ]"));
+        check("undefined", "StringToArray", "undefined");
+        check("undefined", "StringToArray", "null");
+        check("{}", "StringToObject", "\"{}\"");
+        check("{\"isAvailable\":true}", "StringToObject", Fn.str("{\"isAvailable\": true}"));
+        check("{\"division\":{\"name\":\"Sales\"}}", "StringToObject", Fn.str("{\"division\": {\"name\": \"Sales\"}}"));
+        check("undefined", "StringToObject", Fn.str("{'price': 27.55}"));
+        check("undefined", "StringToNumber", "undefined");
+        check("undefined", "StringToNumber", "null");
         check("[\"A\",\"B\",\"C\"]", "StringToArray", "\"[\\\"A\\\",\\\"B\\\",\\\"C\\\"]\"");
         check("[1,[2,3],{\"a\":true}]", "StringToArray", "\" [1, [2, 3], {\\\"a\\\": true}] \"");
         check("undefined", "StringToArray", "\"['A','B']\"");

@@ -43,6 +43,8 @@ class TypeCheckFunctionsTest {
 
     @Test
     void isFiniteNumber() {
+        check("true", "IS_FINITE_NUMBER", "1234.567");
+        Fn.assertResult("false", Fn.REGISTRY.invoke("IS_FINITE_NUMBER", java.util.List.of(Fn.call("SQRT", "-1.0")), Fn.CTX));
         check("true", "IS_FINITE_NUMBER", "3.14");
         check("true", "IS_FINITE_NUMBER", "-1.79769e+308");
         check("false", "IS_FINITE_NUMBER", "\"3.14\"");
