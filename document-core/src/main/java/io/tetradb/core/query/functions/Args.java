@@ -91,7 +91,8 @@ public final class Args {
      * value within 2^53 becomes an integer node (5, not 5.0); everything else stays a double.
      */
     static JsonNode number(double d) {
-        if (d == Math.rint(d) && Math.abs(d) <= EXACT_LONG_LIMIT && !(d == 0 && 1 / d < 0)) {
+        if (d == Math.rint(d) && Math.abs(d) <= EXACT_LONG_LIMIT) {
+            // also turns -0.0 into 0, as JSON serializers print it
             return LongNode.valueOf((long) d);
         }
         return DoubleNode.valueOf(d);

@@ -103,10 +103,16 @@ public final class DateTimeFunctions {
                 return UNDEFINED;
             }
             // the number of part boundaries crossed, as SQL Server's DATEDIFF counts them
+            if (part == Part.NANOSECOND) {
+                try {
+                    return integer(Math.multiplyExact(ticks(end) - ticks(start), 100L));
+                } catch (ArithmeticException e) {
+                    return UNDEFINED; // more than about 2,900 years apart
+                }
+            }
             return integer(switch (part) {
                 case YEAR -> end.getYear() - start.getYear();
                 case MONTH -> (end.getYear() * 12L + end.getMonthValue()) - (start.getYear() * 12L + start.getMonthValue());
-                case NANOSECOND -> (ticks(end) - ticks(start)) * 100;
                 default -> Math.floorDiv(ticks(end), part.ticks) - Math.floorDiv(ticks(start), part.ticks);
             });
         });
@@ -169,6 +175,9 @@ public final class DateTimeFunctions {
                     return UNDEFINED;
                 }
                 p[i] = a.get(i).longValue();
+                if (Math.abs(p[i]) > Integer.MAX_VALUE) {
+                    return UNDEFINED;
+                }
             }
             if (p[6] < 0 || p[6] >= TICKS_PER_SECOND || p[0] < 1 || p[0] > 9999) {
                 return UNDEFINED;
@@ -203,7 +212,10 @@ public final class DateTimeFunctions {
             }
             JsonNode v = a.get(0);
             long t;
-            if (isInt64(v) && Math.abs(v.longValue()) < MAX_TICKS / TICKS_PER_MS + 1) {
+            if (isInt64(v)) {
+                if (v.longValue() > MAX_TICKS / TICKS_PER_MS || v.longValue() < -MAX_TICKS / TICKS_PER_MS) {
+                    return UNDEFINED;
+                }
                 t = v.longValue() * TICKS_PER_MS;
             } else {
                 double d = v.doubleValue() * TICKS_PER_MS;

@@ -46,7 +46,8 @@ public final class MathFunctions {
         unary(r, "RADIANS", Math::toRadians);
         r.register("RAND", 0, 0, (a, c) -> number(c.nextRandom()));
         // rounds half away from zero: ROUND(2.5) = 3, ROUND(-2.5) = -3
-        unary(r, "ROUND", d -> Double.isInfinite(d) || Double.isNaN(d) ? d
+        // (from 2^52 on every double is already an integer, and adding 0.5 could round up)
+        unary(r, "ROUND", d -> Double.isNaN(d) || Math.abs(d) >= 4503599627370496d ? d
                 : Math.copySign(Math.floor(Math.abs(d) + 0.5), d));
         unary(r, "SIGN", Math::signum);
         unary(r, "SIN", Math::sin);

@@ -145,6 +145,10 @@ class DateTimeFunctionsTest {
         check("undefined", "TicksToDateTime", "\"0\"");
         check("undefined", "TimestampToDateTime", "\"0\"");
         check("undefined", "TimestampToDateTime", "1e300");
+        check("undefined", "TimestampToDateTime", "-9223372036854775808");
+        check("undefined", "TicksToDateTime", "9223372036854775807");
+        check("undefined", "DateTimeFromParts", "2017", "4294967300", "20");
+        check("undefined", "DateTimeDiff", "\"ns\"", "\"0001-01-01T00:00:00Z\"", "\"9999-01-01T00:00:00Z\"");
         check("undefined", "DateTimeToTicks", "\"2015-05-19 12:00:00\"");
         check("undefined", "DateTimeToTimestamp", "undefined");
     }

@@ -69,6 +69,8 @@ class MathFunctionsTest {
         check("9", "SQUARE", "3");
         check("2.25", "SQUARE", "1.5");
         check("1", "TAN", "0.7853981633974483");
+        check("4503599627370497", "ROUND", "4503599627370497");
+        check("0", "CEILING", "-0.5");
         check("2", "TRUNC", "2.7");
         check("-2", "TRUNC", "-2.7");
     }
