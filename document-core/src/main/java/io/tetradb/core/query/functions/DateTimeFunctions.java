@@ -77,11 +77,11 @@ public final class DateTimeFunctions {
         r.register("DateTimeAdd", 3, 3, (a, c) -> {
             Part part = Part.of(a.get(0));
             LocalDateTime dt = parse(a.get(2));
-            if (part == null || !isNumber(a.get(1)) || dt == null) {
+            // "undefined if ... the numeric expression isn't a valid integer" (DateTimeAdd remarks)
+            if (part == null || !isInt64(a.get(1)) || dt == null) {
                 return UNDEFINED;
             }
-            double n = a.get(1).doubleValue();
-            long amount = (long) (n < 0 ? Math.ceil(n) : Math.floor(n));
+            long amount = a.get(1).longValue();
             try {
                 long result;
                 switch (part) {
@@ -150,7 +150,8 @@ public final class DateTimeFunctions {
             long origin = 0;
             if (a.size() > 3) {
                 LocalDateTime o = parse(a.get(3));
-                if (o == null) {
+                // "undefined if ... the date and time for the bin start precedes the year 1601" (DateTimeBin remarks)
+                if (o == null || o.getYear() < 1601) {
                     return UNDEFINED;
                 }
                 origin = ticks(o);

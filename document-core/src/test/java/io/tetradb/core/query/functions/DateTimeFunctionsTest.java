@@ -54,6 +54,8 @@ class DateTimeFunctionsTest {
         check("\"2020-07-03T00:00:00.0000010Z\"", "DateTimeAdd", "\"mcs\"", "1", D);
         check("\"2020-07-03T00:00:00.0000005Z\"", "DateTimeAdd", "\"ns\"", "500", D);
         check("\"2020-02-29T00:00:00.0000000Z\"", "DateTimeAdd", "\"mm\"", "1", "\"2020-01-31T00:00:00.0000000Z\"");
+        check("undefined", "DateTimeAdd", "\"dd\"", "1.5", D);
+        check("\"2020-07-04T00:00:00.0000000Z\"", "DateTimeAdd", "\"DAY\"", "1.0", D);
         check("undefined", "DateTimeAdd", "\"week\"", "1", D);
         check("undefined", "DateTimeAdd", "\"dd\"", "\"1\"", D);
         check("undefined", "DateTimeAdd", "\"dd\"", "1", "\"2020-13-03T00:00:00\"");
@@ -75,7 +77,10 @@ class DateTimeFunctionsTest {
         check("336", "DateTimeDiff", "\"dd\"", b, a);
         check("8075", "DateTimeDiff", "\"hh\"", b, a);
         check("29070000", "DateTimeDiff", "\"ss\"", b, a);
-        // boundaries crossed, not whole units elapsed
+        // boundaries crossed, not whole units elapsed (the examples of the older DateTimeDiff page)
+        check("2", "DateTimeDiff", "\"day\"", "\"2020-01-01T01:02:03.1234527Z\"", "\"2020-01-03T01:02:03.1234567Z\"");
+        check("-8", "DateTimeDiff", "\"yyyy\"", "\"2028-01-01T01:02:03.1234527Z\"", "\"2020-01-03T01:02:03.1234567Z\"");
+        check("0", "DateTimeDiff", "\"hh\"", "\"2020-01-01T01:00:00.1234527Z\"", "\"2020-01-01T01:59:59.1234567Z\"");
         check("1", "DateTimeDiff", "\"yyyy\"", "\"2020-12-31T23:59:59Z\"", "\"2021-01-01T00:00:00Z\"");
         check("1", "DateTimeDiff", "\"dd\"", "\"2020-12-31T23:59:59Z\"", "\"2021-01-01T00:00:00Z\"");
         check("1000", "DateTimeDiff", "\"ms\"", "\"2020-01-01T00:00:00Z\"", "\"2020-01-01T00:00:01Z\"");
@@ -111,6 +116,7 @@ class DateTimeFunctionsTest {
         check("\"2021-01-07T00:00:00.0000000Z\"", "DateTimeBin", d, "\"dd\"", "7");
         check("\"2021-01-04T00:00:00.0000000Z\"", "DateTimeBin", d, "\"dd\"", "7", "\"1601-01-01T00:00:00.0000000\"");
         check("\"1969-12-31T00:00:00.0000000Z\"", "DateTimeBin", "\"1969-12-31T23:00:00Z\"", "\"dd\"");
+        check("undefined", "DateTimeBin", d, "\"dd\"", "7", "\"1600-12-31T00:00:00.0000000\"");
         check("undefined", "DateTimeBin", d, "\"yyyy\"");
         check("undefined", "DateTimeBin", d, "\"mm\"");
         check("undefined", "DateTimeBin", d, "\"hh\"", "0");
