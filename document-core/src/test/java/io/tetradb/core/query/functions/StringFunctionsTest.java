@@ -179,7 +179,12 @@ class StringFunctionsTest {
 
         check("null", "StringToNull", "\"null\"");
         check("null", "StringToNull", "\"  null \"");
+        check("null", "StringToNull", "\"null   \"");
         check("undefined", "StringToNull", "\"NULL\"");
+        check("undefined", "StringToNull", "\"Null\"");
+        check("undefined", "StringToNull", "\"true\"");
+        check("undefined", "StringToNull", "false");
+        check("undefined", "StringToNull", "undefined");
         check("undefined", "StringToNull", "null");
 
         check("[]", "StringToArray", "\"[]\"");
