@@ -1,0 +1,61 @@
+package io.tetradb.core.query.functions;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What a built-in function may read besides its arguments: the query's start time (fixed for the whole query, so
+ * {@code GetCurrentDateTime()} returns one value for every item, as Cosmos does), the current item's {@code _rid}
+ * (for {@code DocumentId}) and a random source (for {@code RAND}).
+ *
+ * <p>Create one per query with {@link #forQuery} (or {@link #at} in tests), then derive one per item with
+ * {@link #withItemRid}.
+ */
+public final class FunctionContext {
+    private final Instant now;
+    private final String itemRid;
+    private final Random random;
+
+    private FunctionContext(Instant now, String itemRid, Random random) {
+        this.now = Objects.requireNonNull(now, "now");
+        this.itemRid = itemRid;
+        this.random = random;
+    }
+
+    /** A context for one query, reading the clock once. */
+    public static FunctionContext forQuery(Clock clock) {
+        return new FunctionContext(clock.instant(), null, null);
+    }
+
+    /** A context with a fixed time (tests). */
+    public static FunctionContext at(Instant now) {
+        return new FunctionContext(now, null, null);
+    }
+
+    /** The same query time, for the item whose system property {@code _rid} is {@code rid}. */
+    public FunctionContext withItemRid(String rid) {
+        return new FunctionContext(now, rid, random);
+    }
+
+    /** The same context with a seeded random source (tests). */
+    public FunctionContext withRandom(Random random) {
+        return new FunctionContext(now, itemRid, random);
+    }
+
+    /** The query's start time. */
+    public Instant now() {
+        return now;
+    }
+
+    /** The current item's {@code _rid}, or null outside an item. */
+    public String itemRid() {
+        return itemRid;
+    }
+
+    double nextRandom() {
+        return random != null ? random.nextDouble() : ThreadLocalRandom.current().nextDouble();
+    }
+}
