@@ -40,8 +40,7 @@ import java.util.Map;
  * Tags are never 0x00 (so 0x00 can end arrays and objects: it sorts below any element) nor 0xFF.
  *
  * <h2>Numbers: nearest double + exact signed remainder</h2>
- * A number {@code x} is written as {@code d = round(x)}, the nearest double (round-half-even, clamped to
- * ±Double.MAX_VALUE for decimals beyond the double range), in the usual order-preserving form (sign bit flipped for
+ * A number {@code x} is written as {@code d = round(x)}, the nearest double (correctly rounded, half-even), in the usual order-preserving form (sign bit flipped for
  * positives, all bits flipped for negatives; -0.0 written as 0.0; NaN as eight 0x00 bytes, below -Infinity), followed
  * by the exact remainder {@code r = x - d}: {@code 0x03} when {@code r == 0}, {@code 0x04 · P(r)} when positive and
  * {@code 0x02 · ~P(-r)} (bytes complemented) when negative. Rounding to nearest is monotone, so {@code x < y} implies
@@ -63,8 +62,8 @@ import java.util.Map;
  * Each UTF-16 code unit is written on its own in UTF-8's 1/2/3-byte form (CESU-8: a surrogate pair becomes two
  * 3-byte sequences), because UTF-8's form preserves the numeric order of what it encodes: the bytes sort exactly like
  * {@link String#compareTo}, the order {@link ValueOrder} uses, while ASCII stays one byte. The unit U+0000 is written
- * {@code 0x00 0xFF} and the string ends with {@code 0x00 0x01}; so the terminator sorts below every unit ("a" <
- * "a\0" < "a\1"), no encoded string is a prefix of another, and the encoding of a string prefix (without its
+ * {@code 0x00 0xFF} and the string ends with {@code 0x00 0x01}; so the terminator sorts below every unit
+ * ({@code "a" < "a\0" < "a\1"}), no encoded string is a prefix of another, and the encoding of a string prefix (without its
  * terminator) is a byte prefix of the encoding of every string that starts with it: {@code STARTSWITH} is the
  * contiguous key range {@link KeyRange#startsWith}.
  *

@@ -17,14 +17,17 @@ import java.util.Map;
  * <h2>Type order</h2>
  * {@code undefined < null < boolean < number < string < array < object}.
  * <ul>
- *   <li>Cosmos DB documents that {@code null} sorts lowest among values and that ORDER BY returns items whose sort
- *       property is undefined (they come first in ASC):
- *       https://learn.microsoft.com/azure/cosmos-db/nosql/query/order-by</li>
- *   <li>The SDKs' cross-partition ORDER BY merge ranks types the same way, e.g. azure-sdk-for-java
- *       {@code com.azure.cosmos.implementation.query.ItemType}: NoValue 0, Null 1, Boolean 2, Number 4, String 5,
- *       ArrayNode 6, ObjectNode 7; the JS SDK's {@code orderByComparator} (NoValue, null, boolean, number, string);
- *       and azure-cosmos-dotnet-v3 PR #853 "ORDER BY Arrays and Objects": arrays after strings, objects after
- *       arrays.</li>
+ *   <li>The ORDER BY reference documents only part of it: "null values are treated as the lowest possible values",
+ *       and ORDER BY returns items whose sort property is undefined
+ *       (https://learn.microsoft.com/azure/cosmos-db/nosql/query/order-by). No Cosmos page found states the full
+ *       mixed-type order.</li>
+ *   <li>The full order is the one the Cosmos SDKs use to merge cross-partition ORDER BY results of mixed types:
+ *       azure-sdk-for-java {@code com.azure.cosmos.implementation.query.ItemType}: NoValue 0, Null 1, Boolean 2,
+ *       Number 4, String 5, ArrayNode 6, ObjectNode 7 (azure-sdk-for-java PR #19458 "Crosspartition Orderby mixed
+ *       types"); the JS SDK's {@code orderByComparator} (NoValue, null, boolean, number, string);
+ *       azure-cosmos-dotnet-v3 PR #853 "ORDER BY Arrays and Objects": arrays after strings, objects after arrays.</li>
+ *   <li>Undefined first in ascending order was observed against Cosmos DB and its emulator in
+ *       vercel/cosmosdb-query PR #28 ({@code ORDER BY c.config.enabled ASC}: missing, false, true).</li>
  * </ul>
  * {@link JsonNode#isMissingNode() MissingNode} and a Java {@code null} reference both stand for <i>undefined</i>.
  *

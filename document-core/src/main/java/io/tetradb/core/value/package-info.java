@@ -11,9 +11,10 @@
  * <h2>The order</h2>
  * {@code undefined < null < boolean < number < string < array < object}, the order Cosmos DB's SDKs use when they
  * merge ORDER BY results of mixed types (azure-sdk-for-java {@code ItemType}: NoValue, Null, Boolean, Number, String,
- * ArrayNode, ObjectNode; azure-cosmos-dotnet-v3 PR #853) and consistent with the ORDER BY reference
- * (https://learn.microsoft.com/azure/cosmos-db/nosql/query/order-by: null is the lowest value; items whose sort
- * property is undefined are returned, first in ascending order). Numbers compare by exact value across every Jackson
+ * ArrayNode, ObjectNode; azure-cosmos-dotnet-v3 PR #853) and consistent with the part the ORDER BY reference
+ * documents (https://learn.microsoft.com/azure/cosmos-db/nosql/query/order-by: null values are the lowest values;
+ * items whose sort property is undefined are returned; observed against Cosmos to come first in ascending order).
+ * No Cosmos documentation page found states the whole mixed-type order. Numbers compare by exact value across every Jackson
  * number node (5 == 5.0; a long 2^53+1 is above the double 2^53), strings ordinally by UTF-16 code unit as the SDKs
  * do, arrays element-wise then by length, objects by their properties in sorted-key order. Cosmos compares arrays and
  * objects only by hash and numbers only as doubles; the order here agrees with Cosmos wherever Cosmos defines one and
