@@ -40,17 +40,17 @@ import java.util.Map;
  * Tags are never 0x00 (so 0x00 can end arrays and objects: it sorts below any element) nor 0xFF.
  *
  * <h2>Numbers: nearest double + exact signed remainder</h2>
- * A number {@code x} is written as {@code d = round(x)}, the nearest double (correctly rounded, half-even), in the usual order-preserving form (sign bit flipped for
- * positives, all bits flipped for negatives; -0.0 written as 0.0; NaN as eight 0x00 bytes, below -Infinity), followed
- * by the exact remainder {@code r = x - d}: {@code 0x03} when {@code r == 0}, {@code 0x04 · P(r)} when positive and
- * {@code 0x02 · ~P(-r)} (bytes complemented) when negative. Rounding to nearest is monotone, so {@code x < y} implies
- * {@code d(x) <= d(y)}, and when {@code d} ties the remainder decides: the order is exact. Decimals that round to
- * ±Infinity are written as ±MAX_VALUE followed by {@code 0x05 · P(x)} / {@code 0x01 · ~P(-x)} (the value itself
- * instead of a remainder, which would be astronomically long for 1E+999999999): they sort after (before) every value
- * that rounds to ±MAX_VALUE and, among themselves, by value. Every double and every
- * integer up to 2^53 costs 10 bytes; only longs beyond 2^53, BigIntegers and decimals that no double represents
- * carry a longer remainder. (A pure decimal encoding was the alternative; it would make an ordinary double such as
- * 0.1 ~30 bytes, because its exact expansion has 55 digits.)
+ * A number {@code x} is written as {@code d = round(x)}, the nearest double (correctly rounded, half-even), in the
+ * usual order-preserving form (sign bit flipped for positives, all bits flipped for negatives; -0.0 written as 0.0;
+ * NaN as eight 0x00 bytes, below -Infinity), followed by the exact remainder {@code r = x - d}: {@code 0x03} when
+ * {@code r == 0}, {@code 0x04 · P(r)} when positive and {@code 0x02 · ~P(-r)} (bytes complemented) when negative.
+ * Rounding to nearest is monotone, so {@code x < y} implies {@code d(x) <= d(y)}, and when {@code d} ties the
+ * remainder decides: the order is exact. Decimals that round to ±Infinity are written as ±MAX_VALUE followed by
+ * {@code 0x05 · P(x)} / {@code 0x01 · ~P(-x)} (the value itself instead of a remainder, which would be astronomically long
+ * for 1E+999999999): they sort after (before) every value that rounds to ±MAX_VALUE and, among themselves, by value.
+ * Every double and every integer up to 2^53 costs 10 bytes; only longs beyond 2^53, BigIntegers and decimals that no
+ * double represents carry a longer remainder. (A pure decimal encoding was the alternative; it would make an ordinary
+ * double such as 0.1 ~30 bytes, because its exact expansion has 55 digits.)
  * <p>
  * {@code P(p)} for {@code p > 0} is a base-100 float: with {@code p = 0.c1 c2 ... cn × 100^E}, {@code c1 != 0},
  * trailing zero digits dropped: {@code E} as a 4-byte big-endian int with the sign bit flipped, then each centimal
@@ -59,13 +59,13 @@ import java.util.Map;
  * order-reversing, which is what negative remainders need.
  *
  * <h2>Strings: UTF-16 units in UTF-8 form, 0x00 escaped</h2>
- * Each UTF-16 code unit is written on its own in UTF-8's 1/2/3-byte form (CESU-8: a surrogate pair becomes two
- * 3-byte sequences), because UTF-8's form preserves the numeric order of what it encodes: the bytes sort exactly like
- * {@link String#compareTo}, the order {@link ValueOrder} uses, while ASCII stays one byte. The unit U+0000 is written
- * {@code 0x00 0xFF} and the string ends with {@code 0x00 0x01}; so the terminator sorts below every unit
- * ({@code "a" < "a\0" < "a\1"}), no encoded string is a prefix of another, and the encoding of a string prefix (without its
- * terminator) is a byte prefix of the encoding of every string that starts with it: {@code STARTSWITH} is the
- * contiguous key range {@link KeyRange#startsWith}.
+ * Each UTF-16 code unit is written on its own in UTF-8's 1/2/3-byte form (CESU-8: a surrogate pair becomes two 3-byte
+ * sequences), because UTF-8's form preserves the numeric order of what it encodes: the bytes sort exactly like {@link
+ * String#compareTo}, the order {@link ValueOrder} uses, while ASCII stays one byte. The unit U+0000 is written {@code
+ * 0x00 0xFF} and the string ends with {@code 0x00 0x01}; so the terminator sorts below every unit ({@code "a" < "a\0"
+ * < "a\1"}), no encoded string is a prefix of another, and the encoding of a string prefix (without its terminator) is
+ * a byte prefix of the encoding of every string that starts with it: {@code STARTSWITH} is the contiguous key range
+ * {@link KeyRange#startsWith}.
  *
  * <h2>Descending components</h2>
  * {@link #encode(JsonNode, boolean)} with {@code descending} complements every byte: still prefix-free, order
