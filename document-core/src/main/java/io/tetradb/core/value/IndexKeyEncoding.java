@@ -47,7 +47,8 @@ import java.util.Map;
  * Rounding to nearest is monotone, so {@code x < y} implies {@code d(x) <= d(y)}, and when {@code d} ties the
  * remainder decides: the order is exact. Decimals that round to ±Infinity are written as ±MAX_VALUE followed by
  * {@code 0x05 · P(x)} / {@code 0x01 · ~P(-x)} (the value itself instead of a remainder, which would be
- * astronomically long for 1E+999999999): they sort after (before) every value that rounds to ±MAX_VALUE and, among themselves, by value.
+ * astronomically long for 1E+999999999): they sort after (before) every value that rounds to ±MAX_VALUE and,
+ * among themselves, by value.
  * Every double and every integer up to 2^53 costs 10 bytes; only longs beyond 2^53, BigIntegers and decimals that no
  * double represents carry a longer remainder. (A pure decimal encoding was the alternative; it would make an ordinary
  * double such as 0.1 ~30 bytes, because its exact expansion has 55 digits.)
