@@ -41,6 +41,18 @@ public final class CoreBenchmark implements Benchmark {
     /** The store's own default, so that both sides cache alike. */
     static final long BLOCK_CACHE_BYTES = io.tetradb.core.store.StoreConfig.DEFAULT_BLOCK_CACHE;
 
+    /**
+     * The measured container. Indexing is off: raw RocksDB stores the same keys and values and nothing else, so this
+     * benchmark measures the store's own overhead; what indexes cost is the query benchmark's
+     * {@code RATIO write indexed/none}.
+     */
+    static CosmosContainerProperties itemsContainer() {
+        return new CosmosContainerProperties("items", "/deviceId")
+                .setIndexingPolicy(new io.tetradb.document.IndexingPolicy()
+                        .setIndexingMode(io.tetradb.document.IndexingMode.NONE).setAutomatic(false)
+                        .setIncludedPaths(java.util.List.of()).setExcludedPaths(java.util.List.of()));
+    }
+
     /** Sizes and round counts of one mode. */
     record Config(long[] sizes, int loadRoundItems, int rounds, int writesPerRound, int readsPerRound,
                   int warmWrites, int warmReads, long settleMillis, int warmJitBatches, int warmJitOps) {
@@ -122,7 +134,8 @@ public final class CoreBenchmark implements Benchmark {
             long[] sizes = c.sizes();
             long full = sizes[sizes.length - 1];
             out.note("core: single thread, SYNC (fsync per commit) on both sides; core = document API "
-                    + "(CosmosContainer), raw = RocksDB with the store's RocksSettings, same keys and ~1 KiB values; "
+                    + "(CosmosContainer, indexing off), raw = RocksDB with the store's RocksSettings, same keys and ~1 KiB "
+                    + "values; "
                     + DEVICES + " deviceIds; store grown to " + Arrays.stream(sizes).mapToObj(Run::k)
                     .collect(Collectors.joining(", ")) + " items; throughput = median of interleaved rounds");
             try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve("core"))
@@ -130,7 +143,7 @@ public final class CoreBenchmark implements Benchmark {
                  RawRocks rawDb = new RawRocks(dir.resolve("raw"), Durability.SYNC, BLOCK_CACHE_BYTES)) {
                 client.createDatabaseIfNotExists("bench");
                 CosmosDatabase db = client.getDatabase("bench");
-                db.createContainerIfNotExists(new CosmosContainerProperties("items", "/deviceId"));
+                db.createContainerIfNotExists(itemsContainer());
                 container = db.getContainer("items");
                 raw = rawDb;
                 coreStore = client.coreStore().container("bench", "items");
@@ -210,7 +223,7 @@ public final class CoreBenchmark implements Benchmark {
                  RawRocks rawWarm = new RawRocks(warm.resolve("raw"), Durability.ASYNC, 16L << 20)) {
                 client.createDatabaseIfNotExists("warmup");
                 CosmosDatabase db = client.getDatabase("warmup");
-                db.createContainerIfNotExists(new CosmosContainerProperties("items", "/deviceId"));
+                db.createContainerIfNotExists(itemsContainer());
                 CosmosContainer measured = container;
                 RawRocks measuredRaw = raw;
                 container = db.getContainer("items");

@@ -9,8 +9,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Extracts the index terms of an item under a policy. */
+/**
+ * Extracts the index terms of an item under a policy. Strings are indexed by their first {@value #MAX_STRING_CHARS}
+ * characters (as Cosmos DB and MongoDB bound index keys): an entry then stands for every string with that prefix, so
+ * a query always re-checks its predicate on the items an index seek returns.
+ */
 public final class IndexTerms {
+    public static final int MAX_STRING_CHARS = 256;
+
     /** Stored system properties that are never indexed ({@code _ts} is, and {@code _etag} only if a policy asks). */
     private static final Set<String> NOT_INDEXED = Set.of("_rid", "_self", "_attachments");
 
@@ -19,14 +25,31 @@ public final class IndexTerms {
 
     /** The distinct terms of {@code item}, in document order. */
     public static List<IndexTerm> of(JsonNode item, CompiledIndexingPolicy policy) {
+        return of(item, policy, NOT_INDEXED, null);
+    }
+
+    /**
+     * The terms of a stored version: its user properties, and {@code _ts} with the version's own timestamp (an item
+     * written back after a read carries the old system properties, which must not be indexed).
+     */
+    public static List<IndexTerm> ofVersion(JsonNode item, CompiledIndexingPolicy policy, long ts) {
+        return of(item, policy, SYSTEM, com.fasterxml.jackson.databind.node.LongNode.valueOf(ts));
+    }
+
+    private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
+
+    private static List<IndexTerm> of(JsonNode item, CompiledIndexingPolicy policy, Set<String> skipped, JsonNode ts) {
         if (!policy.enabled()) {
             return List.of();
         }
         Set<IndexTerm> terms = new LinkedHashSet<>();
         List<String> concrete = new ArrayList<>();
+        if (ts != null && policy.indexes(List.of("_ts"))) {
+            terms.add(new IndexTerm("/_ts", ts));
+        }
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
-            if (NOT_INDEXED.contains(f.getKey())) {
+            if (skipped.contains(f.getKey())) {
                 continue;
             }
             concrete.add(f.getKey());
@@ -52,8 +75,18 @@ public final class IndexTerms {
             }
             concrete.remove(concrete.size() - 1);
         } else if (!node.isMissingNode() && policy.indexes(concrete)) {
-            out.add(new IndexTerm(flat, node));
+            out.add(new IndexTerm(flat, bounded(node)));
         }
+    }
+
+    /** The indexed form of a scalar: long strings cut to their first characters (never inside a surrogate pair). */
+    public static JsonNode bounded(JsonNode value) {
+        if (!value.isTextual() || value.textValue().length() <= MAX_STRING_CHARS) {
+            return value;
+        }
+        String s = value.textValue();
+        int end = Character.isHighSurrogate(s.charAt(MAX_STRING_CHARS - 1)) ? MAX_STRING_CHARS - 1 : MAX_STRING_CHARS;
+        return com.fasterxml.jackson.databind.node.TextNode.valueOf(s.substring(0, end));
     }
 
     static String escape(String name) {

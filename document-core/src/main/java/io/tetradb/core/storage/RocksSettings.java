@@ -39,11 +39,11 @@ public final class RocksSettings implements AutoCloseable {
 
     /**
      * Options for the column family of {@code space}. Items and metadata are read by key, so they get bloom filters
-     * on disk and in the memtable ("does this id exist?" is asked by every create). The change feed is only ever
-     * scanned in order, so it gets neither.
+     * on disk and in the memtable ("does this id exist?" is asked by every create). The change feed and the indexes
+     * are only ever scanned by range, so they get neither.
      */
     public ColumnFamilyOptions columnFamilyOptions(Space space) {
-        boolean pointReads = space != Space.FEED;
+        boolean pointReads = space == Space.DOCS || space == Space.META;
         BlockBasedTableConfig table = new BlockBasedTableConfig()
                 .setBlockCache(blockCache)
                 .setWholeKeyFiltering(pointReads)

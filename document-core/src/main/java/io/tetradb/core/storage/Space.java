@@ -7,7 +7,9 @@ public enum Space {
     /** Databases, containers, the partition map and per-logical-partition statistics. */
     META("meta"),
     /** {@code collId · EPK · pk · lsn} → change record. */
-    FEED("feed");
+    FEED("feed"),
+    /** {@code collId · pathId · enc(value) · EPK · pk · id} → nothing: one entry per indexed scalar of an item. */
+    INDEX("index");
 
     private final String familyName;
 

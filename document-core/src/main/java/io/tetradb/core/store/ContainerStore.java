@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.IndexTerm;
+import io.tetradb.core.index.IndexTerms;
 import io.tetradb.core.partition.EpkRange;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.partition.PartitionMap;
@@ -12,24 +15,28 @@ import io.tetradb.core.patch.PatchApplier;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.value.IndexKeyEncoding;
 import org.apache.commons.codec.digest.MurmurHash3;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Predicate;
 
 /**
  * The items of one container. Every write runs as a transaction inside one logical partition: under that partition's
- * striped lock it reads the current versions, computes the new ones and hands one {@link WriteSet} (items, change
- * records, partition statistics) to the engine. Point reads take no lock at all.
+ * striped lock it reads the current versions, computes the new ones and hands one {@link WriteSet} (items, their
+ * index entries, change records, partition statistics) to the engine. Point reads take no lock at all.
  *
  * <p>Writers hold the container's map lock shared, so that a split (which holds it exclusively) always sees settled
  * statistics.
@@ -43,6 +50,8 @@ public final class ContainerStore {
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
     private volatile PartitionMap map;
     private volatile boolean deleted;
+    private final CompiledIndexingPolicy indexingPolicy;
+    private final PathDictionary paths;
 
     ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map) {
         this.store = store;
@@ -52,6 +61,8 @@ public final class ContainerStore {
                 .getBytes(StandardCharsets.US_ASCII);
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
         this.map = map;
+        this.indexingPolicy = CompiledIndexingPolicy.of(definition.indexingPolicy());
+        this.paths = new PathDictionary(store.engine(), definition.collId());
     }
 
     public ContainerDefinition definition() {
@@ -311,6 +322,9 @@ public final class ContainerStore {
         private final Map<String, Long> lastLsn;
         /** Each touched item's key, computed once. */
         private final Map<String, byte[]> keys;
+        /** Index entries of the stored versions (computed when first needed) and of the versions being written. */
+        private final Map<String, Set<ByteBuffer>> entriesBefore = new HashMap<>();
+        private final Map<String, Set<ByteBuffer>> entriesAfter = new HashMap<>();
         private final LogicalPartitionStats stats;
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
@@ -409,16 +423,16 @@ public final class ContainerStore {
                         throw new StoreException(Status.CONFLICT, "an item with id " + id
                                 + " already exists in partition " + pk);
                     }
-                    return write(op.type(), id, p.body(), Status.CREATED);
+                    return write(op.type(), id, p.body(), op.item(), Status.CREATED);
                 }
                 case UPSERT -> {
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), cur == null ? Status.CREATED : Status.OK);
+                    return write(op.type(), id, p.body(), op.item(), cur == null ? Status.CREATED : Status.OK);
                 }
                 case REPLACE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), Status.OK);
+                    return write(op.type(), id, p.body(), op.item(), Status.OK);
                 }
                 case PATCH -> {
                     requireExists(cur, id);
@@ -440,20 +454,24 @@ public final class ContainerStore {
                     ObjectNode patched = PatchApplier.apply(store.codec().parse(cur), op.patch());
                     byte[] body = store.codec().body(patched);
                     checkSize(body.length);
-                    ItemResult r = write(op.type(), id, body, Status.OK);
+                    ItemResult r = write(op.type(), id, body, patched, Status.OK);
                     return new ItemResult(r.type(), id, r.status(), r.stored(), r.etag(),
-                            RequestCharge.patch(cur.length, r.stored().length), null);
+                            RequestCharge.patch(cur.length, r.stored().length)
+                                    + RequestCharge.indexEntries(entriesAfter.get(id).size()), null);
                 }
                 case DELETE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
                     long size = docKey(id).length + cur.length;
+                    Set<ByteBuffer> removed = currentEntries(id);
                     lsn++;
                     after.put(id, null);
                     lastLsn.put(id, lsn);
-                    deltaBytes -= size;
+                    entriesAfter.put(id, Set.of());
+                    deltaBytes -= size + bytes(removed);
                     deltaItems--;
-                    return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null, RequestCharge.delete(size), null);
+                    return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null,
+                            RequestCharge.delete(size) + RequestCharge.indexEntries(removed.size()), null);
                 }
                 default -> throw new IllegalStateException();
             }
@@ -486,18 +504,44 @@ public final class ContainerStore {
             }
         }
 
-        private ItemResult write(ItemOperation.Type type, String id, byte[] body, int status) {
+        private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
             byte[] cur = current(id);
+            Set<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
+            Set<ByteBuffer> entries = entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
-            deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length);
+            deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
             deltaItems += cur == null ? 1 : 0;
             after.put(id, stored);
             lastLsn.put(id, lsn);
-            return new ItemResult(type, id, status, stored, etag, RequestCharge.write(size), null);
+            entriesAfter.put(id, entries);
+            return new ItemResult(type, id, status, stored, etag,
+                    RequestCharge.write(size) + RequestCharge.indexEntries(entries.size()), null);
+        }
+
+        /** The index entries the item has at this point of the transaction. */
+        private Set<ByteBuffer> currentEntries(String id) {
+            Set<ByteBuffer> e = entriesAfter.get(id);
+            return e != null ? e : storedEntries(id);
+        }
+
+        /** The index entries of the version stored before the transaction. */
+        private Set<ByteBuffer> storedEntries(String id) {
+            return entriesBefore.computeIfAbsent(id, i -> {
+                byte[] old = before.get(i);
+                if (old == null || !indexingPolicy.enabled()) {
+                    return Set.of();
+                }
+                ObjectNode node = store.codec().parse(old);
+                return entries(i, node, node.path("_ts").asLong());
+            });
+        }
+
+        private Set<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {
+            return indexEntries(docKey(id), item, versionTs);
         }
 
         WriteSet writeSet() {
@@ -514,6 +558,18 @@ public final class ContainerStore {
                     ws.delete(Space.DOCS, key);
                 } else {
                     ws.put(Space.DOCS, key, now);
+                }
+                Set<ByteBuffer> was = storedEntries(id);
+                Set<ByteBuffer> is = entriesAfter.getOrDefault(id, Set.of());
+                for (ByteBuffer entry : was) {
+                    if (!is.contains(entry)) {
+                        ws.delete(Space.INDEX, entry.array());
+                    }
+                }
+                for (ByteBuffer entry : is) {
+                    if (!was.contains(entry)) {
+                        ws.put(Space.INDEX, entry.array(), EMPTY);
+                    }
                 }
                 // the change feed keeps one record per item (its latest version) plus delete tombstones
                 if (old != null) {
@@ -534,6 +590,63 @@ public final class ContainerStore {
             }
             return ws;
         }
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** The index keys of one version of the item stored under {@code docKey}. */
+    private Set<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs) {
+        List<IndexTerm> terms = IndexTerms.ofVersion(item, indexingPolicy, versionTs);
+        if (terms.isEmpty()) {
+            return Set.of();
+        }
+        byte[] address = Arrays.copyOfRange(docKey, collId.length, docKey.length); // EPK · pk · id
+        Set<ByteBuffer> out = new HashSet<>(terms.size() * 2);
+        for (IndexTerm t : terms) {
+            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.path())),
+                    IndexKeyEncoding.encode(t.value()), address)));
+        }
+        return out;
+    }
+
+    /** What {@link #checkIndexes()} found: entries the items call for, entries stored, and the differences. */
+    public record IndexCheck(long expected, long stored, long missing, long extra) {
+        public boolean consistent() {
+            return missing == 0 && extra == 0;
+        }
+    }
+
+    /**
+     * Recomputes every item's index entries and compares them with the stored ones (a consistency check for tests
+     * and operators; it reads the whole container).
+     */
+    public IndexCheck checkIndexes() {
+        checkNotDeleted();
+        Set<ByteBuffer> expected = new HashSet<>();
+        byte[] end = Keys.collId(definition.collId() + 1);
+        store.engine().scan(Space.DOCS, collId, end, kv -> {
+            ObjectNode item = store.codec().parse(kv.value());
+            expected.addAll(indexEntries(kv.key(), item, item.path("_ts").asLong()));
+            return true;
+        });
+        long[] stored = {0, 0};
+        store.engine().scan(Space.INDEX, collId, end, kv -> {
+            stored[0]++;
+            if (!expected.contains(ByteBuffer.wrap(kv.key()))) {
+                stored[1]++;
+            }
+            return true;
+        });
+        long present = stored[0] - stored[1];
+        return new IndexCheck(expected.size(), stored[0], expected.size() - present, stored[1]);
+    }
+
+    private static long bytes(Set<ByteBuffer> entries) {
+        long n = 0;
+        for (ByteBuffer e : entries) {
+            n += e.capacity();
+        }
+        return n;
     }
 
     // ---- identities --------------------------------------------------------------------------------------------

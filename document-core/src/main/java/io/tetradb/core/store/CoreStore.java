@@ -203,6 +203,8 @@ public final class CoreStore implements AutoCloseable {
                 WriteSet ws = new WriteSet()
                         .deleteRange(Space.DOCS, coll, next)
                         .deleteRange(Space.FEED, coll, next)
+                        .deleteRange(Space.INDEX, coll, next)
+                        .deleteRange(Space.META, Keys.pathPrefix(collId), Keys.pathPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
                         .delete(Space.META, Keys.container(database, id));

@@ -13,6 +13,8 @@ import java.util.Arrays;
  *       03 · collId(4) · partitionId(4)           → physical partition (range, parent, epoch)
  *       04 · collId(4) · EPK · pk                 → logical partition statistics (bytes, items, lsn)
  *       05 · name                                 → counter
+ *       06 · collId(4) · path                     → path id (4), see PathDictionary
+ * INDEX collId(4) · pathId(4) · enc(value) · EPK · pk · id → nothing
  * </pre>
  * {@code collId · EPK · pk} is the logical partition prefix; because the partition key encoding is self-delimiting,
  * a logical partition is exactly the keys that start with it.
@@ -23,6 +25,7 @@ final class Keys {
     static final byte PHYSICAL_PARTITION = 0x03;
     static final byte LOGICAL_PARTITION_STATS = 0x04;
     static final byte COUNTER = 0x05;
+    static final byte PATH = 0x06;
 
     private Keys() {
     }
@@ -106,6 +109,14 @@ final class Keys {
 
     static byte[] statsPrefix(int collId) {
         return withByte(LOGICAL_PARTITION_STATS, collId(collId));
+    }
+
+    static byte[] pathPrefix(int collId) {
+        return withByte(PATH, collId(collId));
+    }
+
+    static long readInt(byte[] b, int at) {
+        return ((b[at] & 0xFFL) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8) | (b[at + 3] & 0xFF);
     }
 
     static byte[] counter(String name) {

@@ -29,6 +29,11 @@ public final class RequestCharge {
         return write(bytes);
     }
 
+    /** Maintaining index entries: 0.05 RU for each entry written or removed. */
+    public static double indexEntries(int entries) {
+        return Math.round(entries * 5) / 100.0;
+    }
+
     /** A patch: the write of the new version plus reading the old one. */
     public static double patch(long oldBytes, long newBytes) {
         return write(newBytes) + read(oldBytes) - 1;

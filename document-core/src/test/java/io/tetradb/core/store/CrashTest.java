@@ -95,6 +95,9 @@ class CrashTest {
             perBatch.forEach((batch, n) -> assertEquals(CrashWriter.ITEMS, n, "batch " + batch + " is torn (seed " + seed + ")"));
             counters.forEach((pk, v) -> assertEquals(batchesPerPartition.getOrDefault(pk, 0), v,
                     "counter of " + pk + " disagrees with its batches (seed " + seed + ")"));
+            // every item's index entries are there, and no others
+            ContainerStore.IndexCheck indexes = store.checkIndexes();
+            assertTrue(indexes.consistent(), indexes + " (seed " + seed + ")");
             // the partition map still tiles the EPK space (PartitionMap checks it on load) and counts every item
             List<FeedRange> ranges = client.getDatabase("crash").getContainer("c").getFeedRanges();
             SplitTest.checkTiling(new ArrayList<>(ranges));

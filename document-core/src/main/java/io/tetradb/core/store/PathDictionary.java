@@ -1,0 +1,57 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+import io.tetradb.core.storage.WriteSet;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Numbers the indexed paths of one container, so that an index key carries 4 bytes instead of the path. A new path
+ * is made durable in its own write before any index entry uses it; new paths are rare, lookups are a map read.
+ */
+final class PathDictionary {
+    private final StorageEngine engine;
+    private final int collId;
+    private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+
+    PathDictionary(StorageEngine engine, int collId) {
+        this.engine = engine;
+        this.collId = collId;
+        byte[] prefix = Keys.pathPrefix(collId);
+        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> {
+            String path = new String(kv.key(), prefix.length, kv.key().length - prefix.length, StandardCharsets.UTF_8);
+            ids.put(path, (int) Keys.readInt(kv.value(), 0));
+            return true;
+        });
+    }
+
+    int id(String path) {
+        Integer id = ids.get(path);
+        if (id != null) {
+            return id;
+        }
+        synchronized (this) {
+            id = ids.get(path);
+            if (id == null) {
+                id = ids.size() + 1;
+                engine.apply(new WriteSet().put(Space.META, Keys.concat(Keys.pathPrefix(collId), Keys.utf8(path)),
+                        Keys.collId(id)));
+                ids.put(path, id);
+            }
+            return id;
+        }
+    }
+
+    /** The path numbered {@code id}, or null. */
+    String path(int id) {
+        for (Map.Entry<String, Integer> e : ids.entrySet()) {
+            if (e.getValue() == id) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+}
