@@ -61,6 +61,7 @@ public final class IndexTerms {
 
     private static void walk(JsonNode node, List<String> concrete, String flat, CompiledIndexingPolicy policy,
                              Set<IndexTerm> out) {
+        node = asStored(node);
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
@@ -77,6 +78,31 @@ public final class IndexTerms {
         } else if (!node.isMissingNode() && policy.indexes(concrete)) {
             out.add(new IndexTerm(flat, bounded(node)));
         }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper POJOS = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * A value as it reads back from the stored JSON, so that the entries computed when a version is written equal
+     * the ones computed from the stored version when it is replaced: floats and decimals read back as doubles,
+     * binary as base64 text, embedded POJOs as their JSON.
+     */
+    static JsonNode asStored(JsonNode node) {
+        if (node.isFloat() || node.isBigDecimal()) {
+            return com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.parseDouble(node.asText()));
+        }
+        if (node.isBinary()) {
+            try {
+                return com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        java.util.Base64.getEncoder().encodeToString(node.binaryValue()));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        if (node.isPojo()) {
+            return POJOS.valueToTree(((com.fasterxml.jackson.databind.node.POJONode) node).getPojo());
+        }
+        return node;
     }
 
     /** The indexed form of a scalar: long strings cut to their first characters (never inside a surrogate pair). */

@@ -140,4 +140,23 @@ class IndexMaintenanceTest {
             assertEquals(0, left[0]);
         }
     }
+
+    /** Values whose JSON reads back as another node type still leave exactly the right entries on replace. */
+    @Test
+    void floatsDecimalsBinaryAndPojosAreIndexedAsTheyReadBack(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            ObjectNode item = M.createObjectNode().put("id", "x").put("pk", "p").put("f", 1.1f)
+                    .put("d", new java.math.BigDecimal("0.1000000000000000055511151231257827"))
+                    .put("b", new byte[]{1, 2, 3}).put("big", new java.math.BigInteger("123456789012345678901234567890"));
+            item.putPOJO("pojo", java.util.Map.of("k", 1.5f));
+            c.createItem(item);
+            c.upsertItem(M.createObjectNode().put("id", "x").put("pk", "p").put("f", 2));
+            ContainerStore.IndexCheck check = client.coreStore().container("db", "c").checkIndexes();
+            assertTrue(check.consistent(), check.toString());
+            assertEquals(4, check.stored(), "id, pk, f, _ts");
+        }
+    }
 }
