@@ -412,8 +412,8 @@ public final class SqlParser {
     private Expr predicate() {
         Expr left = concat();
         boolean negated = false;
-        if (peek().isKeyword("NOT") && (peek(1).isKeyword("IN") || peek(1).isKeyword("LIKE")
-                || peek(1).isKeyword("BETWEEN"))) {
+        if (peek().isKeyword("NOT")) {
+            // after an operand, NOT can only start NOT IN / NOT LIKE / NOT BETWEEN
             pos++;
             negated = true;
         }
