@@ -208,7 +208,14 @@ public final class SqlUnparser {
         } else if (e instanceof Expr.Parameter p) {
             sb.append('@').append(p.name());
         } else if (e instanceof Expr.PropertyAccess pa) {
-            operand(sb, pa.target());
+            if (pa.target() instanceof Expr.NumberLiteral) {
+                // "1.x" would lex as a malformed number
+                sb.append('(');
+                expr(sb, pa.target());
+                sb.append(')');
+            } else {
+                operand(sb, pa.target());
+            }
             if (isIdentifier(pa.name())) {
                 sb.append('.').append(pa.name());
             } else {
