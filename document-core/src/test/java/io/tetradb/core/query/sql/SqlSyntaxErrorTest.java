@@ -98,6 +98,18 @@ class SqlSyntaxErrorTest {
     }
 
     @Test
+    void positionCountsCommentsAndCrLf() {
+        SqlSyntaxException e = fail("-- find it\r\nSELECT *\r\n  FROM c -- all\r\n  WHERE c.a >\r\n");
+        assertEquals(5, e.line(), e.getMessage());
+        assertEquals(1, e.column());
+        assertEquals("<end of input>", e.token());
+        e = fail("SELECT *\r\nFROM c\r\nWHERE c.a ! 1");
+        assertEquals(3, e.line());
+        assertEquals(11, e.column());
+        assertEquals("'!'", e.token());
+    }
+
+    @Test
     void nullTextIsASyntaxError() {
         assertEquals(400, fail(null).status());
     }
