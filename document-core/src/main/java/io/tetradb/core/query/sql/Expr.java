@@ -168,7 +168,42 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * {@code left op right}. Left-associative chains ({@code a OR b OR c ...}) are deep along {@code left}, so
+     * {@link #equals} and {@link #hashCode} walk that spine iteratively rather than recursively.
+     */
     record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
+        @Override
+        public boolean equals(Object o) {
+            Object a = this;
+            Object b = o;
+            while (a instanceof Binary x && b instanceof Binary y) {
+                if (x == y) {
+                    return true;
+                }
+                if (x.op != y.op || !java.util.Objects.equals(x.right, y.right)) {
+                    return false;
+                }
+                a = x.left;
+                b = y.left;
+            }
+            if (a instanceof Binary || b instanceof Binary) {
+                return false;
+            }
+            return java.util.Objects.equals(a, b);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 17;
+            Expr e = this;
+            while (e instanceof Binary x) {
+                h = 31 * (31 * h + x.op.ordinal()) + java.util.Objects.hashCode(x.right);
+                e = x.left;
+            }
+            return 31 * h + java.util.Objects.hashCode(e);
+        }
+
         @Override
         public String toString() {
             return SqlUnparser.unparse(this);

@@ -6,6 +6,7 @@ import io.tetradb.core.query.sql.SqlLexer.Kind;
 import io.tetradb.core.query.sql.SqlLexer.Token;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 
 /**
@@ -40,10 +41,20 @@ public final class SqlParser {
     /** Nesting bound, so that a deeply nested text is a syntax error, not a stack overflow. */
     static final int MAX_DEPTH = 200;
 
+    /**
+     * Bound on the depth of the expression tree (a long {@code a OR b OR ...} chain is as deep as it is long), so that
+     * whoever walks the tree recursively (unparse, equals, the planner) cannot overflow the stack.
+     */
+    static final int MAX_TREE_DEPTH = 2000;
+    /** Bound on {@code .name} / {@code [i]} steps after one operand (documents nest at most 128 deep anyway). */
+    static final int MAX_PATH_STEPS = 256;
+
     private final String text;
     private final List<Token> tokens;
     private int pos;
     private int depth;
+    private final IdentityHashMap<Expr, Integer> exprDepths = new IdentityHashMap<>();
+    private final IdentityHashMap<SqlQuery, Integer> queryDepths = new IdentityHashMap<>();
 
     private SqlParser(String text, List<Token> tokens) {
         this.text = text;
@@ -197,7 +208,9 @@ public final class SqlParser {
             throw error(peek(), "LIMIT needs OFFSET before it (OFFSET n LIMIT m)");
         }
         leave();
-        return new SqlQuery(select, from, where, groupBy, orderBy, offsetLimit);
+        SqlQuery q = new SqlQuery(select, from, where, groupBy, orderBy, offsetLimit);
+        queryDepths.put(q, queryDepth(q));
+        return q;
     }
 
     /** What may follow a complete query, for the error on a stray token. */
@@ -369,7 +382,7 @@ public final class SqlParser {
             Expr a = expression();
             expectOp(":", "':' of the conditional operator");
             Expr b = expression();
-            cond = new Expr.Conditional(cond, a, b);
+            cond = node(new Expr.Conditional(cond, a, b));
         }
         leave();
         return cond;
@@ -378,7 +391,7 @@ public final class SqlParser {
     private Expr coalesce() {
         Expr left = or();
         while (acceptOp("??")) {
-            left = new Expr.Binary(Expr.BinaryOp.COALESCE, left, or());
+            left = node(new Expr.Binary(Expr.BinaryOp.COALESCE, left, or()));
         }
         return left;
     }
@@ -386,7 +399,7 @@ public final class SqlParser {
     private Expr or() {
         Expr left = and();
         while (acceptKeyword("OR")) {
-            left = new Expr.Binary(Expr.BinaryOp.OR, left, and());
+            left = node(new Expr.Binary(Expr.BinaryOp.OR, left, and()));
         }
         return left;
     }
@@ -394,7 +407,7 @@ public final class SqlParser {
     private Expr and() {
         Expr left = not();
         while (acceptKeyword("AND")) {
-            left = new Expr.Binary(Expr.BinaryOp.AND, left, not());
+            left = node(new Expr.Binary(Expr.BinaryOp.AND, left, not()));
         }
         return left;
     }
@@ -404,7 +417,7 @@ public final class SqlParser {
             enter();
             Expr operand = not();
             leave();
-            return new Expr.Unary(Expr.UnaryOp.NOT, operand);
+            return node(new Expr.Unary(Expr.UnaryOp.NOT, operand));
         }
         return predicate();
     }
@@ -424,7 +437,7 @@ public final class SqlParser {
             }
             List<Expr> values = expressionList();
             expectOp(")", "',' or ')' in the IN list");
-            return new Expr.In(left, values, negated);
+            return node(new Expr.In(left, values, negated));
         }
         if (acceptKeyword("LIKE")) {
             Expr pattern = concat();
@@ -437,13 +450,13 @@ public final class SqlParser {
                 pos++;
                 escape = t.text();
             }
-            return new Expr.Like(left, pattern, escape, negated);
+            return node(new Expr.Like(left, pattern, escape, negated));
         }
         if (acceptKeyword("BETWEEN")) {
             Expr low = concat();
             expectKeyword("AND", "AND in BETWEEN ... AND ...");
             Expr high = concat();
-            return new Expr.Between(left, low, high, negated);
+            return node(new Expr.Between(left, low, high, negated));
         }
         if (negated) {
             throw error(peek(), "expected IN, LIKE or BETWEEN after NOT");
@@ -454,7 +467,7 @@ public final class SqlParser {
     private Expr concat() {
         Expr left = bitOr();
         while (acceptOp("||")) {
-            left = new Expr.Binary(Expr.BinaryOp.STRING_CONCAT, left, bitOr());
+            left = node(new Expr.Binary(Expr.BinaryOp.STRING_CONCAT, left, bitOr()));
         }
         return left;
     }
@@ -462,7 +475,7 @@ public final class SqlParser {
     private Expr bitOr() {
         Expr left = bitXor();
         while (acceptOp("|")) {
-            left = new Expr.Binary(Expr.BinaryOp.BITWISE_OR, left, bitXor());
+            left = node(new Expr.Binary(Expr.BinaryOp.BITWISE_OR, left, bitXor()));
         }
         return left;
     }
@@ -470,7 +483,7 @@ public final class SqlParser {
     private Expr bitXor() {
         Expr left = bitAnd();
         while (acceptOp("^")) {
-            left = new Expr.Binary(Expr.BinaryOp.BITWISE_XOR, left, bitAnd());
+            left = node(new Expr.Binary(Expr.BinaryOp.BITWISE_XOR, left, bitAnd()));
         }
         return left;
     }
@@ -478,7 +491,7 @@ public final class SqlParser {
     private Expr bitAnd() {
         Expr left = equality();
         while (acceptOp("&")) {
-            left = new Expr.Binary(Expr.BinaryOp.BITWISE_AND, left, equality());
+            left = node(new Expr.Binary(Expr.BinaryOp.BITWISE_AND, left, equality()));
         }
         return left;
     }
@@ -487,9 +500,9 @@ public final class SqlParser {
         Expr left = relational();
         while (true) {
             if (acceptOp("=")) {
-                left = new Expr.Binary(Expr.BinaryOp.EQUAL, left, relational());
+                left = node(new Expr.Binary(Expr.BinaryOp.EQUAL, left, relational()));
             } else if (acceptOp("!=") || acceptOp("<>")) {
-                left = new Expr.Binary(Expr.BinaryOp.NOT_EQUAL, left, relational());
+                left = node(new Expr.Binary(Expr.BinaryOp.NOT_EQUAL, left, relational()));
             } else {
                 return left;
             }
@@ -511,7 +524,7 @@ public final class SqlParser {
             } else {
                 return left;
             }
-            left = new Expr.Binary(op, left, shift());
+            left = node(new Expr.Binary(op, left, shift()));
         }
     }
 
@@ -528,7 +541,7 @@ public final class SqlParser {
             } else {
                 return left;
             }
-            left = new Expr.Binary(op, left, additive());
+            left = node(new Expr.Binary(op, left, additive()));
         }
     }
 
@@ -536,9 +549,9 @@ public final class SqlParser {
         Expr left = multiplicative();
         while (true) {
             if (acceptOp("+")) {
-                left = new Expr.Binary(Expr.BinaryOp.ADD, left, multiplicative());
+                left = node(new Expr.Binary(Expr.BinaryOp.ADD, left, multiplicative()));
             } else if (acceptOp("-")) {
-                left = new Expr.Binary(Expr.BinaryOp.SUBTRACT, left, multiplicative());
+                left = node(new Expr.Binary(Expr.BinaryOp.SUBTRACT, left, multiplicative()));
             } else {
                 return left;
             }
@@ -558,7 +571,7 @@ public final class SqlParser {
             } else {
                 return left;
             }
-            left = new Expr.Binary(op, left, unary());
+            left = node(new Expr.Binary(op, left, unary()));
         }
     }
 
@@ -579,18 +592,21 @@ public final class SqlParser {
         enter();
         Expr operand = unary();
         leave();
-        return new Expr.Unary(op, operand);
+        return node(new Expr.Unary(op, operand));
     }
 
     private Expr postfix() {
         Expr e = primary();
-        while (true) {
+        for (int steps = 0; ; steps++) {
+            if (steps > MAX_PATH_STEPS) {
+                throw error(peek(), "the property path is too long (more than " + MAX_PATH_STEPS + " steps)");
+            }
             if (acceptOp(".")) {
-                e = new Expr.PropertyAccess(e, identifier("a property name after '.'"));
+                e = node(new Expr.PropertyAccess(e, identifier("a property name after '.'")));
             } else if (acceptOp("[")) {
                 Expr index = expression();
                 expectOp("]", "']'");
-                e = new Expr.IndexAccess(e, index);
+                e = node(new Expr.IndexAccess(e, index));
             } else {
                 return e;
             }
@@ -655,8 +671,8 @@ public final class SqlParser {
                 }
                 SqlQuery q = query();
                 expectOp(")", "')' closing the subquery");
-                return new Expr.Subquery(t.text().equals("EXISTS") ? Expr.SubqueryKind.EXISTS
-                        : Expr.SubqueryKind.ARRAY, q);
+                return node(new Expr.Subquery(t.text().equals("EXISTS") ? Expr.SubqueryKind.EXISTS
+                        : Expr.SubqueryKind.ARRAY, q));
             }
             case "LEFT", "RIGHT" -> {
                 pos++;
@@ -686,7 +702,7 @@ public final class SqlParser {
                 enter();
                 Expr e;
                 if (peek().isKeyword("SELECT")) {
-                    e = new Expr.Subquery(Expr.SubqueryKind.SCALAR, query());
+                    e = node(new Expr.Subquery(Expr.SubqueryKind.SCALAR, query()));
                     expectOp(")", "')' closing the subquery");
                 } else {
                     e = expression();
@@ -704,7 +720,7 @@ public final class SqlParser {
                 }
                 expectOp("]", "',' or ']' in the array");
                 leave();
-                return new Expr.ArrayLiteral(elements);
+                return node(new Expr.ArrayLiteral(elements));
             }
             case "{" -> {
                 pos++;
@@ -726,7 +742,7 @@ public final class SqlParser {
                 }
                 expectOp("}", "',' or '}' in the object");
                 leave();
-                return new Expr.ObjectLiteral(props);
+                return node(new Expr.ObjectLiteral(props));
             }
             default -> throw error(t, "expected an expression");
         }
@@ -741,6 +757,97 @@ public final class SqlParser {
         }
         expectOp(")", "',' or ')' in the argument list of " + name);
         leave();
-        return new Expr.FunctionCall(name, udf, args);
+        return node(new Expr.FunctionCall(name, udf, args));
+    }
+
+    // ---- tree depth -------------------------------------------------------------------------------------------------
+
+    private int depthOf(Expr e) {
+        if (e == null) {
+            return 0;
+        }
+        Integer d = exprDepths.get(e);
+        return d == null ? 1 : d;
+    }
+
+    private int maxDepth(List<Expr> list) {
+        int m = 0;
+        for (Expr e : list) {
+            m = Math.max(m, depthOf(e));
+        }
+        return m;
+    }
+
+    /** Records the depth of a new compound node; a syntax error when the tree gets too deep. */
+    private <T extends Expr> T node(T e) {
+        int child;
+        if (e instanceof Expr.Binary b) {
+            child = Math.max(depthOf(b.left()), depthOf(b.right()));
+        } else if (e instanceof Expr.Unary u) {
+            child = depthOf(u.operand());
+        } else if (e instanceof Expr.In in) {
+            child = Math.max(depthOf(in.target()), maxDepth(in.values()));
+        } else if (e instanceof Expr.Like l) {
+            child = Math.max(depthOf(l.target()), depthOf(l.pattern()));
+        } else if (e instanceof Expr.Between b) {
+            child = Math.max(depthOf(b.target()), Math.max(depthOf(b.low()), depthOf(b.high())));
+        } else if (e instanceof Expr.PropertyAccess pa) {
+            child = depthOf(pa.target());
+        } else if (e instanceof Expr.IndexAccess ia) {
+            child = Math.max(depthOf(ia.target()), depthOf(ia.index()));
+        } else if (e instanceof Expr.Conditional c) {
+            child = Math.max(depthOf(c.condition()), Math.max(depthOf(c.whenTrue()), depthOf(c.whenFalse())));
+        } else if (e instanceof Expr.Subquery sq) {
+            child = queryDepths.getOrDefault(sq.query(), 1);
+        } else if (e instanceof Expr.ArrayLiteral a) {
+            child = maxDepth(a.elements());
+        } else if (e instanceof Expr.ObjectLiteral o) {
+            child = 0;
+            for (Expr.ObjectProperty p : o.properties()) {
+                child = Math.max(child, depthOf(p.value()));
+            }
+        } else if (e instanceof Expr.FunctionCall f) {
+            child = maxDepth(f.args());
+        } else {
+            child = 0;
+        }
+        if (child + 1 > MAX_TREE_DEPTH) {
+            throw error(tokens.get(Math.max(0, pos - 1)),
+                    "the expression is nested too deeply (more than " + MAX_TREE_DEPTH + " levels)");
+        }
+        exprDepths.put(e, child + 1);
+        return e;
+    }
+
+    private int queryDepth(SqlQuery q) {
+        int m = depthOf(q.select().top());
+        Projection p = q.select().projection();
+        if (p instanceof Projection.Value v) {
+            m = Math.max(m, depthOf(v.expr()));
+        } else if (p instanceof Projection.Items items) {
+            for (Projection.SelectItem it : items.items()) {
+                m = Math.max(m, depthOf(it.expr()));
+            }
+        }
+        if (q.from() != null) {
+            m = Math.max(m, sourceDepth(q.from().source()));
+            for (JoinClause j : q.from().joins()) {
+                m = Math.max(m, sourceDepth(j.source()));
+            }
+        }
+        m = Math.max(m, depthOf(q.where()));
+        m = Math.max(m, maxDepth(q.groupBy()));
+        for (OrderByItem o : q.orderBy()) {
+            m = Math.max(m, depthOf(o.expr()));
+        }
+        if (m + 2 > MAX_TREE_DEPTH) {
+            throw error(tokens.get(Math.max(0, pos - 1)),
+                    "the query is nested too deeply (more than " + MAX_TREE_DEPTH + " levels)");
+        }
+        return m + 2;
+    }
+
+    private int sourceDepth(FromSource s) {
+        return s.collection() instanceof FromCollection.Subquery sq ? queryDepths.getOrDefault(sq.query(), 1) : 1;
     }
 }

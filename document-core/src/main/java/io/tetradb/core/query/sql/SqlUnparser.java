@@ -4,38 +4,56 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Turns the AST back into query text. Every compound operand is parenthesized, so that the text parses back to an
- * equal tree whatever the precedence: {@code SqlParser.parse(unparse(q)).equals(q)}.
+ * Turns the AST back into query text that parses back to an equal tree: {@code SqlParser.parse(unparse(q)).equals(q)}
+ * for every tree the parser produces. Parentheses appear only where precedence needs them (left-associative chains
+ * stay flat, so a long {@code a OR b OR ...} does not turn into deep nesting); {@link #unparseGrouped(Expr)}
+ * parenthesizes every compound operand instead.
  */
 public final class SqlUnparser {
-    private SqlUnparser() {
+    private static final SqlUnparser MINIMAL = new SqlUnparser(false);
+    private static final SqlUnparser FULL = new SqlUnparser(true);
+
+    /** Parenthesize every compound operand (shows the grouping) rather than only where precedence needs it. */
+    private final boolean full;
+
+    private SqlUnparser(boolean full) {
+        this.full = full;
     }
 
+    /** The query as text, with parentheses only where precedence needs them. */
     public static String unparse(SqlQuery q) {
         StringBuilder sb = new StringBuilder();
-        query(sb, q);
+        MINIMAL.query(sb, q);
         return sb.toString();
     }
 
+    /** The expression as text, with parentheses only where precedence needs them. */
     public static String unparse(Expr e) {
         StringBuilder sb = new StringBuilder();
-        expr(sb, e);
+        MINIMAL.expr(sb, e);
+        return sb.toString();
+    }
+
+    /** The expression with every compound operand parenthesized: {@code 1 + 2 * 3} gives {@code 1 + (2 * 3)}. */
+    public static String unparseGrouped(Expr e) {
+        StringBuilder sb = new StringBuilder();
+        FULL.expr(sb, e);
         return sb.toString();
     }
 
     static String unparse(SelectClause s) {
         StringBuilder sb = new StringBuilder();
-        select(sb, s);
+        MINIMAL.select(sb, s);
         return sb.toString();
     }
 
     static String unparse(FromClause f) {
         StringBuilder sb = new StringBuilder();
-        from(sb, f);
+        MINIMAL.from(sb, f);
         return sb.toString();
     }
 
-    private static void query(StringBuilder sb, SqlQuery q) {
+    private void query(StringBuilder sb, SqlQuery q) {
         select(sb, q.select());
         if (q.from() != null) {
             sb.append(' ');
@@ -70,7 +88,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void select(StringBuilder sb, SelectClause s) {
+    private void select(StringBuilder sb, SelectClause s) {
         sb.append("SELECT ");
         if (s.distinct()) {
             sb.append("DISTINCT ");
@@ -100,7 +118,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void from(StringBuilder sb, FromClause f) {
+    private void from(StringBuilder sb, FromClause f) {
         sb.append("FROM ");
         source(sb, f.source());
         for (JoinClause j : f.joins()) {
@@ -109,7 +127,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void source(StringBuilder sb, FromSource s) {
+    private void source(StringBuilder sb, FromSource s) {
         if (s.iterate()) {
             sb.append(s.alias()).append(" IN ");
             collection(sb, s.collection());
@@ -121,7 +139,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void collection(StringBuilder sb, FromCollection c) {
+    private void collection(StringBuilder sb, FromCollection c) {
         if (c instanceof FromCollection.Subquery sq) {
             sb.append('(');
             query(sb, sq.query());
@@ -145,7 +163,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void list(StringBuilder sb, List<Expr> items) {
+    private void list(StringBuilder sb, List<Expr> items) {
         for (int i = 0; i < items.size(); i++) {
             if (i > 0) {
                 sb.append(", ");
@@ -154,21 +172,59 @@ public final class SqlUnparser {
         }
     }
 
-    /** Whether {@code e} prints as one operand that needs no parentheses anywhere. */
-    private static boolean atomic(Expr e) {
-        if (e instanceof Expr.NumberLiteral n) {
-            return n.value() >= 0 || Double.isNaN(n.value());
-        }
-        return e instanceof Expr.NullLiteral || e instanceof Expr.UndefinedLiteral
-                || e instanceof Expr.BooleanLiteral || e instanceof Expr.StringLiteral
-                || e instanceof Expr.ArrayLiteral || e instanceof Expr.ObjectLiteral
-                || e instanceof Expr.Identifier || e instanceof Expr.Parameter
-                || e instanceof Expr.PropertyAccess || e instanceof Expr.IndexAccess
-                || e instanceof Expr.FunctionCall || e instanceof Expr.Subquery;
+    // precedence levels, loosest first (see SqlParser)
+    private static final int CONDITIONAL = 1;
+    private static final int COALESCE = 2;
+    private static final int OR = 3;
+    private static final int AND = 4;
+    private static final int NOT = 5;
+    private static final int PREDICATE = 6;
+    private static final int CONCAT = 7;
+    private static final int UNARY = 16;
+    private static final int PRIMARY = 17;
+
+    private static int level(Expr.BinaryOp op) {
+        return switch (op) {
+            case COALESCE -> COALESCE;
+            case OR -> OR;
+            case AND -> AND;
+            case STRING_CONCAT -> CONCAT;
+            case BITWISE_OR -> 8;
+            case BITWISE_XOR -> 9;
+            case BITWISE_AND -> 10;
+            case EQUAL, NOT_EQUAL -> 11;
+            case LESS, LESS_OR_EQUAL, GREATER, GREATER_OR_EQUAL -> 12;
+            case LEFT_SHIFT, RIGHT_SHIFT, ZERO_FILL_RIGHT_SHIFT -> 13;
+            case ADD, SUBTRACT -> 14;
+            case MULTIPLY, DIVIDE, MODULO -> 15;
+        };
     }
 
-    private static void operand(StringBuilder sb, Expr e) {
-        if (atomic(e)) {
+    /** How tightly {@code e} binds as printed. */
+    private static int level(Expr e) {
+        if (e instanceof Expr.Conditional) {
+            return CONDITIONAL;
+        }
+        if (e instanceof Expr.Binary b) {
+            return level(b.op());
+        }
+        if (e instanceof Expr.Unary u) {
+            return u.op() == Expr.UnaryOp.NOT ? NOT : UNARY;
+        }
+        if (e instanceof Expr.In || e instanceof Expr.Like || e instanceof Expr.Between) {
+            return PREDICATE;
+        }
+        if (e instanceof Expr.NumberLiteral n && (n.value() < 0 || Double.isInfinite(n.value())
+                || Double.isNaN(n.value()) || (n.value() == 0 && 1 / n.value() < 0))) {
+            return UNARY;
+        }
+        return PRIMARY;
+    }
+
+    /** Prints {@code e} where the grammar wants something binding at least as tightly as {@code min}. */
+    private void operand(StringBuilder sb, Expr e, int min) {
+        int lvl = level(e);
+        if (lvl >= min && !(full && lvl < PRIMARY)) {
             expr(sb, e);
         } else {
             sb.append('(');
@@ -177,7 +233,7 @@ public final class SqlUnparser {
         }
     }
 
-    private static void expr(StringBuilder sb, Expr e) {
+    private void expr(StringBuilder sb, Expr e) {
         if (e instanceof Expr.NullLiteral) {
             sb.append("null");
         } else if (e instanceof Expr.UndefinedLiteral) {
@@ -214,7 +270,7 @@ public final class SqlUnparser {
                 expr(sb, pa.target());
                 sb.append(')');
             } else {
-                operand(sb, pa.target());
+                operand(sb, pa.target(), PRIMARY);
             }
             if (isIdentifier(pa.name())) {
                 sb.append('.').append(pa.name());
@@ -225,7 +281,7 @@ public final class SqlUnparser {
                 sb.append(']');
             }
         } else if (e instanceof Expr.IndexAccess ia) {
-            operand(sb, ia.target());
+            operand(sb, ia.target(), PRIMARY);
             sb.append('[');
             expr(sb, ia.index());
             sb.append(']');
@@ -233,33 +289,51 @@ public final class SqlUnparser {
             sb.append(u.op().symbol());
             if (u.op() == Expr.UnaryOp.NOT) {
                 sb.append(' ');
+                operand(sb, u.operand(), NOT);
+            } else if (u.operand() instanceof Expr.Unary || level(u.operand()) < PRIMARY) {
+                // parenthesized also to keep "- -1" from becoming the comment "--1"
+                sb.append('(');
+                expr(sb, u.operand());
+                sb.append(')');
+            } else {
+                operand(sb, u.operand(), UNARY);
             }
-            operand(sb, u.operand());
         } else if (e instanceof Expr.Binary b) {
-            operand(sb, b.left());
-            sb.append(' ').append(b.op().symbol()).append(' ');
-            operand(sb, b.right());
+            int lvl = level(b.op());
+            // walk the left spine of a same-precedence chain iteratively: a long a OR b OR ... stays flat
+            java.util.ArrayDeque<Expr.Binary> spine = new java.util.ArrayDeque<>();
+            Expr cur = b;
+            while (cur instanceof Expr.Binary x && level(x.op()) == lvl && (spine.isEmpty() || !full)) {
+                spine.push(x);
+                cur = x.left();
+            }
+            operand(sb, cur, lvl);
+            while (!spine.isEmpty()) {
+                Expr.Binary x = spine.pop();
+                sb.append(' ').append(x.op().symbol()).append(' ');
+                operand(sb, x.right(), lvl + 1);
+            }
         } else if (e instanceof Expr.Conditional c) {
-            operand(sb, c.condition());
+            operand(sb, c.condition(), COALESCE);
             sb.append(" ? ");
-            operand(sb, c.whenTrue());
+            operand(sb, c.whenTrue(), CONDITIONAL);
             sb.append(" : ");
-            operand(sb, c.whenFalse());
+            operand(sb, c.whenFalse(), CONDITIONAL);
         } else if (e instanceof Expr.In in) {
-            operand(sb, in.target());
+            operand(sb, in.target(), CONCAT);
             sb.append(in.negated() ? " NOT IN (" : " IN (");
             list(sb, in.values());
             sb.append(')');
         } else if (e instanceof Expr.Between bt) {
-            operand(sb, bt.target());
+            operand(sb, bt.target(), CONCAT);
             sb.append(bt.negated() ? " NOT BETWEEN " : " BETWEEN ");
-            operand(sb, bt.low());
+            operand(sb, bt.low(), CONCAT);
             sb.append(" AND ");
-            operand(sb, bt.high());
+            operand(sb, bt.high(), CONCAT);
         } else if (e instanceof Expr.Like l) {
-            operand(sb, l.target());
+            operand(sb, l.target(), CONCAT);
             sb.append(l.negated() ? " NOT LIKE " : " LIKE ");
-            operand(sb, l.pattern());
+            operand(sb, l.pattern(), CONCAT);
             if (l.escape() != null) {
                 sb.append(" ESCAPE ");
                 string(sb, l.escape());

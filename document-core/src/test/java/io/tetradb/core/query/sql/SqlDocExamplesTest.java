@@ -145,7 +145,7 @@ class SqlDocExamplesTest {
     @Test
     void parameterized() {
         SqlQuery q = parse("SELECT * FROM Families f WHERE f.lastName = @lastName AND f.address.state = @addressState");
-        assertEquals("SELECT * FROM Families f WHERE (f.lastName = @lastName) AND (f.address.state = @addressState)",
+        assertEquals("SELECT * FROM Families f WHERE f.lastName = @lastName AND f.address.state = @addressState",
                 q.toString());
         parse("SELECT TOP @n * FROM Families");
         parse("SELECT * FROM Families f WHERE f.children[@i].grade = @grade");

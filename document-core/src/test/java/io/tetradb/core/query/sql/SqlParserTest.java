@@ -41,7 +41,7 @@ class SqlParserTest {
 
     /** Fully parenthesized form of an expression: shows how it grouped. */
     static String grouped(String e) {
-        return expr(e).toString();
+        return SqlUnparser.unparseGrouped(expr(e));
     }
 
     static Expr c(String... path) {

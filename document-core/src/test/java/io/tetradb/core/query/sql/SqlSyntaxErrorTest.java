@@ -93,6 +93,21 @@ class SqlSyntaxErrorTest {
         fail("SELECT VALUE " + "{a:".repeat(5_000));
         fail("SELECT VALUE " + "EXISTS(SELECT VALUE ".repeat(5_000));
         fail("SELECT VALUE " + "c ? ".repeat(5_000));
+        // long operator chains and postfix chains are iterative in the parser but deep in the tree
+        e = fail("SELECT * FROM c WHERE " + "c.a = 1 OR ".repeat(20_000) + "true");
+        assertTrue(e.getMessage().contains("nested too deeply"), e.getMessage());
+        fail("SELECT VALUE 1" + " + 1".repeat(50_000));
+        fail("SELECT VALUE c" + ".a".repeat(50_000));
+        assertTrue(fail("SELECT VALUE c" + ".a".repeat(300)).getMessage().contains("property path is too long"));
+        SqlParser.parse("SELECT VALUE c" + ".a".repeat(200));
+        fail("SELECT VALUE c" + "[0]".repeat(50_000));
+        fail("SELECT VALUE (SELECT VALUE 1" + " * 2".repeat(1999) + ")");
+        // a long but legal chain parses and survives unparse/equals/hashCode
+        SqlQuery big = SqlParser.parse("SELECT * FROM c WHERE " + "c.a = 1 OR ".repeat(1900) + "true");
+        assertEquals(big, SqlParser.parse(big.toString()));
+        assertEquals(big.hashCode(), SqlParser.parse(big.toString()).hashCode());
+        SqlParser.parse("SELECT VALUE [" + "1, ".repeat(20_000) + "1]");
+        SqlParser.parse("SELECT * FROM c WHERE c.id IN (" + "'x', ".repeat(20_000) + "'y')");
         // moderate nesting is fine
         SqlParser.parse("SELECT VALUE " + "(".repeat(50) + "1" + ")".repeat(50));
     }
