@@ -158,6 +158,7 @@ final class SqlLexer {
             }
             checkNumberEnd(start);
             double v = new java.math.BigInteger(text.substring(digits, pos), 16).doubleValue();
+            checkFinite(start, v);
             return new Token(Kind.NUMBER, text.substring(start, pos), text.substring(start, pos), v, start);
         }
         while (digit(at(pos))) {
@@ -185,7 +186,17 @@ final class SqlLexer {
         }
         checkNumberEnd(start);
         String raw = text.substring(start, pos);
-        return new Token(Kind.NUMBER, raw, raw, Double.parseDouble(raw), start);
+        double v = Double.parseDouble(raw);
+        checkFinite(start, v);
+        return new Token(Kind.NUMBER, raw, raw, v, start);
+    }
+
+    private void checkFinite(int start, double v) {
+        if (Double.isInfinite(v)) {
+            String raw = text.substring(start, pos);
+            throw SqlSyntaxException.at(text, start, "'" + abbreviate(raw) + "'",
+                    "number out of range (not a finite IEEE-754 double)");
+        }
     }
 
     private void checkNumberEnd(int start) {

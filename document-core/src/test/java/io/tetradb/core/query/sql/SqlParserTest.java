@@ -240,6 +240,8 @@ class SqlParserTest {
         assertEquals(num(1e3), expr("1e3"));
         assertEquals(num(2.5e-3), expr("2.5E-3"));
         assertEquals(num(255), expr("0xFF"));
+        assertEquals(num(1.7976931348623157E308), expr("1.7976931348623157E308"));
+        assertEquals(num(4.9E-324), expr("4.9E-324"));
         assertEquals(new Expr.Unary(Expr.UnaryOp.NEGATE, num(7)), expr("-7"));
         assertEquals(new Parameter("p1"), expr("@p1"));
     }

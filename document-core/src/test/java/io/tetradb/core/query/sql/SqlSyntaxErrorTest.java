@@ -71,6 +71,7 @@ class SqlSyntaxErrorTest {
         "SELECT * FROM c WHERE c.a = 1 WHERE c.b = 2|30|'WHERE'|expected GROUP BY, ORDER BY, OFFSET or end of input",
         "SELECT * FROM c ORDER BY c.a OFFSET 1 LIMIT 2 3|46|'3'|expected end of input",
         "SELECT|6|<end of input>|expected *, VALUE or a select list",
+        "SELECT VALUE 1e999|13|'1e999'|number out of range",
     })
     void malformed(String query, int offset, String token, String detail) {
         SqlSyntaxException e = fail(query);
