@@ -25,6 +25,9 @@
  * must be escaped.</li>
  * <li>{@code TOP}, {@code OFFSET}, {@code LIMIT} take a non-negative integer literal or a parameter.</li>
  * <li>{@code ORDER BY RANK} (full-text/vector scoring) is rejected with a syntax error.</li>
+ * <li>Limits (TetraDB's, as syntax errors): parser recursion 200 levels (about 100 nested parentheses or
+ * subqueries), expression tree depth 2000 (a left-associative chain counts its length), 256 {@code .name}/{@code [i]}
+ * steps after one operand, number literals must be finite doubles. A text over 512 KB (UTF-8) is a 413.</li>
  * </ul>
  * Semantic checks (unknown functions, unbound aliases, aggregates in the wrong place) belong to the binder, not here.
  */
