@@ -1,0 +1,287 @@
+package io.tetradb.core.query.sql;
+
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A Cosmos SQL scalar expression. Every node is an immutable record; {@link #toString()} of each unparses it.
+ * The tree records no parentheses: grouping is its shape.
+ */
+public sealed interface Expr {
+
+    // ---- literals -----------------------------------------------------------------------------------------------
+
+    /** {@code null}. */
+    record NullLiteral() implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code undefined}. */
+    record UndefinedLiteral() implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code true} / {@code false}. */
+    record BooleanLiteral(boolean value) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** A number (decimal, scientific or {@code 0x} hexadecimal in the text), an IEEE-754 double as in Cosmos. */
+    record NumberLiteral(double value) implements Expr {
+        /** Whether this is a whole number that a long holds exactly (TOP, OFFSET, LIMIT, indexes). */
+        public boolean isInteger() {
+            return value == Math.rint(value) && Math.abs(value) <= 9.007199254740992E15;
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** A string in single or double quotes, escapes resolved. */
+    record StringLiteral(String value) implements Expr {
+        public StringLiteral {
+            if (value == null) {
+                throw new IllegalArgumentException("value");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code [a, b, ...]}. */
+    record ArrayLiteral(List<Expr> elements) implements Expr {
+        public ArrayLiteral {
+            elements = List.copyOf(elements);
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code {"a": x, b: 1}}. */
+    record ObjectLiteral(List<ObjectProperty> properties) implements Expr {
+        public ObjectLiteral {
+            properties = List.copyOf(properties);
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** One {@code name: value} of an object literal. */
+    record ObjectProperty(String name, Expr value) {
+    }
+
+    // ---- references ---------------------------------------------------------------------------------------------
+
+    /** A bare identifier: a FROM alias (or the container name / {@code root} when not aliased). */
+    record Identifier(String name) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code @name}; {@code name} is without the {@code @}. */
+    record Parameter(String name) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code target.name}. */
+    record PropertyAccess(Expr target, String name) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code target[index]}: {@code c["a-b"]}, {@code c.arr[0]}, {@code c.arr[@i]}. */
+    record IndexAccess(Expr target, Expr index) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    // ---- operators ----------------------------------------------------------------------------------------------
+
+    /** Prefix operators. */
+    enum UnaryOp {
+        NEGATE("-"), PLUS("+"), BITWISE_NOT("~"), NOT("NOT");
+
+        private final String symbol;
+
+        UnaryOp(String symbol) {
+            this.symbol = symbol;
+        }
+
+        public String symbol() {
+            return symbol;
+        }
+    }
+
+    /** Binary operators ({@code <>} parses as {@link #NOT_EQUAL}). */
+    enum BinaryOp {
+        MULTIPLY("*"), DIVIDE("/"), MODULO("%"), ADD("+"), SUBTRACT("-"),
+        LEFT_SHIFT("<<"), RIGHT_SHIFT(">>"), ZERO_FILL_RIGHT_SHIFT(">>>"),
+        LESS("<"), LESS_OR_EQUAL("<="), GREATER(">"), GREATER_OR_EQUAL(">="),
+        EQUAL("="), NOT_EQUAL("!="),
+        BITWISE_AND("&"), BITWISE_XOR("^"), BITWISE_OR("|"), STRING_CONCAT("||"),
+        AND("AND"), OR("OR"), COALESCE("??");
+
+        private final String symbol;
+
+        BinaryOp(String symbol) {
+            this.symbol = symbol;
+        }
+
+        public String symbol() {
+            return symbol;
+        }
+    }
+
+    record Unary(UnaryOp op, Expr operand) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /**
+     * {@code left op right}. Left-associative chains ({@code a OR b OR c ...}) are deep along {@code left}, so
+     * {@link #equals} and {@link #hashCode} walk that spine iteratively rather than recursively.
+     */
+    record Binary(BinaryOp op, Expr left, Expr right) implements Expr {
+        @Override
+        public boolean equals(Object o) {
+            Object a = this;
+            Object b = o;
+            while (a instanceof Binary x && b instanceof Binary y) {
+                if (x == y) {
+                    return true;
+                }
+                if (x.op != y.op || !java.util.Objects.equals(x.right, y.right)) {
+                    return false;
+                }
+                a = x.left;
+                b = y.left;
+            }
+            if (a instanceof Binary || b instanceof Binary) {
+                return false;
+            }
+            return java.util.Objects.equals(a, b);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 17;
+            Expr e = this;
+            while (e instanceof Binary x) {
+                h = 31 * (31 * h + x.op.ordinal()) + java.util.Objects.hashCode(x.right);
+                e = x.left;
+            }
+            return 31 * h + java.util.Objects.hashCode(e);
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code condition ? whenTrue : whenFalse}. */
+    record Conditional(Expr condition, Expr whenTrue, Expr whenFalse) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code target [NOT] IN (v1, v2, ...)}. */
+    record In(Expr target, List<Expr> values, boolean negated) implements Expr {
+        public In {
+            values = List.copyOf(values);
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code target [NOT] BETWEEN low AND high}. */
+    record Between(Expr target, Expr low, Expr high, boolean negated) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** {@code target [NOT] LIKE pattern [ESCAPE 'c']}; {@code escape} is {@code null} when absent. */
+    record Like(Expr target, Expr pattern, String escape, boolean negated) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    // ---- calls and subqueries -----------------------------------------------------------------------------------
+
+    /**
+     * {@code F(args)} or {@code udf.F(args)}. {@code name} is kept as written; built-in names are case-insensitive,
+     * so compare with {@link #normalizedName()}. UDF names are case-sensitive in Cosmos.
+     */
+    record FunctionCall(String name, boolean udf, List<Expr> args) implements Expr {
+        public FunctionCall {
+            args = List.copyOf(args);
+        }
+
+        /** The name upper-cased (ROOT locale): {@code StartsWith} → {@code STARTSWITH}. */
+        public String normalizedName() {
+            return name.toUpperCase(Locale.ROOT);
+        }
+
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+
+    /** The kinds of subquery expression. */
+    enum SubqueryKind {
+        /** {@code (SELECT ...)}: a scalar subquery. */
+        SCALAR,
+        /** {@code EXISTS(SELECT ...)}. */
+        EXISTS,
+        /** {@code ARRAY(SELECT ...)}. */
+        ARRAY
+    }
+
+    record Subquery(SubqueryKind kind, SqlQuery query) implements Expr {
+        @Override
+        public String toString() {
+            return SqlUnparser.unparse(this);
+        }
+    }
+}
