@@ -1,6 +1,7 @@
 package io.tetradb.core.query.functions;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.tetradb.core.value.ValueOrder;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
 import com.fasterxml.jackson.databind.node.DoubleNode;
@@ -111,39 +112,8 @@ public final class Args {
      * value, arrays element by element, objects by their set of properties (order ignored). Undefined equals nothing.
      */
     static boolean deepEquals(JsonNode a, JsonNode b) {
-        if (isUndefined(a) || isUndefined(b)) {
-            return false;
-        }
-        if (a.isNumber() && b.isNumber()) {
-            if (a.isIntegralNumber() && b.isIntegralNumber() && a.canConvertToLong() && b.canConvertToLong()) {
-                return a.longValue() == b.longValue();
-            }
-            return a.doubleValue() == b.doubleValue();
-        }
-        if (a.isTextual() && b.isTextual()) {
-            return a.textValue().equals(b.textValue());
-        }
-        if (a.isBoolean() && b.isBoolean()) {
-            return a.booleanValue() == b.booleanValue();
-        }
-        if (a.isNull() && b.isNull()) {
-            return true;
-        }
-        if (a.isArray() && b.isArray()) {
-            if (a.size() != b.size()) {
-                return false;
-            }
-            for (int i = 0; i < a.size(); i++) {
-                if (!deepEquals(a.get(i), b.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a.isObject() && b.isObject()) {
-            return a.size() == b.size() && containsAllFields(a, b);
-        }
-        return false;
+        // the core's one notion of equality (same type and value, numbers by exact value, deep), never undefined
+        return a != null && b != null && ValueOrder.equalsForQuery(a, b);
     }
 
     /** True when every property of {@code part} is present in {@code whole} with a deep-equal value. */
