@@ -279,9 +279,6 @@ public final class ContainerStore {
                     return results;
                 }
                 store.engine().apply(tx.writeSet());
-                if (tx.results.isEmpty()) {
-                    return results;
-                }
             } finally {
                 lock.unlock();
             }
