@@ -504,7 +504,7 @@ public final class ExpressionEvaluator {
                     if (ch == '-' && k > 0 && k < body.length() - 1) {
                         set.append('-');
                     } else {
-                        set.append('\\').append(ch);
+                        set.append(String.format("\\x{%x}", (int) ch));
                     }
                 }
                 if (body.isEmpty()) {
