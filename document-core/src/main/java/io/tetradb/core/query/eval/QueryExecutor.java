@@ -87,6 +87,12 @@ public final class QueryExecutor {
      * that many results are known (EXISTS, scalar subqueries).
      */
     List<JsonNode> run(SqlQuery q, Iterable<ObjectNode> items, Env outer, int want) {
+        Projection projection = q.select().projection();
+        boolean aggregate = !q.groupBy().isEmpty() || hasAggregate(projection);
+        if (want > 0 && !aggregate && q.orderBy().isEmpty() && !q.select().distinct() && q.offsetLimit() == null
+                && q.select().top() == null) {
+            return stream(q, items, outer, want);
+        }
         List<Env> rows = new ArrayList<>();
         Consumer<Env> sink = q.where() == null ? rows::add : row -> {
             if (eval.isTrue(q.where(), row)) {
@@ -99,8 +105,6 @@ public final class QueryExecutor {
             from(q.from(), items, outer, sink);
         }
 
-        Projection projection = q.select().projection();
-        boolean aggregate = !q.groupBy().isEmpty() || hasAggregate(projection);
         List<JsonNode> results = new ArrayList<>();
         if (aggregate) {
             if (projection instanceof Projection.Star) {
@@ -141,6 +145,39 @@ public final class QueryExecutor {
         }
         if (want > 0 && results.size() > want) {
             results = results.subList(0, want);
+        }
+        return results;
+    }
+
+    /** Thrown to stop generating rows once a streaming run has all the results it wants. */
+    private static final class Enough extends RuntimeException {
+        Enough() {
+            super(null, null, false, false);
+        }
+    }
+
+    /** A query without sorting, grouping, DISTINCT or paging, stopped after {@code want} results (EXISTS). */
+    private List<JsonNode> stream(SqlQuery q, Iterable<ObjectNode> items, Env outer, int want) {
+        List<JsonNode> results = new ArrayList<>(want);
+        Enough enough = new Enough();
+        Consumer<Env> sink = row -> {
+            if (q.where() == null || eval.isTrue(q.where(), row)) {
+                addIfDefined(results, project(q, row));
+                if (results.size() >= want) {
+                    throw enough;
+                }
+            }
+        };
+        try {
+            if (q.from() == null) {
+                sink.accept(outer);
+            } else {
+                from(q.from(), items, outer, sink);
+            }
+        } catch (Enough e) {
+            if (e != enough) {
+                throw e;
+            }
         }
         return results;
     }

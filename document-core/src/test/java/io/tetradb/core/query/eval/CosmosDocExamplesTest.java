@@ -102,6 +102,20 @@ class CosmosDocExamplesTest {
         assertResults("[5,1,8]", query("SELECT VALUE c.grade FROM c IN Families.children", FAMILIES));
     }
 
+    @Test
+    void fromRootAliasAndIterator() { // from: ROOT, aliases, "FROM x IN y" iterates
+        assertResults("[\"AndersenFamily\",\"WakefieldFamily\"]", query("SELECT VALUE r.id FROM root r", FAMILIES));
+        assertResults("[\"AndersenFamily\",\"WakefieldFamily\"]", query("SELECT VALUE root.id FROM root", FAMILIES));
+        assertResults("[\"WakefieldFamily\"]",
+                query("SELECT VALUE Families.id FROM Families WHERE Families.address.state = 'NY'", FAMILIES));
+        assertResults("[" + FAMILIES.get(0).get("children").get(0) + "," + FAMILIES.get(1).get("children").get(0)
+                        + "," + FAMILIES.get(1).get("children").get(1) + "]",
+                query("SELECT * FROM c IN Families.children", FAMILIES));
+        // an unaliased alias reference is named by the alias
+        assertResults("[{\"r\":{\"state\":\"WA\",\"county\":\"King\",\"city\":\"Seattle\"}}]",
+                query("SELECT r FROM Families.address r WHERE r.state = 'WA'", FAMILIES));
+    }
+
     // ---- join ---------------------------------------------------------------------------------------------------
 
     @Test
@@ -147,10 +161,11 @@ class CosmosDocExamplesTest {
     @Test
     void ternaryAndCoalesce() { // ternary-coalesce-operators
         assertResults("""
-                [{"name":"Stangincy trekking poles","salePrice":19.6},
-                 {"name":"Vimero hiking poles","salePrice":24.5},
-                 {"name":"Kramundsen trekking poles","salePrice":19.6}]""",
-                query("SELECT p.name, p.onSale ? (p.price * 0.8) : p.price AS salePrice FROM products p", POLES));
+                [{"name":"Stangincy trekking poles","subtotal":24.5,"total":20.825},
+                 {"name":"Vimero hiking poles","subtotal":24.5,"total":24.5},
+                 {"name":"Kramundsen trekking poles","subtotal":24.5,"total":20.825}]""",
+                query("SELECT p.name, p.price AS subtotal, p.onSale ? (p.price * 0.85) : p.price AS total "
+                        + "FROM products p", POLES));
         assertResults("""
                 [{"name":"Stangincy trekking poles","isCollapsible":true},
                  {"name":"Vimero hiking poles","isCollapsible":false},
