@@ -30,8 +30,10 @@ import java.util.regex.Pattern;
  * https://learn.microsoft.com/azure/cosmos-db/nosql/query/...):
  * <ul>
  * <li>{@code = !=}: undefined when either side is undefined or the two are of different JSON types; otherwise deep
- * equality, numbers by value (equality-comparison-operators: the type-by-type table). {@code < <= > >=}: undefined
- * across types and between arrays or objects ({@link ValueOrder#compareForQuery}).</li>
+ * equality, numbers by value (equality-comparison-operators: the type-by-type table). {@code != < <= > >=}: undefined
+ * across types and between two arrays or two objects ("for comparison operators such as >, >=, !=, <, and <=,
+ * comparison across types or between two objects or arrays produces undefined"; {@link
+ * ValueOrder#compareForQuery}).</li>
  * <li>{@code AND OR NOT}: three-valued; a non-boolean operand counts as undefined (logical-operators: the truth
  * tables; {@code false AND undefined} is false, {@code true OR undefined} is true).</li>
  * <li>Arithmetic {@code + - * / %} and unary {@code - +}: numbers only, else undefined; a result that is not finite
@@ -263,6 +265,10 @@ public final class ExpressionEvaluator {
             case EQUAL:
                 return equal(l, r);
             case NOT_EQUAL:
+                // "!=" is a comparison operator: undefined between two arrays or two objects as well
+                if ((l.isArray() && r.isArray()) || (l.isObject() && r.isObject())) {
+                    return UNDEFINED;
+                }
                 return not(equal(l, r));
             case LESS:
             case LESS_OR_EQUAL:

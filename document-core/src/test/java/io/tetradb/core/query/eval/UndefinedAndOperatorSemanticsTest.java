@@ -67,6 +67,9 @@ class UndefinedAndOperatorSemanticsTest {
         assertEquals("true", show(eval("{\"a\": 1, \"b\": 2} = {\"b\": 2, \"a\": 1}")));
         assertEquals("undefined", show(eval("1 != 'x'")));
         assertEquals("true", show(eval("1 <> 2")));
+        assertEquals("undefined", show(eval("[1] != [2]")));
+        assertEquals("undefined", show(eval("{\"a\": 1} <> {}")));
+        assertEquals("false", show(eval("'a' != 'a'")));
         assertEquals("true", show(eval("'a' < 'b'")));
         assertEquals("undefined", show(eval("1 < 'b'")));
         assertEquals("undefined", show(eval("[1] < [2]")));
