@@ -74,10 +74,14 @@ public final class QueryExecutor {
         return execute(query, items, params, ctx, FunctionRegistry.standard());
     }
 
-    /** Runs {@code query} over {@code items}; {@code params} by name with or without the {@code @}. */
+    /**
+     * Runs {@code query} over {@code items}; {@code params} by name with or without the {@code @}; {@code ctx} null
+     * reads the system clock once for the whole query.
+     */
     public static List<JsonNode> execute(SqlQuery query, Iterable<ObjectNode> items, Map<String, JsonNode> params,
                                          FunctionContext ctx, FunctionRegistry registry) {
-        ExpressionEvaluator ev = new ExpressionEvaluator(params, ctx, registry);
+        ExpressionEvaluator ev = new ExpressionEvaluator(params,
+                ctx != null ? ctx : FunctionContext.forQuery(java.time.Clock.systemUTC()), registry);
         return ev.executor().run(query, items, Env.empty(), -1);
     }
 
