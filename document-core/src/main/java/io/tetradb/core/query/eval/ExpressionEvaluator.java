@@ -40,10 +40,10 @@ import java.util.regex.Pattern;
  * (division by zero) is undefined, since JSON has no such number. {@code ||} concatenates two strings, else
  * undefined.</li>
  * <li>Bitwise {@code & | ^ ~ << >> >>>}: as JavaScript, on the operands converted to signed 32-bit integers
- * (bitwise-operators: "the bitwise operators follow the same behavior as JavaScript"; 100 >> 2 = 25, 100 & 1000 =
- * 96).</li>
- * <li>{@code c ? a : b}: a when c is {@code true}, b when {@code false}, undefined otherwise (ternary-coalesce-operators:
- * the condition is a boolean expression; unlike IIF, which takes b for any non-true condition). {@code a ?? b}: a
+ * (bitwise-operators: they behave as JavaScript's; {@code 100 >> 2 = 25}, {@code 100 & 1000 = 96}).</li>
+ * <li>{@code c ? a : b}: a when c is {@code true}, b when {@code false}, undefined otherwise
+ * (ternary-coalesce-operators: the condition is a boolean expression; TetraDB's reading for non-booleans, unlike
+ * IIF, which takes b for any non-true condition). {@code a ?? b}: a
  * unless a is undefined (ternary-coalesce-operators).</li>
  * <li>{@code IN}: the OR of {@code target = v} over the list; {@code BETWEEN}: {@code low <= target AND target <=
  * high}, so a mixed-type range is undefined and the item skipped (keywords: "the comparison between the two different
@@ -602,7 +602,8 @@ public final class ExpressionEvaluator {
                     || containsAggregate(c.whenFalse());
         }
         if (e instanceof Expr.In in) {
-            return containsAggregate(in.target()) || in.values().stream().anyMatch(ExpressionEvaluator::containsAggregate);
+            return containsAggregate(in.target())
+                    || in.values().stream().anyMatch(ExpressionEvaluator::containsAggregate);
         }
         if (e instanceof Expr.Between bt) {
             return containsAggregate(bt.target()) || containsAggregate(bt.low()) || containsAggregate(bt.high());

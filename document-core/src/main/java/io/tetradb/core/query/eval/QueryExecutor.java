@@ -37,8 +37,8 @@ import java.util.function.Consumer;
  * <li>WHERE: only rows for which the condition is the boolean {@code true} are kept (where: undefined is not
  * true).</li>
  * <li>GROUP BY / aggregates: groups by the values of the GROUP BY expressions ({@code ValueOrder.compare == 0},
- * undefined groups with undefined); an aggregate call in the projection without GROUP BY makes one group of all rows
- * (so {@code SELECT VALUE COUNT(1)} over nothing is {@code [0]}).</li>
+ * undefined groups with undefined), in key order; an aggregate call in the projection without GROUP BY makes one
+ * group of all rows (so {@code SELECT VALUE COUNT(1)} over nothing is {@code [0]}).</li>
  * <li>ORDER BY: by {@link ValueOrder} per expression, ASC or DESC, stable; rows whose sort value is undefined are kept
  * and sort lowest (order-by: items where the ORDER BY property isn't defined are returned; null is the lowest
  * defined value).</li>
@@ -47,8 +47,8 @@ import java.util.function.Consumer;
  * in order; undefined values are left out, and a VALUE that is undefined yields no result (select).</li>
  * <li>DISTINCT ({@code ValueOrder.compare == 0}, first occurrence kept), OFFSET / LIMIT, TOP.</li>
  * </ol>
- * Not supported yet (400 naming it): ORDER BY together with GROUP BY or aggregates, UDFs, and sources other than
- * paths and subqueries.
+ * An aggregate query's projection may only reference GROUP BY expressions outside aggregate calls (400 otherwise).
+ * Not supported yet (400 naming it): ORDER BY together with GROUP BY or aggregates, UDFs.
  */
 public final class QueryExecutor {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -117,6 +117,13 @@ public final class QueryExecutor {
             if (!q.orderBy().isEmpty()) {
                 throw new StoreException(Status.BAD_REQUEST,
                         "ORDER BY together with GROUP BY or aggregate functions is not supported.");
+            }
+            if (projection instanceof Projection.Value v) {
+                checkGrouped(v.expr(), q.groupBy());
+            } else {
+                for (Projection.SelectItem item : ((Projection.Items) projection).items()) {
+                    checkGrouped(item.expr(), q.groupBy());
+                }
             }
             for (List<Env> group : group(q.groupBy(), rows, outer)) {
                 Env rep = (group.isEmpty() ? outer : group.get(0)).withGroup(group);
@@ -282,12 +289,63 @@ public final class QueryExecutor {
         return false;
     }
 
+    /**
+     * 400 unless every value reference in an aggregate query's projection is inside an aggregate call or is one of
+     * the GROUP BY expressions (as Cosmos refuses such select lists; TetraDB's wording of the error). Subqueries are
+     * evaluated on the group's first row and are not checked.
+     */
+    private static void checkGrouped(Expr e, List<Expr> groupBy) {
+        if (groupBy.contains(e) || e instanceof Expr.Subquery || e instanceof Expr.Parameter) {
+            return;
+        }
+        if (e instanceof Expr.FunctionCall f) {
+            if (!f.udf() && ExpressionEvaluator.AGGREGATES.contains(f.normalizedName())) {
+                return;
+            }
+            f.args().forEach(a -> checkGrouped(a, groupBy));
+            return;
+        }
+        if (e instanceof Expr.Identifier || e instanceof Expr.PropertyAccess || e instanceof Expr.IndexAccess) {
+            throw new StoreException(Status.BAD_REQUEST, "'" + e + "' is invalid in the select list because it is "
+                    + "not contained in either an aggregate function or the GROUP BY clause.");
+        }
+        if (e instanceof Expr.Binary b) {
+            checkGrouped(b.left(), groupBy);
+            checkGrouped(b.right(), groupBy);
+        } else if (e instanceof Expr.Unary u) {
+            checkGrouped(u.operand(), groupBy);
+        } else if (e instanceof Expr.Conditional c) {
+            checkGrouped(c.condition(), groupBy);
+            checkGrouped(c.whenTrue(), groupBy);
+            checkGrouped(c.whenFalse(), groupBy);
+        } else if (e instanceof Expr.In in) {
+            checkGrouped(in.target(), groupBy);
+            in.values().forEach(v -> checkGrouped(v, groupBy));
+        } else if (e instanceof Expr.Between bt) {
+            checkGrouped(bt.target(), groupBy);
+            checkGrouped(bt.low(), groupBy);
+            checkGrouped(bt.high(), groupBy);
+        } else if (e instanceof Expr.Like l) {
+            checkGrouped(l.target(), groupBy);
+            checkGrouped(l.pattern(), groupBy);
+        } else if (e instanceof Expr.ObjectLiteral o) {
+            o.properties().forEach(p -> checkGrouped(p.value(), groupBy));
+        } else if (e instanceof Expr.ArrayLiteral a) {
+            a.elements().forEach(x -> checkGrouped(x, groupBy));
+        }
+    }
+
     private List<List<Env>> group(List<Expr> groupBy, List<Env> rows, Env outer) {
         if (groupBy.isEmpty()) {
             return List.of(rows);
         }
+        for (Expr e : groupBy) {
+            if (e instanceof Expr.Subquery || ExpressionEvaluator.containsAggregate(e)) {
+                throw new StoreException(Status.BAD_REQUEST, "GROUP BY does not allow subqueries or aggregates: " + e);
+            }
+        }
+        // groups come out in key order (undefined first), as the group-by page's example shows them
         TreeMap<List<JsonNode>, List<Env>> groups = new TreeMap<>(KEY_ORDER);
-        List<List<Env>> inOrder = new ArrayList<>();
         for (Env row : rows) {
             List<JsonNode> key = new ArrayList<>(groupBy.size());
             for (Expr e : groupBy) {
@@ -297,11 +355,10 @@ public final class QueryExecutor {
             if (g == null) {
                 g = new ArrayList<>();
                 groups.put(key, g);
-                inOrder.add(g);
             }
             g.add(row);
         }
-        return inOrder;
+        return new ArrayList<>(groups.values());
     }
 
     private List<Env> sort(List<OrderByItem> orderBy, List<Env> rows) {

@@ -24,7 +24,8 @@
  * <li>ORDER BY sorts by {@link io.tetradb.core.value.ValueOrder} (undefined &lt; null &lt; boolean &lt; number &lt;
  * string &lt; array &lt; object), keeping items whose sort value is undefined (first in ascending order).</li>
  * <li>The projection of a GROUP BY query is evaluated on the group's first row (aggregates over the whole group);
- * that a non-aggregate projection is a GROUP BY expression is not checked yet.</li>
+ * outside aggregate calls it may only reference GROUP BY expressions (compared as written, so {@code c.a} and
+ * {@code c["a"]} differ), else 400.</li>
  * <li>ORDER BY together with GROUP BY or aggregates, and UDFs, are refused with a 400 naming them.</li>
  * <li>Parameters are looked up by name with or without the leading {@code @}; an unknown one is a 400.</li>
  * </ul>

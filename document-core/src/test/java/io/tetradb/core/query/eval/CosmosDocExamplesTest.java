@@ -290,14 +290,40 @@ class CosmosDocExamplesTest {
         assertResults("[2]", query("SELECT VALUE COUNT(1) FROM Families f", FAMILIES));
         assertResults("[0]", query("SELECT VALUE COUNT(1) FROM Families f WHERE f.id = 'nobody'", FAMILIES));
         assertResults("[3]", query("SELECT VALUE COUNT(c) FROM Families f JOIN c IN f.children", FAMILIES));
-        assertResultsAnyOrder("""
-                [{"category":"Accessories","n":1,"total":20},{"category":"Tools","n":2,"total":16.5},
-                 {"n":1}]""",
+        assertResults("""
+                [{"n":1},{"category":"Accessories","n":1,"total":20},{"category":"Tools","n":2,"total":16.5}]""",
                 query("SELECT p.category, COUNT(1) AS n, SUM(p.price) AS total FROM products p GROUP BY p.category",
                         PRICED));
         assertResults("[{\"$1\":3,\"gender\":\"female\",\"$2\":4.666666666666667}]",
                 query("SELECT COUNT(1), c.gender, AVG(c.grade) FROM Families f JOIN c IN f.children "
                         + "GROUP BY c.gender", FAMILIES));
+    }
+
+    @Test
+    void groupByDocExample() { // group-by (reference items abbreviated; the last one has no softwareDevelopment)
+        List<ObjectNode> employees = items("""
+                [{"name":"Jordan Mitchell","capabilities":{"softwareDevelopment":"python","mediaTrained":true},
+                  "team":"Cloud software engineering"},
+                 {"name":"Mikaela Lee","capabilities":{"softwareDevelopment":"javascript","mediaTrained":false},
+                  "team":"Cloud software engineering"},
+                 {"name":"Graham Barnes","capabilities":{"softwareDevelopment":"c-sharp","mediaTrained":true},
+                  "team":"Cloud software engineering"},
+                 {"name":"Hayden Cook","capabilities":{"softwareDevelopment":"javascript","mediaTrained":true},
+                  "team":"Cloud software engineering"},
+                 {"name":"Morgan Connors","capabilities":{"mediaTrained":true},
+                  "team":"Cloud software engineering"}]""");
+        assertResults("[{},{\"developmentLang\":\"c-sharp\"},{\"developmentLang\":\"javascript\"},"
+                        + "{\"developmentLang\":\"python\"}]",
+                query("SELECT e.capabilities.softwareDevelopment AS developmentLang FROM employees e "
+                        + "WHERE e.team = \"Cloud software engineering\" GROUP BY e.capabilities.softwareDevelopment",
+                        employees));
+        assertResults("[{\"n\":1},{\"developmentLang\":\"c-sharp\",\"n\":1},"
+                        + "{\"developmentLang\":\"javascript\",\"n\":2},{\"developmentLang\":\"python\",\"n\":1}]",
+                query("SELECT e.capabilities.softwareDevelopment AS developmentLang, COUNT(1) AS n FROM employees e "
+                        + "GROUP BY e.capabilities.softwareDevelopment", employees));
+        assertResults("[{\"trained\":false,\"n\":1},{\"trained\":true,\"n\":4}]",
+                query("SELECT e.capabilities.mediaTrained AS trained, COUNT(1) AS n FROM employees e "
+                        + "GROUP BY e.capabilities.mediaTrained", employees));
     }
 
     // ---- subqueries ---------------------------------------------------------------------------------------------

@@ -147,7 +147,8 @@ class UndefinedAndOperatorSemanticsTest {
                 () -> query("SELECT VALUE c.id FROM c WHERE c.n > @nope", it));
         assertEquals(400, unknownParam.status());
         assertTrue(unknownParam.getMessage().contains("@nope"));
-        StoreException unknownFn = assertThrows(StoreException.class, () -> query("SELECT VALUE NOPE(c.id) FROM c", it));
+        StoreException unknownFn = assertThrows(StoreException.class,
+                () -> query("SELECT VALUE NOPE(c.id) FROM c", it));
         assertEquals(400, unknownFn.status());
         StoreException udf = assertThrows(StoreException.class, () -> query("SELECT VALUE udf.f(c.id) FROM c", it));
         assertEquals(400, udf.status());
@@ -169,6 +170,8 @@ class UndefinedAndOperatorSemanticsTest {
         assertStatus400("SELECT VALUE COUNT(1) FROM c ORDER BY c.id", it, "ORDER BY");
         assertStatus400("SELECT VALUE c.id FROM c WHERE COUNT(1) > 0", it, "COUNT");
         assertStatus400("SELECT VALUE MAX(COUNT(1)) FROM c", it, "nested");
+        assertStatus400("SELECT c.id, COUNT(1) AS n FROM c", it, "GROUP BY clause");
+        assertStatus400("SELECT c.tags, COUNT(1) AS n FROM c GROUP BY c.id", it, "c.tags");
         assertStatus400("SELECT VALUE c.id FROM c WHERE EXISTS(SELECT VALUE 1 FROM d)", it, "'d'");
         assertStatus400("SELECT VALUE c.id FROM c WHERE c.id LIKE 'a' ESCAPE 'xy'", it, "ESCAPE");
     }
