@@ -11,9 +11,11 @@ import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.core.store.PartitionStatistics;
+import io.tetradb.core.store.QueryResult;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A container handle with the item operations of azure-cosmos' sync {@code CosmosContainer}. Every write is a
@@ -169,6 +171,53 @@ public final class CosmosContainer {
             }
             return new CosmosBatchResponse(out);
         });
+    }
+
+    // ---- queries -----------------------------------------------------------------------------------------------
+
+    public <T> CosmosPagedIterable<T> queryItems(String query, CosmosQueryRequestOptions options, Class<T> type) {
+        return queryItems(new SqlQuerySpec(query), options, type);
+    }
+
+    /**
+     * Runs a Cosmos SQL query, lazily, page by page. Continuation tokens are stateless (the position in the result),
+     * so they stay valid across restarts and partition splits.
+     */
+    public <T> CosmosPagedIterable<T> queryItems(SqlQuerySpec spec, CosmosQueryRequestOptions options, Class<T> type) {
+        io.tetradb.core.query.sql.SqlQuery parsed = CosmosException.call(
+                () -> io.tetradb.core.query.sql.SqlParser.parse(spec.getQueryText()));
+        Map<String, JsonNode> parameters = new java.util.LinkedHashMap<>();
+        for (SqlParameter p : spec.getParameters()) {
+            parameters.put(p.getName(), p.toJson());
+        }
+        CosmosQueryRequestOptions o = options == null ? new CosmosQueryRequestOptions() : options;
+        int pageSize = o.getMaxItemCount() == null || o.getMaxItemCount() <= 0 ? 100 : o.getMaxItemCount();
+        return new CosmosPagedIterable<>((continuation, size) -> CosmosException.call(() -> {
+            ContainerStore store = store();
+            QueryResult r = store.query(parsed,
+                    o.getPartitionKey() == null ? null : value(store, o.getPartitionKey()),
+                    o.getFeedRange() == null ? null : o.getFeedRange().range(), parameters);
+            int from = QueryContinuation.offset(continuation, r.results().size());
+            int to = Math.min(r.results().size(), from + size);
+            List<T> page = new ArrayList<>(to - from);
+            for (JsonNode n : r.results().subList(from, to)) {
+                page.add(convert(n, type));
+            }
+            return new FeedResponse<>(page, to < r.results().size() ? QueryContinuation.token(to) : null,
+                    r.requestCharge());
+        }), pageSize);
+    }
+
+    private <T> T convert(JsonNode node, Class<T> type) {
+        if (type.isInstance(node)) {
+            return type.cast(node);
+        }
+        try {
+            return codec().mapper().treeToValue(node, type);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new StoreException(Status.BAD_REQUEST, "a query result cannot be read as " + type.getName()
+                    + ": " + e.getOriginalMessage());
+        }
     }
 
     /** One feed range per physical partition, in EPK order. */

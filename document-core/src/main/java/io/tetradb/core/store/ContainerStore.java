@@ -140,6 +140,35 @@ public final class ContainerStore {
         store.engine().scan(Space.DOCS, prefix, Keys.prefixEnd(prefix), kv -> visitor.test(kv.value()));
     }
 
+    // ---- queries -----------------------------------------------------------------------------------------------
+
+    /**
+     * Runs a parsed Cosmos SQL query over one logical partition ({@code pk}), one EPK range, or the whole container.
+     * For now every candidate item is read and evaluated; the planner (index seeks, routing by predicates) comes next.
+     */
+    public QueryResult query(io.tetradb.core.query.sql.SqlQuery query, PartitionKeyValue pk, EpkRange range,
+                             Map<String, JsonNode> parameters) {
+        checkNotDeleted();
+        if (pk != null) {
+            checkLevels(pk);
+        }
+        List<ObjectNode> items = new ArrayList<>();
+        long[] bytes = {0};
+        Predicate<byte[]> collect = stored -> {
+            bytes[0] += stored.length;
+            items.add(store.codec().parse(stored));
+            return true;
+        };
+        if (pk != null) {
+            scan(pk, collect);
+        } else {
+            scan(range == null ? EpkRange.FULL : range, collect);
+        }
+        List<JsonNode> results = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, parameters,
+                io.tetradb.core.query.functions.FunctionContext.forQuery(java.time.Clock.systemUTC()));
+        return new QueryResult(results, items.size(), bytes[0], RequestCharge.query(bytes[0]));
+    }
+
     // ---- writes ------------------------------------------------------------------------------------------------
 
     /** One operation as its own transaction; a failure is thrown. */

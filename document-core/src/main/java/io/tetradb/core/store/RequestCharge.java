@@ -29,6 +29,11 @@ public final class RequestCharge {
         return write(bytes);
     }
 
+    /** A query (provisional until the planner reports index work): 2 RU, plus 0.1 RU per started KB of items read. */
+    public static double query(long bytesLoaded) {
+        return Math.round((2 + 0.1 * Math.ceil(bytesLoaded / KB)) * 100) / 100.0;
+    }
+
     /** Maintaining index entries: 0.05 RU for each entry written or removed. */
     public static double indexEntries(int entries) {
         return Math.round(entries * 5) / 100.0;

@@ -1,0 +1,37 @@
+package io.tetradb.document;
+
+/** Options of a query, as in azure-cosmos. A partition key limits the query to that logical partition. */
+public final class CosmosQueryRequestOptions {
+    private PartitionKey partitionKey;
+    private FeedRange feedRange;
+    private Integer maxItemCount;
+
+    public PartitionKey getPartitionKey() {
+        return partitionKey;
+    }
+
+    public CosmosQueryRequestOptions setPartitionKey(PartitionKey partitionKey) {
+        this.partitionKey = partitionKey;
+        return this;
+    }
+
+    public FeedRange getFeedRange() {
+        return feedRange;
+    }
+
+    /** Limits the query to one feed range (a physical partition from {@link CosmosContainer#getFeedRanges()}). */
+    public CosmosQueryRequestOptions setFeedRange(FeedRange feedRange) {
+        this.feedRange = feedRange;
+        return this;
+    }
+
+    Integer getMaxItemCount() {
+        return maxItemCount;
+    }
+
+    /** The default page size of {@link CosmosPagedIterable#iterableByPage()} (default 100, as Cosmos). */
+    public CosmosQueryRequestOptions setMaxItemCount(Integer maxItemCount) {
+        this.maxItemCount = maxItemCount;
+        return this;
+    }
+}
