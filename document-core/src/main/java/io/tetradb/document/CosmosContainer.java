@@ -204,7 +204,7 @@ public final class CosmosContainer {
                 page.add(convert(n, type));
             }
             return new FeedResponse<>(page, to < r.results().size() ? QueryContinuation.token(to) : null,
-                    r.requestCharge());
+                    r.requestCharge(), r.documentsLoaded(), r.indexHits(), r.access());
         }), pageSize);
     }
 

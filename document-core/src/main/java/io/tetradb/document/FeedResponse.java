@@ -7,11 +7,18 @@ public final class FeedResponse<T> {
     private final List<T> results;
     private final String continuationToken;
     private final double requestCharge;
+    private final long documentsLoaded;
+    private final long indexHits;
+    private final String accessPath;
 
-    FeedResponse(List<T> results, String continuationToken, double requestCharge) {
+    FeedResponse(List<T> results, String continuationToken, double requestCharge, long documentsLoaded,
+                 long indexHits, String accessPath) {
         this.results = List.copyOf(results);
         this.continuationToken = continuationToken;
         this.requestCharge = requestCharge;
+        this.documentsLoaded = documentsLoaded;
+        this.indexHits = indexHits;
+        this.accessPath = accessPath;
     }
 
     public List<T> getResults() {
@@ -25,5 +32,20 @@ public final class FeedResponse<T> {
 
     public double getRequestCharge() {
         return requestCharge;
+    }
+
+    /** TetraDB extension: how many items the query read to produce its results. */
+    public long getDocumentsLoaded() {
+        return documentsLoaded;
+    }
+
+    /** TetraDB extension: how many index entries the query read. */
+    public long getIndexHits() {
+        return indexHits;
+    }
+
+    /** TetraDB extension: how the items were found: {@code scan}, or the index seek and the predicate it serves. */
+    public String getAccessPath() {
+        return accessPath;
     }
 }

@@ -57,6 +57,11 @@ class QueryItemsTest {
                 ids(books.queryItems(q, new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey("mspress")),
                         ObjectNode.class)));
         assertEquals(List.of("1", "100", "1000", "2"), ids(books.queryItems(q, null, ObjectNode.class)));
+        FeedResponse<ObjectNode> seek = books.queryItems("SELECT * FROM c WHERE c.name = 'DocumentDB 101'", null,
+                ObjectNode.class).iterableByPage().iterator().next();
+        assertEquals(1, seek.getResults().size());
+        assertEquals(1, seek.getDocumentsLoaded());
+        assertTrue(seek.getAccessPath().startsWith("index seek on /name"), seek.getAccessPath());
         // the book without a publisher lives in the "none" partition
         assertEquals(List.of("3"), ids(books.queryItems("SELECT * FROM c", new CosmosQueryRequestOptions()
                 .setPartitionKey(PartitionKey.NONE), ObjectNode.class)));

@@ -115,7 +115,8 @@ public final class IndexTerms {
         return com.fasterxml.jackson.databind.node.TextNode.valueOf(s.substring(0, end));
     }
 
-    static String escape(String name) {
+    /** A property name as it appears in an index path (JSON-pointer escaping). */
+    public static String escape(String name) {
         return name.indexOf('~') < 0 && name.indexOf('/') < 0 ? name : name.replace("~", "~0").replace("/", "~1");
     }
 }

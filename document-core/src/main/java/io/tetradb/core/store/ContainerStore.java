@@ -12,6 +12,8 @@ import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.partition.PartitionMap;
 import io.tetradb.core.partition.PhysicalPartition;
 import io.tetradb.core.patch.PatchApplier;
+import io.tetradb.core.query.plan.IndexSeek;
+import io.tetradb.core.query.plan.IndexSeekPlanner;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
@@ -144,7 +146,8 @@ public final class ContainerStore {
 
     /**
      * Runs a parsed Cosmos SQL query over one logical partition ({@code pk}), one EPK range, or the whole container.
-     * For now every candidate item is read and evaluated; the planner (index seeks, routing by predicates) comes next.
+     * When one conjunct of the WHERE clause can be answered by an index, only the items it finds are read; otherwise
+     * every item in scope is. The executor then evaluates the whole query on them.
      */
     public QueryResult query(io.tetradb.core.query.sql.SqlQuery query, PartitionKeyValue pk, EpkRange range,
                              Map<String, JsonNode> parameters) {
@@ -159,14 +162,72 @@ public final class ContainerStore {
             items.add(store.codec().parse(stored));
             return true;
         };
-        if (pk != null) {
+        IndexSeek seek = IndexSeekPlanner.choose(query, indexingPolicy, parameters);
+        long hits = 0;
+        if (seek != null) {
+            hits = readThroughIndex(seek, pk, range, collect);
+        } else if (pk != null) {
             scan(pk, collect);
         } else {
             scan(range == null ? EpkRange.FULL : range, collect);
         }
         List<JsonNode> results = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, parameters,
                 io.tetradb.core.query.functions.FunctionContext.forQuery(java.time.Clock.systemUTC()));
-        return new QueryResult(results, items.size(), bytes[0], RequestCharge.query(bytes[0]));
+        return new QueryResult(results, items.size(), bytes[0], hits,
+                RequestCharge.query(bytes[0]) + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, hits)),
+                seek == null ? "scan" : "index seek on " + seek.path() + " (" + seek.predicate() + ")");
+    }
+
+    /** Reads the items an index seek finds (in scope, each once); returns the number of index entries read. */
+    private long readThroughIndex(IndexSeek seek, PartitionKeyValue pk, EpkRange range, Predicate<byte[]> collect) {
+        Integer pathId = paths.find(seek.path());
+        if (pathId == null) {
+            return 0; // no item ever had a value there
+        }
+        byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
+        byte[] partition = pk == null ? null : Keys.concat(collId, pk.epk(), pk.encoded());
+        int epkBytes = 16 * definition.partitionKey().levels();
+        java.util.LinkedHashSet<ByteBuffer> docKeys = new java.util.LinkedHashSet<>();
+        long[] hits = {0};
+        for (io.tetradb.core.value.KeyRange r : seek.ranges()) {
+            io.tetradb.core.value.KeyRange keys = r.withPrefix(prefix);
+            store.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> {
+                hits[0]++;
+                byte[] key = kv.key();
+                int valueEnd = IndexKeyEncoding.skip(key, prefix.length, false);
+                byte[] docKey = Keys.concat(collId, Arrays.copyOfRange(key, valueEnd, key.length));
+                if (partition != null && !startsWith(docKey, partition)) {
+                    return true;
+                }
+                if (range != null && !range.contains(Arrays.copyOfRange(docKey, collId.length, collId.length + epkBytes))) {
+                    return true;
+                }
+                docKeys.add(ByteBuffer.wrap(docKey));
+                return true;
+            });
+        }
+        List<byte[]> batch = new ArrayList<>();
+        for (ByteBuffer k : docKeys) {
+            batch.add(k.array());
+            if (batch.size() == 512) {
+                readAll(batch, collect);
+                batch.clear();
+            }
+        }
+        readAll(batch, collect);
+        return hits[0];
+    }
+
+    private void readAll(List<byte[]> docKeys, Predicate<byte[]> collect) {
+        for (byte[] stored : store.engine().multiGet(Space.DOCS, docKeys)) {
+            if (stored != null) { // deleted between the index read and now: the next read agrees
+                collect.test(stored);
+            }
+        }
+    }
+
+    private static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     // ---- writes ------------------------------------------------------------------------------------------------

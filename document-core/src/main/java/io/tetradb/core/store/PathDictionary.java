@@ -45,6 +45,11 @@ final class PathDictionary {
         }
     }
 
+    /** The id of {@code path} if any item ever had it indexed, else null. */
+    Integer find(String path) {
+        return ids.get(path);
+    }
+
     /** The path numbered {@code id}, or null. */
     String path(int id) {
         for (Map.Entry<String, Integer> e : ids.entrySet()) {

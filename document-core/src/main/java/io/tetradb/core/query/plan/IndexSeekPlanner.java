@@ -1,0 +1,276 @@
+package io.tetradb.core.query.plan;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.IndexTerms;
+import io.tetradb.core.index.PathPattern;
+import io.tetradb.core.query.sql.Expr;
+import io.tetradb.core.query.sql.FromCollection;
+import io.tetradb.core.query.sql.FromSource;
+import io.tetradb.core.query.sql.JoinClause;
+import io.tetradb.core.query.sql.PathSegment;
+import io.tetradb.core.query.sql.SqlQuery;
+import io.tetradb.core.value.KeyRange;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Picks an index seek for a query: one conjunct of its WHERE clause that an index can answer. Recognised:
+ * {@code p = v}, {@code p IN (v, ...)}, {@code ARRAY_CONTAINS(p, v)}, {@code p < v} (and {@code <= > >=}),
+ * {@code p BETWEEN a AND b} and case-sensitive {@code STARTSWITH(p, v)}, where {@code p} is a property path from the
+ * root alias or from a {@code JOIN x IN root.path} alias and {@code v} a literal or parameter. Equality is preferred
+ * to ranges. The path must be indexed by the policy for exactly the shape the predicate reads.
+ *
+ * <p>Why the result is a superset: an item satisfies the WHERE clause only if it satisfies every conjunct, and an item
+ * satisfying the chosen conjunct has an index entry for that scalar. Strings are indexed by their first
+ * {@link IndexTerms#MAX_STRING_CHARS} characters, so string bounds are cut the same way and lower bounds made
+ * inclusive.
+ */
+public final class IndexSeekPlanner {
+    private IndexSeekPlanner() {
+    }
+
+    /** The seek to use, or null when no conjunct can be answered by an index (the container is scanned). */
+    public static IndexSeek choose(SqlQuery query, CompiledIndexingPolicy policy, Map<String, JsonNode> parameters) {
+        if (query.where() == null || query.from() == null || !policy.enabled()) {
+            return null;
+        }
+        Map<String, List<String>> aliases = aliases(query);
+        if (aliases == null) {
+            return null;
+        }
+        List<Expr> conjuncts = new ArrayList<>();
+        flattenAnd(query.where(), conjuncts);
+        IndexSeek best = null;
+        for (Expr conjunct : conjuncts) {
+            IndexSeek seek = seek(conjunct, aliases, policy, parameters);
+            if (seek != null && (best == null || isEquality(seek) && !isEquality(best))) {
+                best = seek;
+            }
+        }
+        return best;
+    }
+
+    private static boolean isEquality(IndexSeek s) {
+        return s.predicate().startsWith("=");
+    }
+
+    /**
+     * Alias → concrete path segments ({@code []} for array elements): the root alias of {@code FROM c} and the
+     * aliases of {@code JOIN x IN c.path}. Null when the FROM clause has another shape.
+     */
+    private static Map<String, List<String>> aliases(SqlQuery query) {
+        FromSource root = query.from().source();
+        if (root.iterate() || !(root.collection() instanceof FromCollection.Path p) || !p.segments().isEmpty()) {
+            return null;
+        }
+        Map<String, List<String>> out = new HashMap<>();
+        out.put(root.effectiveAlias(), List.of());
+        for (JoinClause join : query.from().joins()) {
+            FromSource s = join.source();
+            if (!s.iterate() || !(s.collection() instanceof FromCollection.Path jp) || !out.containsKey(jp.root())) {
+                continue;
+            }
+            List<String> path = new ArrayList<>(out.get(jp.root()));
+            boolean ok = true;
+            for (PathSegment seg : jp.segments()) {
+                if (seg instanceof PathSegment.Property prop) {
+                    path.add(prop.name());
+                } else {
+                    ok = false;
+                }
+            }
+            if (ok) {
+                path.add(PathPattern.ARRAY);
+                out.put(s.alias(), List.copyOf(path));
+            }
+        }
+        return out;
+    }
+
+    private static void flattenAnd(Expr e, List<Expr> out) {
+        if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
+            flattenAnd(b.left(), out);
+            flattenAnd(b.right(), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    private static IndexSeek seek(Expr e, Map<String, List<String>> aliases, CompiledIndexingPolicy policy,
+                                  Map<String, JsonNode> params) {
+        if (e instanceof Expr.Binary b) {
+            Expr.BinaryOp op = b.op();
+            List<String> path = path(b.left(), aliases);
+            JsonNode value = constant(b.right(), params);
+            if (path == null || value == null) {
+                path = path(b.right(), aliases);
+                value = constant(b.left(), params);
+                op = flip(op);
+            }
+            if (path == null || value == null || op == null || !scalar(value) || !policy.indexes(path)) {
+                return null;
+            }
+            return switch (op) {
+                case EQUAL -> new IndexSeek(flat(path), List.of(KeyRange.equalTo(bound(value))), "= " + e);
+                case GREATER, GREATER_OR_EQUAL -> new IndexSeek(flat(path), List.of(lower(value, op == Expr.BinaryOp.GREATER)),
+                        "range " + e);
+                case LESS -> new IndexSeek(flat(path), List.of(KeyRange.lessThan(value)), "range " + e);
+                case LESS_OR_EQUAL -> new IndexSeek(flat(path), List.of(KeyRange.atMost(value)), "range " + e);
+                default -> null;
+            };
+        }
+        if (e instanceof Expr.In in && !in.negated()) {
+            List<String> path = path(in.target(), aliases);
+            if (path == null || !policy.indexes(path)) {
+                return null;
+            }
+            List<KeyRange> ranges = new ArrayList<>();
+            for (Expr v : in.values()) {
+                JsonNode value = constant(v, params);
+                if (value == null) {
+                    return null;
+                }
+                if (scalar(value)) {
+                    ranges.add(KeyRange.equalTo(bound(value)));
+                }
+            }
+            return new IndexSeek(flat(path), ranges, "= " + e);
+        }
+        if (e instanceof Expr.Between bt && !bt.negated()) {
+            List<String> path = path(bt.target(), aliases);
+            JsonNode lo = constant(bt.low(), params);
+            JsonNode hi = constant(bt.high(), params);
+            if (path == null || lo == null || hi == null || !scalar(lo) || !policy.indexes(path)
+                    || lo.getNodeType() != hi.getNodeType()) {
+                return null;
+            }
+            return new IndexSeek(flat(path), List.of(KeyRange.between(bound(lo), hi)), "range " + e);
+        }
+        if (e instanceof Expr.FunctionCall f && !f.udf()) {
+            String name = f.normalizedName();
+            if (name.equals("STARTSWITH") && (f.args().size() == 2 || isFalse(f.args().get(2), params))) {
+                List<String> path = path(f.args().get(0), aliases);
+                JsonNode prefix = constant(f.args().get(1), params);
+                if (path != null && prefix != null && prefix.isTextual() && policy.indexes(path)) {
+                    return new IndexSeek(flat(path), List.of(KeyRange.startsWith(bound(prefix).textValue())),
+                            "prefix " + e);
+                }
+            }
+            if (name.equals("ARRAY_CONTAINS") && (f.args().size() == 2 || isFalse(f.args().get(2), params))) {
+                List<String> array = path(f.args().get(0), aliases);
+                JsonNode value = constant(f.args().get(1), params);
+                if (array != null && value != null && scalar(value)) {
+                    List<String> elements = new ArrayList<>(array);
+                    elements.add(PathPattern.ARRAY);
+                    if (policy.indexes(elements)) {
+                        return new IndexSeek(flat(array), List.of(KeyRange.equalTo(bound(value))), "= " + e);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The concrete path a property expression reads, or null when it is not alias.prop.prop... */
+    private static List<String> path(Expr e, Map<String, List<String>> aliases) {
+        List<String> names = new ArrayList<>();
+        Expr cur = e;
+        while (true) {
+            if (cur instanceof Expr.PropertyAccess p) {
+                names.add(0, p.name());
+                cur = p.target();
+            } else if (cur instanceof Expr.IndexAccess ia && ia.index() instanceof Expr.StringLiteral s) {
+                names.add(0, s.value());
+                cur = ia.target();
+            } else if (cur instanceof Expr.Identifier id && aliases.containsKey(id.name())) {
+                List<String> out = new ArrayList<>(aliases.get(id.name()));
+                out.addAll(names);
+                return out.isEmpty() ? null : out;
+            } else {
+                return null;
+            }
+        }
+    }
+
+    /** The index path of a concrete path: array markers dropped, names escaped. */
+    private static String flat(List<String> concrete) {
+        StringBuilder sb = new StringBuilder();
+        for (String s : concrete) {
+            if (!s.equals(PathPattern.ARRAY)) {
+                sb.append('/').append(IndexTerms.escape(s));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
+        if (e instanceof Expr.StringLiteral s) {
+            return TextNode.valueOf(s.value());
+        }
+        if (e instanceof Expr.NumberLiteral n) {
+            return number(n.value());
+        }
+        if (e instanceof Expr.BooleanLiteral b) {
+            return BooleanNode.valueOf(b.value());
+        }
+        if (e instanceof Expr.NullLiteral) {
+            return NullNode.getInstance();
+        }
+        if (e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEGATE && u.operand() instanceof Expr.NumberLiteral n) {
+            return number(-n.value());
+        }
+        if (e instanceof Expr.Parameter p && params != null) {
+            // the parser keeps the name without '@'; callers may key their values either way, as the executor allows
+            JsonNode v = params.containsKey(p.name()) ? params.get(p.name()) : params.get("@" + p.name());
+            return v == null || v.isMissingNode() ? null : v;
+        }
+        return null;
+    }
+
+    private static JsonNode number(double d) {
+        return d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15 ? LongNode.valueOf((long) d) : DoubleNode.valueOf(d);
+    }
+
+    private static boolean scalar(JsonNode v) {
+        return v.isValueNode() && !v.isBinary() && !v.isPojo()
+                && !(v.isNumber() && Double.isNaN(v.doubleValue()));
+    }
+
+    private static boolean isFalse(Expr e, Map<String, JsonNode> params) {
+        JsonNode v = constant(e, params);
+        return v != null && v.isBoolean() && !v.booleanValue();
+    }
+
+    /** A value as the index holds it: strings cut to their indexed prefix. */
+    private static JsonNode bound(JsonNode v) {
+        return IndexTerms.bounded(v);
+    }
+
+    /** A lower bound that also finds long strings whose indexed prefix equals the (cut) bound. */
+    private static KeyRange lower(JsonNode v, boolean exclusive) {
+        if (v.isTextual()) {
+            return KeyRange.atLeast(bound(v));
+        }
+        return exclusive ? KeyRange.greaterThan(v) : KeyRange.atLeast(v);
+    }
+
+    private static Expr.BinaryOp flip(Expr.BinaryOp op) {
+        return switch (op) {
+            case EQUAL -> Expr.BinaryOp.EQUAL;
+            case LESS -> Expr.BinaryOp.GREATER;
+            case LESS_OR_EQUAL -> Expr.BinaryOp.GREATER_OR_EQUAL;
+            case GREATER -> Expr.BinaryOp.LESS;
+            case GREATER_OR_EQUAL -> Expr.BinaryOp.LESS_OR_EQUAL;
+            default -> null;
+        };
+    }
+}
