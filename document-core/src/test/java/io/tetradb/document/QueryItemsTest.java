@@ -112,4 +112,40 @@ class QueryItemsTest {
         assertEquals(400, assertThrows(CosmosException.class, () -> books.queryItems(
                 "SELECT NOSUCHFUNCTION(c.id) FROM c", null, ObjectNode.class).iterator().hasNext()).getStatusCode());
     }
+
+    /** The seed scenarios' queries run single-partition or fan-out as their partition keys allow, with the index. */
+    @Test
+    void seedScenariosRouteAndSeek() throws Exception {
+        CosmosDatabase db = client.getDatabase("db");
+        for (String file : new String[]{"portfolio-referenced.jsonl", "blog-bucketed.jsonl",
+                "students-classes-single-collection.jsonl"}) {
+            PersistenceAndExamplesTest.Scenario s = PersistenceAndExamplesTest.SCENARIOS.stream()
+                    .filter(x -> x.file().equals(file)).findFirst().orElseThrow();
+            db.createContainer(s.container(), s.partitionKeyPath());
+            for (ObjectNode item : PersistenceAndExamplesTest.load(s)) {
+                db.getContainer(s.container()).createItem(item);
+            }
+        }
+        FeedResponse<ObjectNode> books1 = page(books, "SELECT * FROM c WHERE c[\"pub-id\"] = 'mspress' AND c.name = 'DocumentDB 101'");
+        assertEquals(1, books1.getResults().size());
+        assertEquals("index seek on /pub-id (= c['pub-id'] = 'mspress'), 1 logical partition(s)", books1.getAccessPath());
+        FeedResponse<ObjectNode> stocks = page(db.getContainer("portfolio"), "SELECT * FROM c WHERE c.id IN ('s1', 's2')");
+        assertEquals(2, stocks.getResults().size());
+        assertTrue(stocks.getAccessPath().endsWith("2 logical partition(s)"), stocks.getAccessPath());
+        assertEquals(2, stocks.getDocumentsLoaded());
+        FeedResponse<ObjectNode> comments = page(db.getContainer("posts"),
+                "SELECT VALUE c FROM c WHERE c.postId = '1' AND c.type = 'comments' AND c.bucket = 2");
+        assertEquals(1, comments.getResults().size());
+        assertTrue(comments.getAccessPath().endsWith("1 logical partition(s)"), comments.getAccessPath());
+        FeedResponse<ObjectNode> links = page(db.getContainer("students_classes"),
+                "SELECT VALUE c FROM c JOIN l IN c.links WHERE l.target = 'S12345'");
+        assertTrue(links.getAccessPath().startsWith("index seek on /links/target"), links.getAccessPath());
+        assertTrue(links.getAccessPath().endsWith("all partitions"), links.getAccessPath());
+        assertEquals(links.getDocumentsLoaded(), links.getResults().size(), "the index finds exactly the matches");
+        assertTrue(links.getResults().size() >= 1);
+    }
+
+    private static FeedResponse<ObjectNode> page(CosmosContainer c, String q) {
+        return c.queryItems(q, null, ObjectNode.class).iterableByPage().iterator().next();
+    }
 }

@@ -14,6 +14,7 @@ import io.tetradb.core.partition.PhysicalPartition;
 import io.tetradb.core.patch.PatchApplier;
 import io.tetradb.core.query.plan.IndexSeek;
 import io.tetradb.core.query.plan.IndexSeekPlanner;
+import io.tetradb.core.query.plan.PartitionRouter;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
@@ -162,31 +163,49 @@ public final class ContainerStore {
             items.add(store.codec().parse(stored));
             return true;
         };
+        // the logical partitions the query can touch: the caller's, or those its WHERE clause pins (else all)
+        List<PartitionKeyValue> partitions = pk != null ? List.of(pk)
+                : PartitionRouter.route(query, definition.partitionKey(), parameters);
+        if (partitions != null && range != null) {
+            partitions = partitions.stream().filter(p -> range.contains(p.epk())).toList();
+        }
         IndexSeek seek = IndexSeekPlanner.choose(query, indexingPolicy, parameters);
         long hits = 0;
         if (seek != null) {
-            hits = readThroughIndex(seek, pk, range, collect);
-        } else if (pk != null) {
-            scan(pk, collect);
+            hits = readThroughIndex(seek, partitions, range, collect);
+        } else if (partitions != null) {
+            for (PartitionKeyValue p : partitions) {
+                scan(p, collect);
+            }
         } else {
             scan(range == null ? EpkRange.FULL : range, collect);
         }
         List<JsonNode> results = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, parameters,
                 io.tetradb.core.query.functions.FunctionContext.forQuery(java.time.Clock.systemUTC()));
+        String scope = partitions == null ? "all partitions" : partitions.size() + " logical partition(s)";
         return new QueryResult(results, items.size(), bytes[0], hits,
                 RequestCharge.query(bytes[0]) + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, hits)),
-                seek == null ? "scan" : "index seek on " + seek.path() + " (" + seek.predicate() + ")");
+                (seek == null ? "scan" : "index seek on " + seek.path() + " (" + seek.predicate() + ")") + ", " + scope);
     }
 
     /** Reads the items an index seek finds (in scope, each once); returns the number of index entries read. */
-    private long readThroughIndex(IndexSeek seek, PartitionKeyValue pk, EpkRange range, Predicate<byte[]> collect) {
+    private long readThroughIndex(IndexSeek seek, List<PartitionKeyValue> partitions, EpkRange range,
+                                  Predicate<byte[]> collect) {
         Integer pathId = paths.find(seek.path());
         if (pathId == null) {
             return 0; // no item ever had a value there
         }
         byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
-        byte[] partition = pk == null ? null : Keys.concat(collId, pk.epk(), pk.encoded());
-        int epkBytes = 16 * definition.partitionKey().levels();
+        int levels = definition.partitionKey().levels();
+        int epkBytes = 16 * levels;
+        Set<ByteBuffer> allowed = null;
+        if (partitions != null) {
+            allowed = new HashSet<>();
+            for (PartitionKeyValue p : partitions) {
+                allowed.add(ByteBuffer.wrap(Keys.concat(collId, p.epk(), p.encoded())));
+            }
+        }
+        Set<ByteBuffer> inScope = allowed;
         java.util.LinkedHashSet<ByteBuffer> docKeys = new java.util.LinkedHashSet<>();
         long[] hits = {0};
         for (io.tetradb.core.value.KeyRange r : seek.ranges()) {
@@ -196,8 +215,12 @@ public final class ContainerStore {
                 byte[] key = kv.key();
                 int valueEnd = IndexKeyEncoding.skip(key, prefix.length, false);
                 byte[] docKey = Keys.concat(collId, Arrays.copyOfRange(key, valueEnd, key.length));
-                if (partition != null && !startsWith(docKey, partition)) {
-                    return true;
+                if (inScope != null) {
+                    int pkStart = collId.length + epkBytes;
+                    int lpEnd = pkStart + PartitionKeyValue.encodedLength(docKey, pkStart, levels);
+                    if (!inScope.contains(ByteBuffer.wrap(docKey, 0, lpEnd))) {
+                        return true;
+                    }
                 }
                 if (range != null && !range.contains(Arrays.copyOfRange(docKey, collId.length, collId.length + epkBytes))) {
                     return true;
@@ -224,10 +247,6 @@ public final class ContainerStore {
                 collect.test(stored);
             }
         }
-    }
-
-    private static boolean startsWith(byte[] key, byte[] prefix) {
-        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
     }
 
     // ---- writes ------------------------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ public final class IndexSeekPlanner {
      * Alias → concrete path segments ({@code []} for array elements): the root alias of {@code FROM c} and the
      * aliases of {@code JOIN x IN c.path}. Null when the FROM clause has another shape.
      */
-    private static Map<String, List<String>> aliases(SqlQuery query) {
+    static Map<String, List<String>> aliases(SqlQuery query) {
         FromSource root = query.from().source();
         if (root.iterate() || !(root.collection() instanceof FromCollection.Path p) || !p.segments().isEmpty()) {
             return null;
@@ -96,7 +96,7 @@ public final class IndexSeekPlanner {
         return out;
     }
 
-    private static void flattenAnd(Expr e, List<Expr> out) {
+    static void flattenAnd(Expr e, List<Expr> out) {
         if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
             flattenAnd(b.left(), out);
             flattenAnd(b.right(), out);
@@ -181,7 +181,7 @@ public final class IndexSeekPlanner {
     }
 
     /** The concrete path a property expression reads, or null when it is not alias.prop.prop... */
-    private static List<String> path(Expr e, Map<String, List<String>> aliases) {
+    static List<String> path(Expr e, Map<String, List<String>> aliases) {
         List<String> names = new ArrayList<>();
         Expr cur = e;
         while (true) {
@@ -212,7 +212,7 @@ public final class IndexSeekPlanner {
         return sb.toString();
     }
 
-    private static JsonNode constant(Expr e, Map<String, JsonNode> params) {
+    static JsonNode constant(Expr e, Map<String, JsonNode> params) {
         if (e instanceof Expr.StringLiteral s) {
             return TextNode.valueOf(s.value());
         }
