@@ -198,15 +198,23 @@ public final class CosmosContainer {
                     o.getPartitionKey() == null ? null : value(store, o.getPartitionKey()),
                     o.getFeedRange() == null ? null : o.getFeedRange().range(), parameters);
             int from = QueryContinuation.offset(continuation, r.results().size());
-            int to = Math.min(r.results().size(), from + size);
-            List<T> page = new ArrayList<>(to - from);
-            for (JsonNode n : r.results().subList(from, to)) {
+            int limit = Math.min(r.results().size(), from + size);
+            List<T> page = new ArrayList<>(limit - from);
+            long pageBytes = 0;
+            int to = from;
+            // a page holds at most pageSize results and about 4 MB (but always at least one result)
+            while (to < limit && (to == from || pageBytes < MAX_PAGE_BYTES)) {
+                JsonNode n = r.results().get(to++);
+                pageBytes += n.toString().length();
                 page.add(convert(n, type));
             }
             return new FeedResponse<>(page, to < r.results().size() ? QueryContinuation.token(to) : null,
                     r.requestCharge(), r.documentsLoaded(), r.indexHits(), r.access());
         }), pageSize);
     }
+
+    /** Cosmos DB's response-size cap for one page of query results. */
+    static final long MAX_PAGE_BYTES = 4L * 1024 * 1024;
 
     private <T> T convert(JsonNode node, Class<T> type) {
         if (type.isInstance(node)) {

@@ -113,6 +113,18 @@ class QueryItemsTest {
                 "SELECT NOSUCHFUNCTION(c.id) FROM c", null, ObjectNode.class).iterator().hasNext()).getStatusCode());
     }
 
+    @Test
+    void aPageHoldsAboutFourMegabytesAtMost() {
+        String big = "b".repeat(900_000);
+        for (int i = 0; i < 7; i++) {
+            books.createItem(M.createObjectNode().put("id", "big" + i).put("pub-id", "bulk").put("blob", big));
+        }
+        List<Integer> sizes = new ArrayList<>();
+        books.queryItems("SELECT * FROM c WHERE c[\"pub-id\"] = 'bulk'", null, ObjectNode.class)
+                .iterableByPage(100).forEach(p -> sizes.add(p.getResults().size()));
+        assertEquals(List.of(5, 2), sizes, "five 0.9 MB items reach the 4 MB cap, the rest come on the next page");
+    }
+
     /** The seed scenarios' queries run single-partition or fan-out as their partition keys allow, with the index. */
     @Test
     void seedScenariosRouteAndSeek() throws Exception {
