@@ -9,7 +9,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,17 +38,7 @@ class PersistenceAndExamplesTest {
             new Scenario("customers-table.jsonl", "people_table", "/PartitionKey", null, "RowKey"));
 
     static Path examples() {
-        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/examples");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-            candidate = p.getParent() == null ? null : p.getParent().resolve("shared/examples");
-            if (candidate != null && Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("../shared/examples not found above " + Paths.get("").toAbsolutePath());
+        return io.tetradb.testing.SharedExamples.dir();
     }
 
     static List<ObjectNode> load(Scenario s) throws IOException {

@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,7 @@ import static io.tetradb.core.query.eval.EvalTestSupport.query;
 class SeedScenarioQueriesTest {
 
     static Path examples() {
-        for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/examples");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-            candidate = p.getParent() == null ? null : p.getParent().resolve("shared/examples");
-            if (candidate != null && Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("../shared/examples not found above " + Paths.get("").toAbsolutePath());
+        return io.tetradb.testing.SharedExamples.dir();
     }
 
     /** The items of one scenario file; {@code idFrom} is copied to {@code id} as the Mongo face maps {@code _id}. */
