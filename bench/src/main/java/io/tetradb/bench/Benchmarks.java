@@ -1,6 +1,7 @@
 package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
+import io.tetradb.bench.query.QueryBenchmark;
 
 import java.util.List;
 import java.util.Optional;
@@ -8,7 +9,8 @@ import java.util.Optional;
 /** The registry of benchmarks: one line per benchmark. */
 public final class Benchmarks {
     public static final List<Benchmark> ALL = List.of(
-            new CoreBenchmark()
+            new CoreBenchmark(),
+            new QueryBenchmark()
     );
 
     private Benchmarks() {

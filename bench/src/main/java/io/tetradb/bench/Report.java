@@ -43,6 +43,12 @@ public final class Report {
                 .map(r -> String.format(Locale.ROOT, "%.0f", r)).collect(java.util.stream.Collectors.joining(" ")));
     }
 
+    /** A result line in a benchmark's own format (it must start with {@code BENCH} or {@code RATIO}). */
+    public void result(String line) {
+        out.println(line);
+        out.flush();
+    }
+
     public void ratio(String name, double value) {
         out.println(String.format(Locale.ROOT, "RATIO %s %.2f", name, value));
         out.flush();
