@@ -25,12 +25,13 @@ public final class IndexTerms {
 
     /** The distinct terms of {@code item}, in document order. */
     public static List<IndexTerm> of(JsonNode item, CompiledIndexingPolicy policy) {
-        return of(item, policy, NOT_INDEXED, null);
+        return List.copyOf(new LinkedHashSet<>(of(item, policy, NOT_INDEXED, null)));
     }
 
     /**
      * The terms of a stored version: its user properties, and {@code _ts} with the version's own timestamp (an item
-     * written back after a read carries the old system properties, which must not be indexed).
+     * written back after a read carries the old system properties, which must not be indexed). A value repeated in
+     * an array gives repeated terms: callers that need distinct entries compare their keys.
      */
     public static List<IndexTerm> ofVersion(JsonNode item, CompiledIndexingPolicy policy, long ts) {
         return of(item, policy, SYSTEM, com.fasterxml.jackson.databind.node.LongNode.valueOf(ts));
@@ -42,7 +43,7 @@ public final class IndexTerms {
         if (!policy.enabled()) {
             return List.of();
         }
-        Set<IndexTerm> terms = new LinkedHashSet<>();
+        List<IndexTerm> terms = new ArrayList<>();
         List<String> concrete = new ArrayList<>();
         if (ts != null && policy.indexes(List.of("_ts"))) {
             terms.add(new IndexTerm("/_ts", ts));
@@ -53,20 +54,20 @@ public final class IndexTerms {
                 continue;
             }
             concrete.add(f.getKey());
-            walk(f.getValue(), concrete, "/" + escape(f.getKey()), policy, terms);
+            walk(f.getValue(), concrete, child("", f.getKey()), policy, terms);
             concrete.remove(concrete.size() - 1);
         }
-        return List.copyOf(terms);
+        return terms;
     }
 
     private static void walk(JsonNode node, List<String> concrete, String flat, CompiledIndexingPolicy policy,
-                             Set<IndexTerm> out) {
+                             List<IndexTerm> out) {
         node = asStored(node);
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 concrete.add(f.getKey());
-                walk(f.getValue(), concrete, flat + "/" + escape(f.getKey()), policy, out);
+                walk(f.getValue(), concrete, child(flat, f.getKey()), policy, out);
                 concrete.remove(concrete.size() - 1);
             }
         } else if (node.isArray()) {
@@ -113,6 +114,31 @@ public final class IndexTerms {
         String s = value.textValue();
         int end = Character.isHighSurrogate(s.charAt(MAX_STRING_CHARS - 1)) ? MAX_STRING_CHARS - 1 : MAX_STRING_CHARS;
         return com.fasterxml.jackson.databind.node.TextNode.valueOf(s.substring(0, end));
+    }
+
+    /**
+     * Flat child paths, built once: parent paths come from this cache and property names from Jackson's interned
+     * names, so lookups hash cached values. Bounded, because property names are user data.
+     */
+    private static final Map<String, Map<String, String>> CHILDREN = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int MAX_CACHED_PARENTS = 100_000;
+
+    private static String child(String parent, String name) {
+        Map<String, String> children = CHILDREN.get(parent);
+        if (children == null) {
+            if (CHILDREN.size() >= MAX_CACHED_PARENTS) {
+                return parent + "/" + escape(name);
+            }
+            children = CHILDREN.computeIfAbsent(parent, k -> new java.util.concurrent.ConcurrentHashMap<>());
+        }
+        String path = children.get(name);
+        if (path == null) {
+            path = parent + "/" + escape(name);
+            if (children.size() < MAX_CACHED_PARENTS) {
+                children.put(name, path);
+            }
+        }
+        return path;
     }
 
     /** A property name as it appears in an index path (JSON-pointer escaping). */

@@ -428,9 +428,12 @@ public final class ContainerStore {
         private final Map<String, Long> lastLsn;
         /** Each touched item's key, computed once. */
         private final Map<String, byte[]> keys;
-        /** Index entries of the stored versions (computed when first needed) and of the versions being written. */
-        private final Map<String, Set<ByteBuffer>> entriesBefore = new HashMap<>();
-        private final Map<String, Set<ByteBuffer>> entriesAfter = new HashMap<>();
+        /**
+         * Index entries of the stored versions (computed when first needed) and of the versions being written. Lists,
+         * not sets: a repeated array value repeats its entry, counted alike when added and when removed.
+         */
+        private final Map<String, List<ByteBuffer>> entriesBefore = new HashMap<>();
+        private final Map<String, List<ByteBuffer>> entriesAfter = new HashMap<>();
         private final LogicalPartitionStats stats;
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
@@ -569,11 +572,11 @@ public final class ContainerStore {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
                     long size = docKey(id).length + cur.length;
-                    Set<ByteBuffer> removed = currentEntries(id);
+                    List<ByteBuffer> removed = currentEntries(id);
                     lsn++;
                     after.put(id, null);
                     lastLsn.put(id, lsn);
-                    entriesAfter.put(id, Set.of());
+                    entriesAfter.put(id, List.of());
                     deltaBytes -= size + bytes(removed);
                     deltaItems--;
                     return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null,
@@ -612,11 +615,11 @@ public final class ContainerStore {
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
             byte[] cur = current(id);
-            Set<ByteBuffer> previous = currentEntries(id);
+            List<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
-            Set<ByteBuffer> entries = entries(id, item, ts);
+            List<ByteBuffer> entries = entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
@@ -629,24 +632,24 @@ public final class ContainerStore {
         }
 
         /** The index entries the item has at this point of the transaction. */
-        private Set<ByteBuffer> currentEntries(String id) {
-            Set<ByteBuffer> e = entriesAfter.get(id);
+        private List<ByteBuffer> currentEntries(String id) {
+            List<ByteBuffer> e = entriesAfter.get(id);
             return e != null ? e : storedEntries(id);
         }
 
         /** The index entries of the version stored before the transaction. */
-        private Set<ByteBuffer> storedEntries(String id) {
+        private List<ByteBuffer> storedEntries(String id) {
             return entriesBefore.computeIfAbsent(id, i -> {
                 byte[] old = before.get(i);
                 if (old == null || !indexingPolicy.enabled()) {
-                    return Set.of();
+                    return List.of();
                 }
                 ObjectNode node = store.codec().parse(old);
                 return entries(i, node, node.path("_ts").asLong());
             });
         }
 
-        private Set<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {
+        private List<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {
             return indexEntries(docKey(id), item, versionTs);
         }
 
@@ -665,16 +668,24 @@ public final class ContainerStore {
                 } else {
                     ws.put(Space.DOCS, key, now);
                 }
-                Set<ByteBuffer> was = storedEntries(id);
-                Set<ByteBuffer> is = entriesAfter.getOrDefault(id, Set.of());
-                for (ByteBuffer entry : was) {
-                    if (!is.contains(entry)) {
-                        ws.delete(Space.INDEX, entry.array());
-                    }
-                }
-                for (ByteBuffer entry : is) {
-                    if (!was.contains(entry)) {
+                List<ByteBuffer> was = storedEntries(id);
+                List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
+                if (was.isEmpty()) {
+                    for (ByteBuffer entry : is) { // a new item: nothing to compare with (a repeat is a harmless re-put)
                         ws.put(Space.INDEX, entry.array(), EMPTY);
+                    }
+                } else {
+                    Set<ByteBuffer> wasSet = new HashSet<>(was);
+                    Set<ByteBuffer> isSet = new HashSet<>(is);
+                    for (ByteBuffer entry : wasSet) {
+                        if (!isSet.contains(entry)) {
+                            ws.delete(Space.INDEX, entry.array());
+                        }
+                    }
+                    for (ByteBuffer entry : isSet) {
+                        if (!wasSet.contains(entry)) {
+                            ws.put(Space.INDEX, entry.array(), EMPTY);
+                        }
                     }
                 }
                 // the change feed keeps one record per item (its latest version) plus delete tombstones
@@ -701,13 +712,13 @@ public final class ContainerStore {
     private static final byte[] EMPTY = new byte[0];
 
     /** The index keys of one version of the item stored under {@code docKey}. */
-    private Set<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs) {
+    private List<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs) {
         List<IndexTerm> terms = IndexTerms.ofVersion(item, indexingPolicy, versionTs);
         if (terms.isEmpty()) {
-            return Set.of();
+            return List.of();
         }
         byte[] address = Arrays.copyOfRange(docKey, collId.length, docKey.length); // EPK · pk · id
-        Set<ByteBuffer> out = new HashSet<>(terms.size() * 2);
+        List<ByteBuffer> out = new ArrayList<>(terms.size());
         for (IndexTerm t : terms) {
             out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.path())),
                     IndexKeyEncoding.encode(t.value()), address)));
@@ -747,7 +758,7 @@ public final class ContainerStore {
         return new IndexCheck(expected.size(), stored[0], expected.size() - present, stored[1]);
     }
 
-    private static long bytes(Set<ByteBuffer> entries) {
+    private static long bytes(List<ByteBuffer> entries) {
         long n = 0;
         for (ByteBuffer e : entries) {
             n += e.capacity();
