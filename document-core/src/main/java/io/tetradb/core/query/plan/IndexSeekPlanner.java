@@ -1,14 +1,12 @@
 package io.tetradb.core.query.plan;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.LongNode;
-import com.fasterxml.jackson.databind.node.NullNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.IndexTerms;
 import io.tetradb.core.index.PathPattern;
+import io.tetradb.core.query.eval.Env;
+import io.tetradb.core.query.eval.ExpressionEvaluator;
+import io.tetradb.core.query.functions.FunctionContext;
 import io.tetradb.core.query.sql.Expr;
 import io.tetradb.core.query.sql.FromCollection;
 import io.tetradb.core.query.sql.FromSource;
@@ -212,32 +210,24 @@ public final class IndexSeekPlanner {
         return sb.toString();
     }
 
+    /**
+     * The value of a constant operand (a literal, a parameter, a negated number), as the evaluator sees it; null for
+     * anything else, or for a parameter that is not given (the executor reports that one).
+     */
     static JsonNode constant(Expr e, Map<String, JsonNode> params) {
-        if (e instanceof Expr.StringLiteral s) {
-            return TextNode.valueOf(s.value());
+        boolean isConstant = e instanceof Expr.StringLiteral || e instanceof Expr.NumberLiteral
+                || e instanceof Expr.BooleanLiteral || e instanceof Expr.NullLiteral || e instanceof Expr.Parameter
+                || e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEGATE && u.operand() instanceof Expr.NumberLiteral;
+        if (!isConstant) {
+            return null;
         }
-        if (e instanceof Expr.NumberLiteral n) {
-            return number(n.value());
+        try {
+            JsonNode v = new ExpressionEvaluator(params, FunctionContext.forQuery(java.time.Clock.systemUTC()), null)
+                    .evaluate(e, Env.empty());
+            return v.isMissingNode() ? null : v;
+        } catch (io.tetradb.core.StoreException missingParameter) {
+            return null;
         }
-        if (e instanceof Expr.BooleanLiteral b) {
-            return BooleanNode.valueOf(b.value());
-        }
-        if (e instanceof Expr.NullLiteral) {
-            return NullNode.getInstance();
-        }
-        if (e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEGATE && u.operand() instanceof Expr.NumberLiteral n) {
-            return number(-n.value());
-        }
-        if (e instanceof Expr.Parameter p && params != null) {
-            // the parser keeps the name without '@'; callers may key their values either way, as the executor allows
-            JsonNode v = params.containsKey(p.name()) ? params.get(p.name()) : params.get("@" + p.name());
-            return v == null || v.isMissingNode() ? null : v;
-        }
-        return null;
-    }
-
-    private static JsonNode number(double d) {
-        return d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15 ? LongNode.valueOf((long) d) : DoubleNode.valueOf(d);
     }
 
     private static boolean scalar(JsonNode v) {
