@@ -169,7 +169,7 @@ public final class ContainerStore {
         if (partitions != null && range != null) {
             partitions = partitions.stream().filter(p -> range.contains(p.epk())).toList();
         }
-        IndexSeek seek = IndexSeekPlanner.choose(query, indexingPolicy, parameters);
+        IndexSeek seek = mostSelective(IndexSeekPlanner.candidates(query, indexingPolicy, parameters));
         long hits = 0;
         if (seek != null) {
             hits = readThroughIndex(seek, partitions, range, collect);
@@ -186,6 +186,47 @@ public final class ContainerStore {
         return new QueryResult(results, items.size(), bytes[0], hits,
                 RequestCharge.query(bytes[0]) + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, hits)),
                 (seek == null ? "scan" : "index seek on " + seek.path() + " (" + seek.predicate() + ")") + ", " + scope);
+    }
+
+    /** Beyond this many entries a seek counts as "large": comparing candidates stays cheap. */
+    private static final int SELECTIVITY_PROBE = 1000;
+
+    /**
+     * The candidate seek with the fewest index entries (counted up to {@value #SELECTIVITY_PROBE}); on a tie,
+     * equality before ranges, then the first written.
+     */
+    private IndexSeek mostSelective(List<IndexSeek> candidates) {
+        if (candidates.size() <= 1) {
+            return candidates.isEmpty() ? null : candidates.get(0);
+        }
+        IndexSeek best = null;
+        long bestCount = Long.MAX_VALUE;
+        for (IndexSeek seek : candidates) {
+            long count = countEntries(seek, SELECTIVITY_PROBE);
+            if (count < bestCount || count == bestCount && IndexSeekPlanner.isEquality(seek)
+                    && !IndexSeekPlanner.isEquality(best)) {
+                best = seek;
+                bestCount = count;
+            }
+        }
+        return best;
+    }
+
+    private long countEntries(IndexSeek seek, int limit) {
+        Integer pathId = paths.find(seek.path());
+        if (pathId == null) {
+            return 0;
+        }
+        byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
+        long[] n = {0};
+        for (io.tetradb.core.value.KeyRange r : seek.ranges()) {
+            io.tetradb.core.value.KeyRange keys = r.withPrefix(prefix);
+            store.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> ++n[0] < limit);
+            if (n[0] >= limit) {
+                break;
+            }
+        }
+        return n[0];
     }
 
     /** Reads the items an index seek finds (in scope, each once); returns the number of index entries read. */

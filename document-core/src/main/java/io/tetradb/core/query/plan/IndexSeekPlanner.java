@@ -36,28 +36,40 @@ public final class IndexSeekPlanner {
     private IndexSeekPlanner() {
     }
 
-    /** The seek to use, or null when no conjunct can be answered by an index (the container is scanned). */
+    /** The seek to use without statistics (equality before ranges), or null when the container must be scanned. */
     public static IndexSeek choose(SqlQuery query, CompiledIndexingPolicy policy, Map<String, JsonNode> parameters) {
-        if (query.where() == null || query.from() == null || !policy.enabled()) {
-            return null;
-        }
-        Map<String, List<String>> aliases = aliases(query);
-        if (aliases == null) {
-            return null;
-        }
-        List<Expr> conjuncts = new ArrayList<>();
-        flattenAnd(query.where(), conjuncts);
         IndexSeek best = null;
-        for (Expr conjunct : conjuncts) {
-            IndexSeek seek = seek(conjunct, aliases, policy, parameters);
-            if (seek != null && (best == null || isEquality(seek) && !isEquality(best))) {
+        for (IndexSeek seek : candidates(query, policy, parameters)) {
+            if (best == null || isEquality(seek) && !isEquality(best)) {
                 best = seek;
             }
         }
         return best;
     }
 
-    private static boolean isEquality(IndexSeek s) {
+    /** Every seek the WHERE clause allows, one per sargable conjunct; the caller picks the most selective. */
+    public static List<IndexSeek> candidates(SqlQuery query, CompiledIndexingPolicy policy,
+                                             Map<String, JsonNode> parameters) {
+        if (query.where() == null || query.from() == null || !policy.enabled()) {
+            return List.of();
+        }
+        Map<String, List<String>> aliases = aliases(query);
+        if (aliases == null) {
+            return List.of();
+        }
+        List<Expr> conjuncts = new ArrayList<>();
+        flattenAnd(query.where(), conjuncts);
+        List<IndexSeek> out = new ArrayList<>();
+        for (Expr conjunct : conjuncts) {
+            IndexSeek seek = seek(conjunct, aliases, policy, parameters);
+            if (seek != null) {
+                out.add(seek);
+            }
+        }
+        return out;
+    }
+
+    public static boolean isEquality(IndexSeek s) {
         return s.predicate().startsWith("=");
     }
 
