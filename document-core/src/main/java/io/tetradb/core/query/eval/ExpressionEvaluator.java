@@ -646,10 +646,7 @@ public final class ExpressionEvaluator {
         if (Double.isNaN(d) || Double.isInfinite(d)) {
             return UNDEFINED;
         }
-        if (d == Math.rint(d) && Math.abs(d) <= 9007199254740992d) {
-            return LongNode.valueOf((long) d);
-        }
-        return DoubleNode.valueOf(d);
+        return io.tetradb.core.value.Numbers.of(d);
     }
 
     static String upper(String s) {

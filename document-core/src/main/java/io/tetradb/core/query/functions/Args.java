@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tetradb.core.value.ValueOrder;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -23,7 +22,6 @@ public final class Args {
     static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     /** 2^53: beyond it a double no longer holds every integer, so results past it stay doubles. */
-    private static final double EXACT_LONG_LIMIT = 9007199254740992d;
 
     private Args() {
     }
@@ -87,16 +85,9 @@ public final class Args {
         return LongNode.valueOf(v);
     }
 
-    /**
-     * A numeric result. Cosmos numbers are doubles and print without a fraction when they have none, so an integral
-     * value within 2^53 becomes an integer node (5, not 5.0); everything else stays a double.
-     */
+    /** A numeric result (see {@link io.tetradb.core.value.Numbers#of}). */
     static JsonNode number(double d) {
-        if (d == Math.rint(d) && Math.abs(d) <= EXACT_LONG_LIMIT) {
-            // also turns -0.0 into 0, as JSON serializers print it
-            return LongNode.valueOf((long) d);
-        }
-        return DoubleNode.valueOf(d);
+        return io.tetradb.core.value.Numbers.of(d);
     }
 
     static ArrayNode array() {
