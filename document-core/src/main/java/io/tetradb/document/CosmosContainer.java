@@ -11,7 +11,7 @@ import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.core.store.PartitionStatistics;
-import io.tetradb.core.store.QueryResult;
+import io.tetradb.core.store.ContainerQuery;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -180,8 +180,9 @@ public final class CosmosContainer {
     }
 
     /**
-     * Runs a Cosmos SQL query, lazily, page by page. Continuation tokens are stateless (the position in the result),
-     * so they stay valid across restarts and partition splits.
+     * Runs a Cosmos SQL query, lazily, page by page. Continuation tokens are stateless (a storage position, or the
+     * offset for queries that sort in memory, group or de-duplicate), so they stay valid across restarts and
+     * partition splits.
      */
     public <T> CosmosPagedIterable<T> queryItems(SqlQuerySpec spec, CosmosQueryRequestOptions options, Class<T> type) {
         io.tetradb.core.query.sql.SqlQuery parsed = CosmosException.call(
@@ -194,22 +195,16 @@ public final class CosmosContainer {
         int pageSize = o.getMaxItemCount() == null || o.getMaxItemCount() <= 0 ? 100 : o.getMaxItemCount();
         return new CosmosPagedIterable<>((continuation, size) -> CosmosException.call(() -> {
             ContainerStore store = store();
-            QueryResult r = store.query(parsed,
+            ContainerQuery.Page page = store.queryPage(parsed, parameters,
                     o.getPartitionKey() == null ? null : value(store, o.getPartitionKey()),
-                    o.getFeedRange() == null ? null : o.getFeedRange().range(), parameters);
-            int from = QueryContinuation.offset(continuation, r.results().size());
-            int limit = Math.min(r.results().size(), from + size);
-            List<T> page = new ArrayList<>(limit - from);
-            long pageBytes = 0;
-            int to = from;
-            // a page holds at most pageSize results and about 4 MB (but always at least one result)
-            while (to < limit && (to == from || pageBytes < MAX_PAGE_BYTES)) {
-                JsonNode n = r.results().get(to++);
-                pageBytes += n.toString().length();
-                page.add(convert(n, type));
+                    o.getFeedRange() == null ? null : o.getFeedRange().range(), continuation, size, MAX_PAGE_BYTES);
+            List<T> results = new ArrayList<>(page.results().size());
+            for (JsonNode n : page.results()) {
+                results.add(convert(n, type));
             }
-            return new FeedResponse<>(page, to < r.results().size() ? QueryContinuation.token(to) : null,
-                    r.requestCharge(), r.documentsLoaded(), r.indexHits(), r.access());
+            return new FeedResponse<>(results, page.continuation(), page.requestCharge(),
+                    new QueryMetrics(page.documentsLoaded(), page.bytesLoaded(), page.results().size(),
+                            page.indexHits(), page.elapsedNanos()), page.access());
         }), pageSize);
     }
 

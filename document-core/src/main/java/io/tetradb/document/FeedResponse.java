@@ -1,23 +1,22 @@
 package io.tetradb.document;
 
 import java.util.List;
+import java.util.Map;
 
 /** One page of query results, as in azure-cosmos. */
 public final class FeedResponse<T> {
     private final List<T> results;
     private final String continuationToken;
     private final double requestCharge;
-    private final long documentsLoaded;
-    private final long indexHits;
+    private final QueryMetrics metrics;
     private final String accessPath;
 
-    FeedResponse(List<T> results, String continuationToken, double requestCharge, long documentsLoaded,
-                 long indexHits, String accessPath) {
+    FeedResponse(List<T> results, String continuationToken, double requestCharge, QueryMetrics metrics,
+                 String accessPath) {
         this.results = List.copyOf(results);
         this.continuationToken = continuationToken;
         this.requestCharge = requestCharge;
-        this.documentsLoaded = documentsLoaded;
-        this.indexHits = indexHits;
+        this.metrics = metrics;
         this.accessPath = accessPath;
     }
 
@@ -36,15 +35,32 @@ public final class FeedResponse<T> {
 
     /** TetraDB extension: how many items the query read to produce its results. */
     public long getDocumentsLoaded() {
-        return documentsLoaded;
+        return metrics.getRetrievedDocumentCount();
     }
 
     /** TetraDB extension: how many index entries the query read. */
     public long getIndexHits() {
-        return indexHits;
+        return metrics.getIndexHitCount();
     }
 
-    /** TetraDB extension: how the items were found: {@code scan}, or the index seek and the predicate it serves. */
+    /**
+     * This page's query metrics (the figures Cosmos DB reports as query metrics: retrieved and output documents,
+     * retrieved bytes, index lookups, execution time). One entry, keyed {@code "0"}: TetraDB runs a query page as one
+     * execution over its index, however many physical partitions it spans.
+     */
+    public Map<String, QueryMetrics> getQueryMetricsMap() {
+        return Map.of("0", metrics);
+    }
+
+    /** This page's query metrics (see {@link #getQueryMetricsMap()}). */
+    public QueryMetrics getQueryMetrics() {
+        return metrics;
+    }
+
+    /**
+     * TetraDB extension, the query's explain: how the items were found ({@code scan}, the index seek and the predicate
+     * it serves, or an index-ordered read serving the ORDER BY) and over which partitions.
+     */
     public String getAccessPath() {
         return accessPath;
     }

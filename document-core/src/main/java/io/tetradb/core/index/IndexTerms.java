@@ -81,6 +81,34 @@ public final class IndexTerms {
         }
     }
 
+    /**
+     * The indexed values of one flat path in an item, as its entries hold them: array elements at any level are
+     * walked through (multikey), strings bounded. Used to tell which of an item's entries an index reader met first.
+     */
+    public static List<JsonNode> valuesAt(JsonNode item, List<String> names) {
+        List<JsonNode> out = new ArrayList<>();
+        collect(item, names, 0, out);
+        return out;
+    }
+
+    private static void collect(JsonNode node, List<String> names, int depth, List<JsonNode> out) {
+        node = asStored(node);
+        if (node.isArray()) {
+            for (JsonNode element : node) {
+                collect(element, names, depth, out);
+            }
+        } else if (depth == names.size()) {
+            if (!node.isMissingNode() && !node.isObject()) {
+                out.add(bounded(node));
+            }
+        } else if (node.isObject()) {
+            JsonNode child = node.get(names.get(depth));
+            if (child != null) {
+                collect(child, names, depth + 1, out);
+            }
+        }
+    }
+
     private static final com.fasterxml.jackson.databind.ObjectMapper POJOS = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /**

@@ -183,6 +183,89 @@ public final class RocksEngine implements StorageEngine {
     }
 
     @Override
+    public KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse) {
+        enter();
+        try {
+            return new RocksCursor(space, from, to, reverse);
+        } catch (RuntimeException e) {
+            exit();
+            throw e;
+        }
+    }
+
+    /** Holds the engine open (one in-flight call) until closed. */
+    private final class RocksCursor implements KeyCursor {
+        private final ReadOptions options = new ReadOptions();
+        private final Slice lower;
+        private final Slice upper;
+        private final RocksIterator it;
+        private final boolean reverse;
+        private boolean started;
+        private boolean closedCursor;
+
+        RocksCursor(Space space, byte[] from, byte[] to, boolean reverse) {
+            this.reverse = reverse;
+            this.lower = new Slice(from);
+            this.upper = to == null ? null : new Slice(to);
+            options.setIterateLowerBound(lower);
+            if (upper != null) {
+                options.setIterateUpperBound(upper);
+            }
+            this.it = db.newIterator(families.get(space), options);
+        }
+
+        @Override
+        public boolean next() {
+            if (!started) {
+                started = true;
+                if (reverse) {
+                    it.seekToLast();
+                } else {
+                    it.seekToFirst();
+                }
+            } else if (reverse) {
+                it.prev();
+            } else {
+                it.next();
+            }
+            if (it.isValid()) {
+                return true;
+            }
+            try {
+                it.status();
+            } catch (RocksDBException e) {
+                throw new StorageException("scan failed: " + e.getMessage(), e);
+            }
+            return false;
+        }
+
+        @Override
+        public byte[] key() {
+            return it.key();
+        }
+
+        @Override
+        public byte[] value() {
+            return it.value();
+        }
+
+        @Override
+        public void close() {
+            if (closedCursor) {
+                return;
+            }
+            closedCursor = true;
+            it.close();
+            options.close();
+            lower.close();
+            if (upper != null) {
+                upper.close();
+            }
+            exit();
+        }
+    }
+
+    @Override
     public void apply(WriteSet writes) {
         if (writes.isEmpty()) {
             return;

@@ -25,6 +25,12 @@ public interface StorageEngine extends AutoCloseable {
      */
     void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
 
+    /**
+     * A cursor over the entries with {@code from <= key < to} ({@code to == null}: to the end of the space), in key
+     * order or, with {@code reverse}, from the last key down. Reads see a consistent view taken when it opens.
+     */
+    KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse);
+
     /** Applies every write of the set atomically; returns once it is as durable as the configured durability. */
     void apply(WriteSet writes);
 

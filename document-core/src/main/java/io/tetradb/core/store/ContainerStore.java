@@ -12,9 +12,9 @@ import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.partition.PartitionMap;
 import io.tetradb.core.partition.PhysicalPartition;
 import io.tetradb.core.patch.PatchApplier;
-import io.tetradb.core.query.plan.IndexSeek;
-import io.tetradb.core.query.plan.IndexSeekPlanner;
-import io.tetradb.core.query.plan.PartitionRouter;
+import io.tetradb.core.query.plan.LogicalPlan;
+import io.tetradb.core.query.sql.SqlQuery;
+import io.tetradb.core.query.sql.SqlToPlan;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
@@ -146,148 +146,66 @@ public final class ContainerStore {
     // ---- queries -----------------------------------------------------------------------------------------------
 
     /**
-     * Runs a parsed Cosmos SQL query over one logical partition ({@code pk}), one EPK range, or the whole container.
-     * When one conjunct of the WHERE clause can be answered by an index, only the items it finds are read; otherwise
-     * every item in scope is. The executor then evaluates the whole query on them.
+     * One page of a query over one logical partition ({@code pk}), one EPK range, or the whole container; see
+     * {@link ContainerQuery}. {@code continuation} is the previous page's token (null for the first page).
      */
-    public QueryResult query(io.tetradb.core.query.sql.SqlQuery query, PartitionKeyValue pk, EpkRange range,
-                             Map<String, JsonNode> parameters) {
+    public ContainerQuery.Page queryPage(LogicalPlan plan, Map<String, JsonNode> parameters, PartitionKeyValue pk,
+                                         EpkRange range, String continuation, int maxItems, long maxBytes) {
         checkNotDeleted();
         if (pk != null) {
             checkLevels(pk);
         }
-        List<ObjectNode> items = new ArrayList<>();
-        long[] bytes = {0};
-        Predicate<byte[]> collect = stored -> {
-            bytes[0] += stored.length;
-            items.add(store.codec().parse(stored));
-            return true;
-        };
-        // the logical partitions the query can touch: the caller's, or those its WHERE clause pins (else all)
-        List<PartitionKeyValue> partitions = pk != null ? List.of(pk)
-                : PartitionRouter.route(query, definition.partitionKey(), parameters);
-        if (partitions != null && range != null) {
-            partitions = partitions.stream().filter(p -> range.contains(p.epk())).toList();
+        return new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+    }
+
+    /** One page of a Cosmos SQL query (see {@link #queryPage(LogicalPlan, Map, PartitionKeyValue, EpkRange, String, int, long)}). */
+    public ContainerQuery.Page queryPage(SqlQuery query, Map<String, JsonNode> parameters, PartitionKeyValue pk,
+                                         EpkRange range, String continuation, int maxItems, long maxBytes) {
+        LogicalPlan plan = SqlToPlan.compile(query);
+        if (plan == null) {
+            checkNotDeleted();
+            return new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation, maxItems, maxBytes);
         }
-        IndexSeek seek = mostSelective(IndexSeekPlanner.candidates(query, indexingPolicy, parameters));
+        return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+    }
+
+    /** Every result of a query at once, with the summed metrics of its pages. */
+    public QueryResult query(SqlQuery query, PartitionKeyValue pk, EpkRange range, Map<String, JsonNode> parameters) {
+        List<JsonNode> results = new ArrayList<>();
+        long loaded = 0;
+        long bytes = 0;
         long hits = 0;
-        if (seek != null) {
-            hits = readThroughIndex(seek, partitions, range, collect);
-        } else if (partitions != null) {
-            for (PartitionKeyValue p : partitions) {
-                scan(p, collect);
-            }
-        } else {
-            scan(range == null ? EpkRange.FULL : range, collect);
-        }
-        List<JsonNode> results = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, parameters,
-                io.tetradb.core.query.functions.FunctionContext.forQuery(java.time.Clock.systemUTC()));
-        String scope = partitions == null ? "all partitions" : partitions.size() + " logical partition(s)";
-        return new QueryResult(results, items.size(), bytes[0], hits,
-                RequestCharge.query(bytes[0]) + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, hits)),
-                (seek == null ? "scan" : "index seek on " + seek.path() + " (" + seek.predicate() + ")") + ", " + scope);
+        double charge = 0;
+        String access = null;
+        String token = null;
+        do {
+            ContainerQuery.Page page = queryPage(query, parameters, pk, range, token, Integer.MAX_VALUE, Long.MAX_VALUE);
+            results.addAll(page.results());
+            loaded += page.documentsLoaded();
+            bytes += page.bytesLoaded();
+            hits += page.indexHits();
+            charge += page.requestCharge();
+            access = access == null ? page.access() : access;
+            token = page.continuation();
+        } while (token != null);
+        return new QueryResult(results, loaded, bytes, hits, charge, access);
     }
 
-    /** Beyond this many entries a seek counts as "large": comparing candidates stays cheap. */
-    private static final int SELECTIVITY_PROBE = 1000;
-
-    /**
-     * The candidate seek with the fewest index entries (counted up to {@value #SELECTIVITY_PROBE}); on a tie,
-     * equality before ranges, then the first written.
-     */
-    private IndexSeek mostSelective(List<IndexSeek> candidates) {
-        if (candidates.size() <= 1) {
-            return candidates.isEmpty() ? null : candidates.get(0);
-        }
-        IndexSeek best = null;
-        long bestCount = Long.MAX_VALUE;
-        for (IndexSeek seek : candidates) {
-            long count = countEntries(seek, SELECTIVITY_PROBE);
-            if (count < bestCount || count == bestCount && IndexSeekPlanner.isEquality(seek)
-                    && !IndexSeekPlanner.isEquality(best)) {
-                best = seek;
-                bestCount = count;
-            }
-        }
-        return best;
+    /** The policy the planner may seek with: an index is only used where every item's entries follow it. */
+    CompiledIndexingPolicy seekPolicy() {
+        return indexingPolicy;
     }
 
-    private long countEntries(IndexSeek seek, int limit) {
-        Integer pathId = paths.find(seek.path());
-        if (pathId == null) {
-            return 0;
-        }
-        byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
-        long[] n = {0};
-        for (io.tetradb.core.value.KeyRange r : seek.ranges()) {
-            io.tetradb.core.value.KeyRange keys = r.withPrefix(prefix);
-            store.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> ++n[0] < limit);
-            if (n[0] >= limit) {
-                break;
-            }
-        }
-        return n[0];
+    PathDictionary paths() {
+        return paths;
     }
 
-    /** Reads the items an index seek finds (in scope, each once); returns the number of index entries read. */
-    private long readThroughIndex(IndexSeek seek, List<PartitionKeyValue> partitions, EpkRange range,
-                                  Predicate<byte[]> collect) {
-        Integer pathId = paths.find(seek.path());
-        if (pathId == null) {
-            return 0; // no item ever had a value there
-        }
-        byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
-        int levels = definition.partitionKey().levels();
-        int epkBytes = 16 * levels;
-        Set<ByteBuffer> allowed = null;
-        if (partitions != null) {
-            allowed = new HashSet<>();
-            for (PartitionKeyValue p : partitions) {
-                allowed.add(ByteBuffer.wrap(Keys.concat(collId, p.epk(), p.encoded())));
-            }
-        }
-        Set<ByteBuffer> inScope = allowed;
-        java.util.LinkedHashSet<ByteBuffer> docKeys = new java.util.LinkedHashSet<>();
-        long[] hits = {0};
-        for (io.tetradb.core.value.KeyRange r : seek.ranges()) {
-            io.tetradb.core.value.KeyRange keys = r.withPrefix(prefix);
-            store.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> {
-                hits[0]++;
-                byte[] key = kv.key();
-                int valueEnd = IndexKeyEncoding.skip(key, prefix.length, false);
-                byte[] docKey = Keys.concat(collId, Arrays.copyOfRange(key, valueEnd, key.length));
-                if (inScope != null) {
-                    int pkStart = collId.length + epkBytes;
-                    int lpEnd = pkStart + PartitionKeyValue.encodedLength(docKey, pkStart, levels);
-                    if (!inScope.contains(ByteBuffer.wrap(docKey, 0, lpEnd))) {
-                        return true;
-                    }
-                }
-                if (range != null && !range.contains(Arrays.copyOfRange(docKey, collId.length, collId.length + epkBytes))) {
-                    return true;
-                }
-                docKeys.add(ByteBuffer.wrap(docKey));
-                return true;
-            });
-        }
-        List<byte[]> batch = new ArrayList<>();
-        for (ByteBuffer k : docKeys) {
-            batch.add(k.array());
-            if (batch.size() == 512) {
-                readAll(batch, collect);
-                batch.clear();
-            }
-        }
-        readAll(batch, collect);
-        return hits[0];
+    byte[] collIdBytes() {
+        return collId;
     }
 
-    private void readAll(List<byte[]> docKeys, Predicate<byte[]> collect) {
-        for (byte[] stored : store.engine().multiGet(Space.DOCS, docKeys)) {
-            if (stored != null) { // deleted between the index read and now: the next read agrees
-                collect.test(stored);
-            }
-        }
+    io.tetradb.core.storage.StorageEngine engine() {
+        return store.engine();
     }
 
     // ---- writes ------------------------------------------------------------------------------------------------

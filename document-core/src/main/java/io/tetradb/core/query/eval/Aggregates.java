@@ -25,17 +25,37 @@ final class Aggregates {
     }
 
     static JsonNode compute(String name, List<JsonNode> values) {
-        switch (name) {
-            case "COUNT":
-                return LongNode.valueOf(values.size());
-            case "SUM":
-            case "AVG": {
-                double sum = 0;
-                long exact = 0;
-                boolean allIntegral = true;
-                for (JsonNode v : values) {
+        Accumulator a = new Accumulator(name);
+        for (JsonNode v : values) {
+            a.add(v);
+        }
+        return a.result();
+    }
+
+    /** One aggregate folded value by value, so a group never has to hold its rows. */
+    static final class Accumulator {
+        private final String name;
+        private long count;
+        private double sum;
+        private long exact;
+        private boolean allIntegral = true;
+        private boolean invalid;
+        private JsonNode best;
+
+        Accumulator(String name) {
+            this.name = name;
+        }
+
+        /** Adds one defined value (callers leave undefined values out). */
+        void add(JsonNode v) {
+            count++;
+            switch (name) {
+                case "COUNT" -> {
+                }
+                case "SUM", "AVG" -> {
                     if (!v.isNumber()) {
-                        return ExpressionEvaluator.UNDEFINED;
+                        invalid = true;
+                        return;
                     }
                     sum += v.doubleValue();
                     if (allIntegral && v.isIntegralNumber() && v.canConvertToLong()) {
@@ -48,30 +68,40 @@ final class Aggregates {
                         allIntegral = false;
                     }
                 }
-                if (name.equals("SUM")) {
-                    return allIntegral && Math.abs(exact) <= (1L << 53) ? LongNode.valueOf(exact)
-                            : ExpressionEvaluator.number(sum);
-                }
-                return values.isEmpty() ? ExpressionEvaluator.UNDEFINED
-                        : ExpressionEvaluator.number((allIntegral ? (double) exact : sum) / values.size());
-            }
-            default: { // MIN, MAX
-                JsonNode best = null;
-                boolean max = name.equals("MAX");
-                for (JsonNode v : values) {
+                default -> { // MIN, MAX
                     if (v.isArray() || v.isObject()) {
-                        return ExpressionEvaluator.UNDEFINED;
+                        invalid = true;
+                        return;
                     }
                     if (best == null) {
                         best = v;
                     } else {
                         int c = ValueOrder.compareValues(v, best);
-                        if (max ? c > 0 : c < 0) {
+                        if (name.equals("MAX") ? c > 0 : c < 0) {
                             best = v;
                         }
                     }
                 }
-                return best == null ? ExpressionEvaluator.UNDEFINED : best;
+            }
+        }
+
+        JsonNode result() {
+            switch (name) {
+                case "COUNT":
+                    return LongNode.valueOf(count);
+                case "SUM":
+                    if (invalid) {
+                        return ExpressionEvaluator.UNDEFINED;
+                    }
+                    return allIntegral && Math.abs(exact) <= (1L << 53) ? LongNode.valueOf(exact)
+                            : ExpressionEvaluator.number(sum);
+                case "AVG":
+                    if (invalid || count == 0) {
+                        return ExpressionEvaluator.UNDEFINED;
+                    }
+                    return ExpressionEvaluator.number((allIntegral ? (double) exact : sum) / count);
+                default:
+                    return invalid || best == null ? ExpressionEvaluator.UNDEFINED : best;
             }
         }
     }

@@ -18,13 +18,20 @@ public final class Env {
     private final JsonNode value;
     private final FunctionContext functionContext;
     private final List<Env> group;
+    private final java.util.Map<io.tetradb.core.query.sql.Expr.FunctionCall, JsonNode> aggregates;
 
     private Env(Env parent, String name, JsonNode value, FunctionContext functionContext, List<Env> group) {
+        this(parent, name, value, functionContext, group, null);
+    }
+
+    private Env(Env parent, String name, JsonNode value, FunctionContext functionContext, List<Env> group,
+                java.util.Map<io.tetradb.core.query.sql.Expr.FunctionCall, JsonNode> aggregates) {
         this.parent = parent;
         this.name = name;
         this.value = value;
         this.functionContext = functionContext;
         this.group = group;
+        this.aggregates = aggregates;
     }
 
     /** No bindings. */
@@ -45,6 +52,16 @@ public final class Env {
     /** This environment as the representative row of an aggregate group. */
     Env withGroup(List<Env> rows) {
         return new Env(this, null, null, functionContext, rows);
+    }
+
+    /** This environment as a group's representative row whose aggregate calls are already folded. */
+    Env withAggregates(java.util.Map<io.tetradb.core.query.sql.Expr.FunctionCall, JsonNode> values) {
+        return new Env(this, null, null, functionContext, null, values);
+    }
+
+    /** The folded value of an aggregate call, or null when this row carries none. */
+    JsonNode aggregate(io.tetradb.core.query.sql.Expr.FunctionCall call) {
+        return aggregates == null ? null : aggregates.get(call);
     }
 
     /** The value bound to {@code alias}, or null when it is not bound. */

@@ -546,6 +546,10 @@ public final class ExpressionEvaluator {
     }
 
     private JsonNode aggregate(String name, Expr.FunctionCall f, Env env) {
+        JsonNode folded = env.aggregate(f);
+        if (folded != null) {
+            return folded;
+        }
         List<Env> rows = env.group();
         if (rows == null) {
             throw new StoreException(Status.BAD_REQUEST, "The aggregate function " + name
@@ -567,6 +571,11 @@ public final class ExpressionEvaluator {
             }
         }
         return Aggregates.compute(name, values);
+    }
+
+    /** Whether {@code e} calls an aggregate function outside any subquery (then its query aggregates). */
+    public static boolean hasAggregateCall(Expr e) {
+        return containsAggregate(e);
     }
 
     /** Whether {@code e} calls an aggregate function outside any subquery. */

@@ -294,7 +294,7 @@ public final class QueryExecutor {
      * the GROUP BY expressions (as Cosmos refuses such select lists; TetraDB's wording of the error). Subqueries are
      * evaluated on the group's first row and are not checked.
      */
-    private static void checkGrouped(Expr e, List<Expr> groupBy) {
+    static void checkGrouped(Expr e, List<Expr> groupBy) {
         if (groupBy.contains(e) || e instanceof Expr.Subquery || e instanceof Expr.Parameter) {
             return;
         }
@@ -397,7 +397,14 @@ public final class QueryExecutor {
             if (!q.from().joins().isEmpty()) {
                 throw new StoreException(Status.BAD_REQUEST, "'SELECT *' is only valid with a single input set.");
             }
-            JsonNode v = row.lookup(q.from().source().effectiveAlias());
+        }
+        return project(p, q.from() == null ? null : q.from().source().effectiveAlias(), row);
+    }
+
+    /** One row's result: {@code *} is the value of {@code starAlias}; undefined entries are left out. */
+    JsonNode project(Projection p, String starAlias, Env row) {
+        if (p instanceof Projection.Star) {
+            JsonNode v = row.lookup(starAlias);
             return v == null ? ExpressionEvaluator.UNDEFINED : v;
         }
         if (p instanceof Projection.Value v) {
@@ -438,7 +445,7 @@ public final class QueryExecutor {
         }
     }
 
-    private long count(Expr e, String clause) {
+    long count(Expr e, String clause) {
         JsonNode v = eval.evaluate(e, Env.empty());
         if (!v.isNumber() || v.doubleValue() < 0 || v.doubleValue() != Math.rint(v.doubleValue())) {
             throw new StoreException(Status.BAD_REQUEST, clause + " requires a non-negative integer, not " + v + ".");

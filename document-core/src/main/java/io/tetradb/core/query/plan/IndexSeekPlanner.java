@@ -50,15 +50,23 @@ public final class IndexSeekPlanner {
     /** Every seek the WHERE clause allows, one per sargable conjunct; the caller picks the most selective. */
     public static List<IndexSeek> candidates(SqlQuery query, CompiledIndexingPolicy policy,
                                              Map<String, JsonNode> parameters) {
-        if (query.where() == null || query.from() == null || !policy.enabled()) {
+        if (query.where() == null || query.from() == null) {
             return List.of();
         }
-        Map<String, List<String>> aliases = aliases(query);
-        if (aliases == null) {
+        return candidates(query.where(), aliases(query), policy, parameters);
+    }
+
+    /**
+     * Every seek the filter {@code where} allows, where {@code aliases} maps each row alias to the concrete path it
+     * ranges over (the item: the empty path; {@code JOIN x IN c.a}: {@code [a, []]}).
+     */
+    public static List<IndexSeek> candidates(Expr where, Map<String, List<String>> aliases,
+                                             CompiledIndexingPolicy policy, Map<String, JsonNode> parameters) {
+        if (where == null || aliases == null || !policy.enabled()) {
             return List.of();
         }
         List<Expr> conjuncts = new ArrayList<>();
-        flattenAnd(query.where(), conjuncts);
+        flattenAnd(where, conjuncts);
         List<IndexSeek> out = new ArrayList<>();
         for (Expr conjunct : conjuncts) {
             IndexSeek seek = seek(conjunct, aliases, policy, parameters);
@@ -77,6 +85,25 @@ public final class IndexSeekPlanner {
      * Alias → concrete path segments ({@code []} for array elements): the root alias of {@code FROM c} and the
      * aliases of {@code JOIN x IN c.path}. Null when the FROM clause has another shape.
      */
+    public static Map<String, List<String>> aliases(Pipeline p) {
+        if (!p.bindsWholeItem()) {
+            return null;
+        }
+        Map<String, List<String>> out = new HashMap<>();
+        out.put(p.rootAlias(), List.of());
+        for (LogicalPlan.Unwind u : p.unwinds().subList(1, p.unwinds().size())) {
+            List<String> path = u.iterate() ? path(u.source(), out) : null;
+            if (path != null) {
+                List<String> element = new ArrayList<>(path);
+                element.add(PathPattern.ARRAY);
+                out.put(u.alias(), List.copyOf(element));
+            } else {
+                out.remove(u.alias()); // hides an outer alias of the same name
+            }
+        }
+        return out;
+    }
+
     static Map<String, List<String>> aliases(SqlQuery query) {
         FromSource root = query.from().source();
         if (root.iterate() || !(root.collection() instanceof FromCollection.Path p) || !p.segments().isEmpty()) {
@@ -130,11 +157,11 @@ public final class IndexSeekPlanner {
                 return null;
             }
             return switch (op) {
-                case EQUAL -> new IndexSeek(flat(path), List.of(KeyRange.equalTo(bound(value))), "= " + e);
-                case GREATER, GREATER_OR_EQUAL -> new IndexSeek(flat(path), List.of(lower(value, op == Expr.BinaryOp.GREATER)),
+                case EQUAL -> seek(path, List.of(KeyRange.equalTo(bound(value))), "= " + e);
+                case GREATER, GREATER_OR_EQUAL -> seek(path, List.of(lower(value, op == Expr.BinaryOp.GREATER)),
                         "range " + e);
-                case LESS -> new IndexSeek(flat(path), List.of(KeyRange.lessThan(value)), "range " + e);
-                case LESS_OR_EQUAL -> new IndexSeek(flat(path), List.of(KeyRange.atMost(value)), "range " + e);
+                case LESS -> seek(path, List.of(KeyRange.lessThan(value)), "range " + e);
+                case LESS_OR_EQUAL -> seek(path, List.of(KeyRange.atMost(value)), "range " + e);
                 default -> null;
             };
         }
@@ -153,7 +180,7 @@ public final class IndexSeekPlanner {
                     ranges.add(KeyRange.equalTo(bound(value)));
                 }
             }
-            return new IndexSeek(flat(path), ranges, "= " + e);
+            return seek(path, ranges, "= " + e);
         }
         if (e instanceof Expr.Between bt && !bt.negated()) {
             List<String> path = path(bt.target(), aliases);
@@ -163,7 +190,7 @@ public final class IndexSeekPlanner {
                     || lo.getNodeType() != hi.getNodeType()) {
                 return null;
             }
-            return new IndexSeek(flat(path), List.of(KeyRange.between(bound(lo), hi)), "range " + e);
+            return seek(path, List.of(KeyRange.between(bound(lo), hi)), "range " + e);
         }
         if (e instanceof Expr.FunctionCall f && !f.udf()) {
             String name = f.normalizedName();
@@ -171,7 +198,7 @@ public final class IndexSeekPlanner {
                 List<String> path = path(f.args().get(0), aliases);
                 JsonNode prefix = constant(f.args().get(1), params);
                 if (path != null && prefix != null && prefix.isTextual() && policy.indexes(path)) {
-                    return new IndexSeek(flat(path), List.of(KeyRange.startsWith(bound(prefix).textValue())),
+                    return seek(path, List.of(KeyRange.startsWith(bound(prefix).textValue())),
                             "prefix " + e);
                 }
             }
@@ -182,12 +209,17 @@ public final class IndexSeekPlanner {
                     List<String> elements = new ArrayList<>(array);
                     elements.add(PathPattern.ARRAY);
                     if (policy.indexes(elements)) {
-                        return new IndexSeek(flat(array), List.of(KeyRange.equalTo(bound(value))), "= " + e);
+                        return seek(elements, List.of(KeyRange.equalTo(bound(value))), "= " + e);
                     }
                 }
             }
         }
         return null;
+    }
+
+    /** The concrete path a property expression reads ({@code []} for JOIN elements), or null for other shapes. */
+    public static List<String> pathOf(Expr e, Map<String, List<String>> aliases) {
+        return path(e, aliases);
     }
 
     /** The concrete path a property expression reads, or null when it is not alias.prop.prop... */
@@ -209,6 +241,10 @@ public final class IndexSeekPlanner {
                 return null;
             }
         }
+    }
+
+    private static IndexSeek seek(List<String> concrete, List<KeyRange> ranges, String predicate) {
+        return new IndexSeek(flat(concrete), ranges, predicate, List.copyOf(concrete));
     }
 
     /** The index path of a concrete path: array markers dropped, names escaped. */

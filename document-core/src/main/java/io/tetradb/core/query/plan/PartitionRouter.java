@@ -26,12 +26,17 @@ public final class PartitionRouter {
         if (query.where() == null || query.from() == null) {
             return null;
         }
-        Map<String, List<String>> aliases = IndexSeekPlanner.aliases(query);
-        if (aliases == null) {
+        return route(query.where(), IndexSeekPlanner.aliases(query), key, params);
+    }
+
+    /** The logical partitions a filter allows (aliases as {@link IndexSeekPlanner#aliases(Pipeline)}), or null. */
+    public static List<PartitionKeyValue> route(Expr where, Map<String, List<String>> aliases, PartitionKeyDefinition key,
+                                                Map<String, JsonNode> params) {
+        if (where == null || aliases == null) {
             return null;
         }
         List<Expr> conjuncts = new ArrayList<>();
-        IndexSeekPlanner.flattenAnd(query.where(), conjuncts);
+        IndexSeekPlanner.flattenAnd(where, conjuncts);
         List<List<JsonNode>> levels = new ArrayList<>();
         for (String path : key.paths()) {
             List<String> segments = PartitionKeyDefinition.segments(path);

@@ -1,0 +1,376 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.IndexTerms;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.query.eval.PlanExecutor;
+import io.tetradb.core.query.functions.FunctionContext;
+import io.tetradb.core.query.plan.IndexSeek;
+import io.tetradb.core.query.plan.IndexSeekPlanner;
+import io.tetradb.core.query.plan.LogicalPlan;
+import io.tetradb.core.query.plan.PartitionRouter;
+import io.tetradb.core.query.plan.Pipeline;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.value.IndexKeyEncoding;
+import io.tetradb.core.value.KeyRange;
+
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * Plans and runs one page of a query over a container: routes it to the logical partitions its filter pins, picks
+ * the access path (full or partition scan, the most selective index seek, or an index-ordered read that serves the
+ * ORDER BY and stops after the page), runs the pipeline, and returns the page with its continuation and what it cost.
+ */
+public final class ContainerQuery {
+    /** Beyond this many entries a seek counts as "large": comparing candidates stays cheap. */
+    static final int SELECTIVITY_PROBE = 1000;
+
+    /** One page of results with its metrics; {@code continuation} null on the last page. */
+    public record Page(List<JsonNode> results, String continuation, long documentsLoaded, long bytesLoaded,
+                       long indexHits, double requestCharge, String access, long elapsedNanos) {
+    }
+
+    /** How the items are found. {@code seek} null: scan; {@code ordered}: the seek's value order serves the sort. */
+    private record Access(IndexSeek seek, boolean ordered, boolean reverse) {
+        static final Access SCAN = new Access(null, false, false);
+
+        String id() {
+            if (seek == null) {
+                return "scan";
+            }
+            return (ordered ? "index-ordered read" : "index seek") + " on " + seek.path() + " (" + seek.predicate()
+                    + ")" + (ordered && reverse ? " descending" : "");
+        }
+    }
+
+    private final ContainerStore container;
+
+    ContainerQuery(ContainerStore container) {
+        this.container = container;
+    }
+
+    Page page(LogicalPlan plan, Map<String, JsonNode> params, PartitionKeyValue pk, EpkRange range, String token,
+              int maxItems, long maxBytes) {
+        long started = System.nanoTime();
+        Pipeline p = Pipeline.of(plan);
+        Map<String, List<String>> aliases = IndexSeekPlanner.aliases(p);
+        List<PartitionKeyValue> partitions = pk != null ? List.of(pk)
+                : PartitionRouter.route(p.filter(), aliases, container.definition().partitionKey(), params);
+        if (partitions != null && range != null) {
+            partitions = partitions.stream().filter(x -> range.contains(x.epk())).toList();
+        }
+        int fingerprint = Objects.hash(plan.toString(), String.valueOf(params),
+                pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(range));
+        QueryToken resume = token == null ? null : QueryToken.decode(token, fingerprint);
+
+        CompiledIndexingPolicy policy = container.seekPolicy();
+        List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
+        IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
+        Access access = resume != null ? fromToken(resume.access(), candidates, orderedCandidate, p)
+                : choose(candidates, orderedCandidate, p);
+
+        PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC()));
+        QueryMetrics metrics = new QueryMetrics();
+        List<JsonNode> results;
+        String next = null;
+        if (p.streams(access.ordered())) {
+            PlanExecutor.Resume from = resume == null ? null : requirePosition(resume);
+            long[] window = executor.window(p);
+            long wanted = Math.min(maxItems, window[1] - (from == null ? 0 : from.produced()));
+            try (PlanExecutor.DocSource source = source(access, partitions, range, from == null ? null
+                    : from.position(), (int) Math.min(64, Math.max(1, wanted)), metrics)) {
+                PlanExecutor.Page page = executor.page(p, source, from, maxItems, maxBytes);
+                results = page.results();
+                if (page.next() != null) {
+                    next = QueryToken.at(fingerprint, access.id(), page.next()).encode();
+                }
+            }
+        } else {
+            long offset = resume == null ? 0 : requireOffset(resume);
+            List<JsonNode> all;
+            try (PlanExecutor.DocSource source = source(access, partitions, range, null, 64, metrics)) {
+                all = executor.all(p, source);
+            }
+            results = window(all, offset, maxItems, maxBytes);
+            if (offset + results.size() < all.size()) {
+                next = QueryToken.offset(fingerprint, access.id(), offset + results.size()).encode();
+            }
+        }
+        double charge = RequestCharge.query(metrics.bytesLoaded)
+                + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, metrics.indexEntries));
+        String scope = partitions == null ? (range == null ? "all partitions" : "feed range " + range)
+                : partitions.size() + " logical partition(s)";
+        return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, metrics.indexEntries, charge,
+                access.id() + ", " + scope, System.nanoTime() - started);
+    }
+
+    /**
+     * A query the plan IR does not express yet (no FROM clause, or a subquery as the FROM source): the in-memory
+     * interpreter runs it over every item in scope, and pages are offsets into its result.
+     */
+    Page interpreted(io.tetradb.core.query.sql.SqlQuery query, Map<String, JsonNode> params, PartitionKeyValue pk,
+                     EpkRange range, String token, int maxItems, long maxBytes) {
+        long started = System.nanoTime();
+        int fingerprint = Objects.hash(query.toString(), String.valueOf(params),
+                pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(range));
+        long offset = token == null ? 0 : requireOffset(QueryToken.decode(token, fingerprint));
+        QueryMetrics metrics = new QueryMetrics();
+        List<ObjectNode> items = new ArrayList<>();
+        if (query.from() != null) {
+            try (PlanExecutor.DocSource source = source(Access.SCAN, pk == null ? null : List.of(pk), range, null, 64,
+                    metrics)) {
+                for (PlanExecutor.SourceDoc d = source.next(); d != null; d = source.next()) {
+                    items.add(d.item());
+                }
+            }
+        }
+        List<JsonNode> all = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, params,
+                FunctionContext.forQuery(Clock.systemUTC()));
+        List<JsonNode> results = window(all, offset, maxItems, maxBytes);
+        String next = offset + results.size() < all.size()
+                ? QueryToken.offset(fingerprint, "interpreted", offset + results.size()).encode() : null;
+        return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, 0,
+                RequestCharge.query(metrics.bytesLoaded), "scan (interpreted), "
+                + (pk != null ? "1 logical partition(s)" : "all partitions"), System.nanoTime() - started);
+    }
+
+    /** Results {@code [offset, ...)}: at most {@code maxItems} and about {@code maxBytes}, at least one. */
+    private static List<JsonNode> window(List<JsonNode> all, long offset, int maxItems, long maxBytes) {
+        int from = (int) Math.min(offset, all.size());
+        int limit = (int) Math.min(all.size(), (long) from + maxItems);
+        int to = from;
+        long bytes = 0;
+        while (to < limit && (to == from || bytes < maxBytes)) {
+            bytes += all.get(to++).toString().length();
+        }
+        return new ArrayList<>(all.subList(from, to));
+    }
+
+    // ---- choosing the access path --------------------------------------------------------------------------------
+
+    /**
+     * The candidate seek whose value order is the query's order: ORDER BY one property path of the item, and a
+     * sargable predicate on that very path (it keeps only items with a scalar there, so the index holds every result).
+     */
+    private static IndexSeek orderedCandidate(Pipeline p, Map<String, List<String>> aliases, List<IndexSeek> candidates) {
+        if (p.sort().size() != 1 || aliases == null) {
+            return null;
+        }
+        List<String> path = IndexSeekPlanner.pathOf(p.sort().get(0).expr(), aliases);
+        if (path == null || path.contains(io.tetradb.core.index.PathPattern.ARRAY)) {
+            return null;
+        }
+        for (IndexSeek s : candidates) {
+            if (s.direct() && s.concrete().equals(path)) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    private Access choose(List<IndexSeek> candidates, IndexSeek ordered, Pipeline p) {
+        if (candidates.isEmpty()) {
+            return Access.SCAN;
+        }
+        boolean reverse = !p.sort().isEmpty() && p.sort().get(0).descending();
+        if (ordered != null && candidates.size() == 1) {
+            return new Access(ordered, true, reverse);
+        }
+        IndexSeek best = null;
+        long bestCount = Long.MAX_VALUE;
+        for (IndexSeek seek : candidates) {
+            long count = countEntries(seek, SELECTIVITY_PROBE);
+            if (count < bestCount || count == bestCount && IndexSeekPlanner.isEquality(seek)
+                    && !IndexSeekPlanner.isEquality(best)) {
+                best = seek;
+                bestCount = count;
+            }
+        }
+        if (ordered != null && (best == ordered || bestCount >= SELECTIVITY_PROBE)) {
+            // the ordered read stops once the page is full; a small seek plus an in-memory sort beats it otherwise
+            return new Access(ordered, true, reverse);
+        }
+        return new Access(best, false, false);
+    }
+
+    private static Access fromToken(String id, List<IndexSeek> candidates, IndexSeek ordered, Pipeline p) {
+        if (id.equals("scan")) {
+            return Access.SCAN;
+        }
+        boolean reverse = !p.sort().isEmpty() && p.sort().get(0).descending();
+        if (ordered != null && new Access(ordered, true, reverse).id().equals(id)) {
+            return new Access(ordered, true, reverse);
+        }
+        for (IndexSeek s : candidates) {
+            if (new Access(s, false, false).id().equals(id)) {
+                return new Access(s, false, false);
+            }
+        }
+        throw new StoreException(Status.BAD_REQUEST, "The continuation token is no longer valid: the container's "
+                + "indexing policy changed since the first page (" + id + ").");
+    }
+
+    private static PlanExecutor.Resume requirePosition(QueryToken t) {
+        if (t.position() == null) {
+            throw new StoreException(Status.BAD_REQUEST, "Invalid continuation token.");
+        }
+        return t.resume();
+    }
+
+    private static long requireOffset(QueryToken t) {
+        if (t.position() != null) {
+            throw new StoreException(Status.BAD_REQUEST, "Invalid continuation token.");
+        }
+        return t.offset();
+    }
+
+    private long countEntries(IndexSeek seek, int limit) {
+        Integer pathId = container.paths().find(seek.path());
+        if (pathId == null) {
+            return 0;
+        }
+        byte[] prefix = Keys.concat(container.collIdBytes(), Keys.collId(pathId));
+        long[] n = {0};
+        for (KeyRange r : seek.ranges()) {
+            KeyRange keys = r.withPrefix(prefix);
+            container.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> ++n[0] < limit);
+            if (n[0] >= limit) {
+                break;
+            }
+        }
+        return n[0];
+    }
+
+    // ---- sources -------------------------------------------------------------------------------------------------
+
+    private PlanExecutor.DocSource source(Access access, List<PartitionKeyValue> partitions, EpkRange range,
+                                          byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
+        byte[] collId = container.collIdBytes();
+        if (access.seek() == null) {
+            List<DocScanSource.Range> ranges = new ArrayList<>();
+            if (partitions != null) {
+                List<byte[]> prefixes = new ArrayList<>();
+                for (PartitionKeyValue p : partitions) {
+                    prefixes.add(Keys.concat(collId, p.epk(), p.encoded()));
+                }
+                prefixes.sort(Arrays::compareUnsigned);
+                for (byte[] prefix : prefixes) {
+                    ranges.add(new DocScanSource.Range(prefix, Keys.prefixEnd(prefix)));
+                }
+            } else if (range != null) {
+                ranges.add(new DocScanSource.Range(Keys.concat(collId, range.min()), Keys.concat(collId, range.max())));
+            } else {
+                ranges.add(new DocScanSource.Range(collId, Keys.prefixEnd(collId)));
+            }
+            return new DocScanSource(container.engine(), container.codec(), ranges, resumeAt, metrics);
+        }
+        IndexSeek seek = access.seek();
+        Integer pathId = container.paths().find(seek.path());
+        if (pathId == null) {
+            return new DocScanSource(container.engine(), container.codec(), List.of(), null, metrics); // never indexed
+        }
+        byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
+        List<String> names = seek.names();
+        IndexEntrySource.EntryCheck check = access.ordered() ? directValue(names)
+                : firstMatch(names, seek.ranges(), false);
+        IndexEntrySource entries = new IndexEntrySource(container.engine(), container.codec(), collId, prefix,
+                seek.ranges(), access.reverse(), (key, start) -> IndexKeyEncoding.skip(key, start, false),
+                scope(partitions, range), check, resumeAt, firstBatch, metrics);
+        return access.ordered() ? new LongStringRuns(entries, prefix.length, names, access.reverse()) : entries;
+    }
+
+    /** Keeps the document keys in the query's logical partitions or feed range; null when all are in scope. */
+    private Predicate<byte[]> scope(List<PartitionKeyValue> partitions, EpkRange range) {
+        byte[] collId = container.collIdBytes();
+        int levels = container.definition().partitionKey().levels();
+        int epkBytes = 16 * levels;
+        Set<ByteBuffer> allowed = null;
+        if (partitions != null) {
+            allowed = new HashSet<>();
+            for (PartitionKeyValue p : partitions) {
+                allowed.add(ByteBuffer.wrap(Keys.concat(collId, p.epk(), p.encoded())));
+            }
+        }
+        if (allowed == null && range == null) {
+            return null;
+        }
+        Set<ByteBuffer> inScope = allowed;
+        return docKey -> {
+            if (inScope != null) {
+                int pkStart = collId.length + epkBytes;
+                int lpEnd = pkStart + PartitionKeyValue.encodedLength(docKey, pkStart, levels);
+                if (!inScope.contains(ByteBuffer.wrap(docKey, 0, lpEnd))) {
+                    return false;
+                }
+            }
+            return range == null
+                    || range.contains(Arrays.copyOfRange(docKey, collId.length, collId.length + epkBytes));
+        };
+    }
+
+    /**
+     * An item stands at the entry of its first value (in read order) that lies in the seek's ranges: one item with
+     * several matching array elements is returned once, on whichever page reads that entry.
+     */
+    private static IndexEntrySource.EntryCheck firstMatch(List<String> names, List<KeyRange> ranges, boolean reverse) {
+        return (item, key, start, end) -> {
+            byte[] first = null;
+            for (JsonNode v : IndexTerms.valuesAt(item, names)) {
+                byte[] enc = IndexKeyEncoding.encode(v);
+                if (!inRanges(enc, ranges)) {
+                    continue;
+                }
+                if (first == null || (reverse ? Arrays.compareUnsigned(enc, first) > 0
+                        : Arrays.compareUnsigned(enc, first) < 0)) {
+                    first = enc;
+                }
+            }
+            return first != null && Arrays.equals(first, 0, first.length, key, start, end);
+        };
+    }
+
+    private static boolean inRanges(byte[] enc, List<KeyRange> ranges) {
+        for (KeyRange r : ranges) {
+            if (r.contains(enc)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * For index-ordered reads: an item stands at the entry of its own scalar value at the path (not at the entries
+     * of array elements, which sort elsewhere than the array itself).
+     */
+    private static IndexEntrySource.EntryCheck directValue(List<String> names) {
+        return (item, key, start, end) -> {
+            JsonNode v = item;
+            for (String n : names) {
+                v = v.isObject() ? v.get(n) : null;
+                if (v == null) {
+                    return false;
+                }
+            }
+            if (v.isContainerNode() || v.isMissingNode()) {
+                return false;
+            }
+            byte[] enc = IndexKeyEncoding.encode(IndexTerms.bounded(v));
+            return Arrays.equals(enc, 0, enc.length, key, start, end);
+        };
+    }
+
+}

@@ -1,0 +1,81 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.query.eval.PlanExecutor;
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Reads documents straight from the {@code DOCS} space over a list of key ranges (a container, an EPK range, or some
+ * logical partitions), in key order. The position of a document is its key, which does not depend on the partition
+ * map: a page's continuation stays valid when a partition splits.
+ */
+final class DocScanSource implements PlanExecutor.DocSource {
+    /** A key range {@code [from, to)}. */
+    record Range(byte[] from, byte[] to) {
+    }
+
+    private final StorageEngine engine;
+    private final ItemCodec codec;
+    private final List<Range> ranges;
+    private final QueryMetrics metrics;
+    private byte[] resumeAt;
+    private int next;
+    private KeyCursor cursor;
+
+    /** {@code ranges} sorted and disjoint; {@code resumeAt} (inclusive) or null. */
+    DocScanSource(StorageEngine engine, ItemCodec codec, List<Range> ranges, byte[] resumeAt, QueryMetrics metrics) {
+        this.engine = engine;
+        this.codec = codec;
+        this.ranges = ranges;
+        this.resumeAt = resumeAt;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public PlanExecutor.SourceDoc next() {
+        while (true) {
+            if (cursor == null && !open()) {
+                return null;
+            }
+            if (cursor.next()) {
+                byte[] value = cursor.value();
+                metrics.documentsLoaded++;
+                metrics.bytesLoaded += value.length;
+                return new PlanExecutor.SourceDoc(codec.parse(value), cursor.key(), value.length);
+            }
+            cursor.close();
+            cursor = null;
+        }
+    }
+
+    private boolean open() {
+        while (next < ranges.size()) {
+            Range r = ranges.get(next++);
+            byte[] from = r.from();
+            if (resumeAt != null) {
+                if (r.to() != null && Arrays.compareUnsigned(r.to(), resumeAt) <= 0) {
+                    continue; // wholly before the resume position
+                }
+                if (Arrays.compareUnsigned(resumeAt, from) > 0) {
+                    from = resumeAt;
+                }
+                resumeAt = null;
+            }
+            cursor = engine.cursor(Space.DOCS, from, r.to(), false);
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void close() {
+        if (cursor != null) {
+            cursor.close();
+            cursor = null;
+        }
+    }
+}
