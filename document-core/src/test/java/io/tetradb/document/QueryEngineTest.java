@@ -1,0 +1,205 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The planner and executor seen from the public API: access paths, pages, continuation tokens, metrics. */
+class QueryEngineTest {
+    static final ObjectMapper M = new ObjectMapper();
+
+    private static CosmosContainer container(CosmosClient client, int items) {
+        client.createDatabase("db");
+        client.getDatabase("db").createContainer("c", "/pk");
+        CosmosContainer c = client.getDatabase("db").getContainer("c");
+        for (int i = 0; i < items; i++) {
+            ObjectNode item = M.createObjectNode().put("id", "i" + i).put("pk", "p" + i % 7).put("n", i)
+                    .put("grp", "g" + i % 3);
+            item.putArray("tags").add("t" + i % 5).add("t" + (i + 1) % 5);
+            c.createItem(item);
+        }
+        return c;
+    }
+
+    private static FeedResponse<JsonNode> firstPage(CosmosContainer c, String query, int size) {
+        return c.queryItems(query, new CosmosQueryRequestOptions(), JsonNode.class)
+                .iterableByPage(null, size).iterator().next();
+    }
+
+    private static List<JsonNode> allPages(CosmosContainer c, SqlQuerySpec query, CosmosQueryRequestOptions o, int size) {
+        List<JsonNode> out = new ArrayList<>();
+        for (FeedResponse<JsonNode> page : c.queryItems(query, o, JsonNode.class).iterableByPage(null, size)) {
+            assertTrue(page.getResults().size() <= size);
+            out.addAll(page.getResults());
+        }
+        return out;
+    }
+
+    @Test
+    void orderByOnAConstrainedPathReadsTheIndexInOrderAndStopsAfterThePage(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 2000);
+            FeedResponse<JsonNode> page = firstPage(c, "SELECT TOP 10 * FROM c WHERE c.n < 1500 ORDER BY c.n DESC", 100);
+            assertEquals(10, page.getResults().size());
+            for (int i = 0; i < 10; i++) {
+                assertEquals(1499 - i, page.getResults().get(i).get("n").asInt());
+            }
+            assertTrue(page.getAccessPath().startsWith("index-ordered read on /n"), page.getAccessPath());
+            assertEquals(10, page.getDocumentsLoaded(), "one document per result");
+            assertEquals(10, page.getQueryMetrics().getOutputDocumentCount());
+            assertTrue(page.getRequestCharge() > 0);
+            assertNull(page.getContinuationToken());
+
+            FeedResponse<JsonNode> asc = firstPage(c, "SELECT VALUE c.n FROM c WHERE c.n >= 100 ORDER BY c.n", 5);
+            assertEquals(List.of(100, 101, 102, 103, 104), asc.getResults().stream().map(JsonNode::asInt).toList());
+            assertNotNull(asc.getContinuationToken());
+            assertTrue(asc.getDocumentsLoaded() <= 6, "loaded " + asc.getDocumentsLoaded());
+        }
+    }
+
+    @Test
+    void pagesOfEveryKindOfQueryAddUpToTheWholeResult(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 300);
+            String[] queries = {
+                "SELECT * FROM c",
+                "SELECT VALUE c.n FROM c WHERE c.n >= 10 ORDER BY c.n DESC",
+                "SELECT c.id, t AS tag FROM c JOIN t IN c.tags WHERE c.n < 40",
+                "SELECT * FROM c WHERE ARRAY_CONTAINS(c.tags, 't1') OR c.n = 3",
+                "SELECT VALUE c.id FROM c WHERE c.pk IN ('p1', 'p2') AND c.n > 100",
+                "SELECT c.grp, COUNT(1) AS n FROM c GROUP BY c.grp",
+                "SELECT DISTINCT VALUE c.grp FROM c",
+                "SELECT VALUE c.n FROM c ORDER BY c.id OFFSET 7 LIMIT 20",
+                "SELECT * FROM c WHERE c.n >= 0 OFFSET 5 LIMIT 33",
+                "SELECT VALUE 1",
+            };
+            for (String q : queries) {
+                List<JsonNode> whole = allPages(c, new SqlQuerySpec(q), new CosmosQueryRequestOptions(), 10_000);
+                for (int size : new int[]{1, 3, 17}) {
+                    assertEquals(whole, allPages(c, new SqlQuerySpec(q), new CosmosQueryRequestOptions(), size),
+                            q + " in pages of " + size);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anItemWithSeveralMatchingArrayElementsIsReturnedOnceAcrossPages(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 50);
+            SqlQuerySpec q = new SqlQuerySpec("SELECT VALUE c.id FROM c WHERE ARRAY_CONTAINS(c.tags, 't1') "
+                    + "OR c.n = -1");
+            SqlQuerySpec seek = new SqlQuerySpec("SELECT VALUE c.id FROM c JOIN t IN c.tags WHERE t IN ('t1', 't2')");
+            // items i ≡ 1 (mod 5) have t1 and t2: two entries in the seek's ranges, two JOIN rows
+            List<JsonNode> rows = allPages(c, seek, new CosmosQueryRequestOptions(), 1);
+            List<JsonNode> whole = allPages(c, seek, new CosmosQueryRequestOptions(), 1000);
+            assertEquals(whole, rows);
+            long twice = whole.stream().filter(n -> Integer.parseInt(n.asText().substring(1)) % 5 == 1).count();
+            assertEquals(20, twice, "10 items with both tags, one row per matching tag");
+            assertEquals(40, whole.size(), "30 items, 10 of them with both tags");
+            assertEquals(20, allPages(c, q, new CosmosQueryRequestOptions(), 1).size());
+        }
+    }
+
+    @Test
+    void aContinuationStaysValidAcrossASplitAndARestart(@TempDir Path dir) throws Exception {
+        String orderedToken;
+        String scanToken;
+        List<JsonNode> orderedFirst;
+        List<JsonNode> scanFirst;
+        int before;
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).splitThresholdBytes(64 * 1024)
+                .buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            for (int i = 0; i < 40; i++) {
+                c.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + i).put("n", i));
+            }
+            before = c.getFeedRanges().size();
+            FeedResponse<JsonNode> ordered = firstPage(c, "SELECT VALUE c.n FROM c WHERE c.n >= 0 ORDER BY c.n", 15);
+            FeedResponse<JsonNode> scan = firstPage(c, "SELECT VALUE c.id FROM c", 15);
+            orderedToken = ordered.getContinuationToken();
+            scanToken = scan.getContinuationToken();
+            orderedFirst = ordered.getResults();
+            scanFirst = scan.getResults();
+            // grow the container with items that sort after every returned one, until its partitions split
+            for (int i = 0; i < 400; i++) {
+                c.createItem(M.createObjectNode().put("id", "z" + i).put("pk", "q" + i).put("n", 1000 + i)
+                        .put("fill", "x".repeat(900)));
+            }
+            client.coreStore().awaitSplits();
+            assertTrue(c.getFeedRanges().size() > before, "the container split");
+        }
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            List<JsonNode> ordered = new ArrayList<>(orderedFirst);
+            for (FeedResponse<JsonNode> p : c.queryItems("SELECT VALUE c.n FROM c WHERE c.n >= 0 ORDER BY c.n",
+                    new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(orderedToken, 100)) {
+                ordered.addAll(p.getResults());
+            }
+            assertEquals(440, ordered.size());
+            for (int i = 1; i < ordered.size(); i++) {
+                assertTrue(ordered.get(i - 1).asInt() < ordered.get(i).asInt(), "in order, each once");
+            }
+            List<JsonNode> scanned = new ArrayList<>(scanFirst);
+            for (FeedResponse<JsonNode> p : c.queryItems("SELECT VALUE c.id FROM c", new CosmosQueryRequestOptions(),
+                    JsonNode.class).iterableByPage(scanToken, 100)) {
+                scanned.addAll(p.getResults());
+            }
+            // a scan reads in key order: items written after the first page may land before its position, so the
+            // continuation sees every item that existed then, each once, and some of the new ones
+            assertEquals(scanned.size(), scanned.stream().distinct().count(), "no item twice");
+            for (int i = 0; i < 40; i++) {
+                assertTrue(scanned.contains(M.getNodeFactory().textNode("i" + i)), "i" + i);
+            }
+        }
+    }
+
+    @Test
+    void badOrForeignContinuationTokensAreRefused(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 30);
+            String token = firstPage(c, "SELECT * FROM c", 5).getContinuationToken();
+            CosmosException foreign = assertThrows(CosmosException.class, () -> c.queryItems(
+                    "SELECT * FROM c WHERE c.n > 3", new CosmosQueryRequestOptions(), JsonNode.class)
+                    .iterableByPage(token, 5).iterator().next());
+            assertEquals(400, foreign.getStatusCode());
+            for (String bad : new String[]{"garbage", "eyJ2IjoyfQ", ""}) {
+                CosmosException e = assertThrows(CosmosException.class, () -> c.queryItems("SELECT * FROM c",
+                        new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(bad, 5).iterator().next());
+                assertEquals(400, e.getStatusCode(), bad);
+            }
+        }
+    }
+
+    @Test
+    void aggregatesFoldEveryItemWithoutKeepingThem(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 1000);
+            JsonNode r = firstPage(c, "SELECT COUNT(1) AS n, SUM(c.n) AS s, MIN(c.n) AS lo, MAX(c.id) AS hi, "
+                    + "AVG(c.n) AS avg FROM c", 10).getResults().get(0);
+            assertEquals(1000, r.get("n").asInt());
+            assertEquals(499500, r.get("s").asLong());
+            assertEquals(0, r.get("lo").asInt());
+            assertEquals("i999", r.get("hi").asText());
+            assertEquals(499.5, r.get("avg").asDouble());
+            List<JsonNode> groups = firstPage(c, "SELECT c.grp, COUNT(1) AS n FROM c WHERE c.n < 10 "
+                    + "GROUP BY c.grp", 10).getResults();
+            assertEquals("[{\"grp\":\"g0\",\"n\":4}, {\"grp\":\"g1\",\"n\":3}, {\"grp\":\"g2\",\"n\":3}]",
+                    groups.toString());
+        }
+    }
+}
