@@ -17,6 +17,7 @@ public final class IndexingPolicy {
     private boolean automatic = true;
     private List<String> includedPaths = new ArrayList<>(List.of("/*"));
     private List<String> excludedPaths = new ArrayList<>(List.of("/\"_etag\"/?"));
+    private List<List<CompositePath>> compositeIndexes = new ArrayList<>();
 
     public IndexingMode getIndexingMode() {
         return indexingMode;
@@ -55,6 +56,23 @@ public final class IndexingPolicy {
         return this;
     }
 
+    /**
+     * The composite indexes: each a list of 2 to 8 paths with their orders, e.g. {@code [/name ascending, /age
+     * descending]}, kept for every item whatever the included paths (what ORDER BY over several properties needs).
+     */
+    public List<List<CompositePath>> getCompositeIndexes() {
+        return compositeIndexes;
+    }
+
+    public IndexingPolicy setCompositeIndexes(List<List<CompositePath>> compositeIndexes) {
+        this.compositeIndexes = new ArrayList<>();
+        if (compositeIndexes == null) {
+            return this;
+        }
+        compositeIndexes.forEach(c -> this.compositeIndexes.add(new ArrayList<>(c)));
+        return this;
+    }
+
     /** Cosmos DB's JSON form: {@code {"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],...}}. */
     ObjectNode toJson() {
         ObjectNode n = JsonNodeFactory.instance.objectNode();
@@ -64,6 +82,17 @@ public final class IndexingPolicy {
         includedPaths.forEach(p -> inc.addObject().put("path", p));
         ArrayNode exc = n.putArray("excludedPaths");
         excludedPaths.forEach(p -> exc.addObject().put("path", p));
+        if (compositeIndexes != null && !compositeIndexes.isEmpty()) {
+            // [[{"path":"/name","order":"ascending"}, ...], ...]: the store validates it (400 when invalid)
+            ArrayNode composites = n.putArray("compositeIndexes");
+            for (List<CompositePath> composite : compositeIndexes) {
+                ArrayNode c = composites.addArray();
+                for (CompositePath path : composite) {
+                    ObjectNode o = c.addObject().put("path", path.getPath());
+                    o.put("order", (path.getOrder() == null ? CompositePathSortOrder.ASCENDING : path.getOrder()).toString());
+                }
+            }
+        }
         return n;
     }
 
@@ -79,6 +108,15 @@ public final class IndexingPolicy {
         n.path("includedPaths").forEach(x -> p.includedPaths.add(x.path("path").asText()));
         p.excludedPaths = new ArrayList<>();
         n.path("excludedPaths").forEach(x -> p.excludedPaths.add(x.path("path").asText()));
+        p.compositeIndexes = new ArrayList<>();
+        for (JsonNode composite : n.path("compositeIndexes")) {
+            List<CompositePath> paths = new ArrayList<>();
+            for (JsonNode x : composite) {
+                CompositePathSortOrder order = CompositePathSortOrder.fromJson(x.path("order").asText("ascending"));
+                paths.add(new CompositePath().setPath(x.path("path").asText()).setOrder(order));
+            }
+            p.compositeIndexes.add(paths);
+        }
         return p;
     }
 }

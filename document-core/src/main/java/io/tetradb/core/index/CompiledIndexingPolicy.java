@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * A container's indexing policy, ready to answer "is the scalar at this path indexed?". Cosmos DB's rules: the most
  * precise matching path wins (at equal precision an exclusion wins); {@code id} and {@code _ts} are always indexed;
- * mode {@code none} (or {@code automatic: false}) indexes nothing.
+ * mode {@code none} (or {@code automatic: false}) indexes nothing. Composite indexes ({@link #composites()}) hold every
+ * item whatever the included and excluded paths say, as in Cosmos DB.
  */
 public final class CompiledIndexingPolicy {
     private static final List<String> ID = List.of("id");
@@ -19,17 +20,20 @@ public final class CompiledIndexingPolicy {
     private final boolean enabled;
     private final List<PathPattern> included;
     private final List<PathPattern> excluded;
+    private final List<CompositeIndex> composites;
 
-    private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded) {
+    private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
+                                   List<CompositeIndex> composites) {
         this.enabled = enabled;
         this.included = included;
         this.excluded = excluded;
+        this.composites = enabled ? composites : List.of(); // declared but not maintained when indexing is off
     }
 
     /** The Cosmos default: every path ({@code /*}), except {@code /"_etag"/?}. */
     public static CompiledIndexingPolicy defaults() {
         return new CompiledIndexingPolicy(true, List.of(PathPattern.parse("/*")),
-                List.of(PathPattern.parse("/\"_etag\"/?")));
+                List.of(PathPattern.parse("/\"_etag\"/?")), List.of());
     }
 
     /** From the policy's JSON as Cosmos shows it; a missing policy is the default. */
@@ -44,6 +48,7 @@ public final class CompiledIndexingPolicy {
         boolean enabled = !mode.equals("none") && policy.path("automatic").asBoolean(true);
         List<PathPattern> included = paths(policy.path("includedPaths"));
         List<PathPattern> excluded = paths(policy.path("excludedPaths"));
+        List<CompositeIndex> composites = CompositeIndexes.parse(policy.path("compositeIndexes"));
         if (enabled && !policy.has("includedPaths")) {
             included = List.of(PathPattern.parse("/*"));
         }
@@ -52,7 +57,7 @@ public final class CompiledIndexingPolicy {
             throw new StoreException(Status.BAD_REQUEST,
                     "an indexing policy must include or exclude the root path /*");
         }
-        return new CompiledIndexingPolicy(enabled, included, excluded);
+        return new CompiledIndexingPolicy(enabled, included, excluded, composites);
     }
 
     private static List<PathPattern> paths(JsonNode array) {
@@ -66,6 +71,14 @@ public final class CompiledIndexingPolicy {
     /** Whether the policy indexes anything at all. */
     public boolean enabled() {
         return enabled;
+    }
+
+    /**
+     * The composite indexes whose entries the store maintains (none when indexing is off), in policy order, each
+     * once. Every item has exactly one entry in each, under the path id of {@link CompositeIndex#name()}.
+     */
+    public List<CompositeIndex> composites() {
+        return composites;
     }
 
     /** Whether the scalar at {@code path} (concrete segments, {@code []} for array elements) is indexed. */

@@ -55,7 +55,7 @@ public record PathPattern(List<String> segments, boolean wildcard, String text) 
         return segments.size() * 2 + (wildcard ? 0 : 1);
     }
 
-    private static List<String> split(String text) {
+    static List<String> split(String text) {
         List<String> parts = new ArrayList<>();
         int i = 1;
         while (i <= text.length()) {

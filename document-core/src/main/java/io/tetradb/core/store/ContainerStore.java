@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.CompositeTerms;
 import io.tetradb.core.index.IndexTerm;
 import io.tetradb.core.index.IndexTerms;
 import io.tetradb.core.partition.EpkRange;
@@ -670,17 +671,24 @@ public final class ContainerStore {
 
     private static final byte[] EMPTY = new byte[0];
 
-    /** The index keys of one version of the item stored under {@code docKey}. */
+    /**
+     * The index keys of one version of the item stored under {@code docKey}: its single-path entries, then one entry
+     * per composite index ({@code collId · pathId(name) · enc(v1)…enc(vn) · EPK · pk · id}, same suffix).
+     */
     private List<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs) {
         List<IndexTerm> terms = IndexTerms.ofVersion(item, indexingPolicy, versionTs);
-        if (terms.isEmpty()) {
+        List<CompositeTerms.CompositeTerm> composites = CompositeTerms.ofVersion(item, indexingPolicy, versionTs);
+        if (terms.isEmpty() && composites.isEmpty()) {
             return List.of();
         }
         byte[] address = Arrays.copyOfRange(docKey, collId.length, docKey.length); // EPK · pk · id
-        List<ByteBuffer> out = new ArrayList<>(terms.size());
+        List<ByteBuffer> out = new ArrayList<>(terms.size() + composites.size());
         for (IndexTerm t : terms) {
             out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.path())),
                     IndexKeyEncoding.encode(t.value()), address)));
+        }
+        for (CompositeTerms.CompositeTerm t : composites) {
+            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.index().name())), t.encoded(), address)));
         }
         return out;
     }
