@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.CompositeIndex;
 import io.tetradb.core.index.IndexTerms;
 import io.tetradb.core.partition.EpkRange;
 import io.tetradb.core.partition.PartitionKeyValue;
@@ -15,6 +16,7 @@ import io.tetradb.core.query.plan.IndexSeekPlanner;
 import io.tetradb.core.query.plan.LogicalPlan;
 import io.tetradb.core.query.plan.PartitionRouter;
 import io.tetradb.core.query.plan.Pipeline;
+import io.tetradb.core.query.sql.OrderByItem;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.value.IndexKeyEncoding;
 import io.tetradb.core.value.KeyRange;
@@ -44,11 +46,30 @@ public final class ContainerQuery {
                        long indexHits, double requestCharge, String access, long elapsedNanos) {
     }
 
-    /** How the items are found. {@code seek} null: scan; {@code ordered}: the seek's value order serves the sort. */
-    private record Access(IndexSeek seek, boolean ordered, boolean reverse) {
-        static final Access SCAN = new Access(null, false, false);
+    /**
+     * A read of a composite index that serves the ORDER BY: its leading {@code equalities} components pinned by
+     * equality (each combination of {@code IN} values is one encoded prefix), the sort keys next.
+     */
+    private record CompositeRead(CompositeIndex index, int equalities, int sortKeys, List<byte[]> prefixes,
+                                 String why) {
+    }
+
+    /**
+     * How the items are found. {@code seek} null: scan; {@code ordered}: the seek's value order serves the sort;
+     * {@code composite}: a composite index serves it.
+     */
+    private record Access(IndexSeek seek, boolean ordered, boolean reverse, CompositeRead composite) {
+        static final Access SCAN = new Access(null, false, false, null);
+
+        Access(IndexSeek seek, boolean ordered, boolean reverse) {
+            this(seek, ordered, reverse, null);
+        }
 
         String id() {
+            if (composite != null) {
+                return "composite index read on " + composite.index().name() + " (" + composite.why() + ")"
+                        + (reverse ? " backwards" : "");
+            }
             if (seek == null) {
                 return "scan";
             }
@@ -80,14 +101,26 @@ public final class ContainerQuery {
         CompiledIndexingPolicy policy = container.seekPolicy();
         List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
-        Access access = resume != null ? fromToken(resume.access(), candidates, orderedCandidate, p)
-                : choose(candidates, orderedCandidate, p);
+        Access composite = compositeFor(p, aliases, params, pk, policy);
+        if (p.sort().size() > 1 && composite == null && container.indexingPolicy().enabled()) {
+            throw new StoreException(Status.BAD_REQUEST, "The order by query does not have a corresponding composite "
+                    + "index that it can be served from. Add a composite index on "
+                    + p.sort().stream().map(o -> o.expr() + (o.descending() ? " DESC" : " ASC")).toList()
+                    + " (or with every direction inverted) to the indexing policy.");
+        }
+        Access access;
+        if (resume != null) {
+            access = composite != null && composite.id().equals(resume.access()) ? composite
+                    : fromToken(resume.access(), candidates, orderedCandidate, p);
+        } else {
+            access = choose(candidates, orderedCandidate, composite, p);
+        }
 
         PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC()));
         QueryMetrics metrics = new QueryMetrics();
         List<JsonNode> results;
         String next = null;
-        if (p.streams(access.ordered())) {
+        if (p.streams(access.ordered() || access.composite() != null)) {
             PlanExecutor.Resume from = resume == null ? null : requirePosition(resume);
             long[] window = executor.window(p);
             long wanted = Math.min(maxItems, window[1] - (from == null ? 0 : from.produced()));
@@ -182,7 +215,20 @@ public final class ContainerQuery {
         return null;
     }
 
-    private Access choose(List<IndexSeek> candidates, IndexSeek ordered, Pipeline p) {
+    private Access choose(List<IndexSeek> candidates, IndexSeek ordered, Access composite, Pipeline p) {
+        if (composite != null) {
+            // the composite index yields every result in order: with no selective seek it reads about one page
+            IndexSeek small = null;
+            long smallCount = SELECTIVITY_PROBE;
+            for (IndexSeek seek : candidates) {
+                long count = countEntries(seek, SELECTIVITY_PROBE);
+                if (count < smallCount && !composite.composite().why().contains(seek.predicate())) {
+                    small = seek;
+                    smallCount = count;
+                }
+            }
+            return small == null || smallCount * 4 > SELECTIVITY_PROBE ? composite : new Access(small, false, false);
+        }
         if (candidates.isEmpty()) {
             return Access.SCAN;
         }
@@ -260,6 +306,9 @@ public final class ContainerQuery {
     private PlanExecutor.DocSource source(Access access, List<PartitionKeyValue> partitions, EpkRange range,
                                           byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
         byte[] collId = container.collIdBytes();
+        if (access.composite() != null) {
+            return compositeSource(access, partitions, range, resumeAt, firstBatch, metrics);
+        }
         if (access.seek() == null) {
             List<DocScanSource.Range> ranges = new ArrayList<>();
             if (partitions != null) {
@@ -290,7 +339,173 @@ public final class ContainerQuery {
         IndexEntrySource entries = new IndexEntrySource(container.engine(), container.codec(), collId, prefix,
                 seek.ranges(), access.reverse(), (key, start) -> IndexKeyEncoding.skip(key, start, false),
                 scope(partitions, range), check, resumeAt, firstBatch, metrics);
-        return access.ordered() ? new LongStringRuns(entries, prefix.length, names, access.reverse()) : entries;
+        return access.ordered() ? new LongStringRuns(entries, prefix.length, new boolean[] {false}, List.of(names),
+                new boolean[] {access.reverse()}) : entries;
+    }
+
+    private PlanExecutor.DocSource compositeSource(Access access, List<PartitionKeyValue> partitions, EpkRange range,
+                                                   byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
+        CompositeRead read = access.composite();
+        CompositeIndex index = read.index();
+        Integer pathId = container.paths().find(index.name());
+        if (pathId == null) {
+            return new DocScanSource(container.engine(), container.codec(), List.of(), null, metrics);
+        }
+        byte[] base = Keys.concat(container.collIdBytes(), Keys.collId(pathId));
+        List<byte[]> prefixes = new ArrayList<>();
+        for (byte[] values : read.prefixes()) {
+            prefixes.add(Keys.concat(base, values));
+        }
+        // a position is one input's entry key: every input resumes at its own prefix followed by the same rest
+        byte[] rest = null;
+        if (resumeAt != null) {
+            for (byte[] prefix : prefixes) {
+                if (resumeAt.length >= prefix.length && Arrays.equals(resumeAt, 0, prefix.length, prefix, 0,
+                        prefix.length)) {
+                    rest = Arrays.copyOfRange(resumeAt, prefix.length, resumeAt.length);
+                }
+            }
+            if (rest == null) {
+                throw new StoreException(Status.BAD_REQUEST, "Invalid continuation token.");
+            }
+        }
+        Predicate<byte[]> scope = scope(partitions, range);
+        List<PlanExecutor.DocSource> inputs = new ArrayList<>();
+        int[] prefixLengths = new int[prefixes.size()];
+        int perInput = Math.max(4, firstBatch / Math.max(1, prefixes.size()) + 1);
+        for (int i = 0; i < prefixes.size(); i++) {
+            byte[] prefix = prefixes.get(i);
+            prefixLengths[i] = prefix.length;
+            int first = read.equalities();
+            IndexEntrySource.ValueEnd end = (key, start) -> {
+                int at = start;
+                for (int c = first; c < index.size(); c++) {
+                    at = IndexKeyEncoding.skip(key, at, index.descending(c));
+                }
+                return at;
+            };
+            IndexEntrySource entries = new IndexEntrySource(container.engine(), container.codec(),
+                    container.collIdBytes(), prefix, List.of(new KeyRange(null, null)), access.reverse(), end, scope,
+                    IndexEntrySource.EntryCheck.ANY, rest == null ? null : Keys.concat(prefix, rest), perInput,
+                    metrics);
+            int sortKeys = read.sortKeys();
+            List<List<String>> sortPaths = index.paths().subList(first, first + sortKeys);
+            boolean[] stored = new boolean[sortKeys];
+            boolean[] desc = new boolean[sortKeys];
+            for (int j = 0; j < sortKeys; j++) {
+                stored[j] = index.descending(first + j);
+                desc[j] = index.descending(first + j) != access.reverse();
+            }
+            inputs.add(new LongStringRuns(entries, prefix.length, stored, sortPaths, desc));
+        }
+        return inputs.size() == 1 ? inputs.get(0) : new MergedSource(inputs, prefixLengths, access.reverse());
+    }
+
+    /** At most this many prefixes (IN value combinations) are merged; more and the query sorts in memory. */
+    private static final int MAX_MERGED_PREFIXES = 64;
+
+    /**
+     * A composite index that serves the ORDER BY: its components are some equality-pinned paths (WHERE
+     * {@code c.p = v}, {@code c.p IN (...)}, or the partition key of a single-partition query) followed by the sort
+     * paths, with every direction as written or every one inverted (then read backwards). Null when none does.
+     */
+    private Access compositeFor(Pipeline p, Map<String, List<String>> aliases, Map<String, JsonNode> params,
+                                PartitionKeyValue pk, CompiledIndexingPolicy policy) {
+        if (p.sort().isEmpty() || aliases == null || policy.composites().isEmpty()) {
+            return null;
+        }
+        List<List<String>> sortPaths = new ArrayList<>();
+        for (OrderByItem o : p.sort()) {
+            List<String> path = IndexSeekPlanner.pathOf(o.expr(), aliases);
+            if (path == null || path.contains(io.tetradb.core.index.PathPattern.ARRAY)) {
+                return null;
+            }
+            sortPaths.add(path);
+        }
+        Map<List<String>, Equality> equalities = equalities(p, aliases, params, pk);
+        for (CompositeIndex index : policy.composites()) {
+            for (int k = index.size() - sortPaths.size(); k >= 0; k--) {
+                if (!index.paths().subList(k, k + sortPaths.size()).equals(sortPaths)) {
+                    continue;
+                }
+                boolean same = true;
+                boolean inverted = true;
+                for (int j = 0; j < sortPaths.size(); j++) {
+                    boolean desc = p.sort().get(j).descending();
+                    same &= desc == index.descending(k + j);
+                    inverted &= desc != index.descending(k + j);
+                }
+                if (!same && !inverted) {
+                    continue;
+                }
+                List<byte[]> prefixes = new ArrayList<>(List.of(new byte[0]));
+                List<String> why = new ArrayList<>();
+                for (int c = 0; c < k && prefixes != null; c++) {
+                    Equality eq = equalities.get(index.paths().get(c));
+                    if (eq == null || eq.values().size() * prefixes.size() > MAX_MERGED_PREFIXES) {
+                        prefixes = null;
+                        break;
+                    }
+                    why.add(eq.predicate());
+                    List<byte[]> longer = new ArrayList<>();
+                    for (byte[] prefix : prefixes) {
+                        for (byte[] value : eq.values()) {
+                            longer.add(Keys.concat(prefix, index.descending(c) ? complement(value) : value));
+                        }
+                    }
+                    prefixes = longer;
+                }
+                if (prefixes != null) {
+                    why.add("ORDER BY " + p.sort().stream().map(o -> o.expr() + (o.descending() ? " DESC" : ""))
+                            .toList());
+                    return new Access(null, false, inverted, new CompositeRead(index, k, sortPaths.size(), prefixes,
+                            String.join(", ", why)));
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The encoded values a path is pinned to by equality, and the predicate that pins it. */
+    private record Equality(List<byte[]> values, String predicate) {
+    }
+
+    private Map<List<String>, Equality> equalities(Pipeline p, Map<String, List<String>> aliases,
+                                                          Map<String, JsonNode> params, PartitionKeyValue pk) {
+        Map<List<String>, Equality> out = new java.util.HashMap<>();
+        // every sargable conjunct, whatever the single-path policy says: composite entries exist for every item
+        for (IndexSeek s : IndexSeekPlanner.candidates(p.filter(), aliases, CompiledIndexingPolicy.defaults(), params)) {
+            if (s.direct() && IndexSeekPlanner.isEquality(s) && !out.containsKey(s.concrete())) {
+                List<byte[]> values = new ArrayList<>();
+                s.ranges().forEach(r -> values.add(r.start()));
+                out.put(s.concrete(), new Equality(values, s.predicate()));
+            }
+        }
+        addPartitionKey(out, pk);
+        return out;
+    }
+
+    private void addPartitionKey(Map<List<String>, Equality> out, PartitionKeyValue pk) {
+        if (pk == null || pk.isNone()) {
+            return;
+        }
+        List<String> paths = container.definition().partitionKey().paths();
+        for (int i = 0; i < paths.size() && i < pk.components().size(); i++) {
+            List<String> path = io.tetradb.core.partition.PartitionKeyDefinition.segments(paths.get(i));
+            JsonNode v = pk.components().get(i);
+            if (!out.containsKey(path) && v != null && !v.isMissingNode()) {
+                out.put(path, new Equality(List.of(IndexKeyEncoding.encode(IndexTerms.bounded(v))),
+                        "partition key " + paths.get(i)));
+            }
+        }
+    }
+
+    private static byte[] complement(byte[] b) {
+        byte[] out = new byte[b.length];
+        for (int i = 0; i < b.length; i++) {
+            out[i] = (byte) ~b[i];
+        }
+        return out;
     }
 
     /** Keeps the document keys in the query's logical partitions or feed range; null when all are in scope. */

@@ -197,6 +197,11 @@ public final class ContainerStore {
         return indexingPolicy;
     }
 
+    /** The container's own policy (what a rebuild converges to). */
+    CompiledIndexingPolicy indexingPolicy() {
+        return indexingPolicy;
+    }
+
     PathDictionary paths() {
         return paths;
     }

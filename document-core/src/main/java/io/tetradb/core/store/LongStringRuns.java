@@ -3,7 +3,6 @@ package io.tetradb.core.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tetradb.core.index.IndexTerms;
 import io.tetradb.core.query.eval.PlanExecutor;
-import io.tetradb.core.value.IndexKeyEncoding;
 import io.tetradb.core.value.ValueOrder;
 
 import java.util.ArrayDeque;
@@ -20,16 +19,24 @@ import java.util.List;
 final class LongStringRuns implements PlanExecutor.DocSource {
     private final PlanExecutor.DocSource in;
     private final int valueStart;
-    private final List<String> names;
-    private final boolean reverse;
+    private final boolean[] stored;
+    private final List<List<String>> paths;
+    private final boolean[] descending;
     private final ArrayDeque<PlanExecutor.SourceDoc> ready = new ArrayDeque<>();
     private PlanExecutor.SourceDoc lookahead;
 
-    LongStringRuns(PlanExecutor.DocSource in, int valueStart, List<String> names, boolean reverse) {
+    /**
+     * @param valueStart where the sort values start in an entry key (after the index's prefix)
+     * @param stored whether each sort value is stored complemented (a DESC component of a composite index)
+     * @param paths the sort keys' property paths, {@code descending} their directions as the query wants them
+     */
+    LongStringRuns(PlanExecutor.DocSource in, int valueStart, boolean[] stored,
+                   List<List<String>> paths, boolean[] descending) {
         this.in = in;
         this.valueStart = valueStart;
-        this.names = names;
-        this.reverse = reverse;
+        this.stored = stored;
+        this.paths = paths;
+        this.descending = descending;
     }
 
     @Override
@@ -39,24 +46,31 @@ final class LongStringRuns implements PlanExecutor.DocSource {
         }
         PlanExecutor.SourceDoc d = lookahead != null ? lookahead : in.next();
         lookahead = null;
-        if (d == null || !isCut(value(d))) {
+        int cut = d == null ? -1 : firstCut(d);
+        if (cut < 0) {
             return d;
         }
+        // the run: the entries that share the sort values up to the cut one, whose true order the index lost
         byte[] key = d.position();
-        int end = IndexKeyEncoding.skip(key, valueStart, false);
+        int end = end(key, cut);
         List<PlanExecutor.SourceDoc> run = new ArrayList<>();
         run.add(d);
         for (PlanExecutor.SourceDoc n = in.next(); n != null; n = in.next()) {
             if (!Arrays.equals(key, valueStart, end, n.position(), valueStart,
-                    IndexKeyEncoding.skip(n.position(), valueStart, false))) {
+                    end(n.position(), cut))) {
                 lookahead = n;
                 break;
             }
             run.add(n);
         }
-        run.sort((a, b) -> {
-            int c = ValueOrder.compareValues(value(a), value(b));
-            return reverse ? -c : c; // ties keep the index's order
+        run.sort((a, b) -> { // ties keep the index's order
+            for (int i = 0; i < paths.size(); i++) {
+                int c = ValueOrder.compareValues(value(a, i), value(b, i));
+                if (c != 0) {
+                    return descending[i] ? -c : c;
+                }
+            }
+            return 0;
         });
         for (PlanExecutor.SourceDoc r : run) {
             ready.add(new PlanExecutor.SourceDoc(r.item(), key, r.storedBytes()));
@@ -64,12 +78,30 @@ final class LongStringRuns implements PlanExecutor.DocSource {
         return ready.poll();
     }
 
-    private JsonNode value(PlanExecutor.SourceDoc d) {
+    private JsonNode value(PlanExecutor.SourceDoc d, int key) {
         JsonNode v = d.item();
-        for (String n : names) {
+        for (String n : paths.get(key)) {
             v = v.path(n);
         }
         return v;
+    }
+
+    private int firstCut(PlanExecutor.SourceDoc d) {
+        for (int i = 0; i < paths.size(); i++) {
+            if (isCut(value(d, i))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Where sort value {@code last} ends in an entry key. */
+    private int end(byte[] key, int last) {
+        int at = valueStart;
+        for (int i = 0; i <= last; i++) {
+            at = io.tetradb.core.value.IndexKeyEncoding.skip(key, at, stored[i]);
+        }
+        return at;
     }
 
     private static boolean isCut(JsonNode v) {
