@@ -230,6 +230,18 @@ class IndexRebuildTest {
             assertFalse(cs.seekablePolicy().indexes(List.of("name")));
             assertEquals(before, runQueries(c));
             assertTrue(cs.checkIndexes().consistent());
+
+            // and back: mid-rebuild the new policy indexes /name, but only the converted items have its entries
+            PauseAt back = new PauseAt(20);
+            client.coreStore().rebuildHook = back;
+            c.replace(c.read().getProperties().setIndexingPolicy(new IndexingPolicy()));
+            back.paused.await();
+            assertTrue(cs.checkIndexes().consistent());
+            assertEquals(before, runQueries(c));
+            back.resume.countDown();
+            cs.awaitIndexRebuild();
+            assertEquals(before, runQueries(c));
+            assertTrue(cs.checkIndexes().consistent());
         }
     }
 
