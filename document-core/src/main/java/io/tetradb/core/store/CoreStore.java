@@ -271,7 +271,9 @@ public final class CoreStore implements AutoCloseable {
         }
     }
 
+    /** Under {@link #ddl}: the store is open, so {@link #close()} will stop the job. */
     private void startIndexRebuild(ContainerStore c, JsonNode previousPolicy) {
+        checkOpen();
         IndexRebuild job = new IndexRebuild(this, c, previousPolicy);
         c.indexRebuild(job);
         job.start();
@@ -422,7 +424,9 @@ public final class CoreStore implements AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        synchronized (ddl) { // rebuild jobs start under this lock: none starts after this
+            closed = true;
+        }
         for (ContainerStore c : containers.values()) {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
