@@ -69,6 +69,10 @@ public final class CosmosContainer {
      * writes and queries keep working meanwhile. Another id or partition key is 400.
      */
     public CosmosContainerResponse replace(CosmosContainerProperties properties) {
+        return replace(properties, null);
+    }
+
+    public CosmosContainerResponse replace(CosmosContainerProperties properties, CosmosContainerRequestOptions options) {
         return CosmosException.call(() -> {
             if (properties == null) {
                 throw new StoreException(Status.BAD_REQUEST, "the container properties are null");

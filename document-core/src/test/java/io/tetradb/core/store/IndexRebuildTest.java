@@ -166,7 +166,7 @@ class IndexRebuildTest {
             client.coreStore().rebuildHook = x -> chunks.incrementAndGet();
 
             CosmosContainerProperties props = c.read().getProperties().setIndexingPolicy(narrow());
-            CosmosContainerResponse replaced = c.replace(props);
+            CosmosContainerResponse replaced = c.replace(props, new io.tetradb.document.CosmosContainerRequestOptions());
             assertEquals(200, replaced.getStatusCode());
             assertEquals(List.of("/category/?", "/price/?"), replaced.getProperties().getIndexingPolicy().getIncludedPaths());
             assertEquals(List.of("/category/?", "/price/?"), c.read().getProperties().getIndexingPolicy().getIncludedPaths());
