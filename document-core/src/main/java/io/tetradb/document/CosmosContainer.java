@@ -56,9 +56,38 @@ public final class CosmosContainer {
         return client.coreStore().codec();
     }
 
+    /** The container's properties (the current indexing policy) and its index transformation progress. */
     public CosmosContainerResponse read() {
-        return new CosmosContainerResponse(Status.OK,
-                CosmosContainerProperties.of(CosmosException.call(this::store).definition()));
+        ContainerStore store = CosmosException.call(this::store);
+        long progress = store.indexTransformationProgress();
+        return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store.definition()), progress);
+    }
+
+    /**
+     * Replaces the container's properties: a new indexing policy (or default TTL) is stored and returned at once,
+     * and the indexes are rebuilt in the background (see {@link CosmosContainerResponse#getIndexTransformationProgress()});
+     * writes and queries keep working meanwhile. Another id or partition key is 400.
+     */
+    public CosmosContainerResponse replace(CosmosContainerProperties properties) {
+        return replace(properties, null);
+    }
+
+    public CosmosContainerResponse replace(CosmosContainerProperties properties, CosmosContainerRequestOptions options) {
+        return CosmosException.call(() -> {
+            if (properties == null) {
+                throw new StoreException(Status.BAD_REQUEST, "the container properties are null");
+            }
+            if (!id.equals(properties.getId())) {
+                throw new StoreException(Status.BAD_REQUEST, "the container id " + id + " cannot change (got "
+                        + properties.getId() + ")");
+            }
+            client.coreStore().replaceContainer(database.getId(), id,
+                    properties.getPartitionKeyDefinition().toCore(), properties.getIndexingPolicy().toJson(),
+                    properties.getDefaultTimeToLiveInSeconds());
+            ContainerStore store = store();
+            return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store.definition()),
+                    store.indexTransformationProgress());
+        });
     }
 
     public CosmosContainerResponse delete() {

@@ -4,10 +4,16 @@ package io.tetradb.document;
 public final class CosmosContainerResponse {
     private final int statusCode;
     private final CosmosContainerProperties properties;
+    private final long indexTransformationProgress;
 
     CosmosContainerResponse(int statusCode, CosmosContainerProperties properties) {
+        this(statusCode, properties, 100);
+    }
+
+    CosmosContainerResponse(int statusCode, CosmosContainerProperties properties, long indexTransformationProgress) {
         this.statusCode = statusCode;
         this.properties = properties;
+        this.indexTransformationProgress = indexTransformationProgress;
     }
 
     public int getStatusCode() {
@@ -16,6 +22,14 @@ public final class CosmosContainerResponse {
 
     public CosmosContainerProperties getProperties() {
         return properties;
+    }
+
+    /**
+     * How far the index transformation after an indexing-policy change has got, in percent: 100 when none runs
+     * (Cosmos DB's {@code x-ms-documentdb-collection-index-transformation-progress} header).
+     */
+    public long getIndexTransformationProgress() {
+        return indexTransformationProgress;
     }
 
     public double getRequestCharge() {

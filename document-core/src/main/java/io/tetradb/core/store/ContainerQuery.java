@@ -87,6 +87,18 @@ public final class ContainerQuery {
     Page page(LogicalPlan plan, Map<String, JsonNode> params, PartitionKeyValue pk, EpkRange range, String token,
               int maxItems, long maxBytes) {
         long started = System.nanoTime();
+        while (true) {
+            CompiledIndexingPolicy policy = container.seekablePolicy();
+            Page page = page(plan, params, pk, range, token, maxItems, maxBytes, policy, started);
+            // a policy change that started while the page read the index may have moved entries under it: again
+            if (container.seekablePolicy() == policy || page.access().startsWith("scan")) {
+                return page;
+            }
+        }
+    }
+
+    private Page page(LogicalPlan plan, Map<String, JsonNode> params, PartitionKeyValue pk, EpkRange range,
+                      String token, int maxItems, long maxBytes, CompiledIndexingPolicy policy, long started) {
         Pipeline p = Pipeline.of(plan);
         Map<String, List<String>> aliases = IndexSeekPlanner.aliases(p);
         List<PartitionKeyValue> partitions = pk != null ? List.of(pk)
@@ -98,7 +110,6 @@ public final class ContainerQuery {
                 pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(range));
         QueryToken resume = token == null ? null : QueryToken.decode(token, fingerprint);
 
-        CompiledIndexingPolicy policy = container.seekPolicy();
         List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
         Access composite = compositeFor(p, aliases, params, pk, policy);

@@ -47,17 +47,26 @@ import java.util.function.Predicate;
  */
 public final class ContainerStore {
     private final CoreStore store;
-    private final ContainerDefinition definition;
+    private volatile ContainerDefinition definition;
     private final byte[] collId;
     private final byte[] selfPrefix;
     private final byte[] ridPrefix;
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
     private volatile PartitionMap map;
     private volatile boolean deleted;
-    private final CompiledIndexingPolicy indexingPolicy;
+    /** Which policy the stored entries follow (two, by key, while a rebuild runs); swapped whole. */
+    private volatile IndexingState indexing;
+    /** The background rebuild after a policy change, or null. */
+    private volatile IndexRebuild rebuild;
     private final PathDictionary paths;
 
     ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map) {
+        this(store, definition, databaseRid, dbId, map,
+                IndexingState.settled(CompiledIndexingPolicy.of(definition.indexingPolicy())));
+    }
+
+    ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map,
+                   IndexingState indexing) {
         this.store = store;
         this.definition = definition;
         this.collId = Keys.collId(definition.collId());
@@ -65,7 +74,7 @@ public final class ContainerStore {
                 .getBytes(StandardCharsets.US_ASCII);
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
         this.map = map;
-        this.indexingPolicy = CompiledIndexingPolicy.of(definition.indexingPolicy());
+        this.indexing = indexing;
         this.paths = new PathDictionary(store.engine(), definition.collId());
     }
 
@@ -75,6 +84,88 @@ public final class ContainerStore {
 
     public PartitionMap partitionMap() {
         return map;
+    }
+
+    // ---- indexing policy and its rebuild ------------------------------------------------------------------------
+
+    /**
+     * The policy a query may plan index seeks with: the container's policy, or — while an index rebuild runs — a
+     * policy that indexes nothing (so queries scan: during a rebuild a path's entries exist only for part of the
+     * items, and the planner cannot know which).
+     */
+    public CompiledIndexingPolicy seekablePolicy() {
+        return indexing.seekable();
+    }
+
+    /** True while a policy change is being applied to the stored items' index entries. */
+    public boolean isIndexRebuilding() {
+        return indexing.rebuilding();
+    }
+
+    /**
+     * Cosmos DB's index transformation progress: 100 when no rebuild runs, else the share of items converted so far
+     * (0–99; items written meanwhile move it a little).
+     */
+    public long indexTransformationProgress() {
+        IndexingState s = indexing;
+        if (!s.rebuilding()) {
+            return 100;
+        }
+        long total = 0;
+        for (PhysicalPartition pp : map.partitions()) {
+            total += pp.items();
+        }
+        return total <= 0 ? 0 : Math.min(99, s.converted() * 100 / total);
+    }
+
+    /** For tests and tools: waits until the running index rebuild, if any, has ended (finished or stopped). */
+    public void awaitIndexRebuild() throws InterruptedException {
+        IndexRebuild r = rebuild;
+        if (r != null) {
+            r.await();
+        }
+    }
+
+    IndexingState indexingState() {
+        return indexing;
+    }
+
+    /** Swapped only under {@link #mapLock} (exclusively, or shared plus the lock of the partition the cursor moves in). */
+    void indexingState(IndexingState next) {
+        indexing = next;
+    }
+
+    /** A replaced definition (new policy); under the exclusive {@link #mapLock}. */
+    void replaceDefinition(ContainerDefinition next, IndexingState nextIndexing) {
+        definition = next;
+        indexing = nextIndexing;
+    }
+
+    IndexRebuild indexRebuild() {
+        return rebuild;
+    }
+
+    void indexRebuild(IndexRebuild job) {
+        rebuild = job;
+    }
+
+    /** Stops the rebuild job, if any (it resumes from its cursor at the next open); waits for it to end. */
+    void stopIndexRebuild() {
+        IndexRebuild r = rebuild;
+        if (r != null) {
+            r.stop();
+        }
+    }
+
+    byte[] collIdBytes() {
+        return collId;
+    }
+
+    /** {@code collId · EPK · pk} of a DOCS key: its logical partition's prefix. */
+    byte[] logicalPartitionOf(byte[] docKey) {
+        int levels = definition.partitionKey().levels();
+        int pkStart = collId.length + 16 * levels;
+        return Arrays.copyOf(docKey, pkStart + PartitionKeyValue.encodedLength(docKey, pkStart, levels));
     }
 
     /** Reads stored item bytes back as JSON or POJOs. */
@@ -192,22 +283,13 @@ public final class ContainerStore {
         return new QueryResult(results, loaded, bytes, hits, charge, access);
     }
 
-    /** The policy the planner may seek with: an index is only used where every item's entries follow it. */
-    CompiledIndexingPolicy seekPolicy() {
-        return indexingPolicy;
-    }
-
     /** The container's own policy (what a rebuild converges to). */
     CompiledIndexingPolicy indexingPolicy() {
-        return indexingPolicy;
+        return indexing.current();
     }
 
     PathDictionary paths() {
         return paths;
-    }
-
-    byte[] collIdBytes() {
-        return collId;
     }
 
     io.tetradb.core.storage.StorageEngine engine() {
@@ -407,6 +489,8 @@ public final class ContainerStore {
         private long deltaLogicalPartitions;
         private int failedAt = -1;
         private final long ts = System.currentTimeMillis() / 1000;
+        /** Read under the locks, so no rebuild chunk moves its cursor across this partition meanwhile. */
+        private final IndexingState policies = indexing;
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this.pk = pk;
@@ -606,7 +690,7 @@ public final class ContainerStore {
         private List<ByteBuffer> storedEntries(String id) {
             return entriesBefore.computeIfAbsent(id, i -> {
                 byte[] old = before.get(i);
-                if (old == null || !indexingPolicy.enabled()) {
+                if (old == null || !policies.policyFor(docKey(i)).enabled()) {
                     return List.of();
                 }
                 ObjectNode node = store.codec().parse(old);
@@ -615,7 +699,8 @@ public final class ContainerStore {
         }
 
         private List<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {
-            return indexEntries(docKey(id), item, versionTs);
+            // the policy the item's key follows (old or new during a rebuild): the diff removes exactly what is stored
+            return indexEntries(docKey(id), item, versionTs, policies.policyFor(docKey(id)));
         }
 
         WriteSet writeSet() {
@@ -677,12 +762,13 @@ public final class ContainerStore {
     private static final byte[] EMPTY = new byte[0];
 
     /**
-     * The index keys of one version of the item stored under {@code docKey}: its single-path entries, then one entry
-     * per composite index ({@code collId · pathId(name) · enc(v1)…enc(vn) · EPK · pk · id}, same suffix).
+     * The index keys of one version of the item stored under {@code docKey} under {@code policy}: its single-path
+     * entries, then one entry per composite index ({@code collId · pathId(name) · enc(v1)…enc(vn) · EPK · pk · id},
+     * same suffix).
      */
-    private List<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs) {
-        List<IndexTerm> terms = IndexTerms.ofVersion(item, indexingPolicy, versionTs);
-        List<CompositeTerms.CompositeTerm> composites = CompositeTerms.ofVersion(item, indexingPolicy, versionTs);
+    List<ByteBuffer> indexEntries(byte[] docKey, ObjectNode item, long versionTs, CompiledIndexingPolicy policy) {
+        List<IndexTerm> terms = IndexTerms.ofVersion(item, policy, versionTs);
+        List<CompositeTerms.CompositeTerm> composites = CompositeTerms.ofVersion(item, policy, versionTs);
         if (terms.isEmpty() && composites.isEmpty()) {
             return List.of();
         }
@@ -707,15 +793,17 @@ public final class ContainerStore {
 
     /**
      * Recomputes every item's index entries and compares them with the stored ones (a consistency check for tests
-     * and operators; it reads the whole container).
+     * and operators; it reads the whole container). During a rebuild each item is checked against the policy its key
+     * follows at the start of the check, so run it when no rebuild chunk commits meanwhile.
      */
     public IndexCheck checkIndexes() {
         checkNotDeleted();
+        IndexingState policies = indexing;
         Set<ByteBuffer> expected = new HashSet<>();
         byte[] end = Keys.collId(definition.collId() + 1);
         store.engine().scan(Space.DOCS, collId, end, kv -> {
             ObjectNode item = store.codec().parse(kv.value());
-            expected.addAll(indexEntries(kv.key(), item, item.path("_ts").asLong()));
+            expected.addAll(indexEntries(kv.key(), item, item.path("_ts").asLong(), policies.policyFor(kv.key())));
             return true;
         });
         long[] stored = {0, 0};
@@ -730,7 +818,7 @@ public final class ContainerStore {
         return new IndexCheck(expected.size(), stored[0], expected.size() - present, stored[1]);
     }
 
-    private static long bytes(List<ByteBuffer> entries) {
+    static long bytes(List<ByteBuffer> entries) {
         long n = 0;
         for (ByteBuffer e : entries) {
             n += e.capacity();

@@ -39,6 +39,11 @@ public final class CoreStore implements AutoCloseable {
     private final PartitionSplitter splitter;
     /** Serialises creating and deleting databases and containers. */
     private final Object ddl = new Object();
+    private volatile boolean closed;
+    /** Items per index-rebuild chunk (one atomic write each); tests make it small to see many chunks. */
+    volatile int rebuildChunkItems = 256;
+    /** Test hook the rebuild jobs call after each chunk. */
+    volatile IndexRebuild.ChunkHook rebuildHook;
 
     private CoreStore(StoreConfig config, StorageEngine engine) {
         this.config = config;
@@ -52,8 +57,20 @@ public final class CoreStore implements AutoCloseable {
 
     /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
     public static CoreStore open(StoreConfig config) {
-        return new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
+        CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
                 config.blockCacheBytes()));
+        store.resumeIndexRebuilds();
+        return store;
+    }
+
+    /** Loads every container whose index rebuild was unfinished at the last close or crash; loading resumes it. */
+    private void resumeIndexRebuilds() {
+        List<RebuildRecord> unfinished = new ArrayList<>();
+        byte[] prefix = {Keys.INDEX_REBUILD};
+        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> unfinished.add(RebuildRecord.decode(kv.value())));
+        for (RebuildRecord r : unfinished) {
+            container(r.database(), r.container());
+        }
     }
 
     public StoreConfig config() {
@@ -191,6 +208,83 @@ public final class CoreStore implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Replaces a container's definition. Only the indexing policy (and the default TTL) may change: another partition
+     * key is 400. A new policy is stored at once and the container's index entries are rebuilt in the background
+     * ({@link IndexRebuild}); a rebuild still running from an earlier change is waited for first (one cursor separates
+     * two policies, not three).
+     */
+    public ContainerDefinition replaceContainer(String database, String id, PartitionKeyDefinition partitionKey,
+                                                JsonNode indexingPolicy, Integer defaultTimeToLive) {
+        io.tetradb.core.index.CompiledIndexingPolicy next =
+                io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // 400 if invalid
+        if (defaultTimeToLive != null && (defaultTimeToLive == 0 || defaultTimeToLive < -1)) {
+            throw new StoreException(Status.BAD_REQUEST, "defaultTimeToLive must be -1 or a positive number of seconds");
+        }
+        while (true) {
+            ContainerStore c = container(database, id);
+            try {
+                c.awaitIndexRebuild();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(Status.INTERNAL_SERVER_ERROR, "interrupted while an index rebuild ran");
+            }
+            synchronized (ddl) {
+                checkOpen();
+                c = container(database, id);
+                if (c.isIndexRebuilding()) {
+                    IndexRebuild job = c.indexRebuild();
+                    if (job == null || !job.isAlive()) {
+                        throw new StoreException(Status.INTERNAL_SERVER_ERROR, "the index rebuild of container " + id
+                                + " stopped unfinished; it resumes when the store is opened again");
+                    }
+                    continue; // another replace started a rebuild meanwhile
+                }
+                ContainerDefinition old = c.definition();
+                if (partitionKey != null && !partitionKey.equals(old.partitionKey())) {
+                    throw new StoreException(Status.BAD_REQUEST, "the partition key of container " + id + " is "
+                            + old.partitionKey().paths() + " and cannot change (got " + partitionKey.paths() + ")");
+                }
+                ContainerDefinition def = new ContainerDefinition(old.database(), old.id(), old.collId(), old.rid(),
+                        old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
+                        old.uniqueKeyPolicy(), old.ts());
+                boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
+                WriteSet ws = new WriteSet().put(Space.META, Keys.container(database, id), json(def));
+                if (policyChanged) {
+                    ws.put(Space.META, Keys.indexRebuild(old.collId()),
+                            new RebuildRecord(database, id, old.indexingPolicy(), null, 0).encode());
+                }
+                c.mapLock.writeLock().lock(); // no writer between the policy switch in META and in memory
+                try {
+                    engine.apply(ws);
+                    IndexingState current = c.indexingState();
+                    c.replaceDefinition(def, policyChanged
+                            ? new IndexingState(next, current.current(), null, 0) : current);
+                } finally {
+                    c.mapLock.writeLock().unlock();
+                }
+                if (policyChanged) {
+                    startIndexRebuild(c, old.indexingPolicy());
+                }
+                return def;
+            }
+        }
+    }
+
+    /** Under {@link #ddl}: the store is open, so {@link #close()} will stop the job. */
+    private void startIndexRebuild(ContainerStore c, JsonNode previousPolicy) {
+        checkOpen();
+        IndexRebuild job = new IndexRebuild(this, c, previousPolicy);
+        c.indexRebuild(job);
+        job.start();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StoreException(Status.INTERNAL_SERVER_ERROR, "the store is closed");
+        }
+    }
+
     /** Deletes a container and every item, change record and statistic of it in one atomic write; 404 if absent. */
     public void deleteContainer(String database, String id) {
         synchronized (ddl) {
@@ -207,6 +301,7 @@ public final class CoreStore implements AutoCloseable {
                         .deleteRange(Space.META, Keys.pathPrefix(collId), Keys.pathPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
+                        .delete(Space.META, Keys.indexRebuild(collId))
                         .delete(Space.META, Keys.container(database, id));
                 engine.apply(ws);
                 c.markDeleted();
@@ -214,6 +309,7 @@ public final class CoreStore implements AutoCloseable {
             } finally {
                 c.mapLock.writeLock().unlock();
             }
+            c.stopIndexRebuild(); // it sees the container deleted at its next chunk and ends
         }
     }
 
@@ -245,8 +341,19 @@ public final class CoreStore implements AutoCloseable {
             epoch[0] = Math.max(epoch[0], n.get("epoch").asLong());
             return true;
         });
-        ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]));
+        io.tetradb.core.index.CompiledIndexingPolicy policy =
+                io.tetradb.core.index.CompiledIndexingPolicy.of(def.indexingPolicy());
+        byte[] rebuild = engine.get(Space.META, Keys.indexRebuild(def.collId()));
+        RebuildRecord unfinished = rebuild == null ? null : RebuildRecord.decode(rebuild);
+        IndexingState indexing = unfinished == null ? IndexingState.settled(policy)
+                : new IndexingState(policy, io.tetradb.core.index.CompiledIndexingPolicy.of(unfinished.previousPolicy()),
+                unfinished.cursor(), unfinished.converted());
+        ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]),
+                indexing);
         recountPartitions(c, c.partitionMap().partitions());
+        if (unfinished != null) {
+            startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
+        }
         return c;
     }
 
@@ -317,6 +424,12 @@ public final class CoreStore implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (ddl) { // rebuild jobs start under this lock: none starts after this
+            closed = true;
+        }
+        for (ContainerStore c : containers.values()) {
+            c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
+        }
         splitter.close();
         engine.close();
     }

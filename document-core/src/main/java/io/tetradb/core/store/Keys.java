@@ -14,6 +14,7 @@ import java.util.Arrays;
  *       04 · collId(4) · EPK · pk                 → logical partition statistics (bytes, items, lsn)
  *       05 · name                                 → counter
  *       06 · collId(4) · path                     → path id (4), see PathDictionary
+ *       07 · collId(4)                            → unfinished index rebuild (RebuildRecord)
  * INDEX collId(4) · pathId(4) · enc(value) · EPK · pk · id → nothing
  * </pre>
  * {@code collId · EPK · pk} is the logical partition prefix; because the partition key encoding is self-delimiting,
@@ -26,6 +27,7 @@ final class Keys {
     static final byte LOGICAL_PARTITION_STATS = 0x04;
     static final byte COUNTER = 0x05;
     static final byte PATH = 0x06;
+    static final byte INDEX_REBUILD = 0x07;
 
     private Keys() {
     }
@@ -113,6 +115,11 @@ final class Keys {
 
     static byte[] pathPrefix(int collId) {
         return withByte(PATH, collId(collId));
+    }
+
+    /** The record of a container's unfinished index rebuild, see {@link RebuildRecord}. */
+    static byte[] indexRebuild(int collId) {
+        return withByte(INDEX_REBUILD, collId(collId));
     }
 
     static long readInt(byte[] b, int at) {
