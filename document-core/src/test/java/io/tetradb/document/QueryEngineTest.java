@@ -202,4 +202,30 @@ class QueryEngineTest {
                     groups.toString());
         }
     }
+
+    @Test
+    void aHierarchicalKeyPrefixReadsOnlyItsEpkRange(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer(new CosmosContainerProperties("h",
+                    new PartitionKeyDefinition().setPaths(List.of("/tenant", "/user"))));
+            CosmosContainer c = client.getDatabase("db").getContainer("h");
+            for (int i = 0; i < 200; i++) {
+                c.createItem(M.createObjectNode().put("id", "i" + i).put("tenant", "t" + i % 4).put("user", "u" + i % 10)
+                        .put("n", i));
+            }
+            FeedResponse<JsonNode> byFilter = c.queryItems("SELECT VALUE c.n FROM c WHERE c.tenant = 't1' AND c.n >= 0",
+                    new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(null, 1000).iterator().next();
+            assertEquals(50, byFilter.getResults().size());
+            assertTrue(byFilter.getAccessPath().contains("feed range"), byFilter.getAccessPath());
+            FeedResponse<JsonNode> scan = c.queryItems("SELECT VALUE c.n FROM c WHERE c.tenant = 't1'",
+                    new CosmosQueryRequestOptions(), JsonNode.class).iterableByPage(null, 1000).iterator().next();
+            assertEquals(50, scan.getDocumentsLoaded(), "only the prefix's items are read");
+            CosmosQueryRequestOptions prefix = new CosmosQueryRequestOptions()
+                    .setPartitionKey(new PartitionKeyBuilder().add("t2").build());
+            List<JsonNode> viaOption = allPages(c, new SqlQuerySpec("SELECT VALUE c.tenant FROM c"), prefix, 7);
+            assertEquals(50, viaOption.size());
+            assertTrue(viaOption.stream().allMatch(n -> n.asText().equals("t2")));
+        }
+    }
 }

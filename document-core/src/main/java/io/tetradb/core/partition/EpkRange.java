@@ -15,6 +15,21 @@ public record EpkRange(byte[] min, byte[] max) {
         return compare(min, epk) <= 0 && compare(epk, max) < 0;
     }
 
+    /** The EPKs that start with {@code prefix} (the EPK of the first levels of a hierarchical key). */
+    public static EpkRange prefixOf(byte[] prefix) {
+        byte[] end = prefix.clone();
+        int i = end.length - 1;
+        while (i >= 0 && end[i] == (byte) 0xFF) {
+            i--;
+        }
+        if (i < 0) {
+            return new EpkRange(prefix, MAX);
+        }
+        end = java.util.Arrays.copyOf(end, i + 1);
+        end[i]++;
+        return new EpkRange(prefix, end);
+    }
+
     public static int compare(byte[] a, byte[] b) {
         return Arrays.compareUnsigned(a, b);
     }

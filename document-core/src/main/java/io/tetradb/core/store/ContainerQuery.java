@@ -103,8 +103,16 @@ public final class ContainerQuery {
         Map<String, List<String>> aliases = IndexSeekPlanner.aliases(p);
         List<PartitionKeyValue> partitions = pk != null ? List.of(pk)
                 : PartitionRouter.route(p.filter(), aliases, container.definition().partitionKey(), params);
+        if (partitions == null && pk == null) {
+            List<JsonNode> prefix = PartitionRouter.prefix(p.filter(), aliases, container.definition().partitionKey(),
+                    params);
+            if (prefix != null) {
+                range = intersect(range, EpkRange.prefixOf(PartitionKeyValue.of(prefix).epk()));
+            }
+        }
+        EpkRange inRange = range;
         if (partitions != null && range != null) {
-            partitions = partitions.stream().filter(x -> range.contains(x.epk())).toList();
+            partitions = partitions.stream().filter(x -> inRange.contains(x.epk())).toList();
         }
         int fingerprint = Objects.hash(plan.toString(), String.valueOf(params),
                 pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(range));
@@ -202,6 +210,19 @@ public final class ContainerQuery {
             bytes += all.get(to++).toString().length();
         }
         return new ArrayList<>(all.subList(from, to));
+    }
+
+    /** The EPKs in both ranges (null: unbounded); an empty intersection is an empty range. */
+    static EpkRange intersect(EpkRange a, EpkRange b) {
+        if (a == null) {
+            return b;
+        }
+        if (b == null) {
+            return a;
+        }
+        byte[] min = EpkRange.compare(a.min(), b.min()) >= 0 ? a.min() : b.min();
+        byte[] max = EpkRange.compare(a.max(), b.max()) <= 0 ? a.max() : b.max();
+        return EpkRange.compare(min, max) < 0 ? new EpkRange(min, max) : new EpkRange(min, min);
     }
 
     // ---- choosing the access path --------------------------------------------------------------------------------
@@ -383,7 +404,7 @@ public final class ContainerQuery {
         Predicate<byte[]> scope = scope(partitions, range);
         List<PlanExecutor.DocSource> inputs = new ArrayList<>();
         int[] prefixLengths = new int[prefixes.size()];
-        int perInput = Math.max(4, firstBatch / Math.max(1, prefixes.size()) + 1);
+        int perInput = Math.max(4, (firstBatch + prefixes.size() - 1) / prefixes.size());
         for (int i = 0; i < prefixes.size(); i++) {
             byte[] prefix = prefixes.get(i);
             prefixLengths[i] = prefix.length;

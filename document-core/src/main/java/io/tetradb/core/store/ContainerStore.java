@@ -244,6 +244,11 @@ public final class ContainerStore {
     public ContainerQuery.Page queryPage(LogicalPlan plan, Map<String, JsonNode> parameters, PartitionKeyValue pk,
                                          EpkRange range, String continuation, int maxItems, long maxBytes) {
         checkNotDeleted();
+        if (pk != null && pk.levels() < definition.partitionKey().levels() && !pk.isNone()) {
+            // a prefix of a hierarchical key: every item under it has an EPK that starts with the prefix's EPK
+            range = ContainerQuery.intersect(range, EpkRange.prefixOf(pk.epk()));
+            pk = null;
+        }
         if (pk != null) {
             checkLevels(pk);
         }

@@ -51,6 +51,28 @@ public final class PartitionRouter {
         return List.copyOf(out);
     }
 
+    /**
+     * For a hierarchical key whose filter pins only its first levels (one value each): those levels' values, whose
+     * EPK is the prefix of every EPK under them, so the query reads one EPK range. Null otherwise.
+     */
+    public static List<JsonNode> prefix(Expr where, Map<String, List<String>> aliases, PartitionKeyDefinition key,
+                                        Map<String, JsonNode> params) {
+        if (where == null || aliases == null || key.levels() < 2) {
+            return null;
+        }
+        List<Expr> conjuncts = new ArrayList<>();
+        IndexSeekPlanner.flattenAnd(where, conjuncts);
+        List<JsonNode> pinned = new ArrayList<>();
+        for (String path : key.paths()) {
+            List<JsonNode> values = valuesFor(PartitionKeyDefinition.segments(path), conjuncts, aliases, params);
+            if (values == null || values.size() != 1) {
+                break;
+            }
+            pinned.add(values.get(0));
+        }
+        return pinned.isEmpty() || pinned.size() == key.levels() ? null : pinned;
+    }
+
     /** The values one conjunct pins the root-alias path {@code segments} to, or null. */
     private static List<JsonNode> valuesFor(List<String> segments, List<Expr> conjuncts,
                                             Map<String, List<String>> aliases, Map<String, JsonNode> params) {
