@@ -253,8 +253,11 @@ public final class ContainerQuery {
             IndexSeek small = null;
             long smallCount = SELECTIVITY_PROBE;
             for (IndexSeek seek : candidates) {
+                if (composite.composite().why().contains(seek.predicate())) {
+                    continue; // pins a leading component: the composite read already narrows to it
+                }
                 long count = countEntries(seek, SELECTIVITY_PROBE);
-                if (count < smallCount && !composite.composite().why().contains(seek.predicate())) {
+                if (count < smallCount) {
                     small = seek;
                     smallCount = count;
                 }
