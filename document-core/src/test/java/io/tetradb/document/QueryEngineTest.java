@@ -228,4 +228,25 @@ class QueryEngineTest {
             assertTrue(viaOption.stream().allMatch(n -> n.asText().equals("t2")));
         }
     }
+
+    @Test
+    void idEqualityInKnownPartitionsIsAPointLookupAndAnIdPrefixAKeyRange(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 700);
+            FeedResponse<JsonNode> one = c.queryItems("SELECT * FROM c WHERE c.id = 'i15'",
+                    new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey("p1")), JsonNode.class)
+                    .iterableByPage(null, 10).iterator().next();
+            assertEquals(1, one.getResults().size());
+            assertEquals(1, one.getDocumentsLoaded());
+            assertTrue(one.getAccessPath().startsWith("primary key lookup"), one.getAccessPath());
+            FeedResponse<JsonNode> prefix = firstPage(c,
+                    "SELECT VALUE c.id FROM c WHERE c.pk = 'p2' AND STARTSWITH(c.id, 'i10')", 100);
+            // i10..i109 and i1000+: those with i % 7 == 2 in p2
+            long expected = java.util.stream.IntStream.range(0, 700).filter(i -> i % 7 == 2)
+                    .mapToObj(i -> "i" + i).filter(id -> id.startsWith("i10")).count();
+            assertEquals(expected, prefix.getResults().size());
+            assertEquals(expected, prefix.getDocumentsLoaded());
+            assertTrue(prefix.getAccessPath().startsWith("primary key range"), prefix.getAccessPath());
+        }
+    }
 }

@@ -58,14 +58,21 @@ public final class ContainerQuery {
      * How the items are found. {@code seek} null: scan; {@code ordered}: the seek's value order serves the sort;
      * {@code composite}: a composite index serves it.
      */
-    private record Access(IndexSeek seek, boolean ordered, boolean reverse, CompositeRead composite) {
-        static final Access SCAN = new Access(null, false, false, null);
+    private record Access(IndexSeek seek, boolean ordered, boolean reverse, CompositeRead composite, IdKeys ids) {
+        static final Access SCAN = new Access(null, false, false, null, null);
 
         Access(IndexSeek seek, boolean ordered, boolean reverse) {
-            this(seek, ordered, reverse, null);
+            this(seek, ordered, reverse, null, null);
+        }
+
+        Access(IndexSeek seek, boolean ordered, boolean reverse, CompositeRead composite) {
+            this(seek, ordered, reverse, composite, null);
         }
 
         String id() {
+            if (ids != null) {
+                return "primary key " + (ids.prefix() ? "range" : "lookup") + " (" + ids.why() + ")";
+            }
             if (composite != null) {
                 return "composite index read on " + composite.index().name() + " (" + composite.why() + ")"
                         + (reverse ? " backwards" : "");
@@ -127,10 +134,17 @@ public final class ContainerQuery {
                     + p.sort().stream().map(o -> o.expr() + (o.descending() ? " DESC" : " ASC")).toList()
                     + " (or with every direction inverted) to the indexing policy.");
         }
+        // inside known logical partitions, an id equality is a point lookup and an id prefix a key range
+        IdKeys ids = partitions == null ? null : idKeys(p.filter(), aliases, params);
+        Access byId = ids == null ? null : new Access(null, false, false, null, ids);
         Access access;
         if (resume != null) {
             access = composite != null && composite.id().equals(resume.access()) ? composite
+                    : byId != null && byId.id().equals(resume.access()) ? byId
                     : fromToken(resume.access(), candidates, orderedCandidate, p);
+        } else if (byId != null && (!ids.prefix() || candidates.size() <= 1 && composite == null
+                && orderedCandidate == null)) {
+            access = byId;
         } else {
             access = choose(candidates, orderedCandidate, composite, p);
         }
@@ -344,6 +358,10 @@ public final class ContainerQuery {
         if (access.composite() != null) {
             return compositeSource(access, partitions, range, resumeAt, firstBatch, metrics);
         }
+        if (access.ids() != null) {
+            return new DocScanSource(container.engine(), container.codec(), idRanges(partitions, access.ids()),
+                    resumeAt, metrics);
+        }
         if (access.seek() == null) {
             List<DocScanSource.Range> ranges = new ArrayList<>();
             if (partitions != null) {
@@ -434,6 +452,76 @@ public final class ContainerQuery {
             inputs.add(new LongStringRuns(entries, prefix.length, stored, sortPaths, desc));
         }
         return inputs.size() == 1 ? inputs.get(0) : new MergedSource(inputs, prefixLengths, access.reverse());
+    }
+
+    /** Ids pinned by the filter: {@code c.id = v}, {@code c.id IN (...)}, or a prefix by {@code STARTSWITH(c.id, p)}. */
+    private record IdKeys(List<String> values, boolean prefix, String why) {
+    }
+
+    private static IdKeys idKeys(io.tetradb.core.query.sql.Expr where, Map<String, List<String>> aliases,
+                                 Map<String, JsonNode> params) {
+        if (where == null || aliases == null) {
+            return null;
+        }
+        List<io.tetradb.core.query.sql.Expr> conjuncts = new ArrayList<>();
+        IndexSeekPlanner.flattenConjuncts(where, conjuncts);
+        IdKeys prefix = null;
+        for (io.tetradb.core.query.sql.Expr e : conjuncts) {
+            if (e instanceof io.tetradb.core.query.sql.Expr.Binary b
+                    && b.op() == io.tetradb.core.query.sql.Expr.BinaryOp.EQUAL) {
+                String v = isId(b.left(), aliases) ? text(b.right(), params)
+                        : isId(b.right(), aliases) ? text(b.left(), params) : null;
+                if (v != null) {
+                    return new IdKeys(List.of(v), false, e.toString());
+                }
+            } else if (e instanceof io.tetradb.core.query.sql.Expr.In in && !in.negated() && isId(in.target(), aliases)) {
+                List<String> values = new ArrayList<>();
+                for (io.tetradb.core.query.sql.Expr x : in.values()) {
+                    JsonNode v = IndexSeekPlanner.constant(x, params);
+                    if (v == null) {
+                        values = null;
+                        break;
+                    }
+                    if (v.isTextual() && !values.contains(v.textValue())) {
+                        values.add(v.textValue()); // a non-string never equals an id
+                    }
+                }
+                if (values != null) {
+                    return new IdKeys(values, false, e.toString());
+                }
+            } else if (e instanceof io.tetradb.core.query.sql.Expr.FunctionCall f && !f.udf()
+                    && f.normalizedName().equals("STARTSWITH") && f.args().size() == 2
+                    && isId(f.args().get(0), aliases)) {
+                String v = text(f.args().get(1), params);
+                if (v != null && prefix == null) {
+                    prefix = new IdKeys(List.of(v), true, e.toString());
+                }
+            }
+        }
+        return prefix;
+    }
+
+    private static boolean isId(io.tetradb.core.query.sql.Expr e, Map<String, List<String>> aliases) {
+        return List.of("id").equals(IndexSeekPlanner.pathOf(e, aliases));
+    }
+
+    private static String text(io.tetradb.core.query.sql.Expr e, Map<String, JsonNode> params) {
+        JsonNode v = IndexSeekPlanner.constant(e, params);
+        return v != null && v.isTextual() ? v.textValue() : null;
+    }
+
+    /** DOCS key ranges: per logical partition, the exact key of each id, or the range of an id prefix. */
+    private List<DocScanSource.Range> idRanges(List<PartitionKeyValue> partitions, IdKeys ids) {
+        List<DocScanSource.Range> ranges = new ArrayList<>();
+        for (PartitionKeyValue p : partitions) {
+            for (String id : ids.values()) {
+                byte[] key = Keys.concat(container.collIdBytes(), p.epk(), p.encoded(), Keys.utf8(id));
+                ranges.add(new DocScanSource.Range(key, ids.prefix() ? Keys.prefixEnd(key)
+                        : Arrays.copyOf(key, key.length + 1)));
+            }
+        }
+        ranges.sort((a, b) -> Arrays.compareUnsigned(a.from(), b.from()));
+        return ranges;
     }
 
     /** At most this many prefixes (IN value combinations) are merged; more and the query sorts in memory. */

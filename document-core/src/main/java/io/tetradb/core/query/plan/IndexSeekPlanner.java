@@ -133,6 +133,11 @@ public final class IndexSeekPlanner {
         return out;
     }
 
+    /** The conjuncts of a filter ({@code a AND b AND c} → a, b, c). */
+    public static void flattenConjuncts(Expr e, List<Expr> out) {
+        flattenAnd(e, out);
+    }
+
     static void flattenAnd(Expr e, List<Expr> out) {
         if (e instanceof Expr.Binary b && b.op() == Expr.BinaryOp.AND) {
             flattenAnd(b.left(), out);
@@ -262,7 +267,7 @@ public final class IndexSeekPlanner {
      * The value of a constant operand (a literal, a parameter, a negated number), as the evaluator sees it; null for
      * anything else, or for a parameter that is not given (the executor reports that one).
      */
-    static JsonNode constant(Expr e, Map<String, JsonNode> params) {
+    public static JsonNode constant(Expr e, Map<String, JsonNode> params) {
         boolean isConstant = e instanceof Expr.StringLiteral || e instanceof Expr.NumberLiteral
                 || e instanceof Expr.BooleanLiteral || e instanceof Expr.NullLiteral || e instanceof Expr.Parameter
                 || e instanceof Expr.Unary u && u.op() == Expr.UnaryOp.NEGATE && u.operand() instanceof Expr.NumberLiteral;

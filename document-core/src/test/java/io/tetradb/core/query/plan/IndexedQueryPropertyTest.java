@@ -111,6 +111,8 @@ class IndexedQueryPropertyTest {
         "SELECT VALUE c.s FROM c WHERE c.s > @a ORDER BY c.s DESC OFFSET 2 LIMIT 3",
         "SELECT c.id, l.target, c.n AS k FROM c JOIN l IN c.links WHERE c.n >= @a ORDER BY c.n",
         "SELECT DISTINCT VALUE c.n FROM c WHERE c.n > @a",
+        "SELECT VALUE c.n FROM c WHERE c.pk IN (@p, 'p3') AND STARTSWITH(c.id, 'i1')",
+        "SELECT * FROM c WHERE c.id IN ('i1', 'i20', @a) AND c.pk = @p",
         "SELECT c.id, c.pk, c.n AS k FROM c WHERE c.pk IN (@p, 'p2') ORDER BY c.n DESC",
         "SELECT c.id, c.pk, c.n AS k FROM c WHERE c.pk = @p ORDER BY c.n",
         "SELECT c.id, c.pk, c.n AS k FROM c ORDER BY c.n",
