@@ -5,6 +5,8 @@ public final class CosmosQueryRequestOptions {
     private PartitionKey partitionKey;
     private FeedRange feedRange;
     private Integer maxItemCount;
+    private Boolean indexMetricsEnabled;
+    private Boolean queryMetricsEnabled;
 
     public PartitionKey getPartitionKey() {
         return partitionKey;
@@ -32,6 +34,26 @@ public final class CosmosQueryRequestOptions {
     /** The default page size of {@link CosmosPagedIterable#iterableByPage()} (default 100, as Cosmos). */
     public CosmosQueryRequestOptions setMaxItemCount(Integer maxItemCount) {
         this.maxItemCount = maxItemCount;
+        return this;
+    }
+
+    public Boolean isIndexMetricsEnabled() {
+        return indexMetricsEnabled;
+    }
+
+    /** Asks for {@link FeedResponse#getIndexMetrics()} (off by default, as in Cosmos DB: it costs planning work). */
+    public CosmosQueryRequestOptions setIndexMetricsEnabled(Boolean enabled) {
+        this.indexMetricsEnabled = enabled;
+        return this;
+    }
+
+    public Boolean isQueryMetricsEnabled() {
+        return queryMetricsEnabled;
+    }
+
+    /** Accepted for compatibility: {@link FeedResponse#getQueryMetrics()} is always filled in. */
+    public CosmosQueryRequestOptions setQueryMetricsEnabled(Boolean enabled) {
+        this.queryMetricsEnabled = enabled;
         return this;
     }
 }

@@ -10,9 +10,11 @@ public final class FeedResponse<T> {
     private final double requestCharge;
     private final QueryMetrics metrics;
     private final String accessPath;
+    private final String indexMetrics;
 
     FeedResponse(List<T> results, String continuationToken, double requestCharge, QueryMetrics metrics,
-                 String accessPath) {
+                 String accessPath, String indexMetrics) {
+        this.indexMetrics = indexMetrics;
         this.results = List.copyOf(results);
         this.continuationToken = continuationToken;
         this.requestCharge = requestCharge;
@@ -50,6 +52,14 @@ public final class FeedResponse<T> {
      */
     public Map<String, QueryMetrics> getQueryMetricsMap() {
         return Map.of("0", metrics);
+    }
+
+    /**
+     * Which indexes the query used and which would help, in the Cosmos DB SDKs' text form; null unless
+     * {@link CosmosQueryRequestOptions#setIndexMetricsEnabled} asked for them.
+     */
+    public String getIndexMetrics() {
+        return indexMetrics;
     }
 
     /** This page's query metrics (see {@link #getQueryMetricsMap()}). */

@@ -249,4 +249,19 @@ class QueryEngineTest {
             assertTrue(prefix.getAccessPath().startsWith("primary key range"), prefix.getAccessPath());
         }
     }
+
+    @Test
+    void indexMetricsNameTheIndexUsedAndTheCompositeThatWouldHelp(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = container(client, 100);
+            CosmosQueryRequestOptions o = new CosmosQueryRequestOptions().setIndexMetricsEnabled(true);
+            String used = c.queryItems("SELECT * FROM c WHERE c.n = 5", o, JsonNode.class).iterableByPage(null, 10)
+                    .iterator().next().getIndexMetrics();
+            assertTrue(used.contains("Utilized Single Indexes\n    Index Spec: /n/?"), used);
+            String potential = c.queryItems("SELECT * FROM c WHERE c.grp = 'g1' ORDER BY c.n", o, JsonNode.class)
+                    .iterableByPage(null, 10).iterator().next().getIndexMetrics();
+            assertTrue(potential.contains("Potential Composite Indexes\n    Index Spec: /grp ASC, /n ASC"), potential);
+            assertNull(firstPage(c, "SELECT * FROM c WHERE c.n = 5", 10).getIndexMetrics(), "off by default");
+        }
+    }
 }

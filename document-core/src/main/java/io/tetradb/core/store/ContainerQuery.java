@@ -43,7 +43,8 @@ public final class ContainerQuery {
 
     /** One page of results with its metrics; {@code continuation} null on the last page. */
     public record Page(List<JsonNode> results, String continuation, long documentsLoaded, long bytesLoaded,
-                       long indexHits, double requestCharge, String access, long elapsedNanos) {
+                       long indexHits, double requestCharge, String access, long elapsedNanos,
+                       java.util.function.Supplier<String> indexMetrics) {
     }
 
     /**
@@ -142,8 +143,7 @@ public final class ContainerQuery {
             access = composite != null && composite.id().equals(resume.access()) ? composite
                     : byId != null && byId.id().equals(resume.access()) ? byId
                     : fromToken(resume.access(), candidates, orderedCandidate, p);
-        } else if (byId != null && (!ids.prefix() || candidates.size() <= 1 && composite == null
-                && orderedCandidate == null)) {
+        } else if (byId != null && (!ids.prefix() || composite == null && orderedCandidate == null)) {
             access = byId;
         } else {
             access = choose(candidates, orderedCandidate, composite, p);
@@ -181,7 +181,8 @@ public final class ContainerQuery {
         String scope = partitions == null ? (range == null ? "all partitions" : "feed range " + range)
                 : partitions.size() + " logical partition(s)";
         return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, metrics.indexEntries, charge,
-                access.id() + ", " + scope, System.nanoTime() - started);
+                access.id() + ", " + scope, System.nanoTime() - started,
+                () -> indexMetrics(access, p, aliases, params, policy));
     }
 
     /**
@@ -211,7 +212,46 @@ public final class ContainerQuery {
                 ? QueryToken.offset(fingerprint, "interpreted", offset + results.size()).encode() : null;
         return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, 0,
                 RequestCharge.query(metrics.bytesLoaded), "scan (interpreted), "
-                + (pk != null ? "1 logical partition(s)" : "all partitions"), System.nanoTime() - started);
+                + (pk != null ? "1 logical partition(s)" : "all partitions"), System.nanoTime() - started,
+                () -> IndexMetricsText.of(List.of(), List.of(), List.of(), List.of()));
+    }
+
+    /**
+     * Cosmos DB's index metrics for this plan: the single or composite index the access path uses, and the ones that
+     * would help — a single path the policy leaves out although the filter could seek on it, or a composite index
+     * (equality path, sort path) when the sort is done in memory after a filter.
+     */
+    private String indexMetrics(Access access, Pipeline p, Map<String, List<String>> aliases,
+                                Map<String, JsonNode> params, CompiledIndexingPolicy policy) {
+        List<String> usedSingle = new ArrayList<>();
+        List<String> usedComposite = new ArrayList<>();
+        List<String> potentialSingle = new ArrayList<>();
+        List<String> potentialComposite = new ArrayList<>();
+        if (access.seek() != null) {
+            usedSingle.add(access.seek().path() + "/?");
+        }
+        if (access.composite() != null) {
+            usedComposite.add(IndexMetricsText.composite(access.composite().index()));
+        }
+        List<IndexSeek> anyPolicy = IndexSeekPlanner.candidates(p.filter(), aliases, CompiledIndexingPolicy.defaults(),
+                params);
+        for (IndexSeek s : anyPolicy) {
+            if (!policy.indexes(s.concrete()) && !potentialSingle.contains(s.path() + "/?")) {
+                potentialSingle.add(s.path() + "/?");
+            }
+        }
+        boolean sortedInMemory = !p.sort().isEmpty() && !access.ordered() && access.composite() == null;
+        if (sortedInMemory && p.sort().size() == 1) {
+            List<String> sortPath = IndexSeekPlanner.pathOf(p.sort().get(0).expr(), aliases);
+            for (IndexSeek s : anyPolicy) {
+                if (sortPath != null && s.direct() && IndexSeekPlanner.isEquality(s) && !s.concrete().equals(sortPath)) {
+                    potentialComposite.add(s.path() + " ASC, " + IndexMetricsText.path(sortPath)
+                            + (p.sort().get(0).descending() ? " DESC" : " ASC"));
+                    break;
+                }
+            }
+        }
+        return IndexMetricsText.of(usedSingle, potentialSingle, usedComposite, potentialComposite);
     }
 
     /** Results {@code [offset, ...)}: at most {@code maxItems} and about {@code maxBytes}, at least one. */
