@@ -250,7 +250,8 @@ public final class QueryBenchmark implements Benchmark {
             long full = sizes[sizes.length - 1];
             ObjectNode sample = item(0);
             out.note("query: single thread, SYNC; container /deviceId, " + THROUGHPUT + " RU/s (8 physical "
-                    + "partitions), default indexing policy (all paths) plus one composite index (deviceId ASC, ts DESC); " + DEVICES + " deviceIds, batches of "
+                    + "partitions), default indexing policy (all paths) plus one composite index "
+                    + "(deviceId ASC, ts DESC); " + DEVICES + " deviceIds, batches of "
                     + BATCH + " items of one deviceId (CosmosBatch); item " + MAPPER.writeValueAsBytes(sample).length
                     + " B of JSON, " + sample.size() + " properties; sizes " + k(sizes[0]) + " and " + k(full)
                     + "; per query type " + c.runs() + " runs with varying parameters after " + c.warmRuns()
