@@ -136,7 +136,7 @@ public final class ExpressionEvaluator {
             return TextNode.valueOf(s.value());
         }
         if (e instanceof Expr.NumberLiteral n) {
-            return number(n.value());
+            return n.exact() != null ? LongNode.valueOf(n.exact()) : number(n.value());
         }
         if (e instanceof Expr.BooleanLiteral b) {
             return BooleanNode.valueOf(b.value());

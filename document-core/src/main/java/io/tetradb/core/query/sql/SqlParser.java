@@ -620,12 +620,25 @@ public final class SqlParser {
         }
     }
 
+    /** A number token as a literal, keeping the exact value of a decimal integer that a long holds. */
+    private static Expr.NumberLiteral numberLiteral(Token t) {
+        String text = t.text();
+        if (!text.isEmpty() && text.length() <= 19 && text.chars().allMatch(Character::isDigit)) {
+            try {
+                return new Expr.NumberLiteral(t.number(), Long.parseLong(text));
+            } catch (NumberFormatException beyondLong) {
+                // a double, as any other number
+            }
+        }
+        return new Expr.NumberLiteral(t.number());
+    }
+
     private Expr primary() {
         Token t = peek();
         switch (t.kind()) {
             case NUMBER -> {
                 pos++;
-                return new Expr.NumberLiteral(t.number());
+                return numberLiteral(t);
             }
             case STRING -> {
                 pos++;
