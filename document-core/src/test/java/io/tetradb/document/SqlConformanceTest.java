@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -58,9 +59,11 @@ import static org.junit.jupiter.api.Assertions.fail;
  * names them.
  */
 class SqlConformanceTest {
-    static final List<String> FILES = List.of("select.json", "keywords.json", "from.json", "joins.json", "where-operators.json", "expressions.json", "order-offset-top.json", "aggregates-groupby.json", "subqueries.json",
-            "parameters-partitions.json", "string-functions.json", "math-functions.json", "type-functions.json",
-            "array-functions.json", "datetime-functions.json", "misc-functions.json", "undefined-and-mixed-types.json");
+    static final List<String> FILES = List.of("select.json", "keywords.json", "from.json", "joins.json",
+            "where-operators.json", "expressions.json", "order-offset-top.json", "aggregates-groupby.json",
+            "subqueries.json", "parameters-partitions.json", "undefined-and-mixed-types.json", "string-functions.json",
+            "math-functions.json", "type-functions.json", "array-functions.json", "datetime-functions.json",
+            "misc-functions.json");
     static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
     static final ObjectMapper M = new ObjectMapper();
 
@@ -188,8 +191,8 @@ class SqlConformanceTest {
             List<JsonNode> one = strip(actual);
             List<JsonNode> many = strip(paged);
             if (!ordered) {
-                one.sort(java.util.Comparator.comparing(JsonNode::toString));
-                many.sort(java.util.Comparator.comparing(JsonNode::toString));
+                one.sort(Comparator.comparing(JsonNode::toString));
+                many.sort(Comparator.comparing(JsonNode::toString));
             }
             assertEquals(one, many, "pages of " + pageSize + " through continuation tokens");
         }
@@ -334,7 +337,8 @@ class SqlConformanceTest {
                         + check.get("regex").asText());
             }
             if (check.has("min")) {
-                assertTrue(r.isNumber() && r.doubleValue() >= check.get("min").asDouble(), r + " >= " + check.get("min"));
+                assertTrue(r.isNumber() && r.doubleValue() >= check.get("min").asDouble(),
+                        r + " >= " + check.get("min"));
             }
             if (check.has("maxExclusive")) {
                 assertTrue(r.isNumber() && r.doubleValue() < check.get("maxExclusive").asDouble(),
