@@ -675,8 +675,9 @@ public final class ExpressionEvaluator {
         return io.tetradb.core.value.Numbers.of(d);
     }
 
-    /** An operator's numeric result: as {@link #number}, but NaN and infinities stay numbers (see {@link
-     * #evaluate}). */
+    /**
+     * An operator's numeric result: as {@link #number}, but NaN and infinities stay numbers (see {@link #evaluate}).
+     */
     static JsonNode numeric(double d) {
         return Double.isFinite(d) ? io.tetradb.core.value.Numbers.of(d) : DoubleNode.valueOf(d);
     }
