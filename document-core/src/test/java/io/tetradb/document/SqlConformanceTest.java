@@ -63,7 +63,7 @@ class SqlConformanceTest {
             "where-operators.json", "expressions.json", "order-offset-top.json", "aggregates-groupby.json",
             "subqueries.json", "self-join-subqueries.json", "parameters-partitions.json",
             "undefined-and-mixed-types.json", "string-functions.json", "math-functions.json", "type-functions.json",
-            "array-functions.json", "datetime-functions.json", "misc-functions.json");
+            "array-functions.json", "datetime-functions.json", "misc-functions.json", "object-array.json");
     static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
     static final ObjectMapper M = new ObjectMapper();
 
