@@ -36,9 +36,12 @@ import java.util.regex.Pattern;
  * ValueOrder#compareForQuery}).</li>
  * <li>{@code AND OR NOT}: three-valued; a non-boolean operand counts as undefined (logical-operators: the truth
  * tables; {@code false AND undefined} is false, {@code true OR undefined} is true).</li>
- * <li>Arithmetic {@code + - * / %} and unary {@code - +}: numbers only, else undefined; a result that is not finite
- * (division by zero) is undefined, since JSON has no such number. {@code ||} concatenates two strings, else
- * undefined.</li>
+ * <li>Arithmetic {@code + - * / %} and unary {@code - +}: numbers only, else undefined. A result that is not finite
+ * (division by zero) is a number within the expression, as functions see it (is-finite-number:
+ * {@code IS_FINITE_NUMBER(8.9 / 0.0)} is false), and undefined once it leaves the expression (a projected value, a
+ * property of an object literal, an element of an array literal), since JSON has no such number. The identifiers
+ * {@code NaN} and {@code Infinity} are those numbers (tostring: {@code TOSTRING(NaN)} is "NaN").
+ * {@code ||} concatenates two strings, else undefined.</li>
  * <li>Bitwise {@code & | ^ ~ << >> >>>}: as JavaScript, on the operands converted to signed 32-bit integers
  * (bitwise-operators: they behave as JavaScript's; {@code 100 >> 2 = 25}, {@code 100 & 1000 = 96}).</li>
  * <li>{@code c ? a : b}: a when c is {@code true}, b when {@code false}, undefined otherwise
@@ -93,17 +96,37 @@ public final class ExpressionEvaluator {
         return executor;
     }
 
-    /** The value of {@code e} in {@code env} (never Java null; undefined is {@link MissingNode}). */
+    /**
+     * The value of {@code e} in {@code env} (never Java null; undefined is {@link MissingNode}). A number that is not
+     * finite (NaN, an infinity) is undefined here: inside an expression it is a value (so
+     * {@code IS_FINITE_NUMBER(8.9 / 0.0)} is false), but JSON has no such number, so none leaves an expression.
+     */
     public JsonNode evaluate(Expr e, Env env) {
+        return finite(value(e, env));
+    }
+
+    /** A value that may leave an expression: non-finite numbers become undefined. */
+    static JsonNode finite(JsonNode v) {
+        return v.isNumber() && !Double.isFinite(v.doubleValue()) ? UNDEFINED : v;
+    }
+
+    /** The value of {@code e}, non-finite numbers included (for the operands and arguments within an expression). */
+    private JsonNode value(Expr e, Env env) {
         if (e instanceof Expr.Binary b) {
             return binary(b, env);
         }
         if (e instanceof Expr.PropertyAccess p) {
-            JsonNode t = evaluate(p.target(), env);
+            JsonNode t = value(p.target(), env);
             return property(t, p.name());
         }
         if (e instanceof Expr.Identifier id) {
             JsonNode v = env.lookup(id.name());
+            if (v == null && id.name().equals("NaN")) {
+                return DoubleNode.valueOf(Double.NaN); // the constants of the ToString and StringToNumber pages
+            }
+            if (v == null && id.name().equals("Infinity")) {
+                return DoubleNode.valueOf(Double.POSITIVE_INFINITY);
+            }
             if (v == null) {
                 throw new StoreException(Status.BAD_REQUEST, "Identifier '" + id.name() + "' could not be resolved.");
             }
@@ -113,7 +136,7 @@ public final class ExpressionEvaluator {
             return TextNode.valueOf(s.value());
         }
         if (e instanceof Expr.NumberLiteral n) {
-            return number(n.value());
+            return n.exact() != null ? LongNode.valueOf(n.exact()) : number(n.value());
         }
         if (e instanceof Expr.BooleanLiteral b) {
             return BooleanNode.valueOf(b.value());
@@ -128,37 +151,37 @@ public final class ExpressionEvaluator {
             return parameter(p.name());
         }
         if (e instanceof Expr.IndexAccess ia) {
-            JsonNode t = evaluate(ia.target(), env);
-            JsonNode i = evaluate(ia.index(), env);
+            JsonNode t = value(ia.target(), env);
+            JsonNode i = value(ia.index(), env);
             return index(t, i);
         }
         if (e instanceof Expr.Unary u) {
-            return unary(u.op(), evaluate(u.operand(), env));
+            return unary(u.op(), value(u.operand(), env));
         }
         if (e instanceof Expr.Conditional c) {
-            JsonNode cond = evaluate(c.condition(), env);
+            JsonNode cond = value(c.condition(), env);
             if (!cond.isBoolean()) {
                 return UNDEFINED;
             }
-            return evaluate(cond.booleanValue() ? c.whenTrue() : c.whenFalse(), env);
+            return value(cond.booleanValue() ? c.whenTrue() : c.whenFalse(), env);
         }
         if (e instanceof Expr.In in) {
             return in(in, env);
         }
         if (e instanceof Expr.Between bt) {
-            JsonNode t = evaluate(bt.target(), env);
-            JsonNode r = and(compare(Expr.BinaryOp.GREATER_OR_EQUAL, t, evaluate(bt.low(), env)),
-                    compare(Expr.BinaryOp.LESS_OR_EQUAL, t, evaluate(bt.high(), env)));
+            JsonNode t = value(bt.target(), env);
+            JsonNode r = and(compare(Expr.BinaryOp.GREATER_OR_EQUAL, t, value(bt.low(), env)),
+                    compare(Expr.BinaryOp.LESS_OR_EQUAL, t, value(bt.high(), env)));
             return bt.negated() ? not(r) : r;
         }
         if (e instanceof Expr.Like l) {
-            JsonNode r = like(evaluate(l.target(), env), evaluate(l.pattern(), env), l.escape());
+            JsonNode r = like(value(l.target(), env), value(l.pattern(), env), l.escape());
             return l.negated() ? not(r) : r;
         }
         if (e instanceof Expr.ObjectLiteral o) {
             ObjectNode out = NODES.objectNode();
             for (Expr.ObjectProperty p : o.properties()) {
-                JsonNode v = evaluate(p.value(), env);
+                JsonNode v = finite(value(p.value(), env));
                 if (!v.isMissingNode()) {
                     out.set(p.name(), v);
                 }
@@ -168,7 +191,7 @@ public final class ExpressionEvaluator {
         if (e instanceof Expr.ArrayLiteral a) {
             ArrayNode out = NODES.arrayNode();
             for (Expr x : a.elements()) {
-                JsonNode v = evaluate(x, env);
+                JsonNode v = finite(value(x, env));
                 if (!v.isMissingNode()) {
                     out.add(v);
                 }
@@ -231,25 +254,25 @@ public final class ExpressionEvaluator {
         // AND / OR / ?? short-circuit where the result is already known
         switch (b.op()) {
             case AND: {
-                JsonNode l = evaluate(b.left(), env);
+                JsonNode l = value(b.left(), env);
                 if (l.isBoolean() && !l.booleanValue()) {
                     return BooleanNode.FALSE;
                 }
-                return and(l, evaluate(b.right(), env));
+                return and(l, value(b.right(), env));
             }
             case OR: {
-                JsonNode l = evaluate(b.left(), env);
+                JsonNode l = value(b.left(), env);
                 if (l.isBoolean() && l.booleanValue()) {
                     return BooleanNode.TRUE;
                 }
-                return or(l, evaluate(b.right(), env));
+                return or(l, value(b.right(), env));
             }
             case COALESCE: {
-                JsonNode l = evaluate(b.left(), env);
-                return l.isMissingNode() ? evaluate(b.right(), env) : l;
+                JsonNode l = value(b.left(), env);
+                return l.isMissingNode() ? value(b.right(), env) : l;
             }
             default:
-                return apply(b.op(), evaluate(b.left(), env), evaluate(b.right(), env));
+                return apply(b.op(), value(b.left(), env), value(b.right(), env));
         }
     }
 
@@ -361,7 +384,10 @@ public final class ExpressionEvaluator {
                     case MULTIPLY:
                         return exactOrDouble(Math.multiplyExact(a, b));
                     case MODULO:
-                        return b == 0 ? UNDEFINED : LongNode.valueOf(a % b);
+                        if (b == 0) {
+                            break; // as doubles: NaN
+                        }
+                        return LongNode.valueOf(a % b);
                     default:
                         break; // division: as doubles
                 }
@@ -389,7 +415,7 @@ public final class ExpressionEvaluator {
                 x = a % b;
                 break;
         }
-        return number(x);
+        return numeric(x);
     }
 
     private static JsonNode exactOrDouble(long v) {
@@ -441,7 +467,7 @@ public final class ExpressionEvaluator {
                 if (v.isIntegralNumber() && v.canConvertToLong() && v.longValue() != Long.MIN_VALUE) {
                     return exactOrDouble(-v.longValue());
                 }
-                return number(-v.doubleValue());
+                return numeric(-v.doubleValue());
             case PLUS:
                 return v.isNumber() ? v : UNDEFINED;
             default:
@@ -450,10 +476,10 @@ public final class ExpressionEvaluator {
     }
 
     private JsonNode in(Expr.In in, Env env) {
-        JsonNode t = evaluate(in.target(), env);
+        JsonNode t = value(in.target(), env);
         JsonNode r = BooleanNode.FALSE;
         for (Expr x : in.values()) {
-            r = or(r, equal(t, evaluate(x, env)));
+            r = or(r, equal(t, value(x, env)));
             if (isTrueValue(r)) {
                 break;
             }
@@ -539,7 +565,7 @@ public final class ExpressionEvaluator {
         var fn = registry.resolve(f.name(), f.args().size());
         List<JsonNode> args = new ArrayList<>(f.args().size());
         for (Expr a : f.args()) {
-            args.add(evaluate(a, env));
+            args.add(value(a, env));
         }
         FunctionContext ctx = env.functionContext() != null ? env.functionContext() : functionContext;
         return fn.apply(args, ctx);
@@ -656,6 +682,13 @@ public final class ExpressionEvaluator {
             return UNDEFINED;
         }
         return io.tetradb.core.value.Numbers.of(d);
+    }
+
+    /**
+     * An operator's numeric result: as {@link #number}, but NaN and infinities stay numbers (see {@link #evaluate}).
+     */
+    static JsonNode numeric(double d) {
+        return Double.isFinite(d) ? io.tetradb.core.value.Numbers.of(d) : DoubleNode.valueOf(d);
     }
 
     static String upper(String s) {

@@ -17,8 +17,10 @@
  * <ul>
  * <li>Array literals leave out undefined elements, as object literals leave out undefined properties.</li>
  * <li>A ternary whose condition is not a boolean is undefined (IIF, by contrast, takes its third argument).</li>
- * <li>Arithmetic that yields NaN or an infinity (division by zero) is undefined. Integer arithmetic is exact within
- * 64 bits and prints without a fraction; results beyond 2^53 become doubles, as Cosmos numbers are.</li>
+ * <li>Arithmetic that yields NaN or an infinity (division by zero) gives that number inside the expression (functions
+ * such as IS_FINITE_NUMBER see it), and undefined once the value leaves the expression (JSON has no such number).
+ * Integer literals and integer arithmetic are exact within 64 bits and print without a fraction; arithmetic results
+ * beyond 2^53 become doubles, as Cosmos numbers are.</li>
  * <li>SUM over no values is 0; AVG, MIN and MAX over no values are undefined (so {@code SELECT VALUE MAX(...)} over
  * nothing yields no result). COUNT over nothing is 0.</li>
  * <li>ORDER BY sorts by {@link io.tetradb.core.value.ValueOrder} (undefined &lt; null &lt; boolean &lt; number &lt;

@@ -35,8 +35,17 @@ public sealed interface Expr {
         }
     }
 
-    /** A number (decimal, scientific or {@code 0x} hexadecimal in the text), an IEEE-754 double as in Cosmos. */
-    record NumberLiteral(double value) implements Expr {
+    /**
+     * A number (decimal, scientific or {@code 0x} hexadecimal in the text), an IEEE-754 double as in Cosmos;
+     * {@code exact} is the 64-bit integer a whole-number literal denotes (null otherwise), so that a literal such as
+     * {@code 9223372036854775807} keeps its value (is-integer: {@code IS_INTEGER(9223372036854775807)} is true).
+     */
+    record NumberLiteral(double value, Long exact) implements Expr {
+        /** A literal of {@code value}, exact when it is a whole number a double holds exactly. */
+        public NumberLiteral(double value) {
+            this(value, value == Math.rint(value) && Math.abs(value) <= 9.007199254740992E15 ? (long) value : null);
+        }
+
         /** Whether this is a whole number that a long holds exactly (TOP, OFFSET, LIMIT, indexes). */
         public boolean isInteger() {
             return value == Math.rint(value) && Math.abs(value) <= 9.007199254740992E15;

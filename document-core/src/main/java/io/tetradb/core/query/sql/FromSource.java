@@ -15,10 +15,22 @@ public record FromSource(FromCollection collection, String alias, boolean iterat
         }
     }
 
-    /** The written alias, else the inferred one, else {@code null} (a numeric index or a subquery without alias). */
+    /**
+     * A subquery source written without an alias ({@code JOIN (SELECT VALUE t FROM t IN p.tags WHERE ...)}, as the
+     * Cosmos subquery page writes it) binds its rows to this name, which no query can reference.
+     */
+    public static final String UNNAMED_SUBQUERY = "$subquery";
+
+    /**
+     * The written alias, else the inferred one ({@link #UNNAMED_SUBQUERY} for a subquery), else {@code null} (a path
+     * ending in a numeric index).
+     */
     public String effectiveAlias() {
         if (alias != null) {
             return alias;
+        }
+        if (collection instanceof FromCollection.Subquery) {
+            return UNNAMED_SUBQUERY;
         }
         if (collection instanceof FromCollection.Path p) {
             if (p.segments().isEmpty()) {

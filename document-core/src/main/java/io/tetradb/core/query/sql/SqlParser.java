@@ -287,6 +287,10 @@ public final class SqlParser {
                 String alias = null;
                 if (acceptKeyword("AS")) {
                     alias = identifier("an alias after AS");
+                } else if (peek().kind() == Kind.IDENT && (peek(1).isOp(",") || endsSelectList(peek(1)))) {
+                    // the grammar's [AS] is optional (SELECT c.id name FROM c); an identifier followed by more
+                    // input is left for the error (SELECT c.id FORM c reports FORM)
+                    alias = advance().text();
                 }
                 items.add(new Projection.SelectItem(e, alias));
             } while (acceptOp(","));
@@ -296,7 +300,10 @@ public final class SqlParser {
     }
 
     private boolean atClauseEnd() {
-        Token t = peek();
+        return endsSelectList(peek());
+    }
+
+    private static boolean endsSelectList(Token t) {
         return t.kind() == Kind.EOF || t.isKeyword("FROM") || t.isKeyword("WHERE") || t.isKeyword("GROUP")
                 || t.isKeyword("ORDER") || t.isKeyword("OFFSET") || t.isOp(")");
     }
@@ -613,12 +620,25 @@ public final class SqlParser {
         }
     }
 
+    /** A number token as a literal, keeping the exact value of a decimal integer that a long holds. */
+    private static Expr.NumberLiteral numberLiteral(Token t) {
+        String text = t.text();
+        if (!text.isEmpty() && text.length() <= 19 && text.chars().allMatch(Character::isDigit)) {
+            try {
+                return new Expr.NumberLiteral(t.number(), Long.parseLong(text));
+            } catch (NumberFormatException beyondLong) {
+                // a double, as any other number
+            }
+        }
+        return new Expr.NumberLiteral(t.number());
+    }
+
     private Expr primary() {
         Token t = peek();
         switch (t.kind()) {
             case NUMBER -> {
                 pos++;
-                return new Expr.NumberLiteral(t.number());
+                return numberLiteral(t);
             }
             case STRING -> {
                 pos++;

@@ -367,7 +367,9 @@ public final class SqlUnparser {
             sb.append(Double.isNaN(v) ? "(0 / 0)" : v > 0 ? "(1 / 0)" : "(-1 / 0)");
             return;
         }
-        if (n.isInteger()) {
+        if (n.exact() != null) {
+            sb.append(n.exact());
+        } else if (n.isInteger()) {
             sb.append((long) v);
         } else {
             sb.append(Double.toString(v));

@@ -174,7 +174,7 @@ class SqlParserTest {
         FromSource j = q.from().joins().get(0).source();
         assertInstanceOf(FromCollection.Subquery.class, j.collection());
         assertNull(j.alias());
-        assertNull(j.effectiveAlias());
+        assertEquals(FromSource.UNNAMED_SUBQUERY, j.effectiveAlias()); // bound, but not referenceable
     }
 
     // ---- WHERE / ORDER BY / GROUP BY / OFFSET LIMIT -------------------------------------------------------------
