@@ -264,4 +264,27 @@ class QueryEngineTest {
             assertNull(firstPage(c, "SELECT * FROM c WHERE c.n = 5", 10).getIndexMetrics(), "off by default");
         }
     }
+
+    @Test
+    void orderByItemsFollowCosmosRules(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer(new CosmosContainerProperties("c", "/pk").setIndexingPolicy(
+                    new IndexingPolicy().setExcludedPaths(List.of("/secret/?", "/\"_etag\"/?"))));
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            c.createItem(M.createObjectNode().put("id", "1").put("pk", "a").put("n", 1).put("secret", 2));
+            String[][] cases = {
+                {"SELECT * FROM c ORDER BY c.secret", "The index path corresponding to the specified order-by item is excluded"},
+                {"SELECT * FROM c ORDER BY c.n + 1", "ORDER BY item expression could not be mapped to a document path"},
+                {"SELECT t FROM c JOIN t IN c.tags ORDER BY t", "Order-by over correlated collections is not supported"},
+                {"SELECT * FROM c ORDER BY c.n, c.id", "does not have a corresponding composite index"},
+            };
+            for (String[] q : cases) {
+                CosmosException e = assertThrows(CosmosException.class, () -> firstPage(c, q[0], 10), q[0]);
+                assertEquals(400, e.getStatusCode(), q[0]);
+                assertTrue(e.getMessage().contains(q[1]), e.getMessage());
+            }
+            assertEquals(1, firstPage(c, "SELECT * FROM c ORDER BY c.n DESC", 10).getResults().size());
+        }
+    }
 }

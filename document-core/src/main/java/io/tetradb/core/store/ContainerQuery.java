@@ -127,6 +127,7 @@ public final class ContainerQuery {
         QueryToken resume = token == null ? null : QueryToken.decode(token, fingerprint);
 
         List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
+        checkOrderBy(p, aliases);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
         Access composite = compositeFor(p, aliases, params, pk, policy);
         if (p.sort().size() > 1 && composite == null && container.indexingPolicy().enabled()) {
@@ -277,6 +278,46 @@ public final class ContainerQuery {
         byte[] min = EpkRange.compare(a.min(), b.min()) >= 0 ? a.min() : b.min();
         byte[] max = EpkRange.compare(a.max(), b.max()) <= 0 ? a.max() : b.max();
         return EpkRange.compare(min, max) < 0 ? new EpkRange(min, max) : new EpkRange(min, min);
+    }
+
+    /**
+     * Cosmos DB's rules for ORDER BY items: each must be a property path of the FROM item (not an expression, not a
+     * JOIN alias), and with a consistent indexing policy a single item's path must not be excluded from the index.
+     */
+    private void checkOrderBy(Pipeline p, Map<String, List<String>> aliases) {
+        if (p.sort().isEmpty()) {
+            return;
+        }
+        for (OrderByItem o : p.sort()) {
+            List<String> path = aliases == null ? null : IndexSeekPlanner.pathOf(o.expr(), aliases);
+            if (path != null && path.contains(io.tetradb.core.index.PathPattern.ARRAY)
+                    || path == null && rootIdentifier(o.expr()) != null
+                    && (aliases == null || !rootIdentifier(o.expr()).equals(p.rootAlias()))) {
+                throw new StoreException(Status.BAD_REQUEST, "Order-by over correlated collections is not supported.");
+            }
+            if (path == null) {
+                throw new StoreException(Status.BAD_REQUEST, "Unsupported ORDER BY clause. ORDER BY item expression "
+                        + "could not be mapped to a document path: " + o.expr() + ".");
+            }
+            CompiledIndexingPolicy target = container.indexingPolicy();
+            if (p.sort().size() == 1 && target.enabled() && !target.indexes(path)) {
+                throw new StoreException(Status.BAD_REQUEST,
+                        "The index path corresponding to the specified order-by item is excluded: " + o.expr() + ".");
+            }
+        }
+    }
+
+    /** The alias a property path starts from ({@code x} of {@code x.a["b"]}), or null for other expressions. */
+    private static String rootIdentifier(io.tetradb.core.query.sql.Expr e) {
+        while (true) {
+            if (e instanceof io.tetradb.core.query.sql.Expr.PropertyAccess pa) {
+                e = pa.target();
+            } else if (e instanceof io.tetradb.core.query.sql.Expr.IndexAccess ia) {
+                e = ia.target();
+            } else {
+                return e instanceof io.tetradb.core.query.sql.Expr.Identifier id ? id.name() : null;
+            }
+        }
     }
 
     // ---- choosing the access path --------------------------------------------------------------------------------
