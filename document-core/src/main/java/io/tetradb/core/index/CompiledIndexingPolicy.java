@@ -21,13 +21,30 @@ public final class CompiledIndexingPolicy {
     private final List<PathPattern> included;
     private final List<PathPattern> excluded;
     private final List<CompositeIndex> composites;
+    /** For {@link #both}: a second policy that must index a path too. */
+    private final CompiledIndexingPolicy also;
 
     private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
                                    List<CompositeIndex> composites) {
+        this(enabled, included, excluded, composites, null);
+    }
+
+    private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
+                                   List<CompositeIndex> composites, CompiledIndexingPolicy also) {
         this.enabled = enabled;
         this.included = included;
         this.excluded = excluded;
         this.composites = enabled ? composites : List.of(); // declared but not maintained when indexing is off
+        this.also = also;
+    }
+
+    /**
+     * The paths and composite indexes that both policies index: during a rebuild from one to the other every item
+     * has entries there (under one policy or the other), so queries may seek on them.
+     */
+    public static CompiledIndexingPolicy both(CompiledIndexingPolicy a, CompiledIndexingPolicy b) {
+        List<CompositeIndex> common = a.composites.stream().filter(b.composites::contains).toList();
+        return new CompiledIndexingPolicy(a.enabled && b.enabled, a.included, a.excluded, common, b);
     }
 
     /** The Cosmos default: every path ({@code /*}), except {@code /"_etag"/?}. */
@@ -83,7 +100,7 @@ public final class CompiledIndexingPolicy {
 
     /** Whether the scalar at {@code path} (concrete segments, {@code []} for array elements) is indexed. */
     public boolean indexes(List<String> path) {
-        if (!enabled) {
+        if (!enabled || also != null && !also.indexes(path)) {
             return false;
         }
         if (path.equals(ID) || path.equals(TS)) {

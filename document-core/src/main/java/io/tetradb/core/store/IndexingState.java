@@ -10,11 +10,17 @@ import java.util.Arrays;
  * the rebuild converted; null: none yet) have {@code current}'s entries, the others still {@code previous}'s.
  * Immutable: the container swaps the whole state while it holds the locks that keep writers from seeing a half move.
  */
-record IndexingState(CompiledIndexingPolicy current, CompiledIndexingPolicy previous, byte[] cursor, long converted) {
+record IndexingState(CompiledIndexingPolicy current, CompiledIndexingPolicy previous, byte[] cursor, long converted,
+                     CompiledIndexingPolicy seekable) {
 
-    /** A policy that indexes nothing: what the query planner sees while a rebuild runs, so it never seeks. */
-    static final CompiledIndexingPolicy NO_SEEKS = CompiledIndexingPolicy.of(
-            new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode().put("indexingMode", "none"));
+    /**
+     * {@code seekable}: what the query planner may seek with — the current policy, or during a rebuild what both
+     * policies index (one object per rebuild, so a query can tell that a rebuild began or ended while it read).
+     */
+    IndexingState(CompiledIndexingPolicy current, CompiledIndexingPolicy previous, byte[] cursor, long converted) {
+        this(current, previous, cursor, converted,
+                previous == null ? current : CompiledIndexingPolicy.both(current, previous));
+    }
 
     static IndexingState settled(CompiledIndexingPolicy policy) {
         return new IndexingState(policy, null, null, 0);
@@ -32,12 +38,7 @@ record IndexingState(CompiledIndexingPolicy current, CompiledIndexingPolicy prev
         return previous;
     }
 
-    /** The policy the query planner may seek with: entries of a path exist for every item only outside a rebuild. */
-    CompiledIndexingPolicy seekable() {
-        return previous == null ? current : NO_SEEKS;
-    }
-
     IndexingState advancedTo(byte[] lastConverted, long items) {
-        return new IndexingState(current, previous, lastConverted, converted + items);
+        return new IndexingState(current, previous, lastConverted, converted + items, seekable);
     }
 }

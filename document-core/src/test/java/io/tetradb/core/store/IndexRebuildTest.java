@@ -218,7 +218,12 @@ class IndexRebuildTest {
                     "progress " + mid.getIndexTransformationProgress());
             assertEquals(List.of("/category/?", "/price/?"), mid.getProperties().getIndexingPolicy().getIncludedPaths());
             assertTrue(cs.isIndexRebuilding());
-            assertFalse(cs.seekablePolicy().enabled(), "no seeks while entries follow two policies");
+            // entries follow two policies: seeks only where both index (price, category), not on name (old only)
+            assertTrue(cs.seekablePolicy().indexes(List.of("price")));
+            assertFalse(cs.seekablePolicy().indexes(List.of("name")), "only the previous policy indexes name");
+            String seek = c.queryItems("SELECT * FROM c WHERE c.price = 7", null, ObjectNode.class)
+                    .iterableByPage(null, 100).iterator().next().getAccessPath();
+            assertTrue(seek.startsWith("index seek on /price"), seek);
             // half old, half new entries: each item has exactly those of the policy its key follows
             assertTrue(cs.checkIndexes().consistent(), cs.checkIndexes().toString());
             assertEquals(before, runQueries(c));
@@ -236,6 +241,8 @@ class IndexRebuildTest {
             client.coreStore().rebuildHook = back;
             c.replace(c.read().getProperties().setIndexingPolicy(new IndexingPolicy()));
             back.paused.await();
+            assertFalse(cs.seekablePolicy().indexes(List.of("name")), "only the new policy indexes name");
+            assertTrue(cs.seekablePolicy().indexes(List.of("price")));
             assertTrue(cs.checkIndexes().consistent());
             assertEquals(before, runQueries(c));
             back.resume.countDown();
