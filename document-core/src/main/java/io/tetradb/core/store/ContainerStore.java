@@ -705,6 +705,7 @@ public final class ContainerStore {
 
         WriteSet writeSet() {
             WriteSet ws = new WriteSet();
+            IndexWrites index = new IndexWrites();
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -722,19 +723,19 @@ public final class ContainerStore {
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 if (was.isEmpty()) {
                     for (ByteBuffer entry : is) { // a new item: nothing to compare with (a repeat is a harmless re-put)
-                        ws.put(Space.INDEX, entry.array(), EMPTY);
+                        index.put(entry.array());
                     }
                 } else {
                     Set<ByteBuffer> wasSet = new HashSet<>(was);
                     Set<ByteBuffer> isSet = new HashSet<>(is);
                     for (ByteBuffer entry : wasSet) {
                         if (!isSet.contains(entry)) {
-                            ws.delete(Space.INDEX, entry.array());
+                            index.delete(entry.array());
                         }
                     }
                     for (ByteBuffer entry : isSet) {
                         if (!wasSet.contains(entry)) {
-                            ws.put(Space.INDEX, entry.array(), EMPTY);
+                            index.put(entry.array());
                         }
                     }
                 }
@@ -746,6 +747,7 @@ public final class ContainerStore {
                         ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
                                 : ChangeRecord.REPLACE, id));
             }
+            index.addTo(ws);
             long items = stats.items() + deltaItems;
             if (stats.items() == 0 && items > 0) {
                 deltaLogicalPartitions = 1;
@@ -758,8 +760,6 @@ public final class ContainerStore {
             return ws;
         }
     }
-
-    private static final byte[] EMPTY = new byte[0];
 
     /**
      * The index keys of one version of the item stored under {@code docKey} under {@code policy}: its single-path
