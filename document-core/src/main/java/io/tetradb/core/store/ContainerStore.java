@@ -721,24 +721,7 @@ public final class ContainerStore {
                 }
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
-                if (was.isEmpty()) {
-                    for (ByteBuffer entry : is) { // a new item: nothing to compare with (a repeat is a harmless re-put)
-                        index.put(entry.array());
-                    }
-                } else {
-                    Set<ByteBuffer> wasSet = new HashSet<>(was);
-                    Set<ByteBuffer> isSet = new HashSet<>(is);
-                    for (ByteBuffer entry : wasSet) {
-                        if (!isSet.contains(entry)) {
-                            index.delete(entry.array());
-                        }
-                    }
-                    for (ByteBuffer entry : isSet) {
-                        if (!wasSet.contains(entry)) {
-                            index.put(entry.array());
-                        }
-                    }
-                }
+                index.diff(was, is);
                 // the change feed keeps one record per item (its latest version) plus delete tombstones
                 if (old != null) {
                     ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));
@@ -772,14 +755,16 @@ public final class ContainerStore {
         if (terms.isEmpty() && composites.isEmpty()) {
             return List.of();
         }
-        byte[] address = Arrays.copyOfRange(docKey, collId.length, docKey.length); // EPK · pk · id
+        int address = collId.length; // the entry's suffix is the doc key's EPK · pk · id
         List<ByteBuffer> out = new ArrayList<>(terms.size() + composites.size());
         for (IndexTerm t : terms) {
-            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.path())),
-                    IndexKeyEncoding.encode(t.value()), address)));
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix(t.path()), t.value(), docKey,
+                    address)));
         }
         for (CompositeTerms.CompositeTerm t : composites) {
-            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.index().name())), t.encoded(), address)));
+            byte[] prefix = paths.entryPrefix(t.index().name());
+            out.add(ByteBuffer.wrap(Keys.concat(prefix, t.encoded(),
+                    Arrays.copyOfRange(docKey, address, docKey.length))));
         }
         return out;
     }

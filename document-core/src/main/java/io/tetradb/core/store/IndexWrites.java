@@ -3,9 +3,12 @@ package io.tetradb.core.store;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The index entries one write set removes and adds, handed to it in key order. RocksDB's memtable (a skip list)
@@ -19,12 +22,29 @@ final class IndexWrites {
     private final List<byte[]> deletes = new ArrayList<>();
     private final List<byte[]> puts = new ArrayList<>();
 
-    void put(byte[] key) {
-        puts.add(key);
-    }
-
-    void delete(byte[] key) {
-        deletes.add(key);
+    /**
+     * What turns one item's stored entries {@code was} into {@code is}: the entries only one side has. A new item
+     * (nothing stored) needs no comparison; a value repeated in an array repeats its entry, a harmless re-put.
+     */
+    void diff(List<ByteBuffer> was, List<ByteBuffer> is) {
+        if (was.isEmpty()) {
+            for (ByteBuffer entry : is) {
+                puts.add(entry.array());
+            }
+            return;
+        }
+        Set<ByteBuffer> wasSet = new HashSet<>(was);
+        Set<ByteBuffer> isSet = new HashSet<>(is);
+        for (ByteBuffer entry : wasSet) {
+            if (!isSet.contains(entry)) {
+                deletes.add(entry.array());
+            }
+        }
+        for (ByteBuffer entry : isSet) {
+            if (!wasSet.contains(entry)) {
+                puts.add(entry.array());
+            }
+        }
     }
 
     /** Adds the deletes, then the puts, each in ascending key order (no key is both: they are a diff). */
