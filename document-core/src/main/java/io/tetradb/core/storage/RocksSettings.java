@@ -27,7 +27,7 @@ public final class RocksSettings implements AutoCloseable {
      * the CPU's caches; measured on 100-item batches with 19 entries per item, 16 MiB instead of 64 MiB cuts the
      * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
      */
-    static final long INDEX_WRITE_BUFFER = Long.getLong("tetradb.indexWriteBuffer", 16L << 20);
+    static final long INDEX_WRITE_BUFFER = 16L << 20;
 
     public RocksSettings(long blockCacheBytes) {
         this.blockCache = new LRUCache(blockCacheBytes);
