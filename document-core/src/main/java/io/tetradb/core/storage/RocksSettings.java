@@ -22,6 +22,13 @@ public final class RocksSettings implements AutoCloseable {
     private final Cache blockCache;
     private final BloomFilter bloomFilter = new BloomFilter(10);
 
+    /**
+     * The index's memtable: every item write inserts ~20 entries into it, and a skip list that stays small stays in
+     * the CPU's caches; measured on 100-item batches with 19 entries per item, 16 MiB instead of 64 MiB cuts the
+     * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
+     */
+    static final long INDEX_WRITE_BUFFER = 16L << 20;
+
     public RocksSettings(long blockCacheBytes) {
         this.blockCache = new LRUCache(blockCacheBytes);
     }
@@ -55,7 +62,7 @@ public final class RocksSettings implements AutoCloseable {
         ColumnFamilyOptions options = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setWriteBufferSize(64L << 20)
+                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : 64L << 20)
                 .setMaxWriteBufferNumber(3)
                 .setLevelCompactionDynamicLevelBytes(true);
         if (pointReads) {

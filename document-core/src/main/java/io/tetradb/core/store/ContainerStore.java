@@ -710,6 +710,7 @@ public final class ContainerStore {
 
         WriteSet writeSet() {
             WriteSet ws = new WriteSet();
+            IndexWrites index = new IndexWrites();
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -725,24 +726,7 @@ public final class ContainerStore {
                 }
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
-                if (was.isEmpty()) {
-                    for (ByteBuffer entry : is) { // a new item: nothing to compare with (a repeat is a harmless re-put)
-                        ws.put(Space.INDEX, entry.array(), EMPTY);
-                    }
-                } else {
-                    Set<ByteBuffer> wasSet = new HashSet<>(was);
-                    Set<ByteBuffer> isSet = new HashSet<>(is);
-                    for (ByteBuffer entry : wasSet) {
-                        if (!isSet.contains(entry)) {
-                            ws.delete(Space.INDEX, entry.array());
-                        }
-                    }
-                    for (ByteBuffer entry : isSet) {
-                        if (!wasSet.contains(entry)) {
-                            ws.put(Space.INDEX, entry.array(), EMPTY);
-                        }
-                    }
-                }
+                index.diff(was, is);
                 // the change feed keeps one record per item (its latest version) plus delete tombstones
                 if (old != null) {
                     ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));
@@ -751,6 +735,7 @@ public final class ContainerStore {
                         ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
                                 : ChangeRecord.REPLACE, id));
             }
+            index.addTo(ws);
             long items = stats.items() + deltaItems;
             if (stats.items() == 0 && items > 0) {
                 deltaLogicalPartitions = 1;
@@ -764,8 +749,6 @@ public final class ContainerStore {
         }
     }
 
-    private static final byte[] EMPTY = new byte[0];
-
     /**
      * The index keys of one version of the item stored under {@code docKey} under {@code policy}: its single-path
      * entries, then one entry per composite index ({@code collId · pathId(name) · enc(v1)…enc(vn) · EPK · pk · id},
@@ -777,14 +760,16 @@ public final class ContainerStore {
         if (terms.isEmpty() && composites.isEmpty()) {
             return List.of();
         }
-        byte[] address = Arrays.copyOfRange(docKey, collId.length, docKey.length); // EPK · pk · id
+        int address = collId.length; // the entry's suffix is the doc key's EPK · pk · id
         List<ByteBuffer> out = new ArrayList<>(terms.size() + composites.size());
         for (IndexTerm t : terms) {
-            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.path())),
-                    IndexKeyEncoding.encode(t.value()), address)));
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix(t.path()), t.value(), docKey,
+                    address)));
         }
         for (CompositeTerms.CompositeTerm t : composites) {
-            out.add(ByteBuffer.wrap(Keys.concat(collId, Keys.collId(paths.id(t.index().name())), t.encoded(), address)));
+            byte[] prefix = paths.entryPrefix(t.index().name());
+            out.add(ByteBuffer.wrap(Keys.concat(prefix, t.encoded(),
+                    Arrays.copyOfRange(docKey, address, docKey.length))));
         }
         return out;
     }

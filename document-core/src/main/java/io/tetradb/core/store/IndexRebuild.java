@@ -10,11 +10,9 @@ import io.tetradb.core.storage.WriteSet;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -182,28 +180,19 @@ final class IndexRebuild {
     /** Converts {@code items} (in key order, all after the cursor) and moves the cursor past them, atomically. */
     private void commit(IndexingState s, List<KeyValue> items) {
         WriteSet ws = new WriteSet();
+        IndexWrites index = new IndexWrites();
         Map<ByteBuffer, Long> deltas = new LinkedHashMap<>(); // logical partition prefix → bytes of entries gained
         for (KeyValue kv : items) {
             ObjectNode item = store.codec().parse(kv.value());
             long ts = item.path("_ts").asLong();
             List<ByteBuffer> was = container.indexEntries(kv.key(), item, ts, s.previous());
             List<ByteBuffer> is = container.indexEntries(kv.key(), item, ts, s.current());
-            Set<ByteBuffer> wasSet = new HashSet<>(was);
-            Set<ByteBuffer> isSet = new HashSet<>(is);
-            for (ByteBuffer e : wasSet) {
-                if (!isSet.contains(e)) {
-                    ws.delete(Space.INDEX, e.array());
-                }
-            }
-            for (ByteBuffer e : isSet) {
-                if (!wasSet.contains(e)) {
-                    ws.put(Space.INDEX, e.array(), new byte[0]);
-                }
-            }
+            index.diff(was, is);
             // sizes count entry lists (repeats included), as the writers do
             long delta = ContainerStore.bytes(is) - ContainerStore.bytes(was);
             deltas.merge(ByteBuffer.wrap(container.logicalPartitionOf(kv.key())), delta, Long::sum);
         }
+        index.addTo(ws);
         for (Map.Entry<ByteBuffer, Long> d : deltas.entrySet()) {
             if (d.getValue() != 0) {
                 byte[] statsKey = Keys.withByte(Keys.LOGICAL_PARTITION_STATS, d.getKey().array());

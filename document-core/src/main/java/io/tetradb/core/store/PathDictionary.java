@@ -16,6 +16,8 @@ final class PathDictionary {
     private final StorageEngine engine;
     private final int collId;
     private final Map<String, Integer> ids = new ConcurrentHashMap<>();
+    /** Entry key prefixes by path, so that writers build no prefix per entry (never changed once numbered). */
+    private final Map<String, byte[]> prefixes = new ConcurrentHashMap<>();
 
     PathDictionary(StorageEngine engine, int collId) {
         this.engine = engine;
@@ -43,6 +45,16 @@ final class PathDictionary {
             }
             return id;
         }
+    }
+
+    /** {@code collId · id(path)}, the key prefix of the path's index entries; numbered on first use like {@link #id}. */
+    byte[] entryPrefix(String path) {
+        byte[] prefix = prefixes.get(path);
+        if (prefix == null) {
+            prefix = Keys.concat(Keys.collId(collId), Keys.collId(id(path)));
+            prefixes.put(path, prefix);
+        }
+        return prefix;
     }
 
     /** The id of {@code path} if any item ever had it indexed, else null. */

@@ -104,6 +104,20 @@ public final class IndexKeyEncoding {
         return out.toArray();
     }
 
+    /**
+     * An index entry key {@code prefix · enc(v) · suffix[suffixFrom..]}, written into one array (no encoding copied
+     * around): the write path builds ~20 of these per item.
+     */
+    public static byte[] encodeEntry(byte[] prefix, JsonNode v, byte[] suffix, int suffixFrom) {
+        int suffixLength = suffix.length - suffixFrom;
+        int estimate = v.isTextual() ? v.textValue().length() + 3 : 10;
+        Buf out = new Buf(prefix.length + estimate + suffixLength);
+        out.put(prefix, 0, prefix.length);
+        write(v, out);
+        out.put(suffix, suffixFrom, suffixLength);
+        return out.toArray();
+    }
+
     /** The encoding of a value, every byte complemented when {@code descending}. */
     public static byte[] encode(JsonNode v, boolean descending) {
         byte[] b = encode(v);
@@ -527,8 +541,16 @@ public final class IndexKeyEncoding {
             a[len++] = (byte) b;
         }
 
+        void put(byte[] b, int from, int length) {
+            if (len + length > a.length) {
+                a = Arrays.copyOf(a, Math.max(a.length * 2, len + length));
+            }
+            System.arraycopy(b, from, a, len, length);
+            len += length;
+        }
+
         byte[] toArray() {
-            return Arrays.copyOf(a, len);
+            return len == a.length ? a : Arrays.copyOf(a, len);
         }
     }
 }

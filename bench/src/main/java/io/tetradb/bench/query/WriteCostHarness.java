@@ -1,0 +1,123 @@
+package io.tetradb.bench.query;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.BenchData;
+import io.tetradb.bench.Samples;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.CosmosContainerProperties;
+import io.tetradb.document.PartitionKey;
+import io.tetradb.document.ThroughputProperties;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * A focused measurement of the query benchmark's write ratio (about 30 s for the default 120k items): loads the query
+ * benchmark's items in 100-item {@code CosmosBatch}es into an indexed (default policy) and an unindexed container in
+ * alternating rounds of 10,000, like {@code bench/run query}, and prints per side the median and the best round's
+ * items/s, the measuring thread's CPU time per item inside {@code executeCosmosBatch} (far less noisy than
+ * throughput on a shared machine), every round, the whole process's CPU time per item (flushes and compactions
+ * included) and the ratio of the medians. After {@code bench/run --list} (which builds the module), run
+ * <pre>
+ * java -Dbench.dataDir=bench/target/bench-data -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" \
+ *     io.tetradb.bench.query.WriteCostHarness [items]
+ * </pre>
+ * ({@code -Dbench.keep=true} keeps the data directories, e.g. to read RocksDB's LOG).
+ */
+public final class WriteCostHarness {
+    private WriteCostHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long items = args.length > 0 ? Long.parseLong(args[0]) : 120_000;
+        int round = 10_000;
+        Path dir = BenchData.fresh("write-cost");
+        Samples indexed = new Samples();
+        Samples none = new Samples();
+        ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long processCpu = os.getProcessCpuTime();
+        try (CosmosClient a = new CosmosClientBuilder().dataDirectory(dir.resolve("indexed"))
+                .durability(Durability.SYNC).buildClient();
+             CosmosClient b = new CosmosClientBuilder().dataDirectory(dir.resolve("none"))
+                     .durability(Durability.SYNC).buildClient()) {
+            CosmosContainer ci = container(a, QueryBenchmark.indexed("items"));
+            CosmosContainer cn = container(b, QueryBenchmark.unindexed("items"));
+            int r = 0;
+            for (long loaded = 0; loaded < items; loaded += round, r++) {
+                boolean record = r > 0;
+                long first = loaded / QueryBenchmark.BATCH;
+                int batches = round / QueryBenchmark.BATCH;
+                if (r % 2 == 0) {
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu);
+                    load(cn, first, batches, record ? none : new Samples(), cpu);
+                } else {
+                    load(cn, first, batches, record ? none : new Samples(), cpu);
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu);
+                }
+            }
+        } finally {
+            if (!Boolean.getBoolean("bench.keep")) {
+                BenchData.delete(dir);
+            }
+        }
+        System.out.printf(Locale.ROOT, "indexed items_per_s=%.0f best=%.0f cpu_us_per_item=%.2f rounds=%s%n",
+                indexed.medianRate(), best(indexed), indexed.cpuMicrosPerUnit(), fmt(indexed));
+        System.out.printf(Locale.ROOT, "none    items_per_s=%.0f best=%.0f cpu_us_per_item=%.2f rounds=%s%n",
+                none.medianRate(), best(none), none.cpuMicrosPerUnit(), fmt(none));
+        // every thread of the process (both stores' flushes and compactions, item generation, JIT) per item loaded
+        System.out.printf(Locale.ROOT, "process cpu_us_per_item=%.1f%n",
+                (os.getProcessCpuTime() - processCpu) / 1e3 / items);
+        System.out.printf(Locale.ROOT, "RATIO write indexed/none %.3f%n", indexed.medianRate() / none.medianRate());
+    }
+
+    private static double best(Samples s) {
+        return s.rates().stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    private static String fmt(Samples s) {
+        StringBuilder sb = new StringBuilder();
+        for (double d : s.rates()) {
+            sb.append(String.format(Locale.ROOT, "%.0f ", d));
+        }
+        return sb.toString().trim();
+    }
+
+    private static CosmosContainer container(CosmosClient client, CosmosContainerProperties props) {
+        client.createDatabaseIfNotExists("bench");
+        client.getDatabase("bench").createContainerIfNotExists(props,
+                ThroughputProperties.createManualThroughput(QueryBenchmark.THROUGHPUT));
+        return client.getDatabase("bench").getContainer(props.getId());
+    }
+
+    private static void load(CosmosContainer c, long firstBatch, int batches, Samples s, ThreadMXBean cpu) {
+        long total = 0;
+        long cpuTotal = 0;
+        for (long b = firstBatch; b < firstBatch + batches; b++) {
+            ObjectNode[] nodes = new ObjectNode[QueryBenchmark.BATCH];
+            for (int i = 0; i < nodes.length; i++) {
+                nodes[i] = QueryBenchmark.item(b * QueryBenchmark.BATCH + i);
+            }
+            String deviceId = QueryBenchmark.deviceId(QueryBenchmark.device(b * QueryBenchmark.BATCH));
+            long c0 = cpu.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(deviceId));
+            for (ObjectNode node : nodes) {
+                batch.createItemOperation(node);
+            }
+            if (!c.executeCosmosBatch(batch).isSuccessStatusCode()) {
+                throw new IllegalStateException("batch " + b + " failed");
+            }
+            total += System.nanoTime() - t0;
+            cpuTotal += cpu.getCurrentThreadCpuTime() - c0;
+        }
+        s.round((long) batches * QueryBenchmark.BATCH, total, cpuTotal);
+    }
+}

