@@ -204,6 +204,9 @@ public final class QueryBenchmark implements Benchmark {
                 .setIncludedPaths(List.of()).setExcludedPaths(List.of()));
     }
 
+    /** The longest wait for the load's flushes and compactions before queries are measured. */
+    static final long SETTLE_MILLIS = 60_000;
+
     /** Keeps results alive so that nothing measured can be optimised away. */
     static volatile long sink;
 
@@ -283,8 +286,10 @@ public final class QueryBenchmark implements Benchmark {
                         }
                         loaded += (long) batches * BATCH;
                     }
-                    out.progress(String.format(Locale.ROOT, "loaded in %.1f s; measuring queries at %s items",
-                            (System.nanoTime() - t0) / 1e9, k(size)));
+                    // queries measure the settled layout: flushes and compactions of the load done (bounded wait)
+                    long settled = client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                    out.progress(String.format(Locale.ROOT, "loaded in %.1f s, compactions settled in %.1f s; "
+                            + "measuring queries at %s items", (System.nanoTime() - t0) / 1e9, settled / 1e3, k(size)));
                     for (Type type : Type.values()) {
                         QueryStats s = measure(type, size);
                         stats.put(type.label + "@" + size, s);

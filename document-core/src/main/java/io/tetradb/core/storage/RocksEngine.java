@@ -183,6 +183,37 @@ public final class RocksEngine implements StorageEngine {
     }
 
     @Override
+    public long awaitBackgroundWork(long maxMillis) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + maxMillis * 1_000_000;
+        while (System.nanoTime() < deadline && busy()) {
+            Thread.sleep(100);
+        }
+        return (System.nanoTime() - start) / 1_000_000;
+    }
+
+    private boolean busy() {
+        enter();
+        try {
+            if (db.getLongProperty("rocksdb.num-running-compactions") > 0
+                    || db.getLongProperty("rocksdb.num-running-flushes") > 0) {
+                return true;
+            }
+            for (ColumnFamilyHandle cf : families.values()) {
+                if (db.getLongProperty(cf, "rocksdb.compaction-pending") > 0
+                        || db.getLongProperty(cf, "rocksdb.mem-table-flush-pending") > 0) {
+                    return true;
+                }
+            }
+            return false;
+        } catch (RocksDBException e) {
+            throw new StorageException("reading engine properties failed: " + e.getMessage(), e);
+        } finally {
+            exit();
+        }
+    }
+
+    @Override
     public KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse) {
         enter();
         try {

@@ -31,6 +31,14 @@ public interface StorageEngine extends AutoCloseable {
      */
     KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse);
 
+    /**
+     * For tools and benchmarks: waits (at most {@code maxMillis}) until the engine has no flush or compaction running
+     * or pending, so reads measure the settled layout; returns the milliseconds waited.
+     */
+    default long awaitBackgroundWork(long maxMillis) throws InterruptedException {
+        return 0;
+    }
+
     /** Applies every write of the set atomically; returns once it is as durable as the configured durability. */
     void apply(WriteSet writes);
 

@@ -77,6 +77,14 @@ public final class CoreStore implements AutoCloseable {
         return config;
     }
 
+    /**
+     * For tools and benchmarks: waits (at most {@code maxMillis}) until the engine's flushes and compactions are
+     * done; returns the milliseconds waited.
+     */
+    public long awaitBackgroundWork(long maxMillis) throws InterruptedException {
+        return engine().awaitBackgroundWork(maxMillis);
+    }
+
     StorageEngine engine() {
         return engine;
     }
