@@ -21,11 +21,12 @@ import java.util.UUID;
  * Java property values ↔ JSON, so that every value reads back with its Java type.
  *
  * <p>Scalars whose JSON form is their natural Java type (String, Boolean, Integer, finite Double) are stored as plain
- * JSON. Other numbers (Long, Short, Byte, Float) and Date (epoch milliseconds) are stored as plain JSON numbers too —
- * so the core's range indexes and SQL comparisons see them — and their Java type is recorded in a {@code _types}
- * object beside them ({@code {"age": 42, "_types": {"age": "long"}}}). Everything else (UUID, BigInteger,
- * BigDecimal, non-finite doubles, List, Set, Map) is stored as a tagged object {@code {"@type": t, "@value": v}}, and
- * collections contain values in the same nested form.
+ * JSON. Other numbers (Long, Short, Byte, Float, and BigInteger/BigDecimal within double range) and Date (epoch
+ * milliseconds) are stored as plain JSON numbers too — so the core's range indexes and SQL comparisons see them — and
+ * their Java type is recorded in a {@code _types} object beside them ({@code {"age": 42, "_types": {"age": "long"}}};
+ * big numbers keep their exact digits there: {@code "bigdecimal:1.10"}). Everything else (UUID, non-finite doubles,
+ * List, Set, Map) is stored as a tagged object {@code {"@type": t, "@value": v}}, and collections contain values in
+ * the same nested form.
  */
 public final class ValueCodec {
     public static final String TYPES = "_types";
@@ -92,6 +93,10 @@ public final class ValueCodec {
             return "float";
         } else if (v instanceof Date) {
             return "date";
+        } else if ((v instanceof BigDecimal || v instanceof BigInteger)
+                && Double.isFinite(((Number) v).doubleValue())) {
+            // the number (for indexes and comparisons) plus the exact digits in the tag
+            return (v instanceof BigDecimal ? "bigdecimal:" : "biginteger:") + v;
         }
         return null;
     }
@@ -101,11 +106,18 @@ public final class ValueCodec {
             return F.numberNode((double) f);
         } else if (v instanceof Date d) {
             return F.numberNode(d.getTime());
+        } else if (v instanceof BigDecimal || v instanceof BigInteger) {
+            return F.numberNode(((Number) v).doubleValue());
         }
         return F.numberNode(((Number) v).longValue());
     }
 
     private static Object fromSidecar(String tag, JsonNode n) {
+        if (tag.startsWith("bigdecimal:")) {
+            return new BigDecimal(tag.substring("bigdecimal:".length()));
+        } else if (tag.startsWith("biginteger:")) {
+            return new BigInteger(tag.substring("biginteger:".length()));
+        }
         return switch (tag) {
             case "long" -> n.asLong();
             case "short" -> (short) n.asInt();
