@@ -7,6 +7,7 @@ import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.CosmosDatabase;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraCountStrategy;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraGraphStepStrategy;
+import io.tetradb.graph.process.traversal.strategy.optimization.TetraIdStrategy;
 import io.tetradb.graph.store.GraphStore;
 import io.tetradb.graph.store.RequestCharges;
 import io.tetradb.graph.store.SharedClients;
@@ -67,7 +68,8 @@ public final class TetraGraph implements Graph {
     static {
         TraversalStrategies.GlobalCache.registerStrategies(TetraGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
-                        .addStrategies(TetraGraphStepStrategy.instance(), TetraCountStrategy.instance()));
+                        .addStrategies(TetraGraphStepStrategy.instance(), TetraIdStrategy.instance(),
+                                TetraCountStrategy.instance()));
     }
 
     private final Configuration configuration;

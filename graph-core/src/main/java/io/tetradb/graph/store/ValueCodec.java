@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.Iterator;
@@ -22,7 +23,7 @@ import java.util.UUID;
  *
  * <p>Scalars whose JSON form is their natural Java type (String, Boolean, Integer, finite Double) are stored as plain
  * JSON. Other numbers (Long, Short, Byte, Float, and BigInteger/BigDecimal within double range) and Date (epoch
- * milliseconds) are stored as plain JSON numbers too — so the core's range indexes and SQL comparisons see them — and
+ * milliseconds, OffsetDateTime too) are stored as plain JSON numbers too — so the core's range indexes and SQL comparisons see them — and
  * their Java type is recorded in a {@code _types} object beside them ({@code {"age": 42, "_types": {"age": "long"}}};
  * big numbers keep their exact digits there: {@code "bigdecimal:1.10"}). Everything else (UUID, non-finite doubles,
  * List, Set, Map) is stored as a tagged object {@code {"@type": t, "@value": v}}, and collections contain values in
@@ -93,6 +94,9 @@ public final class ValueCodec {
             return "float";
         } else if (v instanceof Date) {
             return "date";
+        } else if (v instanceof OffsetDateTime t) {
+            // epoch milliseconds (ordered, comparable) plus the exact date-time and offset in the tag
+            return "datetime:" + t;
         } else if ((v instanceof BigDecimal || v instanceof BigInteger)
                 && Double.isFinite(((Number) v).doubleValue())) {
             // the number (for indexes and comparisons) plus the exact digits in the tag
@@ -106,6 +110,8 @@ public final class ValueCodec {
             return F.numberNode((double) f);
         } else if (v instanceof Date d) {
             return F.numberNode(d.getTime());
+        } else if (v instanceof OffsetDateTime t) {
+            return F.numberNode(t.toInstant().toEpochMilli());
         } else if (v instanceof BigDecimal || v instanceof BigInteger) {
             return F.numberNode(((Number) v).doubleValue());
         }
@@ -115,6 +121,8 @@ public final class ValueCodec {
     private static Object fromSidecar(String tag, JsonNode n) {
         if (tag.startsWith("bigdecimal:")) {
             return new BigDecimal(tag.substring("bigdecimal:".length()));
+        } else if (tag.startsWith("datetime:")) {
+            return OffsetDateTime.parse(tag.substring("datetime:".length()));
         } else if (tag.startsWith("biginteger:")) {
             return new BigInteger(tag.substring("biginteger:".length()));
         }
@@ -160,7 +168,7 @@ public final class ValueCodec {
             return tagged("map", pairs);
         }
         throw new IllegalArgumentException("TetraGraph cannot store a property value of type "
-                + v.getClass().getName() + " (supported: primitives, String, Date, UUID, BigInteger, BigDecimal, "
+                + v.getClass().getName() + " (supported: primitives, String, Date, OffsetDateTime, UUID, BigInteger, BigDecimal, "
                 + "List, Set, Map of those)");
     }
 

@@ -16,11 +16,11 @@ import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * An edge: an item in its source vertex's logical partition that names both ends
@@ -46,7 +46,7 @@ public final class TetraEdge extends TetraElement implements Edge {
         TetraVertex in = (TetraVertex) inVertex;
         out.item();
         in.item();
-        String id = UUID.randomUUID().toString();
+        String id = IdGenerator.next();
         Object givenId = ElementHelper.getIdValue(keyValues).orElse(null);
         if (givenId != null) {
             ElementIds.Lookup lookup = ElementIds.parseForCreate(givenId, Edge.Exceptions::userSuppliedIdsOfThisTypeNotSupported);
@@ -136,7 +136,7 @@ public final class TetraEdge extends TetraElement implements Edge {
     @Override
     public <V> Iterator<Property<V>> properties(String... propertyKeys) {
         ObjectNode item = item();
-        Set<String> wanted = propertyKeys.length == 0 ? null : Set.of(propertyKeys);
+        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<Property<V>> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             String k = it.next().getKey();

@@ -18,12 +18,12 @@ import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * A vertex: the item {@code {id, <pk>, label, <key>: [{id, _value, <meta>...}, ...]}} in the logical partition of
@@ -74,7 +74,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
             }
         }
         if (id == null) {
-            id = UUID.randomUUID().toString();
+            id = IdGenerator.next();
         }
         ObjectNode item = F.objectNode();
         item.put(Layout.ID, id);
@@ -117,7 +117,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
     private static ObjectNode newEntry(Object value, Object[] metaKeyValues) {
         ObjectNode entry = F.objectNode();
         Object id = ElementHelper.getIdValue(metaKeyValues).orElse(null);
-        entry.put(Layout.ID, id instanceof String s ? s : UUID.randomUUID().toString());
+        entry.put(Layout.ID, id instanceof String s ? s : IdGenerator.next());
         ValueCodec.put(entry, Layout.VALUE, value);
         TetraVertexProperty.putMeta(entry, metaKeyValues);
         return entry;
@@ -198,7 +198,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
     @Override
     public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
         ObjectNode item = item();
-        Set<String> wanted = propertyKeys.length == 0 ? null : Set.of(propertyKeys);
+        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<VertexProperty<V>> out = new ArrayList<>();
         String pkName = graph.partitionKey();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {

@@ -13,6 +13,7 @@ import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -147,7 +148,7 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
         if (e == null) {
             e = entry;
         }
-        Set<String> wanted = propertyKeys.length == 0 ? null : Set.of(propertyKeys);
+        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<Property<U>> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = e.fields(); it.hasNext(); ) {
             String k = it.next().getKey();

@@ -155,6 +155,11 @@ public final class TetraGraphStep<S, E extends Element> extends GraphStep<S, E> 
     }
 
     @Override
+    public void removeHasContainer(HasContainer hasContainer) {
+        hasContainers.remove(hasContainer);
+    }
+
+    @Override
     public String toString() {
         if (hasContainers.isEmpty()) {
             return super.toString();
