@@ -165,9 +165,12 @@ public final class TetraGraphStep<S, E extends Element> extends GraphStep<S, E> 
             return super.toString();
         }
         String kind = returnClass.getSimpleName().toLowerCase();
-        return ids == null || ids.length == 0
+        if (ids != null && ids.length > 0) {
+            return StringFactory.stepString(this, kind, Arrays.toString(ids), hasContainers);
+        }
+        return getTraversal().getGraph().isPresent()
                 ? StringFactory.stepString(this, kind, hasContainers, "sql:" + query().sql())
-                : StringFactory.stepString(this, kind, Arrays.toString(ids), hasContainers);
+                : StringFactory.stepString(this, kind, hasContainers);
     }
 
     @Override
