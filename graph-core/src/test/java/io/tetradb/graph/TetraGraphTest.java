@@ -5,6 +5,10 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.PartitionKey;
 import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.jsr223.GremlinLangScriptEngine;
+import org.apache.tinkerpop.gremlin.jsr223.JavaTranslator;
+import org.apache.tinkerpop.gremlin.process.traversal.Bytecode;
+import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalMetrics;
 import org.apache.tinkerpop.gremlin.structure.T;
@@ -15,6 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import javax.script.Bindings;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -73,6 +78,22 @@ class TetraGraphTest {
         assertEquals(1, graph.vertices("[USA, Seattle]").next().value("population").equals(750_000) ? 1 : 0);
         assertEquals(List.of("CAN", "Vancouver"),
                 g.V(Arrays.asList("USA", "Seattle")).out("road").has("pk", "CAN").next().id());
+    }
+
+    @Test
+    void idFormsFromGremlinLangAndBytecode() throws Exception {
+        GremlinLangScriptEngine engine = new GremlinLangScriptEngine();
+        Bindings bindings = engine.createBindings();
+        bindings.put("g", g);
+        bindings.put("sea", Arrays.asList("USA", "Seattle"));
+        for (String script : List.of("g.V(['USA','Seattle']).id()", "g.V(sea).id()", "g.V('Seattle').id()",
+                "g.V('Seattle').has('pk','USA').id()", "g.V(['USA','Seattle'], ['CAN','Vancouver']).id().limit(1)",
+                "g.V().hasId(['USA','Seattle']).id()", "g.V(['CAN','Vancouver']).in().hasId(['USA','Seattle']).id()")) {
+            assertEquals(List.of("USA", "Seattle"), ((Traversal<?, ?>) engine.eval(script, bindings)).next(), script);
+        }
+        assertEquals(List.of("USA", "I5"), ((Traversal<?, ?>) engine.eval("g.E(['USA','I5']).id()", bindings)).next());
+        Bytecode bytecode = g.V(Arrays.asList("USA", "Seattle")).id().asAdmin().getBytecode();
+        assertEquals(List.of("USA", "Seattle"), JavaTranslator.of(graph.traversal()).translate(bytecode).next());
     }
 
     @Test
