@@ -11,6 +11,9 @@ import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Iterator;
 import java.util.List;
 
@@ -97,19 +100,33 @@ public final class ElementFinder {
                 : new TetraVertex(graph, pk, id, label, item);
     }
 
+    /**
+     * A vertex's edges. Each direction is one query with a single condition, which the core answers with one index
+     * seek: {@code _vertexId} inside the vertex's partition for out-edges, {@code _sink} for in-edges. The planner
+     * counts the index entries of every sargable condition to pick its seek, so adding low-selectivity conditions
+     * ({@code _isEdge}, {@code label}, {@code _sinkPartition}) would cost more than testing them here.
+     */
     public Iterator<Edge> edges(TetraVertex v, Direction direction, String... labels) {
+        Set<String> wanted = labels.length == 0 ? null : new HashSet<>(Arrays.asList(labels));
         List<Iterator<Element>> parts = new ArrayList<>(2);
         if (direction != Direction.IN) {
-            Sql out = select(false);
+            Sql out = new Sql("SELECT * FROM c");
             out.and("c._vertexId = " + out.param(v.key));
-            parts.add(query(withLabels(out, labels), v.pk));
+            parts.add(edgesOnly(graph.store().query(out, v.pk), wanted, null));
         }
         if (direction != Direction.OUT) {
             Sql in = new Sql("SELECT * FROM c");
-            in.and("c._sink = " + in.param(v.key)).and("c._sinkPartition = " + in.param(v.pk));
-            parts.add(query(withLabels(in, labels), null));
+            in.and("c._sink = " + in.param(v.key));
+            parts.add(edgesOnly(graph.store().query(in, null), wanted, v.pk));
         }
         return IteratorUtils.cast(parts.size() == 1 ? parts.get(0) : IteratorUtils.concat(parts.get(0), parts.get(1)));
+    }
+
+    private Iterator<Element> edgesOnly(Iterator<ObjectNode> items, Set<String> labels, Object sinkPartition) {
+        return IteratorUtils.map(IteratorUtils.filter(items, item -> item.has(Layout.IS_EDGE)
+                && (labels == null || labels.contains(item.path(Layout.LABEL).asText()))
+                && (sinkPartition == null || sinkPartition.equals(JsonValues.scalar(item.get(Layout.SINK_PARTITION))))),
+                this::wrap);
     }
 
     /** The other ends of a vertex's edges, without reading them (an edge knows their id, partition and label). */
@@ -124,16 +141,4 @@ public final class ElementFinder {
         return parts.size() == 1 ? parts.get(0) : IteratorUtils.concat(parts.get(0), parts.get(1));
     }
 
-    private static Sql withLabels(Sql sql, String... labels) {
-        if (labels.length == 1) {
-            sql.and("c.label = " + sql.param(labels[0]));
-        } else if (labels.length > 1) {
-            List<String> names = new ArrayList<>();
-            for (String l : labels) {
-                names.add(sql.param(l));
-            }
-            sql.and("c.label IN (" + String.join(", ", names) + ")");
-        }
-        return sql;
-    }
 }
