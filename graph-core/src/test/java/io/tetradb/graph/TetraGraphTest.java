@@ -186,6 +186,29 @@ class TetraGraphTest {
     }
 
     @Test
+    void concurrentWritersToOneVertexLoseNothing() throws Exception {
+        List<Thread> threads = new java.util.ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            String key = "k" + t;
+            threads.add(new Thread(() -> {
+                Vertex v = graph.vertices(Arrays.asList("USA", "Seattle")).next(); // each thread its own object
+                for (int i = 1; i <= 25; i++) {
+                    v.property(key, i);
+                }
+            }));
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            t.join();
+        }
+        Vertex v = graph.vertices(Arrays.asList("USA", "Seattle")).next();
+        for (int t = 0; t < 4; t++) {
+            assertEquals(25, (int) v.value("k" + t));
+        }
+        assertEquals(750_000, (int) v.value("population"));
+    }
+
+    @Test
     void requestChargesAddUpPerThread() {
         graph.requestCharges().reset();
         g.V(Arrays.asList("USA", "Seattle")).out().values("population").toList();

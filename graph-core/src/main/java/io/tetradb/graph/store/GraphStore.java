@@ -1,5 +1,6 @@
 package io.tetradb.graph.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosException;
@@ -83,6 +84,9 @@ public final class GraphStore {
         try {
             CosmosItemResponse<ObjectNode> r = container.createItem(item, partitionKey(pk), noContent());
             charges.add(r.getRequestCharge());
+            if (r.getETag() != null) {
+                item.put(Layout.ETAG, r.getETag());
+            }
             bump(pk, item.get(Layout.ID).asText());
             return true;
         } catch (CosmosException e) {
@@ -93,11 +97,31 @@ public final class GraphStore {
         }
     }
 
-    public void replace(ObjectNode item, Object pk) {
-        CosmosItemResponse<ObjectNode> r = container.replaceItem(item, item.get(Layout.ID).asText(), partitionKey(pk),
-                noContent());
-        charges.add(r.getRequestCharge());
-        bump(pk, item.get(Layout.ID).asText());
+    /**
+     * Replaces the item if it is still the version its {@code _etag} names (optimistic concurrency, as Cosmos DB
+     * clients do); returns false if another writer changed it first. On success the item carries its new etag.
+     */
+    public boolean replace(ObjectNode item, Object pk) {
+        JsonNode etag = item.remove(Layout.ETAG);
+        CosmosItemRequestOptions options = noContent();
+        if (etag != null) {
+            options.setIfMatchETag(etag.asText());
+        }
+        try {
+            CosmosItemResponse<ObjectNode> r = container.replaceItem(item, item.get(Layout.ID).asText(),
+                    partitionKey(pk), options);
+            charges.add(r.getRequestCharge());
+            bump(pk, item.get(Layout.ID).asText());
+            if (r.getETag() != null) {
+                item.put(Layout.ETAG, r.getETag());
+            }
+            return true;
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 412) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Deletes the item; false if it was not there. */

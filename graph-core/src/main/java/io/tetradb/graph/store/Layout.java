@@ -24,8 +24,11 @@ public final class Layout {
     public static final String SINK_LABEL = "_sinkLabel";
     public static final String SINK_PARTITION = "_sinkPartition";
 
-    /** Fields the core adds to every item; never properties, stripped when read. */
-    public static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
+    /** The item's etag, kept in snapshots for optimistic concurrency (see {@link GraphStore#replace}). */
+    public static final String ETAG = "_etag";
+
+    /** Fields the core adds to every item; never properties; all but {@link #ETAG} are stripped when read. */
+    public static final Set<String> SYSTEM = Set.of("_rid", "_self", "_attachments", "_ts");
 
     private static final Set<String> RESERVED = Set.of(ID, LABEL, VALUE, IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
             SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, "_rid", "_self", "_etag", "_attachments", "_ts");

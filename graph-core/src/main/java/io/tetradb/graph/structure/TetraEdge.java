@@ -140,7 +140,7 @@ public final class TetraEdge extends TetraElement implements Edge {
         List<Property<V>> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             String k = it.next().getKey();
-            if (!FIELDS.contains(k) && !k.equals(graph.partitionKey()) && (wanted == null || wanted.contains(k))) {
+            if (!FIELDS.contains(k) && !Layout.reserved(k) && !k.equals(graph.partitionKey()) && (wanted == null || wanted.contains(k))) {
                 out.add(new TetraProperty<>(this, k, (V) ValueCodec.get(item, k), () -> removeProperty(k)));
             }
         }

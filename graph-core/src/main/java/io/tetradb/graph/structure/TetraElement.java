@@ -77,12 +77,24 @@ abstract class TetraElement implements Element {
         return item;
     }
 
-    /** Applies a change to the current item and writes it back. */
+    /**
+     * Applies a change to the current item and writes it back, if no one else wrote the item meanwhile (its etag);
+     * else reads it again and re-applies the change, so concurrent writers to one element lose nothing.
+     */
     void update(Consumer<ObjectNode> change) {
-        ObjectNode current = item();
-        change.accept(current);
-        store().replace(current, pk);
-        seen = store().version(pk, key);
+        for (int attempt = 0; ; attempt++) {
+            ObjectNode current = item().deepCopy();
+            change.accept(current);
+            if (store().replace(current, pk)) {
+                item = current;
+                seen = store().version(pk, key);
+                return;
+            }
+            if (attempt == 100) {
+                throw new IllegalStateException("gave up writing " + id() + " after 100 concurrent changes");
+            }
+            seen = -1; // read it again
+        }
     }
 
     abstract IllegalStateException removed();
