@@ -35,7 +35,7 @@ public final class GraphStore {
      */
     private static final int STRIPES = 1 << 12;
     private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
-    private volatile String lastAccessPath = "";
+    private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
 
     public GraphStore(CosmosContainer container) {
         this.container = container;
@@ -59,9 +59,9 @@ public final class GraphStore {
         return (h ^ (h >>> 16)) & (STRIPES - 1);
     }
 
-    /** The access path (the core's explain) of the last query run. */
+    /** The access path (the core's explain) of the last query page this thread read. */
     public String lastAccessPath() {
-        return lastAccessPath;
+        return lastAccessPath.get();
     }
 
     /** The item at (pk, id), or null. */
@@ -160,7 +160,7 @@ public final class GraphStore {
                 while (!page.hasNext() && pages.hasNext()) {
                     FeedResponse<ObjectNode> next = pages.next();
                     charges.add(next.getRequestCharge());
-                    lastAccessPath = next.getAccessPath();
+                    lastAccessPath.set(next.getAccessPath());
                     page = next.getResults().iterator();
                 }
                 return page.hasNext();
