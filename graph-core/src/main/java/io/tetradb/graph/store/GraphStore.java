@@ -1,0 +1,193 @@
+package io.tetradb.graph.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.CosmosException;
+import io.tetradb.document.CosmosItemRequestOptions;
+import io.tetradb.document.CosmosItemResponse;
+import io.tetradb.document.CosmosQueryRequestOptions;
+import io.tetradb.document.FeedResponse;
+import io.tetradb.document.PartitionKey;
+import io.tetradb.document.SqlParameter;
+import io.tetradb.document.SqlQuerySpec;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * The graph's only door to the core: point reads, writes and SQL queries on one container, each charge added to
+ * {@link RequestCharges}. Items come back without the core's system fields.
+ */
+public final class GraphStore {
+    /** Large pages: a traversal usually wants every result, and each page costs a base charge. */
+    private static final int PAGE_SIZE = 1000;
+
+    private final CosmosContainer container;
+    private final RequestCharges charges = new RequestCharges();
+    /**
+     * Write counters striped by address: a write bumps its item's stripe, and an element whose snapshot was taken at
+     * an older count of its stripe reads its item again. Bounded memory; a collision only costs a needless read.
+     */
+    private static final int STRIPES = 1 << 12;
+    private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
+    private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
+
+    public GraphStore(CosmosContainer container) {
+        this.container = container;
+    }
+
+    public RequestCharges charges() {
+        return charges;
+    }
+
+    /** The write count of the stripe holding (pk, id). */
+    public long version(Object pk, String id) {
+        return versions.get(stripe(pk, id));
+    }
+
+    private void bump(Object pk, String id) {
+        versions.incrementAndGet(stripe(pk, id));
+    }
+
+    private static int stripe(Object pk, String id) {
+        int h = 31 * String.valueOf(pk).hashCode() + id.hashCode();
+        return (h ^ (h >>> 16)) & (STRIPES - 1);
+    }
+
+    /** The access path (the core's explain) of the last query page this thread read. */
+    public String lastAccessPath() {
+        return lastAccessPath.get();
+    }
+
+    /** The item at (pk, id), or null. */
+    public ObjectNode read(Object pk, String id) {
+        try {
+            CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), ObjectNode.class);
+            charges.add(r.getRequestCharge());
+            return strip(r.getItem());
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 404) {
+                charges.add(1);
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Creates the item; false if its (pk, id) is taken. */
+    public boolean create(ObjectNode item, Object pk) {
+        try {
+            CosmosItemResponse<ObjectNode> r = container.createItem(item, partitionKey(pk), noContent());
+            charges.add(r.getRequestCharge());
+            if (r.getETag() != null) {
+                item.put(Layout.ETAG, r.getETag());
+            }
+            bump(pk, item.get(Layout.ID).asText());
+            return true;
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 409) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Replaces the item if it is still the version its {@code _etag} names (optimistic concurrency, as Cosmos DB
+     * clients do); returns false if another writer changed it first. On success the item carries its new etag.
+     */
+    public boolean replace(ObjectNode item, Object pk) {
+        JsonNode etag = item.remove(Layout.ETAG);
+        CosmosItemRequestOptions options = noContent();
+        if (etag != null) {
+            options.setIfMatchETag(etag.asText());
+        }
+        try {
+            CosmosItemResponse<ObjectNode> r = container.replaceItem(item, item.get(Layout.ID).asText(),
+                    partitionKey(pk), options);
+            charges.add(r.getRequestCharge());
+            bump(pk, item.get(Layout.ID).asText());
+            if (r.getETag() != null) {
+                item.put(Layout.ETAG, r.getETag());
+            }
+            return true;
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 412) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Deletes the item; false if it was not there. */
+    public boolean delete(Object pk, String id) {
+        try {
+            charges.add(container.deleteItem(id, partitionKey(pk), new CosmosItemRequestOptions()).getRequestCharge());
+            bump(pk, id);
+            return true;
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Runs a Cosmos SQL query lazily, page by page; {@code pk} (a partition key value, or null for every partition)
+     * routes it to one logical partition.
+     */
+    public Iterator<ObjectNode> query(Sql sql, Object pk) {
+        CosmosQueryRequestOptions options = new CosmosQueryRequestOptions().setMaxItemCount(PAGE_SIZE);
+        if (pk != null) {
+            options.setPartitionKey(partitionKey(pk));
+        }
+        List<SqlParameter> params = new ArrayList<>();
+        sql.parameters().forEach((name, value) -> params.add(new SqlParameter(name, value)));
+        Iterator<FeedResponse<ObjectNode>> pages = container
+                .queryItems(new SqlQuerySpec(sql.text(), params), options, ObjectNode.class)
+                .iterableByPage(PAGE_SIZE).iterator();
+        return new Iterator<>() {
+            private Iterator<ObjectNode> page = Collections.emptyIterator();
+
+            @Override
+            public boolean hasNext() {
+                while (!page.hasNext() && pages.hasNext()) {
+                    FeedResponse<ObjectNode> next = pages.next();
+                    charges.add(next.getRequestCharge());
+                    lastAccessPath.set(next.getAccessPath());
+                    page = next.getResults().iterator();
+                }
+                return page.hasNext();
+            }
+
+            @Override
+            public ObjectNode next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                return strip(page.next());
+            }
+        };
+    }
+
+    public static PartitionKey partitionKey(Object pk) {
+        return new PartitionKey(pk);
+    }
+
+    private static CosmosItemRequestOptions noContent() {
+        return new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(false);
+    }
+
+    private static ObjectNode strip(ObjectNode item) {
+        if (item != null) {
+            item.remove(Layout.SYSTEM);
+        }
+        return item;
+    }
+}

@@ -1,0 +1,43 @@
+package io.tetradb.graph.store;
+
+import java.util.Set;
+
+/**
+ * Field names of graph items, as Azure Cosmos DB's Gremlin API lays them out.
+ *
+ * <pre>
+ * vertex: {id, &lt;pk&gt;, label, &lt;key&gt;: [{id, _value, &lt;meta key&gt;: value, ...}, ...], ...}
+ * edge:   {id, &lt;pk&gt;: source pk, label, _isEdge: true, _vertexId, _vertexLabel,
+ *          _sink, _sinkLabel, _sinkPartition, &lt;key&gt;: value, ...}
+ * </pre>
+ * Any object holding plain values (an edge, a vertex property entry) may carry {@code _types} (see
+ * {@link ValueCodec}).
+ */
+public final class Layout {
+    public static final String ID = "id";
+    public static final String LABEL = "label";
+    public static final String VALUE = "_value";
+    public static final String IS_EDGE = "_isEdge";
+    public static final String VERTEX_ID = "_vertexId";
+    public static final String VERTEX_LABEL = "_vertexLabel";
+    public static final String SINK = "_sink";
+    public static final String SINK_LABEL = "_sinkLabel";
+    public static final String SINK_PARTITION = "_sinkPartition";
+
+    /** The item's etag, kept in snapshots for optimistic concurrency (see {@link GraphStore#replace}). */
+    public static final String ETAG = "_etag";
+
+    /** Fields the core adds to every item; never properties; all but {@link #ETAG} are stripped when read. */
+    public static final Set<String> SYSTEM = Set.of("_rid", "_self", "_attachments", "_ts");
+
+    private static final Set<String> RESERVED = Set.of(ID, LABEL, VALUE, IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
+            SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, "_rid", "_self", "_etag", "_attachments", "_ts");
+
+    private Layout() {
+    }
+
+    /** True for names the layout uses itself: such a property key is refused. */
+    public static boolean reserved(String key) {
+        return RESERVED.contains(key);
+    }
+}

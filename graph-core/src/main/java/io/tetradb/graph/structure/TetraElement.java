@@ -1,0 +1,115 @@
+package io.tetradb.graph.structure;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.store.GraphStore;
+import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * A vertex or an edge: its address ({@code pk}, {@code id}), its label, and a snapshot of its item. The snapshot is
+ * read lazily and read again when its item may have been written since it was taken (see
+ * {@link GraphStore#version}), so two objects for the same element never disagree; a read-only traversal reads each
+ * item at most once per object.
+ */
+abstract class TetraElement implements Element {
+    protected final TetraGraph graph;
+    protected final Object pk;
+    protected final String key;
+    protected String label;
+    private ObjectNode item;
+    private long seen = -1;
+
+    TetraElement(TetraGraph graph, Object pk, String key, String label, ObjectNode item) {
+        this.graph = graph;
+        this.pk = pk;
+        this.key = key;
+        this.label = label;
+        this.item = item;
+        this.seen = item == null ? -1 : graph.store().version(pk, key);
+    }
+
+    @Override
+    public List<Object> id() {
+        return ElementIds.of(pk, key);
+    }
+
+    public Object partitionKeyValue() {
+        return pk;
+    }
+
+    /** The element's id inside its logical partition. */
+    public String itemId() {
+        return key;
+    }
+
+    @Override
+    public String label() {
+        if (label == null) {
+            label = item().get(io.tetradb.graph.store.Layout.LABEL).asText();
+        }
+        return label;
+    }
+
+    @Override
+    public TetraGraph graph() {
+        return graph;
+    }
+
+    GraphStore store() {
+        return graph.store();
+    }
+
+    /** The current item; throws if the element was removed. */
+    ObjectNode item() {
+        long now = store().version(pk, key);
+        if (item == null || seen != now) {
+            ObjectNode fresh = store().read(pk, key);
+            if (fresh == null) {
+                throw removed();
+            }
+            item = fresh;
+            seen = now;
+        }
+        return item;
+    }
+
+    /**
+     * Applies a change to the current item and writes it back, if no one else wrote the item meanwhile (its etag);
+     * else reads it again and re-applies the change, so concurrent writers to one element lose nothing.
+     */
+    void update(Consumer<ObjectNode> change) {
+        for (int attempt = 0; ; attempt++) {
+            ObjectNode current = item().deepCopy();
+            change.accept(current);
+            if (store().replace(current, pk)) {
+                item = current;
+                seen = store().version(pk, key);
+                return;
+            }
+            if (attempt == 100) {
+                throw new IllegalStateException("gave up writing " + id() + " after 100 concurrent changes");
+            }
+            seen = -1; // read it again
+        }
+    }
+
+    abstract IllegalStateException removed();
+
+    static IllegalStateException elementAlreadyRemoved(Class<?> kind, Object id) {
+        return new IllegalStateException(String.format("%s with id %s was removed.", kind.getSimpleName(), id));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return ElementHelper.areEqual(this, o);
+    }
+
+    @Override
+    public int hashCode() {
+        return ElementHelper.hashCode(this);
+    }
+}
