@@ -155,8 +155,12 @@ final class AccessPlanner {
         }
         IndexSeek best = null;
         long bestCount = Long.MAX_VALUE;
-        for (IndexSeek seek : candidates) {
-            long count = countEntries(seek, SELECTIVITY_PROBE);
+        // equalities first, and each later candidate counted only as far as the best so far: a selective seek
+        // makes comparing the others cheap
+        List<IndexSeek> byKind = new ArrayList<>(candidates);
+        byKind.sort((a, b) -> Boolean.compare(!IndexSeekPlanner.isEquality(a), !IndexSeekPlanner.isEquality(b)));
+        for (IndexSeek seek : byKind) {
+            long count = countEntries(seek, bestCount >= SELECTIVITY_PROBE ? SELECTIVITY_PROBE : (int) bestCount + 1);
             if (count < bestCount || count == bestCount && IndexSeekPlanner.isEquality(seek)
                     && !IndexSeekPlanner.isEquality(best)) {
                 best = seek;
