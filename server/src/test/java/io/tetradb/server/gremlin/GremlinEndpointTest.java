@@ -219,6 +219,16 @@ class GremlinEndpointTest {
 
     // ------------------------------------------------------------------------------------------- serializers
 
+    @Test
+    void theShippedRemoteYamlConnects() throws Exception {
+        // what the Gremlin Console reads for ":remote connect tinkerpop.server conf/remote.yaml" (port aside)
+        Cluster console = Cluster.build(Path.of("..", "conf", "remote.yaml").toFile())
+                .port(gremlin.address().getPort()).create();
+        clusters.add(console);
+        // serializeResultToString: the console's results arrive as the strings it prints
+        assertEquals(List.of("v[[USA, Seattle]]"), script(console.connect(), "g.V(['USA','Seattle'])"));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"graphbinary-v1", "graphson-v3", "graphson-v2"})
     void eachSerializerCarriesIdsElementsAndCharges(String name) throws Exception {
