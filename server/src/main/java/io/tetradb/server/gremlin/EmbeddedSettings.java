@@ -45,8 +45,6 @@ public final class EmbeddedSettings extends Settings {
         this.scriptEngines = new LinkedHashMap<>();
         this.scriptEngines.put("gremlin-groovy", groovy);
         this.scriptEngines.put("gremlin-lang", new ScriptEngineSettings());
-        // one event loop thread is Gremlin Server's default; requests run on the gremlin pool (one per core)
-        this.threadPoolWorker = 1;
     }
 
     private static SerializerSettings serializer(String className, Map<String, Object> config) {

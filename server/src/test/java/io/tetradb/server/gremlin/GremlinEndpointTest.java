@@ -315,6 +315,17 @@ class GremlinEndpointTest {
         assertEquals(0, gremlin.chargeMeter().openRequests(), "every request's total is forgotten after its answer");
     }
 
+    @Test
+    void sessionsKeepTheirVariables() throws Exception {
+        Client session = client.getCluster().connect("a-session");
+        try {
+            script(session, "seattle = g.V(['USA','Seattle']).next()");
+            assertEquals(List.of("Seattle"), script(session, "seattle.values('name')"));
+        } finally {
+            session.close();
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------- errors
 
     static ResponseException fails(Supplier0 call) {
