@@ -326,6 +326,30 @@ class GremlinEndpointTest {
         }
     }
 
+    @Test
+    void concurrentRequestsReportOnlyTheirOwnCharges() throws Exception {
+        script(client, "g.addV('n').property('pk','solo').property(T.id,'one')");
+        ResultSet solo = client.submit("g.V(['solo','one'])");
+        solo.all().get();
+        Object pointRead = solo.statusAttributes().get().get(ChargeMeter.REQUEST_CHARGE);
+
+        // point reads interleaved with scans on every executor thread: each read still reports one point read
+        List<java.util.concurrent.CompletableFuture<ResultSet>> reads = new ArrayList<>();
+        List<java.util.concurrent.CompletableFuture<ResultSet>> scans = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            reads.add(client.submitAsync("g.V(['solo','one'])"));
+            scans.add(client.submitAsync("g.V().count()"));
+        }
+        for (var read : reads) {
+            ResultSet rs = read.get();
+            rs.all().get();
+            assertEquals(pointRead, rs.statusAttributes().get().get(ChargeMeter.REQUEST_CHARGE));
+        }
+        for (var scan : scans) {
+            scan.get().all().get();
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------- errors
 
     static ResponseException fails(Supplier0 call) {
