@@ -62,7 +62,7 @@ final class StartCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (!bind.isLoopbackAddress()) {
             err.println("warning: the admin and Gremlin endpoints on " + bind.getHostAddress()
-                    + " have no authentication (anyone who reaches them reads and writes the data)");
+                    + " have no authentication (a Gremlin client that reaches it reads and writes every graph)");
             err.flush();
         }
         TetraDbServer server = new TetraDbServer(config);

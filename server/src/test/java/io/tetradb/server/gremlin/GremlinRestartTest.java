@@ -1,5 +1,8 @@
 package io.tetradb.server.gremlin;
 
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.StartupException;
 import io.tetradb.server.TetraDbServer;
@@ -70,6 +73,19 @@ class GremlinRestartTest {
                 cluster.close();
             }
         }
+    }
+
+    @Test
+    void aGraphOverAContainerWithAnotherPartitionKeyFailsTheStart() {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dataDir).buildClient()) {
+            client.createDatabaseIfNotExists("graphdb");
+            client.getDatabase("graphdb").createContainerIfNotExists(new CosmosContainerProperties("graph", "/region"));
+        }
+        ServerConfig config = ServerConfig.ephemeral(dataDir).withGremlinPort(0);  // the graph graphdb/graph/pk
+        StartupException e = assertThrows(StartupException.class, () -> new TetraDbServer(config).start());
+        assertTrue(e.getMessage().startsWith("cannot open graph: container graphdb/graph is partitioned by /region"),
+                e.getMessage());
+        new TetraDbServer(ServerConfig.ephemeral(dataDir)).start().close();  // the directory's lock was released
     }
 
     @Test
