@@ -31,7 +31,7 @@ public final class EmbeddedSettings extends Settings {
         // GraphSON v3 after v2: both accept plain application/json, which then means v3
         this.serializers = List.of(
                 serializer(GraphBinaryMessageSerializerV1.class.getName(), Map.of()),
-                // "serializeResultToString": what the Gremlin Console asks for with :remote console
+                // results as strings (the "-stringd" mime type): what conf/remote.yaml asks for, for the Console
                 serializer(GraphBinaryMessageSerializerV1.class.getName(),
                         Map.of(GraphBinaryMessageSerializerV1.TOKEN_SERIALIZE_RESULT_TO_STRING, true)),
                 serializer(GraphSONMessageSerializerV2.class.getName(), Map.of()),
