@@ -1,27 +1,76 @@
 package io.tetradb.server;
 
+import io.tetradb.server.gremlin.GraphSpec;
+
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * What one server process is started with. Later faces add their ports here (null = face disabled).
+ * What one server process is started with. A face's port is null when the face is disabled.
  *
  * @param dataDirectory absolute data directory (one RocksDB)
  * @param bindAddress   the address every endpoint binds to
  * @param httpPort      admin HTTP port; 0 picks a free port
+ * @param gremlinPort   Gremlin Server port; 0 picks a free port, null disables Gremlin Server
+ * @param graphs        the graphs Gremlin Server serves: {@link GraphSpec#DEFAULT} unless a graph of that name is
+ *                      given, then the others in order (names are unique)
  */
-public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
+public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort, Integer gremlinPort,
+                           List<GraphSpec> graphs) {
     public static final int DEFAULT_HTTP_PORT = 8081;
+    public static final int DEFAULT_GREMLIN_PORT = 8182;
 
     public ServerConfig {
-        if (httpPort < 0 || httpPort > 65535) {
-            throw new IllegalArgumentException("port out of range: " + httpPort);
+        checkPort(httpPort);
+        if (gremlinPort != null) {
+            checkPort(gremlinPort);
         }
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
+        graphs = withDefaultGraph(graphs == null ? List.of() : graphs);
     }
 
-    /** Defaults for tests and embedding: loopback, a free admin port. */
+    /** Admin endpoint only (no Gremlin Server). */
+    public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
+        this(dataDirectory, bindAddress, httpPort, null, List.of());
+    }
+
+    /** Defaults for tests and embedding: loopback, a free admin port, no Gremlin Server (see {@link #withGremlinPort}). */
     public static ServerConfig ephemeral(Path dataDirectory) {
         return new ServerConfig(dataDirectory, InetAddress.getLoopbackAddress(), 0);
+    }
+
+    /** The same configuration with Gremlin Server on {@code port} (0 = a free port). */
+    public ServerConfig withGremlinPort(int port) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs);
+    }
+
+    /** The same configuration serving these graphs (besides the default one, unless one of them is named like it). */
+    public ServerConfig withGraphs(List<GraphSpec> more) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more);
+    }
+
+    private static void checkPort(int port) {
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("port out of range: " + port);
+        }
+    }
+
+    private static List<GraphSpec> withDefaultGraph(List<GraphSpec> given) {
+        Set<String> names = new HashSet<>();
+        for (GraphSpec g : given) {
+            if (!names.add(g.name())) {
+                throw new IllegalArgumentException("graph " + g.name() + " is declared twice");
+            }
+        }
+        List<GraphSpec> all = new ArrayList<>();
+        if (!names.contains(GraphSpec.DEFAULT.name())) {
+            all.add(GraphSpec.DEFAULT);
+        }
+        all.addAll(given);
+        return List.copyOf(all);
     }
 }

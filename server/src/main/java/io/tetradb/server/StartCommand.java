@@ -1,5 +1,6 @@
 package io.tetradb.server;
 
+import io.tetradb.server.gremlin.GraphSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -9,6 +10,8 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code tetradb start}: runs the server in the foreground until SIGTERM or SIGINT. */
@@ -26,6 +29,16 @@ final class StartCommand implements Callable<Integer> {
             description = "Admin HTTP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int httpPort;
 
+    @Option(names = "--gremlin-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_GREMLIN_PORT,
+            description = "Gremlin Server port (WebSocket); 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int gremlinPort;
+
+    @Option(names = "--graph", paramLabel = "NAME=DB/CONTAINER/PK",
+            description = "A further graph for Gremlin Server (repeatable), traversed as g_NAME. "
+                    + "The graph 'graph' (graphdb/graph/pk, traversed as g) is always served; --graph graph=... "
+                    + "moves it to another container.")
+    List<String> graphs = new ArrayList<>();
+
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Address every endpoint binds to (default: ${DEFAULT-VALUE}).")
     InetAddress bind;
@@ -35,12 +48,21 @@ final class StartCommand implements Callable<Integer> {
         if (httpPort < 0 || httpPort > 65535) {
             throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, not " + httpPort);
         }
+        if (gremlinPort < 0 || gremlinPort > 65535) {
+            throw new ParameterException(spec.commandLine(), "--gremlin-port must be 0..65535, not " + gremlinPort);
+        }
+        ServerConfig config;
+        try {
+            config = new ServerConfig(dataDir, bind, httpPort, gremlinPort,
+                    graphs.stream().map(GraphSpec::parse).toList());
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ServerConfig config = new ServerConfig(dataDir, bind, httpPort);
         if (!bind.isLoopbackAddress()) {
-            err.println("warning: the admin endpoint on " + bind.getHostAddress()
-                    + " has no authentication and shows partition key values");
+            err.println("warning: the admin and Gremlin endpoints on " + bind.getHostAddress()
+                    + " have no authentication (a Gremlin client that reaches it reads and writes every graph)");
             err.flush();
         }
         TetraDbServer server = new TetraDbServer(config);

@@ -4,6 +4,7 @@ import io.tetradb.core.storage.DataDirectoryInUseException;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.server.admin.AdminHttpServer;
+import io.tetradb.server.gremlin.GremlinEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,10 @@ public final class TetraDbServer implements AutoCloseable {
         client = openClient(config.dataDirectory());
         try {
             startEndpoint(() -> AdminHttpServer.start(config.bindAddress(), config.httpPort(), client));
+            if (config.gremlinPort() != null) {
+                startEndpoint(() -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
+                        config.graphs()));
+            }
             // later faces: startEndpoint(() -> MongoServer.start(...)) when config.mongoPort() is set, etc.
         } catch (RuntimeException e) {
             close();

@@ -2,6 +2,8 @@ package io.tetradb.server;
 
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
+import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.Result;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -11,6 +13,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,12 +52,15 @@ class CliProcessTest {
             TetraDbServerTest.writeSkewedItems(client);
         }
 
-        Cli first = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0");
+        Cli first = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
+                "--gremlin-port", "0");
         String url = first.awaitAdminUrl();
+        String gremlin = first.awaitGremlinUrl();
         String startedLine = "TetraDB started (data directory " + dataDir.toAbsolutePath().normalize() + ")";
         first.awaitLine(startedLine::equals);
         assertEquals("{\"status\":\"ok\"}", TestHttp.get(url, "/health").body());
         TetraDbServerTest.assertSkewedPartitions(TestHttp.json(TestHttp.get(url, "/api/partitions")));
+        gremlinScript(gremlin, "g.addV('city').property('pk','USA').property(T.id,'Seattle')");
 
         // a second process on the same directory fails fast with one line and exit code 1
         Cli second = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0");
@@ -68,11 +74,24 @@ class CliProcessTest {
         assertEquals(0, first.awaitExit());
         first.awaitLine("TetraDB stopped"::equals);
 
-        Cli again = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0");
+        Cli again = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
+                "--gremlin-port", "0");
         String url2 = again.awaitAdminUrl();
         TetraDbServerTest.assertSkewedPartitions(TestHttp.json(TestHttp.get(url2, "/api/partitions")));
+        assertEquals(List.of(List.of("USA", "Seattle")), gremlinScript(again.awaitGremlinUrl(), "g.V().id()"));
         again.sigterm();
         assertEquals(0, again.awaitExit());
+    }
+
+    /** Runs a Groovy script on the Gremlin Server at {@code url} with TinkerPop's Java driver. */
+    private static List<Object> gremlinScript(String url, String script) throws Exception {
+        URI uri = URI.create(url);
+        Cluster cluster = Cluster.build(uri.getHost()).port(uri.getPort()).create();
+        try {
+            return cluster.connect().submit(script).all().get().stream().map(Result::getObject).toList();
+        } finally {
+            cluster.close();
+        }
     }
 
     /** One child JVM running the CLI, with both output streams drained into queues by daemon threads. */
@@ -98,6 +117,12 @@ class CliProcessTest {
             Process p = new ProcessBuilder(command).start();
             started.add(p);
             return new Cli(p);
+        }
+
+        /** The {@code gremlin ws://host:port/gremlin} line's URL. */
+        String awaitGremlinUrl() throws InterruptedException {
+            String line = awaitLine(l -> l.startsWith("gremlin ws://"));
+            return line.substring("gremlin ".length());
         }
 
         String awaitAdminUrl() throws InterruptedException {

@@ -71,10 +71,16 @@ class TetraDbServerTest {
         return JsonNodeFactory.instance.objectNode().put("id", id).put("pk", pk).put("total", 12.5);
     }
 
-    /** Checks what /api/partitions says about {@link #writeSkewedItems}; shared with the process test. */
+    /**
+     * Checks what /api/partitions says about {@link #writeSkewedItems}; shared with the process test, whose server
+     * also has Gremlin Server's graph container {@code graphdb/graph}.
+     */
     static void assertSkewedPartitions(JsonNode report) {
-        assertEquals(1, report.get("containers").size(), report.toString());
-        JsonNode c = report.get("containers").get(0);
+        List<JsonNode> containers = new ArrayList<>();
+        report.get("containers").forEach(containers::add);
+        containers.removeIf(c -> c.get("database").asText().equals("graphdb"));
+        assertEquals(1, containers.size(), report.toString());
+        JsonNode c = containers.get(0);
         assertEquals("shop", c.get("database").asText());
         assertEquals("orders", c.get("container").asText());
         assertEquals("/pk", c.get("partitionKeyPaths").get(0).asText());

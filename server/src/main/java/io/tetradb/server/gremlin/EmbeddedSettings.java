@@ -1,0 +1,61 @@
+package io.tetradb.server.gremlin;
+
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.server.gremlin.charge.ChargingWebSocketChannelizer;
+import org.apache.tinkerpop.gremlin.jsr223.ImportGremlinPlugin;
+import org.apache.tinkerpop.gremlin.server.Settings;
+import org.apache.tinkerpop.gremlin.server.jsr223.GremlinServerGremlinPlugin;
+import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
+import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV2;
+import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV3;
+
+import java.net.InetAddress;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Gremlin Server's settings for the embedded server, built in code (there is no YAML file to keep in step):
+ * WebSocket with request charges, GraphBinary v1 and GraphSON v3 and v2, script engines gremlin-groovy and
+ * gremlin-lang, and the graphs the server opened (handed to {@link TetraGraphManager} through these settings).
+ */
+public final class EmbeddedSettings extends Settings {
+    private final Map<GraphSpec, TetraGraph> graphs;
+
+    EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs) {
+        this.graphs = new LinkedHashMap<>(graphs);
+        this.host = host.getHostAddress();
+        this.port = port;
+        this.channelizer = ChargingWebSocketChannelizer.class.getName();
+        this.graphManager = TetraGraphManager.class.getName();
+        // GraphSON v3 after v2: both accept plain application/json, which then means v3
+        this.serializers = List.of(
+                serializer(GraphBinaryMessageSerializerV1.class.getName(), Map.of()),
+                // results as strings (the "-stringd" mime type): what conf/remote.yaml asks for, for the Console
+                serializer(GraphBinaryMessageSerializerV1.class.getName(),
+                        Map.of(GraphBinaryMessageSerializerV1.TOKEN_SERIALIZE_RESULT_TO_STRING, true)),
+                serializer(GraphSONMessageSerializerV2.class.getName(), Map.of()),
+                serializer(GraphSONMessageSerializerV3.class.getName(), Map.of()));
+
+        ScriptEngineSettings groovy = new ScriptEngineSettings();
+        groovy.plugins.put(GremlinServerGremlinPlugin.class.getName(), Map.of());
+        groovy.plugins.put(ImportGremlinPlugin.class.getName(), Map.of(
+                "classImports", List.of("java.lang.Math"),
+                "methodImports", List.of("java.lang.Math#*")));
+        this.scriptEngines = new LinkedHashMap<>();
+        this.scriptEngines.put("gremlin-groovy", groovy);
+        this.scriptEngines.put("gremlin-lang", new ScriptEngineSettings());
+    }
+
+    private static SerializerSettings serializer(String className, Map<String, Object> config) {
+        SerializerSettings s = new SerializerSettings();
+        s.className = className;
+        s.config = config;
+        return s;
+    }
+
+    /** The graphs to serve, in declaration order. */
+    public Map<GraphSpec, TetraGraph> graphs() {
+        return graphs;
+    }
+}

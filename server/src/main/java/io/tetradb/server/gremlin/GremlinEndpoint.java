@@ -1,0 +1,118 @@
+package io.tetradb.server.gremlin;
+
+import io.tetradb.document.CosmosClient;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.server.Endpoint;
+import io.tetradb.server.StartupException;
+import io.tetradb.server.gremlin.charge.ChargeMeter;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.server.GremlinServer;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Gremlin Server (TinkerPop 3.8.1) inside the TetraDB process, serving graphs over the server's own store: a
+ * vertex written here is an item that every other face reads. WebSocket at {@code ws://host:port/gremlin}.
+ */
+public final class GremlinEndpoint implements Endpoint {
+    /** Attempts at binding a port we picked as free (another process may take it between the check and the bind). */
+    private static final int FREE_PORT_ATTEMPTS = 3;
+
+    private final GremlinServer server;
+    private final InetSocketAddress address;
+    private final Map<GraphSpec, TetraGraph> graphs;
+
+    private GremlinEndpoint(GremlinServer server, InetSocketAddress address, Map<GraphSpec, TetraGraph> graphs) {
+        this.server = server;
+        this.address = address;
+        this.graphs = graphs;
+    }
+
+    /**
+     * Opens the graphs on {@code client} and binds {@code bind:port} (0 = a free port). Gremlin Server cannot bind
+     * port 0 and tell which port it got, so for 0 a free port is picked first (and picked again if it was taken
+     * meanwhile).
+     */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs) {
+        for (int attempt = 1; ; attempt++) {
+            int actual = port != 0 ? port : freePort(bind);
+            Map<GraphSpec, TetraGraph> graphs = open(client, specs);
+            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs));
+            try {
+                server.start().join();
+                return new GremlinEndpoint(server, new InetSocketAddress(bind, actual), graphs);
+            } catch (Exception e) {
+                server.stop().join();  // releases its threads and closes the graphs
+                if (port == 0 && attempt < FREE_PORT_ATTEMPTS) {
+                    continue;
+                }
+                String where = Endpoint.hostPort(new InetSocketAddress(bind, actual));
+                Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                throw new StartupException("cannot bind Gremlin Server to " + where + ": " + cause.getMessage(), cause);
+            }
+        }
+    }
+
+    private static Map<GraphSpec, TetraGraph> open(CosmosClient client, List<GraphSpec> specs) {
+        Map<GraphSpec, TetraGraph> graphs = new LinkedHashMap<>();
+        try {
+            for (GraphSpec spec : specs) {
+                BaseConfiguration c = new BaseConfiguration();
+                c.setProperty(TetraGraph.DATABASE, spec.database());
+                c.setProperty(TetraGraph.CONTAINER, spec.container());
+                c.setProperty(TetraGraph.PARTITION_KEY, spec.partitionKey());
+                graphs.put(spec, TetraGraph.open(client, c));
+            }
+        } catch (RuntimeException e) {
+            graphs.values().forEach(TetraGraph::close);
+            throw new StartupException("cannot open graph: " + e.getMessage(), e);
+        }
+        return graphs;
+    }
+
+    private static int freePort(InetAddress bind) {
+        try (ServerSocket s = new ServerSocket(0, 1, bind)) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new StartupException("cannot find a free port on " + bind.getHostAddress() + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String name() {
+        return "gremlin";
+    }
+
+    @Override
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public String url() {
+        return "ws://" + Endpoint.hostPort(address) + "/gremlin";
+    }
+
+    /** The graphs served, by their declaration. */
+    public Map<GraphSpec, TetraGraph> graphs() {
+        return graphs;
+    }
+
+    /** The request charge meter of this server's graphs. */
+    public ChargeMeter chargeMeter() {
+        return ((TetraGraphManager) server.getServerGremlinExecutor().getGraphManager()).chargeMeter();
+    }
+
+    /** Stops Gremlin Server: no new connections, running requests finished or timed out, graphs closed. */
+    @Override
+    public void close() {
+        server.stop().join();
+    }
+}

@@ -1,0 +1,107 @@
+package io.tetradb.server.gremlin.charge;
+
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
+import io.tetradb.server.gremlin.TetraGraphManager;
+import org.apache.tinkerpop.gremlin.server.Context;
+import org.apache.tinkerpop.gremlin.server.OpProcessor;
+import org.apache.tinkerpop.gremlin.server.channel.WebSocketChannelizer;
+import org.apache.tinkerpop.gremlin.server.handler.OpExecutorHandler;
+import org.apache.tinkerpop.gremlin.server.handler.OpSelectorHandler;
+import org.apache.tinkerpop.gremlin.server.op.OpProcessorException;
+import org.apache.tinkerpop.gremlin.server.op.standard.StandardOpProcessor;
+import org.apache.tinkerpop.gremlin.server.op.traversal.TraversalOpProcessor;
+import org.apache.tinkerpop.gremlin.server.util.ServerGremlinExecutor;
+import org.apache.tinkerpop.gremlin.util.function.ThrowingConsumer;
+import org.apache.tinkerpop.gremlin.util.message.RequestMessage;
+import org.apache.tinkerpop.gremlin.util.message.ResponseMessage;
+import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
+import org.javatuples.Pair;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Gremlin Server's WebSocket channelizer with request charges: scripts ({@code ""} processor) and bytecode
+ * ({@code traversal}) go to {@link ChargingStandardOpProcessor} and {@link ChargingTraversalOpProcessor} instead of
+ * the stock processors (which Gremlin Server finds once per JVM by ServiceLoader and cannot be given a meter), and
+ * every request runs with a {@link ChargedContext}. Other processors (sessions) are the stock ones.
+ *
+ * <p>Needs the {@link TetraGraphManager} (it owns the meter). Configured by class name in the server settings.
+ */
+public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
+    private ChargeMeter meter;
+    private Map<String, OpProcessor> processors;
+    private ChannelHandler selector;
+    private ChannelHandler executor;
+
+    @Override
+    public void init(ServerGremlinExecutor serverGremlinExecutor) {
+        super.init(serverGremlinExecutor);
+        meter = ((TetraGraphManager) graphManager).chargeMeter();
+        OpProcessor scripts = new ChargingStandardOpProcessor(meter);
+        OpProcessor bytecode = new ChargingTraversalOpProcessor(meter);
+        scripts.init(settings);
+        bytecode.init(settings);
+        processors = Map.of(StandardOpProcessor.OP_PROCESSOR_NAME, scripts,
+                TraversalOpProcessor.OP_PROCESSOR_NAME, bytecode);
+        selector = new Selector();
+        executor = new Executor();
+    }
+
+    @Override
+    public void finalize(ChannelPipeline pipeline) {
+        pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
+        pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
+        super.finalize(pipeline);
+    }
+
+    private ChargedContext context(RequestMessage msg, ChannelHandlerContext ctx) {
+        return new ChargedContext(msg, ctx, settings, graphManager, gremlinExecutor, scheduledExecutorService, meter);
+    }
+
+    /** Picks our processors for scripts and bytecode, the stock selection for the rest. */
+    @ChannelHandler.Sharable
+    private final class Selector extends OpSelectorHandler {
+        Selector() {
+            super(settings, graphManager, gremlinExecutor, scheduledExecutorService, ChargingWebSocketChannelizer.this);
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, RequestMessage msg, List<Object> out) throws Exception {
+            OpProcessor processor = processors.get(msg.getProcessor());
+            if (processor == null) {
+                super.decode(ctx, msg, out);
+                return;
+            }
+            try {
+                out.add(Pair.with(msg, processor.select(context(msg, ctx))));
+            } catch (OpProcessorException e) {
+                context(msg, ctx).writeAndFlush(e.getResponseMessage());
+            }
+        }
+    }
+
+    /** Runs the selected operation with a {@link ChargedContext} (the stock handler makes a plain one). */
+    @ChannelHandler.Sharable
+    private final class Executor extends OpExecutorHandler {
+        Executor() {
+            super(settings, graphManager, gremlinExecutor, scheduledExecutorService);
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, Pair<RequestMessage, ThrowingConsumer<Context>> pair) {
+            RequestMessage msg = pair.getValue0();
+            Context context = context(msg, ctx);
+            try {
+                pair.getValue1().accept(context);
+            } catch (OpProcessorException e) {
+                context.writeAndFlush(e.getResponseMessage());
+            } catch (Exception e) {
+                context.writeAndFlush(ResponseMessage.build(msg).code(ResponseStatusCode.SERVER_ERROR)
+                        .statusAttributeException(e).statusMessage(e.getMessage()).create());
+            }
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.tetradb.server.gremlin;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TetraDbServer;
+import io.tetradb.server.gremlin.charge.ChargeMeter;
+import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * TinkerPop's JavaScript driver (npm {@code gremlin}, the version pinned as {@code gremlin-js.version} in the root
+ * pom) against the server: installed by npm into {@code target/gremlin-js} on the first run, then
+ * {@code js-client.mjs} runs under node. Needs node and npm on the PATH (skipped, saying so, without node).
+ */
+class GremlinJavaScriptClientTest {
+    private static final long NPM_TIMEOUT_SECONDS = 300;
+    private static final long NODE_TIMEOUT_SECONDS = 60;
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void theJavaScriptDriverSpeaksBytecodeAndScripts() throws Exception {
+        assumeTrue(onPath("node"), "node is not installed: the JavaScript driver test needs node and npm");
+        Path dir = Path.of(System.getProperty("gremlin.js.dir", "target/gremlin-js"));
+        String version = System.getProperty("gremlin.js.version", "3.8.1");
+        installDriver(dir, version);
+        try (InputStream script = getClass().getResourceAsStream("/gremlin/js-client.mjs")) {
+            Files.copy(script, dir.resolve("js-client.mjs"), StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start()) {
+            GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
+            airGraph(gremlin);
+            String out = run(dir, NODE_TIMEOUT_SECONDS, "node", "js-client.mjs", gremlin.url());
+            JsonNode result = new ObjectMapper().readTree(out.lines().reduce((a, b) -> b).orElseThrow());
+
+            assertEquals("[\"Deno\"]", result.get("names").toString());
+            assertEquals("[\"Portland\",\"Vancouver\"]", result.get("airGraph").toString());
+            assertEquals("[[\"JS\",\"Node\"]]", result.get("id").toString());
+            JsonNode attributes = result.get("attributes");
+            assertTrue(attributes.get(ChargeMeter.REQUEST_CHARGE).asDouble() > 0, attributes.toString());
+            assertTrue(attributes.has(ChargeMeter.TOTAL_REQUEST_CHARGE), attributes.toString());
+            assertEquals(597, result.get("error").get("statusCode").asInt(), result.toString());
+            // what node wrote are documents of the graph's container
+            String vertexIds = "SELECT VALUE c.id FROM c WHERE c.pk = 'JS' AND NOT IS_DEFINED(c._isEdge) ORDER BY c.id";
+            assertEquals(List.of("Deno", "Node"), server.client().getDatabase("graphdb").getContainer("graph")
+                    .queryItems(vertexIds, null, String.class).stream().toList());
+        }
+    }
+
+    private static void airGraph(GremlinEndpoint gremlin) throws Exception {
+        Cluster cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
+                .port(gremlin.address().getPort()).create();
+        try (InputStream in = GremlinJavaScriptClientTest.class.getResourceAsStream("/gremlin/air-graph.groovy")) {
+            cluster.connect().submit(new String(in.readAllBytes(), StandardCharsets.UTF_8)).all().get();
+        } finally {
+            cluster.close();
+        }
+    }
+
+    /** {@code npm install gremlin@version} into {@code dir}, unless that version is there already. */
+    private static void installDriver(Path dir, String version) throws Exception {
+        Path installed = dir.resolve("node_modules/gremlin/package.json");
+        if (Files.exists(installed)
+                && new ObjectMapper().readTree(installed.toFile()).get("version").asText().equals(version)) {
+            return;
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("package.json"), "{\"private\": true, \"type\": \"module\"}\n");
+        run(dir, NPM_TIMEOUT_SECONDS, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
+                "gremlin@" + version);
+    }
+
+    private static boolean onPath(String command) {
+        try {
+            Process p = new ProcessBuilder(command, "--version").redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException | InterruptedException e) {
+            return false;
+        }
+    }
+
+    /** Runs a command in {@code dir}; fails the test with its output unless it exits 0 in time. */
+    private static String run(Path dir, long timeoutSeconds, String... command) throws Exception {
+        Path log = Files.createTempFile("gremlin-js", ".log");
+        try {
+            Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).directory(dir.toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!done) {
+                p.destroyForcibly();
+            }
+            String out = Files.readString(log);
+            if (!done || p.exitValue() != 0) {
+                fail(String.join(" ", command) + (done ? " exited " + p.exitValue() : " timed out") + ":\n" + out);
+            }
+            return out;
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+}
