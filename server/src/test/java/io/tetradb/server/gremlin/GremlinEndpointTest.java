@@ -6,6 +6,7 @@ import io.tetradb.document.PartitionKey;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
+import io.tetradb.testing.SharedExamples;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.RequestOptions;
@@ -27,8 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,10 +89,7 @@ class GremlinEndpointTest {
 
     /** The shared example, sent as it is written: one Groovy script. */
     static void loadAirGraph() throws Exception {
-        try (InputStream in = GremlinEndpointTest.class.getResourceAsStream("/gremlin/air-graph.groovy")) {
-            String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            client.submit(script).all().get();
-        }
+        client.submit(Files.readString(SharedExamples.dir().resolve("air-graph.groovy"))).all().get();
     }
 
     static List<Object> script(Client c, String gremlin) throws Exception {

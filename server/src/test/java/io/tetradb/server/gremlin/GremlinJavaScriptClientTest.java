@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
+import io.tetradb.testing.SharedExamples;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,8 +70,8 @@ class GremlinJavaScriptClientTest {
     private static void airGraph(GremlinEndpoint gremlin) throws Exception {
         Cluster cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
                 .port(gremlin.address().getPort()).create();
-        try (InputStream in = GremlinJavaScriptClientTest.class.getResourceAsStream("/gremlin/air-graph.groovy")) {
-            cluster.connect().submit(new String(in.readAllBytes(), StandardCharsets.UTF_8)).all().get();
+        try {
+            cluster.connect().submit(Files.readString(SharedExamples.dir().resolve("air-graph.groovy"))).all().get();
         } finally {
             cluster.close();
         }
