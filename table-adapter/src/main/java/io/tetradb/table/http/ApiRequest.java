@@ -10,7 +10,7 @@ import java.util.Map;
  * code: the method (after {@code X-HTTP-Method} tunnelling), the raw (still percent-encoded) path, the query
  * parameters (decoded), the headers and the body.
  */
-record ApiRequest(String method, String rawPath, Map<String, List<String>> query, HttpHeaders headers, byte[] body) {
+record ApiRequest(String method, String verb, String rawPath, Map<String, List<String>> query, HttpHeaders headers, byte[] body) {
 
     String param(String name) {
         List<String> v = query.get(name);

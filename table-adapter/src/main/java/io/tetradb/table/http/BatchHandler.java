@@ -136,7 +136,7 @@ final class BatchHandler {
                     URI u = URI.create(uri);
                     pathAndQuery = u.getRawPath() + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
                 }
-                QueryStringDecoder q = new QueryStringDecoder(pathAndQuery);
+                QueryStringDecoder q = new QueryStringDecoder(pathAndQuery, StandardCharsets.UTF_8, true, 1024, true);
                 String method = req.method().name();
                 String tunnelled = req.headers().get("X-HTTP-Method");
                 if (method.equals("POST") && tunnelled != null) {
@@ -145,7 +145,7 @@ final class BatchHandler {
                 if (req.headers().get("Content-Type") == null && outer.header("Content-Type") != null) {
                     req.headers().set("Content-Type", "application/json");
                 }
-                return new ApiRequest(method, q.rawPath(), q.parameters(), req.headers(),
+                return new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers(),
                         ByteBufUtil.getBytes(req.content()));
             } finally {
                 req.release();

@@ -13,6 +13,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
+import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -42,7 +43,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         QueryStringDecoder q;
         try {
-            q = new QueryStringDecoder(req.uri());
+            q = new QueryStringDecoder(req.uri(), StandardCharsets.UTF_8, true, 1024, true); // ";" is no separator
             q.parameters();
         } catch (IllegalArgumentException e) {
             write(ctx, Errors.of(400, "InvalidUri", "the request URI is malformed", MetadataLevel.MINIMAL), keepAlive);
@@ -53,7 +54,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (method.equals("POST") && tunnelled != null) {
             method = tunnelled.trim().toUpperCase(Locale.ROOT);
         }
-        r = new ApiRequest(method, q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
+        r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
         try {
             pool.execute(() -> write(ctx, api.handle(r), keepAlive));
         } catch (RejectedExecutionException shuttingDown) {

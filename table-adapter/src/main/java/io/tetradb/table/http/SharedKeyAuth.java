@@ -69,7 +69,7 @@ final class SharedKeyAuth {
         List<String> candidates = new ArrayList<>();
         for (String resource : resources(r, signer)) {
             if (scheme.equals("SharedKey")) {
-                candidates.add(r.method().toUpperCase(Locale.ROOT) + "\n" + orEmpty(r.header("Content-MD5")) + "\n"
+                candidates.add(r.verb().toUpperCase(Locale.ROOT) + "\n" + orEmpty(r.header("Content-MD5")) + "\n"
                         + orEmpty(r.header("Content-Type")) + "\n" + date + "\n" + resource);
             } else if (scheme.equals("SharedKeyLite")) {
                 candidates.add(date + "\n" + resource);
