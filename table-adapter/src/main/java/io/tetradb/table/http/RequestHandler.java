@@ -1,0 +1,87 @@
+package io.tetradb.table.http;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+
+/** Turns each aggregated HTTP request into an {@link ApiRequest}, runs it on the worker pool, writes the answer. */
+final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final String API_VERSION = "2019-02-02";
+    private final TableApi api;
+    private final ExecutorService pool;
+
+    RequestHandler(TableApi api, ExecutorService pool) {
+        this.api = api;
+        this.pool = pool;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        ApiRequest r;
+        if (req.decoderResult().isFailure()) {
+            write(ctx, Errors.of(400, "InvalidInput", "the HTTP request is malformed", MetadataLevel.MINIMAL), false);
+            return;
+        }
+        QueryStringDecoder q;
+        try {
+            q = new QueryStringDecoder(req.uri(), StandardCharsets.UTF_8, true, 1024, true); // ";" is no separator
+            q.parameters();
+        } catch (IllegalArgumentException e) {
+            write(ctx, Errors.of(400, "InvalidUri", "the request URI is malformed", MetadataLevel.MINIMAL), keepAlive);
+            return;
+        }
+        String method = req.method().name().toUpperCase(Locale.ROOT);
+        String tunnelled = req.headers().get("X-HTTP-Method");
+        if (method.equals("POST") && tunnelled != null) {
+            method = tunnelled.trim().toUpperCase(Locale.ROOT);
+        }
+        r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
+        try {
+            pool.execute(() -> write(ctx, api.handle(r), keepAlive));
+        } catch (RejectedExecutionException shuttingDown) {
+            write(ctx, Errors.of(503, "ServerBusy", "the server is shutting down", MetadataLevel.MINIMAL), false);
+        }
+    }
+
+    private static void write(ChannelHandlerContext ctx, ApiResponse a, boolean keepAlive) {
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(a.status),
+                Unpooled.wrappedBuffer(a.body));
+        a.headers.forEach((k, v) -> resp.headers().set(k, v));
+        resp.headers().set("x-ms-request-id", UUID.randomUUID().toString());
+        resp.headers().set("x-ms-version", API_VERSION);
+        resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
+        resp.headers().set(HttpHeaderNames.DATE,
+                DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
+        HttpUtil.setKeepAlive(resp, keepAlive);
+        ctx.writeAndFlush(resp);
+    }
+
+    private static String formatCharge(double ru) {
+        return String.format(Locale.ROOT, "%.2f", ru);
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+}

@@ -1,0 +1,277 @@
+package io.tetradb.table.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.table.filter.Filter;
+import io.tetradb.table.filter.FilterParser;
+import io.tetradb.table.model.Entity;
+import io.tetradb.table.model.TableException;
+import io.tetradb.table.store.Table;
+import io.tetradb.table.store.TableService;
+
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The Azure Tables REST operations (API version 2019-02-02 and later, JSON only) over {@link TableService}: routes a
+ * request by method and {@link ResourcePath}, checks its signature, and answers as the service does. Independent of
+ * Netty; {@link TableHttpServer} feeds it.
+ */
+final class TableApi {
+    private final CosmosClient client;
+    private final SharedKeyAuth auth;
+    private final SasAuth sas;
+    private final Map<String, TableService> accounts = new ConcurrentHashMap<>();
+    private final BatchHandler batches = new BatchHandler(this);
+
+    TableApi(CosmosClient client, Map<String, String> accountKeys) {
+        this.client = client;
+        this.auth = new SharedKeyAuth(accountKeys);
+        this.sas = new SasAuth(auth);
+    }
+
+    TableService service(String account) {
+        return accounts.computeIfAbsent(account, a -> new TableService(client, a));
+    }
+
+    /** Answers one request; every failure becomes the Tables error answer. */
+    ApiResponse handle(ApiRequest r) {
+        try {
+            ResourcePath path = ResourcePath.parse(r.rawPath());
+            if (!auth.knows(path.account())) {
+                throw new TableException(403, "AuthenticationFailed", "the account " + path.account()
+                        + " does not exist here");
+            }
+            if (r.param("sig") != null) {
+                sas.check(r, path);
+            } else {
+                auth.check(r, path.account());
+            }
+            return route(r, path);
+        } catch (TableException e) {
+            return Errors.of(e, MetadataLevel.of(r));
+        } catch (RuntimeException e) {
+            return Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
+        }
+    }
+
+    private ApiResponse route(ApiRequest r, ResourcePath p) {
+        String method = r.method();
+        switch (p.kind()) {
+            case TABLES:
+                if (method.equals("GET")) {
+                    return listTables(r, p);
+                } else if (method.equals("POST")) {
+                    return createTable(r, p);
+                }
+                break;
+            case TABLE:
+                if (method.equals("DELETE")) {
+                    service(p.account()).deleteTable(p.table());
+                    return new ApiResponse(204).charge(1);
+                } else if (method.equals("GET")) {
+                    Table t = service(p.account()).table(p.table());
+                    return tableAnswer(r, p, t.name(), 200);
+                }
+                break;
+            case ENTITIES:
+                if (method.equals("GET")) {
+                    return queryEntities(r, p);
+                } else if (method.equals("POST")) {
+                    return insertEntity(r, p);
+                }
+                break;
+            case ENTITY:
+                return entityOperation(r, p);
+            case BATCH:
+                if (method.equals("POST")) {
+                    return batches.handle(r, p);
+                }
+                break;
+            default:
+                break;
+        }
+        throw new TableException(405, "MethodNotAllowed", "The requested method " + method
+                + " is not allowed on the specified resource.");
+    }
+
+    // ---- tables --------------------------------------------------------------------------------------------------
+
+    private ApiResponse createTable(ApiRequest r, ResourcePath p) {
+        ObjectNode body = EntityJson.parseObject(r.body());
+        JsonNode name = body.get("TableName");
+        if (name == null || !name.isTextual()) {
+            throw new TableException(400, "PropertiesNeedValue", "TableName is required");
+        }
+        Table t = service(p.account()).createTable(name.textValue());
+        if (noContent(r)) {
+            return new ApiResponse(204).header("Preference-Applied", "return-no-content").charge(1);
+        }
+        return tableAnswer(r, p, t.name(), 201).header("Preference-Applied", "return-content");
+    }
+
+    private ApiResponse tableAnswer(ApiRequest r, ResourcePath p, String name, int status) {
+        MetadataLevel level = MetadataLevel.of(r);
+        ObjectNode o = EntityJson.M.createObjectNode();
+        if (level != MetadataLevel.NONE) {
+            o.put("odata.metadata", baseUrl(r, p) + "/$metadata#Tables/@Element");
+        }
+        tableFields(o, r, p, name, level);
+        return new ApiResponse(status).json(bytes(o), level.contentType).charge(1);
+    }
+
+    private void tableFields(ObjectNode o, ApiRequest r, ResourcePath p, String name, MetadataLevel level) {
+        if (level == MetadataLevel.FULL) {
+            o.put("odata.type", p.account() + ".Tables");
+            o.put("odata.id", baseUrl(r, p) + "/Tables('" + name + "')");
+            o.put("odata.editLink", "Tables('" + name + "')");
+        }
+        o.put("TableName", name);
+    }
+
+    private ApiResponse listTables(ApiRequest r, ResourcePath p) {
+        MetadataLevel level = MetadataLevel.of(r);
+        Filter filter = r.param("$filter") == null ? null : FilterParser.parse(r.param("$filter"));
+        TableService.TablePage page = service(p.account()).listTables(filter, top(r), r.param("NextTableName"));
+        ObjectNode o = EntityJson.M.createObjectNode();
+        if (level != MetadataLevel.NONE) {
+            o.put("odata.metadata", baseUrl(r, p) + "/$metadata#Tables");
+        }
+        ArrayNode values = o.putArray("value");
+        for (String name : page.names()) {
+            tableFields(values.addObject(), r, p, name, level);
+        }
+        return new ApiResponse(200).json(bytes(o), level.contentType)
+                .header("x-ms-continuation-NextTableName", page.nextTableName()).charge(1);
+    }
+
+    // ---- entities ------------------------------------------------------------------------------------------------
+
+    private ApiResponse insertEntity(ApiRequest r, ResourcePath p) {
+        Table t = service(p.account()).table(p.table());
+        Entity e = EntityJson.parse(r.body(), null, null);
+        Table.Outcome o = t.insert(e);
+        if (noContent(r)) {
+            return new ApiResponse(204).header("Preference-Applied", "return-no-content")
+                    .header("ETag", o.entity().etag()).charge(o.requestCharge());
+        }
+        MetadataLevel level = MetadataLevel.of(r);
+        ObjectNode json = EntityJson.write(o.entity(), level, null, baseUrl(r, p), t.name(), true);
+        return new ApiResponse(201).json(bytes(json), level.contentType).header("ETag", o.entity().etag())
+                .header("Preference-Applied", "return-content").charge(o.requestCharge());
+    }
+
+    private ApiResponse entityOperation(ApiRequest r, ResourcePath p) {
+        Table t = service(p.account()).table(p.table());
+        String ifMatch = r.header("If-Match");
+        Table.Outcome o;
+        switch (r.method()) {
+            case "GET": {
+                o = t.get(p.partitionKey(), p.rowKey());
+                MetadataLevel level = MetadataLevel.of(r);
+                ObjectNode json = EntityJson.write(o.entity(), level, select(r), baseUrl(r, p), t.name(), true);
+                return new ApiResponse(200).json(bytes(json), level.contentType).header("ETag", o.entity().etag())
+                        .charge(o.requestCharge());
+            }
+            case "PUT": {
+                Entity e = EntityJson.parse(r.body(), p.partitionKey(), p.rowKey());
+                o = ifMatch == null ? t.upsert(e) : t.update(e, ifMatch);
+                break;
+            }
+            case "MERGE":
+            case "PATCH": {
+                Entity e = EntityJson.parse(r.body(), p.partitionKey(), p.rowKey());
+                o = t.merge(e, ifMatch, ifMatch == null);
+                break;
+            }
+            case "DELETE": {
+                if (ifMatch == null) {
+                    throw new TableException(400, "MissingRequiredHeader",
+                            "An HTTP header that's mandatory for this request is not specified: If-Match");
+                }
+                o = t.delete(p.partitionKey(), p.rowKey(), ifMatch);
+                return new ApiResponse(204).charge(o.requestCharge());
+            }
+            default:
+                throw new TableException(405, "MethodNotAllowed", "The requested method " + r.method()
+                        + " is not allowed on an entity.");
+        }
+        return new ApiResponse(204).header("ETag", o.entity().etag()).charge(o.requestCharge());
+    }
+
+    private ApiResponse queryEntities(ApiRequest r, ResourcePath p) {
+        Table t = service(p.account()).table(p.table());
+        MetadataLevel level = MetadataLevel.of(r);
+        String f = r.param("$filter");
+        Filter filter = f == null || f.isBlank() ? null : FilterParser.parse(f);
+        Table.Page page = t.query(filter, top(r), r.param("NextPartitionKey"));
+        ObjectNode o = EntityJson.M.createObjectNode();
+        if (level != MetadataLevel.NONE) {
+            o.put("odata.metadata", baseUrl(r, p) + "/$metadata#" + t.name());
+        }
+        ArrayNode values = o.putArray("value");
+        Set<String> select = select(r);
+        for (Entity e : page.entities()) {
+            values.add(EntityJson.write(e, level, select, baseUrl(r, p), t.name(), false));
+        }
+        ApiResponse answer = new ApiResponse(200).json(bytes(o), level.contentType).charge(page.requestCharge());
+        if (page.continuation() != null) {
+            // the core's continuation token travels in NextPartitionKey; NextRowKey is a placeholder
+            answer.header("x-ms-continuation-NextPartitionKey", page.continuation())
+                    .header("x-ms-continuation-NextRowKey", "NA");
+        }
+        return answer;
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------------------------
+
+    static int top(ApiRequest r) {
+        String top = r.param("$top");
+        if (top == null) {
+            return Table.MAX_PAGE;
+        }
+        try {
+            int n = Integer.parseInt(top.trim());
+            if (n < 1 || n > Table.MAX_PAGE) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw TableException.invalidInput("$top must be a whole number from 1 to 1000, got '" + top + "'");
+        }
+    }
+
+    private static Set<String> select(ApiRequest r) {
+        String s = r.param("$select");
+        if (s == null || s.isBlank() || s.trim().equals("*")) {
+            return null;
+        }
+        Set<String> out = new LinkedHashSet<>();
+        Arrays.stream(s.split(",")).map(String::trim).filter(x -> !x.isEmpty()).forEach(out::add);
+        return out;
+    }
+
+    static boolean noContent(ApiRequest r) {
+        String prefer = r.header("Prefer");
+        return prefer != null && prefer.toLowerCase(Locale.ROOT).contains("return-no-content");
+    }
+
+    static String baseUrl(ApiRequest r, ResourcePath p) {
+        String host = r.header("Host");
+        return "http://" + (host == null ? "localhost" : host) + "/" + p.account();
+    }
+
+    static byte[] bytes(JsonNode n) {
+        try {
+            return EntityJson.M.writeValueAsBytes(n);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

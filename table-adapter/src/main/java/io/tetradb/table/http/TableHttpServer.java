@@ -1,0 +1,112 @@
+package io.tetradb.table.http;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.tetradb.document.CosmosClient;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Azure-Tables-compatible HTTP endpoint (path-style URLs, {@code http://host:port/devstoreaccount1/...}) over a
+ * core store. Netty reads and writes HTTP; requests run on a worker pool (the store blocks on disk), never on the
+ * event loop.
+ *
+ * <pre>
+ * TableHttpServer server = TableHttpServer.start(InetAddress.getLoopbackAddress(), 10002, cosmosClient);
+ * server.address();   // the bound address (port 0 picks a free one)
+ * server.close();     // stops accepting, finishes running requests; the CosmosClient stays open
+ * </pre>
+ */
+public final class TableHttpServer implements AutoCloseable {
+    /** Bodies above this are refused with 413 before they are read whole (a batch may hold 4 MiB). */
+    static final int MAX_BODY_BYTES = 4 * 1024 * 1024 + 64 * 1024;
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ExecutorService requests;
+    private final Channel channel;
+    private final InetSocketAddress address;
+
+    private TableHttpServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService requests, Channel channel) {
+        this.boss = boss;
+        this.workers = workers;
+        this.requests = requests;
+        this.channel = channel;
+        this.address = (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Serves the well-known development account {@code devstoreaccount1} with its well-known key. */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client) {
+        return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY));
+    }
+
+    /**
+     * Serves the given accounts (name → base64 key). Each account's tables live in the core database of the same
+     * name.
+     */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
+                                        Map<String, String> accountKeys) {
+        TableApi api = new TableApi(client, accountKeys);
+        EventLoopGroup boss = new NioEventLoopGroup(1);
+        EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()),
+                r -> {
+                    Thread t = new Thread(r, "tables-request-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            Channel ch = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            c.pipeline()
+                                    .addLast(new HttpServerCodec())
+                                    .addLast(new HttpServerKeepAliveHandler())
+                                    .addLast(new BodyLimit(MAX_BODY_BYTES))
+                                    .addLast(new RequestHandler(api, pool));
+                        }
+                    })
+                    .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();
+            return new TableHttpServer(boss, workers, pool, ch);
+        } catch (RuntimeException e) {
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+            pool.shutdownNow();
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        requests.shutdown();
+        try {
+            requests.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}
