@@ -50,6 +50,32 @@ final class CrudCommands {
         d.registerAnyCase("findAndModify", this::findAndModify);
         d.register("count", this::count);
         d.register("distinct", this::distinct);
+        d.register("explain", this::explain);
+        d.register("aggregate", this::aggregate);
+    }
+
+    private BsonDocument aggregate(CommandContext ctx, BsonDocument cmd) {
+        BsonValue target = cmd.get("aggregate");
+        if (!target.isString()) {
+            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is not supported yet");
+        }
+        String name = target.asString().getValue();
+        BsonValue pipeline = cmd.get("pipeline");
+        if (pipeline == null || !pipeline.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
+        }
+        BsonDocument cursor = Args.document(cmd, "cursor");
+        long batchSize = Args.number(cursor, "batchSize", Limits.DEFAULT_BATCH_SIZE);
+        String ns = ctx.database() + "." + name;
+        io.tetradb.mongo.aggregate.AggregationPipeline p =
+                new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray());
+        java.util.Iterator<BsonDocument> results = p.run(catalog.collection(ctx.database(), name));
+        List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
+        long id = results.hasNext() ? cursors.open(ns, results, p.source()) : 0;
+        if (p.source() != null) {
+            ctx.charge(p.source().takeRequestCharge());
+        }
+        return Replies.cursor("firstBatch", id, ns, batch);
     }
 
     // ---- insert ------------------------------------------------------------------------------------------------
@@ -153,7 +179,7 @@ final class CrudCommands {
         ctx.charge(run.candidates().takeRequestCharge());
         long id = 0;
         if (!singleBatch && run.hasNext()) {
-            id = cursors.open(ns, run);
+            id = cursors.open(ns, run, run.candidates());
         }
         ctx.charge(run.candidates().takeRequestCharge());
         return Replies.cursor("firstBatch", id, ns, batch);
@@ -179,7 +205,7 @@ final class CrudCommands {
         List<BsonDocument> batch;
         synchronized (c) {
             batch = Cursors.batch(c.run, (int) Math.min(Integer.MAX_VALUE, batchSize));
-            ctx.charge(c.run.candidates().takeRequestCharge());
+            ctx.charge(c.takeRequestCharge());
             if (!c.run.hasNext()) {
                 cursors.kill(id);
                 id = 0;
@@ -543,5 +569,101 @@ final class CrudCommands {
         }
         values.sort(BsonOrder.INSTANCE);
         return Replies.ok(new BsonDocument("values", new BsonArray(values)));
+    }
+
+    // ---- explain -----------------------------------------------------------------------------------------------
+
+    /**
+     * MongoDB's explain shape for a find (or count/distinct/delete/update's filter): {@code queryPlanner.winningPlan}
+     * from the access path the core chose (IDHACK for an {@code _id} lookup, IXSCAN under FETCH for an index seek or
+     * an {@code _id} range, COLLSCAN for a scan) and {@code executionStats} from running the query.
+     */
+    private BsonDocument explain(CommandContext ctx, BsonDocument cmd) {
+        BsonDocument inner = Args.document(cmd, "explain");
+        if (inner.isEmpty()) {
+            throw MongoError.badValue("explain needs a command to explain");
+        }
+        String verb = inner.getFirstKey();
+        String name = Args.string(inner, verb);
+        BsonDocument filter = switch (verb) {
+            case "find" -> Args.document(inner, "filter");
+            case "count", "distinct" -> Args.document(inner, "query");
+            case "findAndModify", "findandmodify" -> Args.document(inner, "query");
+            case "delete" -> inner.getArray("deletes").get(0).asDocument().getDocument("q");
+            case "update" -> inner.getArray("updates").get(0).asDocument().getDocument("q");
+            default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "explain of " + verb + " is not supported");
+        };
+        String ns = ctx.database() + "." + name;
+        MongoCollection coll = catalog.collection(ctx.database(), name);
+        long started = System.nanoTime();
+        BsonDocument winning;
+        long examined = 0;
+        long keys = 0;
+        long returned = 0;
+        String access = "scan";
+        if (coll == null) {
+            winning = new BsonDocument("stage", new org.bson.BsonString("EOF"));
+        } else {
+            BsonDocument sort = verb.equals("find") ? Args.document(inner, "sort") : new BsonDocument();
+            QueryRun run = new QueryRun(coll.candidates(filter), FilterMatcher.compile(filter), new SortSpec(sort),
+                    verb.equals("find") ? Args.number(inner, "skip", 0) : 0,
+                    verb.equals("find") ? Math.abs(Args.number(inner, "limit", 0)) : 0, null);
+            while (run.nextStored() != null) {
+                returned++;
+            }
+            access = run.candidates().access();
+            examined = run.candidates().documentsLoaded();
+            keys = run.candidates().indexHits();
+            ctx.charge(run.candidates().takeRequestCharge());
+            winning = winningPlan(coll, access, filter);
+            if (!sort.isEmpty()) {
+                winning = new BsonDocument("stage", new org.bson.BsonString("SORT")).append("sortPattern", sort)
+                        .append("inputStage", winning);
+            }
+        }
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        return Replies.ok(new BsonDocument("explainVersion", new org.bson.BsonString("1"))
+                .append("queryPlanner", new BsonDocument("namespace", new org.bson.BsonString(ns))
+                        .append("parsedQuery", filter).append("winningPlan", winning)
+                        .append("rejectedPlans", new BsonArray()))
+                .append("executionStats", new BsonDocument("executionSuccess", BsonBoolean.TRUE)
+                        .append("nReturned", new BsonInt64(returned))
+                        .append("executionTimeMillis", new BsonInt64(millis))
+                        .append("totalKeysExamined", new BsonInt64(keys))
+                        .append("totalDocsExamined", new BsonInt64(examined)))
+                .append("tetradb", new BsonDocument("accessPath", new org.bson.BsonString(access))));
+    }
+
+    private BsonDocument winningPlan(MongoCollection coll, String access, BsonDocument filter) {
+        if (access.startsWith("primary key lookup")) {
+            return new BsonDocument("stage", new org.bson.BsonString("IDHACK"));
+        }
+        BsonDocument keyPattern;
+        String indexName;
+        if (access.startsWith("primary key range")) {
+            keyPattern = new BsonDocument("_id", new BsonInt32(1));
+            indexName = "_id_";
+        } else if (access.startsWith("index")) {
+            // "index seek on /links/target (...)": the Mongo index whose first key is that path, else the path's own
+            String path = access.substring(access.indexOf(" on /") + 5);
+            path = path.substring(0, path.indexOf(' ') < 0 ? path.length() : path.indexOf(' ')).replace('/', '.');
+            keyPattern = new BsonDocument(path, new BsonInt32(1));
+            indexName = path + "_1";
+            for (BsonDocument spec : indexes.list(coll)) {
+                BsonDocument key = spec.getDocument("key");
+                if (key.getFirstKey().equals(path)) {
+                    keyPattern = key;
+                    indexName = spec.getString("name").getValue();
+                    break;
+                }
+            }
+        } else {
+            return new BsonDocument("stage", new org.bson.BsonString("COLLSCAN")).append("filter", filter)
+                    .append("direction", new org.bson.BsonString("forward"));
+        }
+        return new BsonDocument("stage", new org.bson.BsonString("FETCH")).append("filter", filter)
+                .append("inputStage", new BsonDocument("stage", new org.bson.BsonString("IXSCAN"))
+                        .append("keyPattern", keyPattern).append("indexName", new org.bson.BsonString(indexName))
+                        .append("isMultiKey", BsonBoolean.FALSE).append("direction", new org.bson.BsonString("forward")));
     }
 }

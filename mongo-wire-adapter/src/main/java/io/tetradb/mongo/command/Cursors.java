@@ -1,6 +1,5 @@
 package io.tetradb.mongo.command;
 
-import io.tetradb.mongo.query.QueryRun;
 import io.tetradb.mongo.wire.ReplyEncoder;
 import org.bson.BsonDocument;
 
@@ -11,7 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Open cursors by id. A cursor is a {@link QueryRun} part-read; it holds the core's continuation and no storage
+ * Open cursors by id. A cursor is a query or pipeline part-read; it holds the core's continuation and no storage
  * resources, so an abandoned one costs only memory until it has been idle for {@link #IDLE_TIMEOUT_MILLIS}
  * (MongoDB's default: 10 minutes).
  */
@@ -23,24 +22,31 @@ final class Cursors {
     static final class Cursor {
         final long id;
         final String namespace;
-        final QueryRun run;
+        final java.util.Iterator<BsonDocument> run;
+        /** Where the documents are read from the core (for request charges), or null. */
+        final io.tetradb.mongo.store.DocStream source;
         volatile long lastUsed = System.currentTimeMillis();
 
-        Cursor(long id, String namespace, QueryRun run) {
+        Cursor(long id, String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
             this.id = id;
             this.namespace = namespace;
             this.run = run;
+            this.source = source;
+        }
+
+        double takeRequestCharge() {
+            return source == null ? 0 : source.takeRequestCharge();
         }
     }
 
     /** Registers a cursor for what is left of {@code run}; its id (never 0). */
-    long open(String namespace, QueryRun run) {
+    long open(String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
         expireIdle();
         long id;
         do {
             id = random.nextLong() & Long.MAX_VALUE;
         } while (id == 0 || open.containsKey(id));
-        open.put(id, new Cursor(id, namespace, run));
+        open.put(id, new Cursor(id, namespace, run, source));
         return id;
     }
 
@@ -66,7 +72,7 @@ final class Cursors {
     }
 
     /** Up to {@code max} documents of {@code run} (0: no count limit), and no more than fit in one reply. */
-    static List<BsonDocument> batch(QueryRun run, int max) {
+    static List<BsonDocument> batch(java.util.Iterator<BsonDocument> run, int max) {
         List<BsonDocument> out = new ArrayList<>();
         long bytes = 0;
         while ((max <= 0 || out.size() < max) && run.hasNext()) {

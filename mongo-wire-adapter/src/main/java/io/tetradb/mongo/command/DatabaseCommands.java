@@ -101,7 +101,8 @@ final class DatabaseCommands {
     private BsonDocument create(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "create");
         for (String option : cmd.keySet()) {
-            if (List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex").contains(option)) {
+            boolean off = cmd.get(option).isBoolean() && !cmd.getBoolean(option).getValue();
+            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex").contains(option)) {
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
             }
         }

@@ -36,6 +36,9 @@ public final class Projector {
                     throw MongoError.badValue("unsupported projection operator in " + key + ": " + op.toJson());
                 }
                 leaf = op;
+                if (op.containsKey("$elemMatch") && mode == null) {
+                    mode = true; // MongoDB: $elemMatch projects like an inclusion, $slice alone like an exclusion
+                }
             } else {
                 boolean include = v.isBoolean() ? v.asBoolean().getValue()
                         : BsonOrder.isNumber(v) ? BsonOrder.toDouble(v) != 0 : true;

@@ -359,7 +359,7 @@ public final class UpdateApplier {
         return cur;
     }
 
-    static void set(BsonDocument doc, String path, BsonValue value) {
+    public static void set(BsonDocument doc, String path, BsonValue value) {
         String[] segs = path.split("\\.", -1);
         BsonValue cur = doc;
         for (int i = 0; i < segs.length; i++) {
