@@ -1,6 +1,5 @@
 package io.tetradb.mongo.command;
 
-import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosException;
@@ -67,7 +66,8 @@ public final class CommandDispatcher implements AutoCloseable {
             connection.lastRequest(name, ctx.requestCharge());
             return Replies.error(e.code(), e.getMessage(), e.extra());
         } catch (StoreException e) {
-            return Replies.error(codeFor(e.status()), e.getMessage(), null);
+            MongoError m = MongoErrors.of(e);
+            return Replies.error(m.code(), m.getMessage(), null);
         } catch (CosmosException e) {
             return Replies.error(codeFor(e.getStatusCode()), e.getMessage(), null);
         } catch (BsonInvalidOperationException | ClassCastException e) {
@@ -82,14 +82,7 @@ public final class CommandDispatcher implements AutoCloseable {
     }
 
     static ErrorCode codeFor(int status) {
-        return switch (status) {
-            case Status.BAD_REQUEST -> ErrorCode.BAD_VALUE;
-            case Status.NOT_FOUND -> ErrorCode.NAMESPACE_NOT_FOUND;
-            case Status.CONFLICT -> ErrorCode.DUPLICATE_KEY;
-            case Status.REQUEST_ENTITY_TOO_LARGE -> ErrorCode.BSON_OBJECT_TOO_LARGE;
-            case 429 -> ErrorCode.REQUEST_RATE_TOO_LARGE;
-            default -> ErrorCode.INTERNAL_ERROR;
-        };
+        return MongoErrors.codeFor(status);
     }
 
     public void connectionClosed(ConnectionState connection) {

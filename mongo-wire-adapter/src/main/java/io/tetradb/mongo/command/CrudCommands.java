@@ -107,8 +107,8 @@ final class CrudCommands {
                     }
                 }
                 n++;
-            } catch (MongoError e) {
-                writeErrors.add(writeError(i, e));
+            } catch (MongoError | io.tetradb.core.StoreException e) {
+                writeErrors.add(writeError(i, MongoErrors.of(e)));
                 if (ordered) {
                     break;
                 }
@@ -266,8 +266,8 @@ final class CrudCommands {
                     n += r.matched;
                     modified += r.modified;
                 }
-            } catch (MongoError e) {
-                writeErrors.add(writeError(i, e));
+            } catch (MongoError | io.tetradb.core.StoreException e) {
+                writeErrors.add(writeError(i, MongoErrors.of(e)));
                 if (ordered) {
                     break;
                 }
@@ -448,8 +448,8 @@ final class CrudCommands {
                 if (coll != null) {
                     n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1).size();
                 }
-            } catch (MongoError e) {
-                writeErrors.add(writeError(i, e));
+            } catch (MongoError | io.tetradb.core.StoreException e) {
+                writeErrors.add(writeError(i, MongoErrors.of(e)));
                 if (ordered) {
                     break;
                 }
