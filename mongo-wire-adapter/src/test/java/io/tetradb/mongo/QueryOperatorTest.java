@@ -137,6 +137,30 @@ class QueryOperatorTest extends MongoServerTestBase {
         assertEquals(1L, ((Number) stats.get("totalDocsExamined")).longValue(), explain.toJson());
     }
 
+    @Test
+    void numbersOfEveryTypeAreFoundByNumericSeeks() {
+        MongoCollection<Document> nums = client.getDatabase("ops").getCollection("nums");
+        nums.drop();
+        nums.insertMany(List.of(new Document("_id", 1).append("v", org.bson.types.Decimal128.parse("5.5")),
+                new Document("_id", 2).append("v", Double.POSITIVE_INFINITY),
+                new Document("_id", 3).append("v", Double.NaN),
+                new Document("_id", 4).append("v", 1L << 60),
+                new Document("_id", 5).append("v", org.bson.types.Decimal128.parse("2")),
+                new Document("_id", 6).append("v", 2)));
+        List<Integer> gt2 = new ArrayList<>();
+        nums.find(Filters.gt("v", 2)).forEach(d -> gt2.add(d.getInteger("_id")));
+        gt2.sort(null);
+        assertEquals(List.of(1, 2, 4), gt2);
+        List<Integer> eq2 = new ArrayList<>();
+        nums.find(Filters.eq("v", 2)).forEach(d -> eq2.add(d.getInteger("_id")));
+        eq2.sort(null);
+        assertEquals(List.of(5, 6), eq2, "the decimal 2 equals the int 2");
+        List<Integer> lt0 = new ArrayList<>();
+        nums.find(Filters.lt("v", 0)).forEach(d -> lt0.add(d.getInteger("_id")));
+        assertEquals(List.of(3), lt0, "NaN sorts below every number");
+        assertEquals(Double.POSITIVE_INFINITY, nums.find(Filters.eq("_id", 2)).first().get("v"));
+    }
+
     static String stage(Document filter) {
         Document plan = explain(filter).get("queryPlanner", Document.class).get("winningPlan", Document.class);
         if (plan.getString("stage").equals("FETCH")) {

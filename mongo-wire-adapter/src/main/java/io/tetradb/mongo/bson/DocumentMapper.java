@@ -8,7 +8,10 @@ import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDouble;
 import org.bson.BsonInt64;
+import org.bson.types.Decimal128;
 import org.bson.BsonValue;
 import org.bson.json.JsonMode;
 import org.bson.json.JsonWriterSettings;
@@ -21,12 +24,14 @@ import java.util.Set;
  * A Mongo document ↔ the core item that stores it.
  *
  * <p>The item is the document in MongoDB's relaxed Extended JSON (written and read by org.mongodb:bson): strings,
- * booleans, null, Int32/Int64/Double stay plain JSON values, so the core's indexes, range seeks and SQL see them as
+ * booleans, null and every number stay plain JSON values, so the core's indexes, range seeks and SQL see them as
  * they are; every other type is its tagged Extended JSON object ({@code {"$oid": …}}, {@code {"$date": …}},
- * {@code {"$numberDecimal": …}}, {@code {"$binary": …}}, …), which the bson library reads back exactly. The one
- * thing relaxed JSON loses — an Int64 small enough to read back as an Int32 — is kept in a sidecar
- * {@code "_types": {"/path/0/x": "long"}} (JSON pointers). The core's item {@code id} is {@link IdCodec}'s encoding
- * of {@code _id}; {@code _id} itself stays in the item too.
+ * {@code {"$binary": …}}, …), which the bson library reads back exactly. What plain JSON numbers lose is kept in a
+ * sidecar {@code "_types"} keyed by JSON pointer: an Int64 small enough to read back as an Int32 ({@code "long"}), a
+ * Decimal128 (stored as the nearest double, {@code "decimal:1.50"} keeps its digits) and a non-finite double or
+ * decimal (stored as ±{@link Double#MAX_VALUE}, NaN as the lowest, {@code "double:NaN"}) — so numbers of every type
+ * are found by numeric index seeks. The core's item {@code id} is {@link IdCodec}'s encoding of {@code _id};
+ * {@code _id} itself stays in the item too.
  *
  * <p>Top-level names the core reserves ({@code id}, {@code _rid}, {@code _self}, {@code _etag}, {@code _attachments},
  * {@code _ts}, {@code _types}) and names starting with {@code ~} get a {@code ~} in front in the item, so no user
@@ -58,7 +63,7 @@ public final class DocumentMapper {
             stored.put(storedName(e.getKey()), e.getValue());
         }
         ObjectNode types = JSON.createObjectNode();
-        collectLongs(stored, "", types);
+        stored = (BsonDocument) plainNumbers(stored, "", types);
         ObjectNode item;
         try {
             item = (ObjectNode) JSON.readTree(stored.toJson(RELAXED));
@@ -88,9 +93,7 @@ public final class DocumentMapper {
         if (types != null && types.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = types.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
-                if ("long".equals(e.getValue().asText())) {
-                    restoreLong(stored, e.getKey());
-                }
+                restore(stored, e.getKey(), e.getValue().asText());
             }
         }
         BsonDocument out = new BsonDocument();
@@ -126,21 +129,74 @@ public final class DocumentMapper {
         }
     }
 
-    private static void collectLongs(BsonValue v, String pointer, ObjectNode types) {
-        if (v instanceof BsonInt64 l && l.getValue() >= Integer.MIN_VALUE && l.getValue() <= Integer.MAX_VALUE) {
-            types.put(pointer, "long");
-        } else if (v instanceof BsonDocument d) {
-            for (Map.Entry<String, BsonValue> e : d.entrySet()) {
-                collectLongs(e.getValue(), pointer + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), types);
+    /**
+     * A copy of {@code v} whose numbers are all plain JSON numbers once written as relaxed JSON, recording in
+     * {@code types} what the plain form does not say.
+     */
+    private static BsonValue plainNumbers(BsonValue v, String pointer, ObjectNode types) {
+        switch (v.getBsonType()) {
+            case INT64 -> {
+                long l = v.asInt64().getValue();
+                if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+                    types.put(pointer, "long");
+                }
+                return v;
             }
-        } else if (v instanceof BsonArray a) {
-            for (int i = 0; i < a.size(); i++) {
-                collectLongs(a.get(i), pointer + "/" + i, types);
+            case DOUBLE -> {
+                double d = v.asDouble().getValue();
+                if (Double.isFinite(d)) {
+                    return v;
+                }
+                types.put(pointer, "double:" + d);
+                return new BsonDouble(Double.isNaN(d) || d < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE);
+            }
+            case DECIMAL128 -> {
+                Decimal128 d = v.asDecimal128().getValue();
+                types.put(pointer, "decimal:" + d);
+                if (d.isNaN() || d.isInfinite()) {
+                    return new BsonDouble(d.isNaN() || d.isNegative() ? -Double.MAX_VALUE : Double.MAX_VALUE);
+                }
+                double approx = d.bigDecimalValue().doubleValue();
+                return new BsonDouble(Double.isFinite(approx) ? approx
+                        : approx > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE);
+            }
+            case DOCUMENT -> {
+                BsonDocument out = new BsonDocument();
+                for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                    out.put(e.getKey(), plainNumbers(e.getValue(), pointer + "/"
+                            + e.getKey().replace("~", "~0").replace("/", "~1"), types));
+                }
+                return out;
+            }
+            case ARRAY -> {
+                BsonArray out = new BsonArray();
+                BsonArray a = v.asArray();
+                for (int i = 0; i < a.size(); i++) {
+                    out.add(plainNumbers(a.get(i), pointer + "/" + i, types));
+                }
+                return out;
+            }
+            default -> {
+                return v;
             }
         }
     }
 
-    private static void restoreLong(BsonDocument root, String pointer) {
+    /** The BSON value a sidecar tag stands for, given what the plain JSON read back as. */
+    private static BsonValue typed(BsonValue plain, String tag) {
+        if (tag.equals("long") && plain.isInt32()) {
+            return new BsonInt64(plain.asInt32().getValue());
+        }
+        if (tag.startsWith("decimal:")) {
+            return new BsonDecimal128(Decimal128.parse(tag.substring(8)));
+        }
+        if (tag.startsWith("double:")) {
+            return new BsonDouble(Double.parseDouble(tag.substring(7)));
+        }
+        return plain;
+    }
+
+    private static void restore(BsonDocument root, String pointer, String tag) {
         String[] parts = pointer.substring(1).split("/", -1);
         BsonValue cur = root;
         for (int i = 0; i < parts.length; i++) {
@@ -148,8 +204,11 @@ public final class DocumentMapper {
             boolean last = i == parts.length - 1;
             if (cur instanceof BsonDocument d) {
                 BsonValue next = d.get(name);
-                if (last && next != null && next.isInt32()) {
-                    d.put(name, new BsonInt64(next.asInt32().getValue()));
+                if (next == null) {
+                    return;
+                }
+                if (last) {
+                    d.put(name, typed(next, tag));
                     return;
                 }
                 cur = next;
@@ -163,8 +222,8 @@ public final class DocumentMapper {
                 if (idx < 0 || idx >= a.size()) {
                     return;
                 }
-                if (last && a.get(idx).isInt32()) {
-                    a.set(idx, new BsonInt64(a.get(idx).asInt32().getValue()));
+                if (last) {
+                    a.set(idx, typed(a.get(idx), tag));
                     return;
                 }
                 cur = a.get(idx);

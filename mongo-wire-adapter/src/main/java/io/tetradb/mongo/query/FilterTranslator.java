@@ -153,7 +153,10 @@ public final class FilterTranslator {
         Expr path = path(dotted, v);
         Expr literal = literal(v);
         if (path != null && literal != null && !(v.isDouble() && Double.isNaN(v.asDouble().getValue()))) {
-            out.add(hint(new Expr.Binary(op, path, literal)));
+            // inclusive bounds: a stored decimal or huge long is indexed as its nearest double, which may equal it
+            Expr.BinaryOp inclusive = op == Expr.BinaryOp.GREATER ? Expr.BinaryOp.GREATER_OR_EQUAL
+                    : op == Expr.BinaryOp.LESS ? Expr.BinaryOp.LESS_OR_EQUAL : op;
+            out.add(hint(new Expr.Binary(BsonOrder.isNumber(v) ? inclusive : op, path, literal)));
         }
     }
 
