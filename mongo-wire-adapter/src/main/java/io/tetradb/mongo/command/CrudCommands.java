@@ -60,6 +60,7 @@ final class CrudCommands {
             throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is not supported yet");
         }
         String name = target.asString().getValue();
+        Args.simpleCollationOnly(cmd);
         BsonValue pipeline = cmd.get("pipeline");
         if (pipeline == null || !pipeline.isArray()) {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
@@ -145,6 +146,7 @@ final class CrudCommands {
 
     private BsonDocument find(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "find");
+        Args.simpleCollationOnly(cmd);
         BsonDocument filter = Args.document(cmd, "filter");
         BsonDocument sort = Args.document(cmd, "sort");
         BsonDocument projection = Args.document(cmd, "projection");
@@ -252,6 +254,10 @@ final class CrudCommands {
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument u = list.get(i).asDocument();
+                Args.simpleCollationOnly(u);
+                if (u.containsKey("arrayFilters")) {
+                    throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "arrayFilters are not supported yet");
+                }
                 BsonValue spec = u.get("u");
                 if (spec == null || spec.isArray()) {
                     throw new MongoError(ErrorCode.NOT_IMPLEMENTED, spec == null ? "update statement has no 'u'"
@@ -441,6 +447,7 @@ final class CrudCommands {
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument d = list.get(i).asDocument();
+                Args.simpleCollationOnly(d);
                 long limit = Args.number(d, "limit", 0);
                 if (limit != 0 && limit != 1) {
                     throw MongoError.badValue("The limit field in delete objects must be 0 or 1. Got " + limit);
@@ -489,6 +496,7 @@ final class CrudCommands {
 
     private BsonDocument findAndModify(CommandContext ctx, BsonDocument cmd) {
         String name = cmd.getString(cmd.getFirstKey()).getValue();
+        Args.simpleCollationOnly(cmd);
         BsonDocument query = Args.document(cmd, "query");
         SortSpec sort = new SortSpec(Args.document(cmd, "sort"));
         boolean remove = Args.bool(cmd, "remove", false);
@@ -527,6 +535,7 @@ final class CrudCommands {
 
     private BsonDocument count(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "count");
+        Args.simpleCollationOnly(cmd);
         BsonDocument query = Args.document(cmd, "query");
         long skip = Args.number(cmd, "skip", 0);
         long limit = Math.abs(Args.number(cmd, "limit", 0));
@@ -544,6 +553,7 @@ final class CrudCommands {
 
     private BsonDocument distinct(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "distinct");
+        Args.simpleCollationOnly(cmd);
         String key = Args.string(cmd, "key");
         BsonDocument query = Args.document(cmd, "query");
         MongoCollection coll = catalog.collection(ctx.database(), name);
