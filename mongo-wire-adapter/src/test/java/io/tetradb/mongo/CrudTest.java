@@ -169,6 +169,8 @@ class CrudTest extends MongoServerTestBase {
         assertEquals(100, sorted.size());
         assertEquals(993, sorted.get(0));
         assertEquals(3, sorted.get(99));
+        assertEquals(List.of(989, 979, 969), c.find(Filters.eq("n", 9)).sort(Sorts.descending("_id")).skip(1).limit(3)
+                .map(d -> d.getInteger("_id")).into(new ArrayList<>()), "a bounded top-k keeps skip + limit");
         assertEquals(List.of(10, 11, 12), c.find().sort(Sorts.ascending("_id")).skip(10).limit(3)
                 .map(d -> d.getInteger("_id")).into(new ArrayList<>()));
         try (MongoCursor<Document> cursor = c.find().batchSize(2).iterator()) {

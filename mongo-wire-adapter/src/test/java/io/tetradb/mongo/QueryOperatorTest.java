@@ -91,6 +91,19 @@ class QueryOperatorTest extends MongoServerTestBase {
         assertEquals(List.of(1, 2), ids(Filters.eq("tags", Pattern.compile("^(r|y)"))));
         assertEquals(List.of(2, 3, 4, 5, 6), ids(Filters.not(Filters.regex("s", "^app"))), "6 has no s");
         assertEquals(List.of(1, 3), ids(Filters.mod("n", 2, 1)));
+        assertEquals(List.of(2, 4), ids(Document.parse("{$expr: {$gt: ['$n', '$_id']}}")),
+                "aggregation comparisons use BSON order across types: the string '4' is above every number");
+        assertEquals(List.of(2, 3), ids(Document.parse("{$expr: {$in: [{$type: '$n'}, ['double', 'int']]}, "
+                + "n: {$gt: 2}}")), "$expr beside a field condition (the long 6 is neither double nor int)");
+    }
+
+    @Test
+    void bitwiseOperators() {
+        // n: 1 (0b1), 3 (0b11), 6 (0b110); 2.5 and '4' are never matched
+        assertEquals(List.of(1, 3), ids(Filters.bitsAllSet("n", 1)));
+        assertEquals(List.of(3, 6), ids(Filters.bitsAnySet("n", 6)));
+        assertEquals(List.of(6), ids(Document.parse("{n: {$bitsAllClear: [0]}}")));
+        assertEquals(List.of(1, 6), ids(Filters.bitsAnyClear("n", 3)));
     }
 
     @Test

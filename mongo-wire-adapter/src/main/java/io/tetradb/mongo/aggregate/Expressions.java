@@ -28,6 +28,11 @@ public final class Expressions {
     private Expressions() {
     }
 
+    /** Whether {@code expr} is true for {@code doc} ({@code $expr} in a filter). */
+    public static boolean isTrue(BsonValue expr, BsonDocument doc) {
+        return truthy(eval(expr, doc));
+    }
+
     public static BsonValue eval(BsonValue expr, BsonDocument doc) {
         if (expr.isString()) {
             String s = expr.asString().getValue();

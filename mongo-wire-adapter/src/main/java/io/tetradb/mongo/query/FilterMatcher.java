@@ -72,7 +72,11 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 }
                 case "$comment" -> {
                 }
-                case "$expr", "$where", "$text", "$jsonSchema", "$sampleRate" ->
+                case "$expr" -> {
+                    BsonValue expr = v;
+                    parts.add(d -> io.tetradb.mongo.aggregate.Expressions.isTrue(expr, d));
+                }
+                case "$where", "$text", "$jsonSchema", "$sampleRate" ->
                         throw new MongoError(ErrorCode.NOT_IMPLEMENTED, key + " is not supported yet");
                 default -> {
                     if (key.startsWith("$")) {
@@ -305,6 +309,10 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     parts.add(vs -> any(vs, x -> BsonOrder.isNumber(x) && Double.isFinite(BsonOrder.toDouble(x))
                             && ((long) BsonOrder.toDouble(x)) % divisor == remainder));
                 }
+                case "$bitsAllSet", "$bitsAnySet", "$bitsAllClear", "$bitsAnyClear" -> {
+                    long mask = bitMask(op, arg);
+                    parts.add(vs -> any(vs, x -> bits(op, x, mask)));
+                }
                 case "$comment" -> {
                 }
                 default -> throw MongoError.badValue("unknown operator: " + op);
@@ -317,6 +325,46 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 }
             }
             return true;
+        };
+    }
+
+    /** The mask of a bitwise operator: a number, or an array of bit positions. */
+    private static long bitMask(String op, BsonValue arg) {
+        if (BsonOrder.isNumber(arg)) {
+            double d = BsonOrder.toDouble(arg);
+            if (d < 0 || d != Math.rint(d)) {
+                throw MongoError.badValue(op + " takes a non-negative integer mask or an array of positions");
+            }
+            return (long) d;
+        }
+        if (arg.isArray()) {
+            long mask = 0;
+            for (BsonValue p : arg.asArray()) {
+                int bit = BsonOrder.isNumber(p) ? (int) BsonOrder.toDouble(p) : -1;
+                if (bit < 0 || bit > 63) {
+                    throw MongoError.badValue(op + " bit positions must be integers from 0 to 63");
+                }
+                mask |= 1L << bit;
+            }
+            return mask;
+        }
+        throw MongoError.badValue(op + " takes a number or an array of bit positions");
+    }
+
+    private static boolean bits(String op, BsonValue x, long mask) {
+        if (!BsonOrder.isNumber(x) || x.isDecimal128()) {
+            return false;
+        }
+        double d = BsonOrder.toDouble(x);
+        if (d != Math.rint(d) || Math.abs(d) > 9.2e18) {
+            return false;
+        }
+        long v = x.isDouble() ? (long) d : x.asNumber().longValue();
+        return switch (op) {
+            case "$bitsAllSet" -> (v & mask) == mask;
+            case "$bitsAnySet" -> (v & mask) != 0;
+            case "$bitsAllClear" -> (v & mask) == 0;
+            default -> (v & mask) != mask;
         };
     }
 

@@ -33,15 +33,31 @@ public final class QueryRun implements Iterator<BsonDocument> {
         this.skip = skip;
         this.limit = limit <= 0 ? Long.MAX_VALUE : limit;
         if (sort != null && !sort.isEmpty()) {
+            // with a limit only the first skip + limit in sort order are kept (a bounded heap, the worst on top)
+            long keep = limit > 0 && skip + limit < Integer.MAX_VALUE ? skip + limit : Long.MAX_VALUE;
+            java.util.Comparator<StoredDoc> order = (a, b) -> sort.compare(a.doc(), b.doc());
+            java.util.PriorityQueue<StoredDoc> heap = keep == Long.MAX_VALUE ? null
+                    : new java.util.PriorityQueue<>(order.reversed());
             List<StoredDoc> all = new ArrayList<>();
             while (candidates.hasNext()) {
                 StoredDoc d = candidates.next();
                 examined++;
-                if (matcher.test(d.doc())) {
+                if (!matcher.test(d.doc())) {
+                    continue;
+                }
+                if (heap == null) {
                     all.add(d);
+                } else if (heap.size() < keep) {
+                    heap.add(d);
+                } else if (order.compare(d, heap.peek()) < 0) {
+                    heap.poll();
+                    heap.add(d);
                 }
             }
-            all.sort((a, b) -> sort.compare(a.doc(), b.doc()));
+            if (heap != null) {
+                all.addAll(heap);
+            }
+            all.sort(order); // MongoDB leaves the order of equal sort keys unspecified too
             this.source = all.iterator();
         } else {
             this.source = new Iterator<>() {
