@@ -242,6 +242,23 @@ class CrudTest extends MongoServerTestBase {
     }
 
     @Test
+    void positionalUpdateOperators() {
+        MongoCollection<Document> c = fresh("positional");
+        c.insertOne(Document.parse("{_id: 1, grades: [{g: 80, n: 0}, {g: 95, n: 0}, {g: 70, n: 0}], tags: ['a', 'b']}"));
+        c.updateOne(Filters.eq("grades.g", 95), Updates.set("grades.$.n", 1));
+        c.updateOne(Filters.eq("_id", 1), Updates.inc("grades.$[].n", 10));
+        c.updateOne(Filters.eq("_id", 1), Updates.set("grades.$[low].low", true),
+                new UpdateOptions().arrayFilters(List.of(Filters.lt("low.g", 85))));
+        c.updateOne(Filters.eq("tags", "b"), Updates.set("tags.$", "B"));
+        Document d = c.find().first();
+        assertEquals(Document.parse("{_id: 1, grades: [{g: 80, n: 10, low: true}, {g: 95, n: 11}, "
+                + "{g: 70, n: 10, low: true}], tags: ['a', 'B']}"), d);
+        MongoWriteException noFilter = assertThrows(MongoWriteException.class,
+                () -> c.updateOne(Filters.eq("_id", 1), Updates.set("grades.$[nope].x", 1)));
+        assertEquals(2, noFilter.getError().getCode());
+    }
+
+    @Test
     void upsertMultiReplaceAndSetOnInsert() {
         MongoCollection<Document> c = fresh("upsert");
         UpdateResult up = c.updateOne(Filters.eq("name", "ann"), Updates.combine(Updates.set("age", 30),

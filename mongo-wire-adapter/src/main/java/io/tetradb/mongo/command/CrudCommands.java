@@ -255,16 +255,13 @@ final class CrudCommands {
             try {
                 BsonDocument u = list.get(i).asDocument();
                 Args.simpleCollationOnly(u);
-                if (u.containsKey("arrayFilters")) {
-                    throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "arrayFilters are not supported yet");
-                }
                 BsonValue spec = u.get("u");
                 if (spec == null || spec.isArray()) {
                     throw new MongoError(ErrorCode.NOT_IMPLEMENTED, spec == null ? "update statement has no 'u'"
                             : "aggregation pipeline updates are not supported yet");
                 }
                 UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec.asDocument(),
-                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, false);
+                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u));
                 if (r.upsertedId != null) {
                     n++;
                     upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
@@ -294,8 +291,8 @@ final class CrudCommands {
      * version read (etag); a document changed meanwhile is read again, re-matched and retried.
      */
     private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonDocument spec,
-                                   boolean upsert, boolean multi, SortSpec sort, boolean single) {
-        UpdateApplier applier = new UpdateApplier(spec);
+                                   boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters) {
+        UpdateApplier applier = new UpdateApplier(spec, arrayFilters, filter);
         if (multi && applier.isReplacement()) {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "multi update is not supported for replacement-style "
                     + "update");
@@ -352,6 +349,17 @@ final class CrudCommands {
         }
         ctx.charge(charge[0]);
         return new UpdateResult(matched, modified, null, before, after);
+    }
+
+    private static BsonArray arrayFilters(BsonDocument statement) {
+        BsonValue v = statement.get("arrayFilters");
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "arrayFilters must be an array");
+        }
+        return v.asArray();
     }
 
     private void writeChecked(MongoCollection coll, List<BsonDocument> unique, BsonDocument doc, Runnable write) {
@@ -520,7 +528,7 @@ final class CrudCommands {
         if (update.isArray()) {
             throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation pipeline updates are not supported yet");
         }
-        UpdateResult r = updateOne(ctx, name, query, update.asDocument(), upsert, false, sort, true);
+        UpdateResult r = updateOne(ctx, name, query, update.asDocument(), upsert, false, sort, arrayFilters(cmd));
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {

@@ -31,9 +31,19 @@ import java.util.function.Predicate;
 public final class UpdateApplier {
     private final BsonDocument update;
     private final boolean replacement;
+    private final PositionalPaths positional;
 
     public UpdateApplier(BsonDocument update) {
+        this(update, null, new BsonDocument());
+    }
+
+    /**
+     * @param arrayFilters the statement's {@code arrayFilters} (for {@code $[id]}), or null
+     * @param query        the statement's filter (the positional {@code $} names the first array element it matched)
+     */
+    public UpdateApplier(BsonDocument update, org.bson.BsonArray arrayFilters, BsonDocument query) {
         this.update = update;
+        this.positional = new PositionalPaths(arrayFilters, query);
         boolean anyOperator = false;
         boolean anyField = false;
         for (String k : update.keySet()) {
@@ -86,9 +96,15 @@ public final class UpdateApplier {
             for (Map.Entry<String, BsonValue> f : e.getValue().asDocument().entrySet()) {
                 String path = f.getKey();
                 BsonValue arg = f.getValue();
-                if (path.contains("$")) {
-                    throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "positional update operators ($, $[], $[id]) "
-                            + "are not supported yet: " + path);
+                if (PositionalPaths.isPositional(path)) {
+                    if (inserting) {
+                        throw new MongoError(ErrorCode.BAD_VALUE, "The positional operator did not find the match "
+                                + "needed from the query: " + path);
+                    }
+                    for (String concrete : positional.expand(original, path)) {
+                        applyOne(doc, op, concrete, arg, false);
+                    }
+                    continue;
                 }
                 if ((path.equals("_id") || path.startsWith("_id.")) && !op.equals("$setOnInsert") || op.equals(
                         "$rename") && arg.isString() && arg.asString().getValue().equals("_id")) {
