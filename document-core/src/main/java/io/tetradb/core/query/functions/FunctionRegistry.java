@@ -42,6 +42,7 @@ public final class FunctionRegistry {
         ConditionalFunctions.registerAll(r);
         DateTimeFunctions.registerAll(r);
         ItemFunctions.registerAll(r);
+        SeekHintFunctions.registerAll(r);
         return r;
     }
 

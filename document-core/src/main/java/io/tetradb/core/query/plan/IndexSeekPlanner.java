@@ -199,6 +199,10 @@ public final class IndexSeekPlanner {
         }
         if (e instanceof Expr.FunctionCall f && !f.udf()) {
             String name = f.normalizedName();
+            if (name.equals(io.tetradb.core.query.functions.SeekHintFunctions.SEEK_HINT) && f.args().size() == 1) {
+                // always true when evaluated: a face re-checks its own semantics on what the seek finds
+                return seek(f.args().get(0), aliases, policy, params);
+            }
             if (name.equals("STARTSWITH") && (f.args().size() == 2 || isFalse(f.args().get(2), params))) {
                 List<String> path = path(f.args().get(0), aliases);
                 JsonNode prefix = constant(f.args().get(1), params);

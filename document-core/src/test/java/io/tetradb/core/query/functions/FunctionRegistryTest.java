@@ -55,7 +55,7 @@ class FunctionRegistryTest {
                 "DateTimeAdd", "DocumentId"}) {
             assertTrue(r.contains(name), name);
         }
-        assertEquals(98, r.all().size(), "functions (including the Static date-time variants)");
+        assertEquals(99, r.all().size(), "functions (including the Static date-time variants and SEEK_HINT)");
     }
 
     @Test

@@ -1,0 +1,114 @@
+package io.tetradb.mongo;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.mongo.command.CommandDispatcher;
+import io.tetradb.mongo.command.Limits;
+import io.tetradb.mongo.wire.ConnectionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The MongoDB wire-protocol server over one {@link CosmosClient}'s store. Start it with
+ * {@link #start(InetAddress, int, CosmosClient)} (port 0 picks a free port), read where it listens with
+ * {@link #address()}, stop it with {@link #close()}. The client stays open: its owner closes it after the server.
+ */
+public final class MongoWireServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MongoWireServer.class);
+
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    /** Commands run here, off the I/O threads (store calls block on fsync); one channel's requests stay in order. */
+    private final EventExecutorGroup commandThreads;
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Channel serverChannel;
+    private final CommandDispatcher dispatcher;
+    private volatile boolean closed;
+
+    private MongoWireServer(InetAddress bind, int port, CosmosClient client) {
+        this.dispatcher = new CommandDispatcher(client);
+        this.boss = new NioEventLoopGroup(1);
+        this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        this.commandThreads = new DefaultEventExecutorGroup(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        AtomicInteger connectionIds = new AtomicInteger();
+        try {
+            ServerBootstrap b = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 256)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            channels.add(ch);
+                            ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
+                                    Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
+                            ch.pipeline().addLast(commandThreads, "commands",
+                                    new ConnectionHandler(dispatcher, connectionIds.incrementAndGet()));
+                        }
+                    });
+            this.serverChannel = b.bind(bind, port).syncUninterruptibly().channel();
+        } catch (RuntimeException e) {
+            shutdownGroups();
+            throw e;
+        }
+        LOG.info("Mongo wire server listening on {}", address());
+    }
+
+    /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port). */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client) {
+        return new MongoWireServer(bind, port, client);
+    }
+
+    /** Where the server listens (the actual port when started with 0). */
+    public InetSocketAddress address() {
+        return (InetSocketAddress) serverChannel.localAddress();
+    }
+
+    /** Stops accepting, closes every connection and the worker threads; never throws. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            serverChannel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+            channels.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        } catch (RuntimeException e) {
+            LOG.warn("closing the Mongo wire server's channels", e);
+        }
+        shutdownGroups();
+        dispatcher.close();
+    }
+
+    private void shutdownGroups() {
+        for (io.netty.util.concurrent.EventExecutorGroup g : new io.netty.util.concurrent.EventExecutorGroup[]{
+                boss, workers, commandThreads}) {
+            try {
+                g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+            } catch (RuntimeException e) {
+                LOG.warn("stopping Mongo wire server threads", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,304 @@
+package io.tetradb.mongo.aggregate;
+
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+import io.tetradb.mongo.query.BsonOrder;
+import io.tetradb.mongo.query.FilterMatcher;
+import io.tetradb.mongo.query.Projector;
+import io.tetradb.mongo.query.QueryRun;
+import io.tetradb.mongo.query.SortSpec;
+import io.tetradb.mongo.store.DocStream;
+import io.tetradb.mongo.store.MongoCollection;
+import io.tetradb.mongo.update.UpdateApplier;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * An aggregation pipeline. Its leading {@code $match} stages (and a {@code $sort}, {@code $skip}, {@code $limit} right
+ * after them) run as one find through the core's planner — index seeks for the filter — and the remaining stages
+ * run in memory over the result: {@code $match $project $addFields/$set $unset $group $sort $limit $skip $unwind
+ * $count $replaceRoot/$replaceWith $sortByCount}.
+ */
+public final class AggregationPipeline {
+    private final List<BsonDocument> stages = new ArrayList<>();
+    private DocStream source;
+
+    public AggregationPipeline(BsonArray pipeline) {
+        for (BsonValue s : pipeline) {
+            if (!s.isDocument() || s.asDocument().size() != 1) {
+                throw MongoError.badValue("A pipeline stage specification object must contain exactly one field.");
+            }
+            stages.add(s.asDocument());
+        }
+    }
+
+    /** Where the documents came from in the core (for charges and explain); null before {@link #run}. */
+    public DocStream source() {
+        return source;
+    }
+
+    public Iterator<BsonDocument> run(MongoCollection coll) {
+        int i = 0;
+        BsonArray matches = new BsonArray();
+        while (i < stages.size() && stages.get(i).getFirstKey().equals("$match")) {
+            matches.add(arg(stages.get(i), "$match"));
+            i++;
+        }
+        BsonDocument filter = matches.isEmpty() ? new BsonDocument()
+                : matches.size() == 1 ? matches.get(0).asDocument() : new BsonDocument("$and", matches);
+        SortSpec sort = null;
+        long skip = 0;
+        long limit = 0;
+        if (i < stages.size() && stages.get(i).getFirstKey().equals("$sort")) {
+            sort = new SortSpec(arg(stages.get(i), "$sort"));
+            i++;
+        }
+        if (i < stages.size() && stages.get(i).getFirstKey().equals("$skip")) {
+            skip = count(stages.get(i), "$skip");
+            i++;
+        }
+        if (i < stages.size() && stages.get(i).getFirstKey().equals("$limit")) {
+            limit = count(stages.get(i), "$limit");
+            i++;
+        }
+        Iterator<BsonDocument> docs;
+        if (coll == null) {
+            docs = java.util.Collections.emptyIterator();
+        } else {
+            QueryRun run = new QueryRun(coll.candidates(filter), FilterMatcher.compile(filter), sort, skip, limit, null);
+            source = run.candidates();
+            docs = run;
+        }
+        if (i == stages.size()) {
+            return docs; // the whole pipeline streams from the core
+        }
+        List<BsonDocument> rows = new ArrayList<>();
+        docs.forEachRemaining(rows::add);
+        for (; i < stages.size(); i++) {
+            rows = stage(stages.get(i), rows);
+        }
+        return rows.iterator();
+    }
+
+    private static BsonDocument arg(BsonDocument stage, String name) {
+        BsonValue v = stage.get(name);
+        if (!v.isDocument()) {
+            throw MongoError.badValue("the " + name + " stage's argument must be an object");
+        }
+        return v.asDocument();
+    }
+
+    private static long count(BsonDocument stage, String name) {
+        BsonValue v = stage.get(name);
+        if (!BsonOrder.isNumber(v) || BsonOrder.toDouble(v) < 0 || name.equals("$limit") && BsonOrder.toDouble(v) == 0) {
+            throw MongoError.badValue("invalid argument to " + name + " stage: " + v);
+        }
+        return (long) BsonOrder.toDouble(v);
+    }
+
+    private static List<BsonDocument> stage(BsonDocument stage, List<BsonDocument> rows) {
+        String name = stage.getFirstKey();
+        BsonValue arg = stage.get(name);
+        List<BsonDocument> out = new ArrayList<>();
+        switch (name) {
+            case "$match" -> {
+                FilterMatcher m = FilterMatcher.compile(arg(stage, name));
+                rows.stream().filter(m).forEach(out::add);
+            }
+            case "$sort" -> {
+                out.addAll(rows);
+                out.sort(new SortSpec(arg(stage, name)));
+            }
+            case "$skip" -> out.addAll(rows.subList((int) Math.min(rows.size(), count(stage, name)), rows.size()));
+            case "$limit" -> out.addAll(rows.subList(0, (int) Math.min(rows.size(), count(stage, name))));
+            case "$project" -> rows.forEach(r -> out.add(project(arg(stage, name), r)));
+            case "$addFields", "$set" -> rows.forEach(r -> {
+                BsonDocument copy = r.clone();
+                for (Map.Entry<String, BsonValue> e : arg(stage, name).entrySet()) {
+                    BsonValue v = Expressions.eval(e.getValue(), r);
+                    UpdateApplier.set(copy, e.getKey(), v == null ? BsonNull.VALUE : v);
+                }
+                out.add(copy);
+            });
+            case "$unset" -> {
+                BsonDocument spec = new BsonDocument();
+                for (BsonValue f : arg.isArray() ? arg.asArray().getValues() : List.of(arg)) {
+                    spec.append(f.asString().getValue(), new BsonInt32(0));
+                }
+                Projector p = new Projector(spec);
+                rows.forEach(r -> out.add(p.apply(r)));
+            }
+            case "$group" -> out.addAll(group(arg(stage, name), rows));
+            case "$unwind" -> unwind(arg, rows, out);
+            case "$count" -> {
+                if (!arg.isString() || arg.asString().getValue().isEmpty()) {
+                    throw MongoError.badValue("the count field must be a non-empty string");
+                }
+                if (!rows.isEmpty()) {
+                    out.add(new BsonDocument(arg.asString().getValue(), Expressions.longOrInt(rows.size())));
+                }
+            }
+            case "$replaceRoot", "$replaceWith" -> rows.forEach(r -> {
+                BsonValue root = Expressions.eval(name.equals("$replaceRoot") ? arg(stage, name).get("newRoot") : arg, r);
+                if (root == null || !root.isDocument()) {
+                    throw MongoError.badValue("'newRoot' expression must evaluate to an object");
+                }
+                out.add(root.asDocument());
+            });
+            case "$sortByCount" -> {
+                List<BsonDocument> grouped = group(new BsonDocument("_id", arg)
+                        .append("count", new BsonDocument("$sum", new BsonInt32(1))), rows);
+                grouped.sort(new SortSpec(new BsonDocument("count", new BsonInt32(-1))));
+                out.addAll(grouped);
+            }
+            default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation stage " + name
+                    + " is not supported yet");
+        }
+        return out;
+    }
+
+    private static BsonDocument project(BsonDocument spec, BsonDocument doc) {
+        boolean simple = true;
+        for (BsonValue v : spec.values()) {
+            if (!(v.isBoolean() || BsonOrder.isNumber(v))) {
+                simple = false;
+            }
+        }
+        if (simple) {
+            return new Projector(spec).apply(doc);
+        }
+        BsonDocument out = new BsonDocument();
+        boolean excludeId = spec.containsKey("_id") && (spec.get("_id").isBoolean() && !spec.getBoolean("_id").getValue()
+                || BsonOrder.isNumber(spec.get("_id")) && BsonOrder.toDouble(spec.get("_id")) == 0);
+        if (!excludeId && doc.containsKey("_id") && !(spec.containsKey("_id") && !spec.get("_id").isBoolean()
+                && !BsonOrder.isNumber(spec.get("_id")))) {
+            out.put("_id", doc.get("_id"));
+        }
+        for (Map.Entry<String, BsonValue> e : spec.entrySet()) {
+            BsonValue v = e.getValue();
+            if (e.getKey().equals("_id") && (v.isBoolean() || BsonOrder.isNumber(v))) {
+                continue;
+            }
+            if (v.isBoolean() || BsonOrder.isNumber(v)) {
+                if (v.isBoolean() ? v.asBoolean().getValue() : BsonOrder.toDouble(v) != 0) {
+                    BsonValue x = new io.tetradb.mongo.query.FieldPath(e.getKey()).direct(doc);
+                    if (x != null) {
+                        UpdateApplier.set(out, e.getKey(), x);
+                    }
+                } else {
+                    throw MongoError.badValue("Invalid $project :: caused by :: Cannot use expression other than "
+                            + "$meta in exclusion projection");
+                }
+            } else {
+                BsonValue x = Expressions.eval(v, doc);
+                if (x != null) {
+                    UpdateApplier.set(out, e.getKey(), x);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
+        if (!spec.containsKey("_id")) {
+            throw MongoError.badValue("a group specification must include an _id");
+        }
+        Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(BsonOrder.INSTANCE);
+        Map<BsonValue, BsonValue> keys = new LinkedHashMap<>();
+        for (BsonDocument r : rows) {
+            BsonValue key = Expressions.eval(spec.get("_id"), r);
+            BsonValue k = key == null ? BsonNull.VALUE : key;
+            Map<String, Accumulator> accs = groups.get(k);
+            if (accs == null) {
+                accs = new LinkedHashMap<>();
+                for (Map.Entry<String, BsonValue> e : spec.entrySet()) {
+                    if (e.getKey().equals("_id")) {
+                        continue;
+                    }
+                    if (!e.getValue().isDocument() || e.getValue().asDocument().size() != 1) {
+                        throw MongoError.badValue("The field '" + e.getKey() + "' must be an accumulator object");
+                    }
+                    String op = e.getValue().asDocument().getFirstKey();
+                    accs.put(e.getKey(), Accumulator.of(op, e.getValue().asDocument().get(op)));
+                }
+                groups.put(k, accs);
+                keys.put(k, k);
+            }
+            for (Map.Entry<String, Accumulator> a : accs.entrySet()) {
+                BsonDocument accSpec = spec.getDocument(a.getKey());
+                String op = accSpec.getFirstKey();
+                a.getValue().add(op.equals("$count") ? null : Expressions.eval(accSpec.get(op), r));
+            }
+        }
+        List<BsonDocument> out = new ArrayList<>();
+        for (Map.Entry<BsonValue, Map<String, Accumulator>> g : groups.entrySet()) {
+            BsonDocument d = new BsonDocument("_id", g.getKey());
+            g.getValue().forEach((field, acc) -> d.append(field, acc.result()));
+            out.add(d);
+        }
+        return out;
+    }
+
+    private static void unwind(BsonValue arg, List<BsonDocument> rows, List<BsonDocument> out) {
+        String path;
+        boolean preserve = false;
+        String indexField = null;
+        if (arg.isString()) {
+            path = arg.asString().getValue();
+        } else if (arg.isDocument()) {
+            path = arg.asDocument().getString("path").getValue();
+            preserve = arg.asDocument().getBoolean("preserveNullAndEmptyArrays", org.bson.BsonBoolean.FALSE).getValue();
+            indexField = arg.asDocument().containsKey("includeArrayIndex")
+                    ? arg.asDocument().getString("includeArrayIndex").getValue() : null;
+        } else {
+            throw MongoError.badValue("$unwind needs a path string or an object");
+        }
+        if (!path.startsWith("$")) {
+            throw MongoError.badValue("path option to $unwind stage should be prefixed with a '$': " + path);
+        }
+        String field = path.substring(1);
+        for (BsonDocument r : rows) {
+            BsonValue v = new io.tetradb.mongo.query.FieldPath(field).direct(r);
+            if (v != null && v.isArray() && !v.asArray().isEmpty()) {
+                long idx = 0;
+                for (BsonValue el : v.asArray()) {
+                    BsonDocument copy = r.clone();
+                    UpdateApplier.set(copy, field, el);
+                    if (indexField != null) {
+                        copy.put(indexField, new BsonInt64(idx));
+                    }
+                    idx++;
+                    out.add(copy);
+                }
+            } else if (v != null && !v.isArray() && !v.isNull()) {
+                BsonDocument copy = r.clone();
+                if (indexField != null) {
+                    copy.put(indexField, BsonNull.VALUE);
+                }
+                out.add(copy);
+            } else if (preserve) {
+                BsonDocument copy = r.clone();
+                if (indexField != null) {
+                    copy.put(indexField, BsonNull.VALUE);
+                }
+                out.add(copy);
+            }
+        }
+    }
+
+    static BsonString str(String s) {
+        return new BsonString(s);
+    }
+}

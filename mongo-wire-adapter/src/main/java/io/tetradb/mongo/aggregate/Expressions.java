@@ -1,0 +1,317 @@
+package io.tetradb.mongo.aggregate;
+
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+import io.tetradb.mongo.query.BsonOrder;
+import io.tetradb.mongo.query.FieldPath;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Aggregation expressions: field paths ({@code "$a.b"}), literals, object expressions, and the common operators
+ * (arithmetic, comparison, boolean, conditional, string, array, type). A missing value is null-like as in MongoDB;
+ * here it is Java {@code null} (so {@code $project} can leave a field out).
+ */
+public final class Expressions {
+    private Expressions() {
+    }
+
+    /** Whether {@code expr} is true for {@code doc} ({@code $expr} in a filter). */
+    public static boolean isTrue(BsonValue expr, BsonDocument doc) {
+        return truthy(eval(expr, doc));
+    }
+
+    public static BsonValue eval(BsonValue expr, BsonDocument doc) {
+        if (expr.isString()) {
+            String s = expr.asString().getValue();
+            if (s.startsWith("$$")) {
+                if (s.equals("$$ROOT") || s.equals("$$CURRENT")) {
+                    return doc;
+                }
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "variable " + s + " is not supported yet");
+            }
+            if (s.startsWith("$")) {
+                return path(doc, s.substring(1));
+            }
+            return expr;
+        }
+        if (expr.isArray()) {
+            BsonArray out = new BsonArray();
+            for (BsonValue e : expr.asArray()) {
+                BsonValue v = eval(e, doc);
+                out.add(v == null ? BsonNull.VALUE : v);
+            }
+            return out;
+        }
+        if (!expr.isDocument()) {
+            return expr;
+        }
+        BsonDocument d = expr.asDocument();
+        if (d.size() == 1 && d.getFirstKey().startsWith("$")) {
+            return operator(d.getFirstKey(), d.get(d.getFirstKey()), doc);
+        }
+        BsonDocument out = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : d.entrySet()) {
+            BsonValue v = eval(e.getValue(), doc);
+            if (v != null) {
+                out.put(e.getKey(), v);
+            }
+        }
+        return out;
+    }
+
+    /** A field path's value: through arrays of documents it is the array of the values found (as MongoDB does). */
+    static BsonValue path(BsonValue cur, String dotted) {
+        for (String seg : dotted.split("\\.")) {
+            if (cur instanceof BsonDocument d) {
+                cur = d.get(seg);
+            } else if (cur instanceof BsonArray a) {
+                BsonArray out = new BsonArray();
+                for (BsonValue el : a) {
+                    BsonValue v = el.isDocument() ? path(el, seg) : null;
+                    if (v != null) {
+                        out.add(v);
+                    }
+                }
+                cur = out;
+            } else {
+                return null;
+            }
+            if (cur == null) {
+                return null;
+            }
+        }
+        return cur;
+    }
+
+    private static List<BsonValue> args(BsonValue arg, BsonDocument doc) {
+        List<BsonValue> out = new ArrayList<>();
+        if (arg.isArray()) {
+            for (BsonValue a : arg.asArray()) {
+                out.add(eval(a, doc));
+            }
+        } else {
+            out.add(eval(arg, doc));
+        }
+        return out;
+    }
+
+    private static boolean nullish(BsonValue v) {
+        return v == null || v.isNull() || v.getBsonType() == org.bson.BsonType.UNDEFINED;
+    }
+
+    static boolean truthy(BsonValue v) {
+        if (nullish(v)) {
+            return false;
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean().getValue();
+        }
+        if (BsonOrder.isNumber(v)) {
+            return BsonOrder.toDouble(v) != 0;
+        }
+        return true;
+    }
+
+    private static BsonValue operator(String op, BsonValue arg, BsonDocument doc) {
+        switch (op) {
+            case "$literal":
+                return arg;
+            case "$add":
+            case "$multiply": {
+                BsonValue acc = op.equals("$add") ? new BsonInt32(0) : new BsonInt32(1);
+                for (BsonValue v : args(arg, doc)) {
+                    if (nullish(v)) {
+                        return BsonNull.VALUE;
+                    }
+                    if (v.isDateTime() && op.equals("$add")) {
+                        return new org.bson.BsonDateTime(v.asDateTime().getValue() + (long) BsonOrder.toDouble(acc));
+                    }
+                    number(op, v);
+                    acc = io.tetradb.mongo.update.Arithmetic.combine(acc, v, op.equals("$add"));
+                }
+                return acc;
+            }
+            case "$subtract": {
+                List<BsonValue> a = args(arg, doc);
+                if (nullish(a.get(0)) || nullish(a.get(1))) {
+                    return BsonNull.VALUE;
+                }
+                return io.tetradb.mongo.update.Arithmetic.combine(number(op, a.get(0)),
+                        io.tetradb.mongo.update.Arithmetic.negate(number(op, a.get(1))), true);
+            }
+            case "$divide": {
+                List<BsonValue> a = args(arg, doc);
+                if (nullish(a.get(0)) || nullish(a.get(1))) {
+                    return BsonNull.VALUE;
+                }
+                double y = BsonOrder.toDouble(number(op, a.get(1)));
+                if (y == 0) {
+                    throw MongoError.badValue("can't $divide by zero");
+                }
+                return new BsonDouble(BsonOrder.toDouble(number(op, a.get(0))) / y);
+            }
+            case "$mod": {
+                List<BsonValue> a = args(arg, doc);
+                return new BsonDouble(BsonOrder.toDouble(number(op, a.get(0))) % BsonOrder.toDouble(number(op, a.get(1))));
+            }
+            case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$cmp": {
+                List<BsonValue> a = args(arg, doc);
+                int c = BsonOrder.INSTANCE.compare(a.get(0) == null ? BsonNull.VALUE : a.get(0),
+                        a.get(1) == null ? BsonNull.VALUE : a.get(1));
+                return switch (op) {
+                    case "$eq" -> BsonBoolean.valueOf(c == 0);
+                    case "$ne" -> BsonBoolean.valueOf(c != 0);
+                    case "$gt" -> BsonBoolean.valueOf(c > 0);
+                    case "$gte" -> BsonBoolean.valueOf(c >= 0);
+                    case "$lt" -> BsonBoolean.valueOf(c < 0);
+                    case "$lte" -> BsonBoolean.valueOf(c <= 0);
+                    default -> new BsonInt32(Integer.signum(c));
+                };
+            }
+            case "$and":
+                return BsonBoolean.valueOf(args(arg, doc).stream().allMatch(Expressions::truthy));
+            case "$or":
+                return BsonBoolean.valueOf(args(arg, doc).stream().anyMatch(Expressions::truthy));
+            case "$not":
+                return BsonBoolean.valueOf(!truthy(args(arg, doc).get(0)));
+            case "$cond": {
+                BsonValue ifV;
+                BsonValue thenV;
+                BsonValue elseV;
+                if (arg.isDocument()) {
+                    ifV = arg.asDocument().get("if");
+                    thenV = arg.asDocument().get("then");
+                    elseV = arg.asDocument().get("else");
+                } else {
+                    ifV = arg.asArray().get(0);
+                    thenV = arg.asArray().get(1);
+                    elseV = arg.asArray().get(2);
+                }
+                return truthy(eval(ifV, doc)) ? eval(thenV, doc) : eval(elseV, doc);
+            }
+            case "$ifNull": {
+                for (BsonValue v : args(arg, doc)) {
+                    if (!nullish(v)) {
+                        return v;
+                    }
+                }
+                return BsonNull.VALUE;
+            }
+            case "$concat": {
+                StringBuilder sb = new StringBuilder();
+                for (BsonValue v : args(arg, doc)) {
+                    if (nullish(v)) {
+                        return BsonNull.VALUE;
+                    }
+                    if (!v.isString()) {
+                        throw MongoError.badValue("$concat only supports strings, not " + v.getBsonType());
+                    }
+                    sb.append(v.asString().getValue());
+                }
+                return new BsonString(sb.toString());
+            }
+            case "$toUpper", "$toLower": {
+                BsonValue v = args(arg, doc).get(0);
+                String s = nullish(v) ? "" : v.isString() ? v.asString().getValue() : v.toString();
+                return new BsonString(op.equals("$toUpper") ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT));
+            }
+            case "$size": {
+                BsonValue v = args(arg, doc).get(0);
+                if (v == null || !v.isArray()) {
+                    throw MongoError.badValue("The argument to $size must be an array");
+                }
+                return new BsonInt32(v.asArray().size());
+            }
+            case "$arrayElemAt": {
+                List<BsonValue> a = args(arg, doc);
+                if (nullish(a.get(0))) {
+                    return BsonNull.VALUE;
+                }
+                List<BsonValue> arr = a.get(0).asArray().getValues();
+                int i = (int) BsonOrder.toDouble(a.get(1));
+                i = i < 0 ? arr.size() + i : i;
+                return i >= 0 && i < arr.size() ? arr.get(i) : null;
+            }
+            case "$in": {
+                List<BsonValue> a = args(arg, doc);
+                if (a.get(1) == null || !a.get(1).isArray()) {
+                    throw MongoError.badValue("$in requires an array as a second argument");
+                }
+                BsonValue x = a.get(0) == null ? BsonNull.VALUE : a.get(0);
+                return BsonBoolean.valueOf(a.get(1).asArray().stream().anyMatch(y -> BsonOrder.equal(x, y)));
+            }
+            case "$sum", "$avg", "$min", "$max": {
+                List<BsonValue> a = args(arg, doc);
+                List<BsonValue> values = a.size() == 1 && a.get(0) != null && a.get(0).isArray()
+                        ? a.get(0).asArray().getValues() : a;
+                Accumulator acc = Accumulator.of(op, BsonNull.VALUE);
+                for (BsonValue v : values) {
+                    acc.add(v);
+                }
+                return acc.result();
+            }
+            case "$type": {
+                BsonValue v = args(arg, doc).get(0);
+                return new BsonString(v == null ? "missing" : typeName(v));
+            }
+            case "$toString": {
+                BsonValue v = args(arg, doc).get(0);
+                if (nullish(v)) {
+                    return BsonNull.VALUE;
+                }
+                return new BsonString(v.isString() ? v.asString().getValue() : v.isObjectId()
+                        ? v.asObjectId().getValue().toHexString() : BsonOrder.isNumber(v)
+                        ? (v.isDouble() ? String.valueOf(v.asDouble().getValue()) : String.valueOf(v.asNumber().longValue()))
+                        : v.toString());
+            }
+            default:
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation operator " + op + " is not supported yet");
+        }
+    }
+
+    private static BsonValue number(String op, BsonValue v) {
+        if (!BsonOrder.isNumber(v)) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, op + " only supports numeric types, not " + v.getBsonType());
+        }
+        return v;
+    }
+
+    static String typeName(BsonValue v) {
+        return switch (v.getBsonType()) {
+            case DOUBLE -> "double";
+            case STRING -> "string";
+            case DOCUMENT -> "object";
+            case ARRAY -> "array";
+            case BINARY -> "binData";
+            case OBJECT_ID -> "objectId";
+            case BOOLEAN -> "bool";
+            case DATE_TIME -> "date";
+            case NULL -> "null";
+            case REGULAR_EXPRESSION -> "regex";
+            case INT32 -> "int";
+            case INT64 -> "long";
+            case TIMESTAMP -> "timestamp";
+            case DECIMAL128 -> "decimal";
+            case MIN_KEY -> "minKey";
+            case MAX_KEY -> "maxKey";
+            default -> v.getBsonType().name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    static BsonValue longOrInt(long n) {
+        return n >= Integer.MIN_VALUE && n <= Integer.MAX_VALUE ? new BsonInt32((int) n) : new BsonInt64(n);
+    }
+}

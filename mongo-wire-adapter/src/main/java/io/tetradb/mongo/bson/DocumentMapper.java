@@ -1,0 +1,235 @@
+package io.tetradb.mongo.bson;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDouble;
+import org.bson.BsonInt64;
+import org.bson.types.Decimal128;
+import org.bson.BsonValue;
+import org.bson.json.JsonMode;
+import org.bson.json.JsonWriterSettings;
+
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A Mongo document ↔ the core item that stores it.
+ *
+ * <p>The item is the document in MongoDB's relaxed Extended JSON (written and read by org.mongodb:bson): strings,
+ * booleans, null and every number stay plain JSON values, so the core's indexes, range seeks and SQL see them as
+ * they are; every other type is its tagged Extended JSON object ({@code {"$oid": …}}, {@code {"$date": …}},
+ * {@code {"$binary": …}}, …), which the bson library reads back exactly. What plain JSON numbers lose is kept in a
+ * sidecar {@code "_types"} keyed by JSON pointer: an Int64 small enough to read back as an Int32 ({@code "long"}), a
+ * Decimal128 (stored as the nearest double, {@code "decimal:1.50"} keeps its digits) and a non-finite double or
+ * decimal (stored as ±{@link Double#MAX_VALUE}, NaN as the lowest, {@code "double:NaN"}) — so numbers of every type
+ * are found by numeric index seeks. The core's item {@code id} is {@link IdCodec}'s encoding of {@code _id};
+ * {@code _id} itself stays in the item too.
+ *
+ * <p>Top-level names the core reserves ({@code id}, {@code _rid}, {@code _self}, {@code _etag}, {@code _attachments},
+ * {@code _ts}, {@code _types}) and names starting with {@code ~} get a {@code ~} in front in the item, so no user
+ * field collides with the core's properties or with this face's own ({@code ~pk}, the partition key path).
+ */
+public final class DocumentMapper {
+    public static final String TYPES = "_types";
+    private static final Set<String> RESERVED = Set.of("id", "_rid", "_self", "_etag", "_attachments", "_ts", TYPES);
+    private static final JsonWriterSettings RELAXED = JsonWriterSettings.builder().outputMode(JsonMode.RELAXED).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DocumentMapper() {
+    }
+
+    /** The stored name of a top-level field. */
+    public static String storedName(String field) {
+        return RESERVED.contains(field) || field.startsWith("~") ? "~" + field : field;
+    }
+
+    static String userName(String stored) {
+        return stored.startsWith("~") ? stored.substring(1) : stored;
+    }
+
+    /** The item for {@code doc} (which must have an {@code _id}). */
+    public static ObjectNode toItem(BsonDocument doc) {
+        checkNames(doc, 1);
+        BsonDocument stored = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            stored.put(storedName(e.getKey()), e.getValue());
+        }
+        ObjectNode types = JSON.createObjectNode();
+        stored = (BsonDocument) plainNumbers(stored, "", types);
+        ObjectNode item;
+        try {
+            item = (ObjectNode) JSON.readTree(stored.toJson(RELAXED));
+        } catch (JsonProcessingException e) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "document cannot be stored: " + e.getOriginalMessage());
+        }
+        ObjectNode out = JSON.createObjectNode();
+        out.put("id", IdCodec.encode(doc.get("_id")));
+        out.setAll(item);
+        if (!types.isEmpty()) {
+            out.set(TYPES, types);
+        }
+        return out;
+    }
+
+    /** The Mongo document an item stores (system properties and the sidecar left out). */
+    public static BsonDocument fromItem(JsonNode item) {
+        ObjectNode copy = JSON.createObjectNode();
+        JsonNode types = item.get(TYPES);
+        for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (!RESERVED.contains(e.getKey())) {
+                copy.set(e.getKey(), e.getValue());
+            }
+        }
+        BsonDocument stored = BsonDocument.parse(copy.toString());
+        if (types != null && types.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = types.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                restore(stored, e.getKey(), e.getValue().asText());
+            }
+        }
+        BsonDocument out = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : stored.entrySet()) {
+            out.put(userName(e.getKey()), e.getValue());
+        }
+        return out;
+    }
+
+    private static void checkNames(BsonDocument doc, int depth) {
+        if (depth > 100) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "document is nested deeper than 100 levels");
+        }
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            if (e.getKey().startsWith("$")) {
+                throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "field names cannot start with '$': '"
+                        + e.getKey() + "'");
+            }
+            checkValue(e.getValue(), depth);
+        }
+    }
+
+    private static void checkValue(BsonValue v, int depth) {
+        if (v.isDocument()) {
+            checkNames(v.asDocument(), depth + 1);
+        } else if (v.isArray()) {
+            if (depth + 1 > 100) {
+                throw new MongoError(ErrorCode.BAD_VALUE, "document is nested deeper than 100 levels");
+            }
+            for (BsonValue x : v.asArray()) {
+                checkValue(x, depth + 1);
+            }
+        }
+    }
+
+    /**
+     * A copy of {@code v} whose numbers are all plain JSON numbers once written as relaxed JSON, recording in
+     * {@code types} what the plain form does not say.
+     */
+    private static BsonValue plainNumbers(BsonValue v, String pointer, ObjectNode types) {
+        switch (v.getBsonType()) {
+            case INT64 -> {
+                long l = v.asInt64().getValue();
+                if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+                    types.put(pointer, "long");
+                }
+                return v;
+            }
+            case DOUBLE -> {
+                double d = v.asDouble().getValue();
+                if (Double.isFinite(d)) {
+                    return v;
+                }
+                types.put(pointer, "double:" + d);
+                return new BsonDouble(Double.isNaN(d) || d < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE);
+            }
+            case DECIMAL128 -> {
+                Decimal128 d = v.asDecimal128().getValue();
+                types.put(pointer, "decimal:" + d);
+                if (d.isNaN() || d.isInfinite()) {
+                    return new BsonDouble(d.isNaN() || d.isNegative() ? -Double.MAX_VALUE : Double.MAX_VALUE);
+                }
+                double approx = d.bigDecimalValue().doubleValue();
+                return new BsonDouble(Double.isFinite(approx) ? approx
+                        : approx > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE);
+            }
+            case DOCUMENT -> {
+                BsonDocument out = new BsonDocument();
+                for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                    out.put(e.getKey(), plainNumbers(e.getValue(), pointer + "/"
+                            + e.getKey().replace("~", "~0").replace("/", "~1"), types));
+                }
+                return out;
+            }
+            case ARRAY -> {
+                BsonArray out = new BsonArray();
+                BsonArray a = v.asArray();
+                for (int i = 0; i < a.size(); i++) {
+                    out.add(plainNumbers(a.get(i), pointer + "/" + i, types));
+                }
+                return out;
+            }
+            default -> {
+                return v;
+            }
+        }
+    }
+
+    /** The BSON value a sidecar tag stands for, given what the plain JSON read back as. */
+    private static BsonValue typed(BsonValue plain, String tag) {
+        if (tag.equals("long") && plain.isInt32()) {
+            return new BsonInt64(plain.asInt32().getValue());
+        }
+        if (tag.startsWith("decimal:")) {
+            return new BsonDecimal128(Decimal128.parse(tag.substring(8)));
+        }
+        if (tag.startsWith("double:")) {
+            return new BsonDouble(Double.parseDouble(tag.substring(7)));
+        }
+        return plain;
+    }
+
+    private static void restore(BsonDocument root, String pointer, String tag) {
+        String[] parts = pointer.substring(1).split("/", -1);
+        BsonValue cur = root;
+        for (int i = 0; i < parts.length; i++) {
+            String name = parts[i].replace("~1", "/").replace("~0", "~");
+            boolean last = i == parts.length - 1;
+            if (cur instanceof BsonDocument d) {
+                BsonValue next = d.get(name);
+                if (next == null) {
+                    return;
+                }
+                if (last) {
+                    d.put(name, typed(next, tag));
+                    return;
+                }
+                cur = next;
+            } else if (cur instanceof BsonArray a) {
+                int idx;
+                try {
+                    idx = Integer.parseInt(name);
+                } catch (NumberFormatException e) {
+                    return;
+                }
+                if (idx < 0 || idx >= a.size()) {
+                    return;
+                }
+                if (last) {
+                    a.set(idx, typed(a.get(idx), tag));
+                    return;
+                }
+                cur = a.get(idx);
+            } else {
+                return;
+            }
+        }
+    }
+}

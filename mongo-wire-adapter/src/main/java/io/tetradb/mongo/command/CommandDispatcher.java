@@ -1,0 +1,96 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.core.StoreException;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosException;
+import io.tetradb.mongo.store.MongoCatalog;
+import org.bson.BsonDocument;
+import org.bson.BsonInvalidOperationException;
+import org.bson.BsonSerializationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Routes a command document to its handler by its first field's name and turns every failure into MongoDB's error
+ * shape: {@link MongoError} as it is, store statuses by their meaning, anything unexpected as InternalError (logged).
+ */
+public final class CommandDispatcher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandDispatcher.class);
+
+    private final Map<String, CommandHandler> handlers = new HashMap<>();
+    /** Handshake commands drivers spell in several cases ({@code isMaster}, {@code ismaster}). */
+    private final Map<String, CommandHandler> caseInsensitive = new HashMap<>();
+    private final MongoCatalog catalog;
+    private final Cursors cursors;
+
+    public CommandDispatcher(CosmosClient client) {
+        this.catalog = new MongoCatalog(client.coreStore());
+        this.cursors = new Cursors();
+        io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
+        AdminCommands.register(this);
+        new DatabaseCommands(catalog, indexes).register(this);
+        new CrudCommands(catalog, indexes, cursors).register(this);
+        new IndexCommands(catalog, indexes).register(this);
+    }
+
+    void register(String name, CommandHandler handler) {
+        handlers.put(name, handler);
+    }
+
+    void registerAnyCase(String name, CommandHandler handler) {
+        caseInsensitive.put(name.toLowerCase(Locale.ROOT), handler);
+    }
+
+    /** Runs one command for {@code connection} against {@code database}; always returns a reply document. */
+    public BsonDocument run(ConnectionState connection, String database, BsonDocument command) {
+        String name = command.isEmpty() ? "" : command.getFirstKey();
+        CommandHandler handler = handlers.get(name);
+        if (handler == null) {
+            handler = caseInsensitive.get(name.toLowerCase(Locale.ROOT));
+        }
+        if (handler == null) {
+            return Replies.error(ErrorCode.COMMAND_NOT_FOUND, "no such command: '" + name + "'", null);
+        }
+        CommandContext ctx = new CommandContext(connection, database);
+        try {
+            BsonDocument reply = handler.run(ctx, command);
+            if (!name.equals("getLastRequestStatistics")) {
+                connection.lastRequest(name, ctx.requestCharge());
+            }
+            return reply;
+        } catch (MongoError e) {
+            connection.lastRequest(name, ctx.requestCharge());
+            return Replies.error(e.code(), e.getMessage(), e.extra());
+        } catch (StoreException e) {
+            MongoError m = MongoErrors.of(e);
+            return Replies.error(m.code(), m.getMessage(), null);
+        } catch (CosmosException e) {
+            return Replies.error(codeFor(e.getStatusCode()), e.getMessage(), null);
+        } catch (BsonInvalidOperationException | ClassCastException e) {
+            return Replies.error(ErrorCode.TYPE_MISMATCH, "command " + name + ": a field has the wrong type ("
+                    + e.getMessage() + ")", null);
+        } catch (BsonSerializationException | IllegalArgumentException e) {
+            return Replies.error(ErrorCode.BAD_VALUE, "command " + name + ": " + e.getMessage(), null);
+        } catch (RuntimeException | StackOverflowError e) {
+            LOG.warn("command {} failed", name, e);
+            return Replies.error(ErrorCode.INTERNAL_ERROR, "command " + name + " failed: " + e, null);
+        }
+    }
+
+    static ErrorCode codeFor(int status) {
+        return MongoErrors.codeFor(status);
+    }
+
+    public void connectionClosed(ConnectionState connection) {
+        // cursors outlive connections in MongoDB (they time out); nothing to release here yet
+    }
+
+    @Override
+    public void close() {
+        cursors.closeAll();
+    }
+}

@@ -1,0 +1,166 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.core.store.ContainerDefinition;
+import io.tetradb.core.store.PartitionStatistics;
+import io.tetradb.mongo.query.FilterMatcher;
+import io.tetradb.mongo.store.IndexCatalog;
+import io.tetradb.mongo.store.MongoCatalog;
+import io.tetradb.mongo.store.MongoCollection;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** listDatabases, listCollections, create, drop, dropDatabase, collStats, dbStats. */
+final class DatabaseCommands {
+    private final MongoCatalog catalog;
+    private final IndexCatalog indexes;
+
+    DatabaseCommands(MongoCatalog catalog, IndexCatalog indexes) {
+        this.catalog = catalog;
+        this.indexes = indexes;
+    }
+
+    void register(CommandDispatcher d) {
+        d.register("listDatabases", this::listDatabases);
+        d.register("listCollections", this::listCollections);
+        d.register("create", this::create);
+        d.register("drop", this::drop);
+        d.register("dropDatabase", this::dropDatabase);
+        d.register("collStats", this::collStats);
+        d.register("dbStats", this::dbStats);
+    }
+
+    private BsonDocument listDatabases(CommandContext ctx, BsonDocument cmd) {
+        boolean nameOnly = Args.bool(cmd, "nameOnly", false);
+        FilterMatcher filter = FilterMatcher.compile(Args.document(cmd, "filter"));
+        BsonArray dbs = new BsonArray();
+        long total = 0;
+        for (String db : catalog.databases()) {
+            long size = sizeOf(db);
+            BsonDocument d = new BsonDocument("name", new BsonString(db));
+            if (!nameOnly) {
+                d.append("sizeOnDisk", new BsonInt64(size)).append("empty", BsonBoolean.valueOf(size == 0));
+            }
+            if (filter.test(d)) {
+                dbs.add(d);
+                total += size;
+            }
+        }
+        BsonDocument reply = new BsonDocument("databases", dbs);
+        if (!nameOnly) {
+            reply.append("totalSize", new BsonInt64(total));
+        }
+        return Replies.ok(reply);
+    }
+
+    private long sizeOf(String db) {
+        long bytes = 0;
+        for (PartitionStatistics p : catalog.store().partitionStatistics()) {
+            if (p.database().equals(db)) {
+                bytes += bytes(p);
+            }
+        }
+        return bytes;
+    }
+
+    private static long bytes(PartitionStatistics p) {
+        return p.physicalPartitions().stream().mapToLong(PartitionStatistics.Physical::bytes).sum();
+    }
+
+    private static long items(PartitionStatistics p) {
+        return p.physicalPartitions().stream().mapToLong(PartitionStatistics.Physical::itemCount).sum();
+    }
+
+    private BsonDocument listCollections(CommandContext ctx, BsonDocument cmd) {
+        boolean nameOnly = Args.bool(cmd, "nameOnly", false);
+        FilterMatcher filter = FilterMatcher.compile(Args.document(cmd, "filter"));
+        List<BsonDocument> out = new ArrayList<>();
+        for (ContainerDefinition c : catalog.collections(ctx.database())) {
+            BsonDocument d = new BsonDocument("name", new BsonString(c.id()))
+                    .append("type", new BsonString("collection"));
+            if (!nameOnly) {
+                d.append("options", new BsonDocument())
+                        .append("info", new BsonDocument("readOnly", BsonBoolean.FALSE))
+                        .append("idIndex", new BsonDocument("v", new BsonInt32(2))
+                                .append("key", new BsonDocument("_id", new BsonInt32(1)))
+                                .append("name", new BsonString("_id_")));
+            }
+            if (filter.test(d)) {
+                out.add(nameOnly ? new BsonDocument("name", d.get("name")).append("type", d.get("type")) : d);
+            }
+        }
+        return Replies.cursor("firstBatch", 0, ctx.database() + ".$cmd.listCollections", out);
+    }
+
+    private BsonDocument create(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "create");
+        for (String option : cmd.keySet()) {
+            boolean off = cmd.get(option).isBoolean() && !cmd.getBoolean(option).getValue();
+            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex").contains(option)) {
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
+            }
+        }
+        catalog.create(ctx.database(), name, true);
+        return Replies.ok();
+    }
+
+    private BsonDocument drop(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "drop");
+        if (!catalog.drop(ctx.database(), name)) {
+            // MongoDB 7.0 answers ok for a missing collection
+            return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name)));
+        }
+        indexes.dropAll(ctx.database(), name);
+        return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name))
+                .append("nIndexesWas", new BsonInt32(1)));
+    }
+
+    private BsonDocument dropDatabase(CommandContext ctx, BsonDocument cmd) {
+        catalog.dropDatabase(ctx.database());
+        return Replies.ok(new BsonDocument("dropped", new BsonString(ctx.database())));
+    }
+
+    private BsonDocument collStats(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "collStats");
+        MongoCollection coll = catalog.collection(ctx.database(), name);
+        if (coll == null) {
+            throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "Collection [" + ctx.database() + "." + name
+                    + "] not found.");
+        }
+        long count = 0;
+        long bytes = 0;
+        for (PartitionStatistics p : catalog.store().partitionStatistics()) {
+            if (p.database().equals(ctx.database()) && p.container().equals(name)) {
+                count += items(p);
+                bytes += bytes(p);
+            }
+        }
+        int nIndexes = indexes.list(coll).size();
+        return Replies.ok(new BsonDocument("ns", new BsonString(coll.namespace()))
+                .append("count", new BsonInt64(count)).append("size", new BsonInt64(bytes))
+                .append("avgObjSize", new BsonInt64(count == 0 ? 0 : bytes / count))
+                .append("storageSize", new BsonInt64(bytes)).append("nindexes", new BsonInt32(nIndexes))
+                .append("totalIndexSize", new BsonInt64(0)).append("capped", BsonBoolean.FALSE));
+    }
+
+    private BsonDocument dbStats(CommandContext ctx, BsonDocument cmd) {
+        long objects = 0;
+        long bytes = 0;
+        for (PartitionStatistics p : catalog.store().partitionStatistics()) {
+            if (p.database().equals(ctx.database())) {
+                objects += items(p);
+                bytes += bytes(p);
+            }
+        }
+        return Replies.ok(new BsonDocument("db", new BsonString(ctx.database()))
+                .append("collections", new BsonInt32(catalog.collections(ctx.database()).size()))
+                .append("objects", new BsonInt64(objects)).append("dataSize", new BsonInt64(bytes))
+                .append("storageSize", new BsonInt64(bytes)));
+    }
+}

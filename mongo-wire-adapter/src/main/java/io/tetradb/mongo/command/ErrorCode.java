@@ -1,0 +1,51 @@
+package io.tetradb.mongo.command;
+
+/** The MongoDB server error codes this face answers with (numbers and names as in MongoDB's error_codes.yml). */
+public enum ErrorCode {
+    INTERNAL_ERROR(1, "InternalError"),
+    BAD_VALUE(2, "BadValue"),
+    NO_SUCH_KEY(4, "NoSuchKey"),
+    FAILED_TO_PARSE(9, "FailedToParse"),
+    UNAUTHORIZED(13, "Unauthorized"),
+    TYPE_MISMATCH(14, "TypeMismatch"),
+    ILLEGAL_OPERATION(20, "IllegalOperation"),
+    NAMESPACE_NOT_FOUND(26, "NamespaceNotFound"),
+    INDEX_NOT_FOUND(27, "IndexNotFound"),
+    CONFLICTING_UPDATE_OPERATORS(40, "ConflictingUpdateOperators"),
+    CURSOR_NOT_FOUND(43, "CursorNotFound"),
+    NAMESPACE_EXISTS(48, "NamespaceExists"),
+    DOLLAR_PREFIXED_FIELD_NAME(52, "DollarPrefixedFieldName"),
+    INVALID_ID_FIELD(53, "InvalidIdField"),
+    EMPTY_FIELD_NAME(56, "EmptyFieldName"),
+    COMMAND_NOT_FOUND(59, "CommandNotFound"),
+    SHARD_KEY_NOT_FOUND(61, "ShardKeyNotFound"),
+    IMMUTABLE_FIELD(66, "ImmutableField"),
+    INVALID_OPTIONS(72, "InvalidOptions"),
+    INVALID_NAMESPACE(73, "InvalidNamespace"),
+    INDEX_OPTIONS_CONFLICT(85, "IndexOptionsConflict"),
+    INDEX_KEY_SPECS_CONFLICT(86, "IndexKeySpecsConflict"),
+    OPERATION_FAILED(96, "OperationFailed"),
+    DOCUMENT_VALIDATION_FAILURE(121, "DocumentValidationFailure"),
+    NOT_IMPLEMENTED(238, "NotImplemented"),
+    UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),
+    REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
+    DUPLICATE_KEY(11000, "DuplicateKey"),
+    BSON_OBJECT_TOO_LARGE(10334, "BSONObjectTooLarge"),
+    LOCATION_UPDATE_PATH_NOT_VIABLE(28, "PathNotViable");
+
+    private final int code;
+    private final String codeName;
+
+    ErrorCode(int code, String codeName) {
+        this.code = code;
+        this.codeName = codeName;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String codeName() {
+        return codeName;
+    }
+}

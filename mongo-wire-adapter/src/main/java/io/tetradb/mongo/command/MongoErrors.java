@@ -1,0 +1,33 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+
+/** The core's failures in MongoDB's terms. */
+final class MongoErrors {
+    private MongoErrors() {
+    }
+
+    static MongoError of(RuntimeException e) {
+        if (e instanceof MongoError m) {
+            return m;
+        }
+        if (e instanceof StoreException s) {
+            String message = s.status() == Status.REQUEST_ENTITY_TOO_LARGE
+                    ? "document too large for this server's store: " + s.getMessage() : s.getMessage();
+            return new MongoError(codeFor(s.status()), message);
+        }
+        return new MongoError(ErrorCode.INTERNAL_ERROR, String.valueOf(e));
+    }
+
+    static ErrorCode codeFor(int status) {
+        return switch (status) {
+            case Status.BAD_REQUEST -> ErrorCode.BAD_VALUE;
+            case Status.NOT_FOUND -> ErrorCode.NAMESPACE_NOT_FOUND;
+            case Status.CONFLICT -> ErrorCode.DUPLICATE_KEY;
+            case Status.REQUEST_ENTITY_TOO_LARGE -> ErrorCode.BSON_OBJECT_TOO_LARGE;
+            case 429 -> ErrorCode.REQUEST_RATE_TOO_LARGE;
+            default -> ErrorCode.INTERNAL_ERROR;
+        };
+    }
+}

@@ -1,0 +1,42 @@
+package io.tetradb.mongo.command;
+
+import org.bson.BsonArray;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.List;
+
+/** Reply documents in MongoDB's shapes. */
+public final class Replies {
+    private Replies() {
+    }
+
+    public static BsonDocument ok() {
+        return new BsonDocument("ok", new BsonDouble(1));
+    }
+
+    public static BsonDocument ok(BsonDocument fields) {
+        return fields.append("ok", new BsonDouble(1));
+    }
+
+    public static BsonDocument error(ErrorCode code, String message, BsonDocument extra) {
+        BsonDocument d = new BsonDocument("ok", new BsonDouble(0))
+                .append("errmsg", new BsonString(message == null ? code.codeName() : message))
+                .append("code", new BsonInt32(code.code()))
+                .append("codeName", new BsonString(code.codeName()));
+        if (extra != null) {
+            extra.forEach(d::append);
+        }
+        return d;
+    }
+
+    /** {@code {cursor: {firstBatch|nextBatch, id, ns}, ok: 1}}. */
+    public static BsonDocument cursor(String batchName, long id, String ns, List<? extends BsonValue> batch) {
+        return ok(new BsonDocument("cursor", new BsonDocument(batchName, new BsonArray(batch))
+                .append("id", new BsonInt64(id)).append("ns", new BsonString(ns))));
+    }
+}

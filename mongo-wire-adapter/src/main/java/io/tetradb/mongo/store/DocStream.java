@@ -1,0 +1,85 @@
+package io.tetradb.mongo.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.query.plan.LogicalPlan;
+import io.tetradb.core.store.ContainerQuery;
+import io.tetradb.core.store.ContainerStore;
+
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NoSuchElementException;
+
+/**
+ * The candidates of a query, read lazily page by page from the core (its continuation tokens carry the position, so
+ * a cursor left open holds no storage resources). Pages start at 101 items and grow to 1,000. Counts what was read
+ * for explain and request charges.
+ */
+public final class DocStream implements Iterator<StoredDoc> {
+    private final ContainerStore container;
+    private final PartitionKeyValue partition;
+    private final LogicalPlan plan;
+    private final ArrayDeque<JsonNode> buffer = new ArrayDeque<>();
+    private String continuation;
+    private boolean exhausted;
+    private int pageSize = 101;
+    private double requestCharge;
+    private long documentsLoaded;
+    private long indexHits;
+    private String access;
+
+    DocStream(ContainerStore container, PartitionKeyValue partition, LogicalPlan plan) {
+        this.container = container;
+        this.partition = partition;
+        this.plan = plan;
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (buffer.isEmpty() && !exhausted) {
+            ContainerQuery.Page page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
+                    8L * 1024 * 1024);
+            buffer.addAll(page.results());
+            continuation = page.continuation();
+            exhausted = continuation == null;
+            requestCharge += page.requestCharge();
+            documentsLoaded += page.documentsLoaded();
+            indexHits += page.indexHits();
+            if (access == null) {
+                access = page.access();
+            }
+            pageSize = Math.min(1000, pageSize * 2);
+        }
+        return !buffer.isEmpty();
+    }
+
+    @Override
+    public StoredDoc next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        return MongoCollection.stored(buffer.poll());
+    }
+
+    /** RU spent so far; reading it resets the count (each command charges what it read). */
+    public double takeRequestCharge() {
+        double c = requestCharge;
+        requestCharge = 0;
+        return c;
+    }
+
+    public long documentsLoaded() {
+        return documentsLoaded;
+    }
+
+    public long indexHits() {
+        return indexHits;
+    }
+
+    /** The access path the core chose (e.g. "index seek on /links/target ..." or "scan"), after the first read. */
+    public String access() {
+        hasNext();
+        return access;
+    }
+}

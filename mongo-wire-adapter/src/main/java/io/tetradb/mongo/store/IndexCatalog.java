@@ -1,0 +1,209 @@
+package io.tetradb.mongo.store;
+
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+import io.tetradb.mongo.query.FilterMatcher;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * MongoDB index definitions of a database's collections, kept as documents of its {@code system.indexes} collection
+ * ({@code {_id: "coll.name", ns, name, key, unique?, sparse?}}). The core already range-indexes every path (multikey),
+ * so a Mongo single-field or compound index needs no storage of its own: its fields are served by the core's path
+ * indexes. What an index adds is its name (listIndexes, hint, dropIndexes) and, when unique, the duplicate-key check
+ * done here under the collection's write lock.
+ */
+public final class IndexCatalog {
+    private final MongoCatalog catalog;
+
+    public IndexCatalog(MongoCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** The implicit {@code _id_} index followed by the collection's own. */
+    public List<BsonDocument> list(MongoCollection coll) {
+        List<BsonDocument> out = new ArrayList<>();
+        out.add(new BsonDocument("v", new BsonInt32(2)).append("key", new BsonDocument("_id", new BsonInt32(1)))
+                .append("name", new BsonString("_id_")));
+        MongoCollection sys = catalog.collection(coll.database(), MongoCatalog.INDEXES);
+        if (sys == null) {
+            return out;
+        }
+        DocStream s = sys.candidates(new BsonDocument("ns", new BsonString(coll.namespace())));
+        while (s.hasNext()) {
+            BsonDocument d = s.next().doc();
+            if (d.getString("ns", new BsonString("")).getValue().equals(coll.namespace())) {
+                BsonDocument spec = new BsonDocument("v", new BsonInt32(2)).append("key", d.get("key"))
+                        .append("name", d.get("name"));
+                for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
+                    if (d.containsKey(opt)) {
+                        spec.append(opt, d.get(opt));
+                    }
+                }
+                out.add(spec);
+            }
+        }
+        return out;
+    }
+
+    /** Adds an index; false if one with the same name and key exists already. */
+    public boolean create(MongoCollection coll, BsonDocument spec) {
+        BsonValue key = spec.get("key");
+        BsonValue name = spec.get("name");
+        if (key == null || !key.isDocument() || key.asDocument().isEmpty()) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a non-empty 'key' document");
+        }
+        if (name == null || !name.isString()) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a 'name'");
+        }
+        for (BsonDocument existing : list(coll)) {
+            boolean sameName = existing.getString("name").equals(name);
+            boolean sameKey = existing.get("key").equals(key);
+            if (sameName && sameKey) {
+                return false;
+            }
+            if (sameName) {
+                throw new MongoError(ErrorCode.INDEX_KEY_SPECS_CONFLICT, "An existing index has the same name as the "
+                        + "requested index but a different key: " + existing.toJson());
+            }
+            if (sameKey && !existing.getBoolean("unique", BsonBoolean.FALSE)
+                    .equals(spec.getBoolean("unique", BsonBoolean.FALSE))) {
+                throw new MongoError(ErrorCode.INDEX_OPTIONS_CONFLICT, "An index with the same key pattern but other "
+                        + "options exists: " + existing.toJson());
+            }
+        }
+        BsonDocument stored = new BsonDocument("_id", new BsonString(coll.name() + "." + name.asString().getValue()))
+                .append("ns", new BsonString(coll.namespace())).append("name", name).append("key", key);
+        for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
+            if (spec.containsKey(opt)) {
+                stored.append(opt, spec.get(opt));
+            }
+        }
+        synchronized (coll.uniqueLock) {
+            if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
+                checkExistingUnique(coll, key.asDocument());
+            }
+            catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
+        }
+        return true;
+    }
+
+    /** Removes an index by name; IndexNotFound (27) if absent. */
+    public void drop(MongoCollection coll, String name) {
+        if (name.equals("_id_")) {
+            throw new MongoError(ErrorCode.INVALID_OPTIONS, "cannot drop _id index");
+        }
+        MongoCollection sys = catalog.collection(coll.database(), MongoCatalog.INDEXES);
+        StoredDoc d = sys == null ? null : sys.findById(new BsonString(coll.name() + "." + name), new double[1]);
+        if (d == null) {
+            throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
+        }
+        sys.delete(d, new double[1]);
+    }
+
+    /** Removes every index of a collection (when it is dropped). */
+    public void dropAll(String db, String collection) {
+        MongoCollection sys = catalog.collection(db, MongoCatalog.INDEXES);
+        if (sys == null) {
+            return;
+        }
+        DocStream s = sys.candidates(new BsonDocument("ns", new BsonString(db + "." + collection)));
+        List<StoredDoc> all = new ArrayList<>();
+        s.forEachRemaining(all::add);
+        for (StoredDoc d : all) {
+            if (d.doc().getString("ns").getValue().equals(db + "." + collection)) {
+                sys.delete(d, new double[1]);
+            }
+        }
+    }
+
+    /** The unique indexes' key patterns. */
+    public List<BsonDocument> uniqueKeys(MongoCollection coll) {
+        List<BsonDocument> out = new ArrayList<>();
+        for (BsonDocument spec : list(coll)) {
+            if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
+                out.add(spec.getDocument("key"));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * DuplicateKey (11000) if another document than {@code doc} (same {@code _id}) has the same values under one of
+     * the unique keys. Call under {@link MongoCollection#uniqueLock} together with the write.
+     */
+    public void checkUnique(MongoCollection coll, List<BsonDocument> uniqueKeys, BsonDocument doc) {
+        for (BsonDocument key : uniqueKeys) {
+            BsonDocument filter = new BsonDocument();
+            BsonDocument keyValue = new BsonDocument();
+            for (String field : key.keySet()) {
+                BsonValue v = new io.tetradb.mongo.query.FieldPath(field).direct(doc);
+                v = v == null ? BsonNull.VALUE : v;
+                keyValue.append(field, v);
+                filter.append(field, new BsonDocument("$eq", v));
+            }
+            FilterMatcher matcher = FilterMatcher.compile(filter);
+            DocStream s = coll.candidates(filter);
+            while (s.hasNext()) {
+                StoredDoc other = s.next();
+                if (matcher.test(other.doc()) && !other.doc().get("_id").equals(doc.get("_id"))
+                        && sameKey(key, other.doc(), keyValue)) {
+                    throw new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
+                            + coll.namespace() + " index: " + indexName(key) + " dup key: " + keyValue.toJson(),
+                            new BsonDocument("keyPattern", key).append("keyValue", keyValue));
+                }
+            }
+        }
+    }
+
+    private static boolean sameKey(BsonDocument key, BsonDocument other, BsonDocument keyValue) {
+        for (Map.Entry<String, BsonValue> e : keyValue.entrySet()) {
+            BsonValue v = new io.tetradb.mongo.query.FieldPath(e.getKey()).direct(other);
+            if (!io.tetradb.mongo.query.BsonOrder.equal(v == null ? BsonNull.VALUE : v, e.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void checkExistingUnique(MongoCollection coll, BsonDocument key) {
+        DocStream s = coll.candidates(new BsonDocument());
+        java.util.Set<BsonDocument> seen = new java.util.HashSet<>();
+        while (s.hasNext()) {
+            BsonDocument d = s.next().doc();
+            BsonDocument kv = new BsonDocument();
+            for (String field : key.keySet()) {
+                BsonValue v = new io.tetradb.mongo.query.FieldPath(field).direct(d);
+                kv.append(field, v == null ? BsonNull.VALUE : v);
+            }
+            if (!seen.add(kv)) {
+                throw new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
+                        + coll.namespace() + " index: " + indexName(key) + " dup key: " + kv.toJson(),
+                        new BsonDocument("keyPattern", key).append("keyValue", kv));
+            }
+        }
+    }
+
+    /** MongoDB's default index name: {@code a_1_b_-1}. */
+    public static String indexName(BsonDocument key) {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, BsonValue> e : key.entrySet()) {
+            if (sb.length() > 0) {
+                sb.append('_');
+            }
+            BsonValue v = e.getValue();
+            sb.append(e.getKey()).append('_').append(v.isString() ? v.asString().getValue()
+                    : v.isInt32() || v.isInt64() ? String.valueOf(v.asNumber().longValue())
+                    : String.valueOf((long) io.tetradb.mongo.query.BsonOrder.toDouble(v)));
+        }
+        return sb.toString();
+    }
+}

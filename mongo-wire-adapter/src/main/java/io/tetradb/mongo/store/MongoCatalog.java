@@ -1,0 +1,173 @@
+package io.tetradb.mongo.store;
+
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.store.ContainerDefinition;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.CoreStore;
+import io.tetradb.core.store.DatabaseDefinition;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Databases and collections of the Mongo face: a Mongo database is a core database, a collection a core container
+ * whose partition key path is {@code /~pk}. No stored document has that property (see
+ * {@link io.tetradb.mongo.bson.DocumentMapper}: user names starting with {@code ~} are escaped), so every document of
+ * an unsharded collection lives in the one logical partition "none" — Cosmos DB's Mongo API behaviour, and the
+ * reason a collection's {@code _id}s are unique and ordered in one key range. Collections and databases are created
+ * implicitly by the first write, as in MongoDB.
+ */
+public final class MongoCatalog {
+    public static final String PARTITION_KEY_PATH = "/~pk";
+    /** Index definitions of a database's collections live in this collection, as in MongoDB before 3.0. */
+    public static final String INDEXES = "system.indexes";
+
+    /** Cosmos DB's default: every path range-indexed (MongoDB's single-field indexes then need no rebuild). */
+    private static final com.fasterxml.jackson.databind.JsonNode DEFAULT_POLICY;
+
+    static {
+        com.fasterxml.jackson.databind.node.ObjectNode p =
+                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        p.put("indexingMode", "consistent").put("automatic", true);
+        p.putArray("includedPaths").addObject().put("path", "/*");
+        p.putArray("excludedPaths").addObject().put("path", "/\"_etag\"/?");
+        DEFAULT_POLICY = p;
+    }
+
+    private final CoreStore store;
+    private final Map<String, MongoCollection> open = new ConcurrentHashMap<>();
+
+    public MongoCatalog(CoreStore store) {
+        this.store = store;
+    }
+
+    public CoreStore store() {
+        return store;
+    }
+
+    /** The collection, or null when it does not exist. */
+    public MongoCollection collection(String db, String name) {
+        checkNames(db, name);
+        try {
+            ContainerStore c = store.container(db, name);
+            return wrap(db, name, c);
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** The collection, created (with its database) if it does not exist. */
+    public MongoCollection createIfAbsent(String db, String name) {
+        MongoCollection existing = collection(db, name);
+        if (existing != null) {
+            return existing;
+        }
+        create(db, name, false);
+        return collection(db, name);
+    }
+
+    /** Creates a collection; NamespaceExists (48) if it exists and {@code failIfExists}. */
+    public void create(String db, String name, boolean failIfExists) {
+        checkNames(db, name);
+        try {
+            store.createDatabase(db, null);
+        } catch (StoreException e) {
+            if (e.status() != Status.CONFLICT) {
+                throw e;
+            }
+        }
+        try {
+            store.createContainer(db, name, PartitionKeyDefinition.of(PARTITION_KEY_PATH),
+                    DEFAULT_POLICY, null, null, null);
+        } catch (StoreException e) {
+            if (e.status() != Status.CONFLICT) {
+                throw e;
+            }
+            if (failIfExists) {
+                throw new MongoError(ErrorCode.NAMESPACE_EXISTS, "Collection " + db + "." + name + " already exists.");
+            }
+        }
+    }
+
+    /** Drops a collection; false if it did not exist. */
+    public boolean drop(String db, String name) {
+        checkNames(db, name);
+        open.remove(db + "." + name);
+        try {
+            store.deleteContainer(db, name);
+            return true;
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    public boolean dropDatabase(String db) {
+        open.keySet().removeIf(k -> k.startsWith(db + "."));
+        try {
+            store.deleteDatabase(db);
+            return true;
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    public List<String> databases() {
+        List<String> out = new ArrayList<>();
+        for (DatabaseDefinition d : store.listDatabases()) {
+            out.add(d.id());
+        }
+        return out;
+    }
+
+    /** The user collections of a database (system collections left out); empty if the database does not exist. */
+    public List<ContainerDefinition> collections(String db) {
+        try {
+            return store.listContainers(db).stream().filter(c -> !c.id().startsWith("system.")).toList();
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    private MongoCollection wrap(String db, String name, ContainerStore c) {
+        MongoCollection m = open.get(db + "." + name);
+        if (m == null || m.container() != c) {
+            m = new MongoCollection(db, name, c);
+            open.put(db + "." + name, m);
+        }
+        return m;
+    }
+
+    static void checkNames(String db, String name) {
+        if (db == null || db.isEmpty() || db.length() > 64 || db.matches(".*[/\\\\. \"$*<>:|?#\\x00].*")) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE, "Invalid database name: '" + db + "'");
+        }
+        if (name == null || name.isEmpty() || name.contains("$") || name.contains("\0") || name.startsWith(".")
+                || name.length() > 255) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE, "Invalid collection name: '" + name + "'");
+        }
+        for (char c : new char[]{'/', '\\', '?', '#'}) {
+            if (name.indexOf(c) >= 0) {
+                throw new MongoError(ErrorCode.INVALID_NAMESPACE, "Invalid collection name: '" + name
+                        + "': this server's collection names cannot contain / \\ ? or #");
+            }
+        }
+    }
+}

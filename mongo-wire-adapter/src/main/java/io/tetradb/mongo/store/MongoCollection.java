@@ -1,0 +1,150 @@
+package io.tetradb.mongo.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.query.plan.LogicalPlan;
+import io.tetradb.core.query.sql.Expr;
+import io.tetradb.core.query.sql.Projection;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.ItemOperation;
+import io.tetradb.core.store.ItemResult;
+import io.tetradb.mongo.bson.DocumentMapper;
+import io.tetradb.mongo.bson.IdCodec;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
+import io.tetradb.mongo.query.FilterTranslator;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+
+/**
+ * One collection over its core container: every document in the collection's one logical partition, addressed by
+ * its encoded {@code _id}. Writes are single-item core transactions; an update is read → compute → replace with the
+ * read version's etag (so a concurrent writer in between makes it retry, never lose a write).
+ */
+public final class MongoCollection {
+    private static final PartitionKeyValue PARTITION = PartitionKeyValue.none(1);
+
+    private final String db;
+    private final String name;
+    private final ContainerStore container;
+    /** Held by writers while unique secondary indexes are checked and the write applied. */
+    final Object uniqueLock = new Object();
+
+    MongoCollection(String db, String name, ContainerStore container) {
+        this.db = db;
+        this.name = name;
+        this.container = container;
+    }
+
+    /** Writers of a collection with unique indexes hold this while they check and write. */
+    public Object uniqueLock() {
+        return uniqueLock;
+    }
+
+    public ContainerStore container() {
+        return container;
+    }
+
+    public String database() {
+        return db;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String namespace() {
+        return db + "." + name;
+    }
+
+    /** The document with this {@code _id}, or null. */
+    public StoredDoc findById(BsonValue id, double[] charge) {
+        String key = IdCodec.encode(id);
+        try {
+            ItemResult r = container.read(PARTITION, key, null);
+            charge[0] += r.requestCharge();
+            ObjectNode item = container.codec().parse(r.stored());
+            return new StoredDoc(DocumentMapper.fromItem(item), key, r.etag());
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
+    public double insert(BsonDocument doc) {
+        ObjectNode item = DocumentMapper.toItem(doc);
+        try {
+            return container.execute(PARTITION, ItemOperation.create(item)).requestCharge();
+        } catch (StoreException e) {
+            if (e.status() == Status.CONFLICT) {
+                throw duplicateId(doc.get("_id"));
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Replaces the version {@code old} read with {@code next} (same {@code _id}); false if another write came
+     * between (the caller reads again and retries).
+     */
+    public boolean replace(StoredDoc old, BsonDocument next, double[] charge) {
+        ObjectNode item = DocumentMapper.toItem(next);
+        try {
+            charge[0] += container.execute(PARTITION, ItemOperation.replace(old.id(), item, old.etag())).requestCharge();
+            return true;
+        } catch (StoreException e) {
+            if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** Deletes the version read; false if it changed or went away meanwhile. */
+    public boolean delete(StoredDoc old, double[] charge) {
+        try {
+            charge[0] += container.execute(PARTITION, ItemOperation.delete(old.id(), old.etag())).requestCharge();
+            return true;
+        } catch (StoreException e) {
+            if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** The documents {@code filter} may match, found through the core's planner (index seeks where it can). */
+    public DocStream candidates(BsonDocument filter) {
+        return new DocStream(container, PARTITION, plan(filter));
+    }
+
+    static LogicalPlan plan(BsonDocument filter) {
+        Expr c = new Expr.Identifier(FilterTranslator.ALIAS);
+        LogicalPlan plan = new LogicalPlan.Scan();
+        plan = new LogicalPlan.Unwind(plan, FilterTranslator.ALIAS, new Expr.Identifier(LogicalPlan.ITEM), false);
+        Expr condition = FilterTranslator.translate(filter);
+        if (condition != null) {
+            plan = new LogicalPlan.Filter(plan, condition);
+        }
+        return new LogicalPlan.Project(plan, new Projection.Value(c), FilterTranslator.ALIAS);
+    }
+
+    static MongoError duplicateId(BsonValue id) {
+        return new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
+                + "? index: _id_ dup key: { _id: " + id + " }",
+                new BsonDocument("keyPattern", new BsonDocument("_id", new BsonInt32(1)))
+                        .append("keyValue", new BsonDocument("_id", id)));
+    }
+
+    /** The stored item → document with version. */
+    static StoredDoc stored(JsonNode item) {
+        return new StoredDoc(DocumentMapper.fromItem(item), item.path("id").asText(), item.path("_etag").asText(null));
+    }
+}

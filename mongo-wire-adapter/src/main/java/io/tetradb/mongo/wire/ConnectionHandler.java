@@ -1,0 +1,91 @@
+package io.tetradb.mongo.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.tetradb.mongo.command.CommandDispatcher;
+import io.tetradb.mongo.command.ConnectionState;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.Replies;
+import org.bson.BsonDocument;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One client connection: decodes each frame, runs its command, writes the reply (OP_MSG, or OP_REPLY for the
+ * OP_QUERY handshake). A frame that breaks the protocol closes this connection only.
+ */
+public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
+    private static final AtomicInteger RESPONSE_IDS = new AtomicInteger();
+
+    private final CommandDispatcher dispatcher;
+    private final int connectionId;
+    private ConnectionState state;
+
+    public ConnectionHandler(CommandDispatcher dispatcher, int connectionId) {
+        this.dispatcher = dispatcher;
+        this.connectionId = connectionId;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        String remote = ctx.channel().remoteAddress() instanceof InetSocketAddress a
+                ? a.getAddress().getHostAddress() + ":" + a.getPort() : String.valueOf(ctx.channel().remoteAddress());
+        state = new ConnectionState(connectionId, remote);
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (state != null) {
+            dispatcher.connectionClosed(state);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+        Request request;
+        try {
+            request = RequestDecoder.decode(frame);
+        } catch (RuntimeException e) {
+            LOG.debug("closing connection {}: {}", connectionId, e.getMessage());
+            ctx.close();
+            return;
+        }
+        int responseId = RESPONSE_IDS.incrementAndGet();
+        if (request.command() == null) {
+            // legacy opcodes removed in MongoDB 6.0 (and OP_QUERY outside $cmd): a clear error, the connection stays
+            BsonDocument error = Replies.error(ErrorCode.UNSUPPORTED_OP_QUERY_COMMAND, OpCode.name(request.opCode())
+                    + " is not supported; use OP_MSG (MongoDB 3.6+ drivers do)", null);
+            if (request.opCode() == OpCode.OP_QUERY || request.opCode() == OpCode.OP_GET_MORE) {
+                BsonDocument legacy = new BsonDocument("$err", error.get("errmsg")).append("code", error.get("code"))
+                        .append("ok", error.get("ok"));
+                ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, request.requestId(), legacy, true));
+            } else {
+                ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, request.requestId(), error));
+            }
+            return;
+        }
+        BsonDocument reply = dispatcher.run(state, request.database(), request.command());
+        if (request.moreToCome()) {
+            return;
+        }
+        if (request.legacyQuery()) {
+            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, request.requestId(), reply, false));
+        } else {
+            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, request.requestId(), reply));
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // oversized or corrupt frame lengths, resets: this connection ends, the server goes on
+        LOG.debug("connection {} failed: {}", connectionId, cause.toString());
+        ctx.close();
+    }
+}

@@ -1,0 +1,146 @@
+package io.tetradb.mongo.wire;
+
+import io.netty.buffer.ByteBuf;
+import org.bson.BsonArray;
+import org.bson.BsonBinaryReader;
+import org.bson.BsonDocument;
+import org.bson.BsonString;
+import org.bson.codecs.BsonDocumentCodec;
+import org.bson.codecs.DecoderContext;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Decodes one whole frame (header included, as cut by the length-field frame decoder) into a {@link Request}.
+ * Every BSON byte goes through org.mongodb:bson; anything malformed is a {@link ProtocolException}.
+ * Opcodes other than OP_MSG and OP_QUERY come back with a null command (the caller answers with an error).
+ */
+public final class RequestDecoder {
+    static final int CHECKSUM_PRESENT = 1;
+    static final int MORE_TO_COME = 1 << 1;
+    private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+
+    private RequestDecoder() {
+    }
+
+    public static Request decode(ByteBuf frame) {
+        ByteBuffer buf = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        int length = buf.getInt();
+        if (length != buf.limit()) {
+            throw new ProtocolException("message length " + length + " does not match the frame (" + buf.limit() + ")");
+        }
+        int requestId = buf.getInt();
+        buf.getInt(); // responseTo
+        int opCode = buf.getInt();
+        return switch (opCode) {
+            case OpCode.OP_MSG -> opMsg(requestId, buf);
+            case OpCode.OP_QUERY -> opQuery(requestId, buf);
+            default -> new Request(requestId, opCode, null, null, false, opCode != OpCode.OP_MSG);
+        };
+    }
+
+    private static Request opMsg(int requestId, ByteBuffer buf) {
+        int flags = need(buf, 4).getInt();
+        if ((flags & ~(CHECKSUM_PRESENT | MORE_TO_COME | (1 << 16))) != 0) {
+            throw new ProtocolException("OP_MSG has unknown required flag bits: " + Integer.toBinaryString(flags));
+        }
+        int end = buf.limit() - ((flags & CHECKSUM_PRESENT) != 0 ? 4 : 0);
+        if (end < buf.position()) {
+            throw new ProtocolException("OP_MSG is too short for its checksum");
+        }
+        BsonDocument body = null;
+        BsonDocument sequences = new BsonDocument();
+        while (buf.position() < end) {
+            int kind = buf.get();
+            if (kind == 0) {
+                if (body != null) {
+                    throw new ProtocolException("OP_MSG has more than one kind-0 section");
+                }
+                body = document(buf, end);
+            } else if (kind == 1) {
+                int start = buf.position();
+                int size = need(buf, 4).getInt();
+                int sectionEnd = start + size;
+                if (size < 5 || sectionEnd > end) {
+                    throw new ProtocolException("OP_MSG kind-1 section size " + size + " runs past the message");
+                }
+                String identifier = cstring(buf, sectionEnd);
+                BsonArray docs = new BsonArray();
+                while (buf.position() < sectionEnd) {
+                    docs.add(document(buf, sectionEnd));
+                }
+                sequences.put(identifier, docs);
+            } else {
+                throw new ProtocolException("OP_MSG has a section of unknown kind " + kind);
+            }
+        }
+        if (body == null) {
+            throw new ProtocolException("OP_MSG has no kind-0 section");
+        }
+        for (String id : sequences.keySet()) {
+            body.put(id, sequences.get(id));
+        }
+        String db = body.get("$db") instanceof BsonString s ? s.getValue() : "admin";
+        return new Request(requestId, OpCode.OP_MSG, db, body, (flags & MORE_TO_COME) != 0, false);
+    }
+
+    private static Request opQuery(int requestId, ByteBuffer buf) {
+        need(buf, 4).getInt(); // flags
+        String namespace = cstring(buf, buf.limit());
+        need(buf, 8);
+        buf.getInt(); // numberToSkip
+        buf.getInt(); // numberToReturn
+        BsonDocument query = document(buf, buf.limit());
+        int dot = namespace.indexOf('.');
+        String db = dot < 0 ? namespace : namespace.substring(0, dot);
+        if (!namespace.endsWith(".$cmd")) {
+            return new Request(requestId, OpCode.OP_QUERY, db, null, false, true);
+        }
+        if (query.get("$query") instanceof BsonDocument wrapped) {
+            query = wrapped;
+        }
+        return new Request(requestId, OpCode.OP_QUERY, db, query, false, true);
+    }
+
+    private static ByteBuffer need(ByteBuffer buf, int bytes) {
+        if (buf.remaining() < bytes) {
+            throw new ProtocolException("message truncated");
+        }
+        return buf;
+    }
+
+    private static BsonDocument document(ByteBuffer buf, int end) {
+        int start = buf.position();
+        if (end - start < 5) {
+            throw new ProtocolException("BSON document truncated");
+        }
+        int size = buf.getInt(start);
+        if (size < 5 || start + size > end) {
+            throw new ProtocolException("BSON document size " + size + " runs past its section");
+        }
+        ByteBuffer slice = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        slice.position(start).limit(start + size);
+        try (BsonBinaryReader reader = new BsonBinaryReader(slice.slice().order(ByteOrder.LITTLE_ENDIAN))) {
+            BsonDocument doc = CODEC.decode(reader, DecoderContext.builder().build());
+            buf.position(start + size);
+            return doc;
+        } catch (RuntimeException e) {
+            throw new ProtocolException("invalid BSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static String cstring(ByteBuffer buf, int end) {
+        int start = buf.position();
+        for (int i = start; i < end; i++) {
+            if (buf.get(i) == 0) {
+                byte[] bytes = new byte[i - start];
+                buf.get(bytes);
+                buf.get();
+                return new String(bytes, StandardCharsets.UTF_8);
+            }
+        }
+        throw new ProtocolException("unterminated string");
+    }
+}

@@ -1,0 +1,114 @@
+package io.tetradb.mongo;
+
+import com.mongodb.MongoWriteException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.Accumulators;
+import com.mongodb.client.model.Aggregates;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import org.bson.Document;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** aggregate, request statistics and collection statistics through the driver. */
+class AggregateAndStatsTest extends MongoServerTestBase {
+    static MongoCollection<Document> orders;
+
+    @BeforeAll
+    static void load() {
+        orders = client.getDatabase("agg").getCollection("orders");
+        orders.drop();
+        List<Document> docs = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            docs.add(new Document("_id", i).append("customer", "c" + (i % 5)).append("total", i % 7)
+                    .append("items", List.of(new Document("sku", "s" + (i % 3)).append("qty", 1),
+                            new Document("sku", "s9").append("qty", 2))));
+        }
+        orders.insertMany(docs);
+    }
+
+    @Test
+    void matchGroupSortLimit() {
+        List<Document> out = orders.aggregate(List.of(
+                Aggregates.match(Filters.in("customer", "c1", "c2")),
+                Aggregates.group("$customer", Accumulators.sum("revenue", "$total"), Accumulators.sum("n", 1),
+                        Accumulators.avg("avg", "$total"), Accumulators.max("max", "$total"),
+                        Accumulators.addToSet("totals", "$total")),
+                Aggregates.sort(Sorts.descending("revenue")),
+                Aggregates.limit(1))).into(new ArrayList<>());
+        assertEquals(1, out.size());
+        int expectedC1 = 0;
+        int expectedC2 = 0;
+        for (int i = 0; i < 250; i++) {
+            if (i % 5 == 1) {
+                expectedC1 += i % 7;
+            } else if (i % 5 == 2) {
+                expectedC2 += i % 7;
+            }
+        }
+        Document top = out.get(0);
+        assertEquals(expectedC1 >= expectedC2 ? "c1" : "c2", top.get("_id"));
+        assertEquals(Math.max(expectedC1, expectedC2), top.get("revenue"));
+        assertEquals(50, top.get("n"));
+        assertEquals(6, top.get("max"));
+        assertEquals(7, top.getList("totals", Integer.class).size());
+    }
+
+    @Test
+    void unwindProjectCountAndCursorBatches() {
+        List<Document> perSku = orders.aggregate(List.of(
+                Aggregates.unwind("$items"),
+                Aggregates.group("$items.sku", Accumulators.sum("qty", "$items.qty")),
+                Aggregates.sort(Sorts.ascending("_id")))).into(new ArrayList<>());
+        assertEquals(List.of("s0", "s1", "s2", "s9"), perSku.stream().map(d -> d.getString("_id")).toList());
+        assertEquals(500, perSku.get(3).get("qty"));
+        Document count = orders.aggregate(List.of(Aggregates.match(Filters.eq("customer", "c3")),
+                Aggregates.count("howMany"))).first();
+        assertEquals(50, count.get("howMany"));
+        List<Document> projected = orders.aggregate(List.of(Aggregates.match(Filters.lt("_id", 3)),
+                Aggregates.sort(Sorts.ascending("_id")),
+                Aggregates.project(Projections.fields(Projections.excludeId(),
+                        Projections.computed("label", new Document("$concat", List.of("$customer", "-x"))),
+                        Projections.computed("double", new Document("$multiply", List.of("$total", 2)))))))
+                .into(new ArrayList<>());
+        assertEquals(List.of(Document.parse("{label: 'c0-x', double: 0}"), Document.parse("{label: 'c1-x', double: 2}"),
+                Document.parse("{label: 'c2-x', double: 4}")), projected);
+        List<Integer> all = new ArrayList<>();
+        orders.aggregate(List.of(Aggregates.sort(Sorts.ascending("_id")))).batchSize(20)
+                .forEach(d -> all.add(d.getInteger("_id")));
+        assertEquals(250, all.size());
+        assertEquals(249, all.get(249));
+    }
+
+    @Test
+    void requestChargesAndCollectionStatistics() {
+        MongoCollection<Document> c = client.getDatabase("agg").getCollection("charged");
+        c.drop();
+        c.insertOne(new Document("_id", 1).append("pad", "x".repeat(2000)));
+        Document stats = client.getDatabase("agg").runCommand(new Document("getLastRequestStatistics", 1));
+        assertEquals("insert", stats.getString("CommandName"));
+        double charge = ((Number) stats.get("RequestCharge")).doubleValue();
+        assertTrue(charge >= 10, "a 2 KB write costs 5 RU per KB: " + charge);
+        Document collStats = client.getDatabase("agg").runCommand(new Document("collStats", "charged"));
+        assertEquals(1L, ((Number) collStats.get("count")).longValue());
+        assertTrue(((Number) collStats.get("size")).longValue() > 2000);
+        Document dbStats = client.getDatabase("agg").runCommand(new Document("dbStats", 1));
+        assertTrue(((Number) dbStats.get("objects")).longValue() >= 251);
+    }
+
+    @Test
+    void aDocumentOverTheStoresItemLimitIsRefusedClearly() {
+        MongoCollection<Document> c = client.getDatabase("agg").getCollection("big");
+        MongoWriteException e = org.junit.jupiter.api.Assertions.assertThrows(MongoWriteException.class,
+                () -> c.insertOne(new Document("_id", 1).append("pad", "x".repeat(3 * 1024 * 1024))));
+        assertEquals(10334, e.getError().getCode());
+        assertEquals(0, c.countDocuments());
+    }
+}

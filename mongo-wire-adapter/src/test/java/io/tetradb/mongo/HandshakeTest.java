@@ -1,0 +1,63 @@
+package io.tetradb.mongo;
+
+import com.mongodb.MongoCommandException;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The handshake and the diagnostic commands, through the Java driver. */
+class HandshakeTest extends MongoServerTestBase {
+
+    @Test
+    void helloDescribesAStandaloneMongoDb7() {
+        Document hello = client.getDatabase("admin").runCommand(new Document("hello", 1));
+        assertEquals(true, hello.get("isWritablePrimary"));
+        assertEquals(true, hello.get("helloOk"));
+        assertEquals(21, hello.get("maxWireVersion"));
+        assertEquals(0, hello.get("minWireVersion"));
+        assertEquals(16 * 1024 * 1024, hello.get("maxBsonObjectSize"));
+        assertTrue(hello.getInteger("connectionId") > 0);
+        assertEquals(30, hello.get("logicalSessionTimeoutMinutes"));
+        assertFalse(hello.containsKey("compression"), "no compression is advertised");
+        Document legacy = client.getDatabase("admin").runCommand(new Document("isMaster", 1));
+        assertEquals(true, legacy.get("ismaster"));
+    }
+
+    @Test
+    void buildInfoSaysVersion7() {
+        Document info = client.getDatabase("admin").runCommand(new Document("buildInfo", 1));
+        assertEquals("7.0.0", info.get("version"));
+        assertEquals(List.of(7, 0, 0, 0), info.getList("versionArray", Integer.class));
+    }
+
+    @Test
+    void diagnosticAndSessionCommandsSucceed() {
+        for (String cmd : List.of("ping", "getCmdLineOpts", "hostInfo", "serverStatus", "connectionStatus",
+                "whatsmyuri", "startSession", "killAllSessions")) {
+            Document reply = client.getDatabase("admin").runCommand(new Document(cmd, 1));
+            assertEquals(1.0, ((Number) reply.get("ok")).doubleValue(), cmd);
+        }
+        Document log = client.getDatabase("admin").runCommand(new Document("getLog", "startupWarnings"));
+        assertTrue(log.containsKey("log"));
+        Document param = client.getDatabase("admin").runCommand(new Document("getParameter", 1)
+                .append("featureCompatibilityVersion", 1));
+        assertEquals("7.0", param.get("featureCompatibilityVersion", Document.class).get("version"));
+        Document me = client.getDatabase("admin").runCommand(new Document("whatsmyuri", 1));
+        assertTrue(me.getString("you").startsWith("127.0.0.1:"), me.toJson());
+        client.getDatabase("admin").runCommand(new Document("endSessions", List.of()));
+    }
+
+    @Test
+    void unknownCommandIsCommandNotFound59() {
+        MongoCommandException e = assertThrows(MongoCommandException.class,
+                () -> client.getDatabase("admin").runCommand(new Document("noSuchThing", 1)));
+        assertEquals(59, e.getErrorCode());
+        assertEquals("CommandNotFound", e.getErrorCodeName());
+    }
+}

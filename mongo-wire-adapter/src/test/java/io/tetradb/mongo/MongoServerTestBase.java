@@ -1,0 +1,55 @@
+package io.tetradb.mongo;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts a store in a temporary directory and the Mongo wire server on a free port of 127.0.0.1, and connects the
+ * official MongoDB Java driver to it, as a user's program would.
+ */
+abstract class MongoServerTestBase {
+    @TempDir
+    static Path dataDir;
+    static CosmosClient store;
+    static MongoWireServer server;
+    static MongoClient client;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        store = new CosmosClientBuilder().dataDirectory(dataDir).buildClient();
+        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
+        client = connect();
+    }
+
+    static MongoClient connect() {
+        return MongoClients.create(MongoClientSettings.builder()
+                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()))
+                .applyToClusterSettings(b -> b.serverSelectionTimeout(10, TimeUnit.SECONDS))
+                .applyToSocketSettings(b -> b.readTimeout(60, TimeUnit.SECONDS))
+                .build());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        if (client != null) {
+            client.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+}
