@@ -18,39 +18,58 @@ import java.util.Set;
  * @param gremlinPort   Gremlin Server port; 0 picks a free port, null disables Gremlin Server
  * @param graphs        the graphs Gremlin Server serves: {@link GraphSpec#DEFAULT} unless a graph of that name is
  *                      given, then the others in order (names are unique)
+ * @param mongoPort     MongoDB wire protocol port; 0 picks a free port, null disables the Mongo face
+ * @param tablePort     Azure Tables HTTP port; 0 picks a free port, null disables the table endpoint
  */
 public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort, Integer gremlinPort,
-                           List<GraphSpec> graphs) {
+                           List<GraphSpec> graphs, Integer mongoPort, Integer tablePort) {
     public static final int DEFAULT_HTTP_PORT = 8081;
     public static final int DEFAULT_GREMLIN_PORT = 8182;
+    public static final int DEFAULT_MONGO_PORT = 27017;
+    public static final int DEFAULT_TABLE_PORT = 10002;
 
     public ServerConfig {
         checkPort(httpPort);
-        if (gremlinPort != null) {
-            checkPort(gremlinPort);
+        for (Integer port : new Integer[] {gremlinPort, mongoPort, tablePort}) {
+            if (port != null) {
+                checkPort(port);
+            }
         }
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
         graphs = withDefaultGraph(graphs == null ? List.of() : graphs);
     }
 
-    /** Admin endpoint only (no Gremlin Server). */
+    /** Admin endpoint only (no Gremlin, Mongo or table endpoint). */
     public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
-        this(dataDirectory, bindAddress, httpPort, null, List.of());
+        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null);
     }
 
-    /** Defaults for tests and embedding: loopback, a free admin port, no Gremlin Server (see {@link #withGremlinPort}). */
+    /**
+     * Defaults for tests and embedding: loopback, a free admin port, no other face (see {@link #withGremlinPort},
+     * {@link #withMongoPort}, {@link #withTablePort}).
+     */
     public static ServerConfig ephemeral(Path dataDirectory) {
         return new ServerConfig(dataDirectory, InetAddress.getLoopbackAddress(), 0);
     }
 
     /** The same configuration with Gremlin Server on {@code port} (0 = a free port). */
     public ServerConfig withGremlinPort(int port) {
-        return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs);
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs, mongoPort, tablePort);
     }
 
     /** The same configuration serving these graphs (besides the default one, unless one of them is named like it). */
     public ServerConfig withGraphs(List<GraphSpec> more) {
-        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more);
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more, mongoPort, tablePort);
+    }
+
+    /** The same configuration with the Mongo wire endpoint on {@code port} (0 = a free port). */
+    public ServerConfig withMongoPort(int port) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, port, tablePort);
+    }
+
+    /** The same configuration with the Azure Tables endpoint on {@code port} (0 = a free port). */
+    public ServerConfig withTablePort(int port) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, port);
     }
 
     private static void checkPort(int port) {

@@ -39,30 +39,37 @@ final class StartCommand implements Callable<Integer> {
                     + "moves it to another container.")
     List<String> graphs = new ArrayList<>();
 
+    @Option(names = "--mongo-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MONGO_PORT,
+            description = "MongoDB wire protocol port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int mongoPort;
+
+    @Option(names = "--table-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_TABLE_PORT,
+            description = "Azure Tables HTTP port (path-style, /devstoreaccount1); 0 picks a free one "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int tablePort;
+
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Address every endpoint binds to (default: ${DEFAULT-VALUE}).")
     InetAddress bind;
 
     @Override
     public Integer call() {
-        if (httpPort < 0 || httpPort > 65535) {
-            throw new ParameterException(spec.commandLine(), "--http-port must be 0..65535, not " + httpPort);
-        }
-        if (gremlinPort < 0 || gremlinPort > 65535) {
-            throw new ParameterException(spec.commandLine(), "--gremlin-port must be 0..65535, not " + gremlinPort);
-        }
+        checkPort("--http-port", httpPort);
+        checkPort("--gremlin-port", gremlinPort);
+        checkPort("--mongo-port", mongoPort);
+        checkPort("--table-port", tablePort);
         ServerConfig config;
         try {
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort,
-                    graphs.stream().map(GraphSpec::parse).toList());
+                    graphs.stream().map(GraphSpec::parse).toList(), mongoPort, tablePort);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (!bind.isLoopbackAddress()) {
-            err.println("warning: the admin and Gremlin endpoints on " + bind.getHostAddress()
-                    + " have no authentication (a Gremlin client that reaches it reads and writes every graph)");
+            err.println("warning: the admin, Gremlin and Mongo endpoints on " + bind.getHostAddress()
+                    + " have no authentication (a client that reaches them reads and writes every container)");
             err.flush();
         }
         TetraDbServer server = new TetraDbServer(config);
@@ -86,5 +93,11 @@ final class StartCommand implements Callable<Integer> {
         out.flush();
         signals.awaitAndStop();
         return 0;
+    }
+
+    private void checkPort(String option, int port) {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), option + " must be 0..65535, not " + port);
+        }
     }
 }

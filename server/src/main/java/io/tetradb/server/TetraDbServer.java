@@ -3,11 +3,15 @@ package io.tetradb.server;
 import io.tetradb.core.storage.DataDirectoryInUseException;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.mongo.MongoWireServer;
 import io.tetradb.server.admin.AdminHttpServer;
+import io.tetradb.server.faces.FaceEndpoint;
+import io.tetradb.table.http.TableHttpServer;
 import io.tetradb.server.gremlin.GremlinEndpoint;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetAddress;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +51,16 @@ public final class TetraDbServer implements AutoCloseable {
                 startEndpoint(() -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
                         config.graphs()));
             }
-            // later faces: startEndpoint(() -> MongoServer.start(...)) when config.mongoPort() is set, etc.
+            InetAddress bind = config.bindAddress();
+            if (config.mongoPort() != null) {
+                startEndpoint(() -> FaceEndpoint.start("mongo", "mongodb", "", bind, config.mongoPort(),
+                        port -> MongoWireServer.start(bind, port, client), MongoWireServer::address));
+            }
+            if (config.tablePort() != null) {
+                startEndpoint(() -> FaceEndpoint.start("table", "http", "/devstoreaccount1", bind,
+                        config.tablePort(), port -> TableHttpServer.start(bind, port, client),
+                        TableHttpServer::address));
+            }
         } catch (RuntimeException e) {
             close();
             throw e;

@@ -53,7 +53,7 @@ class CliProcessTest {
         }
 
         Cli first = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
-                "--gremlin-port", "0");
+                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0");
         String url = first.awaitAdminUrl();
         String gremlin = first.awaitGremlinUrl();
         String startedLine = "TetraDB started (data directory " + dataDir.toAbsolutePath().normalize() + ")";
@@ -75,7 +75,7 @@ class CliProcessTest {
         first.awaitLine("TetraDB stopped"::equals);
 
         Cli again = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
-                "--gremlin-port", "0");
+                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0");
         String url2 = again.awaitAdminUrl();
         TetraDbServerTest.assertSkewedPartitions(TestHttp.json(TestHttp.get(url2, "/api/partitions")));
         assertEquals(List.of(List.of("USA", "Seattle")), gremlinScript(again.awaitGremlinUrl(), "g.V().id()"));
