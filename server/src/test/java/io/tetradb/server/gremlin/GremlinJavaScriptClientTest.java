@@ -2,6 +2,7 @@ package io.tetradb.server.gremlin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.server.NodeClients;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
@@ -10,19 +11,14 @@ import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -31,7 +27,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code js-client.mjs} runs under node. Needs node and npm on the PATH (skipped, saying so, without node).
  */
 class GremlinJavaScriptClientTest {
-    private static final long NPM_TIMEOUT_SECONDS = 300;
     private static final long NODE_TIMEOUT_SECONDS = 60;
 
     @TempDir
@@ -39,10 +34,10 @@ class GremlinJavaScriptClientTest {
 
     @Test
     void theJavaScriptDriverSpeaksBytecodeAndScripts() throws Exception {
-        assumeTrue(onPath("node"), "node is not installed: the JavaScript driver test needs node and npm");
+        assumeTrue(NodeClients.onPath("node"), "node is not installed: the JavaScript driver test needs node and npm");
         Path dir = Path.of(System.getProperty("gremlin.js.dir", "target/gremlin-js"));
         String version = System.getProperty("gremlin.js.version", "3.8.1");
-        installDriver(dir, version);
+        NodeClients.install(dir, "gremlin", version);
         try (InputStream script = getClass().getResourceAsStream("/gremlin/js-client.mjs")) {
             Files.copy(script, dir.resolve("js-client.mjs"), StandardCopyOption.REPLACE_EXISTING);
         }
@@ -50,7 +45,7 @@ class GremlinJavaScriptClientTest {
         try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start()) {
             GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
             airGraph(gremlin);
-            String out = run(dir, NODE_TIMEOUT_SECONDS, "node", "js-client.mjs", gremlin.url());
+            String out = NodeClients.run(dir, NODE_TIMEOUT_SECONDS, "node", "js-client.mjs", gremlin.url());
             JsonNode result = new ObjectMapper().readTree(out.lines().reduce((a, b) -> b).orElseThrow());
 
             assertEquals("[\"Deno\"]", result.get("names").toString());
@@ -74,49 +69,6 @@ class GremlinJavaScriptClientTest {
             cluster.connect().submit(Files.readString(SharedExamples.dir().resolve("air-graph.groovy"))).all().get();
         } finally {
             cluster.close();
-        }
-    }
-
-    /** {@code npm install gremlin@version} into {@code dir}, unless that version is there already. */
-    private static void installDriver(Path dir, String version) throws Exception {
-        Path installed = dir.resolve("node_modules/gremlin/package.json");
-        if (Files.exists(installed)
-                && new ObjectMapper().readTree(installed.toFile()).get("version").asText().equals(version)) {
-            return;
-        }
-        Files.createDirectories(dir);
-        Files.writeString(dir.resolve("package.json"), "{\"private\": true, \"type\": \"module\"}\n");
-        run(dir, NPM_TIMEOUT_SECONDS, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error",
-                "gremlin@" + version);
-    }
-
-    private static boolean onPath(String command) {
-        try {
-            Process p = new ProcessBuilder(command, "--version").redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException | InterruptedException e) {
-            return false;
-        }
-    }
-
-    /** Runs a command in {@code dir}; fails the test with its output unless it exits 0 in time. */
-    private static String run(Path dir, long timeoutSeconds, String... command) throws Exception {
-        Path log = Files.createTempFile("gremlin-js", ".log");
-        try {
-            Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).directory(dir.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-            if (!done) {
-                p.destroyForcibly();
-            }
-            String out = Files.readString(log);
-            if (!done || p.exitValue() != 0) {
-                fail(String.join(" ", command) + (done ? " exited " + p.exitValue() : " timed out") + ":\n" + out);
-            }
-            return out;
-        } finally {
-            Files.deleteIfExists(log);
         }
     }
 }

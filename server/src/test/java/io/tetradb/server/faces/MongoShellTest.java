@@ -1,0 +1,59 @@
+package io.tetradb.server.faces;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.server.NodeClients;
+import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TetraDbServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * {@code mongosh} (npm, the version pinned as {@code mongosh.version} in the root pom), unchanged, against the
+ * server's Mongo endpoint: it connects, writes, queries, updates, aggregates and sees MongoDB's error codes.
+ * Installed into {@code target/mongosh} on the first run (about 150 MB, 30 s here).
+ */
+class MongoShellTest {
+    private static final long MONGOSH_TIMEOUT_SECONDS = 120;
+
+    @Test
+    void mongoshRunsASessionUnchanged(@TempDir Path dataDir) throws Exception {
+        assumeTrue(NodeClients.onPath("node"), "node is not installed: the mongosh test needs node and npm");
+        Path dir = Path.of(System.getProperty("mongosh.dir", "target/mongosh"));
+        NodeClients.install(dir, "mongosh", System.getProperty("mongosh.version", "2.12.0"));
+        try (InputStream script = getClass().getResourceAsStream("/mongo/mongosh-session.js")) {
+            Files.copy(script, dir.resolve("mongosh-session.js"), StandardCopyOption.REPLACE_EXISTING);
+        }
+
+        try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withMongoPort(0)).start()) {
+            String out = NodeClients.run(dir, MONGOSH_TIMEOUT_SECONDS, "node", "node_modules/mongosh/bin/mongosh.js",
+                    server.endpoint("mongo").url(), "--quiet", "--file", "mongosh-session.js");
+            JsonNode r = new ObjectMapper().readTree(out.strip().lines().reduce((a, b) -> b).orElseThrow());
+
+            assertEquals("7.0.0", r.get("version").asText());
+            assertEquals(2, r.get("count").asInt());
+            assertEquals("[\"C12345-I1\",\"C12345-I2\"]", r.get("prefix").toString());
+            assertEquals(10, r.get("updated").get("total").asInt());
+            assertEquals("[{\"sku\":\"c\",\"qty\":3}]", r.get("updated").get("items").toString());
+            assertEquals("[\"C99-I1\"]", r.get("byElement").toString());
+            assertEquals("[{\"_id\":\"C12345\",\"total\":42.5},{\"_id\":\"C99\",\"total\":10}]",
+                    r.get("totals").toString());
+            assertEquals("customer_1", r.get("index").asText());
+            assertEquals("[\"_id_\",\"customer_1\"]", r.get("indexes").toString());
+            assertEquals(11000, r.get("duplicate").asInt());
+            assertEquals(59, r.get("unknown").asInt());
+            assertEquals("[\"orders\"]", r.get("collections").toString());
+            // the collection is a core container: the document API reads what mongosh wrote
+            assertEquals(3, server.client().getDatabase("shop").getContainer("orders")
+                    .queryItems("SELECT VALUE COUNT(1) FROM c", null, Integer.class).stream().findFirst().orElseThrow());
+        }
+    }
+}
