@@ -56,7 +56,15 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         }
         r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
         try {
-            pool.execute(() -> write(ctx, api.handle(r), keepAlive));
+            pool.execute(() -> {
+                ApiResponse answer;
+                try {
+                    answer = api.handle(r);
+                } catch (Throwable t) { // an Error too: the client always gets an answer
+                    answer = Errors.of(500, "InternalError", String.valueOf(t), MetadataLevel.MINIMAL);
+                }
+                write(ctx, answer, keepAlive);
+            });
         } catch (RejectedExecutionException shuttingDown) {
             write(ctx, Errors.of(503, "ServerBusy", "the server is shutting down", MetadataLevel.MINIMAL), false);
         }

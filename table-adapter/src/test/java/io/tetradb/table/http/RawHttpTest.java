@@ -54,6 +54,7 @@ class RawHttpTest extends SdkTestBase {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(java.time.Duration.ofSeconds(30))
                 .header("x-ms-date", date)
                 .header("x-ms-version", "2019-02-02")
                 .header("Authorization", "SharedKey devstoreaccount1:" + sig);

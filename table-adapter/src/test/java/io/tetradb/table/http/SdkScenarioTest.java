@@ -1,0 +1,156 @@
+package io.tetradb.table.http;
+
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.TableClientBuilder;
+import com.azure.data.tables.models.ListEntitiesOptions;
+import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableServiceException;
+import com.azure.data.tables.models.TableTransactionAction;
+import com.azure.data.tables.models.TableTransactionActionType;
+import com.azure.data.tables.models.TableTransactionFailedException;
+import com.azure.data.tables.sas.TableSasPermission;
+import com.azure.data.tables.sas.TableSasSignatureValues;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.PartitionKey;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The seed scenario {@code ../shared/examples/customers-table.jsonl} and shared access signatures, through the SDK. */
+class SdkScenarioTest extends SdkTestBase {
+    static final ObjectMapper M = new ObjectMapper();
+
+    /** The example file, found from the module or the repository root. */
+    static Path examples() {
+        for (String p : List.of("../../shared/examples", "../shared/examples", "/work/shared/examples")) {
+            Path dir = Path.of(p);
+            if (Files.isDirectory(dir)) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("../shared/examples not found");
+    }
+
+    /** A line of the file as an SDK entity; typed values are {"@odata.type": t, "value": v}. */
+    static TableEntity entity(JsonNode line) {
+        TableEntity e = new TableEntity(line.get("PartitionKey").asText(), line.get("RowKey").asText());
+        for (Iterator<Map.Entry<String, JsonNode>> it = line.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            JsonNode v = f.getValue();
+            if (f.getKey().equals("PartitionKey") || f.getKey().equals("RowKey")) {
+                continue;
+            }
+            if (v.isObject()) {
+                String type = v.get("@odata.type").asText();
+                String text = v.get("value").asText();
+                e.addProperty(f.getKey(), switch (type) {
+                    case "Edm.DateTime" -> OffsetDateTime.parse(text);
+                    case "Edm.Int64" -> Long.parseLong(text);
+                    default -> throw new IllegalArgumentException(type);
+                });
+            } else if (v.isInt()) {
+                e.addProperty(f.getKey(), v.intValue());
+            } else {
+                e.addProperty(f.getKey(), v.asText());
+            }
+        }
+        return e;
+    }
+
+    @Test
+    void customersTable() throws Exception {
+        TableClient people = freshTable("people");
+        List<TableEntity> seed = new ArrayList<>();
+        for (String line : Files.readAllLines(examples().resolve("customers-table.jsonl"))) {
+            if (!line.isBlank()) {
+                seed.add(entity(M.readTree(line)));
+            }
+        }
+        seed.forEach(people::createEntity);
+
+        // retrieve("Smith", "Ben")
+        TableEntity ben = people.getEntity("Smith", "Ben");
+        assertEquals("ben@contoso.com", ben.getProperty("Email"));
+        assertEquals(42, ben.getProperty("Age"));
+        assertEquals(OffsetDateTime.parse("2016-03-01T09:30:00.1234567Z"), ben.getProperty("Joined"));
+        assertEquals(9007199254740993L, people.getEntity("Jones", "Ben").getProperty("Balance"));
+
+        // PartitionKey eq 'Smith' and RowKey ge 'B': Alice is before B
+        List<String> smiths = people.listEntities(new ListEntitiesOptions()
+                        .setFilter("PartitionKey eq 'Smith' and RowKey ge 'B'"), null, null).stream()
+                .map(TableEntity::getRowKey).collect(Collectors.toList());
+        assertEquals(List.of("Ben", "Jeff"), smiths);
+
+        // a $batch of inserts in one PartitionKey is atomic
+        List<TableTransactionAction> failing = List.of(
+                new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("Smith", "Carol").addProperty("Age", 31)),
+                new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("Smith", "Ben")));
+        TableTransactionFailedException f = assertThrows(TableTransactionFailedException.class,
+                () -> people.submitTransaction(failing));
+        assertEquals(1, f.getFailedTransactionActionIndex());
+        assertThrows(TableServiceException.class, () -> people.getEntity("Smith", "Carol"));
+        people.submitTransaction(List.of(
+                new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("Smith", "Carol").addProperty("Age", 31)),
+                new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("Smith", "Dave").addProperty("Age", 33))));
+        assertEquals(5, people.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'Smith'"), null, null)
+                .stream().count());
+
+        // the same data is a container to the document face: one item per entity, typed values as plain JSON
+        ObjectNode item = cosmos.getDatabase("devstoreaccount1").getContainer("people")
+                .readItem("Ben", new PartitionKey("Smith"), ObjectNode.class).getItem();
+        assertEquals(42, item.get("Age").intValue());
+        assertEquals("2016-03-01T09:30:00.1234567Z", item.get("Joined").textValue());
+    }
+
+    @Test
+    void serviceSas() {
+        TableClient owner = freshTable("sastable");
+        owner.createEntity(new TableEntity("p", "r").addProperty("V", 1));
+        String readOnly = owner.generateSas(new TableSasSignatureValues(OffsetDateTime.now().plusHours(1),
+                TableSasPermission.parse("r")));
+        TableClient reader = new TableClientBuilder().endpoint(endpoint()).tableName("sastable").sasToken(readOnly)
+                .buildClient();
+        assertEquals(1, reader.getEntity("p", "r").getProperty("V"));
+        assertEquals(1, reader.listEntities().stream().count());
+        TableServiceException write = assertThrows(TableServiceException.class,
+                () -> reader.createEntity(new TableEntity("p", "x")));
+        assertEquals(403, write.getResponse().getStatusCode());
+
+        String expired = owner.generateSas(new TableSasSignatureValues(OffsetDateTime.now().minusMinutes(1),
+                TableSasPermission.parse("raud")));
+        TableClient late = new TableClientBuilder().endpoint(endpoint()).tableName("sastable").sasToken(expired)
+                .buildClient();
+        assertEquals(403, assertThrows(TableServiceException.class, () -> late.getEntity("p", "r"))
+                .getResponse().getStatusCode());
+
+        String tampered = readOnly.replace("sp=r", "sp=raud");
+        assertTrue(!tampered.equals(readOnly), readOnly);
+        TableClient forger = new TableClientBuilder().endpoint(endpoint()).tableName("sastable").sasToken(tampered)
+                .buildClient();
+        TableServiceException forged = assertThrows(TableServiceException.class,
+                () -> forger.createEntity(new TableEntity("p", "y")));
+        assertEquals(403, forged.getResponse().getStatusCode());
+        assertEquals("AuthenticationFailed", forged.getValue().getErrorCode().toString());
+
+        String all = owner.generateSas(new TableSasSignatureValues(OffsetDateTime.now().plusHours(1),
+                TableSasPermission.parse("raud")));
+        TableClient writer = new TableClientBuilder().endpoint(endpoint()).tableName("sastable").sasToken(all)
+                .buildClient();
+        writer.createEntity(new TableEntity("p", "w"));
+        writer.deleteEntity("p", "w");
+        assertEquals(1, owner.listEntities().stream().count());
+    }
+}
