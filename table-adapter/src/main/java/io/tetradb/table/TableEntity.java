@@ -51,6 +51,12 @@ public final class TableEntity {
         return etag;
     }
 
+    /** Sets the ETag an {@code ifUnchanged} update or delete compares with (e.g. one read earlier). */
+    public TableEntity setETag(String etag) {
+        this.etag = etag;
+        return this;
+    }
+
     public Object getProperty(String name) {
         return properties.get(name);
     }

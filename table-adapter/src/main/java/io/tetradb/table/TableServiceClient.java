@@ -34,6 +34,12 @@ public final class TableServiceClient implements AutoCloseable {
         return getTableClient(tableName);
     }
 
+    /** Creates a table with provisioned throughput (RU/s: its initial physical partitions, as for containers). */
+    public TableClient createTable(String tableName, int throughput) {
+        TableClient.call(() -> service.createTable(tableName, throughput));
+        return getTableClient(tableName);
+    }
+
     /** Creates the table unless one of that name (in any case) exists. */
     public TableClient createTableIfNotExists(String tableName) {
         try {

@@ -50,6 +50,14 @@ public final class TableService {
 
     /** Creates a table; 409 TableAlreadyExists when one of that name (in any case) exists. */
     public Table createTable(String name) {
+        return createTable(name, null);
+    }
+
+    /**
+     * Creates a table with provisioned throughput (RU/s, null: none), which sets its initial physical partitions
+     * as for any container ({@code ceil(RU/s / 10000)}).
+     */
+    public Table createTable(String name, Integer throughput) {
         EntityRules.checkTableName(name);
         synchronized (ddl) {
             ensureDatabase();
@@ -58,7 +66,7 @@ public final class TableService {
             }
             try {
                 ContainerStore c = core.createContainer(account, name, PartitionKeyDefinition.of("/PartitionKey"),
-                        indexingPolicy(), null, null, null);
+                        indexingPolicy(), null, throughput, null);
                 Table t = new Table(name, c);
                 tables.put(key(name), t);
                 return t;
