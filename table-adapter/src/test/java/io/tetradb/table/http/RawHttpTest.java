@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RawHttpTest extends SdkTestBase {
     static final ObjectMapper M = new ObjectMapper();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     void table() throws Exception {

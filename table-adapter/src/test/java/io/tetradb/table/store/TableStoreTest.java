@@ -90,6 +90,8 @@ class TableStoreTest {
         assertEquals(List.of("r299"), rowKeys(t, "Big gt 9007199254740298L"));
         assertEquals(List.of("r003", "r006"), rowKeys(t, "PartitionKey eq 'p0' and RowKey gt 'r000' and RowKey lt 'r009'"));
         assertEquals(List.of("r000", "r001"), rowKeys(t, "RowKey eq 'r001' or RowKey eq 'r000'"), "p0 before p1");
+        assertEquals(300, rowKeys(t, "Timestamp gt datetime'2020-01-01T00:00:00Z'").size(), "Timestamp is server-set");
+        assertEquals(List.of(), rowKeys(t, "Timestamp gt '2020'"), "Timestamp compares with DateTimes only");
         Table.Page page = t.query(FilterParser.parse("Name eq 'n42'"), 1000, null);
         assertEquals(1, page.entities().size());
         assertTrue(page.access().contains("/Name"), "a filter on a non-key property is an index seek: " + page.access());
@@ -153,6 +155,30 @@ class TableStoreTest {
         t.delete("p", "zz", "*");
         assertEquals(404, assertThrows(TableException.class, () -> t.get("p", "zz")).status());
         assertEquals(404, assertThrows(TableException.class, () -> t.delete("p", "zz", "*")).status());
+    }
+
+    @Test
+    void concurrentMergesLoseNothing() throws Exception {
+        Table t = service.createTable("merges");
+        t.insert(entity("p", "r"));
+        int threads = 4;
+        int each = 40;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < threads; w++) {
+            int writer = w;
+            done.add(pool.submit(() -> {
+                for (int i = 0; i < each; i++) {
+                    t.merge(entity("p", "r", "W" + writer + "_" + i, EdmValue.int32(i)), null, false);
+                }
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get();
+        }
+        pool.shutdown();
+        assertEquals(threads * each, t.get("p", "r").entity().properties().size(),
+                "every merge's property survived the others");
     }
 
     @Test
