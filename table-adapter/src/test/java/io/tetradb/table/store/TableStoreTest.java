@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -132,6 +133,53 @@ class TableStoreTest {
         assertEquals(30, one.size());
         assertEquals("rk1010", one.get(0));
         assertEquals("rk1039", one.get(29));
+    }
+
+    @Test
+    void nonKeyFiltersSeekAndSortOrFallBackToTheOrderedRead() {
+        Table t = service.createTable("seeksort");
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            String pk = "p" + (i * 7 % 13);
+            String rk = String.format("r%03d", i);
+            t.insert(entity(pk, rk, "Cat", EdmValue.string("c" + i % 4), "N", EdmValue.int32(i)));
+            if (i % 4 == 1) {
+                expected.add(pk + "/" + rk);
+            }
+        }
+        expected.sort(null);
+        // at most 5000 matches: sorted by the face, paged by key position — entities inserted meanwhile before the
+        // position are not seen, those after it are, and nothing repeats
+        List<String> seen = new ArrayList<>();
+        String token = null;
+        Table.Page first = null;
+        do {
+            Table.Page page = t.query(FilterParser.parse("Cat eq 'c1'"), 33, token);
+            first = first == null ? page : first;
+            page.entities().forEach(e -> seen.add(e.partitionKey() + "/" + e.rowKey()));
+            token = page.continuation();
+            if (seen.size() == 33) {
+                t.insert(entity("a", "new", "Cat", EdmValue.string("c1")));
+                t.insert(entity("z", "new", "Cat", EdmValue.string("c1")));
+            }
+        } while (token != null);
+        List<String> want = new ArrayList<>(expected);
+        want.add("z/new");
+        assertEquals(want, seen);
+        assertTrue(first.access().contains("sorted by the table face"), first.access());
+
+        // more matches than the limit: the core's plan sorts, with its own continuation
+        t.seekSortLimit(10);
+        List<String> all = new ArrayList<>();
+        token = null;
+        do {
+            Table.Page page = t.query(FilterParser.parse("Cat eq 'c1'"), 33, token);
+            assertFalse(page.access().contains("sorted by the table face"), page.access());
+            page.entities().forEach(e -> all.add(e.partitionKey() + "/" + e.rowKey()));
+            token = page.continuation();
+        } while (token != null);
+        want.add(0, "a/new");
+        assertEquals(want, all);
     }
 
     @Test
