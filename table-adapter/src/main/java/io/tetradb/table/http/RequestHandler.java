@@ -36,7 +36,6 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
         boolean keepAlive = HttpUtil.isKeepAlive(req);
-        ApiRequest r;
         if (req.decoderResult().isFailure()) {
             write(ctx, Errors.of(400, "InvalidInput", "the HTTP request is malformed", MetadataLevel.MINIMAL), false);
             return;
@@ -54,7 +53,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (method.equals("POST") && tunnelled != null) {
             method = tunnelled.trim().toUpperCase(Locale.ROOT);
         }
-        r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
+        ApiRequest r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
         try {
             pool.execute(() -> {
                 ApiResponse answer;

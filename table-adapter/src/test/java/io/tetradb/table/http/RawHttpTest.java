@@ -183,6 +183,16 @@ class RawHttpTest extends SdkTestBase {
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(403, forged.statusCode());
         assertEquals("AuthenticationFailed", forged.headers().firstValue("x-ms-error-code").orElse(null));
+        // a correctly signed request replayed an hour later
+        String old = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusHours(1));
+        String sig = Base64.getEncoder().encodeToString(SharedKeyAuth.hmac(Base64.getDecoder().decode(KEY),
+                "GET\n\n\n" + old + "\n/devstoreaccount1/devstoreaccount1/Tables"));
+        HttpResponse<String> replayed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + server.address().getPort() + "/devstoreaccount1/Tables"))
+                .header("x-ms-date", old).header("Authorization", "SharedKey devstoreaccount1:" + sig)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, replayed.statusCode(), replayed.body());
+        assertTrue(replayed.body().contains("15 minutes"), replayed.body());
     }
 
     static String enc(String s) {
