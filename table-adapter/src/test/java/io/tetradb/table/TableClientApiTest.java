@@ -121,6 +121,17 @@ class TableClientApiTest {
         }
     }
 
+    @Test
+    void tablesAndEntitiesSurviveAReopen(@TempDir Path dir) {
+        try (TableServiceClient service = new TableServiceClientBuilder().dataDirectory(dir).buildClient()) {
+            service.createTable("Durable").createEntity(new TableEntity("p", "r").addProperty("V", 9007199254740993L));
+        }
+        try (TableServiceClient service = new TableServiceClientBuilder().dataDirectory(dir).buildClient()) {
+            assertEquals(List.of("Durable"), service.listTables().stream().map(TableItem::getName).toList());
+            assertEquals(9007199254740993L, service.getTableClient("durable").getEntity("p", "r").getProperty("V"));
+        }
+    }
+
     private static List<String> keys(TablePagedIterable it) {
         return it.stream().map(e -> e.getPartitionKey() + "/" + e.getRowKey()).collect(Collectors.toList());
     }

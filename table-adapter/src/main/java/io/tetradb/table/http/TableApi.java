@@ -157,14 +157,18 @@ final class TableApi {
         Table t = service(p.account()).table(p.table());
         Entity e = EntityJson.parse(r.body(), null, null);
         Table.Outcome o = t.insert(e);
+        String location = baseUrl(r, p) + "/" + t.name() + "(PartitionKey='" + EntityJson.escapeKey(e.partitionKey())
+                + "',RowKey='" + EntityJson.escapeKey(e.rowKey()) + "')";
         if (noContent(r)) {
             return new ApiResponse(204).header("Preference-Applied", "return-no-content")
-                    .header("ETag", o.entity().etag()).charge(o.requestCharge());
+                    .header("ETag", o.entity().etag()).header("Location", location)
+                    .header("DataServiceId", location).charge(o.requestCharge());
         }
         MetadataLevel level = MetadataLevel.of(r);
         ObjectNode json = EntityJson.write(o.entity(), level, null, baseUrl(r, p), t.name(), true);
         return new ApiResponse(201).json(bytes(json), level.contentType).header("ETag", o.entity().etag())
-                .header("Preference-Applied", "return-content").charge(o.requestCharge());
+                .header("Location", location).header("Preference-Applied", "return-content")
+                .charge(o.requestCharge());
     }
 
     private ApiResponse entityOperation(ApiRequest r, ResourcePath p) {

@@ -87,8 +87,10 @@ class RawHttpTest extends SdkTestBase {
     void metadataLevelsAndAnnotations() throws Exception {
         String body = "{\"PartitionKey\":\"p\",\"RowKey\":\"m\",\"Big\":\"9007199254740993\",\"Big@odata.type\":\"Edm.Int64\","
                 + "\"When\":\"2016-03-01T09:30:00.1234567Z\",\"When@odata.type\":\"Edm.DateTime\",\"N\":7}";
-        assertEquals(204, send("POST", "/devstoreaccount1/raw", body, "Prefer", "return-no-content").statusCode());
+        HttpResponse<String> created = send("POST", "/devstoreaccount1/raw", body, "Prefer", "return-no-content");
+        assertEquals(204, created.statusCode());
         String path = "/devstoreaccount1/raw(PartitionKey='p',RowKey='m')";
+        assertTrue(created.headers().firstValue("Location").orElse("").endsWith(path));
 
         JsonNode none = M.readTree(send("GET", path, null, "Accept", "application/json;odata=nometadata").body());
         assertEquals("9007199254740993", none.path("Big").asText());
