@@ -63,6 +63,11 @@ final class TableApi {
 
     private ApiResponse route(ApiRequest r, ResourcePath p) {
         String method = r.method();
+        if (p.kind() == ResourcePath.Kind.SERVICE || r.param("comp") != null || r.param("restype") != null) {
+            // service properties and statistics, table ACLs (?comp=acl): not served by this endpoint
+            throw new TableException(501, "NotImplemented", "service properties, statistics and access policies "
+                    + "are not implemented by this endpoint");
+        }
         switch (p.kind()) {
             case TABLES:
                 if (method.equals("GET")) {

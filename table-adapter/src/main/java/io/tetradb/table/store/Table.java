@@ -175,7 +175,7 @@ public final class Table {
 
     /** One operation of a {@code $batch} changeset. */
     public record BatchOperation(Kind kind, Entity entity, String ifMatch) {
-        public enum Kind { INSERT, UPDATE, MERGE, UPSERT_REPLACE, UPSERT_MERGE, DELETE, GET }
+        public enum Kind { INSERT, UPDATE, MERGE, UPSERT_REPLACE, UPSERT_MERGE, DELETE }
     }
 
     /** The outcome of each operation, in order (entity null for deletes and merges' empty answers). */
@@ -209,7 +209,6 @@ public final class Table {
                 }
                 String id = RowKeys.toId(e.rowKey());
                 switch (op.kind()) {
-                    case GET -> core.add(ItemOperation.read(id, null));
                     case INSERT -> core.add(ItemOperation.create(checked(e)));
                     case UPDATE -> core.add(ItemOperation.replace(id, checked(e), coreEtag(op.ifMatch())));
                     case UPSERT_REPLACE -> core.add(ItemOperation.upsert(checked(e), null));

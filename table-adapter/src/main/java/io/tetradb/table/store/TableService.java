@@ -71,6 +71,9 @@ public final class TableService {
                 tables.put(key(name), t);
                 return t;
             } catch (StoreException e) {
+                if (e.status() == 409) { // created meanwhile through another face
+                    throw new TableException(409, "TableAlreadyExists", "The table specified already exists.");
+                }
                 throw Table.translate(e);
             }
         }
@@ -80,8 +83,15 @@ public final class TableService {
     public void deleteTable(String name) {
         synchronized (ddl) {
             Table t = table(name);
-            core.deleteContainer(account, t.name());
             tables.remove(key(name));
+            try {
+                core.deleteContainer(account, t.name());
+            } catch (StoreException e) {
+                if (e.status() == 404) { // deleted meanwhile through another face
+                    throw new TableException(404, "TableNotFound", "The table specified does not exist.");
+                }
+                throw Table.translate(e);
+            }
         }
     }
 

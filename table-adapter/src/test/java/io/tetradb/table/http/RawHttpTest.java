@@ -49,6 +49,10 @@ class RawHttpTest extends SdkTestBase {
         }
         int query = path.indexOf('?');
         String canonical = "/devstoreaccount1" + (query < 0 ? path : path.substring(0, query));
+        java.util.regex.Matcher comp = java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(path);
+        if (comp.find()) {
+            canonical += "?comp=" + comp.group(1); // the one query parameter the canonicalized resource keeps
+        }
         String toSign = method + "\n\n" + contentType + "\n" + date + "\n" + canonical;
         String sig = Base64.getEncoder().encodeToString(SharedKeyAuth.hmac(Base64.getDecoder().decode(KEY), toSign));
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
@@ -138,6 +142,8 @@ class RawHttpTest extends SdkTestBase {
         assertError(send("GET", "/devstoreaccount1/raw(PartitionKey='p',RowKey=", null), 400, "InvalidInput");
         assertError(send("DELETE", "/devstoreaccount1/raw(PartitionKey='p',RowKey='r')", null), 400, "MissingRequiredHeader");
         assertError(send("GET", "/devstoreaccount1/nosuch()", null), 404, "TableNotFound");
+        assertError(send("GET", "/devstoreaccount1/raw?comp=acl", null), 501, "NotImplemented");
+        assertError(send("GET", "/devstoreaccount1/?restype=service&comp=properties", null), 501, "NotImplemented");
         assertError(send("POST", "/devstoreaccount1/$batch", "not multipart"), 400, "InvalidInput");
         assertError(send("POST", "/devstoreaccount1/$batch", "--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n",
                 "Content-Type", "multipart/mixed; boundary=b"), 400, "InvalidInput");
