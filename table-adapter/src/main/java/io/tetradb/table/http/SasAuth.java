@@ -17,7 +17,8 @@ import java.util.Locale;
  * </pre>
  * Permissions: {@code r} get and query, {@code a} insert (and upsert), {@code u} update, merge (and upsert),
  * {@code d} delete; a {@code $batch} needs all four. Key ranges bound point operations; a query under a SAS with key
- * ranges is refused (not narrowed). Stored access policies ({@code si}) and account SAS are not supported (403).
+ * ranges is refused (not narrowed). A SAS for https only is refused (this endpoint speaks http); the signed IP range
+ * is not checked. Stored access policies ({@code si}) and account SAS are not supported (403).
  */
 final class SasAuth {
     private final SharedKeyAuth keys;
@@ -54,6 +55,12 @@ final class SasAuth {
         }
         if (r.param("st") != null && time(r.param("st")).isAfter(now)) {
             throw SharedKeyAuth.failed("Signed start time is in the future");
+        }
+        String protocols = r.param("spr");
+        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains("http")) {
+            throw new TableException(403, "AuthorizationProtocolMismatch",
+                    "This request is not authorized to perform this operation using this protocol (the SAS allows "
+                            + protocols + "; this endpoint speaks http).");
         }
         boolean table = p.table() != null && p.table().equalsIgnoreCase(tn);
         String needed = switch (p.kind()) {

@@ -29,7 +29,7 @@ import java.util.Map;
  * <ul>
  *   <li><b>seek, then sort</b> — when the filter has a sargable condition on a non-key property (equality or range,
  *       a top-level conjunct): the plan without a sort lets the core seek that property's index; if at most
- *       {@code seekSortLimit} entities match, the face sorts them and returns the page from a position. The
+ *       {@code seekSortLimit} entities (and 32 MiB) match, the face sorts them and returns the page from a position. The
  *       continuation is that position (the next entity's keys), so a later page is the same seek narrowed to keys
  *       from there on. Without this, a filter matching a few hundred entities of a large table would read the whole
  *       table in order.</li>
@@ -41,6 +41,8 @@ import java.util.Map;
  */
 final class EntityQuery {
     private static final ObjectMapper M = new ObjectMapper();
+    /** The matches a face-side sort may hold in memory at most (more: the ordered read). */
+    private static final long SEEK_SORT_MAX_BYTES = 32L << 20;
     private static final Expr D = new Expr.Identifier(FilterCompiler.ALIAS);
     private static final Expr PK = new Expr.PropertyAccess(D, EntityItems.PARTITION_KEY);
     private static final Expr ID = new Expr.PropertyAccess(D, "id");
@@ -62,7 +64,7 @@ final class EntityQuery {
         try {
             if (token.core() == null && filter != null && hasNonKeySeek(filter)) {
                 ContainerQuery.Page all = container.queryPage(plan(condition, null), Map.of(), pk, null, null,
-                        seekSortLimit + 1, Long.MAX_VALUE);
+                        seekSortLimit + 1, SEEK_SORT_MAX_BYTES);
                 if (all.continuation() == null && all.results().size() <= seekSortLimit) {
                     List<Entity> matches = entities(all.results());
                     matches.sort(TABLES_ORDER);
