@@ -113,6 +113,16 @@ class SdkScenarioTest extends SdkTestBase {
                 .readItem("Ben", new PartitionKey("Smith"), ObjectNode.class).getItem();
         assertEquals(42, item.get("Age").intValue());
         assertEquals("2016-03-01T09:30:00.1234567Z", item.get("Joined").textValue());
+
+        // and what the document face writes, the table face reads (types from JSON)
+        cosmos.getDatabase("devstoreaccount1").getContainer("people").createItem(M.createObjectNode()
+                .put("id", "Zed").put("PartitionKey", "Smith").put("Age", 77).put("Score", 1.5).put("Big", 1L << 40));
+        TableEntity zed = people.getEntity("Smith", "Zed");
+        assertEquals(77, zed.getProperty("Age"));
+        assertEquals(1.5, zed.getProperty("Score"));
+        assertEquals(1L << 40, zed.getProperty("Big"));
+        assertEquals(List.of("Zed"), people.listEntities(new ListEntitiesOptions().setFilter("Age gt 70"), null, null)
+                .stream().map(TableEntity::getRowKey).collect(Collectors.toList()));
     }
 
     @Test
