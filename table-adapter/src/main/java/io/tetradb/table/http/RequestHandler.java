@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /** Turns each aggregated HTTP request into an {@link ApiRequest}, runs it on the worker pool, writes the answer. */
 final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RequestHandler.class);
     private static final String API_VERSION = "2019-02-02";
     private final TableApi api;
     private final ExecutorService pool;
@@ -60,6 +61,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 try {
                     answer = api.handle(r);
                 } catch (Throwable t) { // an Error too: the client always gets an answer
+                    LOG.error("{} {} failed", r.method(), r.rawPath(), t);
                     answer = Errors.of(500, "InternalError", String.valueOf(t), MetadataLevel.MINIMAL);
                 }
                 write(ctx, answer, keepAlive);
@@ -89,6 +91,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} closed after an error", ctx.channel().remoteAddress(), cause);
         ctx.close();
     }
 }

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Netty; {@link TableHttpServer} feeds it.
  */
 final class TableApi {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableApi.class);
     private final CosmosClient client;
     private final SharedKeyAuth auth;
     private final SasAuth sas;
@@ -57,6 +58,7 @@ final class TableApi {
         } catch (TableException e) {
             return Errors.of(e, MetadataLevel.of(r));
         } catch (RuntimeException e) {
+            LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             return Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
         }
     }
