@@ -98,7 +98,9 @@ final class TableApi {
                 return entityOperation(r, p);
             case BATCH:
                 if (method.equals("POST")) {
-                    return batches.handle(r, p);
+                    // a service SAS grants one table: the batch's operations must address it
+                    String sasTable = r.param("sig") != null && r.param("ss") == null ? r.param("tn") : null;
+                    return batches.handle(r, p, sasTable);
                 }
                 break;
             default:

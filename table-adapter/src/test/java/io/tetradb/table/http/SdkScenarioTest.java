@@ -8,6 +8,11 @@ import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
 import com.azure.data.tables.models.TableTransactionFailedException;
+import com.azure.data.tables.TableServiceClientBuilder;
+import com.azure.data.tables.sas.TableAccountSasPermission;
+import com.azure.data.tables.sas.TableAccountSasResourceType;
+import com.azure.data.tables.sas.TableAccountSasService;
+import com.azure.data.tables.sas.TableAccountSasSignatureValues;
 import com.azure.data.tables.sas.TableSasPermission;
 import com.azure.data.tables.sas.TableSasSignatureValues;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -161,6 +166,44 @@ class SdkScenarioTest extends SdkTestBase {
                 .buildClient();
         writer.createEntity(new TableEntity("p", "w"));
         writer.deleteEntity("p", "w");
-        assertEquals(1, owner.listEntities().stream().count());
+        writer.submitTransaction(List.of(new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("p", "t"))));
+        assertEquals(2, owner.listEntities().stream().count());
+
+        // the same SAS does not open another table, not even through a batch
+        TableClient other = freshTable("othertable");
+        TableClient sneaky = new TableClientBuilder().endpoint(endpoint()).tableName("othertable").sasToken(all)
+                .buildClient();
+        assertEquals(403, assertThrows(TableServiceException.class, () -> sneaky.getEntity("p", "r"))
+                .getResponse().getStatusCode());
+        assertThrows(RuntimeException.class, () -> sneaky.submitTransaction(List.of(
+                new TableTransactionAction(TableTransactionActionType.CREATE, new TableEntity("p", "x")))));
+        assertEquals(0, other.listEntities().stream().count());
+    }
+
+    @Test
+    void accountSas() {
+        freshTable("acctsas").createEntity(new TableEntity("p", "r").addProperty("V", 1));
+        String listAndRead = service.generateAccountSas(new TableAccountSasSignatureValues(
+                OffsetDateTime.now().plusHours(1), TableAccountSasPermission.parse("rl"),
+                new TableAccountSasService().setTableAccess(true),
+                new TableAccountSasResourceType().setContainer(true).setObject(true)));
+        var reader = new TableServiceClientBuilder().endpoint(endpoint()).sasToken(listAndRead).buildClient();
+        assertTrue(reader.listTables().stream().anyMatch(t -> t.getName().equals("acctsas")));
+        assertEquals(1, reader.getTableClient("acctsas").getEntity("p", "r").getProperty("V"));
+        assertEquals(403, assertThrows(TableServiceException.class, () -> reader.createTable("notallowed"))
+                .getResponse().getStatusCode());
+        assertEquals(403, assertThrows(TableServiceException.class,
+                () -> reader.getTableClient("acctsas").createEntity(new TableEntity("p", "x")))
+                .getResponse().getStatusCode());
+
+        String all = service.generateAccountSas(new TableAccountSasSignatureValues(
+                OffsetDateTime.now().plusHours(1), TableAccountSasPermission.parse("rwdlacu"),
+                new TableAccountSasService().setTableAccess(true),
+                new TableAccountSasResourceType().setContainer(true).setObject(true)));
+        var admin = new TableServiceClientBuilder().endpoint(endpoint()).sasToken(all).buildClient();
+        admin.createTable("bysas");
+        admin.getTableClient("bysas").createEntity(new TableEntity("p", "r"));
+        admin.deleteTable("bysas");
+        assertTrue(service.listTables().stream().noneMatch(t -> t.getName().equals("bysas")));
     }
 }
