@@ -33,7 +33,8 @@ final class BatchHandler {
         this.api = api;
     }
 
-    ApiResponse handle(ApiRequest r, ResourcePath p) {
+    /** {@code onlyTable}: the one table the request's service SAS grants (null: any). */
+    ApiResponse handle(ApiRequest r, ResourcePath p, String onlyTable) {
         if (r.body().length > MAX_BATCH_BYTES) {
             throw new TableException(413, "RequestBodyTooLarge", "a batch is at most 4 MiB");
         }
@@ -61,6 +62,10 @@ final class BatchHandler {
                     if (!sp.account().equals(p.account())) {
                         throw TableException.invalidInput("every operation of a batch addresses the account "
                                 + p.account());
+                    }
+                    if (onlyTable != null && (sp.table() == null || !sp.table().equalsIgnoreCase(onlyTable))) {
+                        throw new TableException(403, "AuthorizationResourceTypeMismatch",
+                                "the shared access signature does not grant the table " + sp.table());
                     }
                     Table t = api.service(p.account()).table(sp.table() == null ? "" : sp.table());
                     if (table != null && !table.name().equals(t.name())) {

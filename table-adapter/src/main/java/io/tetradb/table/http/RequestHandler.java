@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 /** Turns each aggregated HTTP request into an {@link ApiRequest}, runs it on the worker pool, writes the answer. */
 final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RequestHandler.class);
     private static final String API_VERSION = "2019-02-02";
     private final TableApi api;
     private final ExecutorService pool;
@@ -36,7 +37,6 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
         boolean keepAlive = HttpUtil.isKeepAlive(req);
-        ApiRequest r;
         if (req.decoderResult().isFailure()) {
             write(ctx, Errors.of(400, "InvalidInput", "the HTTP request is malformed", MetadataLevel.MINIMAL), false);
             return;
@@ -54,9 +54,18 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (method.equals("POST") && tunnelled != null) {
             method = tunnelled.trim().toUpperCase(Locale.ROOT);
         }
-        r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
+        ApiRequest r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
         try {
-            pool.execute(() -> write(ctx, api.handle(r), keepAlive));
+            pool.execute(() -> {
+                ApiResponse answer;
+                try {
+                    answer = api.handle(r);
+                } catch (Throwable t) { // an Error too: the client always gets an answer
+                    LOG.error("{} {} failed", r.method(), r.rawPath(), t);
+                    answer = Errors.of(500, "InternalError", String.valueOf(t), MetadataLevel.MINIMAL);
+                }
+                write(ctx, answer, keepAlive);
+            });
         } catch (RejectedExecutionException shuttingDown) {
             write(ctx, Errors.of(503, "ServerBusy", "the server is shutting down", MetadataLevel.MINIMAL), false);
         }
@@ -82,6 +91,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} closed after an error", ctx.channel().remoteAddress(), cause);
         ctx.close();
     }
 }

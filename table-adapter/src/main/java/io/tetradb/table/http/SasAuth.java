@@ -17,7 +17,9 @@ import java.util.Locale;
  * </pre>
  * Permissions: {@code r} get and query, {@code a} insert (and upsert), {@code u} update, merge (and upsert),
  * {@code d} delete; a {@code $batch} needs all four. Key ranges bound point operations; a query under a SAS with key
- * ranges is refused (not narrowed). Stored access policies ({@code si}) and account SAS are not supported (403).
+ * ranges is refused (not narrowed). A SAS for https only is refused (this endpoint speaks http); the signed IP range
+ * is not checked. Stored access policies ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt})
+ * is checked by {@link #checkAccountSas}.
  */
 final class SasAuth {
     private final SharedKeyAuth keys;
@@ -27,6 +29,10 @@ final class SasAuth {
     }
 
     void check(ApiRequest r, ResourcePath p) {
+        if (r.param("ss") != null) {
+            checkAccountSas(r, p);
+            return;
+        }
         String tn = r.param("tn");
         if (tn == null) {
             throw SharedKeyAuth.failed("only service SAS for one table (tn=...) is supported");
@@ -39,6 +45,71 @@ final class SasAuth {
                 ("/table/" + p.account() + "/" + tn).toLowerCase(Locale.ROOT), "", orEmpty(r.param("sip")),
                 orEmpty(r.param("spr")), orEmpty(r.param("sv")), orEmpty(r.param("spk")), orEmpty(r.param("srk")),
                 orEmpty(r.param("epk")), orEmpty(r.param("erk")));
+        verify(r, p, toSign);
+        boolean table = p.table() != null && p.table().equalsIgnoreCase(tn);
+        String needed = switch (p.kind()) {
+            case ENTITIES, ENTITY, BATCH -> entityPermissions(r, p);
+            default -> null;
+        };
+        if (needed == null || (!table && p.kind() != ResourcePath.Kind.BATCH)) {
+            throw new TableException(403, "AuthorizationResourceTypeMismatch",
+                    "This request is not authorized to perform this operation using this resource type.");
+        }
+        requirePermissions(sp, needed);
+        boolean ranged = r.param("spk") != null || r.param("epk") != null;
+        if (ranged && p.kind() == ResourcePath.Kind.ENTITY) {
+            if (!inRange(p.partitionKey(), p.rowKey(), r)) {
+                throw new TableException(403, "AuthorizationFailure",
+                        "This request is not authorized to perform this operation (key out of the SAS range).");
+            }
+        } else if (ranged) {
+            throw new TableException(403, "AuthorizationFailure",
+                    "queries and inserts under a SAS with key ranges are not supported");
+        }
+    }
+
+    /**
+     * Account SAS: {@code account \n sp \n ss \n srt \n st \n se \n sip \n spr \n sv \n}; the services must
+     * include {@code t}; tables need resource type {@code c} (list {@code l}, create {@code c}/{@code a}/{@code w},
+     * delete {@code d}), entities {@code o} (as for a service SAS: {@code r a u d}).
+     */
+    private void checkAccountSas(ApiRequest r, ResourcePath p) {
+        String sp = orEmpty(r.param("sp"));
+        String toSign = String.join("\n", p.account(), sp, orEmpty(r.param("ss")), orEmpty(r.param("srt")),
+                orEmpty(r.param("st")), orEmpty(r.param("se")), orEmpty(r.param("sip")), orEmpty(r.param("spr")),
+                orEmpty(r.param("sv")), "");
+        verify(r, p, toSign);
+        if (!orEmpty(r.param("ss")).contains("t")) {
+            throw new TableException(403, "AuthorizationServiceMismatch",
+                    "This request is not authorized to perform this operation using this service.");
+        }
+        String srt = orEmpty(r.param("srt"));
+        String type;
+        String needed;
+        switch (p.kind()) {
+            case TABLES -> {
+                type = "c";
+                needed = r.method().equals("GET") ? "l" : sp.contains("a") || sp.contains("w") ? "" : "c";
+            }
+            case TABLE -> {
+                type = "c";
+                needed = r.method().equals("DELETE") ? "d" : "l";
+            }
+            case ENTITIES, ENTITY, BATCH -> {
+                type = "o";
+                needed = entityPermissions(r, p);
+            }
+            default -> throw new TableException(403, "AuthorizationResourceTypeMismatch",
+                    "This request is not authorized to perform this operation using this resource type.");
+        }
+        if (!srt.contains(type)) {
+            throw new TableException(403, "AuthorizationResourceTypeMismatch",
+                    "This request is not authorized to perform this operation using this resource type.");
+        }
+        requirePermissions(sp, needed);
+    }
+
+    private void verify(ApiRequest r, ResourcePath p, String toSign) {
         byte[] given;
         try {
             given = Base64.getDecoder().decode(r.param("sig"));
@@ -55,8 +126,16 @@ final class SasAuth {
         if (r.param("st") != null && time(r.param("st")).isAfter(now)) {
             throw SharedKeyAuth.failed("Signed start time is in the future");
         }
-        boolean table = p.table() != null && p.table().equalsIgnoreCase(tn);
-        String needed = switch (p.kind()) {
+        String protocols = r.param("spr");
+        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains("http")) {
+            throw new TableException(403, "AuthorizationProtocolMismatch",
+                    "This request is not authorized to perform this operation using this protocol (the SAS allows "
+                            + protocols + "; this endpoint speaks http).");
+        }
+    }
+
+    private static String entityPermissions(ApiRequest r, ResourcePath p) {
+        return switch (p.kind()) {
             case ENTITIES -> r.method().equals("GET") ? "r" : "a";
             case ENTITY -> switch (r.method()) {
                 case "GET" -> "r";
@@ -64,28 +143,17 @@ final class SasAuth {
                 case "PUT", "MERGE", "PATCH" -> r.header("If-Match") == null ? "au" : "u";
                 default -> "?";
             };
-            case BATCH -> "raud";
-            default -> null;
+            case BATCH -> "aud";
+            default -> "?";
         };
-        if (needed == null || (!table && p.kind() != ResourcePath.Kind.BATCH)) {
-            throw new TableException(403, "AuthorizationResourceTypeMismatch",
-                    "This request is not authorized to perform this operation using this resource type.");
-        }
+    }
+
+    private static void requirePermissions(String sp, String needed) {
         for (char c : needed.toCharArray()) {
             if (sp.indexOf(c) < 0) {
                 throw new TableException(403, "AuthorizationPermissionMismatch",
                         "This request is not authorized to perform this operation using this permission.");
             }
-        }
-        boolean ranged = r.param("spk") != null || r.param("epk") != null;
-        if (ranged && p.kind() == ResourcePath.Kind.ENTITY) {
-            if (!inRange(p.partitionKey(), p.rowKey(), r)) {
-                throw new TableException(403, "AuthorizationFailure",
-                        "This request is not authorized to perform this operation (key out of the SAS range).");
-            }
-        } else if (ranged) {
-            throw new TableException(403, "AuthorizationFailure",
-                    "queries and inserts under a SAS with key ranges are not supported");
         }
     }
 

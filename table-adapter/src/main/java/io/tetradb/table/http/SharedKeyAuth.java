@@ -22,7 +22,7 @@ import java.util.Map;
  * {@code Date} is {@code x-ms-date} when present, else {@code Date}. The canonicalized resource is
  * {@code /account} + the request's encoded path (+ {@code ?comp=...}); with path-style URLs the path starts with the
  * account again, so the account appears twice ({@code /devstoreaccount1/devstoreaccount1/Tables}), as the SDKs and
- * Azurite compute it; the single form is accepted too. The Java SDK signs Shared Key Lite with an empty date line
+ * Azurite compute it; the single form is accepted too. The date must be within 15 minutes of the server's clock. The Java SDK signs Shared Key Lite with an empty date line
  * when it sends {@code x-ms-date}; that form is accepted as well. Anything else is 403 {@code AuthenticationFailed}.
  */
 final class SharedKeyAuth {
@@ -66,6 +66,7 @@ final class SharedKeyAuth {
         }
         String msDate = r.header("x-ms-date");
         String date = msDate != null ? msDate : orEmpty(r.header("Date"));
+        checkFresh(date);
         List<String> candidates = new ArrayList<>();
         for (String resource : resources(r, signer)) {
             if (scheme.equals("SharedKey")) {
@@ -93,6 +94,19 @@ final class SharedKeyAuth {
         }
         throw failed("Server failed to authenticate the request. Make sure the value of Authorization header is "
                 + "formed correctly including the signature.");
+    }
+
+    /** A signed request is valid for 15 minutes either side of its date, as in Azure (no replays later). */
+    private static void checkFresh(String date) {
+        java.time.Instant at;
+        try {
+            at = java.time.ZonedDateTime.parse(date, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            throw failed("the request needs an x-ms-date (or Date) header in RFC 1123 form, got '" + date + "'");
+        }
+        if (Math.abs(java.time.Duration.between(at, java.time.Instant.now()).toMinutes()) > 15) {
+            throw failed("the request's date " + date + " is more than 15 minutes from the server's time");
+        }
     }
 
     private static List<String> resources(ApiRequest r, String account) {

@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Netty; {@link TableHttpServer} feeds it.
  */
 final class TableApi {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableApi.class);
     private final CosmosClient client;
     private final SharedKeyAuth auth;
     private final SasAuth sas;
@@ -57,12 +58,18 @@ final class TableApi {
         } catch (TableException e) {
             return Errors.of(e, MetadataLevel.of(r));
         } catch (RuntimeException e) {
+            LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             return Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
         }
     }
 
     private ApiResponse route(ApiRequest r, ResourcePath p) {
         String method = r.method();
+        if (p.kind() == ResourcePath.Kind.SERVICE || r.param("comp") != null || r.param("restype") != null) {
+            // service properties and statistics, table ACLs (?comp=acl): not served by this endpoint
+            throw new TableException(501, "NotImplemented", "service properties, statistics and access policies "
+                    + "are not implemented by this endpoint");
+        }
         switch (p.kind()) {
             case TABLES:
                 if (method.equals("GET")) {
@@ -91,7 +98,9 @@ final class TableApi {
                 return entityOperation(r, p);
             case BATCH:
                 if (method.equals("POST")) {
-                    return batches.handle(r, p);
+                    // a service SAS grants one table: the batch's operations must address it
+                    String sasTable = r.param("sig") != null && r.param("ss") == null ? r.param("tn") : null;
+                    return batches.handle(r, p, sasTable);
                 }
                 break;
             default:
@@ -157,14 +166,18 @@ final class TableApi {
         Table t = service(p.account()).table(p.table());
         Entity e = EntityJson.parse(r.body(), null, null);
         Table.Outcome o = t.insert(e);
+        String location = baseUrl(r, p) + "/" + t.name() + "(PartitionKey='" + EntityJson.escapeKey(e.partitionKey())
+                + "',RowKey='" + EntityJson.escapeKey(e.rowKey()) + "')";
         if (noContent(r)) {
             return new ApiResponse(204).header("Preference-Applied", "return-no-content")
-                    .header("ETag", o.entity().etag()).charge(o.requestCharge());
+                    .header("ETag", o.entity().etag()).header("Location", location)
+                    .header("DataServiceId", location).charge(o.requestCharge());
         }
         MetadataLevel level = MetadataLevel.of(r);
         ObjectNode json = EntityJson.write(o.entity(), level, null, baseUrl(r, p), t.name(), true);
         return new ApiResponse(201).json(bytes(json), level.contentType).header("ETag", o.entity().etag())
-                .header("Preference-Applied", "return-content").charge(o.requestCharge());
+                .header("Location", location).header("Preference-Applied", "return-content")
+                .charge(o.requestCharge());
     }
 
     private ApiResponse entityOperation(ApiRequest r, ResourcePath p) {

@@ -1,31 +1,20 @@
 package io.tetradb.table.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
-import io.tetradb.core.query.plan.LogicalPlan;
-import io.tetradb.core.query.sql.Expr;
-import io.tetradb.core.query.sql.OrderByItem;
-import io.tetradb.core.query.sql.Projection;
-import io.tetradb.core.store.ContainerQuery;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.table.filter.Filter;
-import io.tetradb.table.filter.FilterCompiler;
 import io.tetradb.table.model.DateTimes;
 import io.tetradb.table.model.Entity;
 import io.tetradb.table.model.EntityRules;
 import io.tetradb.table.model.TableException;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The entities of one table, over its core container: point operations (each one core transaction), queries in
@@ -39,10 +28,10 @@ public final class Table {
     /** Results per query page at most, as in Azure. */
     public static final int MAX_PAGE = 1000;
     private static final int MAX_RETRIES = 16;
-    private static final Expr D = new Expr.Identifier(FilterCompiler.ALIAS);
 
     private final String name;
     private final ContainerStore container;
+    private volatile int seekSortLimit = 5000;
 
     Table(String name, ContainerStore container) {
         this.name = name;
@@ -174,48 +163,19 @@ public final class Table {
      * partition only.
      */
     public Page query(Filter filter, int top, String continuation) {
-        String pinned = filter == null ? null : FilterCompiler.pinnedPartitionKey(filter);
-        LogicalPlan plan = new LogicalPlan.Scan();
-        plan = new LogicalPlan.Unwind(plan, FilterCompiler.ALIAS, new Expr.Identifier(LogicalPlan.ITEM), false);
-        if (filter != null) {
-            plan = new LogicalPlan.Filter(plan, FilterCompiler.compile(filter));
-        }
-        Expr id = new Expr.PropertyAccess(D, "id");
-        plan = new LogicalPlan.Sort(plan, pinned != null ? List.of(new OrderByItem(id, false))
-                : List.of(new OrderByItem(new Expr.PropertyAccess(D, EntityItems.PARTITION_KEY), false),
-                new OrderByItem(id, false)));
-        plan = new LogicalPlan.Project(plan, new Projection.Star(), FilterCompiler.ALIAS);
-        String token = continuation == null ? null : decodeToken(continuation);
-        ContainerQuery.Page page;
-        try {
-            page = container.queryPage(plan, Map.of(), pinned == null ? null : pk(pinned), null, token,
-                    Math.max(1, Math.min(top, MAX_PAGE)), 4L << 20);
-        } catch (StoreException e) {
-            throw translate(e);
-        }
-        List<Entity> out = new ArrayList<>(page.results().size());
-        for (JsonNode item : page.results()) {
-            out.add(EntityItems.fromItem(item, etag(coreEtag(item.path("_etag").asText()))));
-        }
-        String next = page.continuation() == null ? null
-                : Base64.getUrlEncoder().withoutPadding().encodeToString(
-                page.continuation().getBytes(StandardCharsets.UTF_8));
-        return new Page(out, next, page.requestCharge(), page.access());
+        return EntityQuery.run(container, filter, Math.max(1, Math.min(top, MAX_PAGE)), continuation, seekSortLimit);
     }
 
-    private static String decodeToken(String continuation) {
-        try {
-            return new String(Base64.getUrlDecoder().decode(continuation), StandardCharsets.UTF_8);
-        } catch (IllegalArgumentException e) {
-            throw TableException.invalidInput("the continuation token is not valid");
-        }
+    /** A filter seek matching at most this many entities is sorted by the face (see {@link EntityQuery}). */
+    void seekSortLimit(int limit) {
+        this.seekSortLimit = limit;
     }
 
     // ---- entity group transactions -------------------------------------------------------------------------------
 
     /** One operation of a {@code $batch} changeset. */
     public record BatchOperation(Kind kind, Entity entity, String ifMatch) {
-        public enum Kind { INSERT, UPDATE, MERGE, UPSERT_REPLACE, UPSERT_MERGE, DELETE, GET }
+        public enum Kind { INSERT, UPDATE, MERGE, UPSERT_REPLACE, UPSERT_MERGE, DELETE }
     }
 
     /** The outcome of each operation, in order (entity null for deletes and merges' empty answers). */
@@ -249,7 +209,6 @@ public final class Table {
                 }
                 String id = RowKeys.toId(e.rowKey());
                 switch (op.kind()) {
-                    case GET -> core.add(ItemOperation.read(id, null));
                     case INSERT -> core.add(ItemOperation.create(checked(e)));
                     case UPDATE -> core.add(ItemOperation.replace(id, checked(e), coreEtag(op.ifMatch())));
                     case UPSERT_REPLACE -> core.add(ItemOperation.upsert(checked(e), null));
@@ -369,9 +328,5 @@ public final class Table {
             case 400 -> TableException.invalidInput(e.getMessage());
             default -> new TableException(e.status() >= 500 ? e.status() : 500, "InternalError", e.getMessage());
         };
-    }
-
-    static Instant now() {
-        return DateTimes.now();
     }
 }

@@ -50,6 +50,14 @@ public final class TableService {
 
     /** Creates a table; 409 TableAlreadyExists when one of that name (in any case) exists. */
     public Table createTable(String name) {
+        return createTable(name, null);
+    }
+
+    /**
+     * Creates a table with provisioned throughput (RU/s, null: none), which sets its initial physical partitions
+     * as for any container ({@code ceil(RU/s / 10000)}).
+     */
+    public Table createTable(String name, Integer throughput) {
         EntityRules.checkTableName(name);
         synchronized (ddl) {
             ensureDatabase();
@@ -58,11 +66,14 @@ public final class TableService {
             }
             try {
                 ContainerStore c = core.createContainer(account, name, PartitionKeyDefinition.of("/PartitionKey"),
-                        indexingPolicy(), null, null, null);
+                        indexingPolicy(), null, throughput, null);
                 Table t = new Table(name, c);
                 tables.put(key(name), t);
                 return t;
             } catch (StoreException e) {
+                if (e.status() == 409) { // created meanwhile through another face
+                    throw new TableException(409, "TableAlreadyExists", "The table specified already exists.");
+                }
                 throw Table.translate(e);
             }
         }
@@ -72,8 +83,15 @@ public final class TableService {
     public void deleteTable(String name) {
         synchronized (ddl) {
             Table t = table(name);
-            core.deleteContainer(account, t.name());
             tables.remove(key(name));
+            try {
+                core.deleteContainer(account, t.name());
+            } catch (StoreException e) {
+                if (e.status() == 404) { // deleted meanwhile through another face
+                    throw new TableException(404, "TableNotFound", "The table specified does not exist.");
+                }
+                throw Table.translate(e);
+            }
         }
     }
 

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RawHttpTest extends SdkTestBase {
     static final ObjectMapper M = new ObjectMapper();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     void table() throws Exception {
@@ -49,11 +49,16 @@ class RawHttpTest extends SdkTestBase {
         }
         int query = path.indexOf('?');
         String canonical = "/devstoreaccount1" + (query < 0 ? path : path.substring(0, query));
+        java.util.regex.Matcher comp = java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(path);
+        if (comp.find()) {
+            canonical += "?comp=" + comp.group(1); // the one query parameter the canonicalized resource keeps
+        }
         String toSign = method + "\n\n" + contentType + "\n" + date + "\n" + canonical;
         String sig = Base64.getEncoder().encodeToString(SharedKeyAuth.hmac(Base64.getDecoder().decode(KEY), toSign));
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
+                .timeout(java.time.Duration.ofSeconds(30))
                 .header("x-ms-date", date)
                 .header("x-ms-version", "2019-02-02")
                 .header("Authorization", "SharedKey devstoreaccount1:" + sig);
@@ -86,8 +91,10 @@ class RawHttpTest extends SdkTestBase {
     void metadataLevelsAndAnnotations() throws Exception {
         String body = "{\"PartitionKey\":\"p\",\"RowKey\":\"m\",\"Big\":\"9007199254740993\",\"Big@odata.type\":\"Edm.Int64\","
                 + "\"When\":\"2016-03-01T09:30:00.1234567Z\",\"When@odata.type\":\"Edm.DateTime\",\"N\":7}";
-        assertEquals(204, send("POST", "/devstoreaccount1/raw", body, "Prefer", "return-no-content").statusCode());
+        HttpResponse<String> created = send("POST", "/devstoreaccount1/raw", body, "Prefer", "return-no-content");
+        assertEquals(204, created.statusCode());
         String path = "/devstoreaccount1/raw(PartitionKey='p',RowKey='m')";
+        assertTrue(created.headers().firstValue("Location").orElse("").endsWith(path));
 
         JsonNode none = M.readTree(send("GET", path, null, "Accept", "application/json;odata=nometadata").body());
         assertEquals("9007199254740993", none.path("Big").asText());
@@ -135,6 +142,8 @@ class RawHttpTest extends SdkTestBase {
         assertError(send("GET", "/devstoreaccount1/raw(PartitionKey='p',RowKey=", null), 400, "InvalidInput");
         assertError(send("DELETE", "/devstoreaccount1/raw(PartitionKey='p',RowKey='r')", null), 400, "MissingRequiredHeader");
         assertError(send("GET", "/devstoreaccount1/nosuch()", null), 404, "TableNotFound");
+        assertError(send("GET", "/devstoreaccount1/raw?comp=acl", null), 501, "NotImplemented");
+        assertError(send("GET", "/devstoreaccount1/?restype=service&comp=properties", null), 501, "NotImplemented");
         assertError(send("POST", "/devstoreaccount1/$batch", "not multipart"), 400, "InvalidInput");
         assertError(send("POST", "/devstoreaccount1/$batch", "--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n",
                 "Content-Type", "multipart/mixed; boundary=b"), 400, "InvalidInput");
@@ -182,6 +191,16 @@ class RawHttpTest extends SdkTestBase {
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(403, forged.statusCode());
         assertEquals("AuthenticationFailed", forged.headers().firstValue("x-ms-error-code").orElse(null));
+        // a correctly signed request replayed an hour later
+        String old = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC).minusHours(1));
+        String sig = Base64.getEncoder().encodeToString(SharedKeyAuth.hmac(Base64.getDecoder().decode(KEY),
+                "GET\n\n\n" + old + "\n/devstoreaccount1/devstoreaccount1/Tables"));
+        HttpResponse<String> replayed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                        + server.address().getPort() + "/devstoreaccount1/Tables"))
+                .header("x-ms-date", old).header("Authorization", "SharedKey devstoreaccount1:" + sig)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(403, replayed.statusCode(), replayed.body());
+        assertTrue(replayed.body().contains("15 minutes"), replayed.body());
     }
 
     static String enc(String s) {
