@@ -93,25 +93,58 @@ final class CrudCommands {
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();
-        for (int i = 0; i < list.size(); i++) {
-            try {
+        if (unique.isEmpty()) {
+            // batched: one core transaction per up to 100 documents
+            List<BsonDocument> prepared = new ArrayList<>();
+            List<Integer> positions = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
                 if (!list.get(i).isDocument()) {
-                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
+                    writeErrors.add(writeError(i, new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects")));
+                    if (ordered) {
+                        break;
+                    }
+                    continue;
                 }
-                BsonDocument doc = withId(list.get(i).asDocument());
-                if (unique.isEmpty()) {
-                    ctx.charge(coll.insert(doc));
-                } else {
+                prepared.add(withId(list.get(i).asDocument()));
+                positions.add(i);
+            }
+            if (ordered && !writeErrors.isEmpty()) {
+                int firstBad = writeErrors.get(0).asDocument().getInt32("index").getValue();
+                prepared = prepared.subList(0, (int) positions.stream().filter(p -> p < firstBad).count());
+            }
+            double[] charge = new double[1];
+            List<RuntimeException> outcome = coll.insertAll(prepared, ordered, charge);
+            ctx.charge(charge[0]);
+            BsonArray errors = new BsonArray();
+            for (int k = 0; k < outcome.size(); k++) {
+                RuntimeException e = outcome.get(k);
+                if (e == null) {
+                    n++;
+                } else if (e != MongoCollection.SKIPPED) {
+                    errors.add(writeError(positions.get(k), MongoErrors.of(e)));
+                }
+            }
+            errors.addAll(writeErrors);
+            errors.sort((a, b) -> Integer.compare(a.asDocument().getInt32("index").getValue(),
+                    b.asDocument().getInt32("index").getValue()));
+            writeErrors = errors;
+        } else {
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    if (!list.get(i).isDocument()) {
+                        throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
+                    }
+                    BsonDocument doc = withId(list.get(i).asDocument());
                     synchronized (coll.uniqueLock()) {
                         indexes.checkUnique(coll, unique, doc);
                         ctx.charge(coll.insert(doc));
                     }
-                }
-                n++;
-            } catch (MongoError | io.tetradb.core.StoreException e) {
-                writeErrors.add(writeError(i, MongoErrors.of(e)));
-                if (ordered) {
-                    break;
+                    n++;
+                } catch (MongoError | io.tetradb.core.StoreException e) {
+                    writeErrors.add(writeError(i, MongoErrors.of(e)));
+                    if (ordered) {
+                        break;
+                    }
                 }
             }
         }

@@ -20,6 +20,9 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonValue;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One collection over its core container: every document in the collection's one logical partition, addressed by
  * its encoded {@code _id}. Writes are single-item core transactions; an update is read → compute → replace with the
@@ -91,6 +94,81 @@ public final class MongoCollection {
     }
 
     /**
+     * Inserts documents (each with its {@code _id}) in core transactional batches — one commit (one fsync) per batch
+     * instead of per document. Returns, per document, null when it was inserted or its error. A batch the core
+     * refuses as a whole (a duplicate, a too-large document) is retried document by document, so every document gets
+     * its own outcome exactly as single inserts would give; with {@code ordered} nothing after the first failure is
+     * written.
+     */
+    public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
+        List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
+        int maxOps = 100; // the core's transactional batch limit
+        int i = 0;
+        while (i < docs.size()) {
+            List<ItemOperation> ops = new ArrayList<>();
+            int bytes = 0;
+            int start = i;
+            try {
+                while (i < docs.size() && ops.size() < maxOps) {
+                    ObjectNode item = DocumentMapper.toItem(docs.get(i));
+                    int size = item.toString().length();
+                    if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
+                        break;
+                    }
+                    ops.add(ItemOperation.create(item));
+                    bytes += size;
+                    i++;
+                }
+            } catch (RuntimeException badDocument) {
+                // this document cannot even be mapped: the ones before it go as a batch, then it fails alone
+            }
+            boolean applied = false;
+            if (ops.size() > 1) {
+                try {
+                    List<ItemResult> results = container.executeBatch(PARTITION, ops);
+                    applied = results.stream().allMatch(ItemResult::isSuccess);
+                    if (applied) {
+                        for (ItemResult r : results) {
+                            charge[0] += r.requestCharge();
+                        }
+                    }
+                } catch (StoreException refused) {
+                    applied = false;
+                }
+            }
+            if (!applied) {
+                int end = Math.max(i, start + 1);
+                for (int k = start; k < end; k++) {
+                    try {
+                        charge[0] += insert(docs.get(k));
+                    } catch (RuntimeException e) {
+                        outcome.set(k, e);
+                        if (ordered) {
+                            for (int rest = k + 1; rest < docs.size(); rest++) {
+                                outcome.set(rest, SKIPPED);
+                            }
+                            return outcome;
+                        }
+                    }
+                }
+                i = end;
+            }
+        }
+        return outcome;
+    }
+
+    /** Marks documents an ordered insert did not reach. */
+    public static final RuntimeException SKIPPED = new RuntimeException("not attempted") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
+
+    /** Below the core's 2 MB batch limit, counting the system properties the core adds. */
+    private static final int BATCH_BYTES = 1_500_000;
+
+    /**
      * Replaces the version {@code old} read with {@code next} (same {@code _id}); false if another write came
      * between (the caller reads again and retries).
      */
@@ -122,6 +200,13 @@ public final class MongoCollection {
 
     /** The documents {@code filter} may match, found through the core's planner (index seeks where it can). */
     public DocStream candidates(BsonDocument filter) {
+        BsonValue id = filter.size() == 1 ? filter.get("_id") : null;
+        if (id != null && id.isDocument() && id.asDocument().size() == 1 && id.asDocument().containsKey("$eq")) {
+            id = id.asDocument().get("$eq");
+        }
+        if (id != null && !id.isDocument() && !id.isArray() && !id.isRegularExpression()) {
+            return DocStream.point(container, PARTITION, IdCodec.encode(id));
+        }
         return new DocStream(container, PARTITION, plan(filter));
     }
 
