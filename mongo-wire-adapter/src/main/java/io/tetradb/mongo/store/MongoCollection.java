@@ -111,7 +111,7 @@ public final class MongoCollection {
             try {
                 while (i < docs.size() && ops.size() < maxOps) {
                     ObjectNode item = DocumentMapper.toItem(docs.get(i));
-                    int size = item.toString().length();
+                    int size = approxSize(docs.get(i)) + 200; // + the core's system properties
                     if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
                         break;
                     }
@@ -155,6 +155,29 @@ public final class MongoCollection {
             }
         }
         return outcome;
+    }
+
+    /** About the stored size of a document (its JSON with system properties): enough to cut batches below 2 MB. */
+    public static int approxSize(BsonValue v) {
+        return switch (v.getBsonType()) {
+            case DOCUMENT -> {
+                int n = 2;
+                for (java.util.Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                    n += e.getKey().length() + 4 + approxSize(e.getValue());
+                }
+                yield n;
+            }
+            case ARRAY -> {
+                int n = 2;
+                for (BsonValue x : v.asArray()) {
+                    n += 1 + approxSize(x);
+                }
+                yield n;
+            }
+            case STRING -> 2 + v.asString().getValue().length() * 3 / 2;
+            case BINARY -> 64 + v.asBinary().getData().length * 4 / 3;
+            default -> 48;
+        };
     }
 
     /** Marks documents an ordered insert did not reach. */
