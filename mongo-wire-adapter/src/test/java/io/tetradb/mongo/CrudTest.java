@@ -176,6 +176,14 @@ class CrudTest extends MongoServerTestBase {
         try (MongoCursor<Document> cursor = c.find().batchSize(2).iterator()) {
             cursor.next(); // the rest is killed by close()
         }
+        Document defaults = client.getDatabase("crud").runCommand(new Document("find", "cursor"));
+        assertEquals(101, defaults.get("cursor", Document.class).getList("firstBatch", Document.class).size(),
+                "MongoDB's default first batch");
+        Document more = client.getDatabase("crud").runCommand(new Document("getMore",
+                defaults.get("cursor", Document.class).getLong("id")).append("collection", "cursor"));
+        assertEquals(899, more.get("cursor", Document.class).getList("nextBatch", Document.class).size(),
+                "a getMore without batchSize returns the rest (up to 16 MB)");
+        assertEquals(0L, more.get("cursor", Document.class).getLong("id"));
         Document reply = client.getDatabase("crud").runCommand(new Document("find", "cursor").append("batchSize", 2));
         long id = reply.get("cursor", Document.class).getLong("id");
         assertTrue(id != 0);

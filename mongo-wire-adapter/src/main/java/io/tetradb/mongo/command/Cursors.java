@@ -78,7 +78,7 @@ final class Cursors {
             BsonDocument d = run.next();
             bytes += io.tetradb.mongo.store.MongoCollection.approxSize(d);
             out.add(d);
-            if (bytes >= Limits.MAX_BATCH_BYTES - Limits.MAX_BSON_OBJECT_SIZE) {
+            if (bytes >= Limits.MAX_BATCH_BYTES / 2) { // estimated sizes: keep well inside one 16 MB reply
                 break;
             }
         }
