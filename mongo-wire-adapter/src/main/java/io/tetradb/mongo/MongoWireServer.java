@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -102,10 +104,15 @@ public final class MongoWireServer implements AutoCloseable {
     }
 
     private void shutdownGroups() {
-        for (io.netty.util.concurrent.EventExecutorGroup g : new io.netty.util.concurrent.EventExecutorGroup[]{
-                boss, workers, commandThreads}) {
+        // all at once, with a short quiet period: a closing channel's pipeline hops between its I/O loop and the
+        // command threads, so neither may refuse tasks until both are idle
+        List<io.netty.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (EventExecutorGroup g : List.of(boss, workers, commandThreads)) {
+            done.add(g.shutdownGracefully(50, 3000, TimeUnit.MILLISECONDS));
+        }
+        for (io.netty.util.concurrent.Future<?> f : done) {
             try {
-                g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+                f.awaitUninterruptibly(5, TimeUnit.SECONDS);
             } catch (RuntimeException e) {
                 LOG.warn("stopping Mongo wire server threads", e);
             }
