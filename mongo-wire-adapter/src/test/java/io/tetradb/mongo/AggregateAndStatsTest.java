@@ -88,6 +88,32 @@ class AggregateAndStatsTest extends MongoServerTestBase {
     }
 
     @Test
+    void lookupFacetAndPipelineUpdates() {
+        MongoCollection<Document> customers = client.getDatabase("agg").getCollection("customers");
+        customers.drop();
+        customers.insertMany(List.of(new Document("_id", "c1").append("name", "Ann"),
+                new Document("_id", "c2").append("name", "Bob")));
+        List<Document> joined = customers.aggregate(List.of(
+                Aggregates.lookup("orders", "_id", "customer", "orders"),
+                Aggregates.project(Projections.fields(Projections.include("name"),
+                        Projections.computed("count", new Document("$size", "$orders")))),
+                Aggregates.sort(Sorts.ascending("_id")))).into(new ArrayList<>());
+        assertEquals(List.of(Document.parse("{_id: 'c1', name: 'Ann', count: 50}"),
+                Document.parse("{_id: 'c2', name: 'Bob', count: 50}")), joined);
+        Document facets = orders.aggregate(List.of(Aggregates.facet(
+                new com.mongodb.client.model.Facet("total", Aggregates.count("n")),
+                new com.mongodb.client.model.Facet("top", Aggregates.sort(Sorts.descending("_id")), Aggregates.limit(2),
+                        Aggregates.project(Projections.include("_id")))))).first();
+        assertEquals(List.of(new Document("n", 250)), facets.getList("total", Document.class));
+        assertEquals(List.of(new Document("_id", 249), new Document("_id", 248)), facets.getList("top", Document.class));
+
+        customers.updateOne(Filters.eq("_id", "c1"), List.of(
+                new Document("$set", new Document("upper", new Document("$toUpper", "$name"))),
+                new Document("$unset", "name")));
+        assertEquals(Document.parse("{_id: 'c1', upper: 'ANN'}"), customers.find(Filters.eq("_id", "c1")).first());
+    }
+
+    @Test
     void requestChargesAndCollectionStatistics() {
         MongoCollection<Document> c = client.getDatabase("agg").getCollection("charged");
         c.drop();

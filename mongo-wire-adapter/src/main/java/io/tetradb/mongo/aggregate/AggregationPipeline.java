@@ -34,6 +34,8 @@ import java.util.TreeMap;
 public final class AggregationPipeline {
     private final List<BsonDocument> stages = new ArrayList<>();
     private DocStream source;
+    /** Collections of the same database by name (null when absent), for {@code $lookup}. */
+    private java.util.function.Function<String, MongoCollection> collections = name -> null;
 
     public AggregationPipeline(BsonArray pipeline) {
         for (BsonValue s : pipeline) {
@@ -42,6 +44,28 @@ public final class AggregationPipeline {
             }
             stages.add(s.asDocument());
         }
+    }
+
+    /** How {@code $lookup} finds the collections it joins. */
+    public AggregationPipeline collections(java.util.function.Function<String, MongoCollection> resolver) {
+        this.collections = resolver;
+        return this;
+    }
+
+    /**
+     * Runs the stages over one document (an update with an aggregation pipeline: {@code $set $addFields $unset
+     * $project $replaceRoot $replaceWith} are what MongoDB allows there).
+     */
+    public BsonDocument applyTo(BsonDocument doc) {
+        List<BsonDocument> rows = new ArrayList<>(List.of(doc));
+        for (BsonDocument stage : stages) {
+            String name = stage.getFirstKey();
+            if (!List.of("$set", "$addFields", "$unset", "$project", "$replaceRoot", "$replaceWith").contains(name)) {
+                throw new MongoError(ErrorCode.BAD_VALUE, name + " is not allowed to be used within an update");
+            }
+            rows = stage(stage, rows);
+        }
+        return rows.get(0);
     }
 
     /** Where the documents came from in the core (for charges and explain); null before {@link #run}. */
@@ -87,9 +111,72 @@ public final class AggregationPipeline {
         List<BsonDocument> rows = new ArrayList<>();
         docs.forEachRemaining(rows::add);
         for (; i < stages.size(); i++) {
-            rows = stage(stages.get(i), rows);
+            rows = stages.get(i).getFirstKey().equals("$lookup") ? lookup(stages.get(i).getDocument("$lookup"), rows)
+                    : stages.get(i).getFirstKey().equals("$facet") ? facet(stages.get(i).getDocument("$facet"), rows)
+                    : stage(stages.get(i), rows);
         }
         return rows.iterator();
+    }
+
+    /**
+     * {@code $lookup} in its equality form ({@code from, localField, foreignField, as}): for each document, the
+     * foreign documents whose {@code foreignField} equals the local value (or one of its elements), found through
+     * the foreign collection's index seeks.
+     */
+    private List<BsonDocument> lookup(BsonDocument spec, List<BsonDocument> rows) {
+        for (String f : List.of("from", "localField", "foreignField", "as")) {
+            if (!spec.containsKey(f) || !spec.get(f).isString()) {
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$lookup needs from, localField, foreignField and as "
+                        + "(the pipeline form is not supported yet)");
+            }
+        }
+        MongoCollection foreign = collections.apply(spec.getString("from").getValue());
+        String foreignField = spec.getString("foreignField").getValue();
+        io.tetradb.mongo.query.FieldPath local = new io.tetradb.mongo.query.FieldPath(spec.getString("localField").getValue());
+        List<BsonDocument> out = new ArrayList<>();
+        for (BsonDocument r : rows) {
+            BsonArray values = new BsonArray();
+            for (BsonValue v : local.values(r)) {
+                if (v == null) {
+                    values.add(BsonNull.VALUE);
+                } else if (v.isArray()) {
+                    values.addAll(v.asArray());
+                } else {
+                    values.add(v);
+                }
+            }
+            BsonArray matches = new BsonArray();
+            if (foreign != null) {
+                BsonDocument filter = new BsonDocument(foreignField, new BsonDocument("$in", values));
+                QueryRun run = new QueryRun(foreign.candidates(filter), FilterMatcher.compile(filter), null, 0, 0, null);
+                run.forEachRemaining(matches::add);
+            }
+            BsonDocument copy = r.clone();
+            UpdateApplier.set(copy, spec.getString("as").getValue(), matches);
+            out.add(copy);
+        }
+        return out;
+    }
+
+    /** {@code $facet}: each sub-pipeline over the same input, one output document. */
+    private List<BsonDocument> facet(BsonDocument spec, List<BsonDocument> rows) {
+        BsonDocument out = new BsonDocument();
+        for (java.util.Map.Entry<String, BsonValue> e : spec.entrySet()) {
+            if (!e.getValue().isArray()) {
+                throw MongoError.badValue("each $facet must be a pipeline (an array)");
+            }
+            List<BsonDocument> result = new ArrayList<>(rows);
+            for (BsonValue st : e.getValue().asArray()) {
+                BsonDocument stage = st.asDocument();
+                String n = stage.getFirstKey();
+                if (n.equals("$facet")) {
+                    throw MongoError.badValue("$facet is not allowed inside a $facet");
+                }
+                result = n.equals("$lookup") ? lookup(stage.getDocument(n), result) : stage(stage, result);
+            }
+            out.put(e.getKey(), new BsonArray(new ArrayList<>(result)));
+        }
+        return List.of(out);
     }
 
     private static BsonDocument arg(BsonDocument stage, String name) {

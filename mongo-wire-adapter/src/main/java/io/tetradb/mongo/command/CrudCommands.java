@@ -69,7 +69,8 @@ final class CrudCommands {
         long batchSize = Args.number(cursor, "batchSize", Limits.DEFAULT_BATCH_SIZE);
         String ns = ctx.database() + "." + name;
         io.tetradb.mongo.aggregate.AggregationPipeline p =
-                new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray());
+                new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray())
+                        .collections(other -> catalog.collection(ctx.database(), other));
         java.util.Iterator<BsonDocument> results = p.run(catalog.collection(ctx.database(), name));
         List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
         long id = results.hasNext() ? cursors.open(ns, results, p.source()) : 0;
@@ -289,11 +290,11 @@ final class CrudCommands {
                 BsonDocument u = list.get(i).asDocument();
                 Args.simpleCollationOnly(u);
                 BsonValue spec = u.get("u");
-                if (spec == null || spec.isArray()) {
-                    throw new MongoError(ErrorCode.NOT_IMPLEMENTED, spec == null ? "update statement has no 'u'"
-                            : "aggregation pipeline updates are not supported yet");
+                if (spec == null || !spec.isArray() && !spec.isDocument()) {
+                    throw new MongoError(ErrorCode.FAILED_TO_PARSE, "update statement needs 'u': an object or a "
+                            + "pipeline");
                 }
-                UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec.asDocument(),
+                UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
                         Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u));
                 if (r.upsertedId != null) {
                     n++;
@@ -323,9 +324,11 @@ final class CrudCommands {
      * Applies one update statement. The matching documents are collected first, then each is updated against the
      * version read (etag); a document changed meanwhile is read again, re-matched and retried.
      */
-    private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonDocument spec,
+    private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
                                    boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters) {
-        UpdateApplier applier = new UpdateApplier(spec, arrayFilters, filter);
+        io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
+                ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
+                : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
         if (multi && applier.isReplacement()) {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "multi update is not supported for replacement-style "
                     + "update");
@@ -558,10 +561,7 @@ final class CrudCommands {
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
                     new BsonInt32(deleted.size()))).append("value", value));
         }
-        if (update.isArray()) {
-            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation pipeline updates are not supported yet");
-        }
-        UpdateResult r = updateOne(ctx, name, query, update.asDocument(), upsert, false, sort, arrayFilters(cmd));
+        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd));
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {
