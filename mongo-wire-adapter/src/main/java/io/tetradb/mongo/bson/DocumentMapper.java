@@ -57,7 +57,7 @@ public final class DocumentMapper {
         return RESERVED.contains(field) || field.startsWith("~") ? "~" + field : field;
     }
 
-    static String userName(String stored) {
+    public static String userName(String stored) {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }
 

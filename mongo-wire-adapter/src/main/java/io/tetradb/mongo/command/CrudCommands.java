@@ -373,7 +373,7 @@ final class CrudCommands {
                     after = next;
                     break;
                 }
-                current = coll.findById(current.doc().get("_id"), charge);
+                current = coll.reread(current, charge);
                 if (current == null || !matcher.test(current.doc())) {
                     break; // deleted or no longer matching: MongoDB would not have updated it either
                 }

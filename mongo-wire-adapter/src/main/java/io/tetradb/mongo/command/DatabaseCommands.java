@@ -34,6 +34,27 @@ final class DatabaseCommands {
         d.register("dropDatabase", this::dropDatabase);
         d.register("collStats", this::collStats);
         d.register("dbStats", this::dbStats);
+        d.register("shardCollection", this::shardCollection);
+        d.register("enableSharding", (ctx, cmd) -> Replies.ok());
+    }
+
+    /**
+     * {@code {shardCollection: "db.coll", key: {field: "hashed"}}} on admin: the field becomes the partition key of the
+     * collection's container. Answered as Cosmos DB's Mongo API answers it.
+     */
+    private BsonDocument shardCollection(CommandContext ctx, BsonDocument cmd) {
+        String ns = Args.string(cmd, "shardCollection");
+        int dot = ns.indexOf('.');
+        if (dot <= 0 || dot == ns.length() - 1) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE, "shardCollection needs 'db.collection', not '" + ns + "'");
+        }
+        BsonDocument key = Args.document(cmd, "key");
+        if (key.size() != 1) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "the shard key must have exactly one field (Cosmos DB's rule)");
+        }
+        catalog.shard(ns.substring(0, dot), ns.substring(dot + 1), key.getFirstKey());
+        return new BsonDocument("_t", new BsonString("ShardCollectionResponse")).append("ok", new org.bson.BsonDouble(1))
+                .append("collectionsharded", new BsonString(ns));
     }
 
     private BsonDocument listDatabases(CommandContext ctx, BsonDocument cmd) {

@@ -34,8 +34,28 @@ public final class FilterTranslator {
 
     /** The conditions for {@code filter} joined by AND, or null when none helps. */
     public static Expr translate(BsonDocument filter) {
+        return translate(filter, null);
+    }
+
+    /**
+     * As {@link #translate(BsonDocument)}; with the shard key field of a sharded collection, an equality on it is also
+     * a plain {@code c.key = v}: shard key values are scalars (the core refuses others), so it is exact, and the
+     * planner routes the query to that one logical partition.
+     */
+    public static Expr translate(BsonDocument filter, String shardField) {
         List<Expr> out = new ArrayList<>();
         conjuncts(filter, "", out);
+        if (shardField != null) {
+            BsonValue v = filter.get(shardField);
+            if (v != null && v.isDocument() && v.asDocument().size() == 1 && v.asDocument().containsKey("$eq")) {
+                v = v.asDocument().get("$eq");
+            }
+            Expr literal = v == null || v.isObjectId() ? null : literal(v);
+            if (literal != null) {
+                out.add(new Expr.Binary(Expr.BinaryOp.EQUAL, new Expr.PropertyAccess(new Expr.Identifier(ALIAS),
+                        DocumentMapper.storedName(shardField)), literal));
+            }
+        }
         Expr all = null;
         for (Expr e : out) {
             all = all == null ? e : new Expr.Binary(Expr.BinaryOp.AND, all, e);

@@ -88,7 +88,9 @@ public final class DocStream implements Iterator<StoredDoc> {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        return MongoCollection.stored(buffer.poll());
+        JsonNode item = buffer.poll();
+        return new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItem(item), item.path("id").asText(),
+                item.path("_etag").asText(null), container.partitionKeyOf(item));
     }
 
     /** RU spent so far; reading it resets the count (each command charges what it read). */

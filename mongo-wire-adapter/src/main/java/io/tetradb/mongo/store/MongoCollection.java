@@ -34,6 +34,8 @@ public final class MongoCollection {
     private final String db;
     private final String name;
     private final ContainerStore container;
+    /** The shard key field (top level, as the user names it), or null for an unsharded collection. */
+    private final String shardField;
     /** Held by writers while unique secondary indexes are checked and the write applied. */
     final Object uniqueLock = new Object();
 
@@ -41,6 +43,26 @@ public final class MongoCollection {
         this.db = db;
         this.name = name;
         this.container = container;
+        String path = container.definition().partitionKey().paths().get(0);
+        this.shardField = path.equals(MongoCatalog.PARTITION_KEY_PATH) ? null
+                : DocumentMapper.userName(path.substring(1));
+    }
+
+    /** The shard key field, or null when the collection is unsharded (one logical partition). */
+    public String shardField() {
+        return shardField;
+    }
+
+    /** The logical partition an item goes to; ShardKeyNotFound (61) when a sharded collection's key is missing. */
+    private PartitionKeyValue partitionOf(BsonDocument doc, ObjectNode item) {
+        if (shardField == null) {
+            return PARTITION;
+        }
+        if (!doc.containsKey(shardField)) {
+            throw new MongoError(ErrorCode.SHARD_KEY_NOT_FOUND, "document does not contain shard key for pattern { "
+                    + shardField + ": \"hashed\" }");
+        }
+        return container.partitionKeyOf(item);
     }
 
     /** Writers of a collection with unique indexes hold this while they check and write. */
@@ -64,14 +86,13 @@ public final class MongoCollection {
         return db + "." + name;
     }
 
-    /** The document with this {@code _id}, or null. */
-    public StoredDoc findById(BsonValue id, double[] charge) {
-        String key = IdCodec.encode(id);
+    /** The current version of a document read before (same partition and id), or null if it is gone. */
+    public StoredDoc reread(StoredDoc old, double[] charge) {
         try {
-            ItemResult r = container.read(PARTITION, key, null);
+            ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
             ObjectNode item = container.codec().parse(r.stored());
-            return new StoredDoc(DocumentMapper.fromItem(item), key, r.etag());
+            return new StoredDoc(DocumentMapper.fromItem(item), old.id(), r.etag(), old.partition());
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;
@@ -80,11 +101,20 @@ public final class MongoCollection {
         }
     }
 
+    /** The document with this {@code _id}, or null (the first found, in a sharded collection). */
+    public StoredDoc findById(BsonValue id, double[] charge) {
+        DocStream s = candidates(new BsonDocument("_id", id));
+        StoredDoc d = s.hasNext() ? s.next() : null;
+        charge[0] += s.takeRequestCharge();
+        return d;
+    }
+
     /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
     public double insert(BsonDocument doc) {
         ObjectNode item = DocumentMapper.toItem(doc);
+        PartitionKeyValue pk = partitionOf(doc, item);
         try {
-            return container.execute(PARTITION, ItemOperation.create(item)).requestCharge();
+            return container.execute(pk, ItemOperation.create(item)).requestCharge();
         } catch (StoreException e) {
             if (e.status() == Status.CONFLICT) {
                 throw duplicateId(doc.get("_id"));
@@ -102,7 +132,7 @@ public final class MongoCollection {
      */
     public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
         List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
-        int maxOps = 100; // the core's transactional batch limit
+        int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
         int i = 0;
         while (i < docs.size()) {
             List<ItemOperation> ops = new ArrayList<>();
@@ -123,7 +153,7 @@ public final class MongoCollection {
                 // this document cannot even be mapped: the ones before it go as a batch, then it fails alone
             }
             boolean applied = false;
-            if (ops.size() > 1) {
+            if (ops.size() > 1 && shardField == null) {
                 try {
                     List<ItemResult> results = container.executeBatch(PARTITION, ops);
                     applied = results.stream().allMatch(ItemResult::isSuccess);
@@ -197,8 +227,13 @@ public final class MongoCollection {
      */
     public boolean replace(StoredDoc old, BsonDocument next, double[] charge) {
         ObjectNode item = DocumentMapper.toItem(next);
+        if (!partitionOf(next, item).equals(old.partition())) {
+            throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "the shard key field '" + shardField
+                    + "' cannot be changed");
+        }
         try {
-            charge[0] += container.execute(PARTITION, ItemOperation.replace(old.id(), item, old.etag())).requestCharge();
+            charge[0] += container.execute(old.partition(), ItemOperation.replace(old.id(), item, old.etag()))
+                    .requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
@@ -211,7 +246,8 @@ public final class MongoCollection {
     /** Deletes the version read; false if it changed or went away meanwhile. */
     public boolean delete(StoredDoc old, double[] charge) {
         try {
-            charge[0] += container.execute(PARTITION, ItemOperation.delete(old.id(), old.etag())).requestCharge();
+            charge[0] += container.execute(old.partition(), ItemOperation.delete(old.id(), old.etag()))
+                    .requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
@@ -227,17 +263,18 @@ public final class MongoCollection {
         if (id != null && id.isDocument() && id.asDocument().size() == 1 && id.asDocument().containsKey("$eq")) {
             id = id.asDocument().get("$eq");
         }
-        if (id != null && !id.isDocument() && !id.isArray() && !id.isRegularExpression()) {
+        if (shardField == null && id != null && !id.isDocument() && !id.isArray() && !id.isRegularExpression()) {
             return DocStream.point(container, PARTITION, IdCodec.encode(id));
         }
-        return new DocStream(container, PARTITION, plan(filter));
+        // a sharded collection: the planner routes to the partitions the shard key's equality pins, else fans out
+        return new DocStream(container, shardField == null ? PARTITION : null, plan(filter, shardField));
     }
 
-    static LogicalPlan plan(BsonDocument filter) {
+    static LogicalPlan plan(BsonDocument filter, String shardField) {
         Expr c = new Expr.Identifier(FilterTranslator.ALIAS);
         LogicalPlan plan = new LogicalPlan.Scan();
         plan = new LogicalPlan.Unwind(plan, FilterTranslator.ALIAS, new Expr.Identifier(LogicalPlan.ITEM), false);
-        Expr condition = FilterTranslator.translate(filter);
+        Expr condition = FilterTranslator.translate(filter, shardField);
         if (condition != null) {
             plan = new LogicalPlan.Filter(plan, condition);
         }
@@ -249,10 +286,5 @@ public final class MongoCollection {
                 + "? index: _id_ dup key: { _id: " + id + " }",
                 new BsonDocument("keyPattern", new BsonDocument("_id", new BsonInt32(1)))
                         .append("keyValue", new BsonDocument("_id", id)));
-    }
-
-    /** The stored item → document with version. */
-    static StoredDoc stored(JsonNode item) {
-        return new StoredDoc(DocumentMapper.fromItem(item), item.path("id").asText(), item.path("_etag").asText(null));
     }
 }
