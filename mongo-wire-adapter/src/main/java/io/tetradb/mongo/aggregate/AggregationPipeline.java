@@ -109,7 +109,12 @@ public final class AggregationPipeline {
             return docs; // the whole pipeline streams from the core
         }
         List<BsonDocument> rows = new ArrayList<>();
-        docs.forEachRemaining(rows::add);
+        io.tetradb.mongo.query.MemoryBudget budget = new io.tetradb.mongo.query.MemoryBudget("aggregation pipeline");
+        while (docs.hasNext()) {
+            BsonDocument d = docs.next();
+            budget.add(d);
+            rows.add(d);
+        }
         for (; i < stages.size(); i++) {
             rows = stages.get(i).getFirstKey().equals("$lookup") ? lookup(stages.get(i).getDocument("$lookup"), rows)
                     : stages.get(i).getFirstKey().equals("$facet") ? facet(stages.get(i).getDocument("$facet"), rows)

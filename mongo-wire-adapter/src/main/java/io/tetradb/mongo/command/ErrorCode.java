@@ -27,6 +27,7 @@ public enum ErrorCode {
     OPERATION_FAILED(96, "OperationFailed"),
     DOCUMENT_VALIDATION_FAILURE(121, "DocumentValidationFailure"),
     NOT_IMPLEMENTED(238, "NotImplemented"),
+    QUERY_EXCEEDED_MEMORY_LIMIT(292, "QueryExceededMemoryLimitNoDiskUseAllowed"),
     UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
     DUPLICATE_KEY(11000, "DuplicateKey"),
