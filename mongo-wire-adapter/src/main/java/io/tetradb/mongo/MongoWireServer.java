@@ -15,6 +15,7 @@ import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.document.CosmosClient;
+import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
 import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.wire.ConnectionHandler;
@@ -46,8 +47,8 @@ public final class MongoWireServer implements AutoCloseable {
     private final CommandDispatcher dispatcher;
     private volatile boolean closed;
 
-    private MongoWireServer(InetAddress bind, int port, CosmosClient client) {
-        this.dispatcher = new CommandDispatcher(client);
+    private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
+        this.dispatcher = new CommandDispatcher(client, users);
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
         this.commandThreads = new DefaultEventExecutorGroup(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
@@ -76,9 +77,17 @@ public final class MongoWireServer implements AutoCloseable {
         LOG.info("Mongo wire server listening on {}", address());
     }
 
-    /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port). */
+    /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port), without authentication. */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client) {
-        return new MongoWireServer(bind, port, client);
+        return start(bind, port, client, MongoUsers.none());
+    }
+
+    /**
+     * Starts serving with SCRAM-SHA-256 authentication for {@code users} (none: no authentication). Whether a
+     * non-loopback address may be bound without users is the caller's policy (ARCHITECTURE.md: it may not).
+     */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
+        return new MongoWireServer(bind, port, client, users);
     }
 
     /** Where the server listens (the actual port when started with 0). */

@@ -7,6 +7,7 @@ public enum ErrorCode {
     NO_SUCH_KEY(4, "NoSuchKey"),
     FAILED_TO_PARSE(9, "FailedToParse"),
     UNAUTHORIZED(13, "Unauthorized"),
+    AUTHENTICATION_FAILED(18, "AuthenticationFailed"),
     TYPE_MISMATCH(14, "TypeMismatch"),
     ILLEGAL_OPERATION(20, "IllegalOperation"),
     NAMESPACE_NOT_FOUND(26, "NamespaceNotFound"),
