@@ -125,6 +125,10 @@ class AggregateAndStatsTest extends MongoServerTestBase {
         Document collStats = client.getDatabase("agg").runCommand(new Document("collStats", "charged"));
         assertEquals(1L, ((Number) collStats.get("count")).longValue());
         assertTrue(((Number) collStats.get("size")).longValue() > 2000);
+        Document viaAggregate = c.aggregate(List.of(new Document("$collStats",
+                new Document("storageStats", new Document())))).first();
+        assertEquals(1L, ((Number) viaAggregate.get("storageStats", Document.class).get("count")).longValue(),
+                "mongosh's db.coll.stats() runs $collStats");
         Document dbStats = client.getDatabase("agg").runCommand(new Document("dbStats", 1));
         assertTrue(((Number) dbStats.get("objects")).longValue() >= 251);
     }

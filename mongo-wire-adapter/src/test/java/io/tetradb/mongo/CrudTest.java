@@ -383,6 +383,28 @@ class CrudTest extends MongoServerTestBase {
     }
 
     @Test
+    void renameCollectionMovesDocumentsAndIndexes() {
+        MongoCollection<Document> a = fresh("renameA");
+        fresh("renameB");
+        List<Document> docs = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            docs.add(new Document("_id", i).append("email", "u" + i));
+        }
+        a.insertMany(docs);
+        a.createIndex(new Document("email", 1), new IndexOptions().unique(true));
+        a.renameCollection(new com.mongodb.MongoNamespace("crud", "renameB"));
+        MongoCollection<Document> b = client.getDatabase("crud").getCollection("renameB");
+        assertEquals(250, b.countDocuments());
+        assertEquals(0, a.countDocuments());
+        assertFalse(client.getDatabase("crud").listCollectionNames().into(new ArrayList<>()).contains("renameA"));
+        MongoWriteException dup = assertThrows(MongoWriteException.class, () -> b.insertOne(new Document("email", "u7")));
+        assertEquals(11000, dup.getError().getCode(), "the unique index moved along");
+        MongoCommandException missing = assertThrows(MongoCommandException.class,
+                () -> a.renameCollection(new com.mongodb.MongoNamespace("crud", "renameC")));
+        assertEquals(26, missing.getErrorCode());
+    }
+
+    @Test
     void badCommandArgumentsGetTypedErrors() {
         MongoCommandException e = assertThrows(MongoCommandException.class, () -> client.getDatabase("crud")
                 .runCommand(new Document("find", "x").append("filter", "not a document")));

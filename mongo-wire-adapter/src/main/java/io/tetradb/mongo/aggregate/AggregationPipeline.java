@@ -68,6 +68,17 @@ public final class AggregationPipeline {
         return rows.get(0);
     }
 
+    /** Runs every stage in memory over given documents (after a source stage such as {@code $collStats}). */
+    public Iterator<BsonDocument> runOver(List<BsonDocument> input) {
+        List<BsonDocument> rows = new ArrayList<>(input);
+        for (BsonDocument st : stages) {
+            String n = st.getFirstKey();
+            rows = n.equals("$lookup") ? lookup(st.getDocument(n), rows)
+                    : n.equals("$facet") ? facet(st.getDocument(n), rows) : stage(st, rows);
+        }
+        return rows.iterator();
+    }
+
     /** Where the documents came from in the core (for charges and explain); null before {@link #run}. */
     public DocStream source() {
         return source;

@@ -40,8 +40,9 @@ public final class CommandDispatcher implements AutoCloseable {
         this.auth = new AuthCommands(users);
         auth.register(this);
         AdminCommands.register(this, auth);
-        new DatabaseCommands(catalog, indexes).register(this);
-        new CrudCommands(catalog, indexes, cursors).register(this);
+        DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
+        databases.register(this);
+        new CrudCommands(catalog, indexes, cursors, databases).register(this);
         new IndexCommands(catalog, indexes).register(this);
     }
 

@@ -34,7 +34,10 @@ final class CrudCommands {
     private final IndexCatalog indexes;
     private final Cursors cursors;
 
-    CrudCommands(MongoCatalog catalog, IndexCatalog indexes, Cursors cursors) {
+    private final DatabaseCommands databases;
+
+    CrudCommands(MongoCatalog catalog, IndexCatalog indexes, Cursors cursors, DatabaseCommands databases) {
+        this.databases = databases;
         this.catalog = catalog;
         this.indexes = indexes;
         this.cursors = cursors;
@@ -71,7 +74,27 @@ final class CrudCommands {
         io.tetradb.mongo.aggregate.AggregationPipeline p =
                 new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray())
                         .collections(other -> catalog.collection(ctx.database(), other));
-        java.util.Iterator<BsonDocument> results = p.run(catalog.collection(ctx.database(), name));
+        java.util.Iterator<BsonDocument> results;
+        BsonArray stages = pipeline.asArray();
+        if (!stages.isEmpty() && stages.get(0).isDocument() && stages.get(0).asDocument().containsKey("$collStats")) {
+            // $collStats (what mongosh's db.coll.stats() runs) starts from the collection's statistics document
+            BsonDocument spec = stages.get(0).asDocument().getDocument("$collStats");
+            BsonDocument stats = databases.storageStats(ctx.database(), name);
+            BsonDocument doc = new BsonDocument("ns", stats.get("ns"))
+                    .append("host", new org.bson.BsonString("tetradb"))
+                    .append("localTime", new org.bson.BsonDateTime(System.currentTimeMillis()));
+            if (spec.containsKey("storageStats")) {
+                doc.append("storageStats", stats);
+            }
+            if (spec.containsKey("count")) {
+                doc.append("count", stats.get("count"));
+            }
+            io.tetradb.mongo.aggregate.AggregationPipeline rest = new io.tetradb.mongo.aggregate.AggregationPipeline(
+                    new BsonArray(stages.subList(1, stages.size())));
+            results = rest.runOver(List.of(doc));
+        } else {
+            results = p.run(catalog.collection(ctx.database(), name));
+        }
         List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
         long id = results.hasNext() ? cursors.open(ns, results, p.source()) : 0;
         if (p.source() != null) {
