@@ -147,6 +147,7 @@ class WireProtocolTest extends MongoServerTestBase {
                 frame(6, 2013, opMsg(0, new byte[]{0, 100, 0, 0, 0, 1})),               // truncated BSON
                 ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(-5).putInt(1).array(), // negative length
                 randomBytes(random, 4096),
+                frame(7, 2013, opMsg(0, nested(200_000))),                             // BSON nested 200,000 deep
         };
         for (byte[] g : garbage) {
             try (Socket s = socket()) {
@@ -161,6 +162,26 @@ class WireProtocolTest extends MongoServerTestBase {
             assertEquals(1, client.getDatabase("wire").getCollection("survivor").countDocuments(),
                     "the server keeps serving and nothing stored is harmed");
         }
+    }
+
+    /** {@code {a: {a: {... }}}} nested {@code depth} levels, as a kind-0 section (built byte by byte). */
+    private static byte[] nested(int depth) {
+        int innermost = 5;
+        int[] sizes = new int[depth + 1];
+        sizes[depth] = innermost;
+        for (int i = depth - 1; i >= 0; i--) {
+            sizes[i] = 4 + 1 + 2 + sizes[i + 1] + 1;
+        }
+        ByteBuffer b = ByteBuffer.allocate(1 + sizes[0]).order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0);
+        for (int i = 0; i < depth; i++) {
+            b.putInt(sizes[i]).put((byte) 3).put((byte) 'a').put((byte) 0);
+        }
+        b.putInt(5).put((byte) 0);
+        for (int i = 0; i < depth; i++) {
+            b.put((byte) 0);
+        }
+        return b.array();
     }
 
     private static byte[] randomBytes(Random r, int n) {
