@@ -15,7 +15,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
-import org.bson.BsonString;
 import org.bson.BsonValue;
 
 import java.util.ArrayList;
@@ -399,9 +398,5 @@ public final class AggregationPipeline {
                 out.add(copy);
             }
         }
-    }
-
-    static BsonString str(String s) {
-        return new BsonString(s);
     }
 }

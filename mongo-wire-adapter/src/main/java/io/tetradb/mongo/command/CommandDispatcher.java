@@ -42,7 +42,8 @@ public final class CommandDispatcher implements AutoCloseable {
         AdminCommands.register(this, auth);
         DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
         databases.register(this);
-        new CrudCommands(catalog, indexes, cursors, databases).register(this);
+        new ReadCommands(catalog, indexes, cursors, databases).register(this);
+        new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
     }
 

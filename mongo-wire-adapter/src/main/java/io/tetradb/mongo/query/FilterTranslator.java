@@ -5,7 +5,6 @@ import io.tetradb.core.query.sql.Expr;
 import io.tetradb.mongo.bson.DocumentMapper;
 import io.tetradb.mongo.bson.IdCodec;
 import org.bson.BsonDocument;
-import org.bson.BsonRegularExpression;
 import org.bson.BsonValue;
 
 import java.util.ArrayList;

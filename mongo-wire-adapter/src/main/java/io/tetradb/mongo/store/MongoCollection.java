@@ -1,6 +1,5 @@
 package io.tetradb.mongo.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
