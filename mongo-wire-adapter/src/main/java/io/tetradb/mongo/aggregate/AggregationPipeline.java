@@ -33,6 +33,8 @@ import java.util.TreeMap;
 public final class AggregationPipeline {
     private final List<BsonDocument> stages = new ArrayList<>();
     private DocStream source;
+    /** How strings compare in $match, $sort, $group and $lookup: binary, or the command's collation. */
+    private io.tetradb.mongo.query.BsonOrder order = io.tetradb.mongo.query.BsonOrder.INSTANCE;
     /** Collections of the same database by name (null when absent), for {@code $lookup}. */
     private java.util.function.Function<String, MongoCollection> collections = name -> null;
 
@@ -43,6 +45,12 @@ public final class AggregationPipeline {
             }
             stages.add(s.asDocument());
         }
+    }
+
+    /** Compares with a collation's order. */
+    public AggregationPipeline order(io.tetradb.mongo.query.BsonOrder order) {
+        this.order = order;
+        return this;
     }
 
     /** How {@code $lookup} finds the collections it joins. */
@@ -96,7 +104,7 @@ public final class AggregationPipeline {
         long skip = 0;
         long limit = 0;
         if (i < stages.size() && stages.get(i).getFirstKey().equals("$sort")) {
-            sort = new SortSpec(arg(stages.get(i), "$sort"));
+            sort = new SortSpec(arg(stages.get(i), "$sort"), order);
             i++;
         }
         if (i < stages.size() && stages.get(i).getFirstKey().equals("$skip")) {
@@ -111,7 +119,8 @@ public final class AggregationPipeline {
         if (coll == null) {
             docs = java.util.Collections.emptyIterator();
         } else {
-            QueryRun run = new QueryRun(coll.candidates(filter), FilterMatcher.compile(filter), sort, skip, limit, null);
+            QueryRun run = new QueryRun(coll.candidates(filter, order), FilterMatcher.compile(filter, order), sort, skip,
+                    limit, null);
             source = run.candidates();
             docs = run;
         }
@@ -163,7 +172,8 @@ public final class AggregationPipeline {
             BsonArray matches = new BsonArray();
             if (foreign != null) {
                 BsonDocument filter = new BsonDocument(foreignField, new BsonDocument("$in", values));
-                QueryRun run = new QueryRun(foreign.candidates(filter), FilterMatcher.compile(filter), null, 0, 0, null);
+                QueryRun run = new QueryRun(foreign.candidates(filter, order), FilterMatcher.compile(filter, order), null,
+                        0, 0, null);
                 run.forEachRemaining(matches::add);
             }
             BsonDocument copy = r.clone();
@@ -210,18 +220,18 @@ public final class AggregationPipeline {
         return (long) BsonOrder.toDouble(v);
     }
 
-    private static List<BsonDocument> stage(BsonDocument stage, List<BsonDocument> rows) {
+    private List<BsonDocument> stage(BsonDocument stage, List<BsonDocument> rows) {
         String name = stage.getFirstKey();
         BsonValue arg = stage.get(name);
         List<BsonDocument> out = new ArrayList<>();
         switch (name) {
             case "$match" -> {
-                FilterMatcher m = FilterMatcher.compile(arg(stage, name));
+                FilterMatcher m = FilterMatcher.compile(arg(stage, name), order);
                 rows.stream().filter(m).forEach(out::add);
             }
             case "$sort" -> {
                 out.addAll(rows);
-                out.sort(new SortSpec(arg(stage, name)));
+                out.sort(new SortSpec(arg(stage, name), order));
             }
             case "$skip" -> out.addAll(rows.subList((int) Math.min(rows.size(), count(stage, name)), rows.size()));
             case "$limit" -> out.addAll(rows.subList(0, (int) Math.min(rows.size(), count(stage, name))));
@@ -262,7 +272,7 @@ public final class AggregationPipeline {
             case "$sortByCount" -> {
                 List<BsonDocument> grouped = group(new BsonDocument("_id", arg)
                         .append("count", new BsonDocument("$sum", new BsonInt32(1))), rows);
-                grouped.sort(new SortSpec(new BsonDocument("count", new BsonInt32(-1))));
+                grouped.sort(new SortSpec(new BsonDocument("count", new BsonInt32(-1)), order));
                 out.addAll(grouped);
             }
             default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation stage " + name
@@ -313,11 +323,11 @@ public final class AggregationPipeline {
         return out;
     }
 
-    private static List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
+    private List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
         if (!spec.containsKey("_id")) {
             throw MongoError.badValue("a group specification must include an _id");
         }
-        Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(BsonOrder.INSTANCE);
+        Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(order);
         Map<BsonValue, BsonValue> keys = new LinkedHashMap<>();
         for (BsonDocument r : rows) {
             BsonValue key = Expressions.eval(spec.get("_id"), r);

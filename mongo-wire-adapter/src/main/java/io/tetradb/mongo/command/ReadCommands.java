@@ -2,6 +2,7 @@ package io.tetradb.mongo.command;
 
 import io.tetradb.mongo.query.BsonOrder;
 import io.tetradb.mongo.query.FieldPath;
+import io.tetradb.mongo.query.Collation;
 import io.tetradb.mongo.query.FilterMatcher;
 import io.tetradb.mongo.query.Projector;
 import io.tetradb.mongo.query.QueryRun;
@@ -50,7 +51,7 @@ final class ReadCommands {
             throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is not supported yet");
         }
         String name = target.asString().getValue();
-        Args.simpleCollationOnly(cmd);
+        BsonOrder order = Collation.of(cmd);
         BsonValue pipeline = cmd.get("pipeline");
         if (pipeline == null || !pipeline.isArray()) {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
@@ -60,7 +61,7 @@ final class ReadCommands {
         String ns = ctx.database() + "." + name;
         io.tetradb.mongo.aggregate.AggregationPipeline p =
                 new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray())
-                        .collections(other -> catalog.collection(ctx.database(), other));
+                        .collections(other -> catalog.collection(ctx.database(), other)).order(order);
         java.util.Iterator<BsonDocument> results;
         BsonArray stages = pipeline.asArray();
         if (!stages.isEmpty() && stages.get(0).isDocument() && stages.get(0).asDocument().containsKey("$collStats")) {
@@ -94,7 +95,7 @@ final class ReadCommands {
 
     private BsonDocument find(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "find");
-        Args.simpleCollationOnly(cmd);
+        BsonOrder order = Collation.of(cmd);
         BsonDocument filter = Args.document(cmd, "filter");
         BsonDocument sort = Args.document(cmd, "sort");
         BsonDocument projection = Args.document(cmd, "projection");
@@ -114,13 +115,13 @@ final class ReadCommands {
         }
         String ns = ctx.database() + "." + name;
         MongoCollection coll = catalog.collection(ctx.database(), name);
-        FilterMatcher matcher = FilterMatcher.compile(filter);
-        SortSpec sortSpec = new SortSpec(sort);
+        FilterMatcher matcher = FilterMatcher.compile(filter, order);
+        SortSpec sortSpec = new SortSpec(sort, order);
         Projector projector = new Projector(projection);
         if (coll == null) {
             return Replies.cursor("firstBatch", 0, ns, List.of());
         }
-        QueryRun run = new QueryRun(coll.candidates(filter), matcher, sortSpec, skip, limit, projector);
+        QueryRun run = new QueryRun(coll.candidates(filter, order), matcher, sortSpec, skip, limit, projector);
         int max = (int) Math.min(Integer.MAX_VALUE, batchSize);
         if (limit > 0 && (max == 0 || limit < max)) {
             max = (int) limit;
@@ -184,14 +185,15 @@ final class ReadCommands {
 
     private BsonDocument count(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "count");
-        Args.simpleCollationOnly(cmd);
+        BsonOrder order = Collation.of(cmd);
         BsonDocument query = Args.document(cmd, "query");
         long skip = Args.number(cmd, "skip", 0);
         long limit = Math.abs(Args.number(cmd, "limit", 0));
         MongoCollection coll = catalog.collection(ctx.database(), name);
         long n = 0;
         if (coll != null) {
-            QueryRun run = new QueryRun(coll.candidates(query), FilterMatcher.compile(query), null, skip, limit, null);
+            QueryRun run = new QueryRun(coll.candidates(query, order), FilterMatcher.compile(query, order), null, skip,
+                    limit, null);
             while (run.nextStored() != null) {
                 n++;
             }
@@ -202,15 +204,15 @@ final class ReadCommands {
 
     private BsonDocument distinct(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "distinct");
-        Args.simpleCollationOnly(cmd);
+        BsonOrder order = Collation.of(cmd);
         String key = Args.string(cmd, "key");
         BsonDocument query = Args.document(cmd, "query");
         MongoCollection coll = catalog.collection(ctx.database(), name);
         List<BsonValue> values = new ArrayList<>();
         if (coll != null) {
             FieldPath path = new FieldPath(key);
-            DocStream candidates = coll.candidates(query);
-            QueryRun run = new QueryRun(candidates, FilterMatcher.compile(query), null, 0, 0, null);
+            DocStream candidates = coll.candidates(query, order);
+            QueryRun run = new QueryRun(candidates, FilterMatcher.compile(query, order), null, 0, 0, null);
             for (StoredDoc d = run.nextStored(); d != null; d = run.nextStored()) {
                 for (BsonValue v : path.values(d.doc())) {
                     if (v == null) {
@@ -218,7 +220,7 @@ final class ReadCommands {
                     }
                     for (BsonValue x : v.isArray() ? v.asArray().getValues() : List.of(v)) {
                         if (values.stream().noneMatch(y -> BsonOrder.typeClass(x) == BsonOrder.typeClass(y)
-                                && BsonOrder.equal(x, y))) {
+                                && order.compare(x, y) == 0)) {
                             values.add(x);
                         }
                     }
@@ -226,7 +228,7 @@ final class ReadCommands {
             }
             ctx.charge(candidates.takeRequestCharge());
         }
-        values.sort(BsonOrder.INSTANCE);
+        values.sort(order);
         return Replies.ok(new BsonDocument("values", new BsonArray(values)));
     }
 

@@ -1,5 +1,7 @@
 package io.tetradb.mongo.command;
 
+import io.tetradb.mongo.query.BsonOrder;
+import io.tetradb.mongo.query.Collation;
 import io.tetradb.mongo.query.FilterMatcher;
 import io.tetradb.mongo.query.Projector;
 import io.tetradb.mongo.query.QueryRun;
@@ -158,14 +160,14 @@ final class WriteCommands {
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument u = list.get(i).asDocument();
-                Args.simpleCollationOnly(u);
                 BsonValue spec = u.get("u");
                 if (spec == null || !spec.isArray() && !spec.isDocument()) {
                     throw new MongoError(ErrorCode.FAILED_TO_PARSE, "update statement needs 'u': an object or a "
                             + "pipeline");
                 }
                 UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
-                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u));
+                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
+                        Collation.of(u));
                 if (r.upsertedId != null) {
                     n++;
                     upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
@@ -195,7 +197,8 @@ final class WriteCommands {
      * version read (etag); a document changed meanwhile is read again, re-matched and retried.
      */
     private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
-                                   boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters) {
+                                   boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters,
+                                   BsonOrder order) {
         io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
                 ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
                 : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
@@ -204,7 +207,7 @@ final class WriteCommands {
                     + "update");
         }
         MongoCollection coll = catalog.createIfAbsent(ctx.database(), name);
-        FilterMatcher matcher = FilterMatcher.compile(filter);
+        FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
         if (targets.isEmpty()) {
@@ -336,7 +339,7 @@ final class WriteCommands {
     /** The stored documents matching {@code filter}, in {@code sort} order, at most {@code max} (0: all). */
     private static List<StoredDoc> matching(CommandContext ctx, MongoCollection coll, BsonDocument filter,
                                             FilterMatcher matcher, SortSpec sort, int max) {
-        QueryRun run = new QueryRun(coll.candidates(filter), matcher, sort, 0, max, null);
+        QueryRun run = new QueryRun(coll.candidates(filter, matcher.order()), matcher, sort, 0, max, null);
         List<StoredDoc> out = new ArrayList<>();
         for (StoredDoc d = run.nextStored(); d != null; d = run.nextStored()) {
             out.add(d);
@@ -361,13 +364,12 @@ final class WriteCommands {
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument d = list.get(i).asDocument();
-                Args.simpleCollationOnly(d);
                 long limit = Args.number(d, "limit", 0);
                 if (limit != 0 && limit != 1) {
                     throw MongoError.badValue("The limit field in delete objects must be 0 or 1. Got " + limit);
                 }
                 if (coll != null) {
-                    n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1).size();
+                    n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
                 }
             } catch (MongoError | io.tetradb.core.StoreException e) {
                 writeErrors.add(writeError(i, MongoErrors.of(e)));
@@ -384,8 +386,8 @@ final class WriteCommands {
     }
 
     private static List<BsonDocument> deleteMatching(CommandContext ctx, MongoCollection coll, BsonDocument filter,
-                                                     SortSpec sort, boolean one) {
-        FilterMatcher matcher = FilterMatcher.compile(filter);
+                                                     SortSpec sort, boolean one, BsonOrder order) {
+        FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<BsonDocument> deleted = new ArrayList<>();
         double[] charge = new double[1];
         for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
@@ -410,9 +412,9 @@ final class WriteCommands {
 
     private BsonDocument findAndModify(CommandContext ctx, BsonDocument cmd) {
         String name = cmd.getString(cmd.getFirstKey()).getValue();
-        Args.simpleCollationOnly(cmd);
+        BsonOrder order = Collation.of(cmd);
         BsonDocument query = Args.document(cmd, "query");
-        SortSpec sort = new SortSpec(Args.document(cmd, "sort"));
+        SortSpec sort = new SortSpec(Args.document(cmd, "sort"), order);
         boolean remove = Args.bool(cmd, "remove", false);
         boolean returnNew = Args.bool(cmd, "new", false);
         boolean upsert = Args.bool(cmd, "upsert", false);
@@ -426,12 +428,12 @@ final class WriteCommands {
                 throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify remove with upsert or new");
             }
             MongoCollection coll = catalog.collection(ctx.database(), name);
-            List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true);
+            List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true, order);
             BsonValue value = deleted.isEmpty() ? BsonNull.VALUE : fields.apply(deleted.get(0));
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
                     new BsonInt32(deleted.size()))).append("value", value));
         }
-        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd));
+        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order);
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {

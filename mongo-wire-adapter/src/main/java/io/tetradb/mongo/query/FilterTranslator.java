@@ -62,6 +62,50 @@ public final class FilterTranslator {
         return all;
     }
 
+    /**
+     * The filter without its string equalities, {@code $in}s and ranges: under a collation they match strings the
+     * binary index order would not find, so they may not narrow the seek (regexes stay: they ignore collations).
+     */
+    public static BsonDocument withoutStringComparisons(BsonDocument filter) {
+        BsonDocument out = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
+            String key = e.getKey();
+            BsonValue v = e.getValue();
+            if (key.equals("$and") && v.isArray()) {
+                org.bson.BsonArray parts = new org.bson.BsonArray();
+                for (BsonValue part : v.asArray()) {
+                    parts.add(part.isDocument() ? withoutStringComparisons(part.asDocument()) : part);
+                }
+                out.put(key, parts);
+            } else if (key.startsWith("$")) {
+                out.put(key, v);
+            } else if (FilterMatcher.isOperatorDocument(v)) {
+                BsonDocument ops = new BsonDocument();
+                for (Map.Entry<String, BsonValue> op : v.asDocument().entrySet()) {
+                    if (!comparesStrings(op.getValue())) {
+                        ops.put(op.getKey(), op.getValue());
+                    }
+                }
+                if (!ops.isEmpty()) {
+                    out.put(key, ops);
+                }
+            } else if (!comparesStrings(v)) {
+                out.put(key, v);
+            }
+        }
+        return out;
+    }
+
+    private static boolean comparesStrings(BsonValue v) {
+        if (v.isString()) {
+            return true;
+        }
+        if (v.isArray()) {
+            return v.asArray().stream().anyMatch(BsonValue::isString);
+        }
+        return v.isDocument() && !FilterMatcher.isOperatorDocument(v); // documents may hold strings
+    }
+
     private static void conjuncts(BsonDocument filter, String prefix, List<Expr> out) {
         for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
             String key = e.getKey();

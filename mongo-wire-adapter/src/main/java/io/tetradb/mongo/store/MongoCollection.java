@@ -258,6 +258,14 @@ public final class MongoCollection {
 
     /** The documents {@code filter} may match, found through the core's planner (index seeks where it can). */
     public DocStream candidates(BsonDocument filter) {
+        return candidates(filter, io.tetradb.mongo.query.BsonOrder.INSTANCE);
+    }
+
+    /** As {@link #candidates(BsonDocument)} for a query compared with {@code order} (a collation's). */
+    public DocStream candidates(BsonDocument filter, io.tetradb.mongo.query.BsonOrder order) {
+        if (!order.isSimple()) {
+            filter = FilterTranslator.withoutStringComparisons(filter);
+        }
         BsonValue id = filter.size() == 1 ? filter.get("_id") : null;
         if (id != null && id.isDocument() && id.asDocument().size() == 1 && id.asDocument().containsKey("$eq")) {
             id = id.asDocument().get("$eq");
