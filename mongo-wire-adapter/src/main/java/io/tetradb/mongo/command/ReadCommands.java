@@ -121,6 +121,7 @@ final class ReadCommands {
         if (coll == null) {
             return Replies.cursor("firstBatch", 0, ns, List.of());
         }
+        checkHint(coll, cmd.get("hint"));
         QueryRun run = new QueryRun(coll.candidates(filter, order), matcher, sortSpec, skip, limit, projector);
         int max = (int) Math.min(Integer.MAX_VALUE, batchSize);
         if (limit > 0 && (max == 0 || limit < max)) {
@@ -134,6 +135,27 @@ final class ReadCommands {
         }
         ctx.charge(run.candidates().takeRequestCharge());
         return Replies.cursor("firstBatch", id, ns, batch);
+    }
+
+    /**
+     * A {@code hint} must name an existing index (BadValue otherwise, as MongoDB answers). It does not force the
+     * access path: the core's planner picks the most selective seek itself.
+     */
+    private void checkHint(MongoCollection coll, BsonValue hint) {
+        if (hint == null || hint.isNull() || hint.isDocument() && hint.asDocument().isEmpty()) {
+            return;
+        }
+        if (hint.isDocument() && hint.asDocument().containsKey("$natural")) {
+            return;
+        }
+        for (BsonDocument spec : indexes.list(coll)) {
+            if (hint.isString() && spec.getString("name").getValue().equals(hint.asString().getValue())
+                    || hint.isDocument() && spec.get("key").equals(hint)) {
+                return;
+            }
+        }
+        throw new MongoError(ErrorCode.BAD_VALUE, "error processing query: planner returned error :: caused by :: "
+                + "hint provided does not correspond to an existing index");
     }
 
     private BsonDocument getMore(CommandContext ctx, BsonDocument cmd) {
