@@ -11,7 +11,6 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.document.CosmosClient;
@@ -27,6 +26,8 @@ import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -40,8 +41,11 @@ public final class MongoWireServer implements AutoCloseable {
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    /** Commands run here, off the I/O threads (store calls block on fsync); one channel's requests stay in order. */
-    private final EventExecutorGroup commandThreads;
+    /**
+     * Commands run here, off the I/O threads (store calls block on fsync); one connection's requests stay in order,
+     * and a slow command holds up only its own connection.
+     */
+    private final ExecutorService commandThreads;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final Channel serverChannel;
     private final CommandDispatcher dispatcher;
@@ -51,7 +55,12 @@ public final class MongoWireServer implements AutoCloseable {
         this.dispatcher = new CommandDispatcher(client, users);
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
-        this.commandThreads = new DefaultEventExecutorGroup(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        AtomicInteger threadIds = new AtomicInteger();
+        this.commandThreads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mongo-command-" + threadIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         AtomicInteger connectionIds = new AtomicInteger();
         try {
             ServerBootstrap b = new ServerBootstrap()
@@ -65,8 +74,8 @@ public final class MongoWireServer implements AutoCloseable {
                             channels.add(ch);
                             ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
                                     Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
-                            ch.pipeline().addLast(commandThreads, "commands",
-                                    new ConnectionHandler(dispatcher, connectionIds.incrementAndGet()));
+                            ch.pipeline().addLast("commands",
+                                    new ConnectionHandler(dispatcher, connectionIds.incrementAndGet(), commandThreads));
                         }
                     });
             this.serverChannel = b.bind(bind, port).syncUninterruptibly().channel();
@@ -113,11 +122,9 @@ public final class MongoWireServer implements AutoCloseable {
     }
 
     private void shutdownGroups() {
-        // all at once, with a short quiet period: a closing channel's pipeline hops between its I/O loop and the
-        // command threads, so neither may refuse tasks until both are idle
         List<io.netty.util.concurrent.Future<?>> done = new ArrayList<>();
-        for (EventExecutorGroup g : List.of(boss, workers, commandThreads)) {
-            done.add(g.shutdownGracefully(50, 3000, TimeUnit.MILLISECONDS));
+        for (EventExecutorGroup g : List.of(boss, workers)) {
+            done.add(g.shutdownGracefully(0, 2000, TimeUnit.MILLISECONDS));
         }
         for (io.netty.util.concurrent.Future<?> f : done) {
             try {
@@ -125,6 +132,16 @@ public final class MongoWireServer implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("stopping Mongo wire server threads", e);
             }
+        }
+        commandThreads.shutdown();
+        try {
+            // a command in flight finishes (its connection is closed: no reply goes out)
+            if (!commandThreads.awaitTermination(10, TimeUnit.SECONDS)) {
+                commandThreads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            commandThreads.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -121,6 +121,27 @@ class WireProtocolTest extends MongoServerTestBase {
     }
 
     @Test
+    void pipelinedUnacknowledgedWritesRunInOrder() throws IOException {
+        try (Socket s = socket()) {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (int i = 0; i < 300; i++) {
+                // each update sets n to i: only in order does n end as 299
+                all.writeBytes(frame(100 + i, 2013, opMsg(2, kind0(new BsonDocument("update", new BsonString("ordered"))
+                        .append("updates", new org.bson.BsonArray(java.util.List.of(new BsonDocument("q",
+                                new BsonDocument("_id", new BsonInt32(1))).append("u", new BsonDocument("$set",
+                                new BsonDocument("n", new BsonInt32(i)))).append("upsert", org.bson.BsonBoolean.TRUE))))
+                        .append("$db", new BsonString("wire"))))));
+            }
+            all.writeBytes(frame(999, 2013, opMsg(0, kind0(new BsonDocument("ping", new BsonInt32(1))
+                    .append("$db", new BsonString("admin"))))));
+            s.getOutputStream().write(all.toByteArray());
+            Object[] reply = readReply(s.getInputStream());
+            assertEquals(999, reply[2], "only the ping is answered");
+        }
+        assertEquals(299, client.getDatabase("wire").getCollection("ordered").find().first().get("n"));
+    }
+
+    @Test
     void legacyOpcodesGetAClearError() throws IOException {
         try (Socket s = socket()) {
             s.getOutputStream().write(frame(3, 2002, new byte[]{0, 0, 0, 0, 'a', '.', 'b', 0}));
