@@ -88,6 +88,17 @@ class AggregateAndStatsTest extends MongoServerTestBase {
     }
 
     @Test
+    void explainOfAPipelineShowsItsLeadingMatchSeek() {
+        Document e = client.getDatabase("agg").runCommand(new Document("explain", new Document("aggregate", "orders")
+                .append("pipeline", List.of(new Document("$match", new Document("customer", "c2")),
+                        new Document("$group", new Document("_id", null).append("n", new Document("$sum", 1)))))
+                .append("cursor", new Document())));
+        Document plan = e.get("queryPlanner", Document.class).get("winningPlan", Document.class);
+        assertEquals("IXSCAN", plan.get("inputStage", Document.class).getString("stage"), e.toJson());
+        assertEquals(50L, ((Number) e.get("executionStats", Document.class).get("nReturned")).longValue());
+    }
+
+    @Test
     void lookupFacetAndPipelineUpdates() {
         MongoCollection<Document> customers = client.getDatabase("agg").getCollection("customers");
         customers.drop();

@@ -274,6 +274,7 @@ final class ReadCommands {
             case "findAndModify", "findandmodify" -> Args.document(inner, "query");
             case "delete" -> inner.getArray("deletes").get(0).asDocument().getDocument("q");
             case "update" -> inner.getArray("updates").get(0).asDocument().getDocument("q");
+            case "aggregate" -> leadingMatch(inner.getArray("pipeline"));
             default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "explain of " + verb + " is not supported");
         };
         String ns = ctx.database() + "." + name;
@@ -315,6 +316,19 @@ final class ReadCommands {
                         .append("totalKeysExamined", new BsonInt64(keys))
                         .append("totalDocsExamined", new BsonInt64(examined)))
                 .append("tetradb", new BsonDocument("accessPath", new org.bson.BsonString(access))));
+    }
+
+    /** The filter of a pipeline's leading {@code $match} stages (what runs through the core's planner). */
+    private static BsonDocument leadingMatch(BsonArray pipeline) {
+        BsonArray matches = new BsonArray();
+        for (BsonValue stage : pipeline) {
+            if (!stage.isDocument() || !stage.asDocument().containsKey("$match")) {
+                break;
+            }
+            matches.add(stage.asDocument().get("$match"));
+        }
+        return matches.isEmpty() ? new BsonDocument()
+                : matches.size() == 1 ? matches.get(0).asDocument() : new BsonDocument("$and", matches);
     }
 
     private BsonDocument winningPlan(MongoCollection coll, String access, BsonDocument filter) {
