@@ -11,10 +11,10 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.document.CosmosClient;
+import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
 import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.wire.ConnectionHandler;
@@ -24,6 +24,10 @@ import org.slf4j.LoggerFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,18 +41,26 @@ public final class MongoWireServer implements AutoCloseable {
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
-    /** Commands run here, off the I/O threads (store calls block on fsync); one channel's requests stay in order. */
-    private final EventExecutorGroup commandThreads;
+    /**
+     * Commands run here, off the I/O threads (store calls block on fsync); one connection's requests stay in order,
+     * and a slow command holds up only its own connection.
+     */
+    private final ExecutorService commandThreads;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final Channel serverChannel;
     private final CommandDispatcher dispatcher;
     private volatile boolean closed;
 
-    private MongoWireServer(InetAddress bind, int port, CosmosClient client) {
-        this.dispatcher = new CommandDispatcher(client);
+    private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
+        this.dispatcher = new CommandDispatcher(client, users);
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
-        this.commandThreads = new DefaultEventExecutorGroup(Math.max(4, 2 * Runtime.getRuntime().availableProcessors()));
+        AtomicInteger threadIds = new AtomicInteger();
+        this.commandThreads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "mongo-command-" + threadIds.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         AtomicInteger connectionIds = new AtomicInteger();
         try {
             ServerBootstrap b = new ServerBootstrap()
@@ -62,8 +74,8 @@ public final class MongoWireServer implements AutoCloseable {
                             channels.add(ch);
                             ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
                                     Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
-                            ch.pipeline().addLast(commandThreads, "commands",
-                                    new ConnectionHandler(dispatcher, connectionIds.incrementAndGet()));
+                            ch.pipeline().addLast("commands",
+                                    new ConnectionHandler(dispatcher, connectionIds.incrementAndGet(), commandThreads));
                         }
                     });
             this.serverChannel = b.bind(bind, port).syncUninterruptibly().channel();
@@ -74,9 +86,17 @@ public final class MongoWireServer implements AutoCloseable {
         LOG.info("Mongo wire server listening on {}", address());
     }
 
-    /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port). */
+    /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port), without authentication. */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client) {
-        return new MongoWireServer(bind, port, client);
+        return start(bind, port, client, MongoUsers.none());
+    }
+
+    /**
+     * Starts serving with SCRAM-SHA-256 authentication for {@code users} (none: no authentication). Whether a
+     * non-loopback address may be bound without users is the caller's policy (ARCHITECTURE.md: it may not).
+     */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
+        return new MongoWireServer(bind, port, client, users);
     }
 
     /** Where the server listens (the actual port when started with 0). */
@@ -102,13 +122,26 @@ public final class MongoWireServer implements AutoCloseable {
     }
 
     private void shutdownGroups() {
-        for (io.netty.util.concurrent.EventExecutorGroup g : new io.netty.util.concurrent.EventExecutorGroup[]{
-                boss, workers, commandThreads}) {
+        List<io.netty.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (EventExecutorGroup g : List.of(boss, workers)) {
+            done.add(g.shutdownGracefully(0, 2000, TimeUnit.MILLISECONDS));
+        }
+        for (io.netty.util.concurrent.Future<?> f : done) {
             try {
-                g.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+                f.awaitUninterruptibly(5, TimeUnit.SECONDS);
             } catch (RuntimeException e) {
                 LOG.warn("stopping Mongo wire server threads", e);
             }
+        }
+        commandThreads.shutdown();
+        try {
+            // a command in flight finishes (its connection is closed: no reply goes out)
+            if (!commandThreads.awaitTermination(10, TimeUnit.SECONDS)) {
+                commandThreads.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            commandThreads.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -88,6 +88,43 @@ class AggregateAndStatsTest extends MongoServerTestBase {
     }
 
     @Test
+    void explainOfAPipelineShowsItsLeadingMatchSeek() {
+        Document e = client.getDatabase("agg").runCommand(new Document("explain", new Document("aggregate", "orders")
+                .append("pipeline", List.of(new Document("$match", new Document("customer", "c2")),
+                        new Document("$group", new Document("_id", null).append("n", new Document("$sum", 1)))))
+                .append("cursor", new Document())));
+        Document plan = e.get("queryPlanner", Document.class).get("winningPlan", Document.class);
+        assertEquals("IXSCAN", plan.get("inputStage", Document.class).getString("stage"), e.toJson());
+        assertEquals(50L, ((Number) e.get("executionStats", Document.class).get("nReturned")).longValue());
+    }
+
+    @Test
+    void lookupFacetAndPipelineUpdates() {
+        MongoCollection<Document> customers = client.getDatabase("agg").getCollection("customers");
+        customers.drop();
+        customers.insertMany(List.of(new Document("_id", "c1").append("name", "Ann"),
+                new Document("_id", "c2").append("name", "Bob")));
+        List<Document> joined = customers.aggregate(List.of(
+                Aggregates.lookup("orders", "_id", "customer", "orders"),
+                Aggregates.project(Projections.fields(Projections.include("name"),
+                        Projections.computed("count", new Document("$size", "$orders")))),
+                Aggregates.sort(Sorts.ascending("_id")))).into(new ArrayList<>());
+        assertEquals(List.of(Document.parse("{_id: 'c1', name: 'Ann', count: 50}"),
+                Document.parse("{_id: 'c2', name: 'Bob', count: 50}")), joined);
+        Document facets = orders.aggregate(List.of(Aggregates.facet(
+                new com.mongodb.client.model.Facet("total", Aggregates.count("n")),
+                new com.mongodb.client.model.Facet("top", Aggregates.sort(Sorts.descending("_id")), Aggregates.limit(2),
+                        Aggregates.project(Projections.include("_id")))))).first();
+        assertEquals(List.of(new Document("n", 250)), facets.getList("total", Document.class));
+        assertEquals(List.of(new Document("_id", 249), new Document("_id", 248)), facets.getList("top", Document.class));
+
+        customers.updateOne(Filters.eq("_id", "c1"), List.of(
+                new Document("$set", new Document("upper", new Document("$toUpper", "$name"))),
+                new Document("$unset", "name")));
+        assertEquals(Document.parse("{_id: 'c1', upper: 'ANN'}"), customers.find(Filters.eq("_id", "c1")).first());
+    }
+
+    @Test
     void requestChargesAndCollectionStatistics() {
         MongoCollection<Document> c = client.getDatabase("agg").getCollection("charged");
         c.drop();
@@ -99,6 +136,10 @@ class AggregateAndStatsTest extends MongoServerTestBase {
         Document collStats = client.getDatabase("agg").runCommand(new Document("collStats", "charged"));
         assertEquals(1L, ((Number) collStats.get("count")).longValue());
         assertTrue(((Number) collStats.get("size")).longValue() > 2000);
+        Document viaAggregate = c.aggregate(List.of(new Document("$collStats",
+                new Document("storageStats", new Document())))).first();
+        assertEquals(1L, ((Number) viaAggregate.get("storageStats", Document.class).get("count")).longValue(),
+                "mongosh's db.coll.stats() runs $collStats");
         Document dbStats = client.getDatabase("agg").runCommand(new Document("dbStats", 1));
         assertTrue(((Number) dbStats.get("objects")).longValue() >= 251);
     }

@@ -176,6 +176,14 @@ class CrudTest extends MongoServerTestBase {
         try (MongoCursor<Document> cursor = c.find().batchSize(2).iterator()) {
             cursor.next(); // the rest is killed by close()
         }
+        Document defaults = client.getDatabase("crud").runCommand(new Document("find", "cursor"));
+        assertEquals(101, defaults.get("cursor", Document.class).getList("firstBatch", Document.class).size(),
+                "MongoDB's default first batch");
+        Document more = client.getDatabase("crud").runCommand(new Document("getMore",
+                defaults.get("cursor", Document.class).getLong("id")).append("collection", "cursor"));
+        assertEquals(899, more.get("cursor", Document.class).getList("nextBatch", Document.class).size(),
+                "a getMore without batchSize returns the rest (up to 16 MB)");
+        assertEquals(0L, more.get("cursor", Document.class).getLong("id"));
         Document reply = client.getDatabase("crud").runCommand(new Document("find", "cursor").append("batchSize", 2));
         long id = reply.get("cursor", Document.class).getLong("id");
         assertTrue(id != 0);
@@ -375,6 +383,28 @@ class CrudTest extends MongoServerTestBase {
     }
 
     @Test
+    void renameCollectionMovesDocumentsAndIndexes() {
+        MongoCollection<Document> a = fresh("renameA");
+        fresh("renameB");
+        List<Document> docs = new ArrayList<>();
+        for (int i = 0; i < 250; i++) {
+            docs.add(new Document("_id", i).append("email", "u" + i));
+        }
+        a.insertMany(docs);
+        a.createIndex(new Document("email", 1), new IndexOptions().unique(true));
+        a.renameCollection(new com.mongodb.MongoNamespace("crud", "renameB"));
+        MongoCollection<Document> b = client.getDatabase("crud").getCollection("renameB");
+        assertEquals(250, b.countDocuments());
+        assertEquals(0, a.countDocuments());
+        assertFalse(client.getDatabase("crud").listCollectionNames().into(new ArrayList<>()).contains("renameA"));
+        MongoWriteException dup = assertThrows(MongoWriteException.class, () -> b.insertOne(new Document("email", "u7")));
+        assertEquals(11000, dup.getError().getCode(), "the unique index moved along");
+        MongoCommandException missing = assertThrows(MongoCommandException.class,
+                () -> a.renameCollection(new com.mongodb.MongoNamespace("crud", "renameC")));
+        assertEquals(26, missing.getErrorCode());
+    }
+
+    @Test
     void badCommandArgumentsGetTypedErrors() {
         MongoCommandException e = assertThrows(MongoCommandException.class, () -> client.getDatabase("crud")
                 .runCommand(new Document("find", "x").append("filter", "not a document")));
@@ -384,8 +414,8 @@ class CrudTest extends MongoServerTestBase {
         assertEquals(2, op.getErrorCode());
         MongoCommandException collation = assertThrows(MongoCommandException.class, () -> client.getDatabase("crud")
                 .getCollection("x").find().collation(com.mongodb.client.model.Collation.builder().locale("en")
-                        .collationStrength(com.mongodb.client.model.CollationStrength.SECONDARY).build()).first());
-        assertEquals(238, collation.getErrorCode(), "refused rather than answered with binary comparison");
+                        .numericOrdering(true).build()).first());
+        assertEquals(238, collation.getErrorCode(), "refused rather than answered with another comparison");
         client.getDatabase("crud").runCommand(new Document("find", "x"));
         Document stats = client.getDatabase("crud").runCommand(new Document("getLastRequestStatistics", 1));
         assertEquals("find", stats.getString("CommandName"));

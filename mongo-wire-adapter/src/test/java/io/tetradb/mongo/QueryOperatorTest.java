@@ -174,6 +174,17 @@ class QueryOperatorTest extends MongoServerTestBase {
         assertEquals(Double.POSITIVE_INFINITY, nums.find(Filters.eq("_id", 2)).first().get("v"));
     }
 
+    @Test
+    void hintsMustNameAnExistingIndex() {
+        assertEquals(List.of(1), c.find(Filters.eq("n", 1)).hint(new Document("_id", 1))
+                .map(d -> d.getInteger("_id")).into(new ArrayList<>()));
+        assertEquals(List.of(1), c.find(Filters.eq("n", 1)).hintString("_id_")
+                .map(d -> d.getInteger("_id")).into(new ArrayList<>()));
+        com.mongodb.MongoQueryException e = org.junit.jupiter.api.Assertions.assertThrows(
+                com.mongodb.MongoQueryException.class, () -> c.find().hintString("nope_1").first());
+        assertEquals(2, e.getErrorCode());
+    }
+
     static String stage(Document filter) {
         Document plan = explain(filter).get("queryPlanner", Document.class).get("winningPlan", Document.class);
         if (plan.getString("stage").equals("FETCH")) {

@@ -121,6 +121,27 @@ class WireProtocolTest extends MongoServerTestBase {
     }
 
     @Test
+    void pipelinedUnacknowledgedWritesRunInOrder() throws IOException {
+        try (Socket s = socket()) {
+            ByteArrayOutputStream all = new ByteArrayOutputStream();
+            for (int i = 0; i < 300; i++) {
+                // each update sets n to i: only in order does n end as 299
+                all.writeBytes(frame(100 + i, 2013, opMsg(2, kind0(new BsonDocument("update", new BsonString("ordered"))
+                        .append("updates", new org.bson.BsonArray(java.util.List.of(new BsonDocument("q",
+                                new BsonDocument("_id", new BsonInt32(1))).append("u", new BsonDocument("$set",
+                                new BsonDocument("n", new BsonInt32(i)))).append("upsert", org.bson.BsonBoolean.TRUE))))
+                        .append("$db", new BsonString("wire"))))));
+            }
+            all.writeBytes(frame(999, 2013, opMsg(0, kind0(new BsonDocument("ping", new BsonInt32(1))
+                    .append("$db", new BsonString("admin"))))));
+            s.getOutputStream().write(all.toByteArray());
+            Object[] reply = readReply(s.getInputStream());
+            assertEquals(999, reply[2], "only the ping is answered");
+        }
+        assertEquals(299, client.getDatabase("wire").getCollection("ordered").find().first().get("n"));
+    }
+
+    @Test
     void legacyOpcodesGetAClearError() throws IOException {
         try (Socket s = socket()) {
             s.getOutputStream().write(frame(3, 2002, new byte[]{0, 0, 0, 0, 'a', '.', 'b', 0}));
@@ -147,6 +168,7 @@ class WireProtocolTest extends MongoServerTestBase {
                 frame(6, 2013, opMsg(0, new byte[]{0, 100, 0, 0, 0, 1})),               // truncated BSON
                 ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putInt(-5).putInt(1).array(), // negative length
                 randomBytes(random, 4096),
+                frame(7, 2013, opMsg(0, nested(200_000))),                             // BSON nested 200,000 deep
         };
         for (byte[] g : garbage) {
             try (Socket s = socket()) {
@@ -161,6 +183,26 @@ class WireProtocolTest extends MongoServerTestBase {
             assertEquals(1, client.getDatabase("wire").getCollection("survivor").countDocuments(),
                     "the server keeps serving and nothing stored is harmed");
         }
+    }
+
+    /** {@code {a: {a: {... }}}} nested {@code depth} levels, as a kind-0 section (built byte by byte). */
+    private static byte[] nested(int depth) {
+        int innermost = 5;
+        int[] sizes = new int[depth + 1];
+        sizes[depth] = innermost;
+        for (int i = depth - 1; i >= 0; i--) {
+            sizes[i] = 4 + 1 + 2 + sizes[i + 1] + 1;
+        }
+        ByteBuffer b = ByteBuffer.allocate(1 + sizes[0]).order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0);
+        for (int i = 0; i < depth; i++) {
+            b.putInt(sizes[i]).put((byte) 3).put((byte) 'a').put((byte) 0);
+        }
+        b.putInt(5).put((byte) 0);
+        for (int i = 0; i < depth; i++) {
+            b.put((byte) 0);
+        }
+        return b.array();
     }
 
     private static byte[] randomBytes(Random r, int n) {

@@ -15,7 +15,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
-import org.bson.BsonString;
 import org.bson.BsonValue;
 
 import java.util.ArrayList;
@@ -34,6 +33,10 @@ import java.util.TreeMap;
 public final class AggregationPipeline {
     private final List<BsonDocument> stages = new ArrayList<>();
     private DocStream source;
+    /** How strings compare in $match, $sort, $group and $lookup: binary, or the command's collation. */
+    private io.tetradb.mongo.query.BsonOrder order = io.tetradb.mongo.query.BsonOrder.INSTANCE;
+    /** Collections of the same database by name (null when absent), for {@code $lookup}. */
+    private java.util.function.Function<String, MongoCollection> collections = name -> null;
 
     public AggregationPipeline(BsonArray pipeline) {
         for (BsonValue s : pipeline) {
@@ -42,6 +45,45 @@ public final class AggregationPipeline {
             }
             stages.add(s.asDocument());
         }
+    }
+
+    /** Compares with a collation's order. */
+    public AggregationPipeline order(io.tetradb.mongo.query.BsonOrder order) {
+        this.order = order;
+        return this;
+    }
+
+    /** How {@code $lookup} finds the collections it joins. */
+    public AggregationPipeline collections(java.util.function.Function<String, MongoCollection> resolver) {
+        this.collections = resolver;
+        return this;
+    }
+
+    /**
+     * Runs the stages over one document (an update with an aggregation pipeline: {@code $set $addFields $unset
+     * $project $replaceRoot $replaceWith} are what MongoDB allows there).
+     */
+    public BsonDocument applyTo(BsonDocument doc) {
+        List<BsonDocument> rows = new ArrayList<>(List.of(doc));
+        for (BsonDocument stage : stages) {
+            String name = stage.getFirstKey();
+            if (!List.of("$set", "$addFields", "$unset", "$project", "$replaceRoot", "$replaceWith").contains(name)) {
+                throw new MongoError(ErrorCode.BAD_VALUE, name + " is not allowed to be used within an update");
+            }
+            rows = stage(stage, rows);
+        }
+        return rows.get(0);
+    }
+
+    /** Runs every stage in memory over given documents (after a source stage such as {@code $collStats}). */
+    public Iterator<BsonDocument> runOver(List<BsonDocument> input) {
+        List<BsonDocument> rows = new ArrayList<>(input);
+        for (BsonDocument st : stages) {
+            String n = st.getFirstKey();
+            rows = n.equals("$lookup") ? lookup(st.getDocument(n), rows)
+                    : n.equals("$facet") ? facet(st.getDocument(n), rows) : stage(st, rows);
+        }
+        return rows.iterator();
     }
 
     /** Where the documents came from in the core (for charges and explain); null before {@link #run}. */
@@ -62,7 +104,7 @@ public final class AggregationPipeline {
         long skip = 0;
         long limit = 0;
         if (i < stages.size() && stages.get(i).getFirstKey().equals("$sort")) {
-            sort = new SortSpec(arg(stages.get(i), "$sort"));
+            sort = new SortSpec(arg(stages.get(i), "$sort"), order);
             i++;
         }
         if (i < stages.size() && stages.get(i).getFirstKey().equals("$skip")) {
@@ -77,7 +119,8 @@ public final class AggregationPipeline {
         if (coll == null) {
             docs = java.util.Collections.emptyIterator();
         } else {
-            QueryRun run = new QueryRun(coll.candidates(filter), FilterMatcher.compile(filter), sort, skip, limit, null);
+            QueryRun run = new QueryRun(coll.candidates(filter, order), FilterMatcher.compile(filter, order), sort, skip,
+                    limit, null);
             source = run.candidates();
             docs = run;
         }
@@ -85,11 +128,80 @@ public final class AggregationPipeline {
             return docs; // the whole pipeline streams from the core
         }
         List<BsonDocument> rows = new ArrayList<>();
-        docs.forEachRemaining(rows::add);
+        io.tetradb.mongo.query.MemoryBudget budget = new io.tetradb.mongo.query.MemoryBudget("aggregation pipeline");
+        while (docs.hasNext()) {
+            BsonDocument d = docs.next();
+            budget.add(d);
+            rows.add(d);
+        }
         for (; i < stages.size(); i++) {
-            rows = stage(stages.get(i), rows);
+            rows = stages.get(i).getFirstKey().equals("$lookup") ? lookup(stages.get(i).getDocument("$lookup"), rows)
+                    : stages.get(i).getFirstKey().equals("$facet") ? facet(stages.get(i).getDocument("$facet"), rows)
+                    : stage(stages.get(i), rows);
         }
         return rows.iterator();
+    }
+
+    /**
+     * {@code $lookup} in its equality form ({@code from, localField, foreignField, as}): for each document, the
+     * foreign documents whose {@code foreignField} equals the local value (or one of its elements), found through
+     * the foreign collection's index seeks.
+     */
+    private List<BsonDocument> lookup(BsonDocument spec, List<BsonDocument> rows) {
+        for (String f : List.of("from", "localField", "foreignField", "as")) {
+            if (!spec.containsKey(f) || !spec.get(f).isString()) {
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$lookup needs from, localField, foreignField and as "
+                        + "(the pipeline form is not supported yet)");
+            }
+        }
+        MongoCollection foreign = collections.apply(spec.getString("from").getValue());
+        String foreignField = spec.getString("foreignField").getValue();
+        io.tetradb.mongo.query.FieldPath local = new io.tetradb.mongo.query.FieldPath(spec.getString("localField").getValue());
+        List<BsonDocument> out = new ArrayList<>();
+        for (BsonDocument r : rows) {
+            BsonArray values = new BsonArray();
+            for (BsonValue v : local.values(r)) {
+                if (v == null) {
+                    values.add(BsonNull.VALUE);
+                } else if (v.isArray()) {
+                    values.addAll(v.asArray());
+                } else {
+                    values.add(v);
+                }
+            }
+            BsonArray matches = new BsonArray();
+            if (foreign != null) {
+                BsonDocument filter = new BsonDocument(foreignField, new BsonDocument("$in", values));
+                QueryRun run = new QueryRun(foreign.candidates(filter, order), FilterMatcher.compile(filter, order), null,
+                        0, 0, null);
+                run.forEachRemaining(matches::add);
+            }
+            BsonDocument copy = r.clone();
+            UpdateApplier.set(copy, spec.getString("as").getValue(), matches);
+            out.add(copy);
+        }
+        return out;
+    }
+
+    /** {@code $facet}: each sub-pipeline over the same input, one output document. */
+    private List<BsonDocument> facet(BsonDocument spec, List<BsonDocument> rows) {
+        BsonDocument out = new BsonDocument();
+        for (java.util.Map.Entry<String, BsonValue> e : spec.entrySet()) {
+            if (!e.getValue().isArray()) {
+                throw MongoError.badValue("each $facet must be a pipeline (an array)");
+            }
+            List<BsonDocument> result = new ArrayList<>(rows);
+            for (BsonValue st : e.getValue().asArray()) {
+                BsonDocument stage = st.asDocument();
+                String n = stage.getFirstKey();
+                if (n.equals("$facet")) {
+                    throw MongoError.badValue("$facet is not allowed inside a $facet");
+                }
+                result = n.equals("$lookup") ? lookup(stage.getDocument(n), result) : stage(stage, result);
+            }
+            out.put(e.getKey(), new BsonArray(new ArrayList<>(result)));
+        }
+        return List.of(out);
     }
 
     private static BsonDocument arg(BsonDocument stage, String name) {
@@ -108,18 +220,18 @@ public final class AggregationPipeline {
         return (long) BsonOrder.toDouble(v);
     }
 
-    private static List<BsonDocument> stage(BsonDocument stage, List<BsonDocument> rows) {
+    private List<BsonDocument> stage(BsonDocument stage, List<BsonDocument> rows) {
         String name = stage.getFirstKey();
         BsonValue arg = stage.get(name);
         List<BsonDocument> out = new ArrayList<>();
         switch (name) {
             case "$match" -> {
-                FilterMatcher m = FilterMatcher.compile(arg(stage, name));
+                FilterMatcher m = FilterMatcher.compile(arg(stage, name), order);
                 rows.stream().filter(m).forEach(out::add);
             }
             case "$sort" -> {
                 out.addAll(rows);
-                out.sort(new SortSpec(arg(stage, name)));
+                out.sort(new SortSpec(arg(stage, name), order));
             }
             case "$skip" -> out.addAll(rows.subList((int) Math.min(rows.size(), count(stage, name)), rows.size()));
             case "$limit" -> out.addAll(rows.subList(0, (int) Math.min(rows.size(), count(stage, name))));
@@ -160,7 +272,7 @@ public final class AggregationPipeline {
             case "$sortByCount" -> {
                 List<BsonDocument> grouped = group(new BsonDocument("_id", arg)
                         .append("count", new BsonDocument("$sum", new BsonInt32(1))), rows);
-                grouped.sort(new SortSpec(new BsonDocument("count", new BsonInt32(-1))));
+                grouped.sort(new SortSpec(new BsonDocument("count", new BsonInt32(-1)), order));
                 out.addAll(grouped);
             }
             default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation stage " + name
@@ -211,11 +323,11 @@ public final class AggregationPipeline {
         return out;
     }
 
-    private static List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
+    private List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
         if (!spec.containsKey("_id")) {
             throw MongoError.badValue("a group specification must include an _id");
         }
-        Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(BsonOrder.INSTANCE);
+        Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(order);
         Map<BsonValue, BsonValue> keys = new LinkedHashMap<>();
         for (BsonDocument r : rows) {
             BsonValue key = Expressions.eval(spec.get("_id"), r);
@@ -296,9 +408,5 @@ public final class AggregationPipeline {
                 out.add(copy);
             }
         }
-    }
-
-    static BsonString str(String s) {
-        return new BsonString(s);
     }
 }

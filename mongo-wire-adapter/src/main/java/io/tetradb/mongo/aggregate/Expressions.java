@@ -3,7 +3,6 @@ package io.tetradb.mongo.aggregate;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.query.BsonOrder;
-import io.tetradb.mongo.query.FieldPath;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;

@@ -3,10 +3,16 @@ package io.tetradb.mongo.bson;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonInt32;
+import org.bson.BsonNull;
+import org.bson.BsonString;
 import org.bson.BsonDocument;
 import org.bson.BsonDecimal128;
 import org.bson.BsonDouble;
@@ -51,7 +57,7 @@ public final class DocumentMapper {
         return RESERVED.contains(field) || field.startsWith("~") ? "~" + field : field;
     }
 
-    static String userName(String stored) {
+    public static String userName(String stored) {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }
 
@@ -64,15 +70,11 @@ public final class DocumentMapper {
         }
         ObjectNode types = JSON.createObjectNode();
         stored = (BsonDocument) plainNumbers(stored, "", types);
-        ObjectNode item;
-        try {
-            item = (ObjectNode) JSON.readTree(stored.toJson(RELAXED));
-        } catch (JsonProcessingException e) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "document cannot be stored: " + e.getOriginalMessage());
-        }
         ObjectNode out = JSON.createObjectNode();
         out.put("id", IdCodec.encode(doc.get("_id")));
-        out.setAll(item);
+        for (Map.Entry<String, BsonValue> e : stored.entrySet()) {
+            out.set(e.getKey(), json(e.getValue()));
+        }
         if (!types.isEmpty()) {
             out.set(TYPES, types);
         }
@@ -81,15 +83,14 @@ public final class DocumentMapper {
 
     /** The Mongo document an item stores (system properties and the sidecar left out). */
     public static BsonDocument fromItem(JsonNode item) {
-        ObjectNode copy = JSON.createObjectNode();
-        JsonNode types = item.get(TYPES);
+        BsonDocument stored = new BsonDocument();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
             if (!RESERVED.contains(e.getKey())) {
-                copy.set(e.getKey(), e.getValue());
+                stored.put(e.getKey(), bson(e.getValue()));
             }
         }
-        BsonDocument stored = BsonDocument.parse(copy.toString());
+        JsonNode types = item.get(TYPES);
         if (types != null && types.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = types.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> e = it.next();
@@ -101,6 +102,110 @@ public final class DocumentMapper {
             out.put(userName(e.getKey()), e.getValue());
         }
         return out;
+    }
+
+    /**
+     * The relaxed Extended JSON of a value whose numbers are already plain (see {@link #plainNumbers}). Documents,
+     * arrays and JSON scalars map one to one; the other types take the tagged form the bson library writes.
+     */
+    private static JsonNode json(BsonValue v) {
+        JsonNodeFactory f = JSON.getNodeFactory();
+        switch (v.getBsonType()) {
+            case DOCUMENT -> {
+                ObjectNode o = f.objectNode();
+                for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                    o.set(e.getKey(), json(e.getValue()));
+                }
+                return o;
+            }
+            case ARRAY -> {
+                ArrayNode a = f.arrayNode(v.asArray().size());
+                for (BsonValue x : v.asArray()) {
+                    a.add(json(x));
+                }
+                return a;
+            }
+            case STRING -> {
+                return f.textNode(v.asString().getValue());
+            }
+            case BOOLEAN -> {
+                return f.booleanNode(v.asBoolean().getValue());
+            }
+            case NULL -> {
+                return f.nullNode();
+            }
+            case INT32 -> {
+                return f.numberNode(v.asInt32().getValue());
+            }
+            case INT64 -> {
+                return f.numberNode(v.asInt64().getValue());
+            }
+            case DOUBLE -> {
+                return f.numberNode(v.asDouble().getValue());
+            }
+            default -> {
+                try {
+                    return JSON.readTree(new BsonDocument("v", v).toJson(RELAXED)).get("v");
+                } catch (JsonProcessingException e) {
+                    throw new MongoError(ErrorCode.BAD_VALUE, "value cannot be stored: " + e.getOriginalMessage());
+                }
+            }
+        }
+    }
+
+    /** The BSON value of stored JSON: tagged Extended JSON objects are read back by the bson library. */
+    private static BsonValue bson(JsonNode n) {
+        switch (n.getNodeType()) {
+            case OBJECT -> {
+                if (n.size() >= 1 && n.fieldNames().next().startsWith("$")) {
+                    try {
+                        return BsonDocument.parse("{\"v\": " + n + "}").get("v");
+                    } catch (RuntimeException notExtendedJson) {
+                        // written by another face with a '$' name: an ordinary document
+                    }
+                }
+                BsonDocument d = new BsonDocument();
+                for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    d.put(e.getKey(), bson(e.getValue()));
+                }
+                return d;
+            }
+            case ARRAY -> {
+                BsonArray a = new BsonArray(new java.util.ArrayList<>(n.size()));
+                for (JsonNode x : n) {
+                    a.add(bson(x));
+                }
+                return a;
+            }
+            case STRING -> {
+                return new BsonString(n.textValue());
+            }
+            case BOOLEAN -> {
+                return BsonBoolean.valueOf(n.booleanValue());
+            }
+            case NUMBER -> {
+                if (n.isInt() || n.isShort()) {
+                    return new BsonInt32(n.intValue());
+                }
+                if (n.isLong()) {
+                    long l = n.longValue();
+                    return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new BsonInt32((int) l) : new BsonInt64(l);
+                }
+                if (n.isBigInteger()) {
+                    return new BsonDouble(n.doubleValue());
+                }
+                if (n.isBigDecimal() && n.decimalValue().scale() <= 0 && n.decimalValue().abs()
+                        .compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) <= 0 && !n.toString().contains(".")) {
+                    long l = n.longValue();
+                    return l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE ? new BsonInt32((int) l) : new BsonInt64(l);
+                }
+                return new BsonDouble(n.doubleValue());
+            }
+            default -> {
+                return BsonNull.VALUE;
+            }
+        }
     }
 
     private static void checkNames(BsonDocument doc, int depth) {

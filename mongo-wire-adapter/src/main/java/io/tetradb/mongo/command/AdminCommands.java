@@ -22,9 +22,17 @@ final class AdminCommands {
     private AdminCommands() {
     }
 
-    static void register(CommandDispatcher d) {
-        d.register("hello", (ctx, cmd) -> hello(ctx, false));
-        d.registerAnyCase("isMaster", (ctx, cmd) -> hello(ctx, true));
+    static void register(CommandDispatcher d, AuthCommands auth) {
+        d.register("hello", (ctx, cmd) -> {
+            BsonDocument reply = hello(ctx, false);
+            auth.hello(ctx, cmd, reply);
+            return reply;
+        });
+        d.registerAnyCase("isMaster", (ctx, cmd) -> {
+            BsonDocument reply = hello(ctx, true);
+            auth.hello(ctx, cmd, reply);
+            return reply;
+        });
         d.registerAnyCase("buildInfo", (ctx, cmd) -> buildInfo());
         d.register("ping", (ctx, cmd) -> Replies.ok());
         d.register("getParameter", AdminCommands::getParameter);
@@ -33,8 +41,15 @@ final class AdminCommands {
                 new BsonArray(java.util.List.of(new BsonString("tetradb")))).append("parsed", new BsonDocument())));
         d.register("hostInfo", (ctx, cmd) -> hostInfo());
         d.register("serverStatus", AdminCommands::serverStatus);
-        d.register("connectionStatus", (ctx, cmd) -> Replies.ok(new BsonDocument("authInfo", new BsonDocument(
-                "authenticatedUsers", new BsonArray()).append("authenticatedUserRoles", new BsonArray()))));
+        d.register("connectionStatus", (ctx, cmd) -> {
+            BsonArray users = new BsonArray();
+            if (ctx.connection().user() != null) {
+                users.add(new BsonDocument("user", new BsonString(ctx.connection().user()))
+                        .append("db", new BsonString("admin")));
+            }
+            return Replies.ok(new BsonDocument("authInfo", new BsonDocument("authenticatedUsers", users)
+                    .append("authenticatedUserRoles", new BsonArray())));
+        });
         d.register("whatsmyuri", (ctx, cmd) -> Replies.ok(new BsonDocument("you",
                 new BsonString(ctx.connection().remote()))));
         d.register("endSessions", (ctx, cmd) -> Replies.ok());

@@ -56,16 +56,4 @@ final class Args {
         throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field '" + field + "' is the wrong type '"
                 + v.getBsonType() + "', expected type 'bool'");
     }
-
-    /**
-     * Refuses a collation other than {@code simple}: answering with binary comparison instead would return wrong
-     * results silently.
-     */
-    static void simpleCollationOnly(BsonDocument doc) {
-        BsonValue c = doc.get("collation");
-        if (c != null && c.isDocument() && !"simple".equals(c.asDocument().getString("locale",
-                new org.bson.BsonString("simple")).getValue())) {
-            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "collations are not supported yet: " + c.asDocument().toJson());
-        }
-    }
 }

@@ -27,13 +27,23 @@ public final class CommandDispatcher implements AutoCloseable {
     private final MongoCatalog catalog;
     private final Cursors cursors;
 
+    private final AuthCommands auth;
+
     public CommandDispatcher(CosmosClient client) {
+        this(client, io.tetradb.mongo.auth.MongoUsers.none());
+    }
+
+    public CommandDispatcher(CosmosClient client, io.tetradb.mongo.auth.MongoUsers users) {
         this.catalog = new MongoCatalog(client.coreStore());
         this.cursors = new Cursors();
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
-        AdminCommands.register(this);
-        new DatabaseCommands(catalog, indexes).register(this);
-        new CrudCommands(catalog, indexes, cursors).register(this);
+        this.auth = new AuthCommands(users);
+        auth.register(this);
+        AdminCommands.register(this, auth);
+        DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
+        databases.register(this);
+        new ReadCommands(catalog, indexes, cursors, databases).register(this);
+        new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
     }
 
@@ -56,6 +66,9 @@ public final class CommandDispatcher implements AutoCloseable {
             return Replies.error(ErrorCode.COMMAND_NOT_FOUND, "no such command: '" + name + "'", null);
         }
         CommandContext ctx = new CommandContext(connection, database);
+        if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
+            return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
+        }
         try {
             BsonDocument reply = handler.run(ctx, command);
             if (!name.equals("getLastRequestStatistics")) {

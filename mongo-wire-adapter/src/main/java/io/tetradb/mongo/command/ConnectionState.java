@@ -6,6 +6,8 @@ public final class ConnectionState {
     private final String remote;
     private volatile double lastRequestCharge;
     private volatile String lastCommand = "";
+    private volatile String user;
+    private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
     public ConnectionState(int connectionId, String remote) {
         this.connectionId = connectionId;
@@ -26,6 +28,23 @@ public final class ConnectionState {
 
     public String lastCommand() {
         return lastCommand;
+    }
+
+    /** The authenticated user, or null. */
+    public String user() {
+        return user;
+    }
+
+    void user(String user) {
+        this.user = user;
+    }
+
+    io.tetradb.mongo.auth.ScramConversation conversation() {
+        return conversation;
+    }
+
+    void conversation(io.tetradb.mongo.auth.ScramConversation conversation) {
+        this.conversation = conversation;
     }
 
     void lastRequest(String command, double charge) {

@@ -1,6 +1,5 @@
 package io.tetradb.mongo.command;
 
-import io.tetradb.mongo.wire.ReplyEncoder;
 import org.bson.BsonDocument;
 
 import java.security.SecureRandom;
@@ -77,9 +76,9 @@ final class Cursors {
         long bytes = 0;
         while ((max <= 0 || out.size() < max) && run.hasNext()) {
             BsonDocument d = run.next();
-            bytes += ReplyEncoder.bson(d).length;
+            bytes += io.tetradb.mongo.store.MongoCollection.approxSize(d);
             out.add(d);
-            if (bytes >= Limits.MAX_BATCH_BYTES - Limits.MAX_BSON_OBJECT_SIZE) {
+            if (bytes >= Limits.MAX_BATCH_BYTES / 2) { // estimated sizes: keep well inside one 16 MB reply
                 break;
             }
         }

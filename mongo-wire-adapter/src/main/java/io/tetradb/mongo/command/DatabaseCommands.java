@@ -34,6 +34,28 @@ final class DatabaseCommands {
         d.register("dropDatabase", this::dropDatabase);
         d.register("collStats", this::collStats);
         d.register("dbStats", this::dbStats);
+        d.register("shardCollection", this::shardCollection);
+        d.register("renameCollection", this::renameCollection);
+        d.register("enableSharding", (ctx, cmd) -> Replies.ok());
+    }
+
+    /**
+     * {@code {shardCollection: "db.coll", key: {field: "hashed"}}} on admin: the field becomes the partition key of the
+     * collection's container. Answered as Cosmos DB's Mongo API answers it.
+     */
+    private BsonDocument shardCollection(CommandContext ctx, BsonDocument cmd) {
+        String ns = Args.string(cmd, "shardCollection");
+        int dot = ns.indexOf('.');
+        if (dot <= 0 || dot == ns.length() - 1) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE, "shardCollection needs 'db.collection', not '" + ns + "'");
+        }
+        BsonDocument key = Args.document(cmd, "key");
+        if (key.size() != 1) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "the shard key must have exactly one field (Cosmos DB's rule)");
+        }
+        catalog.shard(ns.substring(0, dot), ns.substring(dot + 1), key.getFirstKey());
+        return new BsonDocument("_t", new BsonString("ShardCollectionResponse")).append("ok", new org.bson.BsonDouble(1))
+                .append("collectionsharded", new BsonString(ns));
     }
 
     private BsonDocument listDatabases(CommandContext ctx, BsonDocument cmd) {
@@ -121,6 +143,69 @@ final class DatabaseCommands {
                 .append("nIndexesWas", new BsonInt32(1)));
     }
 
+    /**
+     * {@code {renameCollection: "db.a", to: "db.b", dropTarget}}: the core has no rename, so the documents are copied
+     * into the new collection (in core batches), the index definitions follow, and the old collection is dropped.
+     * Not atomic: a crash in between leaves both collections (nothing is lost).
+     */
+    private BsonDocument renameCollection(CommandContext ctx, BsonDocument cmd) {
+        String[] from = namespace(Args.string(cmd, "renameCollection"));
+        String[] to = namespace(Args.string(cmd, "to"));
+        boolean dropTarget = Args.bool(cmd, "dropTarget", false);
+        MongoCollection source = catalog.collection(from[0], from[1]);
+        if (source == null) {
+            throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "Source collection " + from[0] + "." + from[1]
+                    + " does not exist");
+        }
+        if (from[0].equals(to[0]) && from[1].equals(to[1])) {
+            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, "Can't rename a collection to itself");
+        }
+        if (catalog.collection(to[0], to[1]) != null) {
+            if (!dropTarget) {
+                throw new MongoError(ErrorCode.NAMESPACE_EXISTS, "target namespace exists");
+            }
+            catalog.drop(to[0], to[1]);
+            indexes.dropAll(to[0], to[1]);
+        }
+        if (source.shardField() != null) {
+            catalog.shard(to[0], to[1], source.shardField());
+        } else {
+            catalog.create(to[0], to[1], true);
+        }
+        MongoCollection target = catalog.collection(to[0], to[1]);
+        io.tetradb.mongo.store.DocStream all = source.candidates(new BsonDocument());
+        List<BsonDocument> chunk = new ArrayList<>();
+        double[] charge = new double[1];
+        while (all.hasNext()) {
+            chunk.add(all.next().doc());
+            if (chunk.size() == 100 || !all.hasNext()) {
+                for (RuntimeException e : target.insertAll(chunk, true, charge)) {
+                    if (e != null) {
+                        throw MongoErrors.of(e);
+                    }
+                }
+                chunk.clear();
+            }
+        }
+        for (BsonDocument spec : indexes.list(source)) {
+            if (!spec.getString("name").getValue().equals("_id_")) {
+                indexes.create(target, spec);
+            }
+        }
+        catalog.drop(from[0], from[1]);
+        indexes.dropAll(from[0], from[1]);
+        ctx.charge(charge[0] + all.takeRequestCharge());
+        return Replies.ok();
+    }
+
+    private static String[] namespace(String ns) {
+        int dot = ns.indexOf('.');
+        if (dot <= 0 || dot == ns.length() - 1) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE, "Invalid namespace specified '" + ns + "'");
+        }
+        return new String[]{ns.substring(0, dot), ns.substring(dot + 1)};
+    }
+
     private BsonDocument dropDatabase(CommandContext ctx, BsonDocument cmd) {
         catalog.dropDatabase(ctx.database());
         return Replies.ok(new BsonDocument("dropped", new BsonString(ctx.database())));
@@ -128,25 +213,35 @@ final class DatabaseCommands {
 
     private BsonDocument collStats(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "collStats");
-        MongoCollection coll = catalog.collection(ctx.database(), name);
+        return Replies.ok(storageStats(ctx.database(), name).append("capped", BsonBoolean.FALSE));
+    }
+
+    /**
+     * A collection's sizes from the core's partition statistics (the logical bytes of its items, index entries
+     * included): {@code ns, count, size, avgObjSize, storageSize, nindexes, totalIndexSize, indexSizes}.
+     */
+    BsonDocument storageStats(String db, String name) {
+        MongoCollection coll = catalog.collection(db, name);
         if (coll == null) {
-            throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "Collection [" + ctx.database() + "." + name
-                    + "] not found.");
+            throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "Collection [" + db + "." + name + "] not found.");
         }
         long count = 0;
         long bytes = 0;
         for (PartitionStatistics p : catalog.store().partitionStatistics()) {
-            if (p.database().equals(ctx.database()) && p.container().equals(name)) {
+            if (p.database().equals(db) && p.container().equals(name)) {
                 count += items(p);
                 bytes += bytes(p);
             }
         }
-        int nIndexes = indexes.list(coll).size();
-        return Replies.ok(new BsonDocument("ns", new BsonString(coll.namespace()))
+        BsonDocument indexSizes = new BsonDocument();
+        for (BsonDocument spec : indexes.list(coll)) {
+            indexSizes.append(spec.getString("name").getValue(), new BsonInt64(0));
+        }
+        return new BsonDocument("ns", new BsonString(coll.namespace()))
                 .append("count", new BsonInt64(count)).append("size", new BsonInt64(bytes))
                 .append("avgObjSize", new BsonInt64(count == 0 ? 0 : bytes / count))
-                .append("storageSize", new BsonInt64(bytes)).append("nindexes", new BsonInt32(nIndexes))
-                .append("totalIndexSize", new BsonInt64(0)).append("capped", BsonBoolean.FALSE));
+                .append("storageSize", new BsonInt64(bytes)).append("nindexes", new BsonInt32(indexSizes.size()))
+                .append("totalIndexSize", new BsonInt64(0)).append("indexSizes", indexSizes);
     }
 
     private BsonDocument dbStats(CommandContext ctx, BsonDocument cmd) {

@@ -16,9 +16,24 @@ import java.util.Map;
  * compare by numeric value, so 1, 1.0 and NumberLong(1) are equal.
  */
 public final class BsonOrder implements Comparator<BsonValue> {
-    public static final BsonOrder INSTANCE = new BsonOrder();
+    /** Strings in binary order (no collation). */
+    public static final BsonOrder INSTANCE = new BsonOrder(null);
 
-    private BsonOrder() {
+    /** How strings compare; null: binary (code unit) order. */
+    private final Comparator<String> strings;
+
+    private BsonOrder(Comparator<String> strings) {
+        this.strings = strings;
+    }
+
+    /** The order with strings compared by a collation. */
+    public static BsonOrder collated(Comparator<String> strings) {
+        return new BsonOrder(strings);
+    }
+
+    /** Whether strings compare binary (so the core's string index order is this order). */
+    public boolean isSimple() {
+        return strings == null;
     }
 
     /** The canonical type class: values of different classes compare by it (and never match a $gt/$lt). */
@@ -53,7 +68,7 @@ public final class BsonOrder implements Comparator<BsonValue> {
         }
         return switch (ta) {
             case 10 -> compareNumbers(a, b);
-            case 15 -> string(a).compareTo(string(b));
+            case 15 -> strings == null ? string(a).compareTo(string(b)) : strings.compare(string(a), string(b));
             case 20 -> compareDocuments(a.asDocument(), b.asDocument());
             case 25 -> compareArrays(a.asArray(), b.asArray());
             case 30 -> compareBinary(a.asBinary(), b.asBinary());

@@ -20,19 +20,33 @@ import java.util.regex.Pattern;
  * The index seeks the core runs for a filter ({@link FilterTranslator}) only find candidates; this decides.
  */
 public final class FilterMatcher implements Predicate<BsonDocument> {
-    private final Predicate<BsonDocument> root;
+    /** How values compare: binary strings, or a collation's. */
+    private final BsonOrder order;
+    private Predicate<BsonDocument> root;
 
-    private FilterMatcher(Predicate<BsonDocument> root) {
-        this.root = root;
+    private FilterMatcher(BsonOrder order) {
+        this.order = order;
     }
 
     public static FilterMatcher compile(BsonDocument filter) {
-        return new FilterMatcher(document(filter, 0));
+        return compile(filter, BsonOrder.INSTANCE);
+    }
+
+    /** The filter with strings compared by {@code order} (a collation's). */
+    public static FilterMatcher compile(BsonDocument filter, BsonOrder order) {
+        FilterMatcher m = new FilterMatcher(order);
+        m.root = m.document(filter, 0);
+        return m;
     }
 
     @Override
     public boolean test(BsonDocument doc) {
         return root.test(doc);
+    }
+
+    /** How this filter compares values (binary, or a collation's). */
+    public BsonOrder order() {
+        return order;
     }
 
     /** A per-value test, and what it says for a missing value. */
@@ -44,7 +58,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         }
     }
 
-    private static Predicate<BsonDocument> document(BsonDocument filter, int depth) {
+    private Predicate<BsonDocument> document(BsonDocument filter, int depth) {
         if (depth > 100) {
             throw MongoError.badValue("filter is nested too deeply");
         }
@@ -100,7 +114,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         return v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$");
     }
 
-    private static Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {
+    private Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {
         if (isOperatorDocument(v)) {
             Predicate<List<BsonValue>> ops = operators(v.asDocument(), depth);
             return d -> ops.test(path.values(d));
@@ -129,12 +143,12 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         return false;
     }
 
-    private static ValueTest equality(BsonValue target) {
+    private ValueTest equality(BsonValue target) {
         boolean isNull = target.isNull();
         return new ValueTest() {
             @Override
             public boolean test(BsonValue x) {
-                return BsonOrder.typeClass(x) == BsonOrder.typeClass(target) && BsonOrder.equal(x, target)
+                return BsonOrder.typeClass(x) == BsonOrder.typeClass(target) && order.compare(x, target) == 0
                         && (!isNull || x.isNull());
             }
 
@@ -171,7 +185,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         }
     }
 
-    private static Predicate<List<BsonValue>> operators(BsonDocument ops, int depth) {
+    private Predicate<List<BsonValue>> operators(BsonDocument ops, int depth) {
         List<Predicate<List<BsonValue>>> parts = new ArrayList<>();
         String regexOptions = ops.containsKey("$options") ? ops.getString("$options").getValue() : null;
         for (Map.Entry<String, BsonValue> e : ops.entrySet()) {
@@ -368,7 +382,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         };
     }
 
-    private static Predicate<BsonValue> elementMatcher(BsonDocument spec, int depth) {
+    private Predicate<BsonValue> elementMatcher(BsonDocument spec, int depth) {
         if (isOperatorDocument(spec)) {
             Predicate<List<BsonValue>> ops = operators(spec, depth);
             return el -> ops.test(java.util.Collections.singletonList(el));
@@ -377,7 +391,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         return el -> el.isDocument() && doc.test(el.asDocument());
     }
 
-    private static ValueTest comparison(String op, BsonValue arg) {
+    private ValueTest comparison(String op, BsonValue arg) {
         if (arg.isRegularExpression()) {
             throw MongoError.badValue("Can't have RegEx as arg to " + op);
         }
@@ -391,7 +405,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 if (!bracket) {
                     return false;
                 }
-                int c = BsonOrder.INSTANCE.compare(x, arg);
+                int c = order.compare(x, arg);
                 return greater ? (inclusive ? c >= 0 : c > 0) : (inclusive ? c <= 0 : c < 0);
             }
 

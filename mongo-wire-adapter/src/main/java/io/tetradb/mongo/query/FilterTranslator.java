@@ -5,7 +5,6 @@ import io.tetradb.core.query.sql.Expr;
 import io.tetradb.mongo.bson.DocumentMapper;
 import io.tetradb.mongo.bson.IdCodec;
 import org.bson.BsonDocument;
-import org.bson.BsonRegularExpression;
 import org.bson.BsonValue;
 
 import java.util.ArrayList;
@@ -34,13 +33,77 @@ public final class FilterTranslator {
 
     /** The conditions for {@code filter} joined by AND, or null when none helps. */
     public static Expr translate(BsonDocument filter) {
+        return translate(filter, null);
+    }
+
+    /**
+     * As {@link #translate(BsonDocument)}; with the shard key field of a sharded collection, an equality on it is also
+     * a plain {@code c.key = v}: shard key values are scalars (the core refuses others), so it is exact, and the
+     * planner routes the query to that one logical partition.
+     */
+    public static Expr translate(BsonDocument filter, String shardField) {
         List<Expr> out = new ArrayList<>();
         conjuncts(filter, "", out);
+        if (shardField != null) {
+            BsonValue v = filter.get(shardField);
+            if (v != null && v.isDocument() && v.asDocument().size() == 1 && v.asDocument().containsKey("$eq")) {
+                v = v.asDocument().get("$eq");
+            }
+            Expr literal = v == null || v.isObjectId() ? null : literal(v);
+            if (literal != null) {
+                out.add(new Expr.Binary(Expr.BinaryOp.EQUAL, new Expr.PropertyAccess(new Expr.Identifier(ALIAS),
+                        DocumentMapper.storedName(shardField)), literal));
+            }
+        }
         Expr all = null;
         for (Expr e : out) {
             all = all == null ? e : new Expr.Binary(Expr.BinaryOp.AND, all, e);
         }
         return all;
+    }
+
+    /**
+     * The filter without its string equalities, {@code $in}s and ranges: under a collation they match strings the
+     * binary index order would not find, so they may not narrow the seek (regexes stay: they ignore collations).
+     */
+    public static BsonDocument withoutStringComparisons(BsonDocument filter) {
+        BsonDocument out = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
+            String key = e.getKey();
+            BsonValue v = e.getValue();
+            if (key.equals("$and") && v.isArray()) {
+                org.bson.BsonArray parts = new org.bson.BsonArray();
+                for (BsonValue part : v.asArray()) {
+                    parts.add(part.isDocument() ? withoutStringComparisons(part.asDocument()) : part);
+                }
+                out.put(key, parts);
+            } else if (key.startsWith("$")) {
+                out.put(key, v);
+            } else if (FilterMatcher.isOperatorDocument(v)) {
+                BsonDocument ops = new BsonDocument();
+                for (Map.Entry<String, BsonValue> op : v.asDocument().entrySet()) {
+                    if (!comparesStrings(op.getValue())) {
+                        ops.put(op.getKey(), op.getValue());
+                    }
+                }
+                if (!ops.isEmpty()) {
+                    out.put(key, ops);
+                }
+            } else if (!comparesStrings(v)) {
+                out.put(key, v);
+            }
+        }
+        return out;
+    }
+
+    private static boolean comparesStrings(BsonValue v) {
+        if (v.isString()) {
+            return true;
+        }
+        if (v.isArray()) {
+            return v.asArray().stream().anyMatch(BsonValue::isString);
+        }
+        return v.isDocument() && !FilterMatcher.isOperatorDocument(v); // documents may hold strings
     }
 
     private static void conjuncts(BsonDocument filter, String prefix, List<Expr> out) {

@@ -57,7 +57,8 @@ public final class Projector {
             put(tree, key.split("\\."), 0, leaf);
         }
         // only _id or operators named: every other field stays (MongoDB treats it as an exclusion projection)
-        this.inclusion = mode != null && mode;
+        // {_id: 1} alone is an inclusion too (only _id comes back)
+        this.inclusion = mode != null ? mode : id && spec.containsKey("_id") && tree.isEmpty();
         this.includeId = id;
         this.identity = spec.isEmpty();
     }

@@ -39,6 +39,7 @@ public final class QueryRun implements Iterator<BsonDocument> {
             java.util.PriorityQueue<StoredDoc> heap = keep == Long.MAX_VALUE ? null
                     : new java.util.PriorityQueue<>(order.reversed());
             List<StoredDoc> all = new ArrayList<>();
+            MemoryBudget budget = new MemoryBudget("sort");
             while (candidates.hasNext()) {
                 StoredDoc d = candidates.next();
                 examined++;
@@ -46,6 +47,7 @@ public final class QueryRun implements Iterator<BsonDocument> {
                     continue;
                 }
                 if (heap == null) {
+                    budget.add(d.doc());
                     all.add(d);
                 } else if (heap.size() < keep) {
                     heap.add(d);

@@ -20,8 +20,14 @@ public final class SortSpec implements Comparator<BsonDocument> {
     }
 
     private final List<Key> keys = new ArrayList<>();
+    private final BsonOrder order;
 
     public SortSpec(BsonDocument spec) {
+        this(spec, BsonOrder.INSTANCE);
+    }
+
+    public SortSpec(BsonDocument spec, BsonOrder order) {
+        this.order = order;
         for (Map.Entry<String, BsonValue> e : spec.entrySet()) {
             BsonValue v = e.getValue();
             if (!BsonOrder.isNumber(v) || Math.abs(BsonOrder.toDouble(v)) != 1) {
@@ -38,7 +44,7 @@ public final class SortSpec implements Comparator<BsonDocument> {
     @Override
     public int compare(BsonDocument a, BsonDocument b) {
         for (Key k : keys) {
-            int c = BsonOrder.INSTANCE.compare(sortValue(a, k), sortValue(b, k));
+            int c = order.compare(sortValue(a, k), sortValue(b, k));
             if (c != 0) {
                 return k.descending ? -c : c;
             }
@@ -46,7 +52,7 @@ public final class SortSpec implements Comparator<BsonDocument> {
         return 0;
     }
 
-    private static BsonValue sortValue(BsonDocument doc, Key k) {
+    private BsonValue sortValue(BsonDocument doc, Key k) {
         BsonValue best = null;
         for (BsonValue v : k.path.values(doc)) {
             List<BsonValue> candidates = new ArrayList<>();
@@ -62,7 +68,7 @@ public final class SortSpec implements Comparator<BsonDocument> {
                 if (best == null) {
                     best = c;
                 } else {
-                    int cmp = BsonOrder.INSTANCE.compare(c, best);
+                    int cmp = order.compare(c, best);
                     if (k.descending ? cmp > 0 : cmp < 0) {
                         best = c;
                     }

@@ -29,14 +29,43 @@ public final class DocStream implements Iterator<StoredDoc> {
     private long indexHits;
     private String access;
 
+    /** The core id of the one document to read directly (an {@code _id} equality), or null to run {@link #plan}. */
+    private final String pointId;
+
     DocStream(ContainerStore container, PartitionKeyValue partition, LogicalPlan plan) {
+        this(container, partition, plan, null);
+    }
+
+    private DocStream(ContainerStore container, PartitionKeyValue partition, LogicalPlan plan, String pointId) {
         this.container = container;
         this.partition = partition;
         this.plan = plan;
+        this.pointId = pointId;
+    }
+
+    /** A point read of one id: no planning, one storage read (the filter's {@code _id} equality). */
+    static DocStream point(ContainerStore container, PartitionKeyValue partition, String id) {
+        return new DocStream(container, partition, null, id);
     }
 
     @Override
     public boolean hasNext() {
+        if (pointId != null && !exhausted) {
+            exhausted = true;
+            access = "primary key lookup (_id)";
+            try {
+                io.tetradb.core.store.ItemResult r = container.read(partition, pointId, null);
+                requestCharge += r.requestCharge();
+                documentsLoaded++;
+                com.fasterxml.jackson.databind.node.ObjectNode item = container.codec().parse(r.stored());
+                item.put("_etag", r.etag());
+                buffer.add(item);
+            } catch (io.tetradb.core.StoreException e) {
+                if (e.status() != io.tetradb.core.Status.NOT_FOUND) {
+                    throw e;
+                }
+            }
+        }
         while (buffer.isEmpty() && !exhausted) {
             ContainerQuery.Page page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
                     8L * 1024 * 1024);
@@ -59,7 +88,9 @@ public final class DocStream implements Iterator<StoredDoc> {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
-        return MongoCollection.stored(buffer.poll());
+        JsonNode item = buffer.poll();
+        return new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItem(item), item.path("id").asText(),
+                item.path("_etag").asText(null), container.partitionKeyOf(item));
     }
 
     /** RU spent so far; reading it resets the count (each command charges what it read). */

@@ -98,6 +98,40 @@ public final class MongoCatalog {
         }
     }
 
+    /**
+     * Makes {@code field} the shard key of a collection: its container's partition key becomes {@code /field}, so each
+     * shard key value is a logical partition (Cosmos DB's Mongo API). A collection that already holds documents
+     * cannot be sharded (its documents would have to move); an empty one is created again.
+     */
+    public void shard(String db, String name, String field) {
+        checkNames(db, name);
+        if (!field.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "the shard key must be one top-level field with a plain name, "
+                    + "not '" + field + "'");
+        }
+        String path = "/" + io.tetradb.mongo.bson.DocumentMapper.storedName(field);
+        MongoCollection existing = collection(db, name);
+        if (existing != null) {
+            if (path.equals(existing.container().definition().partitionKey().paths().get(0))) {
+                return;
+            }
+            DocStream any = existing.candidates(new org.bson.BsonDocument());
+            if (any.hasNext()) {
+                throw new MongoError(ErrorCode.ILLEGAL_OPERATION, "collection " + db + "." + name + " already has "
+                        + "documents: shard it before inserting");
+            }
+            drop(db, name);
+        }
+        try {
+            store.createDatabase(db, null);
+        } catch (StoreException e) {
+            if (e.status() != Status.CONFLICT) {
+                throw e;
+            }
+        }
+        store.createContainer(db, name, PartitionKeyDefinition.of(path), DEFAULT_POLICY, null, null, null);
+    }
+
     /** Drops a collection; false if it did not exist. */
     public boolean drop(String db, String name) {
         checkNames(db, name);

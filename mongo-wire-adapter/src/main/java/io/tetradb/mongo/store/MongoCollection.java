@@ -1,6 +1,5 @@
 package io.tetradb.mongo.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
@@ -20,6 +19,9 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonValue;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One collection over its core container: every document in the collection's one logical partition, addressed by
  * its encoded {@code _id}. Writes are single-item core transactions; an update is read → compute → replace with the
@@ -31,6 +33,8 @@ public final class MongoCollection {
     private final String db;
     private final String name;
     private final ContainerStore container;
+    /** The shard key field (top level, as the user names it), or null for an unsharded collection. */
+    private final String shardField;
     /** Held by writers while unique secondary indexes are checked and the write applied. */
     final Object uniqueLock = new Object();
 
@@ -38,6 +42,26 @@ public final class MongoCollection {
         this.db = db;
         this.name = name;
         this.container = container;
+        String path = container.definition().partitionKey().paths().get(0);
+        this.shardField = path.equals(MongoCatalog.PARTITION_KEY_PATH) ? null
+                : DocumentMapper.userName(path.substring(1));
+    }
+
+    /** The shard key field, or null when the collection is unsharded (one logical partition). */
+    public String shardField() {
+        return shardField;
+    }
+
+    /** The logical partition an item goes to; ShardKeyNotFound (61) when a sharded collection's key is missing. */
+    private PartitionKeyValue partitionOf(BsonDocument doc, ObjectNode item) {
+        if (shardField == null) {
+            return PARTITION;
+        }
+        if (!doc.containsKey(shardField)) {
+            throw new MongoError(ErrorCode.SHARD_KEY_NOT_FOUND, "document does not contain shard key for pattern { "
+                    + shardField + ": \"hashed\" }");
+        }
+        return container.partitionKeyOf(item);
     }
 
     /** Writers of a collection with unique indexes hold this while they check and write. */
@@ -61,14 +85,13 @@ public final class MongoCollection {
         return db + "." + name;
     }
 
-    /** The document with this {@code _id}, or null. */
-    public StoredDoc findById(BsonValue id, double[] charge) {
-        String key = IdCodec.encode(id);
+    /** The current version of a document read before (same partition and id), or null if it is gone. */
+    public StoredDoc reread(StoredDoc old, double[] charge) {
         try {
-            ItemResult r = container.read(PARTITION, key, null);
+            ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
             ObjectNode item = container.codec().parse(r.stored());
-            return new StoredDoc(DocumentMapper.fromItem(item), key, r.etag());
+            return new StoredDoc(DocumentMapper.fromItem(item), old.id(), r.etag(), old.partition());
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;
@@ -77,11 +100,20 @@ public final class MongoCollection {
         }
     }
 
+    /** The document with this {@code _id}, or null (the first found, in a sharded collection). */
+    public StoredDoc findById(BsonValue id, double[] charge) {
+        DocStream s = candidates(new BsonDocument("_id", id));
+        StoredDoc d = s.hasNext() ? s.next() : null;
+        charge[0] += s.takeRequestCharge();
+        return d;
+    }
+
     /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
     public double insert(BsonDocument doc) {
         ObjectNode item = DocumentMapper.toItem(doc);
+        PartitionKeyValue pk = partitionOf(doc, item);
         try {
-            return container.execute(PARTITION, ItemOperation.create(item)).requestCharge();
+            return container.execute(pk, ItemOperation.create(item)).requestCharge();
         } catch (StoreException e) {
             if (e.status() == Status.CONFLICT) {
                 throw duplicateId(doc.get("_id"));
@@ -91,13 +123,116 @@ public final class MongoCollection {
     }
 
     /**
+     * Inserts documents (each with its {@code _id}) in core transactional batches — one commit (one fsync) per batch
+     * instead of per document. Returns, per document, null when it was inserted or its error. A batch the core
+     * refuses as a whole (a duplicate, a too-large document) is retried document by document, so every document gets
+     * its own outcome exactly as single inserts would give; with {@code ordered} nothing after the first failure is
+     * written.
+     */
+    public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
+        List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
+        int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
+        int i = 0;
+        while (i < docs.size()) {
+            List<ItemOperation> ops = new ArrayList<>();
+            int bytes = 0;
+            int start = i;
+            try {
+                while (i < docs.size() && ops.size() < maxOps) {
+                    ObjectNode item = DocumentMapper.toItem(docs.get(i));
+                    int size = approxSize(docs.get(i)) + 200; // + the core's system properties
+                    if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
+                        break;
+                    }
+                    ops.add(ItemOperation.create(item));
+                    bytes += size;
+                    i++;
+                }
+            } catch (RuntimeException badDocument) {
+                // this document cannot even be mapped: the ones before it go as a batch, then it fails alone
+            }
+            boolean applied = false;
+            if (ops.size() > 1 && shardField == null) {
+                try {
+                    List<ItemResult> results = container.executeBatch(PARTITION, ops);
+                    applied = results.stream().allMatch(ItemResult::isSuccess);
+                    if (applied) {
+                        for (ItemResult r : results) {
+                            charge[0] += r.requestCharge();
+                        }
+                    }
+                } catch (StoreException refused) {
+                    applied = false;
+                }
+            }
+            if (!applied) {
+                int end = Math.max(i, start + 1);
+                for (int k = start; k < end; k++) {
+                    try {
+                        charge[0] += insert(docs.get(k));
+                    } catch (RuntimeException e) {
+                        outcome.set(k, e);
+                        if (ordered) {
+                            for (int rest = k + 1; rest < docs.size(); rest++) {
+                                outcome.set(rest, SKIPPED);
+                            }
+                            return outcome;
+                        }
+                    }
+                }
+                i = end;
+            }
+        }
+        return outcome;
+    }
+
+    /** About the stored size of a document (its JSON with system properties): enough to cut batches below 2 MB. */
+    public static int approxSize(BsonValue v) {
+        return switch (v.getBsonType()) {
+            case DOCUMENT -> {
+                int n = 2;
+                for (java.util.Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
+                    n += e.getKey().length() + 4 + approxSize(e.getValue());
+                }
+                yield n;
+            }
+            case ARRAY -> {
+                int n = 2;
+                for (BsonValue x : v.asArray()) {
+                    n += 1 + approxSize(x);
+                }
+                yield n;
+            }
+            case STRING -> 2 + v.asString().getValue().length() * 3 / 2;
+            case BINARY -> 64 + v.asBinary().getData().length * 4 / 3;
+            default -> 48;
+        };
+    }
+
+    /** Marks documents an ordered insert did not reach. */
+    public static final RuntimeException SKIPPED = new RuntimeException("not attempted") {
+        @Override
+        public synchronized Throwable fillInStackTrace() {
+            return this;
+        }
+    };
+
+    /** Below the core's 2 MB batch limit, counting the system properties the core adds. */
+    private static final int BATCH_BYTES = 1_500_000;
+
+    /**
      * Replaces the version {@code old} read with {@code next} (same {@code _id}); false if another write came
      * between (the caller reads again and retries).
      */
     public boolean replace(StoredDoc old, BsonDocument next, double[] charge) {
         ObjectNode item = DocumentMapper.toItem(next);
+        if (!partitionOf(next, item).equals(old.partition())) {
+            throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "the shard key field '" + shardField
+                    + "' cannot be changed");
+        }
         try {
-            charge[0] += container.execute(PARTITION, ItemOperation.replace(old.id(), item, old.etag())).requestCharge();
+            charge[0] += container.execute(old.partition(), ItemOperation.replace(old.id(), item, old.etag()))
+                    .requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
@@ -110,7 +245,8 @@ public final class MongoCollection {
     /** Deletes the version read; false if it changed or went away meanwhile. */
     public boolean delete(StoredDoc old, double[] charge) {
         try {
-            charge[0] += container.execute(PARTITION, ItemOperation.delete(old.id(), old.etag())).requestCharge();
+            charge[0] += container.execute(old.partition(), ItemOperation.delete(old.id(), old.etag()))
+                    .requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
@@ -122,14 +258,30 @@ public final class MongoCollection {
 
     /** The documents {@code filter} may match, found through the core's planner (index seeks where it can). */
     public DocStream candidates(BsonDocument filter) {
-        return new DocStream(container, PARTITION, plan(filter));
+        return candidates(filter, io.tetradb.mongo.query.BsonOrder.INSTANCE);
     }
 
-    static LogicalPlan plan(BsonDocument filter) {
+    /** As {@link #candidates(BsonDocument)} for a query compared with {@code order} (a collation's). */
+    public DocStream candidates(BsonDocument filter, io.tetradb.mongo.query.BsonOrder order) {
+        if (!order.isSimple()) {
+            filter = FilterTranslator.withoutStringComparisons(filter);
+        }
+        BsonValue id = filter.size() == 1 ? filter.get("_id") : null;
+        if (id != null && id.isDocument() && id.asDocument().size() == 1 && id.asDocument().containsKey("$eq")) {
+            id = id.asDocument().get("$eq");
+        }
+        if (shardField == null && id != null && !id.isDocument() && !id.isArray() && !id.isRegularExpression()) {
+            return DocStream.point(container, PARTITION, IdCodec.encode(id));
+        }
+        // a sharded collection: the planner routes to the partitions the shard key's equality pins, else fans out
+        return new DocStream(container, shardField == null ? PARTITION : null, plan(filter, shardField));
+    }
+
+    static LogicalPlan plan(BsonDocument filter, String shardField) {
         Expr c = new Expr.Identifier(FilterTranslator.ALIAS);
         LogicalPlan plan = new LogicalPlan.Scan();
         plan = new LogicalPlan.Unwind(plan, FilterTranslator.ALIAS, new Expr.Identifier(LogicalPlan.ITEM), false);
-        Expr condition = FilterTranslator.translate(filter);
+        Expr condition = FilterTranslator.translate(filter, shardField);
         if (condition != null) {
             plan = new LogicalPlan.Filter(plan, condition);
         }
@@ -141,10 +293,5 @@ public final class MongoCollection {
                 + "? index: _id_ dup key: { _id: " + id + " }",
                 new BsonDocument("keyPattern", new BsonDocument("_id", new BsonInt32(1)))
                         .append("keyValue", new BsonDocument("_id", id)));
-    }
-
-    /** The stored item → document with version. */
-    static StoredDoc stored(JsonNode item) {
-        return new StoredDoc(DocumentMapper.fromItem(item), item.path("id").asText(), item.path("_etag").asText(null));
     }
 }

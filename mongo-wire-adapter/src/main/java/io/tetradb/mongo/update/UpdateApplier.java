@@ -28,7 +28,7 @@ import java.util.function.Predicate;
  * update operators. Paths are dotted; numeric segments index arrays. Errors carry MongoDB's codes (ImmutableField
  * for {@code _id}, ConflictingUpdateOperators, TypeMismatch, PathNotViable, ...).
  */
-public final class UpdateApplier {
+public final class UpdateApplier implements DocumentUpdate {
     private final BsonDocument update;
     private final boolean replacement;
     private final PositionalPaths positional;
@@ -63,11 +63,13 @@ public final class UpdateApplier {
         }
     }
 
+    @Override
     public boolean isReplacement() {
         return replacement;
     }
 
     /** The updated document; {@code inserting} makes {@code $setOnInsert} apply (an upsert's insert). */
+    @Override
     public BsonDocument apply(BsonDocument original, boolean inserting) {
         if (replacement) {
             BsonDocument out = new BsonDocument();

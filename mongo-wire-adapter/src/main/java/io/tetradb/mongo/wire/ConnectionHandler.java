@@ -12,10 +12,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One client connection: decodes each frame, runs its command, writes the reply (OP_MSG, or OP_REPLY for the
+ * One client connection: decodes each frame on the I/O thread, runs its command on the command pool (one at a time
+ * per connection, in order), writes the reply (OP_MSG, or OP_REPLY for the
  * OP_QUERY handshake). A frame that breaks the protocol closes this connection only.
  */
 public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
@@ -24,11 +27,19 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
 
     private final CommandDispatcher dispatcher;
     private final int connectionId;
+    /** Where commands run: store calls block (fsync), so never on the I/O thread. */
+    private final Executor commands;
+    /** The last command of this connection: the next one runs after it, so replies keep the request order. */
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    /** Commands queued or running; past a bound the connection stops reading (a pipelining client waits). */
+    private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int MAX_PENDING = 16;
     private ConnectionState state;
 
-    public ConnectionHandler(CommandDispatcher dispatcher, int connectionId) {
+    public ConnectionHandler(CommandDispatcher dispatcher, int connectionId, Executor commands) {
         this.dispatcher = dispatcher;
         this.connectionId = connectionId;
+        this.commands = commands;
     }
 
     @Override
@@ -71,15 +82,28 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             }
             return;
         }
-        BsonDocument reply = dispatcher.run(state, request.database(), request.command());
-        if (request.moreToCome()) {
-            return;
+        Request r = request;
+        if (pending.incrementAndGet() >= MAX_PENDING) {
+            ctx.channel().config().setAutoRead(false);
         }
-        if (request.legacyQuery()) {
-            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, request.requestId(), reply, false));
-        } else {
-            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, request.requestId(), reply));
-        }
+        tail = tail.thenRunAsync(() -> {
+            if (pending.decrementAndGet() == MAX_PENDING / 2) {
+                ctx.channel().config().setAutoRead(true);
+            }
+            BsonDocument reply = dispatcher.run(state, r.database(), r.command());
+            if (r.moreToCome() || !ctx.channel().isActive()) {
+                return;
+            }
+            if (r.legacyQuery()) {
+                ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false));
+            } else {
+                ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply));
+            }
+        }, commands).exceptionally(failure -> {
+            LOG.warn("connection {}: command failed outside the dispatcher", connectionId, failure);
+            ctx.close();
+            return null;
+        });
     }
 
     @Override

@@ -1,0 +1,114 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.mongo.auth.MongoUsers;
+import io.tetradb.mongo.auth.ScramConversation;
+import org.bson.BsonArray;
+import org.bson.BsonBinary;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * SCRAM-SHA-256 authentication ({@code saslStart}, {@code saslContinue}, {@code speculativeAuthenticate} in the
+ * handshake) when users are configured; then every command but the handshake and a few harmless ones needs an
+ * authenticated connection (13 Unauthorized otherwise).
+ */
+final class AuthCommands {
+    static final String MECHANISM = "SCRAM-SHA-256";
+    /** What a connection may run before it authenticates (as MongoDB allows). */
+    static final Set<String> OPEN = Set.of("hello", "ismaster", "saslstart", "saslcontinue", "ping", "buildinfo",
+            "endsessions", "logout", "getnonce");
+
+    private final MongoUsers users;
+
+    AuthCommands(MongoUsers users) {
+        this.users = users;
+    }
+
+    boolean enabled() {
+        return !users.isEmpty();
+    }
+
+    void register(CommandDispatcher d) {
+        d.register("saslStart", this::saslStart);
+        d.register("saslContinue", this::saslContinue);
+        d.register("logout", (ctx, cmd) -> {
+            ctx.connection().user(null);
+            return Replies.ok();
+        });
+    }
+
+    /** Adds to a hello reply what the client asked about authentication. */
+    void hello(CommandContext ctx, BsonDocument cmd, BsonDocument reply) {
+        if (!enabled()) {
+            return;
+        }
+        if (cmd.get("saslSupportedMechs") instanceof BsonString) {
+            reply.append("saslSupportedMechs", new BsonArray(List.of(new BsonString(MECHANISM))));
+        }
+        if (cmd.get("speculativeAuthenticate") instanceof BsonDocument spec
+                && MECHANISM.equals(spec.getString("mechanism", new BsonString("")).getValue())) {
+            try {
+                reply.append("speculativeAuthenticate", saslStart(ctx, spec));
+            } catch (MongoError failed) {
+                // a failed speculative attempt is simply not answered: the client authenticates normally
+            }
+        }
+    }
+
+    private BsonDocument saslStart(CommandContext ctx, BsonDocument cmd) {
+        if (!enabled()) {
+            throw new MongoError(ErrorCode.AUTHENTICATION_FAILED, "no users are configured on this server");
+        }
+        String mechanism = cmd.getString("mechanism", new BsonString("")).getValue();
+        if (!MECHANISM.equals(mechanism)) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Received authentication for mechanism " + mechanism
+                    + " which is not enabled; this server supports " + MECHANISM);
+        }
+        ScramConversation conversation = new ScramConversation(users);
+        byte[] serverFirst = conversation.start(payload(cmd));
+        ctx.connection().conversation(conversation);
+        return Replies.ok(new BsonDocument("conversationId", new BsonInt32(1)).append("done", BsonBoolean.FALSE)
+                .append("payload", new BsonBinary(serverFirst)));
+    }
+
+    private BsonDocument saslContinue(CommandContext ctx, BsonDocument cmd) {
+        ScramConversation conversation = ctx.connection().conversation();
+        if (conversation == null) {
+            throw new MongoError(ErrorCode.AUTHENTICATION_FAILED, "No SASL session state found");
+        }
+        if (conversation.complete()) {
+            // the empty last step of clients that do not skip it
+            ctx.connection().conversation(null);
+            return Replies.ok(new BsonDocument("conversationId", new BsonInt32(1)).append("done", BsonBoolean.TRUE)
+                    .append("payload", new BsonBinary(new byte[0])));
+        }
+        byte[] serverFinal;
+        try {
+            serverFinal = conversation.finish(payload(cmd));
+        } catch (MongoError e) {
+            ctx.connection().conversation(null);
+            throw e;
+        }
+        ctx.connection().user(conversation.user());
+        // MongoDB skips the empty exchange by default since 4.4 (the client may ask for it: skipEmptyExchange)
+        return Replies.ok(new BsonDocument("conversationId", new BsonInt32(1)).append("done", BsonBoolean.TRUE)
+                .append("payload", new BsonBinary(serverFinal)));
+    }
+
+    private static byte[] payload(BsonDocument cmd) {
+        BsonValue p = cmd.get("payload");
+        if (p instanceof BsonBinary b) {
+            return b.getData();
+        }
+        if (p instanceof BsonString s) {
+            return java.util.Base64.getDecoder().decode(s.getValue());
+        }
+        throw new MongoError(ErrorCode.BAD_VALUE, "SASL payload must be binary");
+    }
+}

@@ -1,0 +1,446 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.mongo.query.BsonOrder;
+import io.tetradb.mongo.query.Collation;
+import io.tetradb.mongo.query.FilterMatcher;
+import io.tetradb.mongo.query.Projector;
+import io.tetradb.mongo.query.QueryRun;
+import io.tetradb.mongo.query.SortSpec;
+import io.tetradb.mongo.store.IndexCatalog;
+import io.tetradb.mongo.store.MongoCatalog;
+import io.tetradb.mongo.store.MongoCollection;
+import io.tetradb.mongo.store.StoredDoc;
+import io.tetradb.mongo.update.UpdateApplier;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonNull;
+import org.bson.BsonObjectId;
+import org.bson.BsonValue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+/** insert, update, delete, findAndModify: the commands that write. */
+final class WriteCommands {
+    /** Retries of an update whose document another writer changed between our read and our write. */
+    private static final int MAX_RETRIES = 50;
+
+    private final MongoCatalog catalog;
+    private final IndexCatalog indexes;
+
+    WriteCommands(MongoCatalog catalog, IndexCatalog indexes) {
+        this.catalog = catalog;
+        this.indexes = indexes;
+    }
+
+    void register(CommandDispatcher d) {
+        d.register("insert", this::insert);
+        d.register("update", this::update);
+        d.register("delete", this::delete);
+        d.registerAnyCase("findAndModify", this::findAndModify);
+    }
+
+    // ---- insert ------------------------------------------------------------------------------------------------
+
+    private BsonDocument insert(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "insert");
+        BsonValue docs = cmd.get("documents");
+        if (docs == null || !docs.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'insert.documents' must be an array");
+        }
+        boolean ordered = Args.bool(cmd, "ordered", true);
+        MongoCollection coll = catalog.createIfAbsent(ctx.database(), name);
+        List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        BsonArray writeErrors = new BsonArray();
+        int n = 0;
+        List<BsonValue> list = docs.asArray().getValues();
+        if (unique.isEmpty()) {
+            // batched: one core transaction per up to 100 documents
+            List<BsonDocument> prepared = new ArrayList<>();
+            List<Integer> positions = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                if (!list.get(i).isDocument()) {
+                    writeErrors.add(writeError(i, new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects")));
+                    if (ordered) {
+                        break;
+                    }
+                    continue;
+                }
+                prepared.add(withId(list.get(i).asDocument()));
+                positions.add(i);
+            }
+            if (ordered && !writeErrors.isEmpty()) {
+                int firstBad = writeErrors.get(0).asDocument().getInt32("index").getValue();
+                prepared = prepared.subList(0, (int) positions.stream().filter(p -> p < firstBad).count());
+            }
+            double[] charge = new double[1];
+            List<RuntimeException> outcome = coll.insertAll(prepared, ordered, charge);
+            ctx.charge(charge[0]);
+            BsonArray errors = new BsonArray();
+            for (int k = 0; k < outcome.size(); k++) {
+                RuntimeException e = outcome.get(k);
+                if (e == null) {
+                    n++;
+                } else if (e != MongoCollection.SKIPPED) {
+                    errors.add(writeError(positions.get(k), MongoErrors.of(e)));
+                }
+            }
+            errors.addAll(writeErrors);
+            errors.sort((a, b) -> Integer.compare(a.asDocument().getInt32("index").getValue(),
+                    b.asDocument().getInt32("index").getValue()));
+            writeErrors = errors;
+        } else {
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    if (!list.get(i).isDocument()) {
+                        throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
+                    }
+                    BsonDocument doc = withId(list.get(i).asDocument());
+                    synchronized (coll.uniqueLock()) {
+                        indexes.checkUnique(coll, unique, doc);
+                        ctx.charge(coll.insert(doc));
+                    }
+                    n++;
+                } catch (MongoError | io.tetradb.core.StoreException e) {
+                    writeErrors.add(writeError(i, MongoErrors.of(e)));
+                    if (ordered) {
+                        break;
+                    }
+                }
+            }
+        }
+        BsonDocument reply = new BsonDocument("n", new BsonInt32(n));
+        if (!writeErrors.isEmpty()) {
+            reply.append("writeErrors", writeErrors);
+        }
+        return Replies.ok(reply);
+    }
+
+    static BsonDocument withId(BsonDocument doc) {
+        if (doc.containsKey("_id")) {
+            return doc;
+        }
+        BsonDocument out = new BsonDocument("_id", new BsonObjectId());
+        doc.forEach(out::append);
+        return out;
+    }
+
+    static BsonDocument writeError(int index, MongoError e) {
+        BsonDocument d = new BsonDocument("index", new BsonInt32(index))
+                .append("code", new BsonInt32(e.code().code()))
+                .append("codeName", new org.bson.BsonString(e.code().codeName()))
+                .append("errmsg", new org.bson.BsonString(e.getMessage()));
+        if (e.extra() != null) {
+            e.extra().forEach(d::append);
+        }
+        return d;
+    }
+
+    // ---- update ------------------------------------------------------------------------------------------------
+
+    /** The outcome of one update statement. */
+    private record UpdateResult(int matched, int modified, BsonValue upsertedId, BsonDocument before,
+                                BsonDocument after) {
+    }
+
+    private BsonDocument update(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "update");
+        BsonValue updates = cmd.get("updates");
+        if (updates == null || !updates.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'update.updates' must be an array");
+        }
+        boolean ordered = Args.bool(cmd, "ordered", true);
+        int n = 0;
+        int modified = 0;
+        BsonArray upserted = new BsonArray();
+        BsonArray writeErrors = new BsonArray();
+        List<BsonValue> list = updates.asArray().getValues();
+        for (int i = 0; i < list.size(); i++) {
+            try {
+                BsonDocument u = list.get(i).asDocument();
+                BsonValue spec = u.get("u");
+                if (spec == null || !spec.isArray() && !spec.isDocument()) {
+                    throw new MongoError(ErrorCode.FAILED_TO_PARSE, "update statement needs 'u': an object or a "
+                            + "pipeline");
+                }
+                UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
+                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
+                        Collation.of(u));
+                if (r.upsertedId != null) {
+                    n++;
+                    upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
+                } else {
+                    n += r.matched;
+                    modified += r.modified;
+                }
+            } catch (MongoError | io.tetradb.core.StoreException e) {
+                writeErrors.add(writeError(i, MongoErrors.of(e)));
+                if (ordered) {
+                    break;
+                }
+            }
+        }
+        BsonDocument reply = new BsonDocument("n", new BsonInt32(n)).append("nModified", new BsonInt32(modified));
+        if (!upserted.isEmpty()) {
+            reply.append("upserted", upserted);
+        }
+        if (!writeErrors.isEmpty()) {
+            reply.append("writeErrors", writeErrors);
+        }
+        return Replies.ok(reply);
+    }
+
+    /**
+     * Applies one update statement. The matching documents are collected first, then each is updated against the
+     * version read (etag); a document changed meanwhile is read again, re-matched and retried.
+     */
+    private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
+                                   boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters,
+                                   BsonOrder order) {
+        io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
+                ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
+                : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
+        if (multi && applier.isReplacement()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "multi update is not supported for replacement-style "
+                    + "update");
+        }
+        MongoCollection coll = catalog.createIfAbsent(ctx.database(), name);
+        FilterMatcher matcher = FilterMatcher.compile(filter, order);
+        List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
+        List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        if (targets.isEmpty()) {
+            if (!upsert) {
+                return new UpdateResult(0, 0, null, null, null);
+            }
+            BsonDocument base = upsertBase(filter);
+            BsonDocument applied = applier.apply(base, true);
+            if (applier.isReplacement() && !applied.containsKey("_id") && base.containsKey("_id")) {
+                applied.put("_id", base.get("_id"));
+            }
+            BsonDocument doc = withId(applied);
+            writeChecked(coll, unique, doc, () -> ctx.charge(coll.insert(doc)));
+            return new UpdateResult(0, 0, doc.get("_id"), null, doc);
+        }
+        int matched = 0;
+        int modified = 0;
+        BsonDocument before = null;
+        BsonDocument after = null;
+        double[] charge = new double[1];
+        for (StoredDoc target : targets) {
+            StoredDoc current = target;
+            for (int attempt = 0; ; attempt++) {
+                BsonDocument next = applier.apply(current.doc(), false);
+                checkIdUnchanged(current.doc(), next);
+                boolean changed = !next.equals(current.doc());
+                final StoredDoc read = current;
+                boolean[] written = {true};
+                if (changed) {
+                    writeChecked(coll, unique, next, () -> written[0] = coll.replace(read, next, charge));
+                }
+                if (written[0]) {
+                    matched++;
+                    modified += changed ? 1 : 0;
+                    before = current.doc();
+                    after = next;
+                    break;
+                }
+                current = coll.reread(current, charge);
+                if (current == null || !matcher.test(current.doc())) {
+                    break; // deleted or no longer matching: MongoDB would not have updated it either
+                }
+                if (attempt >= MAX_RETRIES) {
+                    throw new MongoError(ErrorCode.OPERATION_FAILED, "too many concurrent writes to _id "
+                            + current.doc().get("_id"));
+                }
+            }
+        }
+        ctx.charge(charge[0]);
+        return new UpdateResult(matched, modified, null, before, after);
+    }
+
+    private static BsonArray arrayFilters(BsonDocument statement) {
+        BsonValue v = statement.get("arrayFilters");
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "arrayFilters must be an array");
+        }
+        return v.asArray();
+    }
+
+    private void writeChecked(MongoCollection coll, List<BsonDocument> unique, BsonDocument doc, Runnable write) {
+        if (unique.isEmpty()) {
+            write.run();
+            return;
+        }
+        synchronized (coll.uniqueLock()) {
+            indexes.checkUnique(coll, unique, doc);
+            write.run();
+        }
+    }
+
+    private static void checkIdUnchanged(BsonDocument before, BsonDocument after) {
+        BsonValue a = before.get("_id");
+        BsonValue b = after.get("_id");
+        if (a != null && (b == null || !a.equals(b))) {
+            throw new MongoError(ErrorCode.IMMUTABLE_FIELD,
+                    "Performing an update on the path '_id' would modify the immutable field '_id'");
+        }
+    }
+
+    /** What an upsert's insert starts from: the filter's equality conditions (top level and {@code $and}). */
+    private static BsonDocument upsertBase(BsonDocument filter) {
+        BsonDocument base = new BsonDocument();
+        collectEqualities(filter, base);
+        return base;
+    }
+
+    private static void collectEqualities(BsonDocument filter, BsonDocument base) {
+        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
+            String k = e.getKey();
+            BsonValue v = e.getValue();
+            if (k.equals("$and") && v.isArray()) {
+                for (BsonValue s : v.asArray()) {
+                    if (s.isDocument()) {
+                        collectEqualities(s.asDocument(), base);
+                    }
+                }
+            } else if (!k.startsWith("$")) {
+                BsonValue eq = null;
+                if (v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$")) {
+                    eq = v.asDocument().get("$eq");
+                } else if (!v.isRegularExpression()) {
+                    eq = v;
+                }
+                if (eq != null) {
+                    setPath(base, k, eq);
+                }
+            }
+        }
+    }
+
+    private static void setPath(BsonDocument doc, String path, BsonValue v) {
+        String[] segs = path.split("\\.");
+        BsonDocument cur = doc;
+        for (int i = 0; i < segs.length - 1; i++) {
+            BsonValue next = cur.get(segs[i]);
+            if (!(next instanceof BsonDocument)) {
+                next = new BsonDocument();
+                cur.put(segs[i], next);
+            }
+            cur = next.asDocument();
+        }
+        cur.put(segs[segs.length - 1], v);
+    }
+
+    /** The stored documents matching {@code filter}, in {@code sort} order, at most {@code max} (0: all). */
+    private static List<StoredDoc> matching(CommandContext ctx, MongoCollection coll, BsonDocument filter,
+                                            FilterMatcher matcher, SortSpec sort, int max) {
+        QueryRun run = new QueryRun(coll.candidates(filter, matcher.order()), matcher, sort, 0, max, null);
+        List<StoredDoc> out = new ArrayList<>();
+        for (StoredDoc d = run.nextStored(); d != null; d = run.nextStored()) {
+            out.add(d);
+        }
+        ctx.charge(run.candidates().takeRequestCharge());
+        return out;
+    }
+
+    // ---- delete ------------------------------------------------------------------------------------------------
+
+    private BsonDocument delete(CommandContext ctx, BsonDocument cmd) {
+        String name = Args.string(cmd, "delete");
+        BsonValue deletes = cmd.get("deletes");
+        if (deletes == null || !deletes.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'delete.deletes' must be an array");
+        }
+        boolean ordered = Args.bool(cmd, "ordered", true);
+        MongoCollection coll = catalog.collection(ctx.database(), name);
+        int n = 0;
+        BsonArray writeErrors = new BsonArray();
+        List<BsonValue> list = deletes.asArray().getValues();
+        for (int i = 0; i < list.size(); i++) {
+            try {
+                BsonDocument d = list.get(i).asDocument();
+                long limit = Args.number(d, "limit", 0);
+                if (limit != 0 && limit != 1) {
+                    throw MongoError.badValue("The limit field in delete objects must be 0 or 1. Got " + limit);
+                }
+                if (coll != null) {
+                    n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
+                }
+            } catch (MongoError | io.tetradb.core.StoreException e) {
+                writeErrors.add(writeError(i, MongoErrors.of(e)));
+                if (ordered) {
+                    break;
+                }
+            }
+        }
+        BsonDocument reply = new BsonDocument("n", new BsonInt32(n));
+        if (!writeErrors.isEmpty()) {
+            reply.append("writeErrors", writeErrors);
+        }
+        return Replies.ok(reply);
+    }
+
+    private static List<BsonDocument> deleteMatching(CommandContext ctx, MongoCollection coll, BsonDocument filter,
+                                                     SortSpec sort, boolean one, BsonOrder order) {
+        FilterMatcher matcher = FilterMatcher.compile(filter, order);
+        List<BsonDocument> deleted = new ArrayList<>();
+        double[] charge = new double[1];
+        for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
+            List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, one ? 1 : 0);
+            boolean raced = false;
+            for (StoredDoc t : targets) {
+                if (coll.delete(t, charge)) {
+                    deleted.add(t.doc());
+                } else {
+                    raced = true;
+                }
+            }
+            if (!raced || one && !deleted.isEmpty()) {
+                break;
+            }
+        }
+        ctx.charge(charge[0]);
+        return deleted;
+    }
+
+    // ---- findAndModify -----------------------------------------------------------------------------------------
+
+    private BsonDocument findAndModify(CommandContext ctx, BsonDocument cmd) {
+        String name = cmd.getString(cmd.getFirstKey()).getValue();
+        BsonOrder order = Collation.of(cmd);
+        BsonDocument query = Args.document(cmd, "query");
+        SortSpec sort = new SortSpec(Args.document(cmd, "sort"), order);
+        boolean remove = Args.bool(cmd, "remove", false);
+        boolean returnNew = Args.bool(cmd, "new", false);
+        boolean upsert = Args.bool(cmd, "upsert", false);
+        Projector fields = new Projector(Args.document(cmd, "fields"));
+        BsonValue update = cmd.get("update");
+        if (remove == (update != null)) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Either an update or remove=true must be specified");
+        }
+        if (remove) {
+            if (upsert || returnNew) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify remove with upsert or new");
+            }
+            MongoCollection coll = catalog.collection(ctx.database(), name);
+            List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true, order);
+            BsonValue value = deleted.isEmpty() ? BsonNull.VALUE : fields.apply(deleted.get(0));
+            return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
+                    new BsonInt32(deleted.size()))).append("value", value));
+        }
+        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order);
+        BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
+                .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
+        if (r.upsertedId != null) {
+            leo.append("upserted", r.upsertedId);
+        }
+        BsonDocument doc = returnNew ? r.after : r.before;
+        return Replies.ok(new BsonDocument("lastErrorObject", leo).append("value",
+                doc == null ? BsonNull.VALUE : fields.apply(doc)));
+    }
+}
