@@ -1,5 +1,6 @@
 package io.tetradb.mongo;
 
+import io.tetradb.testing.SharedExamples;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import org.bson.Document;
@@ -22,23 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SeedScenarioTest extends MongoServerTestBase {
 
-    static Path examples() {
-        for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/examples");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-            candidate = p.resolveSibling("shared").resolve("examples");
-            if (Files.isDirectory(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IllegalStateException("../shared/examples not found above " + Path.of("").toAbsolutePath());
-    }
-
     static List<Document> load(String file) throws IOException {
         List<Document> docs = new ArrayList<>();
-        for (String line : Files.readAllLines(examples().resolve(file))) {
+        for (String line : Files.readAllLines(SharedExamples.dir().resolve(file))) {
             if (!line.isBlank()) {
                 docs.add(Document.parse(line));
             }

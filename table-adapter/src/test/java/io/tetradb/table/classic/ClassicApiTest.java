@@ -1,5 +1,6 @@
 package io.tetradb.table.classic;
 
+import io.tetradb.testing.SharedExamples;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.table.TableServiceClient;
@@ -82,15 +83,6 @@ class ClassicApiTest {
         }
     }
 
-    static Path examples() {
-        for (String p : List.of("../../shared/examples", "../shared/examples", "/work/shared/examples")) {
-            if (Files.isDirectory(Path.of(p))) {
-                return Path.of(p);
-            }
-        }
-        throw new IllegalStateException("../shared/examples not found");
-    }
-
     @Test
     void customersWithPojos(@TempDir Path dir) throws Exception {
         try (TableServiceClient service = new TableServiceClientBuilder().dataDirectory(dir).buildClient()) {
@@ -100,7 +92,7 @@ class ClassicApiTest {
             assertTrue(people.exists());
 
             ObjectMapper m = new ObjectMapper();
-            for (String line : Files.readAllLines(examples().resolve("customers-table.jsonl"))) {
+            for (String line : Files.readAllLines(SharedExamples.dir().resolve("customers-table.jsonl"))) {
                 JsonNode n = m.readTree(line);
                 CustomerEntity c = new CustomerEntity(n.get("PartitionKey").asText(), n.get("RowKey").asText());
                 c.setEmail(n.get("Email").asText());

@@ -1,5 +1,6 @@
 package io.tetradb.table.http;
 
+import io.tetradb.testing.SharedExamples;
 import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.ListEntitiesOptions;
@@ -38,17 +39,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SdkScenarioTest extends SdkTestBase {
     static final ObjectMapper M = new ObjectMapper();
 
-    /** The example file, found from the module or the repository root. */
-    static Path examples() {
-        for (String p : List.of("../../shared/examples", "../shared/examples", "/work/shared/examples")) {
-            Path dir = Path.of(p);
-            if (Files.isDirectory(dir)) {
-                return dir;
-            }
-        }
-        throw new IllegalStateException("../shared/examples not found");
-    }
-
     /** A line of the file as an SDK entity; typed values are {"@odata.type": t, "value": v}. */
     static TableEntity entity(JsonNode line) {
         TableEntity e = new TableEntity(line.get("PartitionKey").asText(), line.get("RowKey").asText());
@@ -79,7 +69,7 @@ class SdkScenarioTest extends SdkTestBase {
     void customersTable() throws Exception {
         TableClient people = freshTable("people");
         List<TableEntity> seed = new ArrayList<>();
-        for (String line : Files.readAllLines(examples().resolve("customers-table.jsonl"))) {
+        for (String line : Files.readAllLines(SharedExamples.dir().resolve("customers-table.jsonl"))) {
             if (!line.isBlank()) {
                 seed.add(entity(M.readTree(line)));
             }
