@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -47,10 +48,18 @@ public final class NodeClients {
 
     /** Runs a command in {@code dir}; fails the test with its output unless it exits 0 in time. */
     public static String run(Path dir, long timeoutSeconds, String... command) throws Exception {
+        return run(dir, Map.of(), timeoutSeconds, command);
+    }
+
+    /** {@link #run(Path, long, String...)} with these environment variables added. */
+    public static String run(Path dir, Map<String, String> env, long timeoutSeconds, String... command)
+            throws Exception {
         Path log = Files.createTempFile("node-client", ".log");
         try {
-            Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).directory(dir.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(new ArrayList<>(List.of(command))).directory(dir.toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(env);
+            Process p = builder.start();
             boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
             if (!done) {
                 p.destroyForcibly();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.server.NodeClients;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.testing.SharedExamples;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,8 +13,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -23,6 +27,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class MongoShellTest {
     private static final long MONGOSH_TIMEOUT_SECONDS = 120;
+    /** The invoice and its line items: what {@code {_id: /^C12345-I34562/}} must return. */
+    private static final String INVOICE_C12345_I34562 =
+            "[\"C12345-I34562\",\"C12345-I34562-L0001\",\"C12345-I34562-L0002\"]";
 
     @Test
     void mongoshRunsASessionUnchanged(@TempDir Path dataDir) throws Exception {
@@ -54,6 +61,53 @@ class MongoShellTest {
             // the collection is a core container: the document API reads what mongosh wrote
             assertEquals(3, server.client().getDatabase("shop").getContainer("orders")
                     .queryItems("SELECT VALUE COUNT(1) FROM c", null, Integer.class).stream().findFirst().orElseThrow());
+        }
+    }
+
+    /**
+     * The issue's scripted session over the seed files {@code students-classes-single-collection.jsonl} and
+     * {@code customer-invoices.jsonl}: insert, {@code createIndex}, the finds of shared/examples/README.md (index
+     * seeks, shown by explain), {@code show dbs}, {@code show collections}, {@code stats()}, an aggregate.
+     */
+    @Test
+    void mongoshRunsTheSeedScenarios(@TempDir Path dataDir) throws Exception {
+        assumeTrue(NodeClients.onPath("node"), "node is not installed: the mongosh test needs node and npm");
+        Path dir = Path.of(System.getProperty("mongosh.dir", "target/mongosh"));
+        NodeClients.install(dir, "mongosh", System.getProperty("mongosh.version", "2.12.0"));
+        try (InputStream script = getClass().getResourceAsStream("/mongo/mongosh-seed-scenarios.js")) {
+            Files.copy(script, dir.resolve("mongosh-seed-scenarios.js"), StandardCopyOption.REPLACE_EXISTING);
+        }
+        Map<String, String> env = Map.of(
+                "STUDENTS", Files.readString(SharedExamples.dir().resolve("students-classes-single-collection.jsonl")),
+                "INVOICES", Files.readString(SharedExamples.dir().resolve("customer-invoices.jsonl")));
+
+        try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withMongoPort(0)).start()) {
+            String out = NodeClients.run(dir, env, MONGOSH_TIMEOUT_SECONDS, "node",
+                    "node_modules/mongosh/bin/mongosh.js", server.endpoint("mongo").url(), "--quiet",
+                    "--file", "mongosh-seed-scenarios.js");
+            List<String> printed = out.strip().lines().toList();
+            JsonNode r = new ObjectMapper().readTree(printed.get(printed.size() - 1));
+
+            assertEquals(4, r.get("studentsInserted").asInt());
+            assertEquals("links.target_1_links.doc_type_1", r.get("studentsIndex").asText());
+            // the student S12345 and its classes (every document whose links name S12345)
+            assertEquals("[\"CS101-001\",\"MATH201-002\",\"S12345\"]", r.get("ofStudent").toString());
+            assertEquals("[\"S10023\",\"S12345\"]", r.get("studentsOfClass").toString());
+            assertTrue(r.get("studentsPlan").asText().contains("IXSCAN"), r.get("studentsPlan").asText());
+            assertTrue(r.get("studentsPlan").asText().contains("links.target_1_links.doc_type_1"));
+            assertEquals("[{\"_id\":\"class\",\"n\":2},{\"_id\":\"student\",\"n\":2}]", r.get("byType").toString());
+
+            assertEquals(7, r.get("invoicesInserted").asInt());
+            assertEquals(INVOICE_C12345_I34562, r.get("invoice").toString());
+            assertTrue(r.get("invoicePlan").asText().contains("IXSCAN"), r.get("invoicePlan").asText());
+            assertEquals(r.get("invoice").size(), r.get("invoiceDocsExamined").asInt(), "the _id range reads only matches");
+            assertEquals("shop.orders", r.get("stats").get("ns").asText());
+            assertEquals(7, r.get("stats").get("count").asInt());
+
+            List<String> shown = printed.subList(printed.indexOf("SHOW DBS"), printed.size() - 1);
+            assertTrue(shown.contains("db school") && shown.contains("db shop"), shown.toString());
+            assertEquals(List.of("collection students_classes"),
+                    shown.subList(shown.indexOf("SHOW COLLECTIONS") + 1, shown.size()));
         }
     }
 }
