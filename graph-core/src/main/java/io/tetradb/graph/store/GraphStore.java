@@ -2,6 +2,9 @@ package io.tetradb.graph.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosBatchOperationResult;
+import io.tetradb.document.CosmosBatchResponse;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosException;
 import io.tetradb.document.CosmosItemRequestOptions;
@@ -26,6 +29,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class GraphStore {
     /** Large pages: a traversal usually wants every result, and each page costs a base charge. */
     private static final int PAGE_SIZE = 1000;
+    /** Operations per transactional batch: the core's (and Cosmos DB's) limit. */
+    public static final int MAX_BATCH = 100;
 
     private final CosmosContainer container;
     private final RequestCharges charges = new RequestCharges();
@@ -94,6 +99,70 @@ public final class GraphStore {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /**
+     * Creates items of one logical partition as transactional batches of at most {@link #MAX_BATCH} operations (each
+     * batch atomic, with every item's index entries); the items' etags are not kept. Throws if an item's (pk, id) is
+     * taken or a batch fails otherwise; the batches written before the failure stay.
+     */
+    public void createAll(Object pk, List<ObjectNode> items) {
+        for (int from = 0; from < items.size(); from += MAX_BATCH) {
+            createBatch(pk, items.subList(from, Math.min(items.size(), from + MAX_BATCH)));
+        }
+    }
+
+    private void createBatch(Object pk, List<ObjectNode> items) {
+        CosmosBatch batch = CosmosBatch.createCosmosBatch(partitionKey(pk));
+        for (ObjectNode item : items) {
+            batch.createItemOperation(item);
+        }
+        CosmosBatchResponse r;
+        try {
+            r = container.executeCosmosBatch(batch);
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 400 && items.size() > 1 && e.getMessage().contains("bytes of items")) {
+                // over the batch byte limit: halve it
+                int half = items.size() / 2;
+                createBatch(pk, items.subList(0, half));
+                createBatch(pk, items.subList(half, items.size()));
+                return;
+            }
+            throw e;
+        }
+        charges.add(r.getRequestCharge());
+        if (!r.isSuccessStatusCode()) {
+            for (CosmosBatchOperationResult op : r.getResults()) {
+                if (op.getStatusCode() == 409) {
+                    throw new DuplicateItemException(pk, ((ObjectNode) op.getOperation().getItem()).get(Layout.ID).asText());
+                }
+            }
+            throw new IllegalStateException("writing " + items.size() + " items of partition " + pk + " failed: "
+                    + r.getStatusCode() + " " + r.getErrorMessage());
+        }
+        for (ObjectNode item : items) {
+            bump(pk, item.get(Layout.ID).asText());
+        }
+    }
+
+    /** An item to create has the (pk, id) of an existing one. */
+    public static final class DuplicateItemException extends RuntimeException {
+        private final transient Object pk;
+        private final String id;
+
+        DuplicateItemException(Object pk, String id) {
+            super("an item with id " + id + " already exists in partition " + pk);
+            this.pk = pk;
+            this.id = id;
+        }
+
+        public Object pk() {
+            return pk;
+        }
+
+        public String id() {
+            return id;
         }
     }
 
