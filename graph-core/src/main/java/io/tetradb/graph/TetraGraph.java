@@ -64,6 +64,7 @@ public final class TetraGraph implements Graph {
     public static final String DEFAULT_PARTITION = "tetra.defaultPartition";
     public static final String DURABILITY = "tetra.durability";
     public static final String DEFAULT_CARDINALITY = "tetra.defaultCardinality";
+    public static final String CACHED_ITEMS = "tetra.cachedItems";
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(TetraGraph.class,
@@ -106,7 +107,7 @@ public final class TetraGraph implements Graph {
             throw new IllegalArgumentException("container " + database + "/" + container + " is partitioned by "
                     + actual + ", not /" + partitionKey);
         }
-        this.store = new GraphStore(c);
+        this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS));
         this.finder = new ElementFinder(this);
     }
 

@@ -22,6 +22,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.function.Function;
 
 /**
@@ -47,6 +52,7 @@ import java.util.function.Function;
 public final class BulkLoader {
     private final TetraGraph graph;
     private Function<? super Vertex, ?> partitionKeyOf;
+    private int writers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
 
     private BulkLoader(TetraGraph graph) {
         this.graph = graph;
@@ -66,6 +72,18 @@ public final class BulkLoader {
         return this;
     }
 
+    /**
+     * How many threads write batches (default: the number of processors, at most 4). Batches of different logical
+     * partitions commit in parallel (and share their fsyncs); the caller's thread decodes and builds items.
+     */
+    public BulkLoader writers(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("writers must be at least 1");
+        }
+        this.writers = threads;
+        return this;
+    }
+
     /** What a load wrote. */
     public record Loaded(long vertices, long edges) {
         public long elements() {
@@ -75,12 +93,11 @@ public final class BulkLoader {
 
     /** Copies every vertex and edge of {@code source} (any TinkerPop graph). */
     public Loaded load(Graph source) {
-        Run run = new Run();
-        source.vertices().forEachRemaining(run::vertex);
-        run.flush();
-        source.vertices().forEachRemaining(v -> v.edges(Direction.OUT).forEachRemaining(run::edge));
-        run.flush();
-        return run.loaded();
+        try (Run run = new Run()) {
+            source.vertices().forEachRemaining(run::vertex);
+            source.vertices().forEachRemaining(v -> v.edges(Direction.OUT).forEachRemaining(run::edge));
+            return run.finish();
+        }
     }
 
     /**
@@ -88,29 +105,38 @@ public final class BulkLoader {
      * vertex by vertex, with each vertex's out-edges.
      */
     public Loaded read(GraphReader reader, InputStream in) throws IOException {
-        Run run = new Run();
-        List<Edge> edges = new ArrayList<>();
-        Iterator<Vertex> vertices = reader.readVertices(in, Attachable::get, Attachable::get, Direction.OUT);
-        while (vertices.hasNext()) {
-            Vertex v = vertices.next();
-            run.vertex(v);
-            v.edges(Direction.OUT).forEachRemaining(edges::add);
+        try (Run run = new Run()) {
+            List<Edge> edges = new ArrayList<>();
+            Iterator<Vertex> vertices = reader.readVertices(in, Attachable::get, Attachable::get, Direction.OUT);
+            while (vertices.hasNext()) {
+                Vertex v = vertices.next();
+                run.vertex(v);
+                v.edges(Direction.OUT).forEachRemaining(edges::add);
+            }
+            for (Edge e : edges) {
+                run.edge(e);
+            }
+            return run.finish();
         }
-        run.flush();
-        for (Edge e : edges) {
-            run.edge(e);
-        }
-        run.flush();
-        return run.loaded();
     }
 
     /** The address and label of a loaded vertex: what its edges need. */
     private record Written(Object pk, String id, String label) {
     }
 
-    /** One load: pending items per logical partition, written 100 at a time. */
-    private final class Run {
+    /**
+     * One load: pending items per logical partition; each full batch of 100 goes to a writer thread (at most two
+     * batches per writer in flight, so memory stays bounded).
+     */
+    private final class Run implements AutoCloseable {
         private final GraphStore store = graph.store();
+        private final ExecutorService pool = Executors.newFixedThreadPool(writers, r -> {
+            Thread t = new Thread(r, "tetra-bulk-writer");
+            t.setDaemon(true);
+            return t;
+        });
+        private final Semaphore inFlight = new Semaphore(2 * writers);
+        private final List<Future<?>> written = new ArrayList<>();
         private final Map<Object, Written> vertices = new HashMap<>();
         private final Map<Object, List<ObjectNode>> pending = new LinkedHashMap<>();
         private long vertexCount;
@@ -167,18 +193,51 @@ public final class BulkLoader {
             List<ObjectNode> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
             items.add(item);
             if (items.size() == GraphStore.MAX_BATCH) {
-                store.createAll(pk, items);
                 pending.remove(pk);
+                write(pk, items);
             }
         }
 
-        void flush() {
-            pending.forEach(store::createAll);
-            pending.clear();
+        private void write(Object pk, List<ObjectNode> items) {
+            inFlight.acquireUninterruptibly();
+            written.add(pool.submit(() -> {
+                try {
+                    store.createAll(pk, items);
+                } finally {
+                    inFlight.release();
+                }
+            }));
+            if (written.size() > 1024) {
+                awaitDone();
+            }
         }
 
-        Loaded loaded() {
+        /** Waits for the batches submitted so far; rethrows the first failure. */
+        private void awaitDone() {
+            for (Future<?> f : written) {
+                try {
+                    f.get();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while loading", e);
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                }
+            }
+            written.clear();
+        }
+
+        /** Writes what is pending and waits for every batch. */
+        Loaded finish() {
+            pending.forEach(this::write);
+            pending.clear();
+            awaitDone();
             return new Loaded(vertexCount, edgeCount);
+        }
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
         }
     }
 

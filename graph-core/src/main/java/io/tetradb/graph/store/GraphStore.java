@@ -42,8 +42,19 @@ public final class GraphStore {
     private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
     private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
 
+    /** Parsed items kept for reuse when the core confirms they are current: enough for a working set of vertices. */
+    public static final int DEFAULT_CACHED_ITEMS = 20_000;
+
+    private final ItemCache cache;
+
     public GraphStore(CosmosContainer container) {
+        this(container, DEFAULT_CACHED_ITEMS);
+    }
+
+    /** {@code cachedItems}: how many parsed items to keep (0: none). */
+    public GraphStore(CosmosContainer container, int cachedItems) {
         this.container = container;
+        this.cache = new ItemCache(cachedItems);
     }
 
     public RequestCharges charges() {
@@ -69,14 +80,26 @@ public final class GraphStore {
         return lastAccessPath.get();
     }
 
-    /** The item at (pk, id), or null. */
+    /**
+     * The item at (pk, id), or null. Shared with other readers: do not change it (copy it first). A cached parse is
+     * reused when the core confirms, by etag, that the item has not changed ({@link ItemCache}).
+     */
     public ObjectNode read(Object pk, String id) {
+        ObjectNode cached = cache.get(pk, id);
+        CosmosItemRequestOptions options = cached == null ? null
+                : new CosmosItemRequestOptions().setIfNoneMatchETag(ItemCache.etag(cached));
         try {
-            CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), ObjectNode.class);
+            CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), options, ObjectNode.class);
             charges.add(r.getRequestCharge());
-            return strip(r.getItem());
+            if (r.getStatusCode() == 304 && cached != null) {
+                return cached;
+            }
+            ObjectNode item = strip(r.getItem());
+            cache.put(pk, id, item);
+            return item;
         } catch (CosmosException e) {
             if (e.getStatusCode() == 404) {
+                cache.remove(pk, id);
                 charges.add(1);
                 return null;
             }
@@ -197,6 +220,7 @@ public final class GraphStore {
     public boolean delete(Object pk, String id) {
         try {
             charges.add(container.deleteItem(id, partitionKey(pk), new CosmosItemRequestOptions()).getRequestCharge());
+            cache.remove(pk, id);
             bump(pk, id);
             return true;
         } catch (CosmosException e) {

@@ -185,9 +185,32 @@ public final class TetraVertex extends TetraElement implements Vertex {
     @Override
     public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
         ObjectNode item = item();
-        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<VertexProperty<V>> out = new ArrayList<>();
         String pkName = graph.partitionKey();
+        if (propertyKeys.length > 0 && propertyKeys.length <= 4) {
+            // the usual values('a', 'b'): look the keys up instead of walking every field
+            for (int i = 0; i < propertyKeys.length; i++) {
+                String k = propertyKeys[i];
+                if (k == null || Arrays.asList(propertyKeys).subList(0, i).contains(k)) {
+                    continue;
+                }
+                JsonNode f = item.get(k);
+                if (f == null) {
+                    continue;
+                }
+                if (k.equals(pkName)) {
+                    if (!hidesPartitionKey()) {
+                        out.add((VertexProperty<V>) (VertexProperty<?>) partitionKeyProperty());
+                    }
+                } else if (!Layout.reserved(k) && f instanceof ArrayNode entries) {
+                    for (JsonNode e : entries) {
+                        out.add(new TetraVertexProperty<>(this, k, (ObjectNode) e));
+                    }
+                }
+            }
+            return out.iterator();
+        }
+        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();
