@@ -9,6 +9,7 @@ import io.tetradb.graph.process.traversal.strategy.optimization.TetraCountStrate
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraGraphStepStrategy;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraIdStrategy;
 import io.tetradb.graph.store.GraphStore;
+import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.RequestCharges;
 import io.tetradb.graph.store.SharedClients;
 import io.tetradb.graph.structure.ElementFinder;
@@ -100,7 +101,8 @@ public final class TetraGraph implements Graph {
         String container = configuration.getString(CONTAINER, "graph");
         client.createDatabaseIfNotExists(database);
         CosmosDatabase db = client.getDatabase(database);
-        db.createContainerIfNotExists(new CosmosContainerProperties(container, "/" + partitionKey));
+        db.createContainerIfNotExists(new CosmosContainerProperties(container, "/" + partitionKey)
+                .setIndexingPolicy(Layout.indexingPolicy()));
         CosmosContainer c = db.getContainer(container);
         String actual = c.read().getProperties().getPartitionKeyDefinition().getPaths().get(0);
         if (!actual.equals("/" + partitionKey)) {

@@ -44,11 +44,28 @@ public final class TraversalProfileHarness {
         Path dir = BenchData.fresh("graph-profile");
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
                 .buildClient(); TetraGraph graph = GraphBenchmark.openGraph(client, "air")) {
+            // -Dloads=N: N extra loads into throwaway containers first (warm JIT figures for the load)
+            for (int i = 0; i < Integer.getInteger("loads", 0); i++) {
+                try (TetraGraph extra = GraphBenchmark.openGraph(client, "extra" + i);
+                     InputStream in = GraphBenchmark.class.getResourceAsStream(GraphBenchmark.RESOURCE)) {
+                    com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                            java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+                    long c0 = os.getProcessCpuTime();
+                    long w0 = System.nanoTime();
+                    BulkLoader.into(extra).partitionKey(GraphBenchmark::partitionKey).read(GryoReader.build().create(), in);
+                    System.out.printf(Locale.ROOT, "extra load %d: %.0f ms, process CPU %.0f ms%n", i,
+                            (System.nanoTime() - w0) / 1e6, (os.getProcessCpuTime() - c0) / 1e6);
+                }
+            }
+            com.sun.management.OperatingSystemMXBean os = (com.sun.management.OperatingSystemMXBean)
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            long pcpu0 = os.getProcessCpuTime();
             long t0 = System.nanoTime();
             try (InputStream in = GraphBenchmark.class.getResourceAsStream(GraphBenchmark.RESOURCE)) {
                 BulkLoader.Loaded loaded = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey)
                         .read(GryoReader.build().create(), in);
-                System.out.printf(Locale.ROOT, "loaded %s in %.0f ms%n", loaded, (System.nanoTime() - t0) / 1e6);
+                System.out.printf(Locale.ROOT, "loaded %s in %.0f ms, process CPU %.0f ms%n", loaded,
+                        (System.nanoTime() - t0) / 1e6, (os.getProcessCpuTime() - pcpu0) / 1e6);
             }
             GraphTraversalSource g = graph.traversal();
             Map<String, Object> ids = new HashMap<>();
@@ -62,13 +79,15 @@ public final class TraversalProfileHarness {
                         .findFirst().orElseThrow(() -> new IllegalArgumentException("no traversal " + name));
                 long end = System.nanoTime() + (long) (seconds * 1e9);
                 long runs = 0;
+                java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+                long cpu0 = mx.getCurrentThreadCpuTime();
                 long start = System.nanoTime();
                 while (System.nanoTime() < end) {
                     t.build().apply(g, ids::get).toList();
                     runs++;
                 }
-                System.out.printf(Locale.ROOT, "%s: %d runs, %.1f us each%n", name, runs,
-                        (System.nanoTime() - start) / 1e3 / runs);
+                System.out.printf(Locale.ROOT, "%s: %d runs, %.1f us each, %.1f us of thread CPU%n", name, runs,
+                        (System.nanoTime() - start) / 1e3 / runs, (mx.getCurrentThreadCpuTime() - cpu0) / 1e3 / runs);
             }
         } finally {
             BenchData.delete(dir);
