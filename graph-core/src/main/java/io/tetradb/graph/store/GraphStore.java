@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The graph's only door to the core: point reads, writes and SQL queries on one container, each charge added to
- * {@link RequestCharges}. Items come back without the core's system fields.
+ * {@link RequestCharges}. Point reads come back without the core's system fields; query results keep them (every
+ * reader skips them as reserved names).
  */
 public final class GraphStore {
     /** Large pages: a traversal usually wants every result, and each page costs a base charge. */
@@ -85,14 +86,14 @@ public final class GraphStore {
      * reused when the core confirms, by etag, that the item has not changed ({@link ItemCache}).
      */
     public ObjectNode read(Object pk, String id) {
-        ObjectNode cached = cache.get(pk, id);
+        ItemCache.Entry cached = cache.get(pk, id);
         CosmosItemRequestOptions options = cached == null ? null
-                : new CosmosItemRequestOptions().setIfNoneMatchETag(ItemCache.etag(cached));
+                : new CosmosItemRequestOptions().setIfNoneMatchETag(cached.etag());
         try {
             CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), options, ObjectNode.class);
             charges.add(r.getRequestCharge());
             if (r.getStatusCode() == 304 && cached != null) {
-                return cached;
+                return cached.item();
             }
             ObjectNode item = strip(r.getItem());
             cache.put(pk, id, item);
@@ -264,14 +265,31 @@ public final class GraphStore {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                return strip(page.next());
+                // left unstripped: every reader skips the system fields as reserved names, and writes drop them;
+                // removing them from every edge of every adjacency query was a visible cost
+                return page.next();
             }
         };
     }
 
+    /**
+     * The PartitionKey of a value, shared: a PartitionKey hashes its effective partition key once, and a traversal
+     * addresses the same few partitions again and again. Bounded (cleared when it grows past 65,536 values).
+     */
     public static PartitionKey partitionKey(Object pk) {
-        return new PartitionKey(pk);
+        PartitionKey k = PARTITION_KEYS.get(pk);
+        if (k == null) {
+            if (PARTITION_KEYS.size() > 65_536) {
+                PARTITION_KEYS.clear();
+            }
+            k = new PartitionKey(pk);
+            PARTITION_KEYS.put(pk, k);
+        }
+        return k;
     }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Object, PartitionKey> PARTITION_KEYS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private static CosmosItemRequestOptions noContent() {
         return new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(false);

@@ -20,7 +20,11 @@ final class ItemCache {
     private record Key(Object pk, String id) {
     }
 
-    private final ConcurrentHashMap<Key, ObjectNode> items = new ConcurrentHashMap<>();
+    /** A cached item and the etag it was read at. */
+    record Entry(ObjectNode item, String etag) {
+    }
+
+    private final ConcurrentHashMap<Key, Entry> items = new ConcurrentHashMap<>();
     private final int capacity;
 
     ItemCache(int capacity) {
@@ -28,7 +32,7 @@ final class ItemCache {
     }
 
     /** The cached item at (pk, id), or null. */
-    ObjectNode get(Object pk, String id) {
+    Entry get(Object pk, String id) {
         return capacity == 0 ? null : items.get(new Key(pk, id));
     }
 
@@ -39,13 +43,14 @@ final class ItemCache {
     }
 
     void put(Object pk, String id, ObjectNode item) {
-        if (capacity == 0 || etag(item) == null) {
+        String etag = etag(item);
+        if (capacity == 0 || etag == null) {
             return;
         }
         if (items.size() >= capacity) {
             evict();
         }
-        items.put(new Key(pk, Objects.requireNonNull(id)), item);
+        items.put(new Key(pk, Objects.requireNonNull(id)), new Entry(item, etag));
     }
 
     void remove(Object pk, String id) {
