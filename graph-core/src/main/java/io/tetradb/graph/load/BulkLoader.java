@@ -46,8 +46,9 @@ import java.util.function.Function;
  * partition key, else the graph's default partition. Edges go to their source's partition and are written once
  * every vertex is, since an edge item names its target's partition and label.
  *
- * <p>Not atomic as a whole: when a batch fails (e.g. an id that exists already) the load stops with that error and
- * the batches written before stay. Vertex property ids are generated (as {@code addVertex} does).
+ * <p>Not atomic as a whole: when a batch fails (e.g. an id that exists already) the load stops with that error;
+ * the batches written before it, and those other writer threads had in flight, stay. Vertex property ids are
+ * generated (as {@code addVertex} does).
  */
 public final class BulkLoader {
     private final TetraGraph graph;
