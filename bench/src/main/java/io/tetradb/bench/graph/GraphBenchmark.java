@@ -93,6 +93,9 @@ public final class GraphBenchmark implements Benchmark {
         return TetraGraph.open(client, conf);
     }
 
+    /** The measuring thread's CPU time: steadier than wall time on a shared machine (a second view, not the target). */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+
     private static final class Run {
         private final Config c;
         private final CosmosClient client;
@@ -203,6 +206,7 @@ public final class GraphBenchmark implements Benchmark {
             Map<String, Object> tetraIds = ids(gTetra);
             boolean ok = true;
             double logSum = 0;
+            double cpuLogSum = 0;
             int n = 0;
             if (prefix.isEmpty()) {
                 out.note("per traversal: median time of a run (build the traversal, apply strategies, iterate to a "
@@ -228,18 +232,25 @@ public final class GraphBenchmark implements Benchmark {
                 }
                 Samples tk = new Samples();
                 Samples tt = new Samples();
-                measure(gTinker, tinkerIds, gTetra, tetraIds, t, tk, tt);
+                Samples tkCpu = new Samples();
+                Samples ttCpu = new Samples();
+                measure(gTinker, tinkerIds, gTetra, tetraIds, t, tk, tt, tkCpu, ttCpu);
                 double tkUs = tk.percentileMicros(0.5);
                 double ttUs = tt.percentileMicros(0.5);
                 double ratio = ttUs / tkUs;
+                double cpuRatio = ttCpu.percentileMicros(0.5) / tkCpu.percentileMicros(0.5);
                 logSum += Math.log(ratio);
+                cpuLogSum += Math.log(cpuRatio);
                 n++;
                 out.result(String.format(Locale.ROOT,
-                        "BENCH graph.%s%s results=%d tetra_p50_us=%.1f tinkergraph_p50_us=%.1f ratio=%.2f",
-                        prefix, t.name(), expected.size(), ttUs, tkUs, ratio));
+                        "BENCH graph.%s%s results=%d tetra_p50_us=%.1f tinkergraph_p50_us=%.1f ratio=%.2f "
+                                + "tetra_cpu_p50_us=%.1f tinkergraph_cpu_p50_us=%.1f cpu_ratio=%.2f",
+                        prefix, t.name(), expected.size(), ttUs, tkUs, ratio, ttCpu.percentileMicros(0.5),
+                        tkCpu.percentileMicros(0.5), cpuRatio));
             }
             if (n > 0) {
                 out.ratio(ratioName + " tetra/tinkergraph", Math.exp(logSum / n));
+                out.ratio(ratioName + "-cpu tetra/tinkergraph", Math.exp(cpuLogSum / n));
             }
             return ok;
         }
@@ -251,7 +262,8 @@ public final class GraphBenchmark implements Benchmark {
 
         /** Warm-up, then runs alternating between the graphs until the time budget or run limit is reached. */
         private void measure(GraphTraversalSource gTinker, Map<String, Object> tinkerIds, GraphTraversalSource gTetra,
-                             Map<String, Object> tetraIds, AirRoutesTraversals.Case t, Samples tk, Samples tt) {
+                             Map<String, Object> tetraIds, AirRoutesTraversals.Case t, Samples tk, Samples tt,
+                             Samples tkCpu, Samples ttCpu) {
             long warmEnd = System.nanoTime() + c.warmNanos();
             while (System.nanoTime() < warmEnd) {
                 gTinkerRun(gTinker, tinkerIds, t);
@@ -259,13 +271,18 @@ public final class GraphBenchmark implements Benchmark {
             }
             long spent = 0;
             for (int run = 0; run < c.maxRuns() && (run < c.minRuns() || spent < c.measureNanos()); run++) {
+                long c0 = CPU.getCurrentThreadCpuTime();
                 long t0 = System.nanoTime();
                 gTinkerRun(gTinker, tinkerIds, t);
                 long t1 = System.nanoTime();
+                long c1 = CPU.getCurrentThreadCpuTime();
                 gTinkerRun(gTetra, tetraIds, t);
                 long t2 = System.nanoTime();
+                long c2 = CPU.getCurrentThreadCpuTime();
                 tk.latency(t1 - t0);
                 tt.latency(t2 - t1);
+                tkCpu.latency(c1 - c0);
+                ttCpu.latency(c2 - c1);
                 spent += t2 - t0;
             }
         }
