@@ -1,7 +1,6 @@
 package io.tetradb.graph.structure;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.graph.store.Layout;
@@ -28,7 +27,6 @@ import java.util.Set;
  * values. So {@code out()} never leaves the source's partition, and {@code in()} is one seek on {@code _sink}.
  */
 public final class TetraEdge extends TetraElement implements Edge {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> FIELDS = Set.of(Layout.ID, Layout.LABEL, Layout.IS_EDGE, Layout.VERTEX_ID,
             Layout.VERTEX_LABEL, Layout.SINK, Layout.SINK_LABEL, Layout.SINK_PARTITION, ValueCodec.TYPES);
 
