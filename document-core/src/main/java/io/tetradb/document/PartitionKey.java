@@ -15,6 +15,8 @@ public final class PartitionKey {
 
     private final List<JsonNode> components;
     private final boolean none;
+    /** The core value, hashed once: a key reused for many requests (a graph's vertex reads) pays the EPK hash once. */
+    private volatile PartitionKeyValue value;
 
     /** A single-path key: a String, Number, Boolean or null. */
     public PartitionKey(Object value) {
@@ -31,7 +33,12 @@ public final class PartitionKey {
         if (none) {
             return PartitionKeyValue.none(levels);
         }
-        return PartitionKeyValue.of(components);
+        PartitionKeyValue v = value;
+        if (v == null) {
+            v = PartitionKeyValue.of(components);
+            value = v;
+        }
+        return v;
     }
 
     static PartitionKey of(PartitionKeyValue value) {

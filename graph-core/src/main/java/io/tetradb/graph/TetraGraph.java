@@ -9,6 +9,7 @@ import io.tetradb.graph.process.traversal.strategy.optimization.TetraCountStrate
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraGraphStepStrategy;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraIdStrategy;
 import io.tetradb.graph.store.GraphStore;
+import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.RequestCharges;
 import io.tetradb.graph.store.SharedClients;
 import io.tetradb.graph.structure.ElementFinder;
@@ -64,6 +65,7 @@ public final class TetraGraph implements Graph {
     public static final String DEFAULT_PARTITION = "tetra.defaultPartition";
     public static final String DURABILITY = "tetra.durability";
     public static final String DEFAULT_CARDINALITY = "tetra.defaultCardinality";
+    public static final String CACHED_ITEMS = "tetra.cachedItems";
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(TetraGraph.class,
@@ -99,14 +101,15 @@ public final class TetraGraph implements Graph {
         String container = configuration.getString(CONTAINER, "graph");
         client.createDatabaseIfNotExists(database);
         CosmosDatabase db = client.getDatabase(database);
-        db.createContainerIfNotExists(new CosmosContainerProperties(container, "/" + partitionKey));
+        db.createContainerIfNotExists(new CosmosContainerProperties(container, "/" + partitionKey)
+                .setIndexingPolicy(Layout.indexingPolicy()));
         CosmosContainer c = db.getContainer(container);
         String actual = c.read().getProperties().getPartitionKeyDefinition().getPaths().get(0);
         if (!actual.equals("/" + partitionKey)) {
             throw new IllegalArgumentException("container " + database + "/" + container + " is partitioned by "
                     + actual + ", not /" + partitionKey);
         }
-        this.store = new GraphStore(c);
+        this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS));
         this.finder = new ElementFinder(this);
     }
 

@@ -27,9 +27,16 @@ import java.util.function.Predicate;
  */
 final class AccessSources {
     private final ContainerStore container;
+    private java.util.function.Predicate<byte[]> prefilter;
 
     AccessSources(ContainerStore container) {
         this.container = container;
+    }
+
+    /** For scans: items the predicate is false for are skipped unparsed (see {@link TopLevelFields#prefilter}). */
+    AccessSources prefilter(java.util.function.Predicate<byte[]> p) {
+        this.prefilter = p;
+        return this;
     }
 
     PlanExecutor.DocSource source(AccessPath access, List<PartitionKeyValue> partitions, EpkRange range,
@@ -58,7 +65,8 @@ final class AccessSources {
             } else {
                 ranges.add(new DocScanSource.Range(collId, Keys.prefixEnd(collId)));
             }
-            return new DocScanSource(container.engine(), container.codec(), ranges, resumeAt, metrics);
+            return new DocScanSource(container.engine(), container.codec(), ranges, resumeAt, metrics)
+                    .prefilter(prefilter);
         }
         IndexSeek seek = access.seek();
         Integer pathId = container.paths().find(seek.path());

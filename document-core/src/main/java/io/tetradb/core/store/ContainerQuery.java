@@ -69,9 +69,11 @@ public final class ContainerQuery {
         if (partitions != null && range != null) {
             partitions = partitions.stream().filter(x -> inRange.contains(x.epk())).toList();
         }
-        int fingerprint = Objects.hash(plan.toString(), String.valueOf(params),
-                pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(range));
-        QueryToken resume = token == null ? null : QueryToken.decode(token, fingerprint);
+        // only continuations need the fingerprint: unparsing the plan for every page is a visible cost of small queries
+        EpkRange fingerprintRange = range;
+        java.util.function.IntSupplier fingerprint = () -> Objects.hash(plan.toString(), String.valueOf(params),
+                pk == null ? 0 : Arrays.hashCode(pk.encoded()), String.valueOf(fingerprintRange));
+        QueryToken resume = token == null ? null : QueryToken.decode(token, fingerprint.getAsInt());
 
         AccessPath access = new AccessPlanner(container).choose(p, aliases, params, pk, partitions, policy,
                 resume == null ? null : resume.access());
@@ -84,23 +86,23 @@ public final class ContainerQuery {
             PlanExecutor.Resume from = resume == null ? null : requirePosition(resume);
             long[] window = executor.window(p);
             long wanted = Math.min(maxItems, window[1] - (from == null ? 0 : from.produced()));
-            try (PlanExecutor.DocSource source = new AccessSources(container).source(access, partitions, range, from == null ? null
+            try (PlanExecutor.DocSource source = new AccessSources(container).prefilter(TopLevelFields.prefilter(p)).source(access, partitions, range, from == null ? null
                     : from.position(), (int) Math.min(64, Math.max(1, wanted)), metrics)) {
                 PlanExecutor.Page page = executor.page(p, source, from, maxItems, maxBytes);
                 results = page.results();
                 if (page.next() != null) {
-                    next = QueryToken.at(fingerprint, access.id(), page.next()).encode();
+                    next = QueryToken.at(fingerprint.getAsInt(), access.id(), page.next()).encode();
                 }
             }
         } else {
             long offset = resume == null ? 0 : requireOffset(resume);
             List<JsonNode> all;
-            try (PlanExecutor.DocSource source = new AccessSources(container).source(access, partitions, range, null, 64, metrics)) {
+            try (PlanExecutor.DocSource source = new AccessSources(container).prefilter(TopLevelFields.prefilter(p)).source(access, partitions, range, null, 64, metrics)) {
                 all = executor.all(p, source);
             }
             results = window(all, offset, maxItems, maxBytes);
             if (offset + results.size() < all.size()) {
-                next = QueryToken.offset(fingerprint, access.id(), offset + results.size()).encode();
+                next = QueryToken.offset(fingerprint.getAsInt(), access.id(), offset + results.size()).encode();
             }
         }
         double charge = RequestCharge.query(metrics.bytesLoaded)

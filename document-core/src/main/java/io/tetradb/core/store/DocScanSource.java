@@ -25,6 +25,8 @@ final class DocScanSource implements PlanExecutor.DocSource {
     private byte[] resumeAt;
     private int next;
     private KeyCursor cursor;
+    /** Skips, unparsed, the items it is false for (see {@link TopLevelFields}); null: none. */
+    private java.util.function.Predicate<byte[]> prefilter;
 
     /** {@code ranges} sorted and disjoint; {@code resumeAt} (inclusive) or null. */
     DocScanSource(StorageEngine engine, ItemCodec codec, List<Range> ranges, byte[] resumeAt, QueryMetrics metrics) {
@@ -45,11 +47,20 @@ final class DocScanSource implements PlanExecutor.DocSource {
                 byte[] value = cursor.value();
                 metrics.documentsLoaded++;
                 metrics.bytesLoaded += value.length;
+                if (prefilter != null && !prefilter.test(value)) {
+                    continue;
+                }
                 return new PlanExecutor.SourceDoc(codec.parse(value), cursor.key(), value.length);
             }
             cursor.close();
             cursor = null;
         }
+    }
+
+    /** Items the predicate is false for are skipped without being parsed (the filter would reject them). */
+    DocScanSource prefilter(java.util.function.Predicate<byte[]> p) {
+        this.prefilter = p;
+        return this;
     }
 
     private boolean open() {

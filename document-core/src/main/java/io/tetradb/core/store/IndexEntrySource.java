@@ -136,8 +136,8 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
             }
             metrics.documentsLoaded++;
             metrics.bytesLoaded += stored.length;
-            ObjectNode item = codec.parse(stored);
             Pending p = pending.get(i);
+            ObjectNode item = codec.parseVersion(p.docKey(), stored);
             if (check.accept(item, p.entry(), prefix.length, p.valueEnd())) {
                 ready.add(new PlanExecutor.SourceDoc(item, p.entry(), stored.length));
             }

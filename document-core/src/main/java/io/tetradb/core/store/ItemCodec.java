@@ -141,6 +141,17 @@ public final class ItemCodec {
         return Keys.readLong(stored, 1);
     }
 
+    /** Parsed versions of items read by index seeks (see {@link ParsedItemCache}). */
+    private final ParsedItemCache parsed = ParsedItemCache.fromSystemProperty();
+
+    /**
+     * The item stored under {@code docKey} as {@code stored}: parsed, or a copy of an earlier parse of the same
+     * version. The caller owns the result.
+     */
+    ObjectNode parseVersion(byte[] docKey, byte[] stored) {
+        return parsed.parse(this, docKey, stored);
+    }
+
     public ObjectNode parse(byte[] stored) {
         try {
             return (ObjectNode) mapper.readTree(stored, HEADER, stored.length - HEADER);

@@ -2,6 +2,9 @@ package io.tetradb.graph.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosBatchOperationResult;
+import io.tetradb.document.CosmosBatchResponse;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosException;
 import io.tetradb.document.CosmosItemRequestOptions;
@@ -21,11 +24,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The graph's only door to the core: point reads, writes and SQL queries on one container, each charge added to
- * {@link RequestCharges}. Items come back without the core's system fields.
+ * {@link RequestCharges}. Point reads come back without the core's system fields; query results keep them (every
+ * reader skips them as reserved names).
  */
 public final class GraphStore {
     /** Large pages: a traversal usually wants every result, and each page costs a base charge. */
     private static final int PAGE_SIZE = 1000;
+    /** Operations per transactional batch: the core's (and Cosmos DB's) limit. */
+    public static final int MAX_BATCH = 100;
 
     private final CosmosContainer container;
     private final RequestCharges charges = new RequestCharges();
@@ -37,8 +43,19 @@ public final class GraphStore {
     private final AtomicLongArray versions = new AtomicLongArray(STRIPES);
     private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
 
+    /** Parsed items kept for reuse when the core confirms they are current: enough for a working set of vertices. */
+    public static final int DEFAULT_CACHED_ITEMS = 20_000;
+
+    private final ItemCache cache;
+
     public GraphStore(CosmosContainer container) {
+        this(container, DEFAULT_CACHED_ITEMS);
+    }
+
+    /** {@code cachedItems}: how many parsed items to keep (0: none). */
+    public GraphStore(CosmosContainer container, int cachedItems) {
         this.container = container;
+        this.cache = new ItemCache(cachedItems);
     }
 
     public RequestCharges charges() {
@@ -64,14 +81,26 @@ public final class GraphStore {
         return lastAccessPath.get();
     }
 
-    /** The item at (pk, id), or null. */
+    /**
+     * The item at (pk, id), or null. Shared with other readers: do not change it (copy it first). A cached parse is
+     * reused when the core confirms, by etag, that the item has not changed ({@link ItemCache}).
+     */
     public ObjectNode read(Object pk, String id) {
+        ItemCache.Entry cached = cache.get(pk, id);
+        CosmosItemRequestOptions options = cached == null ? null
+                : new CosmosItemRequestOptions().setIfNoneMatchETag(cached.etag());
         try {
-            CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), ObjectNode.class);
+            CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), options, ObjectNode.class);
             charges.add(r.getRequestCharge());
-            return strip(r.getItem());
+            if (r.getStatusCode() == 304 && cached != null) {
+                return cached.item();
+            }
+            ObjectNode item = strip(r.getItem());
+            cache.put(pk, id, item);
+            return item;
         } catch (CosmosException e) {
             if (e.getStatusCode() == 404) {
+                cache.remove(pk, id);
                 charges.add(1);
                 return null;
             }
@@ -94,6 +123,70 @@ public final class GraphStore {
                 return false;
             }
             throw e;
+        }
+    }
+
+    /**
+     * Creates items of one logical partition as transactional batches of at most {@link #MAX_BATCH} operations (each
+     * batch atomic, with every item's index entries); the items' etags are not kept. Throws if an item's (pk, id) is
+     * taken or a batch fails otherwise; the batches written before the failure stay.
+     */
+    public void createAll(Object pk, List<ObjectNode> items) {
+        for (int from = 0; from < items.size(); from += MAX_BATCH) {
+            createBatch(pk, items.subList(from, Math.min(items.size(), from + MAX_BATCH)));
+        }
+    }
+
+    private void createBatch(Object pk, List<ObjectNode> items) {
+        CosmosBatch batch = CosmosBatch.createCosmosBatch(partitionKey(pk));
+        for (ObjectNode item : items) {
+            batch.createItemOperation(item);
+        }
+        CosmosBatchResponse r;
+        try {
+            r = container.executeCosmosBatch(batch);
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == 400 && items.size() > 1 && e.getMessage().contains("bytes of items")) {
+                // over the batch byte limit: halve it
+                int half = items.size() / 2;
+                createBatch(pk, items.subList(0, half));
+                createBatch(pk, items.subList(half, items.size()));
+                return;
+            }
+            throw e;
+        }
+        charges.add(r.getRequestCharge());
+        if (!r.isSuccessStatusCode()) {
+            for (CosmosBatchOperationResult op : r.getResults()) {
+                if (op.getStatusCode() == 409) {
+                    throw new DuplicateItemException(pk, ((ObjectNode) op.getOperation().getItem()).get(Layout.ID).asText());
+                }
+            }
+            throw new IllegalStateException("writing " + items.size() + " items of partition " + pk + " failed: "
+                    + r.getStatusCode() + " " + r.getErrorMessage());
+        }
+        for (ObjectNode item : items) {
+            bump(pk, item.get(Layout.ID).asText());
+        }
+    }
+
+    /** An item to create has the (pk, id) of an existing one. */
+    public static final class DuplicateItemException extends RuntimeException {
+        private final transient Object pk;
+        private final String id;
+
+        DuplicateItemException(Object pk, String id) {
+            super("an item with id " + id + " already exists in partition " + pk);
+            this.pk = pk;
+            this.id = id;
+        }
+
+        public Object pk() {
+            return pk;
+        }
+
+        public String id() {
+            return id;
         }
     }
 
@@ -128,6 +221,7 @@ public final class GraphStore {
     public boolean delete(Object pk, String id) {
         try {
             charges.add(container.deleteItem(id, partitionKey(pk), new CosmosItemRequestOptions()).getRequestCharge());
+            cache.remove(pk, id);
             bump(pk, id);
             return true;
         } catch (CosmosException e) {
@@ -171,14 +265,31 @@ public final class GraphStore {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                return strip(page.next());
+                // left unstripped: every reader skips the system fields as reserved names, and writes drop them;
+                // removing them from every edge of every adjacency query was a visible cost
+                return page.next();
             }
         };
     }
 
+    /**
+     * The PartitionKey of a value, shared: a PartitionKey hashes its effective partition key once, and a traversal
+     * addresses the same few partitions again and again. Bounded (cleared when it grows past 65,536 values).
+     */
     public static PartitionKey partitionKey(Object pk) {
-        return new PartitionKey(pk);
+        PartitionKey k = PARTITION_KEYS.get(pk);
+        if (k == null) {
+            if (PARTITION_KEYS.size() > 65_536) {
+                PARTITION_KEYS.clear();
+            }
+            k = new PartitionKey(pk);
+            PARTITION_KEYS.put(pk, k);
+        }
+        return k;
     }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Object, PartitionKey> PARTITION_KEYS =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private static CosmosItemRequestOptions noContent() {
         return new CosmosItemRequestOptions().setContentResponseOnWriteEnabled(false);

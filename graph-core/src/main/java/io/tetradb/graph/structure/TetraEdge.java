@@ -1,7 +1,6 @@
 package io.tetradb.graph.structure;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.graph.store.Layout;
@@ -28,7 +27,6 @@ import java.util.Set;
  * values. So {@code out()} never leaves the source's partition, and {@code in()} is one seek on {@code _sink}.
  */
 public final class TetraEdge extends TetraElement implements Edge {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
     private static final Set<String> FIELDS = Set.of(Layout.ID, Layout.LABEL, Layout.IS_EDGE, Layout.VERTEX_ID,
             Layout.VERTEX_LABEL, Layout.SINK, Layout.SINK_LABEL, Layout.SINK_PARTITION, ValueCodec.TYPES);
 
@@ -56,16 +54,8 @@ public final class TetraEdge extends TetraElement implements Edge {
             }
             id = lookup.address() != null ? lookup.address().id() : lookup.bareId();
         }
-        ObjectNode item = F.objectNode();
-        item.put(Layout.ID, id);
-        item.set(graph.partitionKey(), JsonValues.scalar(out.pk));
-        item.put(Layout.LABEL, label);
-        item.put(Layout.IS_EDGE, true);
-        item.put(Layout.VERTEX_ID, out.key);
-        item.put(Layout.VERTEX_LABEL, out.label());
-        item.put(Layout.SINK, in.key);
-        item.put(Layout.SINK_LABEL, in.label());
-        item.set(Layout.SINK_PARTITION, JsonValues.scalar(in.pk));
+        ObjectNode item = ElementItems.edge(graph, id, label, out.pk, out.key, out.label(), in.pk, in.key,
+                in.label());
         for (int i = 0; i < keyValues.length; i += 2) {
             if (!(keyValues[i] instanceof T)) {
                 String k = (String) keyValues[i];
@@ -82,7 +72,7 @@ public final class TetraEdge extends TetraElement implements Edge {
         return new TetraEdge(graph, out.pk, id, label, item);
     }
 
-    private static void checkKey(TetraGraph graph, String k) {
+    static void checkKey(TetraGraph graph, String k) {
         if (k.equals(graph.partitionKey())) {
             throw new IllegalArgumentException("'" + k + "' is the partition key: an edge's is its source vertex's");
         }

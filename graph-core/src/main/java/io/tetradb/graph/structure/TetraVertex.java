@@ -76,10 +76,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
         if (id == null) {
             id = IdGenerator.next();
         }
-        ObjectNode item = F.objectNode();
-        item.put(Layout.ID, id);
-        item.set(pkName, JsonValues.scalar(pk));
-        item.put(Layout.LABEL, label);
+        ObjectNode item = ElementItems.vertex(graph, pk, id, label);
         for (int i = 0; i < keyValues.length; i += 2) {
             if (keyValues[i] instanceof T || pkName.equals(keyValues[i])) {
                 continue;
@@ -89,7 +86,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
             checkKey(key);
             if (keyValues[i + 1] != null) {
                 ArrayNode entries = item.get(key) instanceof ArrayNode a ? a : item.putArray(key);
-                entries.add(newEntry(keyValues[i + 1], new Object[0]));
+                entries.add(ElementItems.entry(keyValues[i + 1], new Object[0]));
             }
         }
         if (!graph.store().create(item, pk)) {
@@ -111,16 +108,6 @@ public final class TetraVertex extends TetraElement implements Vertex {
             throw new IllegalArgumentException("'" + key + "' is a reserved name in TetraGraph items and cannot be a "
                     + "property key");
         }
-    }
-
-    /** A property entry; its id is the string given with {@code T.id} in the meta key/values, else a new UUID. */
-    private static ObjectNode newEntry(Object value, Object[] metaKeyValues) {
-        ObjectNode entry = F.objectNode();
-        Object id = ElementHelper.getIdValue(metaKeyValues).orElse(null);
-        entry.put(Layout.ID, id instanceof String s ? s : IdGenerator.next());
-        ValueCodec.put(entry, Layout.VALUE, value);
-        TetraVertexProperty.putMeta(entry, metaKeyValues);
-        return entry;
     }
 
     boolean hidesPartitionKey() {
@@ -168,7 +155,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
             } else if (card == VertexProperty.Cardinality.single) {
                 entries.removeAll();
             }
-            result[0] = newEntry(value, keyValues);
+            result[0] = ElementItems.entry(value, keyValues);
             entries.add(result[0]);
             item.set(key, entries);
         });
@@ -198,9 +185,32 @@ public final class TetraVertex extends TetraElement implements Vertex {
     @Override
     public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
         ObjectNode item = item();
-        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<VertexProperty<V>> out = new ArrayList<>();
         String pkName = graph.partitionKey();
+        if (propertyKeys.length > 0 && propertyKeys.length <= 4) {
+            // the usual values('a', 'b'): look the keys up instead of walking every field
+            for (int i = 0; i < propertyKeys.length; i++) {
+                String k = propertyKeys[i];
+                if (k == null || Arrays.asList(propertyKeys).subList(0, i).contains(k)) {
+                    continue;
+                }
+                JsonNode f = item.get(k);
+                if (f == null) {
+                    continue;
+                }
+                if (k.equals(pkName)) {
+                    if (!hidesPartitionKey()) {
+                        out.add((VertexProperty<V>) (VertexProperty<?>) partitionKeyProperty());
+                    }
+                } else if (!Layout.reserved(k) && f instanceof ArrayNode entries) {
+                    for (JsonNode e : entries) {
+                        out.add(new TetraVertexProperty<>(this, k, (ObjectNode) e));
+                    }
+                }
+            }
+            return out.iterator();
+        }
+        Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
             String k = f.getKey();

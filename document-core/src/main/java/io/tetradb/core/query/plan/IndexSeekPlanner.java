@@ -12,6 +12,7 @@ import io.tetradb.core.query.sql.FromCollection;
 import io.tetradb.core.query.sql.FromSource;
 import io.tetradb.core.query.sql.JoinClause;
 import io.tetradb.core.query.sql.PathSegment;
+import io.tetradb.core.query.sql.Projection;
 import io.tetradb.core.query.sql.SqlQuery;
 import io.tetradb.core.value.KeyRange;
 
@@ -69,12 +70,47 @@ public final class IndexSeekPlanner {
         flattenAnd(where, conjuncts);
         List<IndexSeek> out = new ArrayList<>();
         for (Expr conjunct : conjuncts) {
+            if (conjunct instanceof Expr.Subquery sq && sq.kind() == Expr.SubqueryKind.EXISTS) {
+                out.addAll(existsCandidates(sq.query(), aliases, policy, parameters));
+                continue;
+            }
             IndexSeek seek = seek(conjunct, aliases, policy, parameters);
             if (seek != null) {
                 out.add(seek);
             }
         }
         return out;
+    }
+
+    /**
+     * The seeks of {@code EXISTS(SELECT VALUE x FROM x IN c.path WHERE ...)} (how the graph face tests one entry of a
+     * multi-valued property): an item has an element satisfying the inner filter only if it has an index entry,
+     * under {@code path/[]/...}, for each sargable conjunct of that filter. Only plain row-returning subqueries
+     * qualify (an aggregate returns a row even when no element matches).
+     */
+    private static List<IndexSeek> existsCandidates(SqlQuery q, Map<String, List<String>> aliases,
+                                                    CompiledIndexingPolicy policy, Map<String, JsonNode> parameters) {
+        if (q.from() == null || q.where() == null || !q.from().joins().isEmpty() || !q.groupBy().isEmpty()
+                || !(q.select().projection() instanceof Projection.Star
+                || q.select().projection() instanceof Projection.Value v && (v.expr() instanceof Expr.Identifier
+                || v.expr() instanceof Expr.PropertyAccess || v.expr() instanceof Expr.IndexAccess))) {
+            return List.of();
+        }
+        FromSource s = q.from().source();
+        if (!s.iterate() || !(s.collection() instanceof FromCollection.Path p) || !aliases.containsKey(p.root())) {
+            return List.of();
+        }
+        List<String> path = new ArrayList<>(aliases.get(p.root()));
+        for (PathSegment seg : p.segments()) {
+            if (!(seg instanceof PathSegment.Property prop)) {
+                return List.of();
+            }
+            path.add(prop.name());
+        }
+        path.add(PathPattern.ARRAY);
+        Map<String, List<String>> inner = new HashMap<>(aliases);
+        inner.put(s.effectiveAlias(), List.copyOf(path));
+        return candidates(q.where(), inner, policy, parameters);
     }
 
     public static boolean isEquality(IndexSeek s) {

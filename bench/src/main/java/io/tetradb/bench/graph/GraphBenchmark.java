@@ -1,0 +1,304 @@
+package io.tetradb.bench.graph;
+
+import io.tetradb.bench.BenchData;
+import io.tetradb.bench.Benchmark;
+import io.tetradb.bench.Report;
+import io.tetradb.bench.Samples;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.load.BulkLoader;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.structure.Graph;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoReader;
+import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerFactory;
+import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
+
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Air-routes in TetraGraph (persistent, SYNC durability) and in TinkerGraph (in memory), side by side in one JVM:
+ * load rate, then a fixed set of traversals ({@link AirRoutesTraversals}) whose results must be identical on both
+ * and whose median times are compared.
+ *
+ * <p>Partition key: a vertex's country ({@code pk} = the airport's {@code country}; a country or continent vertex
+ * uses its own {@code code}), what a Cosmos DB user would pick for this data: about 240 values, so storage and
+ * throughput spread, and an airport's routes (stored with the airport) and a country's {@code contains} edges stay
+ * inside one logical partition. Item ids are the data file's ids.
+ */
+public final class GraphBenchmark implements Benchmark {
+    static final String RESOURCE = "/org/apache/tinkerpop/gremlin/tinkergraph/structure/air-routes.kryo";
+    /** The longest wait for the store's flushes and compactions before a measured phase. */
+    static final long SETTLE_MILLIS = 10_000;
+
+    /** Rounds and time budgets of one mode. */
+    record Config(int loadRounds, long warmNanos, long measureNanos, int minRuns, int maxRuns) {
+    }
+
+    static Config config(boolean quick) {
+        return quick ? new Config(3, 100_000_000L, 300_000_000L, 5, 101)
+                : new Config(7, 500_000_000L, 2_000_000_000L, 11, 1001);
+    }
+
+    @Override
+    public String name() {
+        return "graph";
+    }
+
+    @Override
+    public String description() {
+        return "air-routes in TetraGraph and TinkerGraph: load rate, median time of " + AirRoutesTraversals.ALL.size()
+                + " traversals (results checked equal), geometric-mean ratio";
+    }
+
+    @Override
+    public void run(boolean quick, Report out) throws Exception {
+        Config c = config(quick);
+        Path dir = BenchData.fresh("graph");
+        long start = System.nanoTime();
+        boolean ok;
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
+                .buildClient()) {
+            ok = new Run(c, client, out).run();
+        } finally {
+            BenchData.delete(dir);
+        }
+        out.note(String.format(Locale.ROOT, "graph: finished in %.1f s", (System.nanoTime() - start) / 1e9));
+        if (!ok) {
+            throw new IllegalStateException("some traversals gave TetraGraph results that differ from TinkerGraph's");
+        }
+    }
+
+    /** The partition key of an air-routes vertex: its country, or its own code (countries, continents). */
+    static Object partitionKey(Vertex v) {
+        if (v.property("country").isPresent()) {
+            return v.value("country");
+        }
+        return v.property("code").isPresent() ? v.value("code") : v.label();
+    }
+
+    static TetraGraph openGraph(CosmosClient client, String container) {
+        BaseConfiguration conf = new BaseConfiguration();
+        conf.setProperty(TetraGraph.DATABASE, "graphbench");
+        conf.setProperty(TetraGraph.CONTAINER, container);
+        return TetraGraph.open(client, conf);
+    }
+
+    /** The measuring thread's CPU time: steadier than wall time on a shared machine (a second view, not the target). */
+    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private static final class Run {
+        private final Config c;
+        private final CosmosClient client;
+        private final Report out;
+
+        Run(Config c, CosmosClient client, Report out) {
+            this.c = c;
+            this.client = client;
+            this.out = out;
+        }
+
+        boolean run() throws Exception {
+            out.note("air-routes (" + RESOURCE.substring(RESOURCE.lastIndexOf('/') + 1) + " from tinkergraph-gremlin) "
+                    + "into TetraGraph (SYNC, partition key = country) and TinkerGraph; load = Gryo read + writes");
+            Samples tinkerLoad = new Samples();
+            Samples tetraLoad = new Samples();
+            TinkerGraph tinker = null;
+            TetraGraph tetra = null;
+            long elements = 0;
+            for (int round = 0; round <= c.loadRounds(); round++) { // round 0 warms up, unrecorded
+                if (tinker != null) {
+                    tinker.close();
+                }
+                long t0 = System.nanoTime();
+                tinker = TinkerFactory.createAirRoutes();
+                long tinkerNanos = System.nanoTime() - t0;
+                long tinkerElements = tinker.traversal().V().count().next() + tinker.traversal().E().count().next();
+
+                if (tetra != null) {
+                    tetra.close();
+                    // kept, not deleted: a deletion leaves range tombstones that slow the next round down
+                }
+                tetra = openGraph(client, "air" + round);
+                // each load starts on a settled store: the previous round's flushes, compactions and deletion done
+                client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                long t1 = System.nanoTime();
+                BulkLoader.Loaded loaded;
+                try (InputStream in = GraphBenchmark.class.getResourceAsStream(RESOURCE)) {
+                    loaded = BulkLoader.into(tetra).partitionKey(GraphBenchmark::partitionKey)
+                            .read(GryoReader.build().create(), in);
+                }
+                long tetraNanos = System.nanoTime() - t1;
+                if (loaded.elements() != tinkerElements) {
+                    throw new IllegalStateException("TetraGraph loaded " + loaded + ", TinkerGraph " + tinkerElements);
+                }
+                elements = tinkerElements;
+                out.progress(String.format(Locale.ROOT, "load round %d: tinkergraph %.0f ms, tetra %.0f ms (%s)",
+                        round, tinkerNanos / 1e6, tetraNanos / 1e6, loaded));
+                if (round > 0) {
+                    tinkerLoad.round(elements, tinkerNanos);
+                    tetraLoad.round(elements, tetraNanos);
+                }
+            }
+            long settled = client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+            out.progress("compactions after the load settled in " + settled + " ms");
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tetra elements=%d elements_per_s=%.0f", elements,
+                    tetraLoad.medianRate()));
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tinkergraph elements=%d elements_per_s=%.0f",
+                    elements, tinkerLoad.medianRate()));
+            out.ratio("load tetra/tinkergraph", tetraLoad.medianRate() / tinkerLoad.medianRate());
+            try {
+                boolean ok = traversals(tinker, tetra, "", "traversal");
+                tetra.close();
+                return uncached(tinker) && ok;
+            } finally {
+                tinker.close();
+                tetra.close();
+            }
+        }
+
+        /**
+         * The traversals again on a second store whose parsed-item caches are off (the core's
+         * {@code tetradb.parsedItemCache=0}, the graph's {@code tetra.cachedItems=0}): every read parses its item, as
+         * the first touch of data does. Same graph, loaded the same way.
+         */
+        private boolean uncached(TinkerGraph tinker) throws Exception {
+            String before = System.getProperty("tetradb.parsedItemCache");
+            System.setProperty("tetradb.parsedItemCache", "0");
+            Path dir = BenchData.fresh("graph-uncached");
+            try (CosmosClient cold = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
+                    .buildClient()) {
+                BaseConfiguration conf = new BaseConfiguration();
+                conf.setProperty(TetraGraph.DATABASE, "graphbench");
+                conf.setProperty(TetraGraph.CONTAINER, "air");
+                conf.setProperty(TetraGraph.CACHED_ITEMS, 0);
+                try (TetraGraph graph = TetraGraph.open(cold, conf);
+                     InputStream in = GraphBenchmark.class.getResourceAsStream(RESOURCE)) {
+                    BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey)
+                            .read(GryoReader.build().create(), in);
+                    cold.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                    out.note("the same traversals with the parsed-item caches off (every read parses its item)");
+                    return traversals(tinker, graph, "uncached.", "traversal-uncached");
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty("tetradb.parsedItemCache");
+                } else {
+                    System.setProperty("tetradb.parsedItemCache", before);
+                }
+                BenchData.delete(dir);
+            }
+        }
+
+        private boolean traversals(Graph tinker, TetraGraph tetra, String prefix, String ratioName) {
+            GraphTraversalSource gTinker = tinker.traversal();
+            GraphTraversalSource gTetra = tetra.traversal();
+            Map<String, Object> tinkerIds = ids(gTinker);
+            Map<String, Object> tetraIds = ids(gTetra);
+            boolean ok = true;
+            double logSum = 0;
+            double cpuLogSum = 0;
+            int n = 0;
+            if (prefix.isEmpty()) {
+                out.note("per traversal: median time of a run (build the traversal, apply strategies, iterate to a "
+                        + "list); runs of the two graphs interleaved");
+            }
+            for (AirRoutesTraversals.Case t : AirRoutesTraversals.ALL) {
+                List<?> expected = gTinkerRun(gTinker, tinkerIds, t);
+                List<?> actual;
+                try {
+                    actual = gTinkerRun(gTetra, tetraIds, t);
+                } catch (RuntimeException e) {
+                    out.result("FAIL graph." + prefix + t.name() + " tetra threw " + e);
+                    ok = false;
+                    continue;
+                }
+                List<String> want = CanonicalResult.of(expected, t.ordered());
+                List<String> got = CanonicalResult.of(actual, t.ordered());
+                if (!want.equals(got)) {
+                    out.result("FAIL graph." + prefix + t.name() + " results differ: tinkergraph " + abbreviate(want)
+                            + " tetra " + abbreviate(got));
+                    ok = false;
+                    continue;
+                }
+                Samples tk = new Samples();
+                Samples tt = new Samples();
+                Samples tkCpu = new Samples();
+                Samples ttCpu = new Samples();
+                measure(gTinker, tinkerIds, gTetra, tetraIds, t, tk, tt, tkCpu, ttCpu);
+                double tkUs = tk.percentileMicros(0.5);
+                double ttUs = tt.percentileMicros(0.5);
+                double ratio = ttUs / tkUs;
+                double cpuRatio = ttCpu.percentileMicros(0.5) / tkCpu.percentileMicros(0.5);
+                logSum += Math.log(ratio);
+                cpuLogSum += Math.log(cpuRatio);
+                n++;
+                out.result(String.format(Locale.ROOT,
+                        "BENCH graph.%s%s results=%d tetra_p50_us=%.1f tinkergraph_p50_us=%.1f ratio=%.2f "
+                                + "tetra_cpu_p50_us=%.1f tinkergraph_cpu_p50_us=%.1f cpu_ratio=%.2f",
+                        prefix, t.name(), expected.size(), ttUs, tkUs, ratio, ttCpu.percentileMicros(0.5),
+                        tkCpu.percentileMicros(0.5), cpuRatio));
+            }
+            if (n > 0) {
+                out.ratio(ratioName + " tetra/tinkergraph", Math.exp(logSum / n));
+                out.ratio(ratioName + "-cpu tetra/tinkergraph", Math.exp(cpuLogSum / n));
+            }
+            return ok;
+        }
+
+        private static List<?> gTinkerRun(GraphTraversalSource g, Map<String, Object> ids,
+                                          AirRoutesTraversals.Case t) {
+            return t.build().apply(g, ids::get).toList();
+        }
+
+        /** Warm-up, then runs alternating between the graphs until the time budget or run limit is reached. */
+        private void measure(GraphTraversalSource gTinker, Map<String, Object> tinkerIds, GraphTraversalSource gTetra,
+                             Map<String, Object> tetraIds, AirRoutesTraversals.Case t, Samples tk, Samples tt,
+                             Samples tkCpu, Samples ttCpu) {
+            long warmEnd = System.nanoTime() + c.warmNanos();
+            while (System.nanoTime() < warmEnd) {
+                gTinkerRun(gTinker, tinkerIds, t);
+                gTinkerRun(gTetra, tetraIds, t);
+            }
+            long spent = 0;
+            for (int run = 0; run < c.maxRuns() && (run < c.minRuns() || spent < c.measureNanos()); run++) {
+                long c0 = CPU.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                gTinkerRun(gTinker, tinkerIds, t);
+                long t1 = System.nanoTime();
+                long c1 = CPU.getCurrentThreadCpuTime();
+                gTinkerRun(gTetra, tetraIds, t);
+                long t2 = System.nanoTime();
+                long c2 = CPU.getCurrentThreadCpuTime();
+                tk.latency(t1 - t0);
+                tt.latency(t2 - t1);
+                tkCpu.latency(c1 - c0);
+                ttCpu.latency(c2 - c1);
+                spent += t2 - t0;
+            }
+        }
+
+        /** Each airport of {@link AirRoutesTraversals#CODES} → its id in this graph. */
+        private static Map<String, Object> ids(GraphTraversalSource g) {
+            Map<String, Object> ids = new HashMap<>();
+            for (String code : AirRoutesTraversals.CODES) {
+                ids.put(code, g.V().has("airport", "code", code).id().next());
+            }
+            return ids;
+        }
+
+        private static String abbreviate(List<String> l) {
+            String s = l.size() + " " + l;
+            return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+        }
+    }
+}
