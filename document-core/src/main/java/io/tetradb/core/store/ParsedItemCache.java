@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Parsed items of index seeks by document key, each tied to the exact stored version it was parsed from: the lsn in
@@ -19,15 +20,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * containers copied), so nothing they change reaches the cache.
  *
  * <p>Bounded by entries ({@value #DEFAULT_CAPACITY} by default, system property {@code tetradb.parsedItemCache};
- * 0 turns it off); past it, arbitrary entries are dropped. Full scans do not use it (a scan would only churn it).
+ * 0 turns it off) and by the stored bytes of what it holds ({@value #MAX_BYTES} bytes; a parsed tree takes a few
+ * times its JSON), and it keeps no item over {@value #MAX_ITEM_BYTES} bytes: an entry bound alone would let a few
+ * thousand large documents hold gigabytes. Past a bound, arbitrary entries are dropped. Full scans do not use it
+ * (a scan would only churn it).
  */
 final class ParsedItemCache {
     static final int DEFAULT_CAPACITY = 50_000;
+    static final long MAX_BYTES = 32L << 20;
+    static final int MAX_ITEM_BYTES = 16 << 10;
 
     private record Entry(long lsn, int length, ObjectNode item) {
     }
 
     private final ConcurrentHashMap<ByteBuffer, Entry> items = new ConcurrentHashMap<>();
+    private final AtomicLong bytes = new AtomicLong();
     private final int capacity;
 
     ParsedItemCache(int capacity) {
@@ -40,7 +47,7 @@ final class ParsedItemCache {
 
     /** The item stored under {@code docKey} as {@code stored}, parsed (or copied from the parse of that version). */
     ObjectNode parse(ItemCodec codec, byte[] docKey, byte[] stored) {
-        if (capacity <= 0) {
+        if (capacity <= 0 || stored.length > MAX_ITEM_BYTES) {
             return codec.parse(stored);
         }
         ByteBuffer key = ByteBuffer.wrap(docKey);
@@ -50,10 +57,11 @@ final class ParsedItemCache {
             return copy(e.item());
         }
         ObjectNode item = codec.parse(stored);
-        if (items.size() >= capacity) {
+        if (items.size() >= capacity || bytes.get() + stored.length > MAX_BYTES) {
             evict();
         }
-        items.put(key, new Entry(lsn, stored.length, copy(item)));
+        Entry previous = items.put(key, new Entry(lsn, stored.length, copy(item)));
+        bytes.addAndGet(stored.length - (previous == null ? 0 : previous.length()));
         return item;
     }
 
@@ -74,8 +82,8 @@ final class ParsedItemCache {
     /** Drops about a quarter of the entries (in hash order: arbitrary ones). */
     private void evict() {
         int drop = Math.max(1, capacity / 4);
-        for (Iterator<ByteBuffer> it = items.keySet().iterator(); it.hasNext() && drop > 0; drop--) {
-            it.next();
+        for (Iterator<Entry> it = items.values().iterator(); it.hasNext() && drop > 0; drop--) {
+            bytes.addAndGet(-it.next().length());
             it.remove();
         }
     }
