@@ -61,7 +61,19 @@ final class ReadCommands {
         String ns = ctx.database() + "." + name;
         io.tetradb.mongo.aggregate.AggregationPipeline p =
                 new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray())
-                        .collections(other -> ctx.view(catalog.collection(ctx.database(), other))).order(order);
+                        .collections(other -> ctx.view(catalog.collection(ctx.database(), other))).order(order)
+                        .outputs(ctx.database(), new io.tetradb.mongo.aggregate.OutputCollections() {
+                            @Override
+                            public MongoCollection open(String db, String coll) {
+                                return ctx.view(catalog.createIfAbsent(db, coll));
+                            }
+
+                            @Override
+                            public MongoCollection replace(String db, String coll) {
+                                catalog.drop(db, coll);
+                                return ctx.view(catalog.createIfAbsent(db, coll));
+                            }
+                        });
         java.util.Iterator<BsonDocument> results;
         BsonArray stages = pipeline.asArray();
         if (!stages.isEmpty() && stages.get(0).isDocument() && stages.get(0).asDocument().containsKey("$collStats")) {
