@@ -186,8 +186,8 @@ public final class AggregationPipeline {
         }
         for (String f : List.of("from", "localField", "foreignField", "as")) {
             if (!spec.containsKey(f) || !spec.get(f).isString()) {
-                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$lookup needs from, localField, foreignField and as "
-                        + "(the pipeline form is not supported yet)");
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$lookup needs from, localField, foreignField and as "
+                        + "(or a pipeline)");
             }
         }
         MongoCollection foreign = collections.apply(spec.getString("from").getValue());
