@@ -45,6 +45,46 @@ class TransactionTest extends MongoServerTestBase {
     }
 
     @Test
+    void aClientNamingTheReplicaSetDiscoversItsMemberAndRunsTransactions() {
+        try (com.mongodb.client.MongoClient rs = com.mongodb.client.MongoClients.create(
+                "mongodb://127.0.0.1:" + server.address().getPort() + "/?replicaSet=tetradb&serverSelectionTimeoutMS=10000")) {
+            MongoCollection<Document> c = rs.getDatabase("txn").getCollection("viaSetName");
+            c.drop();
+            try (ClientSession s = rs.startSession()) {
+                s.withTransaction(() -> {
+                    c.insertOne(s, new Document("_id", 1));
+                    c.insertOne(s, new Document("_id", 2));
+                    return null;
+                });
+            }
+            assertEquals(2, c.countDocuments());
+            assertEquals(ClusterType.REPLICA_SET, rs.getClusterDescription().getType());
+        }
+    }
+
+    @Test
+    void uniqueIndexesSeeTheTransactionsOwnInserts() {
+        MongoCollection<Document> c = fresh("uniq");
+        c.createIndex(new Document("email", 1), new com.mongodb.client.model.IndexOptions().unique(true));
+        c.insertOne(new Document("_id", 1).append("email", "a@x"));
+        try (ClientSession s = client.startSession()) {
+            s.startTransaction();
+            c.insertOne(s, new Document("_id", 2).append("email", "b@x"));
+            MongoException dupCommitted = assertThrows(MongoException.class,
+                    () -> c.insertOne(s, new Document("_id", 3).append("email", "a@x")));
+            assertEquals(11000, dupCommitted.getCode());
+        }
+        try (ClientSession s = client.startSession()) {
+            s.startTransaction();
+            c.insertOne(s, new Document("_id", 2).append("email", "b@x"));
+            MongoException dupOwn = assertThrows(MongoException.class,
+                    () -> c.insertOne(s, new Document("_id", 3).append("email", "b@x")));
+            assertEquals(11000, dupOwn.getCode());
+        }
+        assertEquals(1, c.countDocuments(), "both transactions ended by their failed write: nothing applied");
+    }
+
+    @Test
     void aCommittedTransactionIsAllVisibleAndReadsItsOwnWrites() {
         MongoCollection<Document> c = fresh("accounts");
         c.insertMany(List.of(new Document("_id", "a").append("balance", 100),
