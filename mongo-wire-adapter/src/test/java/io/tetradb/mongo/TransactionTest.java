@@ -246,6 +246,40 @@ class TransactionTest extends MongoServerTestBase {
     }
 
     @Test
+    void concurrentTransactionsMovingMoneyLoseNothing() throws Exception {
+        MongoCollection<Document> c = fresh("bank");
+        c.insertMany(List.of(new Document("_id", "a").append("v", 1000), new Document("_id", "b").append("v", 0),
+                new Document("_id", "moves").append("n", 0)));
+        int threads = 4;
+        int perThread = 10;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+        List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            done.add(pool.submit(() -> {
+                for (int i = 0; i < perThread; i++) {
+                    try (ClientSession s = client.startSession()) {
+                        s.withTransaction(() -> {
+                            c.updateOne(s, Filters.eq("_id", "a"), Updates.inc("v", -1));
+                            c.updateOne(s, Filters.eq("_id", "b"), Updates.inc("v", 1));
+                            c.updateOne(s, Filters.eq("_id", "moves"), Updates.inc("n", 1));
+                            return null;
+                        });
+                    }
+                }
+                return null;
+            }));
+        }
+        for (java.util.concurrent.Future<?> f : done) {
+            f.get(120, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+        int moves = threads * perThread;
+        assertEquals(moves, c.find(Filters.eq("_id", "moves")).first().getInteger("n"));
+        assertEquals(1000 - moves, c.find(Filters.eq("_id", "a")).first().getInteger("v"));
+        assertEquals(moves, c.find(Filters.eq("_id", "b")).first().getInteger("v"));
+    }
+
+    @Test
     void aTransactionPastTheCoreBatchLimitIsRefused() {
         MongoCollection<Document> c = fresh("big");
         try (ClientSession s = client.startSession()) {
