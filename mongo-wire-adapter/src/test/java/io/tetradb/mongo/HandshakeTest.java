@@ -15,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class HandshakeTest extends MongoServerTestBase {
 
     @Test
-    void helloDescribesAStandaloneMongoDb7() {
+    void helloDescribesAMongoDb7Primary() {
         Document hello = client.getDatabase("admin").runCommand(new Document("hello", 1));
         assertEquals(true, hello.get("isWritablePrimary"));
         assertEquals(true, hello.get("helloOk"));

@@ -28,7 +28,8 @@ import java.util.TreeMap;
  * An aggregation pipeline. Its leading {@code $match} stages (and a {@code $sort}, {@code $skip}, {@code $limit} right
  * after them) run as one find through the core's planner — index seeks for the filter — and the remaining stages
  * run in memory over the result: {@code $match $project $addFields/$set $unset $group $sort $limit $skip $unwind
- * $count $replaceRoot/$replaceWith $sortByCount}.
+ * $count $replaceRoot/$replaceWith $sortByCount $bucket $sample $lookup $facet}, and {@code $out}/{@code $merge}
+ * write the result (see {@link OutputStages}).
  */
 public final class AggregationPipeline {
     private final List<BsonDocument> stages = new ArrayList<>();
@@ -37,6 +38,9 @@ public final class AggregationPipeline {
     private io.tetradb.mongo.query.BsonOrder order = io.tetradb.mongo.query.BsonOrder.INSTANCE;
     /** Collections of the same database by name (null when absent), for {@code $lookup}. */
     private java.util.function.Function<String, MongoCollection> collections = name -> null;
+    /** The command's database and where {@code $out}/{@code $merge} write (null: not allowed here). */
+    private String database;
+    private OutputCollections outputs;
 
     public AggregationPipeline(BsonArray pipeline) {
         for (BsonValue s : pipeline) {
@@ -50,6 +54,13 @@ public final class AggregationPipeline {
     /** Compares with a collation's order. */
     public AggregationPipeline order(io.tetradb.mongo.query.BsonOrder order) {
         this.order = order;
+        return this;
+    }
+
+    /** Lets {@code $out} and {@code $merge} write, by default into {@code database}. */
+    public AggregationPipeline outputs(String database, OutputCollections outputs) {
+        this.database = database;
+        this.outputs = outputs;
         return this;
     }
 
@@ -78,10 +89,8 @@ public final class AggregationPipeline {
     /** Runs every stage in memory over given documents (after a source stage such as {@code $collStats}). */
     public Iterator<BsonDocument> runOver(List<BsonDocument> input) {
         List<BsonDocument> rows = new ArrayList<>(input);
-        for (BsonDocument st : stages) {
-            String n = st.getFirstKey();
-            rows = n.equals("$lookup") ? lookup(st.getDocument(n), rows)
-                    : n.equals("$facet") ? facet(st.getDocument(n), rows) : stage(st, rows);
+        for (int i = 0; i < stages.size(); i++) {
+            rows = apply(stages.get(i), i == stages.size() - 1, rows);
         }
         return rows.iterator();
     }
@@ -135,11 +144,35 @@ public final class AggregationPipeline {
             rows.add(d);
         }
         for (; i < stages.size(); i++) {
-            rows = stages.get(i).getFirstKey().equals("$lookup") ? lookup(stages.get(i).getDocument("$lookup"), rows)
-                    : stages.get(i).getFirstKey().equals("$facet") ? facet(stages.get(i).getDocument("$facet"), rows)
-                    : stage(stages.get(i), rows);
+            rows = apply(stages.get(i), i == stages.size() - 1, rows);
         }
         return rows.iterator();
+    }
+
+    /** One stage over the rows: those that read or write collections here, the others in {@link #stage}. */
+    private List<BsonDocument> apply(BsonDocument st, boolean last, List<BsonDocument> rows) {
+        String n = st.getFirstKey();
+        switch (n) {
+            case "$lookup":
+                return lookup(st.getDocument(n), rows);
+            case "$facet":
+                return facet(st.getDocument(n), rows);
+            case "$out", "$merge":
+                if (!last) {
+                    throw new MongoError(ErrorCode.BAD_VALUE, n + " can only be the final stage in the pipeline");
+                }
+                if (outputs == null) {
+                    throw new MongoError(ErrorCode.BAD_VALUE, n + " is not allowed here");
+                }
+                if (n.equals("$out")) {
+                    OutputStages.out(st.get(n), database, outputs, rows);
+                } else {
+                    OutputStages.merge(st.get(n), database, outputs, rows);
+                }
+                return List.of();
+            default:
+                return stage(st, rows);
+        }
     }
 
     /**
@@ -148,10 +181,13 @@ public final class AggregationPipeline {
      * the foreign collection's index seeks.
      */
     private List<BsonDocument> lookup(BsonDocument spec, List<BsonDocument> rows) {
+        if (spec.containsKey("pipeline")) {
+            return lookupPipeline(spec, rows);
+        }
         for (String f : List.of("from", "localField", "foreignField", "as")) {
             if (!spec.containsKey(f) || !spec.get(f).isString()) {
-                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$lookup needs from, localField, foreignField and as "
-                        + "(the pipeline form is not supported yet)");
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$lookup needs from, localField, foreignField and as "
+                        + "(or a pipeline)");
             }
         }
         MongoCollection foreign = collections.apply(spec.getString("from").getValue());
@@ -183,6 +219,55 @@ public final class AggregationPipeline {
         return out;
     }
 
+    /**
+     * {@code $lookup} with {@code pipeline} (and {@code let}): the pipeline runs over the foreign collection for each
+     * document, with the {@code let} variables bound to that document's values; with {@code localField} and
+     * {@code foreignField} too (MongoDB 5.0's concise form) only over the equal foreign documents.
+     */
+    private List<BsonDocument> lookupPipeline(BsonDocument spec, List<BsonDocument> rows) {
+        if (!spec.containsKey("as") || !spec.get("as").isString() || !spec.get("pipeline").isArray()) {
+            throw MongoError.badValue("$lookup with 'pipeline' needs 'as' (a string) and 'pipeline' (an array)");
+        }
+        MongoCollection foreign = spec.containsKey("from") ? collections.apply(spec.getString("from").getValue())
+                : null;
+        BsonDocument let = spec.containsKey("let") ? spec.getDocument("let") : new BsonDocument();
+        boolean equality = spec.containsKey("localField") && spec.containsKey("foreignField");
+        List<BsonDocument> out = new ArrayList<>();
+        for (BsonDocument r : rows) {
+            Map<String, BsonValue> vars = new java.util.HashMap<>();
+            for (Map.Entry<String, BsonValue> e : let.entrySet()) {
+                BsonValue v = Expressions.eval(e.getValue(), r);
+                vars.put(e.getKey(), v == null ? BsonNull.VALUE : v);
+            }
+            BsonArray pipeline = Variables.bind(spec.getArray("pipeline"), vars).asArray();
+            if (equality) {
+                BsonArray values = new BsonArray();
+                for (BsonValue v : new io.tetradb.mongo.query.FieldPath(spec.getString("localField").getValue())
+                        .values(r)) {
+                    if (v == null) {
+                        values.add(BsonNull.VALUE);
+                    } else if (v.isArray()) {
+                        values.addAll(v.asArray());
+                    } else {
+                        values.add(v);
+                    }
+                }
+                BsonArray withMatch = new BsonArray();
+                withMatch.add(new BsonDocument("$match", new BsonDocument(spec.getString("foreignField").getValue(),
+                        new BsonDocument("$in", values))));
+                withMatch.addAll(pipeline);
+                pipeline = withMatch;
+            }
+            AggregationPipeline sub = new AggregationPipeline(pipeline).collections(collections).order(order);
+            BsonArray matches = new BsonArray();
+            sub.run(foreign).forEachRemaining(matches::add);
+            BsonDocument copy = r.clone();
+            UpdateApplier.set(copy, spec.getString("as").getValue(), matches);
+            out.add(copy);
+        }
+        return out;
+    }
+
     /** {@code $facet}: each sub-pipeline over the same input, one output document. */
     private List<BsonDocument> facet(BsonDocument spec, List<BsonDocument> rows) {
         BsonDocument out = new BsonDocument();
@@ -197,7 +282,10 @@ public final class AggregationPipeline {
                 if (n.equals("$facet")) {
                     throw MongoError.badValue("$facet is not allowed inside a $facet");
                 }
-                result = n.equals("$lookup") ? lookup(stage.getDocument(n), result) : stage(stage, result);
+                if (OutputStages.isOutput(n)) {
+                    throw MongoError.badValue(n + " is not allowed inside a $facet");
+                }
+                result = apply(stage, false, result);
             }
             out.put(e.getKey(), new BsonArray(new ArrayList<>(result)));
         }
@@ -269,6 +357,18 @@ public final class AggregationPipeline {
                 }
                 out.add(root.asDocument());
             });
+            case "$bucket" -> out.addAll(bucket(arg(stage, name), rows));
+            case "$sample" -> {
+                long size = arg.isDocument() && arg.asDocument().containsKey("size")
+                        && BsonOrder.isNumber(arg.asDocument().get("size"))
+                        ? (long) BsonOrder.toDouble(arg.asDocument().get("size")) : -1;
+                if (size < 0) {
+                    throw MongoError.badValue("$sample needs {size: a non-negative number}");
+                }
+                List<BsonDocument> shuffled = new ArrayList<>(rows);
+                java.util.Collections.shuffle(shuffled, java.util.concurrent.ThreadLocalRandom.current());
+                out.addAll(shuffled.subList(0, (int) Math.min(size, shuffled.size())));
+            }
             case "$sortByCount" -> {
                 List<BsonDocument> grouped = group(new BsonDocument("_id", arg)
                         .append("count", new BsonDocument("$sum", new BsonInt32(1))), rows);
@@ -319,6 +419,52 @@ public final class AggregationPipeline {
                     UpdateApplier.set(out, e.getKey(), x);
                 }
             }
+        }
+        return out;
+    }
+
+    /**
+     * {@code $bucket}: each document goes to the bucket {@code [boundaries[i], boundaries[i+1])} its {@code groupBy}
+     * falls in (else to {@code default}); one document per non-empty bucket, {@code _id} its lower boundary, with the
+     * {@code output} accumulators (a {@code count} by default).
+     */
+    private List<BsonDocument> bucket(BsonDocument spec, List<BsonDocument> rows) {
+        if (!spec.containsKey("groupBy") || !spec.containsKey("boundaries") || !spec.get("boundaries").isArray()
+                || spec.getArray("boundaries").size() < 2) {
+            throw MongoError.badValue("$bucket needs 'groupBy' and 'boundaries' (an array of at least 2 values)");
+        }
+        List<BsonValue> bounds = spec.getArray("boundaries").getValues();
+        for (int i = 1; i < bounds.size(); i++) {
+            if (order.compare(bounds.get(i - 1), bounds.get(i)) >= 0) {
+                throw MongoError.badValue("The 'boundaries' option to $bucket must be sorted in ascending order");
+            }
+        }
+        BsonValue dflt = spec.get("default");
+        Map<Integer, List<BsonDocument>> buckets = new TreeMap<>();
+        for (BsonDocument r : rows) {
+            BsonValue v = Expressions.eval(spec.get("groupBy"), r);
+            v = v == null ? BsonNull.VALUE : v;
+            int found = -1;
+            for (int i = 0; i + 1 < bounds.size(); i++) {
+                if (order.compare(bounds.get(i), v) <= 0 && order.compare(v, bounds.get(i + 1)) < 0) {
+                    found = i;
+                    break;
+                }
+            }
+            if (found < 0 && dflt == null) {
+                throw new MongoError(ErrorCode.BUCKET_NO_DEFAULT, "$bucket could not find a matching branch for "
+                        + "an input, and no default was specified.");
+            }
+            buckets.computeIfAbsent(found < 0 ? Integer.MAX_VALUE : found, k -> new ArrayList<>()).add(r);
+        }
+        BsonDocument output = spec.containsKey("output") ? spec.getDocument("output")
+                : new BsonDocument("count", new BsonDocument("$sum", new BsonInt32(1)));
+        List<BsonDocument> out = new ArrayList<>();
+        for (Map.Entry<Integer, List<BsonDocument>> b : buckets.entrySet()) {
+            BsonValue id = b.getKey() == Integer.MAX_VALUE ? dflt : bounds.get(b.getKey());
+            BsonDocument groupSpec = new BsonDocument("_id", new BsonDocument("$literal", id));
+            output.forEach(groupSpec::append);
+            out.addAll(group(groupSpec, b.getValue()));
         }
         return out;
     }

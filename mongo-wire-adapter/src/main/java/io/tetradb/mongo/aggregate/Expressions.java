@@ -39,6 +39,15 @@ public final class Expressions {
                 if (s.equals("$$ROOT") || s.equals("$$CURRENT")) {
                     return doc;
                 }
+                if (s.startsWith("$$ROOT.") || s.startsWith("$$CURRENT.")) {
+                    return path(doc, s.substring(s.indexOf('.') + 1));
+                }
+                if (s.equals("$$REMOVE")) {
+                    return null; // missing: $project and $addFields leave the field out
+                }
+                if (s.equals("$$NOW")) {
+                    return new org.bson.BsonDateTime(System.currentTimeMillis());
+                }
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "variable " + s + " is not supported yet");
             }
             if (s.startsWith("$")) {
@@ -95,7 +104,7 @@ public final class Expressions {
         return cur;
     }
 
-    private static List<BsonValue> args(BsonValue arg, BsonDocument doc) {
+    static List<BsonValue> args(BsonValue arg, BsonDocument doc) {
         List<BsonValue> out = new ArrayList<>();
         if (arg.isArray()) {
             for (BsonValue a : arg.asArray()) {
@@ -266,17 +275,19 @@ public final class Expressions {
                 BsonValue v = args(arg, doc).get(0);
                 return new BsonString(v == null ? "missing" : typeName(v));
             }
-            case "$toString": {
-                BsonValue v = args(arg, doc).get(0);
-                if (nullish(v)) {
-                    return BsonNull.VALUE;
-                }
-                return new BsonString(v.isString() ? v.asString().getValue() : v.isObjectId()
-                        ? v.asObjectId().getValue().toHexString() : BsonOrder.isNumber(v)
-                        ? (v.isDouble() ? String.valueOf(v.asDouble().getValue()) : String.valueOf(v.asNumber().longValue()))
-                        : v.toString());
-            }
             default:
+                if (ArrayOperators.NAMES.contains(op)) {
+                    return ArrayOperators.apply(op, arg, doc);
+                }
+                if (StringOperators.NAMES.contains(op)) {
+                    return StringOperators.apply(op, arg, doc);
+                }
+                if (DateOperators.NAMES.contains(op)) {
+                    return DateOperators.apply(op, arg, doc);
+                }
+                if (Conversions.NAMES.contains(op)) {
+                    return Conversions.apply(op, arg, doc);
+                }
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation operator " + op + " is not supported yet");
         }
     }

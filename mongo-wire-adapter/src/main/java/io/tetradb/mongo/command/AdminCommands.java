@@ -84,7 +84,36 @@ final class AdminCommands {
         d.append("minWireVersion", new BsonInt32(0));
         d.append("maxWireVersion", new BsonInt32(Limits.MAX_WIRE_VERSION));
         d.append("readOnly", BsonBoolean.FALSE);
+        replicaSetMember(ctx, d);
         return Replies.ok(d);
+    }
+
+    /** The replica set this server describes itself as: one member, itself, always primary. */
+    static final String SET_NAME = "tetradb";
+    private static final org.bson.types.ObjectId PROCESS_ID = new org.bson.types.ObjectId();
+    private static final org.bson.types.ObjectId ELECTION_ID = new org.bson.types.ObjectId("7fffffff0000000000000001");
+
+    /**
+     * Drivers run multi-document transactions only against a replica set member or mongos (the Java driver refuses
+     * them on a standalone before sending anything), so this server answers as the primary of a one-member replica
+     * set, as Azure Cosmos DB's Mongo API does ("globaldb"). The member is the address the client reached.
+     */
+    private static void replicaSetMember(CommandContext ctx, BsonDocument d) {
+        String me = ctx.connection().local() != null ? ctx.connection().local() : "localhost:27017";
+        d.append("setName", new BsonString(SET_NAME));
+        d.append("setVersion", new BsonInt32(1));
+        d.append("hosts", new BsonArray(java.util.List.of(new BsonString(me))));
+        d.append("primary", new BsonString(me));
+        d.append("me", new BsonString(me));
+        d.append("secondary", BsonBoolean.FALSE);
+        d.append("electionId", new org.bson.BsonObjectId(ELECTION_ID));
+        d.append("topologyVersion", new BsonDocument("processId", new org.bson.BsonObjectId(PROCESS_ID))
+                .append("counter", new BsonInt64(0)));
+        long now = System.currentTimeMillis();
+        BsonDocument opTime = new BsonDocument("ts", new org.bson.BsonTimestamp((int) (now / 1000), 1))
+                .append("t", new BsonInt64(1));
+        d.append("lastWrite", new BsonDocument("opTime", opTime).append("lastWriteDate", new BsonDateTime(now))
+                .append("majorityOpTime", opTime).append("majorityWriteDate", new BsonDateTime(now)));
     }
 
     static BsonDocument buildInfo() {

@@ -5,6 +5,7 @@ public final class CommandContext {
     private final ConnectionState connection;
     private final String database;
     private double requestCharge;
+    private io.tetradb.mongo.txn.Transaction transaction;
 
     public CommandContext(ConnectionState connection, String database) {
         this.connection = connection;
@@ -17,6 +18,20 @@ public final class CommandContext {
 
     public String database() {
         return database;
+    }
+
+    /** The multi-document transaction the command runs in, or null. */
+    public io.tetradb.mongo.txn.Transaction transaction() {
+        return transaction;
+    }
+
+    void transaction(io.tetradb.mongo.txn.Transaction txn) {
+        this.transaction = txn;
+    }
+
+    /** {@code coll} as this command sees it: through its transaction's writes when it runs in one (null stays null). */
+    public io.tetradb.mongo.store.MongoCollection view(io.tetradb.mongo.store.MongoCollection coll) {
+        return coll == null ? null : coll.in(transaction);
     }
 
     public void charge(double ru) {

@@ -28,6 +28,7 @@ public final class CommandDispatcher implements AutoCloseable {
     private final Cursors cursors;
 
     private final AuthCommands auth;
+    private final io.tetradb.mongo.txn.TransactionTable transactions = new io.tetradb.mongo.txn.TransactionTable();
 
     public CommandDispatcher(CosmosClient client) {
         this(client, io.tetradb.mongo.auth.MongoUsers.none());
@@ -45,6 +46,7 @@ public final class CommandDispatcher implements AutoCloseable {
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
+        TransactionCommands.register(this, transactions);
     }
 
     void register(String name, CommandHandler handler) {
@@ -69,12 +71,25 @@ public final class CommandDispatcher implements AutoCloseable {
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
         }
+        io.tetradb.mongo.txn.Transaction txn = null;
         try {
+            if (!TransactionCommands.NAMES.contains(name)) {
+                txn = transactions.forCommand(command);
+                ctx.transaction(txn);
+            }
             BsonDocument reply = handler.run(ctx, command);
+            if (txn != null && reply.containsKey("writeErrors")) {
+                TransactionCommands.abortAfterError(transactions, command); // as MongoDB: a failed write ends it
+            }
             if (!name.equals("getLastRequestStatistics")) {
                 connection.lastRequest(name, ctx.requestCharge());
             }
             return reply;
+        } catch (io.tetradb.mongo.txn.TransactionError e) {
+            if (txn != null) {
+                TransactionCommands.abortAfterError(transactions, command);
+            }
+            return Replies.error(e.code(), e.getMessage(), e.extra());
         } catch (MongoError e) {
             connection.lastRequest(name, ctx.requestCharge());
             return Replies.error(e.code(), e.getMessage(), e.extra());

@@ -9,9 +9,22 @@ public final class ConnectionState {
     private volatile String user;
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
+    private final String local;
+
     public ConnectionState(int connectionId, String remote) {
+        this(connectionId, remote, null);
+    }
+
+    /** {@code local}: this server's host:port as the client reached it (the replica set member it is), or null. */
+    public ConnectionState(int connectionId, String remote, String local) {
         this.connectionId = connectionId;
         this.remote = remote;
+        this.local = local;
+    }
+
+    /** This server's address as this connection reached it ({@code host:port}), or null if unknown. */
+    public String local() {
+        return local;
     }
 
     public int connectionId() {

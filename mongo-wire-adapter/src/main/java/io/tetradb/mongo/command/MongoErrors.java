@@ -4,11 +4,11 @@ import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 
 /** The core's failures in MongoDB's terms. */
-final class MongoErrors {
+public final class MongoErrors {
     private MongoErrors() {
     }
 
-    static MongoError of(RuntimeException e) {
+    public static MongoError of(RuntimeException e) {
         if (e instanceof MongoError m) {
             return m;
         }

@@ -61,7 +61,19 @@ final class ReadCommands {
         String ns = ctx.database() + "." + name;
         io.tetradb.mongo.aggregate.AggregationPipeline p =
                 new io.tetradb.mongo.aggregate.AggregationPipeline(pipeline.asArray())
-                        .collections(other -> catalog.collection(ctx.database(), other)).order(order);
+                        .collections(other -> ctx.view(catalog.collection(ctx.database(), other))).order(order)
+                        .outputs(ctx.database(), new io.tetradb.mongo.aggregate.OutputCollections() {
+                            @Override
+                            public MongoCollection open(String db, String coll) {
+                                return ctx.view(catalog.createIfAbsent(db, coll));
+                            }
+
+                            @Override
+                            public MongoCollection replace(String db, String coll) {
+                                catalog.drop(db, coll);
+                                return ctx.view(catalog.createIfAbsent(db, coll));
+                            }
+                        });
         java.util.Iterator<BsonDocument> results;
         BsonArray stages = pipeline.asArray();
         if (!stages.isEmpty() && stages.get(0).isDocument() && stages.get(0).asDocument().containsKey("$collStats")) {
@@ -81,7 +93,7 @@ final class ReadCommands {
                     new BsonArray(stages.subList(1, stages.size())));
             results = rest.runOver(List.of(doc));
         } else {
-            results = p.run(catalog.collection(ctx.database(), name));
+            results = p.run(ctx.view(catalog.collection(ctx.database(), name)));
         }
         List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
         long id = results.hasNext() ? cursors.open(ns, results, p.source()) : 0;
@@ -114,7 +126,7 @@ final class ReadCommands {
             singleBatch = true;
         }
         String ns = ctx.database() + "." + name;
-        MongoCollection coll = catalog.collection(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         SortSpec sortSpec = new SortSpec(sort, order);
         Projector projector = new Projector(projection);
@@ -211,7 +223,7 @@ final class ReadCommands {
         BsonDocument query = Args.document(cmd, "query");
         long skip = Args.number(cmd, "skip", 0);
         long limit = Math.abs(Args.number(cmd, "limit", 0));
-        MongoCollection coll = catalog.collection(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         long n = 0;
         if (coll != null) {
             QueryRun run = new QueryRun(coll.candidates(query, order), FilterMatcher.compile(query, order), null, skip,
@@ -229,7 +241,7 @@ final class ReadCommands {
         BsonOrder order = Collation.of(cmd);
         String key = Args.string(cmd, "key");
         BsonDocument query = Args.document(cmd, "query");
-        MongoCollection coll = catalog.collection(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         List<BsonValue> values = new ArrayList<>();
         if (coll != null) {
             FieldPath path = new FieldPath(key);

@@ -51,7 +51,7 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'insert.documents' must be an array");
         }
         boolean ordered = Args.bool(cmd, "ordered", true);
-        MongoCollection coll = catalog.createIfAbsent(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
@@ -206,7 +206,7 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "multi update is not supported for replacement-style "
                     + "update");
         }
-        MongoCollection coll = catalog.createIfAbsent(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
@@ -357,7 +357,7 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'delete.deletes' must be an array");
         }
         boolean ordered = Args.bool(cmd, "ordered", true);
-        MongoCollection coll = catalog.collection(ctx.database(), name);
+        MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         int n = 0;
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = deletes.asArray().getValues();
@@ -427,7 +427,7 @@ final class WriteCommands {
             if (upsert || returnNew) {
                 throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify remove with upsert or new");
             }
-            MongoCollection coll = catalog.collection(ctx.database(), name);
+            MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
             List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true, order);
             BsonValue value = deleted.isEmpty() ? BsonNull.VALUE : fields.apply(deleted.get(0));
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",

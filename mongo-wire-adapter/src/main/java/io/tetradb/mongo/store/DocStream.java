@@ -48,8 +48,50 @@ public final class DocStream implements Iterator<StoredDoc> {
         return new DocStream(container, partition, null, id);
     }
 
+    /** A transaction whose own writes this stream shows in place of the stored versions, or null. */
+    private io.tetradb.mongo.txn.Transaction overlay;
+    private MongoCollection overlaid;
+    private java.util.Iterator<StoredDoc> overlayInserts;
+    private final java.util.Set<String> overlaySeen = new java.util.HashSet<>();
+    private StoredDoc lookahead;
+
+    /** Shows {@code txn}'s buffered writes of {@code coll}: its versions, minus its deletions, plus its inserts. */
+    DocStream overlay(io.tetradb.mongo.txn.Transaction txn, MongoCollection coll) {
+        this.overlay = txn;
+        this.overlaid = coll;
+        return this;
+    }
+
     @Override
     public boolean hasNext() {
+        if (overlay == null) {
+            return rawHasNext();
+        }
+        while (lookahead == null) {
+            if (rawHasNext()) {
+                StoredDoc d = rawNext();
+                io.tetradb.mongo.txn.Transaction.Pending p = overlay.pending(overlaid, d.partition(), d.id());
+                overlaySeen.add(d.id());
+                lookahead = p == null ? d : p.doc() == null ? null
+                        : new StoredDoc(p.doc(), d.id(), d.etag(), d.partition());
+                continue;
+            }
+            if (overlayInserts == null) {
+                overlayInserts = overlay.inserted(overlaid).iterator();
+            }
+            if (!overlayInserts.hasNext()) {
+                return false;
+            }
+            StoredDoc d = overlayInserts.next();
+            if (!overlaySeen.contains(d.id()) && (pointId == null || pointId.equals(d.id()))
+                    && (partition == null || partition.equals(d.partition()))) {
+                lookahead = d;
+            }
+        }
+        return true;
+    }
+
+    private boolean rawHasNext() {
         if (pointId != null && !exhausted) {
             exhausted = true;
             access = "primary key lookup (_id)";
@@ -88,6 +130,15 @@ public final class DocStream implements Iterator<StoredDoc> {
         if (!hasNext()) {
             throw new NoSuchElementException();
         }
+        if (overlay != null) {
+            StoredDoc d = lookahead;
+            lookahead = null;
+            return d;
+        }
+        return rawNext();
+    }
+
+    private StoredDoc rawNext() {
         JsonNode item = buffer.poll();
         return new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItem(item), item.path("id").asText(),
                 item.path("_etag").asText(null), container.partitionKeyOf(item));
@@ -110,7 +161,7 @@ public final class DocStream implements Iterator<StoredDoc> {
 
     /** The access path the core chose (e.g. "index seek on /links/target ..." or "scan"), after the first read. */
     public String access() {
-        hasNext();
+        rawHasNext();
         return access;
     }
 }

@@ -15,6 +15,7 @@ import io.tetradb.mongo.bson.IdCodec;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.query.FilterTranslator;
+import io.tetradb.mongo.txn.Transaction;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonValue;
@@ -36,7 +37,9 @@ public final class MongoCollection {
     /** The shard key field (top level, as the user names it), or null for an unsharded collection. */
     private final String shardField;
     /** Held by writers while unique secondary indexes are checked and the write applied. */
-    final Object uniqueLock = new Object();
+    final Object uniqueLock;
+    /** The transaction this view writes into and reads through, or null (writes go straight to the core). */
+    private final Transaction txn;
 
     MongoCollection(String db, String name, ContainerStore container) {
         this.db = db;
@@ -45,6 +48,25 @@ public final class MongoCollection {
         String path = container.definition().partitionKey().paths().get(0);
         this.shardField = path.equals(MongoCatalog.PARTITION_KEY_PATH) ? null
                 : DocumentMapper.userName(path.substring(1));
+        this.uniqueLock = new Object();
+        this.txn = null;
+    }
+
+    private MongoCollection(MongoCollection base, Transaction txn) {
+        this.db = base.db;
+        this.name = base.name;
+        this.container = base.container;
+        this.shardField = base.shardField;
+        this.uniqueLock = base.uniqueLock;
+        this.txn = txn;
+    }
+
+    /**
+     * This collection as {@code txn} sees it: writes are buffered in the transaction (applied at its commit as one
+     * core batch), reads show the transaction's own writes over the committed documents.
+     */
+    public MongoCollection in(Transaction txn) {
+        return txn == null ? this : new MongoCollection(this, txn);
     }
 
     /** The shard key field, or null when the collection is unsharded (one logical partition). */
@@ -87,6 +109,10 @@ public final class MongoCollection {
 
     /** The current version of a document read before (same partition and id), or null if it is gone. */
     public StoredDoc reread(StoredDoc old, double[] charge) {
+        Transaction.Pending p = txn == null ? null : txn.pending(this, old.partition(), old.id());
+        if (p != null) {
+            return p.doc() == null ? null : new StoredDoc(p.doc(), old.id(), old.etag(), old.partition());
+        }
         try {
             ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
@@ -112,6 +138,9 @@ public final class MongoCollection {
     public double insert(BsonDocument doc) {
         ObjectNode item = DocumentMapper.toItem(doc);
         PartitionKeyValue pk = partitionOf(doc, item);
+        if (txn != null) {
+            return insertInTransaction(doc, pk, item.get("id").asText());
+        }
         try {
             return container.execute(pk, ItemOperation.create(item)).requestCharge();
         } catch (StoreException e) {
@@ -120,6 +149,25 @@ public final class MongoCollection {
             }
             throw e;
         }
+    }
+
+    private double insertInTransaction(BsonDocument doc, PartitionKeyValue pk, String id) {
+        Transaction.Pending p = txn.pending(this, pk, id);
+        double charge = 0;
+        if (p == null) {
+            try {
+                charge = container.read(pk, id, null).requestCharge();
+                throw duplicateId(doc.get("_id"));
+            } catch (StoreException e) {
+                if (e.status() != Status.NOT_FOUND) {
+                    throw e;
+                }
+            }
+        } else if (p.doc() != null) {
+            throw duplicateId(doc.get("_id"));
+        }
+        txn.write(this, pk, id, doc, p == null ? null : p.baseEtag());
+        return charge;
     }
 
     /**
@@ -131,6 +179,23 @@ public final class MongoCollection {
      */
     public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
         List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
+        if (txn != null) {
+            // buffered in the transaction one by one; a TransactionError ends the whole command
+            for (int k = 0; k < docs.size(); k++) {
+                try {
+                    charge[0] += insert(docs.get(k));
+                } catch (MongoError | StoreException e) {
+                    outcome.set(k, e);
+                    if (ordered) {
+                        for (int rest = k + 1; rest < docs.size(); rest++) {
+                            outcome.set(rest, SKIPPED);
+                        }
+                        break;
+                    }
+                }
+            }
+            return outcome;
+        }
         int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
         int i = 0;
         while (i < docs.size()) {
@@ -230,6 +295,10 @@ public final class MongoCollection {
             throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "the shard key field '" + shardField
                     + "' cannot be changed");
         }
+        if (txn != null) {
+            txn.write(this, old.partition(), old.id(), next, old.etag());
+            return true;
+        }
         try {
             charge[0] += container.execute(old.partition(), ItemOperation.replace(old.id(), item, old.etag()))
                     .requestCharge();
@@ -244,6 +313,10 @@ public final class MongoCollection {
 
     /** Deletes the version read; false if it changed or went away meanwhile. */
     public boolean delete(StoredDoc old, double[] charge) {
+        if (txn != null) {
+            txn.write(this, old.partition(), old.id(), null, old.etag());
+            return true;
+        }
         try {
             charge[0] += container.execute(old.partition(), ItemOperation.delete(old.id(), old.etag()))
                     .requestCharge();
@@ -271,10 +344,14 @@ public final class MongoCollection {
             id = id.asDocument().get("$eq");
         }
         if (shardField == null && id != null && !id.isDocument() && !id.isArray() && !id.isRegularExpression()) {
-            return DocStream.point(container, PARTITION, IdCodec.encode(id));
+            return withOverlay(DocStream.point(container, PARTITION, IdCodec.encode(id)));
         }
         // a sharded collection: the planner routes to the partitions the shard key's equality pins, else fans out
-        return new DocStream(container, shardField == null ? PARTITION : null, plan(filter, shardField));
+        return withOverlay(new DocStream(container, shardField == null ? PARTITION : null, plan(filter, shardField)));
+    }
+
+    private DocStream withOverlay(DocStream s) {
+        return txn == null ? s : s.overlay(txn, this);
     }
 
     static LogicalPlan plan(BsonDocument filter, String shardField) {

@@ -46,8 +46,16 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
     public void channelActive(ChannelHandlerContext ctx) {
         String remote = ctx.channel().remoteAddress() instanceof InetSocketAddress a
                 ? a.getAddress().getHostAddress() + ":" + a.getPort() : String.valueOf(ctx.channel().remoteAddress());
-        state = new ConnectionState(connectionId, remote);
+        String local = ctx.channel().localAddress() instanceof InetSocketAddress a
+                ? hostPort(a) : null;
+        state = new ConnectionState(connectionId, remote, local);
         ctx.fireChannelActive();
+    }
+
+    /** {@code host:port} with IPv6 addresses bracketed, as drivers write server addresses. */
+    private static String hostPort(InetSocketAddress a) {
+        String host = a.getAddress().getHostAddress();
+        return (host.contains(":") ? "[" + host + "]" : host) + ":" + a.getPort();
     }
 
     @Override

@@ -1,0 +1,168 @@
+package io.tetradb.mongo.aggregate;
+
+import io.tetradb.mongo.command.MongoError;
+import io.tetradb.mongo.query.BsonOrder;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonNull;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * String expression operators counted in code points as MongoDB's {@code CP} variants: {@code $substrCP $strLenCP
+ * $split $trim $ltrim $rtrim $regexMatch $indexOfCP}. Null or missing inputs give null (or false for
+ * {@code $regexMatch}).
+ */
+final class StringOperators {
+    static final Set<String> NAMES = Set.of("$substrCP", "$substr", "$strLenCP", "$split", "$trim", "$ltrim",
+            "$rtrim", "$regexMatch", "$indexOfCP");
+
+    private StringOperators() {
+    }
+
+    static BsonValue apply(String op, BsonValue arg, BsonDocument doc) {
+        switch (op) {
+            case "$substrCP", "$substr": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.size() != 3) {
+                    throw MongoError.badValue(op + " takes 3 arguments");
+                }
+                if (a.get(0) == null || a.get(0).isNull()) {
+                    return new BsonString("");
+                }
+                String s = string(op, a.get(0));
+                int cps = s.codePointCount(0, s.length());
+                int from = Math.min(cps, Math.max(0, (int) BsonOrder.toDouble(a.get(1))));
+                int n = (int) BsonOrder.toDouble(a.get(2));
+                int to = n < 0 ? cps : (int) Math.min(cps, (long) from + n);
+                return new BsonString(s.substring(s.offsetByCodePoints(0, from), s.offsetByCodePoints(0, to)));
+            }
+            case "$strLenCP": {
+                BsonValue v = Expressions.args(arg, doc).get(0);
+                String s = string(op, v);
+                return new BsonInt32(s.codePointCount(0, s.length()));
+            }
+            case "$split": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.get(0) == null || a.get(0).isNull()) {
+                    return BsonNull.VALUE;
+                }
+                String s = string(op, a.get(0));
+                String sep = string(op, a.get(1));
+                if (sep.isEmpty()) {
+                    throw MongoError.badValue("$split requires a non-empty separator");
+                }
+                BsonArray out = new BsonArray();
+                for (String part : s.split(Pattern.quote(sep), -1)) {
+                    out.add(new BsonString(part));
+                }
+                return out;
+            }
+            case "$trim", "$ltrim", "$rtrim": {
+                if (!arg.isDocument() || !arg.asDocument().containsKey("input")) {
+                    throw MongoError.badValue(op + " requires an object with an 'input' field");
+                }
+                BsonValue in = Expressions.eval(arg.asDocument().get("input"), doc);
+                if (in == null || in.isNull()) {
+                    return BsonNull.VALUE;
+                }
+                String s = string(op, in);
+                BsonValue charsV = arg.asDocument().containsKey("chars")
+                        ? Expressions.eval(arg.asDocument().get("chars"), doc) : null;
+                String chars = charsV == null || charsV.isNull() ? null : string(op, charsV);
+                int start = 0;
+                int end = s.length();
+                if (!op.equals("$rtrim")) {
+                    while (start < end && trimmed(s.codePointAt(start), chars)) {
+                        start += Character.charCount(s.codePointAt(start));
+                    }
+                }
+                if (!op.equals("$ltrim")) {
+                    while (end > start && trimmed(s.codePointBefore(end), chars)) {
+                        end -= Character.charCount(s.codePointBefore(end));
+                    }
+                }
+                return new BsonString(s.substring(start, end));
+            }
+            case "$regexMatch": {
+                if (!arg.isDocument()) {
+                    throw MongoError.badValue("$regexMatch expects an object of named arguments");
+                }
+                BsonDocument spec = arg.asDocument();
+                BsonValue in = Expressions.eval(spec.get("input"), doc);
+                BsonValue re = Expressions.eval(spec.get("regex"), doc);
+                if (in == null || in.isNull() || re == null || re.isNull()) {
+                    return BsonBoolean.FALSE;
+                }
+                String input = string(op, in);
+                String pattern;
+                String options = "";
+                if (re.isRegularExpression()) {
+                    pattern = re.asRegularExpression().getPattern();
+                    options = re.asRegularExpression().getOptions();
+                } else {
+                    pattern = string(op, re);
+                }
+                if (spec.containsKey("options")) {
+                    options += string(op, Expressions.eval(spec.get("options"), doc));
+                }
+                return BsonBoolean.valueOf(compile(pattern, options).matcher(input).find());
+            }
+            case "$indexOfCP": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.get(0) == null || a.get(0).isNull()) {
+                    return BsonNull.VALUE;
+                }
+                String s = string(op, a.get(0));
+                String sub = string(op, a.get(1));
+                int from = a.size() > 2 ? (int) BsonOrder.toDouble(a.get(2)) : 0;
+                int cps = s.codePointCount(0, s.length());
+                if (from > cps) {
+                    return new BsonInt32(-1);
+                }
+                int at = s.indexOf(sub, s.offsetByCodePoints(0, from));
+                if (a.size() > 3 && at >= 0 && s.codePointCount(0, at + sub.length())
+                        > (int) BsonOrder.toDouble(a.get(3))) {
+                    at = -1;
+                }
+                return new BsonInt32(at < 0 ? -1 : s.codePointCount(0, at));
+            }
+            default:
+                throw new IllegalStateException(op);
+        }
+    }
+
+    /** MongoDB's default trim set: whitespace and the null character. */
+    private static boolean trimmed(int cp, String chars) {
+        return chars == null ? cp == 0 || Character.isWhitespace(cp) || Character.isSpaceChar(cp)
+                : chars.codePoints().anyMatch(c -> c == cp);
+    }
+
+    static Pattern compile(String pattern, String options) {
+        int flags = 0;
+        for (char c : options.toCharArray()) {
+            flags |= switch (c) {
+                case 'i' -> Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+                case 'm' -> Pattern.MULTILINE;
+                case 's' -> Pattern.DOTALL;
+                case 'x' -> Pattern.COMMENTS;
+                default -> throw MongoError.badValue("$regexMatch: invalid flag in regex options: " + c);
+            };
+        }
+        return Pattern.compile(pattern, flags);
+    }
+
+    private static String string(String op, BsonValue v) {
+        if (v == null || !v.isString()) {
+            throw MongoError.badValue(op + " requires a string argument, found: "
+                    + (v == null ? "missing" : Expressions.typeName(v)));
+        }
+        return v.asString().getValue();
+    }
+}
