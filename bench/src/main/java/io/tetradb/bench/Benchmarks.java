@@ -2,6 +2,7 @@ package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
+import io.tetradb.bench.table.TableBenchmark;
 
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +11,8 @@ import java.util.Optional;
 public final class Benchmarks {
     public static final List<Benchmark> ALL = List.of(
             new CoreBenchmark(),
-            new QueryBenchmark()
+            new QueryBenchmark(),
+            new TableBenchmark()
     );
 
     private Benchmarks() {
