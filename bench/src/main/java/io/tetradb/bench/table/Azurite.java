@@ -111,6 +111,10 @@ final class Azurite implements AutoCloseable {
         return azurite;
     }
 
+    ProcessHandle handle() {
+        return process.toHandle();
+    }
+
     int port() {
         return port;
     }

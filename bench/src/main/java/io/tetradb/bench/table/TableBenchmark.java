@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * TetraDB's Azure Tables endpoint against Azurite (in memory and on disk), through the official SDK
@@ -45,8 +45,8 @@ public final class TableBenchmark implements Benchmark {
         return quick ? new Config(5_000, 5, 500, 250, 500) : new Config(20_000, 5, 1_000, 500, 1_000);
     }
 
-    /** One server under test and the SDK client that talks to it. */
-    private record Side(String name, TableServiceClient service) {
+    /** One server under test, the SDK client that talks to it, and the server's CPU time so far (ns). */
+    private record Side(String name, TableServiceClient service, LongSupplier serverCpu) {
     }
 
     static volatile long sink;
@@ -71,33 +71,37 @@ public final class TableBenchmark implements Benchmark {
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             List<Side> sides = new ArrayList<>();
+            // SYNC is what users get by default; ASYNC only to show what the fsync per write costs (README)
+            Durability durability = Durability.valueOf(System.getProperty("bench.table.durability", "SYNC"));
             CosmosClient cosmos = new CosmosClientBuilder().dataDirectory(dir.resolve("tetra"))
-                    .durability(Durability.SYNC).buildClient();
+                    .durability(durability).buildClient();
             resources.add(cosmos);
             TableHttpServer tetra = TableHttpServer.start(InetAddress.getLoopbackAddress(), 0, cosmos);
             resources.add(0, tetra);
-            sides.add(new Side("tetra", client(tetra.address().getPort())));
+            sides.add(new Side("tetra", client(tetra.address().getPort()),
+                    () -> CpuMeter.threads(CpuMeter.TETRA_SERVER)));
 
             String version = Azurite.version();
-            String missing = Azurite.unavailableReason();
+            String missing = Boolean.getBoolean("bench.table.noAzurite")
+                    ? "-Dbench.table.noAzurite=true" : Azurite.unavailableReason();
             if (missing != null) {
-                out.note("table: Azurite side SKIPPED: " + missing + " (install node and npm to compare)");
+                out.note("table: Azurite side SKIPPED: " + missing + "; no RATIO lines");
             } else {
                 out.progress("installing azurite@" + version + " into " + azuriteHome + " if missing");
                 Path mainJs = Azurite.install(azuriteHome, version);
                 Azurite mem = Azurite.start(mainJs, null, azuriteHome.resolve("azurite-mem.log"));
                 resources.add(0, mem);
-                sides.add(new Side("azurite-mem", client(mem.port())));
+                sides.add(new Side("azurite-mem", client(mem.port()), () -> CpuMeter.process(mem.handle())));
                 Azurite disk = Azurite.start(mainJs, dir.resolve("azurite-disk"), azuriteHome.resolve("azurite-disk.log"));
                 resources.add(0, disk);
-                sides.add(new Side("azurite-disk", client(disk.port())));
+                sides.add(new Side("azurite-disk", client(disk.port()), () -> CpuMeter.process(disk.handle())));
             }
             out.note(String.format(Locale.ROOT, "table: %d entities (~1 KB, 10 typed properties) in %d partitions "
                             + "of %d rows; one synchronous SDK client (azure-data-tables) on one thread per side, "
-                            + "sides: %s; tetra = TableHttpServer over a fresh store, SYNC durability; azurite = npm "
+                            + "sides: %s; tetra = TableHttpServer over a fresh store, %s durability; azurite = npm "
                             + "azurite@%s (--inMemoryPersistence, --location DIR); throughput = median of %d "
                             + "interleaved rounds", c.entities(), c.entities() / BenchEntities.ROWS_PER_PARTITION,
-                    BenchEntities.ROWS_PER_PARTITION, String.join(", ", sides.stream().map(Side::name).toList()),
+                    BenchEntities.ROWS_PER_PARTITION, String.join(", ", sides.stream().map(Side::name).toList()), durability,
                     version, c.rounds()));
             new Run(c, sides, out).run();
         } finally {
@@ -125,6 +129,8 @@ public final class TableBenchmark implements Benchmark {
         private final BenchEntities data;
         /** op → side → samples */
         private final Map<String, Map<String, Samples>> results = new LinkedHashMap<>();
+        /** op → side → CPU time per unit over all rounds: {server ns, client ns, units} */
+        private final Map<String, Map<String, long[]>> cpu = new LinkedHashMap<>();
 
         Run(Config c, List<Side> sides, Report out) {
             this.c = c;
@@ -225,8 +231,10 @@ public final class TableBenchmark implements Benchmark {
          */
         private void measure(String op, int unitsPerRound, List<TableClient> tables, RoundBody body) {
             Map<String, Samples> bySide = results.computeIfAbsent(op, k -> new LinkedHashMap<>());
+            Map<String, long[]> cpuBySide = cpu.computeIfAbsent(op, k -> new LinkedHashMap<>());
             for (Side s : sides) {
                 bySide.put(s.name(), new Samples());
+                cpuBySide.put(s.name(), new long[3]);
             }
             for (int r = 0; r < c.rounds(); r++) {
                 for (int k = 0; k < sides.size(); k++) {
@@ -234,9 +242,15 @@ public final class TableBenchmark implements Benchmark {
                     Samples samples = bySide.get(sides.get(s).name());
                     TableClient t = tables.get(s);
                     int round = r;
+                    long server0 = sides.get(s).serverCpu().getAsLong();
+                    long client0 = CpuMeter.threads(CpuMeter.SDK_CLIENT);
                     long t0 = System.nanoTime();
                     timedEach(samples, () -> body.run(t, round));
                     long elapsed = System.nanoTime() - t0;
+                    long[] c = cpuBySide.get(sides.get(s).name());
+                    c[0] += sides.get(s).serverCpu().getAsLong() - server0;
+                    c[1] += CpuMeter.threads(CpuMeter.SDK_CLIENT) - client0;
+                    c[2] += unitsPerRound;
                     samples.round(unitsPerRound, elapsed);
                     out.progress(String.format(Locale.ROOT, "%s %s round %d: %.0f ops/s", op, sides.get(s).name(), r,
                             unitsPerRound * 1e9 / elapsed));
@@ -296,11 +310,29 @@ public final class TableBenchmark implements Benchmark {
                 }
             }
             for (String op : OPS) {
+                for (Map.Entry<String, long[]> e : cpu.get(op).entrySet()) {
+                    long[] c = e.getValue();
+                    out.result(String.format(Locale.ROOT,
+                            "BENCH table.%s.%s-cpu items=%d server_cpu_us_per_op=%.1f client_cpu_us_per_op=%.1f",
+                            op, e.getKey(), n, c[0] / 1e3 / c[2], c[1] / 1e3 / c[2]));
+                }
+            }
+            for (String op : OPS) {
                 Map<String, Samples> bySide = results.get(op);
                 for (String anchor : new String[]{"azurite-mem", "azurite-disk"}) {
                     if (bySide.containsKey(anchor)) {
                         out.ratio(op + " tetra/" + anchor, bySide.get("tetra").medianRate()
                                 / bySide.get(anchor).medianRate());
+                    }
+                }
+            }
+            // the same comparison by server CPU per request (less noisy than throughput): anchor / tetra
+            for (String op : OPS) {
+                Map<String, long[]> bySide = cpu.get(op);
+                for (String anchor : new String[]{"azurite-mem", "azurite-disk"}) {
+                    if (bySide.containsKey(anchor)) {
+                        out.ratio(op + ".server-cpu " + anchor + "/tetra",
+                                (double) bySide.get(anchor)[0] / bySide.get("tetra")[0]);
                     }
                 }
             }
