@@ -31,7 +31,8 @@ final class BenchEntities {
 
     BenchEntities(int n) {
         if (n % ROWS_PER_PARTITION != 0 || n % SPREAD == 0) {
-            throw new IllegalArgumentException("entity count must be a multiple of " + ROWS_PER_PARTITION);
+            throw new IllegalArgumentException("entity count must be a multiple of " + ROWS_PER_PARTITION
+                    + " and not of " + SPREAD + ": " + n);
         }
         this.n = n;
         this.partitions = n / ROWS_PER_PARTITION;
