@@ -42,7 +42,7 @@ public final class TableBenchmark implements Benchmark {
     }
 
     static Config config(boolean quick) {
-        return quick ? new Config(5_000, 5, 500, 250, 500) : new Config(20_000, 5, 1_000, 500, 1_000);
+        return quick ? new Config(5_000, 5, 300, 200, 500) : new Config(20_000, 5, 1_000, 500, 1_000);
     }
 
     /** One server under test, the SDK client that talks to it, and the server's CPU time so far (ns). */
