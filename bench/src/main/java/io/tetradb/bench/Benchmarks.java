@@ -3,6 +3,7 @@ package io.tetradb.bench;
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
+import io.tetradb.bench.table.TableBenchmark;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +13,8 @@ public final class Benchmarks {
     public static final List<Benchmark> ALL = List.of(
             new CoreBenchmark(),
             new QueryBenchmark(),
-            new GraphBenchmark()
+            new GraphBenchmark(),
+            new TableBenchmark()
     );
 
     private Benchmarks() {
