@@ -234,7 +234,8 @@ public final class CosmosContainer {
             return new FeedResponse<>(results, page.continuation(), page.requestCharge(),
                     new QueryMetrics(page.documentsLoaded(), page.bytesLoaded(), page.results().size(),
                             page.indexHits(), page.elapsedNanos()), page.access(),
-                    Boolean.TRUE.equals(o.isIndexMetricsEnabled()) ? page.indexMetrics().get() : null);
+                    Boolean.TRUE.equals(o.isIndexMetricsEnabled()) ? page.indexMetrics().get() : null,
+                    Boolean.TRUE.equals(o.isExplain()) ? page.explain().get() : null);
         }), pageSize);
     }
 

@@ -2,6 +2,7 @@ package io.tetradb.document;
 
 /** Options of a query, as in azure-cosmos. A partition key limits the query to that logical partition. */
 public final class CosmosQueryRequestOptions {
+    private Boolean explain;
     private PartitionKey partitionKey;
     private FeedRange feedRange;
     private Integer maxItemCount;
@@ -55,5 +56,18 @@ public final class CosmosQueryRequestOptions {
     public CosmosQueryRequestOptions setQueryMetricsEnabled(Boolean enabled) {
         this.queryMetricsEnabled = enabled;
         return this;
+    }
+
+    /**
+     * TetraDB extension: each page's {@link FeedResponse#getExplain()} describes the query's plan, the partitions it
+     * touched, its access path and the index that serves each predicate of its filter.
+     */
+    public CosmosQueryRequestOptions setExplain(Boolean explain) {
+        this.explain = explain;
+        return this;
+    }
+
+    public Boolean isExplain() {
+        return explain;
     }
 }

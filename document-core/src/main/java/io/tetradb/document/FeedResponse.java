@@ -1,5 +1,7 @@
 package io.tetradb.document;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.util.List;
 import java.util.Map;
 
@@ -11,10 +13,12 @@ public final class FeedResponse<T> {
     private final QueryMetrics metrics;
     private final String accessPath;
     private final String indexMetrics;
+    private final ObjectNode explain;
 
     FeedResponse(List<T> results, String continuationToken, double requestCharge, QueryMetrics metrics,
-                 String accessPath, String indexMetrics) {
+                 String accessPath, String indexMetrics, ObjectNode explain) {
         this.indexMetrics = indexMetrics;
+        this.explain = explain;
         this.results = List.copyOf(results);
         this.continuationToken = continuationToken;
         this.requestCharge = requestCharge;
@@ -73,5 +77,15 @@ public final class FeedResponse<T> {
      */
     public String getAccessPath() {
         return accessPath;
+    }
+
+    /**
+     * TetraDB extension, when {@link CosmosQueryRequestOptions#setExplain(Boolean)} asked for it (else null): the
+     * query's logical plan ({@code plan}), the partitions this page touched ({@code partitions}), its access path
+     * ({@code accessPath}), each predicate of the filter with the index that can serve it and whether it did
+     * ({@code predicates}), and how an ORDER BY was served ({@code orderBy}).
+     */
+    public ObjectNode getExplain() {
+        return explain == null ? null : explain.deepCopy();
     }
 }

@@ -30,7 +30,8 @@ public final class ContainerQuery {
     /** One page of results with its metrics; {@code continuation} null on the last page. */
     public record Page(List<JsonNode> results, String continuation, long documentsLoaded, long bytesLoaded,
                        long indexHits, double requestCharge, String access, long elapsedNanos,
-                       java.util.function.Supplier<String> indexMetrics) {
+                       java.util.function.Supplier<String> indexMetrics,
+                       java.util.function.Supplier<ObjectNode> explain) {
     }
 
     private final ContainerStore container;
@@ -109,9 +110,11 @@ public final class ContainerQuery {
                 + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, metrics.indexEntries));
         String scope = partitions == null ? (range == null ? "all partitions" : "feed range " + range)
                 : partitions.size() + " logical partition(s)";
+        List<PartitionKeyValue> explainedPartitions = partitions;
         return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, metrics.indexEntries, charge,
                 access.id() + ", " + scope, System.nanoTime() - started,
-                () -> new AccessPlanner(container).indexMetrics(access, p, aliases, params, policy));
+                () -> new AccessPlanner(container).indexMetrics(access, p, aliases, params, policy),
+                () -> QueryExplain.of(plan, p, aliases, params, policy, access, explainedPartitions, scope));
     }
 
     /**
@@ -142,7 +145,10 @@ public final class ContainerQuery {
         return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, 0,
                 RequestCharge.query(metrics.bytesLoaded), "scan (interpreted), "
                 + (pk != null ? "1 logical partition(s)" : "all partitions"), System.nanoTime() - started,
-                () -> IndexMetricsText.of(List.of(), List.of(), List.of(), List.of()));
+                () -> IndexMetricsText.of(List.of(), List.of(), List.of(), List.of()),
+                () -> com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        .put("plan", "interpreted in memory (no FROM clause, or a subquery as the FROM source)")
+                        .put("accessPath", "scan"));
     }
 
     /** Results {@code [offset, ...)}: at most {@code maxItems} and about {@code maxBytes}, at least one. */
