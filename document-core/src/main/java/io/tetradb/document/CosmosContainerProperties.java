@@ -10,6 +10,7 @@ public final class CosmosContainerProperties {
     private final PartitionKeyDefinition partitionKeyDefinition;
     private IndexingPolicy indexingPolicy = new IndexingPolicy();
     private Integer defaultTimeToLiveInSeconds;
+    private Integer maxItemBytes;
     private String resourceId;
     private long timestamp;
 
@@ -27,6 +28,7 @@ public final class CosmosContainerProperties {
                 PartitionKeyDefinition.of(def.partitionKey()));
         p.indexingPolicy = IndexingPolicy.fromJson(def.indexingPolicy());
         p.defaultTimeToLiveInSeconds = def.defaultTimeToLive();
+        p.maxItemBytes = def.maxItemBytes();
         p.resourceId = def.rid();
         p.timestamp = def.ts();
         return p;
@@ -56,6 +58,20 @@ public final class CosmosContainerProperties {
 
     public CosmosContainerProperties setDefaultTimeToLiveInSeconds(Integer seconds) {
         this.defaultTimeToLiveInSeconds = seconds;
+        return this;
+    }
+
+    /**
+     * TetraDB's extension (not in azure-cosmos): the largest item this container stores, in bytes of its JSON; null
+     * (the default) is the store's limit, Cosmos DB's 2 MB. Set when the container is created (1 KiB to 256 MiB);
+     * a transactional batch of the container may then hold one item of this size.
+     */
+    public Integer getMaxItemBytes() {
+        return maxItemBytes;
+    }
+
+    public CosmosContainerProperties setMaxItemBytes(Integer maxItemBytes) {
+        this.maxItemBytes = maxItemBytes;
         return this;
     }
 

@@ -60,6 +60,42 @@ class LimitsAndErrorsTest {
     }
 
     @Test
+    void containerWithItsOwnItemLimitStoresLargerItemsAndKeepsTheLimitAcrossRestarts(@TempDir Path other) {
+        int limit = 24 * 1024 * 1024;
+        ObjectNode item = M.createObjectNode().put("id", "big").put("pk", "q").put("blob", "y".repeat(20_000_000));
+        try (CosmosClient store = new CosmosClientBuilder().dataDirectory(other).buildClient()) {
+            store.createDatabase("db");
+            CosmosContainerProperties props = new CosmosContainerProperties("large", "/pk").setMaxItemBytes(limit);
+            assertEquals(limit, store.getDatabase("db").createContainer(props).getProperties().getMaxItemBytes());
+            store.getDatabase("db").createContainer("plain", "/pk");
+            CosmosContainer large = store.getDatabase("db").getContainer("large");
+            assertEquals(201, large.createItem(item).getStatusCode());
+            // a batch of that one item is over the store's 2 MB batch limit but within one item of the container
+            ObjectNode again = item.deepCopy().put("id", "big2");
+            CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("q"));
+            batch.createItemOperation(again);
+            assertTrue(large.executeCosmosBatch(batch).isSuccessStatusCode());
+            // over the container's own limit: 413; the plain container keeps the store's 2 MB
+            ObjectNode huge = M.createObjectNode().put("id", "huge").put("pk", "q").put("blob", "z".repeat(limit));
+            assertEquals(413, assertThrows(CosmosException.class, () -> large.createItem(huge)).getStatusCode());
+            assertEquals(413, assertThrows(CosmosException.class,
+                    () -> store.getDatabase("db").getContainer("plain").createItem(item)).getStatusCode());
+            assertEquals(null, store.getDatabase("db").getContainer("plain").read().getProperties().getMaxItemBytes());
+            // a limit outside [1 KiB, 256 MiB] is refused
+            assertEquals(400, assertThrows(CosmosException.class, () -> store.getDatabase("db").createContainer(
+                    new CosmosContainerProperties("tiny", "/pk").setMaxItemBytes(100))).getStatusCode());
+        }
+        try (CosmosClient store = new CosmosClientBuilder().dataDirectory(other).buildClient()) {
+            CosmosContainer large = store.getDatabase("db").getContainer("large");
+            assertEquals(limit, large.read().getProperties().getMaxItemBytes());
+            assertEquals(20_000_000, large.readItem("big2", new PartitionKey("q"), ObjectNode.class)
+                    .getItem().get("blob").asText().length());
+            ObjectNode bigger = item.deepCopy().put("blob", "w".repeat(22_000_000));
+            assertEquals(200, large.replaceItem(bigger, "big", new PartitionKey("q"), null).getStatusCode());
+        }
+    }
+
+    @Test
     void idRules() {
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", "x".repeat(256)).put("pk", "p"))));
         assertEquals(201, c.createItem(M.createObjectNode().put("id", "x".repeat(255)).put("pk", "p")).getStatusCode());

@@ -364,8 +364,21 @@ public final class ContainerStore {
         }
     }
 
+    /** This container's item limit (its definition's own, else the store's). */
+    public int maxItemBytes() {
+        return definition.effectiveMaxItemBytes(store.config().limits());
+    }
+
+    /**
+     * The bytes of items a transactional batch may hold: the store's batch limit, but never less than one item of
+     * this container, so an item the container accepts can always be written in a batch of its own.
+     */
+    public int maxBatchBytes() {
+        return Math.max(store.config().limits().maxBatchBytes(), maxItemBytes());
+    }
+
     private void checkSize(int bodyBytes) {
-        int max = store.config().limits().maxItemBytes();
+        int max = maxItemBytes();
         if (bodyBytes + 200 > max) { // 200: room for the system properties
             throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE,
                     "the item is " + bodyBytes + " bytes; the largest item allowed is " + max + " bytes");
@@ -412,9 +425,9 @@ public final class ContainerStore {
                 }
             }
         }
-        if (batch && batchBytes > store.config().limits().maxBatchBytes()) {
+        if (batch && batchBytes > maxBatchBytes()) {
             throw new StoreException(Status.BAD_REQUEST, "a transactional batch holds at most "
-                    + store.config().limits().maxBatchBytes() + " bytes of items, this one " + batchBytes);
+                    + maxBatchBytes() + " bytes of items, this one " + batchBytes);
         }
         Prepared last = prepared.get(prepared.size() - 1);
         if (last.error() != null) {

@@ -156,7 +156,26 @@ public final class CoreStore implements AutoCloseable {
     public ContainerStore createContainer(String database, String id, PartitionKeyDefinition partitionKey,
                                           JsonNode indexingPolicy, Integer defaultTimeToLive, Integer throughput,
                                           JsonNode uniqueKeyPolicy) {
+        return createContainer(database, id, partitionKey, indexingPolicy, defaultTimeToLive, throughput,
+                uniqueKeyPolicy, null);
+    }
+
+    /** The largest per-container item limit: items are read whole into memory, and Jackson parses one in one go. */
+    public static final int MAX_CONTAINER_ITEM_BYTES = 256 * 1024 * 1024;
+
+    /**
+     * As above, with the container's own item size limit ({@code maxItemBytes}; null: the store's), which a face
+     * with larger documents than Cosmos DB's 2 MB sets (the Mongo face: 16 MiB of BSON). 400 unless it lies in
+     * [1 KiB, {@link #MAX_CONTAINER_ITEM_BYTES}].
+     */
+    public ContainerStore createContainer(String database, String id, PartitionKeyDefinition partitionKey,
+                                          JsonNode indexingPolicy, Integer defaultTimeToLive, Integer throughput,
+                                          JsonNode uniqueKeyPolicy, Integer maxItemBytes) {
         validateName("container", id);
+        if (maxItemBytes != null && (maxItemBytes < 1024 || maxItemBytes > MAX_CONTAINER_ITEM_BYTES)) {
+            throw new StoreException(Status.BAD_REQUEST, "maxItemBytes must be between 1024 and "
+                    + MAX_CONTAINER_ITEM_BYTES + ", got " + maxItemBytes);
+        }
         if (throughput != null && throughput < 400) {
             throw new StoreException(Status.BAD_REQUEST, "throughput must be at least 400 RU/s, got " + throughput);
         }
@@ -172,7 +191,8 @@ public final class CoreStore implements AutoCloseable {
             int collId = (int) nextCounter("container");
             ContainerDefinition def = new ContainerDefinition(database, id, collId,
                     rid(Keys.concat(Keys.collId(db.dbId()), Keys.collId(collId))), partitionKey,
-                    indexingPolicy, defaultTimeToLive, throughput, uniqueKeyPolicy, System.currentTimeMillis() / 1000);
+                    indexingPolicy, defaultTimeToLive, throughput, uniqueKeyPolicy, System.currentTimeMillis() / 1000,
+                    maxItemBytes);
             int count = throughput == null ? 1 : Math.max(1, (throughput + 9_999) / 10_000);
             EpkRange[] ranges = EpkRange.initialRanges(count);
             List<PhysicalPartition> partitions = new ArrayList<>();
@@ -255,7 +275,7 @@ public final class CoreStore implements AutoCloseable {
                 }
                 ContainerDefinition def = new ContainerDefinition(old.database(), old.id(), old.collId(), old.rid(),
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
-                        old.uniqueKeyPolicy(), old.ts());
+                        old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
                 WriteSet ws = new WriteSet().put(Space.META, Keys.container(database, id), json(def));
                 if (policyChanged) {

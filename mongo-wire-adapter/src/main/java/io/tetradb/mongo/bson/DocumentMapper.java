@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
@@ -63,7 +64,13 @@ public final class DocumentMapper {
 
     /** The item for {@code doc} (which must have an {@code _id}). */
     public static ObjectNode toItem(BsonDocument doc) {
-        checkNames(doc, 1);
+        checkNames(doc, 1); // first: it stops at level 101, before the size count recurses any deeper
+        int size = BsonSize.of(doc);
+        if (size > Limits.MAX_BSON_OBJECT_SIZE) {
+            throw new MongoError(ErrorCode.BSON_OBJECT_TOO_LARGE, "BSONObj size: " + size + " (0x"
+                    + Integer.toHexString(size).toUpperCase() + ") is invalid. Size must be between 0 and "
+                    + Limits.MAX_BSON_OBJECT_SIZE + "(16MB)");
+        }
         BsonDocument stored = new BsonDocument();
         for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
             stored.put(storedName(e.getKey()), e.getValue());
@@ -209,8 +216,8 @@ public final class DocumentMapper {
     }
 
     private static void checkNames(BsonDocument doc, int depth) {
-        if (depth > 100) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "document is nested deeper than 100 levels");
+        if (depth > Limits.MAX_NESTING_DEPTH) {
+            throw tooDeep();
         }
         for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
             if (e.getKey().startsWith("$")) {
@@ -221,12 +228,17 @@ public final class DocumentMapper {
         }
     }
 
+    private static MongoError tooDeep() {
+        return new MongoError(ErrorCode.BAD_VALUE, "cannot store document because it exceeds "
+                + Limits.MAX_NESTING_DEPTH + " levels of nesting");
+    }
+
     private static void checkValue(BsonValue v, int depth) {
         if (v.isDocument()) {
             checkNames(v.asDocument(), depth + 1);
         } else if (v.isArray()) {
-            if (depth + 1 > 100) {
-                throw new MongoError(ErrorCode.BAD_VALUE, "document is nested deeper than 100 levels");
+            if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
+                throw tooDeep();
             }
             for (BsonValue x : v.asArray()) {
                 checkValue(x, depth + 1);

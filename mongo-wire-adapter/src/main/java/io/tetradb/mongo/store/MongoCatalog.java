@@ -8,6 +8,7 @@ import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.CoreStore;
 import io.tetradb.core.store.DatabaseDefinition;
 import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.command.MongoError;
 
 import java.util.ArrayList;
@@ -87,7 +88,7 @@ public final class MongoCatalog {
         }
         try {
             store.createContainer(db, name, PartitionKeyDefinition.of(PARTITION_KEY_PATH),
-                    DEFAULT_POLICY, null, null, null);
+                    DEFAULT_POLICY, null, null, null, Limits.MAX_STORED_ITEM_BYTES);
         } catch (StoreException e) {
             if (e.status() != Status.CONFLICT) {
                 throw e;
@@ -129,7 +130,8 @@ public final class MongoCatalog {
                 throw e;
             }
         }
-        store.createContainer(db, name, PartitionKeyDefinition.of(path), DEFAULT_POLICY, null, null, null);
+        store.createContainer(db, name, PartitionKeyDefinition.of(path), DEFAULT_POLICY, null, null, null,
+                Limits.MAX_STORED_ITEM_BYTES);
     }
 
     /** Drops a collection; false if it did not exist. */

@@ -25,7 +25,10 @@ import java.util.Map;
  * one of those documents meanwhile.
  */
 public final class Transaction {
-    /** The core's transactional batch limits (operations; bytes kept below its 2 MB with room for system fields). */
+    /**
+     * The core's transactional batch limits (operations; bytes kept below its 2 MB with room for system fields). A
+     * transaction writing one document may write one of any size: the core's batch always holds one item.
+     */
     static final int MAX_WRITES = 100;
     static final int MAX_BYTES = 1_500_000;
 
@@ -114,7 +117,7 @@ public final class Transaction {
         }
         table.claim(new TransactionTable.DocKey(coll.namespace(), pk, id), this);
         writes.put(id, new Pending(doc, before != null ? before.baseEtag() : baseEtag));
-        if (bytes() > MAX_BYTES) {
+        if (writes.size() > 1 && bytes() > MAX_BYTES) {
             throw new TransactionError(ErrorCode.TRANSACTION_TOO_LARGE, "the documents a transaction writes must "
                     + "fit one core transactional batch (about " + MAX_BYTES + " bytes)", false);
         }
