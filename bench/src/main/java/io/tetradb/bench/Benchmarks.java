@@ -1,6 +1,7 @@
 package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
+import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 
 import java.util.List;
@@ -10,7 +11,8 @@ import java.util.Optional;
 public final class Benchmarks {
     public static final List<Benchmark> ALL = List.of(
             new CoreBenchmark(),
-            new QueryBenchmark()
+            new QueryBenchmark(),
+            new MongoBenchmark()
     );
 
     private Benchmarks() {
