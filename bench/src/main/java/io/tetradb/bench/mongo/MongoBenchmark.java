@@ -46,10 +46,13 @@ public final class MongoBenchmark implements Benchmark {
                   int threads) {
     }
 
+    /** Client threads of the point operations; {@code -Dbench.mongo.threads=N} (in BENCH_JAVA_OPTS) changes it. */
+    static final int THREADS = Integer.getInteger("bench.mongo.threads", 4);
+
     static Config config(boolean quick) {
         return quick
-                ? new Config(20_000, 2, 5, 1_000, 3_000, 1_000, 4)
-                : new Config(100_000, 10, 7, 2_000, 5_000, 2_000, 4);
+                ? new Config(20_000, 2, 5, 1_000, 3_000, 1_000, THREADS)
+                : new Config(100_000, 10, 7, 2_000, 5_000, 2_000, THREADS);
     }
 
     @Override
