@@ -2,6 +2,7 @@ package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
+import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 import io.tetradb.bench.table.TableBenchmark;
 
@@ -14,7 +15,8 @@ public final class Benchmarks {
             new CoreBenchmark(),
             new QueryBenchmark(),
             new GraphBenchmark(),
-            new TableBenchmark()
+            new TableBenchmark(),
+            new MongoBenchmark()
     );
 
     private Benchmarks() {
