@@ -39,6 +39,8 @@ public final class RocksEngine implements StorageEngine {
     private final Map<Space, ColumnFamilyHandle> families = new EnumMap<>(Space.class);
     private final RocksDB db;
     private final WriteOptions writeOptions;
+    /** SYNC durability: writes go without fsync, then wait for a group fsync; null for ASYNC. */
+    private final WalGroupSync groupSync;
     private final ScheduledExecutorService walSyncer;
     private volatile boolean closed;
     /** Calls under way; close waits for them, because a native call on a closed RocksDB crashes the JVM. */
@@ -70,7 +72,9 @@ public final class RocksEngine implements StorageEngine {
         for (Space space : Space.values()) {
             families.put(space, handles.get(space.ordinal() + 1));
         }
-        this.writeOptions = RocksSettings.writeOptions(durability);
+        // SYNC: RocksDB writes without sync and WalGroupSync fsyncs for every writer waiting (see applyDeferred)
+        this.writeOptions = RocksSettings.writeOptions(Durability.ASYNC);
+        this.groupSync = durability == Durability.SYNC ? new WalGroupSync(this::syncWalNow) : null;
         if (durability == Durability.ASYNC) {
             walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "tetradb-wal-sync");
@@ -97,6 +101,15 @@ public final class RocksEngine implements StorageEngine {
             throw new StorageException("cannot open data directory " + dir + ": " + m, e);
         } catch (IOException e) {
             throw new StorageException("cannot open data directory " + dir + ": " + e, e);
+        }
+    }
+
+    private void syncWalNow() throws RocksDBException {
+        enter();
+        try {
+            db.flushWal(true);
+        } finally {
+            exit();
         }
     }
 
@@ -298,9 +311,26 @@ public final class RocksEngine implements StorageEngine {
 
     @Override
     public void apply(WriteSet writes) {
-        if (writes.isEmpty()) {
-            return;
+        awaitDurable(applyDeferred(writes));
+    }
+
+    @Override
+    public void awaitDurable(long ticket) {
+        if (groupSync != null && ticket > 0) {
+            groupSync.await(ticket);
         }
+    }
+
+    @Override
+    public long applyDeferred(WriteSet writes) {
+        if (writes.isEmpty()) {
+            return 0;
+        }
+        write(writes);
+        return groupSync == null ? 0 : groupSync.applied();
+    }
+
+    private void write(WriteSet writes) {
         enter();
         try (WriteBatch batch = new WriteBatch()) {
             for (WriteSet.Write w : writes.writes()) {

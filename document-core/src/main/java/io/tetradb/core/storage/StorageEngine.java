@@ -42,6 +42,20 @@ public interface StorageEngine extends AutoCloseable {
     /** Applies every write of the set atomically; returns once it is as durable as the configured durability. */
     void apply(WriteSet writes);
 
+    /**
+     * Applies every write of the set atomically and visibly, but returns before it is durable: the caller must call
+     * {@link #awaitDurable(long)} with the returned ticket before it acknowledges the write. Lets a writer release its
+     * locks before the fsync, so that concurrent writers share one (group commit).
+     */
+    default long applyDeferred(WriteSet writes) {
+        apply(writes);
+        return 0;
+    }
+
+    /** Returns once the write of {@link #applyDeferred(WriteSet)}'s ticket is as durable as the configuration says. */
+    default void awaitDurable(long ticket) {
+    }
+
     /** Flushes and closes; a crash instead of a close is recovered at the next open. */
     @Override
     void close();

@@ -446,16 +446,19 @@ public final class ContainerStore {
             ReentrantLock lock = store.lockFor(lpPrefix);
             lock.lock();
             Transaction tx;
+            long durable;
             try {
                 tx = new Transaction(pk, lpPrefix, prepared);
                 List<ItemResult> results = tx.run();
                 if (tx.failedAt >= 0) {
                     return results;
                 }
-                store.engine().apply(tx.writeSet());
+                durable = store.engine().applyDeferred(tx.writeSet());
             } finally {
                 lock.unlock();
             }
+            // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
+            store.engine().awaitDurable(durable);
             PhysicalPartition pp = map.route(pk.epk());
             pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
             if (tx.deltaBytes > 0) {
