@@ -111,11 +111,7 @@ final class WriteCommands {
                 }
             }
         }
-        BsonDocument reply = new BsonDocument("n", new BsonInt32(n));
-        if (!writeErrors.isEmpty()) {
-            reply.append("writeErrors", writeErrors);
-        }
-        return Replies.ok(reply);
+        return Replies.ok(withWriteErrors(new BsonDocument("n", new BsonInt32(n)), writeErrors));
     }
 
     static BsonDocument withId(BsonDocument doc) {
@@ -186,10 +182,7 @@ final class WriteCommands {
         if (!upserted.isEmpty()) {
             reply.append("upserted", upserted);
         }
-        if (!writeErrors.isEmpty()) {
-            reply.append("writeErrors", writeErrors);
-        }
-        return Replies.ok(reply);
+        return Replies.ok(withWriteErrors(reply, writeErrors));
     }
 
     /**
@@ -378,11 +371,15 @@ final class WriteCommands {
                 }
             }
         }
-        BsonDocument reply = new BsonDocument("n", new BsonInt32(n));
+        return Replies.ok(withWriteErrors(new BsonDocument("n", new BsonInt32(n)), writeErrors));
+    }
+
+    /** A write command's reply: {@code writeErrors} only when some write failed, as MongoDB answers. */
+    private static BsonDocument withWriteErrors(BsonDocument reply, BsonArray writeErrors) {
         if (!writeErrors.isEmpty()) {
             reply.append("writeErrors", writeErrors);
         }
-        return Replies.ok(reply);
+        return reply;
     }
 
     private static List<BsonDocument> deleteMatching(CommandContext ctx, MongoCollection coll, BsonDocument filter,
