@@ -13,6 +13,7 @@ import io.tetradb.core.query.plan.IndexSeekPlanner;
 import io.tetradb.core.query.plan.LogicalPlan;
 import io.tetradb.core.query.plan.PartitionRouter;
 import io.tetradb.core.query.plan.Pipeline;
+import io.tetradb.core.value.JsonLength;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -158,7 +159,7 @@ public final class ContainerQuery {
         int to = from;
         long bytes = 0;
         while (to < limit && (to == from || bytes < maxBytes)) {
-            bytes += all.get(to++).toString().length();
+            bytes += JsonLength.of(all.get(to++));
         }
         return new ArrayList<>(all.subList(from, to));
     }

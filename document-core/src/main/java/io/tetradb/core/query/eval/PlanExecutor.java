@@ -12,6 +12,7 @@ import io.tetradb.core.query.sql.Expr;
 import io.tetradb.core.query.sql.OrderByItem;
 import io.tetradb.core.query.sql.Projection;
 import io.tetradb.core.value.ValueOrder;
+import io.tetradb.core.value.JsonLength;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,7 +124,7 @@ public final class PlanExecutor {
                     continue;
                 }
                 out.add(v);
-                bytes += wholeItems ? d.storedBytes() : v.toString().length();
+                bytes += wholeItems ? d.storedBytes() : JsonLength.of(v);
                 if (produced >= window[1]) {
                     return new Page(out, null);
                 }
