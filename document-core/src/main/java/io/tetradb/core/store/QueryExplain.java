@@ -52,7 +52,10 @@ final class QueryExplain {
             }
             IndexSeek seek = seeks.get(0);
             entry.put("index", seek.path());
-            boolean used = access.seek() != null && access.seek().predicate().equals(seek.predicate());
+            // a seek of both bounds of a range names both predicates
+            boolean used = access.seek() != null && (access.seek().predicate().equals(seek.predicate())
+                    || access.seek().predicate().contains(seek.predicate() + " AND ")
+                    || access.seek().predicate().endsWith(" AND " + seek.predicate()));
             entry.put("use", used ? "index seek" : "filter on the items found (another access path was cheaper)");
         }
         if (!p.sort().isEmpty()) {

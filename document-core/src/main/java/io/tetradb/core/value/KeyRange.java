@@ -71,6 +71,14 @@ public record KeyRange(byte[] start, byte[] end) {
         return new KeyRange(s, e);
     }
 
+    /** The keys in both ranges (empty when they do not overlap). */
+    public KeyRange intersect(KeyRange o) {
+        byte[] s = start == null ? o.start : o.start == null || Arrays.compareUnsigned(start, o.start) >= 0 ? start
+                : o.start;
+        byte[] e = end == null ? o.end : o.end == null || Arrays.compareUnsigned(end, o.end) <= 0 ? end : o.end;
+        return new KeyRange(s, e);
+    }
+
     /** Whether {@code key} lies in the range. */
     public boolean contains(byte[] key) {
         return (start == null || Arrays.compareUnsigned(key, start) >= 0)

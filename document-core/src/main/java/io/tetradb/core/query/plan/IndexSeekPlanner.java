@@ -69,6 +69,7 @@ public final class IndexSeekPlanner {
         List<Expr> conjuncts = new ArrayList<>();
         flattenAnd(where, conjuncts);
         List<IndexSeek> out = new ArrayList<>();
+        List<IndexSeek> ranges = new ArrayList<>();
         for (Expr conjunct : conjuncts) {
             if (conjunct instanceof Expr.Subquery sq && sq.kind() == Expr.SubqueryKind.EXISTS) {
                 out.addAll(existsCandidates(sq.query(), aliases, policy, parameters));
@@ -77,9 +78,35 @@ public final class IndexSeekPlanner {
             IndexSeek seek = seek(conjunct, aliases, policy, parameters);
             if (seek != null) {
                 out.add(seek);
+                if (seek.direct() && seek.ranges().size() == 1 && !isSeekHint(conjunct)) {
+                    ranges.add(seek);
+                }
             }
         }
+        out.addAll(0, boundedRanges(ranges));
         return out;
+    }
+
+    /**
+     * {@code c.n >= a AND c.n < b} as one seek of both bounds: on a path with one value per item (no array element
+     * path) an item satisfies both only if its entry lies in both ranges. Not for {@code SEEK_HINT}s, whose multikey
+     * meaning lets different array elements satisfy each bound (MongoDB's {@code {a: {$gt: 1, $lt: 5}}}).
+     */
+    private static List<IndexSeek> boundedRanges(List<IndexSeek> ranges) {
+        Map<String, IndexSeek> byPath = new java.util.LinkedHashMap<>();
+        Map<String, Integer> count = new java.util.HashMap<>();
+        for (IndexSeek s : ranges) {
+            count.merge(s.path(), 1, Integer::sum);
+            byPath.merge(s.path(), s, (a, b) -> new IndexSeek(a.path(),
+                    List.of(a.ranges().get(0).intersect(b.ranges().get(0))), a.predicate() + " AND " + b.predicate(),
+                    a.concrete()));
+        }
+        return byPath.values().stream().filter(s -> count.get(s.path()) > 1).toList();
+    }
+
+    private static boolean isSeekHint(Expr e) {
+        return e instanceof Expr.FunctionCall f && !f.udf()
+                && f.normalizedName().equals(io.tetradb.core.query.functions.SeekHintFunctions.SEEK_HINT);
     }
 
     /**
