@@ -47,6 +47,46 @@ class RangeBoundsSeekTest {
         }
     }
 
+    /**
+     * A face's multikey range hints ({@code SEEK_HINT}, always true when evaluated) on one path seek both bounds only
+     * while no item ever had an array under the path: MongoDB's {@code {m: {$gte: 1500, $lte: 1509}}} matches
+     * {@code {m: [0, 9999]}}, whose entries lie in neither bound's intersection. The mark survives a restart.
+     */
+    @Test
+    void seekHintBoundsMergeOnlyOnPathsThatNeverHeldAnArray(@TempDir Path dir) {
+        String hinted = "SELECT * FROM c WHERE SEEK_HINT(c.m >= 1500) AND SEEK_HINT(c.m <= 1509) AND c.pk = 'p'";
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("c", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            for (int i = 0; i < 2000; i++) {
+                c.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p").put("m", i)
+                        .set("tags", M.createArrayNode().add(i)));
+            }
+            FeedResponse<ObjectNode> r = page(c, hinted);
+            assertEquals(10, r.getResults().size());
+            assertEquals(10, r.getDocumentsLoaded(), r.getAccessPath());
+
+            // /tags is multikey from the first item on: one bound only (the hint is true for every item it reads)
+            FeedResponse<ObjectNode> tags = page(c,
+                    "SELECT * FROM c WHERE SEEK_HINT(c.tags >= 1990) AND SEEK_HINT(c.tags <= 1995) AND c.pk = 'p'");
+            assertTrue(tags.getDocumentsLoaded() >= 10, tags.getAccessPath());
+            assertEquals(tags.getDocumentsLoaded(), tags.getResults().size(), "SEEK_HINT is true when evaluated");
+
+            c.createItem(M.createObjectNode().put("id", "wide").put("pk", "p").set("m",
+                    M.createArrayNode().add(0).add(9999)));
+            FeedResponse<ObjectNode> after = page(c, hinted);
+            assertTrue(after.getResults().stream().anyMatch(n -> n.get("id").asText().equals("wide")),
+                    "the array item must be a candidate once /m is multikey: " + after.getAccessPath());
+        }
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            CosmosContainer c = client.getDatabase("db").getContainer("c");
+            FeedResponse<ObjectNode> reopened = page(c, hinted);
+            assertTrue(reopened.getResults().stream().anyMatch(n -> n.get("id").asText().equals("wide")),
+                    "the multikey mark is stored: " + reopened.getAccessPath());
+        }
+    }
+
     private static FeedResponse<ObjectNode> page(CosmosContainer c, String sql) {
         return c.queryItems(sql, null, ObjectNode.class).iterableByPage(null, 1000).iterator().next();
     }

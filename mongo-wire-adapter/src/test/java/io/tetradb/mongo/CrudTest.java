@@ -361,6 +361,33 @@ class CrudTest extends MongoServerTestBase {
         assertEquals(27, missing.getErrorCode());
     }
 
+    /** Writes see index changes at once: a dropped collection or database takes its unique indexes along. */
+    @Test
+    void uniqueIndexesGoWithTheirCollectionAndDatabase() {
+        MongoCollection<Document> c = fresh("uniqDrop");
+        c.createIndex(new Document("k", 1), new IndexOptions().unique(true));
+        c.insertOne(new Document("k", 1));
+        assertEquals(11000, assertThrows(MongoWriteException.class, () -> c.insertOne(new Document("k", 1)))
+                .getError().getCode());
+        c.drop();
+        c.insertOne(new Document("k", 1));
+        c.insertOne(new Document("k", 1));
+        assertEquals(2, c.countDocuments(), "the recreated collection has no unique index");
+
+        MongoDatabase db = client.getDatabase("uniqDb");
+        db.drop();
+        MongoCollection<Document> d = db.getCollection("u");
+        d.createIndex(new Document("k", 1), new IndexOptions().unique(true));
+        d.insertOne(new Document("k", 1));
+        assertThrows(MongoWriteException.class, () -> d.insertOne(new Document("k", 1)));
+        db.drop();
+        d.insertOne(new Document("k", 1));
+        d.insertOne(new Document("k", 1));
+        assertEquals(2, d.countDocuments());
+        assertEquals(List.of("_id_"), d.listIndexes().map(x -> x.getString("name")).into(new ArrayList<>()));
+        db.drop();
+    }
+
     @Test
     void databasesAndCollections() {
         MongoDatabase db = client.getDatabase("catalog");

@@ -185,6 +185,41 @@ class QueryOperatorTest extends MongoServerTestBase {
         assertEquals(2, e.getErrorCode());
     }
 
+    /**
+     * {@code {v: {$gte: a, $lt: b}}} examines only documents in both bounds while no document ever had an array
+     * under {@code v}; once one has, a document whose elements meet each bound in turn still matches (MongoDB's
+     * multikey rule), so the bounds are sought one at a time from then on.
+     */
+    @Test
+    void rangeBoundsAreOneSeekUntilThePathHoldsAnArray() {
+        MongoCollection<Document> r = client.getDatabase("ops").getCollection("ranges");
+        r.drop();
+        List<Document> docs = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            docs.add(new Document("_id", i).append("v", i));
+        }
+        r.insertMany(docs);
+        Document filter = Document.parse("{v: {$gte: 200, $lt: 210}}");
+        Document stats = rangeStats(filter);
+        assertEquals(10L, ((Number) stats.get("nReturned")).longValue());
+        // 200..210: numeric bounds are sought inclusively (a decimal is indexed as its nearest double)
+        assertEquals(11L, ((Number) stats.get("totalDocsExamined")).longValue(), stats.toJson());
+        Document and = Document.parse("{$and: [{v: {$gte: 200}}, {v: {$lt: 210}}]}");
+        assertEquals(11L, ((Number) rangeStats(and).get("totalDocsExamined")).longValue());
+
+        r.insertOne(Document.parse("{_id: 'wide', v: [0, 999]}"));
+        List<Object> found = new ArrayList<>();
+        r.find(filter).forEach(d -> found.add(d.get("_id")));
+        assertTrue(found.contains("wide"), "0 < 210 and 999 >= 200: " + found);
+        assertEquals(11, found.size(), found.toString());
+    }
+
+    private static Document rangeStats(Document filter) {
+        Document e = client.getDatabase("ops").runCommand(new Document("explain",
+                new Document("find", "ranges").append("filter", filter)));
+        return e.get("executionStats", Document.class);
+    }
+
     static String stage(Document filter) {
         Document plan = explain(filter).get("queryPlanner", Document.class).get("winningPlan", Document.class);
         if (plan.getString("stage").equals("FETCH")) {

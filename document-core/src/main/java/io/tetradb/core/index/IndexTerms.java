@@ -54,30 +54,30 @@ public final class IndexTerms {
                 continue;
             }
             concrete.add(f.getKey());
-            walk(f.getValue(), concrete, child("", f.getKey()), policy, terms);
+            walk(f.getValue(), concrete, child("", f.getKey()), policy, terms, false);
             concrete.remove(concrete.size() - 1);
         }
         return terms;
     }
 
     private static void walk(JsonNode node, List<String> concrete, String flat, CompiledIndexingPolicy policy,
-                             List<IndexTerm> out) {
+                             List<IndexTerm> out, boolean underArray) {
         node = asStored(node);
         if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 concrete.add(f.getKey());
-                walk(f.getValue(), concrete, child(flat, f.getKey()), policy, out);
+                walk(f.getValue(), concrete, child(flat, f.getKey()), policy, out, underArray);
                 concrete.remove(concrete.size() - 1);
             }
         } else if (node.isArray()) {
             concrete.add(PathPattern.ARRAY);
             for (JsonNode element : node) {
-                walk(element, concrete, flat, policy, out);
+                walk(element, concrete, flat, policy, out, true);
             }
             concrete.remove(concrete.size() - 1);
         } else if (!node.isMissingNode() && policy.indexes(concrete)) {
-            out.add(new IndexTerm(flat, bounded(node)));
+            out.add(new IndexTerm(flat, bounded(node), underArray));
         }
     }
 

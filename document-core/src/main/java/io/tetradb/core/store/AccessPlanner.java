@@ -42,7 +42,10 @@ final class AccessPlanner {
      */
     AccessPath choose(Pipeline p, Map<String, List<String>> aliases, Map<String, JsonNode> params, PartitionKeyValue pk,
                       List<PartitionKeyValue> partitions, CompiledIndexingPolicy policy, String resumeAccess) {
-        List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
+        // a page resumes the seek its first page chose, even if the path turned multikey since (a concurrent write)
+        java.util.function.Predicate<String> singleValued = resumeAccess != null ? path -> true
+                : path -> !container.paths().isMultikey(path);
+        List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params, singleValued);
         checkOrderBy(p, aliases);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
         AccessPath composite = compositeFor(p, aliases, params, pk, policy);

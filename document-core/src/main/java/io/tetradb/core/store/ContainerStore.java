@@ -305,7 +305,7 @@ public final class ContainerStore {
 
     /** One operation as its own transaction; a failure is thrown. */
     public ItemResult execute(PartitionKeyValue pk, ItemOperation op) {
-        ItemResult r = run(pk, List.of(op), false).get(0);
+        ItemResult r = run(pk, List.of(op), false, null).get(0);
         if (!r.isSuccess()) {
             throw new StoreException(r.status(), r.status() == Status.FORBIDDEN ? Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED : 0,
                     r.error());
@@ -318,6 +318,19 @@ public final class ContainerStore {
      * operation reports 424.
      */
     public List<ItemResult> executeBatch(PartitionKeyValue pk, List<ItemOperation> ops) {
+        return executeBatch(pk, ops, null);
+    }
+
+    /** A collector for batches whose durability a caller waits for once, after several of them. */
+    public DeferredCommits deferredCommits() {
+        return new DeferredCommits(store.engine());
+    }
+
+    /**
+     * As {@link #executeBatch(PartitionKeyValue, List)}; with {@code deferred} non-null it returns once the batch is
+     * applied, before it is durable, and the caller acknowledges it only after {@link DeferredCommits#awaitDurable()}.
+     */
+    public List<ItemResult> executeBatch(PartitionKeyValue pk, List<ItemOperation> ops, DeferredCommits deferred) {
         Limits limits = store.config().limits();
         if (ops.isEmpty()) {
             throw new StoreException(Status.BAD_REQUEST, "a transactional batch needs at least one operation");
@@ -326,7 +339,7 @@ public final class ContainerStore {
             throw new StoreException(Status.BAD_REQUEST, "a transactional batch has at most "
                     + limits.maxBatchOperations() + " operations, this one has " + ops.size());
         }
-        return run(pk, ops, true);
+        return run(pk, ops, true, deferred);
     }
 
     /** A prepared operation: id, partition key and serialised body resolved outside the lock. */
@@ -411,7 +424,8 @@ public final class ContainerStore {
         }
     }
 
-    private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch) {
+    private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
+                                 DeferredCommits deferred) {
         checkLevels(pk);
         List<Prepared> prepared = new ArrayList<>(ops.size());
         long batchBytes = 0;
@@ -458,7 +472,11 @@ public final class ContainerStore {
                 lock.unlock();
             }
             // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
-            store.engine().awaitDurable(durable);
+            if (deferred == null) {
+                store.engine().awaitDurable(durable);
+            } else {
+                deferred.add(durable);
+            }
             PhysicalPartition pp = map.route(pk.epk());
             pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
             if (tx.deltaBytes > 0) {
@@ -779,6 +797,9 @@ public final class ContainerStore {
         int address = collId.length; // the entry's suffix is the doc key's EPK · pk · id
         List<ByteBuffer> out = new ArrayList<>(terms.size() + composites.size());
         for (IndexTerm t : terms) {
+            if (t.underArray()) {
+                paths.markMultikey(t.path());
+            }
             out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix(t.path()), t.value(), docKey,
                     address)));
         }

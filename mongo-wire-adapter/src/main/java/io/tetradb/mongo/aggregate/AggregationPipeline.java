@@ -136,12 +136,21 @@ public final class AggregationPipeline {
         if (i == stages.size()) {
             return docs; // the whole pipeline streams from the core
         }
-        List<BsonDocument> rows = new ArrayList<>();
-        io.tetradb.mongo.query.MemoryBudget budget = new io.tetradb.mongo.query.MemoryBudget("aggregation pipeline");
-        while (docs.hasNext()) {
-            BsonDocument d = docs.next();
-            budget.add(d);
-            rows.add(d);
+        List<BsonDocument> rows;
+        if (stages.get(i).getFirstKey().equals("$group")) {
+            // $group holds one accumulator set per group, not the documents: it consumes the core's stream
+            Iterator<BsonDocument> stream = docs;
+            rows = group(arg(stages.get(i), "$group"), () -> stream);
+            i++;
+        } else {
+            rows = new ArrayList<>();
+            io.tetradb.mongo.query.MemoryBudget budget =
+                    new io.tetradb.mongo.query.MemoryBudget("aggregation pipeline");
+            while (docs.hasNext()) {
+                BsonDocument d = docs.next();
+                budget.add(d);
+                rows.add(d);
+            }
         }
         for (; i < stages.size(); i++) {
             rows = apply(stages.get(i), i == stages.size() - 1, rows);
@@ -469,7 +478,7 @@ public final class AggregationPipeline {
         return out;
     }
 
-    private List<BsonDocument> group(BsonDocument spec, List<BsonDocument> rows) {
+    private List<BsonDocument> group(BsonDocument spec, Iterable<BsonDocument> rows) {
         if (!spec.containsKey("_id")) {
             throw MongoError.badValue("a group specification must include an _id");
         }

@@ -28,8 +28,28 @@ public final class IndexCatalog {
         this.catalog = catalog;
     }
 
-    /** The implicit {@code _id_} index followed by the collection's own. */
+    /** The implicit {@code _id_} index followed by the collection's own (copies: callers may change them). */
     public List<BsonDocument> list(MongoCollection coll) {
+        List<BsonDocument> cached = cached(coll);
+        List<BsonDocument> out = new ArrayList<>(cached.size());
+        for (BsonDocument spec : cached) {
+            out.add(spec.clone());
+        }
+        return out;
+    }
+
+    /** The cached specs themselves: not to be changed. */
+    private List<BsonDocument> cached(MongoCollection coll) {
+        List<BsonDocument> cached = coll.indexSpecs.get();
+        if (cached == null) {
+            long generation = coll.indexSpecs.generation();
+            cached = List.copyOf(load(coll));
+            coll.indexSpecs.put(generation, cached);
+        }
+        return cached;
+    }
+
+    private List<BsonDocument> load(MongoCollection coll) {
         List<BsonDocument> out = new ArrayList<>();
         out.add(new BsonDocument("v", new BsonInt32(2)).append("key", new BsonDocument("_id", new BsonInt32(1)))
                 .append("name", new BsonString("_id_")));
@@ -91,7 +111,11 @@ public final class IndexCatalog {
             if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
                 checkExistingUnique(coll, key.asDocument());
             }
-            catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
+            try {
+                catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
+            } finally {
+                coll.indexSpecs.invalidate();
+            }
         }
         return true;
     }
@@ -106,7 +130,11 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
-        sys.delete(d, new double[1]);
+        try {
+            sys.delete(d, new double[1]);
+        } finally {
+            coll.indexSpecs.invalidate();
+        }
     }
 
     /** Removes every index of a collection (when it is dropped). */
@@ -123,14 +151,18 @@ public final class IndexCatalog {
                 sys.delete(d, new double[1]);
             }
         }
+        MongoCollection coll = catalog.collection(db, collection);
+        if (coll != null) {
+            coll.indexSpecs.invalidate();
+        }
     }
 
     /** The unique indexes' key patterns. */
     public List<BsonDocument> uniqueKeys(MongoCollection coll) {
         List<BsonDocument> out = new ArrayList<>();
-        for (BsonDocument spec : list(coll)) {
+        for (BsonDocument spec : cached(coll)) {
             if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
-                out.add(spec.getDocument("key"));
+                out.add(spec.getDocument("key").clone());
             }
         }
         return out;

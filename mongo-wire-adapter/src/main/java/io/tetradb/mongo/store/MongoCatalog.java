@@ -191,8 +191,10 @@ public final class MongoCatalog {
         return m;
     }
 
+    private static final java.util.regex.Pattern BAD_DB_NAME = java.util.regex.Pattern.compile("[/\\\\. \"$*<>:|?#\\x00]");
+
     static void checkNames(String db, String name) {
-        if (db == null || db.isEmpty() || db.length() > 64 || db.matches(".*[/\\\\. \"$*<>:|?#\\x00].*")) {
+        if (db == null || db.isEmpty() || db.length() > 64 || BAD_DB_NAME.matcher(db).find()) {
             throw new MongoError(ErrorCode.INVALID_NAMESPACE, "Invalid database name: '" + db + "'");
         }
         if (name == null || name.isEmpty() || name.contains("$") || name.contains("\0") || name.startsWith(".")

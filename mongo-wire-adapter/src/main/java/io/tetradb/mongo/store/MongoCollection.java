@@ -40,6 +40,8 @@ public final class MongoCollection {
     final Object uniqueLock;
     /** The transaction this view writes into and reads through, or null (writes go straight to the core). */
     private final Transaction txn;
+    /** The collection's index specs, read through {@link IndexCatalog#list}. */
+    final IndexSpecCache indexSpecs;
 
     MongoCollection(String db, String name, ContainerStore container) {
         this.db = db;
@@ -50,6 +52,7 @@ public final class MongoCollection {
                 : DocumentMapper.userName(path.substring(1));
         this.uniqueLock = new Object();
         this.txn = null;
+        this.indexSpecs = new IndexSpecCache();
     }
 
     private MongoCollection(MongoCollection base, Transaction txn) {
@@ -59,6 +62,7 @@ public final class MongoCollection {
         this.shardField = base.shardField;
         this.uniqueLock = base.uniqueLock;
         this.txn = txn;
+        this.indexSpecs = base.indexSpecs;
     }
 
     /**
@@ -171,8 +175,8 @@ public final class MongoCollection {
     }
 
     /**
-     * Inserts documents (each with its {@code _id}) in core transactional batches — one commit (one fsync) per batch
-     * instead of per document. Returns, per document, null when it was inserted or its error. A batch the core
+     * Inserts documents (each with its {@code _id}) in core transactional batches, all made durable by one fsync
+     * before this returns (instead of one per document or per batch). Returns, per document, null when it was inserted or its error. A batch the core
      * refuses as a whole (a duplicate, a too-large document) is retried document by document, so every document gets
      * its own outcome exactly as single inserts would give; with {@code ordered} nothing after the first failure is
      * written.
@@ -196,6 +200,18 @@ public final class MongoCollection {
             }
             return outcome;
         }
+        // the batches are applied one after another and made durable together (one fsync), before the reply
+        io.tetradb.core.store.DeferredCommits commits = container.deferredCommits();
+        try {
+            return insertBatches(docs, ordered, charge, outcome, commits);
+        } finally {
+            commits.awaitDurable();
+        }
+    }
+
+    private List<RuntimeException> insertBatches(List<BsonDocument> docs, boolean ordered, double[] charge,
+                                                 List<RuntimeException> outcome,
+                                                 io.tetradb.core.store.DeferredCommits commits) {
         int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
         int i = 0;
         while (i < docs.size()) {
@@ -219,7 +235,7 @@ public final class MongoCollection {
             boolean applied = false;
             if (ops.size() > 1 && shardField == null) {
                 try {
-                    List<ItemResult> results = container.executeBatch(PARTITION, ops);
+                    List<ItemResult> results = container.executeBatch(PARTITION, ops, commits);
                     applied = results.stream().allMatch(ItemResult::isSuccess);
                     if (applied) {
                         for (ItemResult r : results) {

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One client connection: decodes each frame on the I/O thread, runs its command on the command pool (one at a time
- * per connection, in order), writes the reply (OP_MSG, or OP_REPLY for the
+ * per connection, in order; a point read or handshake command with nothing queued before it runs right there, see
+ * {@link InlineCommands}), writes the reply (OP_MSG, or OP_REPLY for the
  * OP_QUERY handshake). A frame that breaks the protocol closes this connection only.
  */
 public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
@@ -91,6 +92,11 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             return;
         }
         Request r = request;
+        if (pending.get() == 0 && tail.isDone() && InlineCommands.isQuick(r.command())) {
+            // nothing queued before it on this connection, so answering now keeps the reply order
+            reply(ctx, r, responseId);
+            return;
+        }
         if (pending.incrementAndGet() >= MAX_PENDING) {
             ctx.channel().config().setAutoRead(false);
         }
@@ -98,20 +104,24 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             if (pending.decrementAndGet() == MAX_PENDING / 2) {
                 ctx.channel().config().setAutoRead(true);
             }
-            BsonDocument reply = dispatcher.run(state, r.database(), r.command());
-            if (r.moreToCome() || !ctx.channel().isActive()) {
-                return;
-            }
-            if (r.legacyQuery()) {
-                ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false));
-            } else {
-                ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply));
-            }
+            reply(ctx, r, responseId);
         }, commands).exceptionally(failure -> {
             LOG.warn("connection {}: command failed outside the dispatcher", connectionId, failure);
             ctx.close();
             return null;
         });
+    }
+
+    private void reply(ChannelHandlerContext ctx, Request r, int responseId) {
+        BsonDocument reply = dispatcher.run(state, r.database(), r.command());
+        if (r.moreToCome() || !ctx.channel().isActive()) {
+            return;
+        }
+        if (r.legacyQuery()) {
+            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false));
+        } else {
+            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply));
+        }
     }
 
     @Override

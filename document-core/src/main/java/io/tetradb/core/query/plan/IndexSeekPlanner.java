@@ -63,6 +63,17 @@ public final class IndexSeekPlanner {
      */
     public static List<IndexSeek> candidates(Expr where, Map<String, List<String>> aliases,
                                              CompiledIndexingPolicy policy, Map<String, JsonNode> parameters) {
+        return candidates(where, aliases, policy, parameters, path -> false);
+    }
+
+    /**
+     * As {@link #candidates(Expr, Map, CompiledIndexingPolicy, Map)}, where {@code singleValued} tells the flat index
+     * paths under which no item ever had more than one entry (never reached through an array): there two
+     * {@code SEEK_HINT} ranges on the path also make one seek of both bounds, as plain predicates do.
+     */
+    public static List<IndexSeek> candidates(Expr where, Map<String, List<String>> aliases,
+                                             CompiledIndexingPolicy policy, Map<String, JsonNode> parameters,
+                                             java.util.function.Predicate<String> singleValued) {
         if (where == null || aliases == null || !policy.enabled()) {
             return List.of();
         }
@@ -78,7 +89,8 @@ public final class IndexSeekPlanner {
             IndexSeek seek = seek(conjunct, aliases, policy, parameters);
             if (seek != null) {
                 out.add(seek);
-                if (seek.direct() && seek.ranges().size() == 1 && !isSeekHint(conjunct)) {
+                if (seek.direct() && seek.ranges().size() == 1
+                        && (!isSeekHint(conjunct) || singleValued.test(seek.path()))) {
                     ranges.add(seek);
                 }
             }
@@ -89,8 +101,9 @@ public final class IndexSeekPlanner {
 
     /**
      * {@code c.n >= a AND c.n < b} as one seek of both bounds: on a path with one value per item (no array element
-     * path) an item satisfies both only if its entry lies in both ranges. Not for {@code SEEK_HINT}s, whose multikey
-     * meaning lets different array elements satisfy each bound (MongoDB's {@code {a: {$gt: 1, $lt: 5}}}).
+     * path) an item satisfies both only if its entry lies in both ranges. {@code SEEK_HINT}s only on paths that are
+     * not multikey: their multikey meaning lets different array elements satisfy each bound (MongoDB's
+     * {@code {a: {$gt: 1, $lt: 5}}} matches {@code {a: [0, 9]}}).
      */
     private static List<IndexSeek> boundedRanges(List<IndexSeek> ranges) {
         Map<String, IndexSeek> byPath = new java.util.LinkedHashMap<>();

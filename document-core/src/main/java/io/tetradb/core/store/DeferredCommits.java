@@ -1,0 +1,31 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.storage.StorageEngine;
+
+/**
+ * Commits made through {@link ContainerStore#executeBatch(io.tetradb.core.partition.PartitionKeyValue,
+ * java.util.List, DeferredCommits)} that have been applied (visible) but not yet waited for: one
+ * {@link #awaitDurable()} then covers all of them with one WAL sync, so a face that splits one request into several
+ * core batches (a Mongo {@code insertMany} of 1000 documents) pays one fsync, not one per batch. The caller must
+ * call {@link #awaitDurable()} before it acknowledges any of those writes. Not thread-safe: one request's writes.
+ */
+public final class DeferredCommits {
+    private final StorageEngine engine;
+    private long ticket;
+
+    DeferredCommits(StorageEngine engine) {
+        this.engine = engine;
+    }
+
+    void add(long commitTicket) {
+        ticket = Math.max(ticket, commitTicket);
+    }
+
+    /** Returns once every commit added so far is as durable as the store's configuration says. */
+    public void awaitDurable() {
+        if (ticket > 0) {
+            engine.awaitDurable(ticket);
+            ticket = 0;
+        }
+    }
+}
