@@ -41,9 +41,14 @@ final class Endpoint implements AutoCloseable {
                 .build());
     }
 
-    /** TetraDB's Mongo face over a fresh data directory, SYNC durability (every acknowledged write is fsynced). */
+    /**
+     * TetraDB's Mongo face over a fresh data directory, SYNC durability (every acknowledged write is fsynced);
+     * {@code -Dbench.mongo.durability=ASYNC} runs it without the fsync, to see what the fsync costs (not the
+     * reported configuration).
+     */
     static Endpoint tetra(Path dataDirectory, int poolSize) {
-        CosmosClient store = new CosmosClientBuilder().dataDirectory(dataDirectory).durability(Durability.SYNC)
+        Durability durability = Durability.valueOf(System.getProperty("bench.mongo.durability", "SYNC"));
+        CosmosClient store = new CosmosClientBuilder().dataDirectory(dataDirectory).durability(durability)
                 .buildClient();
         MongoWireServer mongo;
         try {

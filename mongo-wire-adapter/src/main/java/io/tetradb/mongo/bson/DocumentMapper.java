@@ -71,21 +71,26 @@ public final class DocumentMapper {
                     + Integer.toHexString(size).toUpperCase() + ") is invalid. Size must be between 0 and "
                     + Limits.MAX_BSON_OBJECT_SIZE + "(16MB)");
         }
-        BsonDocument stored = new BsonDocument();
-        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
-            stored.put(storedName(e.getKey()), e.getValue());
-        }
         ObjectNode types = JSON.createObjectNode();
-        stored = (BsonDocument) plainNumbers(stored, "", types);
         ObjectNode out = JSON.createObjectNode();
         out.put("id", IdCodec.encode(doc.get("_id")));
-        for (Map.Entry<String, BsonValue> e : stored.entrySet()) {
-            out.set(e.getKey(), json(e.getValue()));
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            String name = storedName(e.getKey());
+            out.set(name, json(e.getValue(), new Pointer(null, name), types));
         }
         if (!types.isEmpty()) {
             out.set(TYPES, types);
         }
         return out;
+    }
+
+    /** A JSON pointer built only when a value needs a sidecar entry (rare), not for every value. */
+    private record Pointer(Pointer parent, String name) {
+        @Override
+        public String toString() {
+            String self = "/" + name.replace("~", "~0").replace("/", "~1");
+            return parent == null ? self : parent + self;
+        }
     }
 
     /** The Mongo document an item stores (system properties and the sidecar left out). */
@@ -112,23 +117,26 @@ public final class DocumentMapper {
     }
 
     /**
-     * The relaxed Extended JSON of a value whose numbers are already plain (see {@link #plainNumbers}). Documents,
-     * arrays and JSON scalars map one to one; the other types take the tagged form the bson library writes.
+     * The relaxed Extended JSON of a value, with its numbers plain JSON numbers: what a plain number does not say
+     * (an Int64 that fits an Int32, a non-finite double, a decimal) goes into {@code types} under the value's pointer.
+     * Documents, arrays and JSON scalars map one to one; ObjectIds and dates (in the years 1970–9999) are written
+     * here exactly as the bson library's relaxed writer writes them; the other types take the library's tagged form.
      */
-    private static JsonNode json(BsonValue v) {
+    private static JsonNode json(BsonValue v, Pointer at, ObjectNode types) {
         JsonNodeFactory f = JSON.getNodeFactory();
         switch (v.getBsonType()) {
             case DOCUMENT -> {
                 ObjectNode o = f.objectNode();
                 for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
-                    o.set(e.getKey(), json(e.getValue()));
+                    o.set(e.getKey(), json(e.getValue(), new Pointer(at, e.getKey()), types));
                 }
                 return o;
             }
             case ARRAY -> {
-                ArrayNode a = f.arrayNode(v.asArray().size());
-                for (BsonValue x : v.asArray()) {
-                    a.add(json(x));
+                BsonArray array = v.asArray();
+                ArrayNode a = f.arrayNode(array.size());
+                for (int i = 0; i < array.size(); i++) {
+                    a.add(json(array.get(i), new Pointer(at, Integer.toString(i)), types));
                 }
                 return a;
             }
@@ -145,18 +153,55 @@ public final class DocumentMapper {
                 return f.numberNode(v.asInt32().getValue());
             }
             case INT64 -> {
-                return f.numberNode(v.asInt64().getValue());
+                long l = v.asInt64().getValue();
+                if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
+                    types.put(at.toString(), "long");
+                }
+                return f.numberNode(l);
             }
             case DOUBLE -> {
-                return f.numberNode(v.asDouble().getValue());
+                double d = v.asDouble().getValue();
+                if (Double.isFinite(d)) {
+                    return f.numberNode(d);
+                }
+                types.put(at.toString(), "double:" + d);
+                return f.numberNode(Double.isNaN(d) || d < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE);
+            }
+            case DECIMAL128 -> {
+                Decimal128 d = v.asDecimal128().getValue();
+                types.put(at.toString(), "decimal:" + d);
+                if (d.isNaN() || d.isInfinite()) {
+                    return f.numberNode(d.isNaN() || d.isNegative() ? -Double.MAX_VALUE : Double.MAX_VALUE);
+                }
+                double approx = d.bigDecimalValue().doubleValue();
+                return f.numberNode(Double.isFinite(approx) ? approx
+                        : approx > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE);
+            }
+            case OBJECT_ID -> {
+                return f.objectNode().put("$oid", v.asObjectId().getValue().toHexString());
+            }
+            case DATE_TIME -> {
+                long ms = v.asDateTime().getValue();
+                if (ms >= 0 && ms <= LAST_MS_OF_YEAR_9999) {
+                    return f.objectNode().put("$date", java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME
+                            .format(java.time.Instant.ofEpochMilli(ms).atOffset(java.time.ZoneOffset.UTC)));
+                }
+                return tagged(v);
             }
             default -> {
-                try {
-                    return JSON.readTree(new BsonDocument("v", v).toJson(RELAXED)).get("v");
-                } catch (JsonProcessingException e) {
-                    throw new MongoError(ErrorCode.BAD_VALUE, "value cannot be stored: " + e.getOriginalMessage());
-                }
+                return tagged(v);
             }
+        }
+    }
+
+    /** The relaxed writer's own ISO-8601 range; beyond it dates are written as {@code {"$numberLong": ...}}. */
+    private static final long LAST_MS_OF_YEAR_9999 = 253402300799999L;
+
+    private static JsonNode tagged(BsonValue v) {
+        try {
+            return JSON.readTree(new BsonDocument("v", v).toJson(RELAXED)).get("v");
+        } catch (JsonProcessingException e) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "value cannot be stored: " + e.getOriginalMessage());
         }
     }
 
@@ -165,6 +210,10 @@ public final class DocumentMapper {
         switch (n.getNodeType()) {
             case OBJECT -> {
                 if (n.size() >= 1 && n.fieldNames().next().startsWith("$")) {
+                    BsonValue direct = n.size() == 1 ? commonTag(n) : null;
+                    if (direct != null) {
+                        return direct;
+                    }
                     try {
                         return BsonDocument.parse("{\"v\": " + n + "}").get("v");
                     } catch (RuntimeException notExtendedJson) {
@@ -215,6 +264,27 @@ public final class DocumentMapper {
         }
     }
 
+    /**
+     * The value of the tagged forms this face writes most ({@code {"$date": "<ISO-8601>"}}, {@code {"$oid": hex}}),
+     * read without going through text; null for anything else, which the bson library then reads.
+     */
+    private static BsonValue commonTag(JsonNode n) {
+        JsonNode date = n.get("$date");
+        if (date != null && date.isTextual()) {
+            try {
+                return new org.bson.BsonDateTime(java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME
+                        .parse(date.textValue(), java.time.Instant::from).toEpochMilli());
+            } catch (java.time.DateTimeException | ArithmeticException notIso) {
+                return null;
+            }
+        }
+        JsonNode oid = n.get("$oid");
+        if (oid != null && oid.isTextual() && org.bson.types.ObjectId.isValid(oid.textValue())) {
+            return new org.bson.BsonObjectId(new org.bson.types.ObjectId(oid.textValue()));
+        }
+        return null;
+    }
+
     private static void checkNames(BsonDocument doc, int depth) {
         if (depth > Limits.MAX_NESTING_DEPTH) {
             throw tooDeep();
@@ -242,59 +312,6 @@ public final class DocumentMapper {
             }
             for (BsonValue x : v.asArray()) {
                 checkValue(x, depth + 1);
-            }
-        }
-    }
-
-    /**
-     * A copy of {@code v} whose numbers are all plain JSON numbers once written as relaxed JSON, recording in
-     * {@code types} what the plain form does not say.
-     */
-    private static BsonValue plainNumbers(BsonValue v, String pointer, ObjectNode types) {
-        switch (v.getBsonType()) {
-            case INT64 -> {
-                long l = v.asInt64().getValue();
-                if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
-                    types.put(pointer, "long");
-                }
-                return v;
-            }
-            case DOUBLE -> {
-                double d = v.asDouble().getValue();
-                if (Double.isFinite(d)) {
-                    return v;
-                }
-                types.put(pointer, "double:" + d);
-                return new BsonDouble(Double.isNaN(d) || d < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE);
-            }
-            case DECIMAL128 -> {
-                Decimal128 d = v.asDecimal128().getValue();
-                types.put(pointer, "decimal:" + d);
-                if (d.isNaN() || d.isInfinite()) {
-                    return new BsonDouble(d.isNaN() || d.isNegative() ? -Double.MAX_VALUE : Double.MAX_VALUE);
-                }
-                double approx = d.bigDecimalValue().doubleValue();
-                return new BsonDouble(Double.isFinite(approx) ? approx
-                        : approx > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE);
-            }
-            case DOCUMENT -> {
-                BsonDocument out = new BsonDocument();
-                for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
-                    out.put(e.getKey(), plainNumbers(e.getValue(), pointer + "/"
-                            + e.getKey().replace("~", "~0").replace("/", "~1"), types));
-                }
-                return out;
-            }
-            case ARRAY -> {
-                BsonArray out = new BsonArray();
-                BsonArray a = v.asArray();
-                for (int i = 0; i < a.size(); i++) {
-                    out.add(plainNumbers(a.get(i), pointer + "/" + i, types));
-                }
-                return out;
-            }
-            default -> {
-                return v;
             }
         }
     }

@@ -1,0 +1,73 @@
+package io.tetradb.mongo.bson;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.bson.BsonArray;
+import org.bson.BsonDateTime;
+import org.bson.BsonDecimal128;
+import org.bson.BsonDocument;
+import org.bson.BsonDouble;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.json.JsonMode;
+import org.bson.json.JsonWriterSettings;
+import org.bson.types.Decimal128;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The item a document maps to is its relaxed Extended JSON as the bson library writes it (ObjectIds and dates are
+ * written by the face itself, so they are compared with the library's output here), and reads back to an equal
+ * document.
+ */
+class DocumentMapperTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonWriterSettings RELAXED = JsonWriterSettings.builder().outputMode(JsonMode.RELAXED).build();
+
+    @Test
+    void datesAndObjectIdsAreWrittenAsTheLibraryWritesThem() throws Exception {
+        Random random = new Random(7);
+        long[] edges = {0, 1, 999, 1000, 86_399_999, 253402300799999L, 253402300800000L, -1, -86_400_000L,
+                Long.MIN_VALUE, Long.MAX_VALUE, 951_782_400_000L /* 2000-02-29 */};
+        for (int i = 0; i < 2000 + edges.length; i++) {
+            long ms = i < edges.length ? edges[i] : random.nextLong() % 300_000_000_000_000L;
+            BsonValue date = new BsonDateTime(ms);
+            assertMapsLikeTheLibrary(date);
+            assertMapsLikeTheLibrary(new BsonObjectId(new ObjectId()));
+        }
+    }
+
+    private static void assertMapsLikeTheLibrary(BsonValue v) throws Exception {
+        BsonDocument doc = new BsonDocument("_id", new BsonInt32(1)).append("v", v);
+        ObjectNode item = DocumentMapper.toItem(doc);
+        JsonNode expected = JSON.readTree(new BsonDocument("v", v).toJson(RELAXED)).get("v");
+        assertEquals(expected, item.get("v"), v.toString());
+        assertEquals(doc, DocumentMapper.fromItem(item), v.toString());
+    }
+
+    @Test
+    void numbersKeepTheirTypesThroughTheSidecar() {
+        BsonDocument doc = new BsonDocument("_id", new BsonInt32(1))
+                .append("small", new BsonInt64(5))
+                .append("big", new BsonInt64(1L << 40))
+                .append("nan", new BsonDouble(Double.NaN))
+                .append("dec", new BsonDecimal128(Decimal128.parse("1.50")))
+                .append("nested", new BsonDocument("a/b~c", new BsonArray(java.util.List.of(new BsonInt32(1),
+                        new BsonInt64(2), new BsonDocument("inf", new BsonDouble(Double.NEGATIVE_INFINITY))))))
+                .append("id", new BsonString("user id field"));
+        ObjectNode item = DocumentMapper.toItem(doc);
+        assertEquals("long", item.get(DocumentMapper.TYPES).get("/small").asText());
+        assertEquals("long", item.get(DocumentMapper.TYPES).get("/nested/a~1b~0c/1").asText());
+        assertEquals("double:-Infinity", item.get(DocumentMapper.TYPES).get("/nested/a~1b~0c/2/inf").asText());
+        assertEquals(1.5, item.get("dec").asDouble());
+        assertEquals(doc, DocumentMapper.fromItem(item));
+    }
+}
