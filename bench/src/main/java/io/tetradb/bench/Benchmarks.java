@@ -5,6 +5,7 @@ import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 import io.tetradb.bench.table.TableBenchmark;
+import io.tetradb.bench.wal.WalSyncBenchmark;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +17,8 @@ public final class Benchmarks {
             new QueryBenchmark(),
             new GraphBenchmark(),
             new TableBenchmark(),
-            new MongoBenchmark()
+            new MongoBenchmark(),
+            new WalSyncBenchmark()
     );
 
     private Benchmarks() {

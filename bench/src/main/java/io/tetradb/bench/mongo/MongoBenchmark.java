@@ -51,8 +51,8 @@ public final class MongoBenchmark implements Benchmark {
 
     static Config config(boolean quick) {
         return quick
-                ? new Config(20_000, 2, 5, 1_000, 3_000, 1_000, THREADS)
-                : new Config(100_000, 10, 7, 2_000, 5_000, 2_000, THREADS);
+                ? new Config(20_000, 2, 5, 1_000, 10_000, 1_000, THREADS)
+                : new Config(100_000, 10, 7, 2_000, 20_000, 2_000, THREADS);
     }
 
     @Override
