@@ -33,6 +33,45 @@ public final class BsonSize {
         return counter.size;
     }
 
+    /**
+     * A bound the document's BSON size never exceeds, from string lengths alone (a UTF-16 unit is at most 3 bytes of
+     * UTF-8, an array index name at most 11 bytes, a fixed-size value at most 16): far cheaper than encoding, and
+     * enough to know that a document is below a limit. Deeply nested documents are the caller's to refuse first.
+     */
+    public static long upperBound(BsonDocument doc) {
+        if (doc instanceof RawBsonDocument raw) {
+            return raw.getByteBuffer().remaining();
+        }
+        long n = 5;
+        for (java.util.Map.Entry<String, org.bson.BsonValue> e : doc.entrySet()) {
+            n += 2 + 3L * e.getKey().length() + valueBound(e.getValue());
+        }
+        return n;
+    }
+
+    private static long valueBound(org.bson.BsonValue v) {
+        return switch (v.getBsonType()) {
+            case DOCUMENT -> upperBound(v.asDocument());
+            case ARRAY -> {
+                long n = 5;
+                for (org.bson.BsonValue x : v.asArray()) {
+                    n += 12 + valueBound(x);
+                }
+                yield n;
+            }
+            case STRING -> 5 + 3L * v.asString().getValue().length();
+            case SYMBOL -> 5 + 3L * v.asSymbol().getSymbol().length();
+            case JAVASCRIPT -> 5 + 3L * v.asJavaScript().getCode().length();
+            case BINARY -> 9 + v.asBinary().getData().length;
+            case REGULAR_EXPRESSION -> 2 + 3L * (v.asRegularExpression().getPattern().length()
+                    + v.asRegularExpression().getOptions().length());
+            case DB_POINTER -> 17 + 3L * v.asDBPointer().getNamespace().length();
+            case JAVASCRIPT_WITH_SCOPE -> 14 + 3L * v.asJavaScriptWithScope().getCode().length()
+                    + upperBound(v.asJavaScriptWithScope().getScope());
+            default -> 16;
+        };
+    }
+
     /** An output that keeps no bytes: the writer's back-patched lengths land at positions it already counted. */
     private static final class Counter extends OutputBuffer {
         private int size;

@@ -65,7 +65,8 @@ public final class DocumentMapper {
     /** The item for {@code doc} (which must have an {@code _id}). */
     public static ObjectNode toItem(BsonDocument doc) {
         checkNames(doc, 1); // first: it stops at level 101, before the size count recurses any deeper
-        int size = BsonSize.of(doc);
+        // the exact size (an encoding pass) only for documents that may be near the limit
+        int size = BsonSize.upperBound(doc) <= Limits.MAX_BSON_OBJECT_SIZE ? 0 : BsonSize.of(doc);
         if (size > Limits.MAX_BSON_OBJECT_SIZE) {
             throw new MongoError(ErrorCode.BSON_OBJECT_TOO_LARGE, "BSONObj size: " + size + " (0x"
                     + Integer.toHexString(size).toUpperCase() + ") is invalid. Size must be between 0 and "

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The item a document maps to is its relaxed Extended JSON as the bson library writes it (ObjectIds and dates are
@@ -51,6 +52,55 @@ class DocumentMapperTest {
         JsonNode expected = JSON.readTree(new BsonDocument("v", v).toJson(RELAXED)).get("v");
         assertEquals(expected, item.get("v"), v.toString());
         assertEquals(doc, DocumentMapper.fromItem(item), v.toString());
+    }
+
+    /** The cheap bound that spares most documents an encoding pass is never below the real size. */
+    @Test
+    void sizeBoundIsNeverBelowTheEncodedSize() {
+        Random random = new Random(3);
+        for (int i = 0; i < 500; i++) {
+            BsonDocument doc = randomDocument(random, 0);
+            assertTrue(BsonSize.upperBound(doc) >= BsonSize.of(doc), doc.toJson());
+        }
+    }
+
+    private static BsonDocument randomDocument(Random random, int depth) {
+        BsonDocument d = new BsonDocument();
+        int fields = random.nextInt(6);
+        for (int f = 0; f < fields; f++) {
+            d.append(randomString(random), randomValue(random, depth));
+        }
+        return d;
+    }
+
+    private static BsonValue randomValue(Random random, int depth) {
+        return switch (random.nextInt(depth > 3 ? 9 : 11)) {
+            case 0 -> new BsonString(randomString(random));
+            case 1 -> new BsonInt32(random.nextInt());
+            case 2 -> new BsonInt64(random.nextLong());
+            case 3 -> new BsonDouble(random.nextDouble());
+            case 4 -> new BsonDateTime(random.nextLong());
+            case 5 -> new BsonObjectId(new ObjectId());
+            case 6 -> new org.bson.BsonBinary(new byte[random.nextInt(40)]);
+            case 7 -> new org.bson.BsonRegularExpression(randomString(random), "i");
+            case 8 -> new BsonDecimal128(Decimal128.parse(Integer.toString(random.nextInt())));
+            case 9 -> randomDocument(random, depth + 1);
+            default -> {
+                BsonArray a = new BsonArray();
+                for (int i = random.nextInt(15); i > 0; i--) {
+                    a.add(randomValue(random, depth + 1));
+                }
+                yield a;
+            }
+        };
+    }
+
+    private static String randomString(Random random) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = random.nextInt(12); i > 0; i--) {
+            sb.append(random.nextInt(4) == 0 ? (char) (0x800 + random.nextInt(0x7000)) : (char) ('a' + random.nextInt(26)));
+        }
+        return sb.toString();
     }
 
     @Test
