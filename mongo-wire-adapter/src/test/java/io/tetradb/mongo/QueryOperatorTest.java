@@ -36,6 +36,10 @@ class QueryOperatorTest extends MongoServerTestBase {
                 Document.parse("{_id: 5, s: 'elder', arr: [[1, 2], [3]], scores: [50, 60], "
                         + "items: [{k: 'x', q: 5}, {k: 'y', q: 1}]}"),
                 new Document("_id", 6).append("ref", OID).append("when", new Date(1000)).append("n", 6L)));
+        // as in MongoDB, only _id and the fields of the collection's indexes are indexed
+        for (String field : List.of("s", "a.b", "n", "tags")) {
+            c.createIndex(new Document(field, 1));
+        }
     }
 
     private static List<Integer> ids(Bson filter) {
@@ -144,6 +148,9 @@ class QueryOperatorTest extends MongoServerTestBase {
         assertEquals("IXSCAN", stage(Document.parse("{tags: {$in: ['red', 'yellow']}}")));
         assertEquals("IDHACK", stage(Document.parse("{_id: 3}")));
         assertEquals("COLLSCAN", stage(Document.parse("{s: {$ne: 'x'}}")));
+        assertEquals("COLLSCAN", stage(Document.parse("{nul: null}")), "no index on nul");
+        assertEquals("COLLSCAN", stage(Document.parse("{scores: 80}")), "no index on scores");
+        assertEquals(List.of(4), ids(Filters.eq("scores", 80)));
         Document explain = explain(Document.parse("{'a.b': 3}"));
         Document stats = explain.get("executionStats", Document.class);
         assertEquals(1L, ((Number) stats.get("nReturned")).longValue());
@@ -194,6 +201,7 @@ class QueryOperatorTest extends MongoServerTestBase {
     void rangeBoundsAreOneSeekUntilThePathHoldsAnArray() {
         MongoCollection<Document> r = client.getDatabase("ops").getCollection("ranges");
         r.drop();
+        r.createIndex(new Document("v", 1));
         List<Document> docs = new ArrayList<>();
         for (int i = 0; i < 500; i++) {
             docs.add(new Document("_id", i).append("v", i));

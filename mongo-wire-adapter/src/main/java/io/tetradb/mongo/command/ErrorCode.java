@@ -3,6 +3,7 @@ package io.tetradb.mongo.command;
 /** The MongoDB server error codes this face answers with (numbers and names as in MongoDB's error_codes.yml). */
 public enum ErrorCode {
     INTERNAL_ERROR(1, "InternalError"),
+    INTERRUPTED(11601, "Interrupted"),
     BAD_VALUE(2, "BadValue"),
     NO_SUCH_KEY(4, "NoSuchKey"),
     FAILED_TO_PARSE(9, "FailedToParse"),

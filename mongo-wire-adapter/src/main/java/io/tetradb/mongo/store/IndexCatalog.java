@@ -116,7 +116,9 @@ public final class IndexCatalog {
             } finally {
                 coll.indexSpecs.invalidate();
             }
+            applyPolicy(coll);
         }
+        awaitIndexBuild(coll); // as MongoDB's createIndexes, answer once the index serves queries
         return true;
     }
 
@@ -130,10 +132,38 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
+        synchronized (coll.uniqueLock) {
+            try {
+                sys.delete(d, new double[1]);
+            } finally {
+                coll.indexSpecs.invalidate();
+            }
+            applyPolicy(coll);
+        }
+    }
+
+    /**
+     * Makes the collection's core indexing policy index exactly {@code _id} and its indexes' fields (see
+     * {@link IndexPolicies}); the core rebuilds the index entries in the background when the policy changes.
+     * Called under the collection's {@code uniqueLock}, so that two index changes apply their policies in order.
+     */
+    private void applyPolicy(MongoCollection coll) {
+        if (coll.name().startsWith("system.")) {
+            return;
+        }
+        com.fasterxml.jackson.databind.JsonNode policy = IndexPolicies.of(list(coll));
+        io.tetradb.core.store.ContainerDefinition def = coll.container().definition();
+        if (!policy.equals(def.indexingPolicy())) {
+            catalog.store().replaceContainer(coll.database(), coll.name(), null, policy, def.defaultTimeToLive());
+        }
+    }
+
+    private static void awaitIndexBuild(MongoCollection coll) {
         try {
-            sys.delete(d, new double[1]);
-        } finally {
-            coll.indexSpecs.invalidate();
+            coll.container().awaitIndexRebuild();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MongoError(ErrorCode.INTERRUPTED, "interrupted while the index was built");
         }
     }
 

@@ -29,16 +29,9 @@ public final class MongoCatalog {
     /** Index definitions of a database's collections live in this collection, as in MongoDB before 3.0. */
     public static final String INDEXES = "system.indexes";
 
-    /** Cosmos DB's default: every path range-indexed (MongoDB's single-field indexes then need no rebuild). */
-    private static final com.fasterxml.jackson.databind.JsonNode DEFAULT_POLICY;
-
-    static {
-        com.fasterxml.jackson.databind.node.ObjectNode p =
-                com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        p.put("indexingMode", "consistent").put("automatic", true);
-        p.putArray("includedPaths").addObject().put("path", "/*");
-        p.putArray("excludedPaths").addObject().put("path", "/\"_etag\"/?");
-        DEFAULT_POLICY = p;
+    /** A new collection indexes {@code _id} only; createIndexes adds its fields (see {@link IndexPolicies}). */
+    private static com.fasterxml.jackson.databind.JsonNode initialPolicy(String collection) {
+        return collection.startsWith("system.") ? IndexPolicies.everything() : IndexPolicies.of(List.of());
     }
 
     private final CoreStore store;
@@ -88,7 +81,7 @@ public final class MongoCatalog {
         }
         try {
             store.createContainer(db, name, PartitionKeyDefinition.of(PARTITION_KEY_PATH),
-                    DEFAULT_POLICY, null, null, null, Limits.MAX_STORED_ITEM_BYTES);
+                    initialPolicy(name), null, null, null, Limits.MAX_STORED_ITEM_BYTES);
         } catch (StoreException e) {
             if (e.status() != Status.CONFLICT) {
                 throw e;
@@ -130,7 +123,7 @@ public final class MongoCatalog {
                 throw e;
             }
         }
-        store.createContainer(db, name, PartitionKeyDefinition.of(path), DEFAULT_POLICY, null, null, null,
+        store.createContainer(db, name, PartitionKeyDefinition.of(path), initialPolicy(name), null, null, null,
                 Limits.MAX_STORED_ITEM_BYTES);
     }
 
