@@ -29,10 +29,14 @@ final class Endpoint implements AutoCloseable {
     private final String label;
     private final MongoClient client;
     private final AutoCloseable server;
+    /** The names of the server's own JVM threads, whose CPU time is the server's cost of a round. */
+    private final java.util.function.Predicate<String> serverThreads;
 
-    private Endpoint(String label, InetSocketAddress address, int poolSize, AutoCloseable server) {
+    private Endpoint(String label, InetSocketAddress address, int poolSize, AutoCloseable server,
+                     java.util.function.Predicate<String> serverThreads) {
         this.label = label;
         this.server = server;
+        this.serverThreads = serverThreads;
         this.client = MongoClients.create(MongoClientSettings.builder()
                 .applyConnectionString(new ConnectionString("mongodb://" + address.getHostString() + ":"
                         + address.getPort() + "/?directConnection=true"))
@@ -57,21 +61,38 @@ final class Endpoint implements AutoCloseable {
             store.close();
             throw e;
         }
+        // the command pool, Netty's event loops and the core's own threads (WAL sync, splits); RocksDB's native
+        // flush and compaction threads are not JVM threads and are not counted
         return new Endpoint("tetra", mongo.address(), poolSize, () -> {
             mongo.close();
             store.close();
-        });
+        }, name -> name.startsWith("mongo-command-") || name.startsWith("nioEventLoopGroup-")
+                || name.startsWith("tetradb-"));
     }
 
     /** {@code de.bwaldvogel:mongo-java-server} with its in-memory backend: nothing is persisted. */
     static Endpoint peer(int poolSize) {
         MongoServer server = new MongoServer(new MemoryBackend());
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        return new Endpoint("peer", server.getLocalAddress(), poolSize, server::shutdownNow);
+        return new Endpoint("peer", server.getLocalAddress(), poolSize, server::shutdownNow,
+                name -> name.startsWith("mongo-server-"));
     }
 
     String label() {
         return label;
+    }
+
+    /** CPU nanoseconds (user + system) the server's live JVM threads have used so far. */
+    long serverCpuNanos() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t != null && serverThreads.test(t.getThreadName())) {
+                long cpu = mx.getThreadCpuTime(t.getThreadId());
+                sum += Math.max(0, cpu);
+            }
+        }
+        return sum;
     }
 
     MongoDatabase database() {

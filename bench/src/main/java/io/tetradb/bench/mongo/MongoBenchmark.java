@@ -177,6 +177,7 @@ public final class MongoBenchmark implements Benchmark {
                 for (int k = 0; k < sides.size(); k++) {
                     // alternate which side goes first, so that drifting machine noise hits both
                     int s = (round + k) % sides.size();
+                    long cpu0 = sides.get(s).serverCpuNanos();
                     long t0 = System.nanoTime();
                     for (int b = first; b < last; b++) {
                         long b0 = System.nanoTime();
@@ -187,6 +188,7 @@ public final class MongoBenchmark implements Benchmark {
                     // the first round of each side is a warm-up (the collection is new) and is not recorded
                     if (round > 0) {
                         samples[s].round((long) (last - first) * BATCH, elapsed);
+                        serverCpu[s].add((long) (last - first) * BATCH, sides.get(s).serverCpuNanos() - cpu0);
                     }
                 }
             }
@@ -229,7 +231,11 @@ public final class MongoBenchmark implements Benchmark {
             for (int round = 0; round <= c.rounds(); round++) {
                 for (int k = 0; k < sides.size(); k++) {
                     int s = (round + k) % sides.size();
-                    clients.round(c.roundMillis(), calls.get(s), round == 0 ? null : samples[s]);
+                    long cpu0 = sides.get(s).serverCpuNanos();
+                    long calls0 = clients.round(c.roundMillis(), calls.get(s), round == 0 ? null : samples[s]);
+                    if (round > 0) {
+                        serverCpu[s].add(calls0, sides.get(s).serverCpuNanos() - cpu0);
+                    }
                 }
             }
             return samples;
@@ -348,7 +354,37 @@ public final class MongoBenchmark implements Benchmark {
                 out.bench("mongo." + op + "." + sides.get(s).label(), c.docs(), rateField, samples[s]);
             }
             out.ratio(op + " tetra/peer", samples[0].medianRate() / samples[1].medianRate());
+            for (int s = 0; s < sides.size(); s++) {
+                out.result(String.format(Locale.ROOT, "BENCH mongo.%s.%s-cpu items=%d server_cpu_us_per_unit=%.1f",
+                        op, sides.get(s).label(), c.docs(), serverCpu[s].microsPerUnit()));
+            }
+            out.ratio(op + ".server-cpu peer/tetra", serverCpu[1].microsPerUnit() / serverCpu[0].microsPerUnit());
+            for (ServerCpu cpu : serverCpu) {
+                cpu.reset();
+            }
         }
+
+        /** The server threads' CPU time over the recorded rounds of one side, and the units those rounds did. */
+        private static final class ServerCpu {
+            private long units;
+            private long nanos;
+
+            void add(long roundUnits, long roundNanos) {
+                units += roundUnits;
+                nanos += roundNanos;
+            }
+
+            double microsPerUnit() {
+                return units == 0 ? Double.NaN : nanos / 1000.0 / units;
+            }
+
+            void reset() {
+                units = 0;
+                nanos = 0;
+            }
+        }
+
+        private final ServerCpu[] serverCpu = {new ServerCpu(), new ServerCpu()};
 
         private static void check(boolean ok, String message) {
             if (!ok) {

@@ -49,7 +49,7 @@ public final class BsonSize {
         return n;
     }
 
-    private static long valueBound(org.bson.BsonValue v) {
+    static long valueBound(org.bson.BsonValue v) {
         return switch (v.getBsonType()) {
             case DOCUMENT -> upperBound(v.asDocument());
             case ARRAY -> {

@@ -62,27 +62,45 @@ public final class DocumentMapper {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }
 
-    /** The item for {@code doc} (which must have an {@code _id}). */
+    /**
+     * The item for {@code doc} (which must have an {@code _id}). One walk over the document checks its names and
+     * nesting, builds the item and bounds its BSON size; only a document the bound puts near the 16 MB limit is
+     * encoded to learn its exact size.
+     */
     public static ObjectNode toItem(BsonDocument doc) {
-        checkNames(doc, 1); // first: it stops at level 101, before the size count recurses any deeper
-        // the exact size (an encoding pass) only for documents that may be near the limit
-        int size = BsonSize.upperBound(doc) <= Limits.MAX_BSON_OBJECT_SIZE ? 0 : BsonSize.of(doc);
+        Walk walk = new Walk();
+        ObjectNode out = JSON.createObjectNode();
+        out.put("id", IdCodec.encode(doc.get("_id")));
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            String name = checkName(e.getKey());
+            walk.bound += 2 + 3L * name.length();
+            String stored = storedName(name);
+            out.set(stored, json(e.getValue(), new Pointer(null, stored), walk, 1));
+        }
+        int size = walk.bound <= Limits.MAX_BSON_OBJECT_SIZE ? 0 : BsonSize.of(doc);
         if (size > Limits.MAX_BSON_OBJECT_SIZE) {
             throw new MongoError(ErrorCode.BSON_OBJECT_TOO_LARGE, "BSONObj size: " + size + " (0x"
                     + Integer.toHexString(size).toUpperCase() + ") is invalid. Size must be between 0 and "
                     + Limits.MAX_BSON_OBJECT_SIZE + "(16MB)");
         }
-        ObjectNode types = JSON.createObjectNode();
-        ObjectNode out = JSON.createObjectNode();
-        out.put("id", IdCodec.encode(doc.get("_id")));
-        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
-            String name = storedName(e.getKey());
-            out.set(name, json(e.getValue(), new Pointer(null, name), types));
-        }
-        if (!types.isEmpty()) {
-            out.set(TYPES, types);
+        if (!walk.types.isEmpty()) {
+            out.set(TYPES, walk.types);
         }
         return out;
+    }
+
+    /** What {@link #toItem} gathers on its way: the numbers' sidecar and a bound of the BSON size. */
+    private static final class Walk {
+        final ObjectNode types = JSON.createObjectNode();
+        long bound = 5;
+    }
+
+    private static String checkName(String name) {
+        if (name.startsWith("$")) {
+            throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "field names cannot start with '$': '"
+                    + name + "'");
+        }
+        return name;
     }
 
     /** A JSON pointer built only when a value needs a sidecar entry (rare), not for every value. */
@@ -123,37 +141,53 @@ public final class DocumentMapper {
      * Documents, arrays and JSON scalars map one to one; ObjectIds and dates (in the years 1970–9999) are written
      * here exactly as the bson library's relaxed writer writes them; the other types take the library's tagged form.
      */
-    private static JsonNode json(BsonValue v, Pointer at, ObjectNode types) {
+    private static JsonNode json(BsonValue v, Pointer at, Walk walk, int depth) {
+        ObjectNode types = walk.types;
         JsonNodeFactory f = JSON.getNodeFactory();
         switch (v.getBsonType()) {
             case DOCUMENT -> {
+                if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
+                    throw tooDeep();
+                }
                 ObjectNode o = f.objectNode();
+                walk.bound += 5;
                 for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
-                    o.set(e.getKey(), json(e.getValue(), new Pointer(at, e.getKey()), types));
+                    String name = checkName(e.getKey());
+                    walk.bound += 2 + 3L * name.length();
+                    o.set(name, json(e.getValue(), new Pointer(at, name), walk, depth + 1));
                 }
                 return o;
             }
             case ARRAY -> {
+                if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
+                    throw tooDeep();
+                }
                 BsonArray array = v.asArray();
                 ArrayNode a = f.arrayNode(array.size());
+                walk.bound += 5 + 12L * array.size();
                 for (int i = 0; i < array.size(); i++) {
-                    a.add(json(array.get(i), new Pointer(at, Integer.toString(i)), types));
+                    a.add(json(array.get(i), new Pointer(at, Integer.toString(i)), walk, depth + 1));
                 }
                 return a;
             }
             case STRING -> {
+                walk.bound += 5 + 3L * v.asString().getValue().length();
                 return f.textNode(v.asString().getValue());
             }
             case BOOLEAN -> {
+                walk.bound += 16;
                 return f.booleanNode(v.asBoolean().getValue());
             }
             case NULL -> {
+                walk.bound += 16;
                 return f.nullNode();
             }
             case INT32 -> {
+                walk.bound += 16;
                 return f.numberNode(v.asInt32().getValue());
             }
             case INT64 -> {
+                walk.bound += 16;
                 long l = v.asInt64().getValue();
                 if (l >= Integer.MIN_VALUE && l <= Integer.MAX_VALUE) {
                     types.put(at.toString(), "long");
@@ -161,6 +195,7 @@ public final class DocumentMapper {
                 return f.numberNode(l);
             }
             case DOUBLE -> {
+                walk.bound += 16;
                 double d = v.asDouble().getValue();
                 if (Double.isFinite(d)) {
                     return f.numberNode(d);
@@ -169,6 +204,7 @@ public final class DocumentMapper {
                 return f.numberNode(Double.isNaN(d) || d < 0 ? -Double.MAX_VALUE : Double.MAX_VALUE);
             }
             case DECIMAL128 -> {
+                walk.bound += 16;
                 Decimal128 d = v.asDecimal128().getValue();
                 types.put(at.toString(), "decimal:" + d);
                 if (d.isNaN() || d.isInfinite()) {
@@ -179,9 +215,11 @@ public final class DocumentMapper {
                         : approx > 0 ? Double.MAX_VALUE : -Double.MAX_VALUE);
             }
             case OBJECT_ID -> {
+                walk.bound += 16;
                 return f.objectNode().put("$oid", v.asObjectId().getValue().toHexString());
             }
             case DATE_TIME -> {
+                walk.bound += 16;
                 long ms = v.asDateTime().getValue();
                 if (ms >= 0 && ms <= LAST_MS_OF_YEAR_9999) {
                     return f.objectNode().put("$date", java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME
@@ -190,6 +228,7 @@ public final class DocumentMapper {
                 return tagged(v);
             }
             default -> {
+                walk.bound += BsonSize.valueBound(v);
                 return tagged(v);
             }
         }
@@ -286,35 +325,9 @@ public final class DocumentMapper {
         return null;
     }
 
-    private static void checkNames(BsonDocument doc, int depth) {
-        if (depth > Limits.MAX_NESTING_DEPTH) {
-            throw tooDeep();
-        }
-        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
-            if (e.getKey().startsWith("$")) {
-                throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "field names cannot start with '$': '"
-                        + e.getKey() + "'");
-            }
-            checkValue(e.getValue(), depth);
-        }
-    }
-
     private static MongoError tooDeep() {
         return new MongoError(ErrorCode.BAD_VALUE, "cannot store document because it exceeds "
                 + Limits.MAX_NESTING_DEPTH + " levels of nesting");
-    }
-
-    private static void checkValue(BsonValue v, int depth) {
-        if (v.isDocument()) {
-            checkNames(v.asDocument(), depth + 1);
-        } else if (v.isArray()) {
-            if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
-                throw tooDeep();
-            }
-            for (BsonValue x : v.asArray()) {
-                checkValue(x, depth + 1);
-            }
-        }
     }
 
     /** The BSON value a sidecar tag stands for, given what the plain JSON read back as. */

@@ -19,6 +19,7 @@ import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -101,6 +102,24 @@ class DocumentMapperTest {
             sb.append(random.nextInt(4) == 0 ? (char) (0x800 + random.nextInt(0x7000)) : (char) ('a' + random.nextInt(26)));
         }
         return sb.toString();
+    }
+
+    @Test
+    void dollarNamesAndDeepNestingAreRefused() {
+        io.tetradb.mongo.command.MongoError dollar = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(BsonDocument.parse(
+                        "{_id: 1, a: [{b: {'$bad': 1}}]}")));
+        assertEquals(52, dollar.code().code());
+        BsonDocument ok = new BsonDocument("x", new BsonInt32(1));
+        for (int level = 2; level < io.tetradb.mongo.command.Limits.MAX_NESTING_DEPTH; level++) {
+            ok = new BsonDocument("d", ok);
+        }
+        BsonDocument hundred = new BsonDocument("_id", new BsonInt32(1)).append("d", ok);
+        assertEquals(hundred, DocumentMapper.fromItem(DocumentMapper.toItem(hundred)), "100 levels are allowed");
+        BsonDocument deeper = new BsonDocument("_id", new BsonInt32(1)).append("d", new BsonArray(List.of(ok)));
+        io.tetradb.mongo.command.MongoError deep = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(deeper));
+        assertEquals(2, deep.code().code(), "101 levels: BadValue");
     }
 
     @Test
