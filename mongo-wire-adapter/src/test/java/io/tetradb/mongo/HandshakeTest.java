@@ -29,6 +29,47 @@ class HandshakeTest extends MongoServerTestBase {
         assertEquals(true, legacy.get("ismaster"));
     }
 
+    /**
+     * The drivers' streaming monitor sends hello with the topology version it knows and {@code maxAwaitTimeMS}; the
+     * server holds such a hello (this topology never changes) instead of answering at once, which made the monitor
+     * ask again at once: thousands of hellos a second from an idle client.
+     */
+    @Test
+    void anAwaitableHelloIsHeldForItsMaxAwaitTime() {
+        Document first = client.getDatabase("admin").runCommand(new Document("hello", 1));
+        Document known = first.get("topologyVersion", Document.class);
+        long t0 = System.nanoTime();
+        Document held = client.getDatabase("admin").runCommand(new Document("hello", 1)
+                .append("topologyVersion", known).append("maxAwaitTimeMS", 300L));
+        long waitedMs = (System.nanoTime() - t0) / 1_000_000;
+        assertEquals(true, held.get("isWritablePrimary"));
+        assertTrue(waitedMs >= 290, "answered after " + waitedMs + " ms");
+        Document other = client.getDatabase("admin").runCommand(new Document("hello", 1).append("topologyVersion",
+                new Document("processId", new org.bson.types.ObjectId()).append("counter", 0L))
+                .append("maxAwaitTimeMS", 60_000L));
+        assertEquals(known, other.get("topologyVersion", Document.class), "another process's version: answered at once");
+
+        // an idle client (its monitor streaming) sends a handful of commands, not thousands
+        long before = commandsCounted();
+        long t1 = System.nanoTime();
+        try (com.mongodb.client.MongoClient idle = connect()) {
+            idle.getDatabase("admin").runCommand(new Document("ping", 1));
+            long until = System.nanoTime() + 1_500_000_000L;
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+                Thread.yield();
+            }
+        }
+        long seconds = Math.max(1, (System.nanoTime() - t1) / 1_000_000_000L);
+        long perSecond = (commandsCounted() - before) / seconds;
+        assertTrue(perSecond < 50, perSecond + " commands per second from an idle client");
+    }
+
+    private static long commandsCounted() {
+        Document status = client.getDatabase("admin").runCommand(new Document("serverStatus", 1));
+        return ((Number) status.get("opcounters", Document.class).get("command")).longValue();
+    }
+
     @Test
     void buildInfoSaysVersion7() {
         Document info = client.getDatabase("admin").runCommand(new Document("buildInfo", 1));

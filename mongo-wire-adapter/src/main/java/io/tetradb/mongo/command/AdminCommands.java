@@ -40,7 +40,7 @@ final class AdminCommands {
         d.register("getCmdLineOpts", (ctx, cmd) -> Replies.ok(new BsonDocument("argv",
                 new BsonArray(java.util.List.of(new BsonString("tetradb")))).append("parsed", new BsonDocument())));
         d.register("hostInfo", (ctx, cmd) -> hostInfo());
-        d.register("serverStatus", AdminCommands::serverStatus);
+        d.register("serverStatus", (ctx, cmd) -> serverStatus(ctx, cmd, d.opCounters));
         d.register("connectionStatus", (ctx, cmd) -> {
             BsonArray users = new BsonArray();
             if (ctx.connection().user() != null) {
@@ -87,6 +87,35 @@ final class AdminCommands {
         replicaSetMember(ctx, d);
         return Replies.ok(d);
     }
+
+    /**
+     * How long to hold an awaitable hello (the drivers' streaming monitor: {@code topologyVersion} and
+     * {@code maxAwaitTimeMS}) before answering it, or -1 to answer at once. This server's topology never changes, so
+     * a client that already knows this process's topology version waits the whole {@code maxAwaitTimeMS}, as MongoDB
+     * makes it wait; answering at once would make the driver ask again at once, a busy loop on both sides.
+     */
+    public static long awaitableHelloMillis(BsonDocument cmd) {
+        if (cmd.isEmpty()) {
+            return -1;
+        }
+        String name = cmd.getFirstKey();
+        if (!name.equals("hello") && !name.equals("isMaster") && !name.equals("ismaster")) {
+            return -1;
+        }
+        org.bson.BsonValue known = cmd.get("topologyVersion");
+        org.bson.BsonValue wait = cmd.get("maxAwaitTimeMS");
+        if (known == null || !known.isDocument() || wait == null || !wait.isNumber()) {
+            return -1;
+        }
+        BsonDocument tv = known.asDocument();
+        boolean current = new org.bson.BsonObjectId(PROCESS_ID).equals(tv.get("processId"))
+                && tv.get("counter") != null && tv.get("counter").isNumber()
+                && tv.get("counter").asNumber().longValue() == 0;
+        long millis = wait.asNumber().longValue();
+        return current && millis > 0 ? Math.min(millis, MAX_AWAIT_MILLIS) : -1;
+    }
+
+    private static final long MAX_AWAIT_MILLIS = 60_000;
 
     /** The replica set this server describes itself as: one member, itself, always primary. */
     static final String SET_NAME = "tetradb";
@@ -187,9 +216,10 @@ final class AdminCommands {
                 .append("extra", new BsonDocument()));
     }
 
-    static BsonDocument serverStatus(CommandContext ctx, BsonDocument cmd) {
+    static BsonDocument serverStatus(CommandContext ctx, BsonDocument cmd, OpCounters counters) {
         long now = System.currentTimeMillis();
         return Replies.ok(new BsonDocument("host", new BsonString("tetradb"))
+                .append("opcounters", counters.toDocument())
                 .append("version", new BsonString(VERSION))
                 .append("process", new BsonString("tetradb"))
                 .append("pid", new BsonInt64(ProcessHandle.current().pid()))

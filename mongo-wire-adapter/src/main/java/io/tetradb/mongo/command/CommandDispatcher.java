@@ -28,6 +28,7 @@ public final class CommandDispatcher implements AutoCloseable {
     private final Cursors cursors;
 
     private final AuthCommands auth;
+    final OpCounters opCounters = new OpCounters();
     private final io.tetradb.mongo.txn.TransactionTable transactions = new io.tetradb.mongo.txn.TransactionTable();
 
     public CommandDispatcher(CosmosClient client) {
@@ -57,6 +58,14 @@ public final class CommandDispatcher implements AutoCloseable {
         caseInsensitive.put(name.toLowerCase(Locale.ROOT), handler);
     }
 
+    /**
+     * How long to hold {@code command} before answering it (a driver monitor's awaitable hello), or -1 to answer it
+     * when it has run.
+     */
+    public long holdMillis(BsonDocument command) {
+        return AdminCommands.awaitableHelloMillis(command);
+    }
+
     /** Runs one command for {@code connection} against {@code database}; always returns a reply document. */
     public BsonDocument run(ConnectionState connection, String database, BsonDocument command) {
         String name = command.isEmpty() ? "" : command.getFirstKey();
@@ -67,6 +76,7 @@ public final class CommandDispatcher implements AutoCloseable {
         if (handler == null) {
             return Replies.error(ErrorCode.COMMAND_NOT_FOUND, "no such command: '" + name + "'", null);
         }
+        opCounters.count(name, command);
         CommandContext ctx = new CommandContext(connection, database);
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);

@@ -92,6 +92,20 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             return;
         }
         Request r = request;
+        long holdHello = dispatcher.holdMillis(r.command());
+        if (holdHello > 0 && pending.get() == 0 && tail.isDone()) {
+            // a driver's monitor: answer when maxAwaitTimeMS has passed, without holding a thread meanwhile
+            CompletableFuture<Void> answered = new CompletableFuture<>();
+            tail = answered;
+            ctx.executor().schedule(() -> {
+                try {
+                    reply(ctx, r, responseId);
+                } finally {
+                    answered.complete(null);
+                }
+            }, holdHello, java.util.concurrent.TimeUnit.MILLISECONDS);
+            return;
+        }
         if (pending.get() == 0 && tail.isDone() && InlineCommands.isQuick(r.command())) {
             // nothing queued before it on this connection, so answering now keeps the reply order
             reply(ctx, r, responseId);
