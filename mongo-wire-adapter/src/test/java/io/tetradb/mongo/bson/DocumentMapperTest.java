@@ -47,6 +47,24 @@ class DocumentMapperTest {
         }
     }
 
+    /** The positional reader of this face's date form agrees with java.time's ISO parser, and refuses other forms. */
+    @Test
+    void plainUtcDatesReadByPositionAsJavaTimeReadsThem() {
+        Random random = new Random(11);
+        for (int i = 0; i < 5000; i++) {
+            long ms = Math.floorMod(random.nextLong(), 253402300800000L);
+            String text = java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(
+                    java.time.Instant.ofEpochMilli(ms).atOffset(java.time.ZoneOffset.UTC));
+            assertEquals(ms, DocumentMapper.utcMillis(text), text);
+        }
+        assertEquals(1_500L, DocumentMapper.utcMillis("1970-01-01T00:00:01.5Z"));
+        assertEquals(1_123L, DocumentMapper.utcMillis("1970-01-01T00:00:01.123456789Z"));
+        for (String other : List.of("2020-02-30T00:00:00Z", "2020-01-01T00:00:00+01:00", "2020-01-01T24:00:00Z",
+                "2020-01-01 00:00:00Z", "2020-01-01T00:00:00.Z", "2020-1-01T00:00:00Z", "+2020-01-01T00:00:00Z")) {
+            assertEquals(Long.MIN_VALUE, DocumentMapper.utcMillis(other), other);
+        }
+    }
+
     private static void assertMapsLikeTheLibrary(BsonValue v) throws Exception {
         BsonDocument doc = new BsonDocument("_id", new BsonInt32(1)).append("v", v);
         ObjectNode item = DocumentMapper.toItem(doc);
