@@ -98,6 +98,37 @@ public final class CompiledIndexingPolicy {
         return composites;
     }
 
+    /**
+     * False when no path that starts with {@code prefix} can be indexed (no included pattern agrees with it on their
+     * common segments), so a walk over an item may skip the value there: with a narrow policy most of an item is never
+     * looked at. True is only a "maybe" ({@link #indexes} decides).
+     */
+    public boolean mayIndexUnder(List<String> prefix) {
+        if (!enabled) {
+            return false;
+        }
+        if (startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
+            return true;
+        }
+        for (PathPattern p : included) {
+            if (startsAlike(prefix, p.segments())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code a} and {@code b} are equal on their first min(|a|, |b|) segments. */
+    private static boolean startsAlike(List<String> a, List<String> b) {
+        int n = Math.min(a.size(), b.size());
+        for (int i = 0; i < n; i++) {
+            if (!a.get(i).equals(b.get(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the scalar at {@code path} (concrete segments, {@code []} for array elements) is indexed. */
     public boolean indexes(List<String> path) {
         if (!enabled || also != null && !also.indexes(path)) {

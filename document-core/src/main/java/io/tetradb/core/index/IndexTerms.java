@@ -54,7 +54,9 @@ public final class IndexTerms {
                 continue;
             }
             concrete.add(f.getKey());
-            walk(f.getValue(), concrete, child("", f.getKey()), policy, terms, false);
+            if (policy.mayIndexUnder(concrete)) {
+                walk(f.getValue(), concrete, child("", f.getKey()), policy, terms, false);
+            }
             concrete.remove(concrete.size() - 1);
         }
         return terms;
@@ -67,7 +69,9 @@ public final class IndexTerms {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> f = it.next();
                 concrete.add(f.getKey());
-                walk(f.getValue(), concrete, child(flat, f.getKey()), policy, out, underArray);
+                if (policy.mayIndexUnder(concrete)) {
+                    walk(f.getValue(), concrete, child(flat, f.getKey()), policy, out, underArray);
+                }
                 concrete.remove(concrete.size() - 1);
             }
         } else if (node.isArray()) {

@@ -24,6 +24,51 @@ class IndexingPolicyTest {
         return List.of(segments);
     }
 
+    /**
+     * An item walk skips what {@code mayIndexUnder} rules out, so it must never rule out a prefix of an indexed path:
+     * checked for random policies over random paths (and the terms of a random item equal the unpruned ones).
+     */
+    @Test
+    void mayIndexUnderNeverRulesOutAnIndexedPath() throws Exception {
+        java.util.Random random = new java.util.Random(5);
+        String[] names = {"a", "b", "c", "id", "_ts", "[]"};
+        for (int round = 0; round < 300; round++) {
+            StringBuilder inc = new StringBuilder();
+            StringBuilder exc = new StringBuilder();
+            (random.nextBoolean() ? inc : exc).append("{\"path\": \"/*\"}"); // a policy names the root
+            for (int i = random.nextInt(4); i >= 0; i--) {
+                (random.nextBoolean() ? inc : exc).append(inc.length() > 0 || exc.length() > 0 ? "," : "")
+                        .append("{\"path\": \"").append(randomPattern(random, names)).append("\"}");
+            }
+            String incText = inc.toString().replaceAll("^,", "");
+            String excText = exc.toString().replaceAll("^,", "");
+            CompiledIndexingPolicy policy = policy("{\"includedPaths\": [" + incText + "], \"excludedPaths\": ["
+                    + excText + "]}");
+            for (int k = 0; k < 200; k++) {
+                List<String> path = new java.util.ArrayList<>();
+                path.add(names[random.nextInt(names.length - 1)]); // an item's field, never an array element
+                for (int d = random.nextInt(4); d > 0; d--) {
+                    path.add(names[random.nextInt(names.length)]);
+                }
+                if (policy.indexes(path)) {
+                    for (int len = 1; len <= path.size(); len++) {
+                        assertTrue(policy.mayIndexUnder(path.subList(0, len)), policy + " " + path + " " + len);
+                    }
+                }
+            }
+        }
+    }
+
+    private static String randomPattern(java.util.Random random, String[] names) {
+        StringBuilder sb = new StringBuilder();
+        int depth = random.nextInt(3);
+        for (int d = 0; d <= depth; d++) {
+            String n = names[random.nextInt(names.length)];
+            sb.append('/').append(d == 0 && n.equals("[]") ? "a" : n);
+        }
+        return sb.append(random.nextBoolean() ? "/*" : "/?").toString();
+    }
+
     @Test
     void patternsParseAndMatch() {
         PathPattern all = PathPattern.parse("/*");

@@ -55,7 +55,12 @@ public final class DocumentMapper {
 
     /** The stored name of a top-level field. */
     public static String storedName(String field) {
-        return RESERVED.contains(field) || field.startsWith("~") ? "~" + field : field;
+        if (field.isEmpty()) {
+            return field;
+        }
+        char first = field.charAt(0);
+        // every reserved name starts with 'i' or '_': most names need no set lookup (a per-field cost on every write)
+        return first == '~' || (first == 'i' || first == '_') && RESERVED.contains(field) ? "~" + field : field;
     }
 
     public static String userName(String stored) {
