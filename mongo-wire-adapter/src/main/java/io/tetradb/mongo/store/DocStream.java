@@ -23,6 +23,8 @@ public final class DocStream implements Iterator<StoredDoc> {
     private final ArrayDeque<JsonNode> buffer = new ArrayDeque<>();
     private String continuation;
     private boolean exhausted;
+    /** The document a point read found, until it is taken. */
+    private StoredDoc point;
     private int pageSize = 101;
     private double requestCharge;
     private long documentsLoaded;
@@ -99,9 +101,11 @@ public final class DocStream implements Iterator<StoredDoc> {
                 io.tetradb.core.store.ItemResult r = container.read(partition, pointId, null);
                 requestCharge += r.requestCharge();
                 documentsLoaded++;
-                com.fasterxml.jackson.databind.node.ObjectNode item = container.codec().parse(r.stored());
-                item.put("_etag", r.etag());
-                buffer.add(item);
+                // straight from the stored JSON text to BSON: no JSON tree in between
+                byte[] stored = r.stored();
+                point = new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItemJson(container.codec().mapper(),
+                        stored, io.tetradb.core.store.ItemCodec.HEADER,
+                        stored.length - io.tetradb.core.store.ItemCodec.HEADER), pointId, r.etag(), partition);
             } catch (io.tetradb.core.StoreException e) {
                 if (e.status() != io.tetradb.core.Status.NOT_FOUND) {
                     throw e;
@@ -122,7 +126,7 @@ public final class DocStream implements Iterator<StoredDoc> {
             }
             pageSize = Math.min(1000, pageSize * 2);
         }
-        return !buffer.isEmpty();
+        return point != null || !buffer.isEmpty();
     }
 
     @Override
@@ -139,6 +143,11 @@ public final class DocStream implements Iterator<StoredDoc> {
     }
 
     private StoredDoc rawNext() {
+        if (point != null) {
+            StoredDoc d = point;
+            point = null;
+            return d;
+        }
         JsonNode item = buffer.poll();
         return new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItem(item), item.path("id").asText(),
                 item.path("_etag").asText(null), container.partitionKeyOf(item));

@@ -120,8 +120,10 @@ public final class MongoCollection {
         try {
             ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
-            ObjectNode item = container.codec().parse(r.stored());
-            return new StoredDoc(DocumentMapper.fromItem(item), old.id(), r.etag(), old.partition());
+            byte[] stored = r.stored();
+            return new StoredDoc(DocumentMapper.fromItemJson(container.codec().mapper(), stored,
+                    io.tetradb.core.store.ItemCodec.HEADER, stored.length - io.tetradb.core.store.ItemCodec.HEADER),
+                    old.id(), r.etag(), old.partition());
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;

@@ -73,6 +73,41 @@ class DocumentMapperTest {
         assertEquals(doc, DocumentMapper.fromItem(item), v.toString());
     }
 
+    /**
+     * The streaming reader of stored items gives what the tree reader gives: random documents (every type, nesting,
+     * the numbers' sidecar), stored with the core's system properties, and items other faces wrote ('$' names that
+     * are no Extended JSON, huge integers, floats, nulls).
+     */
+    @Test
+    void streamingReadEqualsTreeRead() throws Exception {
+        Random random = new Random(13);
+        for (int i = 0; i < 500; i++) {
+            BsonDocument doc = randomDocument(random, 0);
+            doc.put("_id", new BsonInt32(i));
+            doc.put("small", new BsonInt64(i));
+            doc.put("nan", new BsonDouble(Double.NaN));
+            ObjectNode item = DocumentMapper.toItem(doc);
+            item.put("_rid", "x").put("_self", "y").put("_etag", "\"z\"").put("_ts", 1).putObject("_attachments");
+            assertStreamsLikeTree(item);
+            assertEquals(doc, fromJson(item), doc.toJson());
+        }
+        assertStreamsLikeTree((ObjectNode) JSON.readTree("{\"id\": \"a\", \"o\": {\"$weird\": 1, \"b\": [1, 2]},"
+                + " \"big\": 123456789012345678901234567890, \"f\": 1.5e300, \"n\": null, \"e\": {}, \"ea\": [],"
+                + " \"l\": 4000000000, \"neg\": -7, \"t\": true, \"d\": {\"$date\": \"2020-01-01\"},"
+                + " \"~id\": \"user id\", \"_types\": {\"/l\": \"long\"}}"));
+    }
+
+    private static void assertStreamsLikeTree(ObjectNode item) throws Exception {
+        assertEquals(DocumentMapper.fromItem(item), fromJson(item), item.toString());
+    }
+
+    private static BsonDocument fromJson(ObjectNode item) throws Exception {
+        byte[] json = JSON.writeValueAsBytes(item);
+        byte[] padded = new byte[json.length + 9];
+        System.arraycopy(json, 0, padded, 9, json.length);
+        return DocumentMapper.fromItemJson(JSON, padded, 9, json.length);
+    }
+
     /** The cheap bound that spares most documents an encoding pass is never below the real size. */
     @Test
     void sizeBoundIsNeverBelowTheEncodedSize() {
