@@ -13,10 +13,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -78,15 +77,15 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         resp.headers().set("x-ms-request-id", UUID.randomUUID().toString());
         resp.headers().set("x-ms-version", API_VERSION);
         resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
-        resp.headers().set(HttpHeaderNames.DATE,
-                DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        resp.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         HttpUtil.setKeepAlive(resp, keepAlive);
         ctx.writeAndFlush(resp);
     }
 
-    private static String formatCharge(double ru) {
-        return String.format(Locale.ROOT, "%.2f", ru);
+    /** Two decimals, rounded half up from the shortest decimal form, as {@code String.format("%.2f")} does. */
+    static String formatCharge(double ru) {
+        return BigDecimal.valueOf(ru).setScale(2, RoundingMode.HALF_UP).toPlainString();
     }
 
     @Override
