@@ -60,7 +60,11 @@ final class AccessPlanner {
             access = composite != null && composite.id().equals(resumeAccess) ? composite
                     : byId != null && byId.id().equals(resumeAccess) ? byId
                     : fromToken(resumeAccess, candidates, orderedCandidate, p);
-        } else if (byId != null && (!ids.prefix() || composite == null && orderedCandidate == null)) {
+        } else if (byId != null && (!ids.prefix() && ids.range() == null
+                || composite == null && orderedCandidate == null)) {
+            access = byId;
+        } else if (byId != null && ids.range() != null && smallIdRange(partitions, ids)) {
+            // a few ids sorted in memory beat an index-ordered read from the partition's start
             access = byId;
         } else {
             access = mostSelective(candidates, orderedCandidate, composite, p);
@@ -191,6 +195,26 @@ final class AccessPlanner {
                 + "indexing policy changed since the first page (" + id + ").");
     }
 
+    /**
+     * Whether an id range holds few enough documents ({@code SELECTIVITY_PROBE / 4}, as for seeks against a composite
+     * read) that reading them all and sorting beats an ordered read. Counts keys only: no value is read.
+     */
+    private boolean smallIdRange(List<PartitionKeyValue> partitions, AccessPath.IdKeys ids) {
+        int limit = SELECTIVITY_PROBE / 4;
+        int n = 0;
+        for (DocScanSource.Range r : new AccessSources(container).idRanges(partitions, ids)) {
+            try (io.tetradb.core.storage.KeyCursor cursor = container.engine().cursor(Space.DOCS, r.from(), r.to(),
+                    false)) {
+                while (cursor.next()) {
+                    if (++n > limit) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     private long countEntries(IndexSeek seek, int limit) {
         Integer pathId = container.paths().find(seek.path());
         if (pathId == null) {
@@ -216,7 +240,9 @@ final class AccessPlanner {
         List<io.tetradb.core.query.sql.Expr> conjuncts = new ArrayList<>();
         IndexSeekPlanner.flattenConjuncts(where, conjuncts);
         AccessPath.IdKeys prefix = null;
+        IdBounds bounds = new IdBounds();
         for (io.tetradb.core.query.sql.Expr e : conjuncts) {
+            bounds.add(e, aliases, params);
             if (e instanceof io.tetradb.core.query.sql.Expr.Binary b
                     && b.op() == io.tetradb.core.query.sql.Expr.BinaryOp.EQUAL) {
                 String v = isId(b.left(), aliases) ? text(b.right(), params)
@@ -248,7 +274,87 @@ final class AccessPlanner {
                 }
             }
         }
-        return prefix;
+        return prefix != null ? prefix : bounds.keys();
+    }
+
+    /**
+     * The bounds of {@code c.id} a filter's conjuncts set ({@code c.id >= 'a'}, {@code 'b' > c.id}, ...), the
+     * tightest of each side. Bounds with chars ≥ U+D800 are left to the filter: there the key order (UTF-8 bytes)
+     * and SQL's string order (UTF-16 units) can disagree.
+     */
+    private static final class IdBounds {
+        private String from;
+        private boolean fromInclusive;
+        private String to;
+        private boolean toInclusive;
+        private final List<String> why = new ArrayList<>();
+
+        void add(io.tetradb.core.query.sql.Expr e, Map<String, List<String>> aliases, Map<String, JsonNode> params) {
+            if (!(e instanceof io.tetradb.core.query.sql.Expr.Binary b)) {
+                return;
+            }
+            io.tetradb.core.query.sql.Expr.BinaryOp op = b.op();
+            String v;
+            if (isId(b.left(), aliases)) {
+                v = text(b.right(), params);
+            } else if (isId(b.right(), aliases)) {
+                v = text(b.left(), params);
+                op = flipped(op);
+            } else {
+                return;
+            }
+            if (v == null || op == null || !keyOrderSafe(v)) {
+                return;
+            }
+            switch (op) {
+                case GREATER, GREATER_OR_EQUAL -> {
+                    boolean inclusive = op == io.tetradb.core.query.sql.Expr.BinaryOp.GREATER_OR_EQUAL;
+                    int c = from == null ? 1 : v.compareTo(from);
+                    if (c > 0 || c == 0 && !inclusive) {
+                        from = v;
+                        fromInclusive = inclusive;
+                    }
+                }
+                case LESS, LESS_OR_EQUAL -> {
+                    boolean inclusive = op == io.tetradb.core.query.sql.Expr.BinaryOp.LESS_OR_EQUAL;
+                    int c = to == null ? -1 : v.compareTo(to);
+                    if (c < 0 || c == 0 && !inclusive) {
+                        to = v;
+                        toInclusive = inclusive;
+                    }
+                }
+                default -> {
+                    return;
+                }
+            }
+            why.add(e.toString());
+        }
+
+        AccessPath.IdKeys keys() {
+            return why.isEmpty() ? null : new AccessPath.IdKeys(List.of(), false, String.join(" AND ", why),
+                    new AccessPath.IdRange(from, fromInclusive, to, toInclusive));
+        }
+
+        /** The comparison with its sides swapped ({@code 'a' < c.id} is {@code c.id > 'a'}); null for others. */
+        private static io.tetradb.core.query.sql.Expr.BinaryOp flipped(io.tetradb.core.query.sql.Expr.BinaryOp op) {
+            return switch (op) {
+                case LESS -> io.tetradb.core.query.sql.Expr.BinaryOp.GREATER;
+                case LESS_OR_EQUAL -> io.tetradb.core.query.sql.Expr.BinaryOp.GREATER_OR_EQUAL;
+                case GREATER -> io.tetradb.core.query.sql.Expr.BinaryOp.LESS;
+                case GREATER_OR_EQUAL -> io.tetradb.core.query.sql.Expr.BinaryOp.LESS_OR_EQUAL;
+                default -> null;
+            };
+        }
+
+        /** No char ≥ U+D800: below it UTF-8 bytes and UTF-16 units order strings alike, against any other string. */
+        static boolean keyOrderSafe(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) >= '\uD800') {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static boolean isId(io.tetradb.core.query.sql.Expr e, Map<String, List<String>> aliases) {
