@@ -170,7 +170,7 @@ final class TableApi {
                 + "',RowKey='" + EntityJson.escapeKey(e.rowKey()) + "')";
         if (noContent(r)) {
             return new ApiResponse(204).header("Preference-Applied", "return-no-content")
-                    .header("ETag", o.entity().etag()).header("Location", location)
+                    .header("ETag", o.etag()).header("Location", location)
                     .header("DataServiceId", location).charge(o.requestCharge());
         }
         MetadataLevel level = MetadataLevel.of(r);
@@ -215,7 +215,7 @@ final class TableApi {
                 throw new TableException(405, "MethodNotAllowed", "The requested method " + r.method()
                         + " is not allowed on an entity.");
         }
-        return new ApiResponse(204).header("ETag", o.entity().etag()).charge(o.requestCharge());
+        return new ApiResponse(204).header("ETag", o.etag()).charge(o.requestCharge());
     }
 
     private ApiResponse queryEntities(ApiRequest r, ResourcePath p) {
