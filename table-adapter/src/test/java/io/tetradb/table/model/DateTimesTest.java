@@ -43,6 +43,31 @@ class DateTimesTest {
     }
 
     @Test
+    void sdkFormsWithAnyNumberOfFractionalDigitsReadAsJavaTimeReadsThem() {
+        Random r = new Random(3);
+        for (int i = 0; i < 20_000; i++) {
+            long nanos = switch (i % 4) {
+                case 0 -> 0;
+                case 1 -> r.nextInt(1000) * 1_000_000L;
+                case 2 -> r.nextInt(10_000_000) * 100L;
+                default -> r.nextInt(1_000_000_000);
+            };
+            Instant t = Instant.ofEpochSecond(r.nextInt(2_000_000_000), nanos);
+            for (String text : new String[] {t.toString(), OffsetDateTime.ofInstant(t, ZoneOffset.UTC).toString(),
+                    DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(OffsetDateTime.ofInstant(t, ZoneOffset.UTC))}) {
+                if (nanos % 100 == 0) {
+                    assertEquals(OffsetDateTime.parse(text).toInstant(), DateTimes.parse(text), text);
+                } else {
+                    assertThrows(TableException.class, () -> DateTimes.parse(text), text);
+                }
+            }
+        }
+        assertEquals(Instant.parse("2016-03-01T09:30:00.1234567Z"), DateTimes.parse("2016-03-01T09:30:00.123456700Z"));
+        assertEquals(Instant.parse("2016-03-01T09:30:00Z"), DateTimes.parse("2016-03-01T09:30:00.Z")); // java.time allows it
+        assertThrows(TableException.class, () -> DateTimes.parse("2016-03-01T09:30:00.1234567890Z"));
+    }
+
+    @Test
     void canonicalLookingTextThatIsNoDateIsRefusedAsBefore() {
         for (String bad : new String[] {"2016-02-30T00:00:00.0000000Z", "2016-13-01T00:00:00.0000000Z",
                 "2016-01-01T24:00:00.0000000Z", "2016-01-01T00:60:00.0000000Z", "2016-01-01T00:00:00.00000a0Z",
