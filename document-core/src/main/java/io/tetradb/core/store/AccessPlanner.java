@@ -157,6 +157,9 @@ final class AccessPlanner {
         if (ordered != null && candidates.size() == 1) {
             return new AccessPath(ordered, true, reverse);
         }
+        if (candidates.size() == 1) {
+            return new AccessPath(candidates.get(0), false, false); // nothing to compare it with: no count
+        }
         IndexSeek best = null;
         long bestCount = Long.MAX_VALUE;
         // equalities first, and each later candidate counted only as far as the best so far: a selective seek
