@@ -33,6 +33,18 @@ class HttpTextTest {
     }
 
     @Test
+    void requestIdsAreVersion4Uuids() {
+        java.util.Set<java.util.UUID> seen = new java.util.HashSet<>();
+        for (int i = 0; i < 10_000; i++) {
+            java.util.UUID id = RequestHandler.requestId();
+            assertEquals(4, id.version());
+            assertEquals(2, id.variant());
+            assertEquals(id, java.util.UUID.fromString(id.toString()));
+            assertTrue(seen.add(id));
+        }
+    }
+
+    @Test
     void datesAreRfc1123() {
         String now = HttpDates.now();
         Instant at = ZonedDateTime.parse(now, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
