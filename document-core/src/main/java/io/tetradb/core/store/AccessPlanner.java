@@ -45,6 +45,16 @@ final class AccessPlanner {
         List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params);
         checkOrderBy(p, aliases);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
+        // inside known logical partitions, an id equality is a point lookup and an id prefix or range a key range
+        AccessPath.IdKeys ids = partitions == null ? null : idKeys(p.filter(), aliases, params);
+        AccessPath byId = ids == null ? null : new AccessPath(null, false, false, null, ids);
+        boolean lookup = ids != null && !ids.prefix() && ids.range() == null;
+        // a few ids sorted in memory beat an index-ordered read from the partition's start
+        boolean smallRange = resumeAccess == null && ids != null && ids.range() != null
+                && smallIdRange(partitions, ids);
+        if (resumeAccess == null && (lookup || smallRange) && p.sort().size() <= 1) {
+            return byId; // chosen whatever else could serve the sort: no composite index to look for
+        }
         AccessPath composite = compositeFor(p, aliases, params, pk, policy);
         if (p.sort().size() > 1 && composite == null && container.indexingPolicy().enabled()) {
             throw new StoreException(Status.BAD_REQUEST, "The order by query does not have a corresponding composite "
@@ -52,19 +62,12 @@ final class AccessPlanner {
                     + p.sort().stream().map(o -> o.expr() + (o.descending() ? " DESC" : " ASC")).toList()
                     + " (or with every direction inverted) to the indexing policy.");
         }
-        // inside known logical partitions, an id equality is a point lookup and an id prefix a key range
-        AccessPath.IdKeys ids = partitions == null ? null : idKeys(p.filter(), aliases, params);
-        AccessPath byId = ids == null ? null : new AccessPath(null, false, false, null, ids);
         AccessPath access;
         if (resumeAccess != null) {
             access = composite != null && composite.id().equals(resumeAccess) ? composite
                     : byId != null && byId.id().equals(resumeAccess) ? byId
                     : fromToken(resumeAccess, candidates, orderedCandidate, p);
-        } else if (byId != null && (!ids.prefix() && ids.range() == null
-                || composite == null && orderedCandidate == null)) {
-            access = byId;
-        } else if (byId != null && ids.range() != null && smallIdRange(partitions, ids)) {
-            // a few ids sorted in memory beat an index-ordered read from the partition's start
+        } else if (byId != null && (lookup || smallRange || composite == null && orderedCandidate == null)) {
             access = byId;
         } else {
             access = mostSelective(candidates, orderedCandidate, composite, p);
