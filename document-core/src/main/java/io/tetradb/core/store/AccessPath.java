@@ -55,6 +55,8 @@ record AccessPath(IndexSeek seek, boolean ordered, boolean reverse, CompositeRea
     /**
      * {@code from <(=) c.id <(=) to}, either bound null for none. Only for bounds without chars ≥ U+D800: then the
      * ids in the range by SQL's UTF-16 order are exactly those whose UTF-8 keys lie between the bounds' keys.
+     * Not for ids holding an unpaired surrogate: {@code Keys.utf8} stores it as {@code ?} (so two such ids already
+     * share a key), and a lower bound decided at that char can then exclude the id's key although SQL includes it.
      */
     record IdRange(String from, boolean fromInclusive, String to, boolean toInclusive) {
     }
