@@ -22,7 +22,7 @@ record AccessPath(IndexSeek seek, boolean ordered, boolean reverse, CompositeRea
 
     String id() {
         if (ids != null) {
-            return "primary key " + (ids.prefix() ? "range" : "lookup") + " (" + ids.why() + ")";
+            return "primary key " + (ids.prefix() || ids.range() != null ? "range" : "lookup") + " (" + ids.why() + ")";
         }
         if (composite != null) {
             return "composite index read on " + composite.index().name() + " (" + composite.why() + ")"
@@ -42,7 +42,22 @@ record AccessPath(IndexSeek seek, boolean ordered, boolean reverse, CompositeRea
     record CompositeRead(CompositeIndex index, int equalities, int sortKeys, List<byte[]> prefixes, String why) {
     }
 
-    /** Ids pinned by the filter: {@code c.id = v}, {@code c.id IN (...)}, or a prefix by {@code STARTSWITH(c.id, p)}. */
-    record IdKeys(List<String> values, boolean prefix, String why) {
+    /**
+     * Ids pinned by the filter: {@code c.id = v}, {@code c.id IN (...)}, a prefix by {@code STARTSWITH(c.id, p)}, or
+     * a {@code range} by comparisons of {@code c.id} with strings ({@code values} empty then).
+     */
+    record IdKeys(List<String> values, boolean prefix, String why, IdRange range) {
+        IdKeys(List<String> values, boolean prefix, String why) {
+            this(values, prefix, why, null);
+        }
+    }
+
+    /**
+     * {@code from <(=) c.id <(=) to}, either bound null for none. Only for bounds without chars ≥ U+D800: then the
+     * ids in the range by SQL's UTF-16 order are exactly those whose UTF-8 keys lie between the bounds' keys.
+     * Not for ids holding an unpaired surrogate: {@code Keys.utf8} stores it as {@code ?} (so two such ids already
+     * share a key), and a lower bound decided at that char can then exclude the id's key although SQL includes it.
+     */
+    record IdRange(String from, boolean fromInclusive, String to, boolean toInclusive) {
     }
 }

@@ -48,6 +48,16 @@ final class AccessPlanner {
         List<IndexSeek> candidates = IndexSeekPlanner.candidates(p.filter(), aliases, policy, params, singleValued);
         checkOrderBy(p, aliases);
         IndexSeek orderedCandidate = orderedCandidate(p, aliases, candidates);
+        // inside known logical partitions, an id equality is a point lookup and an id prefix or range a key range
+        AccessPath.IdKeys ids = partitions == null ? null : idKeys(p.filter(), aliases, params);
+        AccessPath byId = ids == null ? null : new AccessPath(null, false, false, null, ids);
+        boolean lookup = ids != null && !ids.prefix() && ids.range() == null;
+        // a few ids sorted in memory beat an index-ordered read from the partition's start
+        boolean smallRange = resumeAccess == null && ids != null && ids.range() != null
+                && smallIdRange(partitions, ids);
+        if (resumeAccess == null && (lookup || smallRange) && p.sort().size() <= 1) {
+            return byId; // chosen whatever else could serve the sort: no composite index to look for
+        }
         AccessPath composite = compositeFor(p, aliases, params, pk, policy);
         if (p.sort().size() > 1 && composite == null && container.indexingPolicy().enabled()) {
             throw new StoreException(Status.BAD_REQUEST, "The order by query does not have a corresponding composite "
@@ -55,15 +65,12 @@ final class AccessPlanner {
                     + p.sort().stream().map(o -> o.expr() + (o.descending() ? " DESC" : " ASC")).toList()
                     + " (or with every direction inverted) to the indexing policy.");
         }
-        // inside known logical partitions, an id equality is a point lookup and an id prefix a key range
-        AccessPath.IdKeys ids = partitions == null ? null : idKeys(p.filter(), aliases, params);
-        AccessPath byId = ids == null ? null : new AccessPath(null, false, false, null, ids);
         AccessPath access;
         if (resumeAccess != null) {
             access = composite != null && composite.id().equals(resumeAccess) ? composite
                     : byId != null && byId.id().equals(resumeAccess) ? byId
                     : fromToken(resumeAccess, candidates, orderedCandidate, p);
-        } else if (byId != null && (!ids.prefix() || composite == null && orderedCandidate == null)) {
+        } else if (byId != null && (lookup || smallRange || composite == null && orderedCandidate == null)) {
             access = byId;
         } else {
             access = mostSelective(candidates, orderedCandidate, composite, p);
@@ -156,6 +163,9 @@ final class AccessPlanner {
         if (ordered != null && candidates.size() == 1) {
             return new AccessPath(ordered, true, reverse);
         }
+        if (candidates.size() == 1) {
+            return new AccessPath(candidates.get(0), false, false); // nothing to compare it with: no count
+        }
         IndexSeek best = null;
         long bestCount = Long.MAX_VALUE;
         // equalities first, and each later candidate counted only as far as the best so far: a selective seek
@@ -194,6 +204,26 @@ final class AccessPlanner {
                 + "indexing policy changed since the first page (" + id + ").");
     }
 
+    /**
+     * Whether an id range holds few enough documents ({@code SELECTIVITY_PROBE / 4}, as for seeks against a composite
+     * read) that reading them all and sorting beats an ordered read. Counts keys only: no value is read.
+     */
+    private boolean smallIdRange(List<PartitionKeyValue> partitions, AccessPath.IdKeys ids) {
+        int limit = SELECTIVITY_PROBE / 4;
+        int n = 0;
+        for (DocScanSource.Range r : new AccessSources(container).idRanges(partitions, ids)) {
+            try (io.tetradb.core.storage.KeyCursor cursor = container.engine().cursor(Space.DOCS, r.from(), r.to(),
+                    false)) {
+                while (cursor.next()) {
+                    if (++n > limit) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
     private long countEntries(IndexSeek seek, int limit) {
         Integer pathId = container.paths().find(seek.path());
         if (pathId == null) {
@@ -219,7 +249,9 @@ final class AccessPlanner {
         List<io.tetradb.core.query.sql.Expr> conjuncts = new ArrayList<>();
         IndexSeekPlanner.flattenConjuncts(where, conjuncts);
         AccessPath.IdKeys prefix = null;
+        IdBounds bounds = new IdBounds();
         for (io.tetradb.core.query.sql.Expr e : conjuncts) {
+            bounds.add(e, aliases, params);
             if (e instanceof io.tetradb.core.query.sql.Expr.Binary b
                     && b.op() == io.tetradb.core.query.sql.Expr.BinaryOp.EQUAL) {
                 String v = isId(b.left(), aliases) ? text(b.right(), params)
@@ -251,7 +283,87 @@ final class AccessPlanner {
                 }
             }
         }
-        return prefix;
+        return prefix != null ? prefix : bounds.keys();
+    }
+
+    /**
+     * The bounds of {@code c.id} a filter's conjuncts set ({@code c.id >= 'a'}, {@code 'b' > c.id}, ...), the
+     * tightest of each side. Bounds with chars ≥ U+D800 are left to the filter: there the key order (UTF-8 bytes)
+     * and SQL's string order (UTF-16 units) can disagree.
+     */
+    private static final class IdBounds {
+        private String from;
+        private boolean fromInclusive;
+        private String to;
+        private boolean toInclusive;
+        private final List<String> why = new ArrayList<>();
+
+        void add(io.tetradb.core.query.sql.Expr e, Map<String, List<String>> aliases, Map<String, JsonNode> params) {
+            if (!(e instanceof io.tetradb.core.query.sql.Expr.Binary b)) {
+                return;
+            }
+            io.tetradb.core.query.sql.Expr.BinaryOp op = b.op();
+            String v;
+            if (isId(b.left(), aliases)) {
+                v = text(b.right(), params);
+            } else if (isId(b.right(), aliases)) {
+                v = text(b.left(), params);
+                op = flipped(op);
+            } else {
+                return;
+            }
+            if (v == null || op == null || !keyOrderSafe(v)) {
+                return;
+            }
+            switch (op) {
+                case GREATER, GREATER_OR_EQUAL -> {
+                    boolean inclusive = op == io.tetradb.core.query.sql.Expr.BinaryOp.GREATER_OR_EQUAL;
+                    int c = from == null ? 1 : v.compareTo(from);
+                    if (c > 0 || c == 0 && !inclusive) {
+                        from = v;
+                        fromInclusive = inclusive;
+                    }
+                }
+                case LESS, LESS_OR_EQUAL -> {
+                    boolean inclusive = op == io.tetradb.core.query.sql.Expr.BinaryOp.LESS_OR_EQUAL;
+                    int c = to == null ? -1 : v.compareTo(to);
+                    if (c < 0 || c == 0 && !inclusive) {
+                        to = v;
+                        toInclusive = inclusive;
+                    }
+                }
+                default -> {
+                    return;
+                }
+            }
+            why.add(e.toString());
+        }
+
+        AccessPath.IdKeys keys() {
+            return why.isEmpty() ? null : new AccessPath.IdKeys(List.of(), false, String.join(" AND ", why),
+                    new AccessPath.IdRange(from, fromInclusive, to, toInclusive));
+        }
+
+        /** The comparison with its sides swapped ({@code 'a' < c.id} is {@code c.id > 'a'}); null for others. */
+        private static io.tetradb.core.query.sql.Expr.BinaryOp flipped(io.tetradb.core.query.sql.Expr.BinaryOp op) {
+            return switch (op) {
+                case LESS -> io.tetradb.core.query.sql.Expr.BinaryOp.GREATER;
+                case LESS_OR_EQUAL -> io.tetradb.core.query.sql.Expr.BinaryOp.GREATER_OR_EQUAL;
+                case GREATER -> io.tetradb.core.query.sql.Expr.BinaryOp.LESS;
+                case GREATER_OR_EQUAL -> io.tetradb.core.query.sql.Expr.BinaryOp.LESS_OR_EQUAL;
+                default -> null;
+            };
+        }
+
+        /** No char ≥ U+D800: below it UTF-8 bytes and UTF-16 units order strings alike, against any other string. */
+        static boolean keyOrderSafe(String s) {
+            for (int i = 0; i < s.length(); i++) {
+                if (s.charAt(i) >= '\uD800') {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     private static boolean isId(io.tetradb.core.query.sql.Expr e, Map<String, List<String>> aliases) {

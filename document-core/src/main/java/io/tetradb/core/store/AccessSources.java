@@ -142,10 +142,20 @@ final class AccessSources {
         return inputs.size() == 1 ? inputs.get(0) : new MergedSource(inputs, prefixLengths, access.reverse());
     }
 
-    /** DOCS key ranges: per logical partition, the exact key of each id, or the range of an id prefix. */
-    private List<DocScanSource.Range> idRanges(List<PartitionKeyValue> partitions, AccessPath.IdKeys ids) {
+    /**
+     * DOCS key ranges: per logical partition, the exact key of each id, the range of an id prefix, or of an id range
+     * (none when it is empty).
+     */
+    List<DocScanSource.Range> idRanges(List<PartitionKeyValue> partitions, AccessPath.IdKeys ids) {
         List<DocScanSource.Range> ranges = new ArrayList<>();
         for (PartitionKeyValue p : partitions) {
+            if (ids.range() != null) {
+                DocScanSource.Range r = idRange(Keys.concat(container.collIdBytes(), p.epk(), p.encoded()), ids.range());
+                if (Arrays.compareUnsigned(r.from(), r.to()) < 0) {
+                    ranges.add(r);
+                }
+                continue;
+            }
             for (String id : ids.values()) {
                 byte[] key = Keys.concat(container.collIdBytes(), p.epk(), p.encoded(), Keys.utf8(id));
                 ranges.add(new DocScanSource.Range(key, ids.prefix() ? Keys.prefixEnd(key)
@@ -154,6 +164,22 @@ final class AccessSources {
         }
         ranges.sort((a, b) -> Arrays.compareUnsigned(a.from(), b.from()));
         return ranges;
+    }
+
+    /**
+     * The keys of one logical partition's documents ({@code partition} their common prefix; the id's UTF-8 bytes
+     * follow) whose ids lie in {@code r}. The smallest key above {@code x} is {@code x + 0x00}.
+     */
+    private static DocScanSource.Range idRange(byte[] partition, AccessPath.IdRange r) {
+        byte[] from = r.from() == null ? partition : Keys.concat(partition, Keys.utf8(r.from()));
+        if (r.from() != null && !r.fromInclusive()) {
+            from = Arrays.copyOf(from, from.length + 1);
+        }
+        byte[] to = r.to() == null ? Keys.prefixEnd(partition) : Keys.concat(partition, Keys.utf8(r.to()));
+        if (r.to() != null && r.toInclusive()) {
+            to = Arrays.copyOf(to, to.length + 1);
+        }
+        return new DocScanSource.Range(from, to);
     }
 
     /** Keeps the document keys in the query's logical partitions or feed range; null when all are in scope. */

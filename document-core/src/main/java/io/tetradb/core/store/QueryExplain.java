@@ -56,7 +56,11 @@ final class QueryExplain {
             boolean used = access.seek() != null && (access.seek().predicate().equals(seek.predicate())
                     || access.seek().predicate().contains(seek.predicate() + " AND ")
                     || access.seek().predicate().endsWith(" AND " + seek.predicate()));
-            entry.put("use", used ? "index seek" : "filter on the items found (another access path was cheaper)");
+            boolean byKey = access.ids() != null && (" AND " + access.ids().why() + " AND ")
+                    .contains(" AND " + conjunct + " AND ");
+            entry.put("use", used ? "index seek" : byKey ? "primary key " + (access.ids().prefix()
+                    || access.ids().range() != null ? "range" : "lookup")
+                    : "filter on the items found (another access path was cheaper)");
         }
         if (!p.sort().isEmpty()) {
             out.put("orderBy", access.ordered() || access.composite() != null

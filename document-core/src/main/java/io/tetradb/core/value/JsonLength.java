@@ -34,7 +34,13 @@ public final class JsonLength {
             case STRING:
                 return string(n.textValue());
             case NUMBER:
-                return n.isIntegralNumber() && n.canConvertToLong() ? digits(n.longValue()) : n.toString().length();
+                if (n.isIntegralNumber() && n.canConvertToLong()) {
+                    return digits(n.longValue());
+                }
+                if (n.isDouble() && Double.isFinite(n.doubleValue())) {
+                    return Double.toString(n.doubleValue()).length(); // Jackson's text of a double, without a writer
+                }
+                return n.toString().length();
             case BOOLEAN:
                 return n.booleanValue() ? 4 : 5;
             case NULL:

@@ -33,6 +33,20 @@ class JsonLengthTest {
     }
 
     @Test
+    void doublesOfEveryMagnitude() {
+        Random r = new Random(5);
+        for (int i = 0; i < 100_000; i++) {
+            double d = i % 2 == 0 ? Double.longBitsToDouble(r.nextLong()) : r.nextInt(1_000_000) / 100.0;
+            JsonNode n = F.numberNode(d);
+            assertEquals(n.toString().length(), JsonLength.of(n), n.toString());
+        }
+        for (double d : new double[] {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MIN_VALUE,
+                Double.MAX_VALUE, -0.0, 0.0, 1e-7, 1e7, 123456789.0}) {
+            assertEquals(F.numberNode(d).toString().length(), JsonLength.of(F.numberNode(d)), String.valueOf(d));
+        }
+    }
+
+    @Test
     void randomTrees() {
         Random r = new Random(42);
         for (int i = 0; i < 500; i++) {

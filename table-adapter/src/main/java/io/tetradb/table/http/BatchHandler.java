@@ -187,8 +187,8 @@ final class BatchHandler {
                 if (insert) {
                     b.append("Preference-Applied: return-no-content\r\n");
                 }
-                if (o.entity() != null) {
-                    b.append("ETag: ").append(o.entity().etag()).append("\r\n");
+                if (o.etag() != null) {
+                    b.append("ETag: ").append(o.etag()).append("\r\n");
                 }
                 b.append("\r\n");
             }

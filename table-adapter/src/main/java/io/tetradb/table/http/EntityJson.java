@@ -1,5 +1,6 @@
 package io.tetradb.table.http;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -224,12 +225,7 @@ final class EntityJson {
                 continue;
             }
             EdmValue v = p.getValue();
-            boolean annotate = switch (v.type()) {
-                case STRING, BOOLEAN -> false;
-                case INT32 -> level == MetadataLevel.FULL;
-                default -> true;
-            };
-            if (annotate && level != MetadataLevel.NONE) {
+            if (annotated(v, level)) {
                 o.put(p.getKey() + TYPE_SUFFIX, v.type().odataName());
             }
             switch (v.type()) {
@@ -248,6 +244,83 @@ final class EntityJson {
             }
         }
         return o;
+    }
+
+    /**
+     * Writes the object {@link #write(Entity, MetadataLevel, Set, String, String, boolean)} builds straight to
+     * {@code g}, without the tree (a query page writes up to 1000 entities). Property names that could repeat a
+     * name the writer adds ({@code odata.*}, {@code ...@odata.type}; only other faces store such names) go through
+     * the tree, whose later value replaces the earlier.
+     */
+    static void write(JsonGenerator g, Entity e, MetadataLevel level, Set<String> select, String baseUrl,
+                      String table, boolean single) throws IOException {
+        for (String name : e.properties().keySet()) {
+            if (name.startsWith("odata.") || name.contains("@")) {
+                M.writeTree(g, write(e, level, select, baseUrl, table, single));
+                return;
+            }
+        }
+        g.writeStartObject();
+        if (level != MetadataLevel.NONE) {
+            if (single) {
+                g.writeStringField("odata.metadata", baseUrl + "/$metadata#" + table + "/@Element");
+            }
+            if (level == MetadataLevel.FULL) {
+                String self = baseUrl + "/" + table + "(PartitionKey='" + escapeKey(e.partitionKey())
+                        + "',RowKey='" + escapeKey(e.rowKey()) + "')";
+                g.writeStringField("odata.type", accountOf(baseUrl) + "." + table);
+                g.writeStringField("odata.id", self);
+                g.writeStringField("odata.editLink", self.substring(baseUrl.length() + 1));
+            }
+            g.writeStringField("odata.etag", e.etag());
+        }
+        if (select == null || select.contains("PartitionKey")) {
+            g.writeStringField("PartitionKey", e.partitionKey());
+        }
+        if (select == null || select.contains("RowKey")) {
+            g.writeStringField("RowKey", e.rowKey());
+        }
+        if (e.timestamp() != null && (select == null || select.contains("Timestamp"))) {
+            if (level != MetadataLevel.NONE) {
+                g.writeStringField("Timestamp" + TYPE_SUFFIX, EdmType.DATETIME.odataName());
+            }
+            g.writeStringField("Timestamp", DateTimes.format(e.timestamp()));
+        }
+        for (Map.Entry<String, EdmValue> p : e.properties().entrySet()) {
+            if (select != null && !select.contains(p.getKey())) {
+                continue;
+            }
+            EdmValue v = p.getValue();
+            if (annotated(v, level)) {
+                g.writeStringField(p.getKey() + TYPE_SUFFIX, v.type().odataName());
+            }
+            g.writeFieldName(p.getKey());
+            switch (v.type()) {
+                case STRING -> g.writeString((String) v.value());
+                case INT32 -> g.writeNumber((Integer) v.value());
+                case BOOLEAN -> g.writeBoolean((Boolean) v.value());
+                case DOUBLE -> {
+                    double d = (Double) v.value();
+                    if (Double.isFinite(d)) {
+                        g.writeNumber(d);
+                    } else {
+                        g.writeString(v.wireText());
+                    }
+                }
+                default -> g.writeString(v.wireText());
+            }
+        }
+        g.writeEndObject();
+    }
+
+    /** Whether a value's JSON carries its type annotation at {@code level}: where JSON cannot tell the type. */
+    private static boolean annotated(EdmValue v, MetadataLevel level) {
+        boolean annotate = switch (v.type()) {
+            case STRING, BOOLEAN -> false;
+            case INT32 -> level == MetadataLevel.FULL;
+            default -> true;
+        };
+        return annotate && level != MetadataLevel.NONE;
     }
 
     private static String accountOf(String baseUrl) {

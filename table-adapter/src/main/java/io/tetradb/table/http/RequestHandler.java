@@ -13,10 +13,9 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
@@ -75,18 +74,29 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(a.status),
                 Unpooled.wrappedBuffer(a.body));
         a.headers.forEach((k, v) -> resp.headers().set(k, v));
-        resp.headers().set("x-ms-request-id", UUID.randomUUID().toString());
+        resp.headers().set("x-ms-request-id", requestId().toString());
         resp.headers().set("x-ms-version", API_VERSION);
         resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
-        resp.headers().set(HttpHeaderNames.DATE,
-                DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC)));
+        resp.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         HttpUtil.setKeepAlive(resp, keepAlive);
         ctx.writeAndFlush(resp);
     }
 
-    private static String formatCharge(double ru) {
-        return String.format(Locale.ROOT, "%.2f", ru);
+    /**
+     * A random (version 4) UUID naming the answer. It only has to be unique, not unguessable: ThreadLocalRandom
+     * instead of {@link UUID#randomUUID()}'s SecureRandom, which serializes the request threads on one lock.
+     */
+    static UUID requestId() {
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        long high = r.nextLong() & ~0xF000L | 0x4000L;               // version 4
+        long low = r.nextLong() & ~(0xC000L << 48) | (0x8000L << 48); // IETF variant
+        return new UUID(high, low);
+    }
+
+    /** Two decimals, rounded half up from the shortest decimal form, as {@code String.format("%.2f")} does. */
+    static String formatCharge(double ru) {
+        return BigDecimal.valueOf(ru).setScale(2, RoundingMode.HALF_UP).toPlainString();
     }
 
     @Override

@@ -100,7 +100,7 @@ final class SharedKeyAuth {
     private static void checkFresh(String date) {
         java.time.Instant at;
         try {
-            at = java.time.ZonedDateTime.parse(date, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            at = HttpDates.parse(date);
         } catch (java.time.format.DateTimeParseException e) {
             throw failed("the request needs an x-ms-date (or Date) header in RFC 1123 form, got '" + date + "'");
         }
@@ -124,13 +124,28 @@ final class SharedKeyAuth {
     }
 
     static byte[] hmac(byte[] key, String text) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
+        return mac(key).doFinal(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Each request thread's initialized HMAC of the last key it used: a Mac is costly to look up and initialize. */
+    private static final ThreadLocal<KeyedMac> MACS = new ThreadLocal<>();
+
+    private record KeyedMac(byte[] key, Mac mac) {
+    }
+
+    private static Mac mac(byte[] key) {
+        KeyedMac m = MACS.get();
+        if (m == null || !java.util.Arrays.equals(m.key(), key)) {
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                m = new KeyedMac(key.clone(), mac);
+                MACS.set(m);
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException(e);
+            }
         }
+        return m.mac(); // doFinal resets it for the next use
     }
 
     private static String orEmpty(String s) {

@@ -170,7 +170,7 @@ final class TableApi {
                 + "',RowKey='" + EntityJson.escapeKey(e.rowKey()) + "')";
         if (noContent(r)) {
             return new ApiResponse(204).header("Preference-Applied", "return-no-content")
-                    .header("ETag", o.entity().etag()).header("Location", location)
+                    .header("ETag", o.etag()).header("Location", location)
                     .header("DataServiceId", location).charge(o.requestCharge());
         }
         MetadataLevel level = MetadataLevel.of(r);
@@ -188,8 +188,9 @@ final class TableApi {
             case "GET": {
                 o = t.get(p.partitionKey(), p.rowKey());
                 MetadataLevel level = MetadataLevel.of(r);
-                ObjectNode json = EntityJson.write(o.entity(), level, select(r), baseUrl(r, p), t.name(), true);
-                return new ApiResponse(200).json(bytes(json), level.contentType).header("ETag", o.entity().etag())
+                Entity e = o.entity();
+                byte[] json = written(g -> EntityJson.write(g, e, level, select(r), baseUrl(r, p), t.name(), true));
+                return new ApiResponse(200).json(json, level.contentType).header("ETag", e.etag())
                         .charge(o.requestCharge());
             }
             case "PUT": {
@@ -215,7 +216,7 @@ final class TableApi {
                 throw new TableException(405, "MethodNotAllowed", "The requested method " + r.method()
                         + " is not allowed on an entity.");
         }
-        return new ApiResponse(204).header("ETag", o.entity().etag()).charge(o.requestCharge());
+        return new ApiResponse(204).header("ETag", o.etag()).charge(o.requestCharge());
     }
 
     private ApiResponse queryEntities(ApiRequest r, ResourcePath p) {
@@ -224,16 +225,21 @@ final class TableApi {
         String f = r.param("$filter");
         Filter filter = f == null || f.isBlank() ? null : FilterParser.parse(f);
         Table.Page page = t.query(filter, top(r), r.param("NextPartitionKey"));
-        ObjectNode o = EntityJson.M.createObjectNode();
-        if (level != MetadataLevel.NONE) {
-            o.put("odata.metadata", baseUrl(r, p) + "/$metadata#" + t.name());
-        }
-        ArrayNode values = o.putArray("value");
         Set<String> select = select(r);
-        for (Entity e : page.entities()) {
-            values.add(EntityJson.write(e, level, select, baseUrl(r, p), t.name(), false));
-        }
-        ApiResponse answer = new ApiResponse(200).json(bytes(o), level.contentType).charge(page.requestCharge());
+        String baseUrl = baseUrl(r, p);
+        byte[] json = written(g -> {
+            g.writeStartObject();
+            if (level != MetadataLevel.NONE) {
+                g.writeStringField("odata.metadata", baseUrl + "/$metadata#" + t.name());
+            }
+            g.writeArrayFieldStart("value");
+            for (Entity e : page.entities()) {
+                EntityJson.write(g, e, level, select, baseUrl, t.name(), false);
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+        ApiResponse answer = new ApiResponse(200).json(json, level.contentType).charge(page.requestCharge());
         if (page.continuation() != null) {
             // the core's continuation token travels in NextPartitionKey; NextRowKey is a placeholder
             answer.header("x-ms-continuation-NextPartitionKey", page.continuation())
@@ -278,6 +284,21 @@ final class TableApi {
     static String baseUrl(ApiRequest r, ResourcePath p) {
         String host = r.header("Host");
         return "http://" + (host == null ? "localhost" : host) + "/" + p.account();
+    }
+
+    /** What a generator writes, as bytes. */
+    interface JsonWriting {
+        void to(com.fasterxml.jackson.core.JsonGenerator g) throws java.io.IOException;
+    }
+
+    static byte[] written(JsonWriting writing) {
+        com.fasterxml.jackson.core.util.ByteArrayBuilder out = new com.fasterxml.jackson.core.util.ByteArrayBuilder();
+        try (com.fasterxml.jackson.core.JsonGenerator g = EntityJson.M.getFactory().createGenerator(out)) {
+            writing.to(g);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return out.toByteArray();
     }
 
     static byte[] bytes(JsonNode n) {

@@ -27,7 +27,27 @@ public final class DateTimes {
 
     /** The seven-digit UTC form. */
     public static String format(Instant t) {
-        return SEVEN_DIGITS.format(t);
+        LocalDateTime d = LocalDateTime.ofEpochSecond(t.getEpochSecond(), t.getNano(), ZoneOffset.UTC);
+        if (d.getYear() < 1 || d.getYear() > 9999) {
+            return SEVEN_DIGITS.format(t); // the formatter's year-of-era and signed forms
+        }
+        // the same text as SEVEN_DIGITS, written directly: every entity read formats its Timestamp
+        StringBuilder b = new StringBuilder(28);
+        digits(b, d.getYear(), 4).append('-');
+        digits(b, d.getMonthValue(), 2).append('-');
+        digits(b, d.getDayOfMonth(), 2).append('T');
+        digits(b, d.getHour(), 2).append(':');
+        digits(b, d.getMinute(), 2).append(':');
+        digits(b, d.getSecond(), 2).append('.');
+        return digits(b, d.getNano() / 100, 7).append('Z').toString();
+    }
+
+    private static StringBuilder digits(StringBuilder b, int value, int width) {
+        String s = Integer.toString(value);
+        for (int i = s.length(); i < width; i++) {
+            b.append('0');
+        }
+        return b.append(s);
     }
 
     /**
@@ -35,7 +55,10 @@ public final class DateTimes {
      * digits; anything finer than 100 ns is refused, as Azure does.
      */
     public static Instant parse(String text) {
-        Instant t;
+        Instant t = parseCanonical(text);
+        if (t != null) {
+            return t;
+        }
         try {
             t = OffsetDateTime.parse(text).toInstant();
         } catch (DateTimeParseException e) {
@@ -50,6 +73,58 @@ public final class DateTimes {
                     + "precise to 100 ns)");
         }
         return t;
+    }
+
+    /**
+     * The UTC form with seconds and up to nine fractional digits ({@code 2016-03-01T09:30:00.1234567Z}, what
+     * {@link #format} writes and every stored item holds; {@code 2016-03-01T09:30:00.5Z}, what SDKs send) read by
+     * position: the general ISO parser costs several µs per value, and a query page reads two per entity. Null when
+     * the text is not of that form, not a valid date, or finer than 100 ns (the general parser then decides).
+     */
+    private static Instant parseCanonical(String s) {
+        int n = s.length();
+        if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
+                || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
+            return null;
+        }
+        int nanos = 0;
+        if (n > 20) {
+            int digits = n - 21;
+            if (s.charAt(19) != '.' || digits < 1 || digits > 9) {
+                return null;
+            }
+            nanos = number(s, 20, n - 1);
+            for (int i = digits; i < 9 && nanos >= 0; i++) {
+                nanos *= 10;
+            }
+        }
+        int year = number(s, 0, 4);
+        int month = number(s, 5, 7);
+        int day = number(s, 8, 10);
+        int hour = number(s, 11, 13);
+        int minute = number(s, 14, 16);
+        int second = number(s, 17, 19);
+        if ((year | month | day | hour | minute | second | nanos) < 0 || nanos % 100 != 0) {
+            return null;
+        }
+        try {
+            return LocalDateTime.of(year, month, day, hour, minute, second, nanos).toInstant(ZoneOffset.UTC);
+        } catch (java.time.DateTimeException invalid) {
+            return null;
+        }
+    }
+
+    /** The decimal number of {@code s[from, to)}, or -1 unless all of it is ASCII digits. */
+    private static int number(String s, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            n = n * 10 + (c - '0');
+        }
+        return n;
     }
 
     /** The current time, cut to whole 100 ns ticks. */

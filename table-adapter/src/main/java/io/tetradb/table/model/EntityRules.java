@@ -1,6 +1,5 @@
 package io.tetradb.table.model;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -38,7 +37,7 @@ public final class EntityRules {
     public static void checkKeys(String partitionKey, String rowKey) {
         checkKey("PartitionKey", partitionKey);
         checkKey("RowKey", rowKey);
-        if (partitionKey.getBytes(StandardCharsets.UTF_16LE).length > MAX_PARTITION_KEY_BYTES) {
+        if (2L * partitionKey.length() > MAX_PARTITION_KEY_BYTES) { // its UTF-16 bytes, without encoding it
             throw new TableException(400, "KeyValueTooLarge", "The PartitionKey is larger than 1 KiB");
         }
         if (rowKey.length() > MAX_ROW_KEY_CHARS) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.table.filter.Filter;
@@ -46,8 +47,45 @@ public final class Table {
         return container;
     }
 
-    /** An entity with the request charge of the operation that produced it (entity null for a delete). */
-    public record Outcome(Entity entity, double requestCharge) {
+    /**
+     * An entity with the request charge of the operation that produced it (entity null for a delete). The entity is
+     * read from the stored item only when asked for: a write's answer usually needs just its ETag.
+     */
+    public static final class Outcome {
+        private final ItemResult stored;
+        private final ItemCodec codec;
+        private Entity entity;
+        private final double requestCharge;
+
+        /** The entity of a stored item (null: none), read on demand. */
+        Outcome(ItemResult stored, ItemCodec codec, double requestCharge) {
+            this.stored = stored;
+            this.codec = codec;
+            this.requestCharge = requestCharge;
+        }
+
+        /** The same entity with another charge (a merge's read and write together). */
+        Outcome withCharge(double total) {
+            Outcome o = new Outcome(stored, codec, total);
+            o.entity = entity;
+            return o;
+        }
+
+        public Entity entity() {
+            if (entity == null && stored != null) {
+                entity = EntityItems.fromItem(codec.parse(stored.stored()), Table.etag(stored.etag()));
+            }
+            return entity;
+        }
+
+        /** The entity's wire ETag (null for none), without reading the entity. */
+        public String etag() {
+            return stored == null ? null : Table.etag(stored.etag());
+        }
+
+        public double requestCharge() {
+            return requestCharge;
+        }
     }
 
     // ---- point operations ----------------------------------------------------------------------------------------
@@ -55,7 +93,7 @@ public final class Table {
     public Outcome get(String partitionKey, String rowKey) {
         try {
             ItemResult r = container.read(pk(partitionKey), RowKeys.toId(rowKey), null);
-            return new Outcome(entity(r), r.requestCharge());
+            return outcome(r);
         } catch (StoreException e) {
             throw translate(e);
         }
@@ -101,14 +139,14 @@ public final class Table {
                         throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
                     }
                     Outcome o = write(e, ItemOperation.create(item(e)));
-                    return new Outcome(o.entity(), charge + o.requestCharge());
+                    return o.withCharge(charge + o.requestCharge());
                 }
                 if (expected != null && !expected.equals(cur.etag())) {
                     throw preconditionFailed();
                 }
                 Entity merged = entity(cur).mergedWith(e);
                 Outcome o = write(merged, ItemOperation.replace(RowKeys.toId(e.rowKey()), item(merged), cur.etag()));
-                return new Outcome(o.entity(), charge + o.requestCharge());
+                return o.withCharge(charge + o.requestCharge());
             } catch (TableException ex) {
                 boolean raced = ex.status() == 412 && expected == null || ex.status() == 409 && cur == null;
                 if (!raced) {
@@ -124,7 +162,7 @@ public final class Table {
         try {
             ItemResult r = container.execute(pk(partitionKey),
                     ItemOperation.delete(RowKeys.toId(rowKey), coreEtag(ifMatch)));
-            return new Outcome(null, r.requestCharge());
+            return new Outcome(null, null, r.requestCharge());
         } catch (StoreException e) {
             throw translate(e);
         }
@@ -134,10 +172,14 @@ public final class Table {
         EntityRules.checkEntity(e);
         try {
             ItemResult r = container.execute(pk(e.partitionKey()), op);
-            return new Outcome(entity(r), r.requestCharge());
+            return outcome(r);
         } catch (StoreException ex) {
             throw translate(ex);
         }
+    }
+
+    private Outcome outcome(ItemResult r) {
+        return new Outcome(r, container.codec(), r.requestCharge());
     }
 
     private Entity entity(ItemResult r) {
@@ -251,7 +293,7 @@ public final class Table {
         }
         for (ItemResult r : results) {
             charge += r.requestCharge();
-            outcomes.add(new Outcome(r.stored() == null ? null : entity(r), r.requestCharge()));
+            outcomes.add(r.stored() == null ? new Outcome(null, null, r.requestCharge()) : outcome(r));
         }
         return new BatchResult(outcomes, charge);
     }

@@ -136,6 +136,46 @@ class TableStoreTest {
     }
 
     @Test
+    void rowKeyRangesReadTheirKeyRangeInRowKeyOrderAcrossPages() {
+        Table t = service.createTable("rowranges");
+        List<String> rowKeys = new ArrayList<>();
+        for (int r = 0; r < 300; r++) {
+            rowKeys.add("r" + (1000 + r));
+        }
+        // RowKeys whose UTF-8 order differs from the Tables (UTF-16) order: U+E000 sorts above a surrogate pair there
+        rowKeys.addAll(List.of("r1100\uE000", "r1100\uD83D\uDE00", "r1100\uFFFF", "r1100~"));
+        for (String rk : rowKeys) {
+            t.insert(entity("p", rk, "V", EdmValue.int32(1)));
+            t.insert(entity("q", rk, "V", EdmValue.int32(2)));
+        }
+        String filter = "PartitionKey eq 'p' and RowKey ge 'r1090' and RowKey lt 'r1110'";
+        List<String> expected = rowKeys.stream().filter(rk -> rk.compareTo("r1090") >= 0 && rk.compareTo("r1110") < 0)
+                .sorted().toList();
+        List<String> seen = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            Table.Page page = t.query(FilterParser.parse(filter), 6, token);
+            if (pages == 0) {
+                assertTrue(page.access().startsWith("primary key range"), page.access());
+            }
+            page.entities().forEach(e -> {
+                assertEquals("p", e.partitionKey());
+                seen.add(e.rowKey());
+            });
+            token = page.continuation();
+            pages++;
+        } while (token != null);
+        assertEquals(24, expected.size());
+        assertEquals(expected, seen, "RowKey order, every page continued exactly");
+        assertEquals(4, pages);
+        // most of the partition: the composite index's ordered read, page by page
+        Table.Page wide = t.query(FilterParser.parse("PartitionKey eq 'p' and RowKey ge 'r'"), 10, null);
+        assertTrue(wide.access().startsWith("composite index read"), wide.access());
+        assertEquals(rowKeys.stream().sorted().limit(10).toList(), wide.entities().stream().map(e -> e.rowKey()).toList());
+    }
+
+    @Test
     void nonKeyFiltersSeekAndSortOrFallBackToTheOrderedRead() {
         Table t = service.createTable("seeksort");
         List<String> expected = new ArrayList<>();
