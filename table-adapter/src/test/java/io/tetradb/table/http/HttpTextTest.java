@@ -16,6 +16,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The response headers' cheap writers give the text the java.time and Formatter calls they replace gave. */
 class HttpTextTest {
+    /** Only a GET of one entity by its keys is answered on the event loop; queries and writes go to the pool. */
+    @Test
+    void pointReadsAreTellable() {
+        assertTrue(RequestHandler.isPointRead("GET", "/devstoreaccount1/t(PartitionKey='p',RowKey='r')"));
+        assertTrue(RequestHandler.isPointRead("GET", "/devstoreaccount1/t(PartitionKey='a,b',RowKey='(x)')"));
+        org.junit.jupiter.api.Assertions.assertFalse(RequestHandler.isPointRead("GET", "/devstoreaccount1/t()"));
+        org.junit.jupiter.api.Assertions.assertFalse(RequestHandler.isPointRead("GET", "/devstoreaccount1/t"));
+        org.junit.jupiter.api.Assertions.assertFalse(RequestHandler.isPointRead("GET", "/devstoreaccount1/Tables"));
+        org.junit.jupiter.api.Assertions.assertFalse(RequestHandler.isPointRead("MERGE",
+                "/devstoreaccount1/t(PartitionKey='p',RowKey='r')"));
+        org.junit.jupiter.api.Assertions.assertFalse(RequestHandler.isPointRead("DELETE",
+                "/devstoreaccount1/t(PartitionKey='p',RowKey='r')"));
+    }
+
     @Test
     void chargeIsFormattedAsPercentPointTwoF() {
         Random r = new Random(7);
