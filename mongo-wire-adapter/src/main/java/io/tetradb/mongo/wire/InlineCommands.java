@@ -27,7 +27,8 @@ final class InlineCommands {
         if (NO_STORE.contains(name)) {
             return !command.containsKey("saslSupportedMechs") && !command.containsKey("speculativeAuthenticate");
         }
-        return name.equals("find") && isIdEquality(command.get("filter"));
+        // a collation turns string equalities into a scan of the collection (the index is binary): not inline
+        return name.equals("find") && isIdEquality(command.get("filter")) && !command.containsKey("collation");
     }
 
     /** {@code {_id: v}} or {@code {_id: {$eq: v}}} for a scalar v: a point read. */
