@@ -99,9 +99,15 @@ class LimitsAndErrorsTest {
     void idRules() {
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", "x".repeat(256)).put("pk", "p"))));
         assertEquals(201, c.createItem(M.createObjectNode().put("id", "x".repeat(255)).put("pk", "p")).getStatusCode());
-        for (String bad : new String[]{"a/b", "a\\b", "a?b", "a#b", ""}) {
+        for (String bad : new String[]{"a/b", "a\\b", "a?b", "a#b", "", "a\uD800", "a\uDC00b", "\uDBFF",
+                "a\uDC00\uD800"}) {
             assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", bad).put("pk", "p"))), bad);
         }
+        // a surrogate pair is a character like any other
+        assertEquals(201, c.createItem(M.createObjectNode().put("id", "smile\uD83D\uDE00").put("pk", "p"))
+                .getStatusCode());
+        assertEquals(400, status(() -> c.upsertItem(M.createObjectNode().put("id", "smile\uD83D").put("pk", "p"))),
+                "an unpaired surrogate would have shared a key with other such ids");
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("pk", "p"))), "missing id");
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", 5).put("pk", "p"))), "numeric id");
     }

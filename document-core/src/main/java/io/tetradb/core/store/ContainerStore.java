@@ -413,6 +413,15 @@ public final class ContainerStore {
                 throw new StoreException(Status.BAD_REQUEST, "the id '" + id
                         + "' contains '" + c + "'; ids cannot contain / \\ ? or #");
             }
+            // an unpaired surrogate has no UTF-8 form: stored keys would hold '?' for it, and two such ids collide
+            if (Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < id.length()
+                    && Character.isLowSurrogate(id.charAt(i + 1)))) {
+                throw new StoreException(Status.BAD_REQUEST, "the id contains an unpaired surrogate (U+"
+                        + Integer.toHexString(c).toUpperCase() + " at " + i + "), which is not a character");
+            }
+            if (Character.isHighSurrogate(c)) {
+                i++; // its low surrogate, checked above
+            }
         }
     }
 
