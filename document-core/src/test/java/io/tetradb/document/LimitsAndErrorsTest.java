@@ -108,6 +108,8 @@ class LimitsAndErrorsTest {
                 .getStatusCode());
         assertEquals(400, status(() -> c.upsertItem(M.createObjectNode().put("id", "smile\uD83D").put("pk", "p"))),
                 "an unpaired surrogate would have shared a key with other such ids");
+        assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", "k1").put("pk", "p\uDC00"))),
+                "nor a partition key value");
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("pk", "p"))), "missing id");
         assertEquals(400, status(() -> c.createItem(M.createObjectNode().put("id", 5).put("pk", "p"))), "numeric id");
     }

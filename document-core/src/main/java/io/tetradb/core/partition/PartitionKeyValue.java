@@ -148,6 +148,12 @@ public final class PartitionKeyValue {
                 // -0.0 and 0.0 hash differently in Cosmos, so they are different logical partitions here too
                 out.writeBytes(ByteBuffer.allocate(8).putLong(Double.doubleToLongBits(d)).array());
             } else if (c.isTextual()) {
+                int bad = io.tetradb.core.value.Utf16.unpairedSurrogate(c.textValue());
+                if (bad >= 0) {
+                    // no UTF-8 form: it would share its logical partition with every other such value
+                    throw new StoreException(Status.BAD_REQUEST, "a partition key value contains an unpaired "
+                            + "surrogate (at " + bad + "), which is not a character");
+                }
                 byte[] utf8 = c.textValue().getBytes(StandardCharsets.UTF_8);
                 out.write(STRING);
                 writeVarInt(out, utf8.length);

@@ -413,15 +413,12 @@ public final class ContainerStore {
                 throw new StoreException(Status.BAD_REQUEST, "the id '" + id
                         + "' contains '" + c + "'; ids cannot contain / \\ ? or #");
             }
-            // an unpaired surrogate has no UTF-8 form: stored keys would hold '?' for it, and two such ids collide
-            if (Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < id.length()
-                    && Character.isLowSurrogate(id.charAt(i + 1)))) {
-                throw new StoreException(Status.BAD_REQUEST, "the id contains an unpaired surrogate (U+"
-                        + Integer.toHexString(c).toUpperCase() + " at " + i + "), which is not a character");
-            }
-            if (Character.isHighSurrogate(c)) {
-                i++; // its low surrogate, checked above
-            }
+        }
+        // an unpaired surrogate has no UTF-8 form: stored keys would hold '?' for it, and two such ids collide
+        int bad = io.tetradb.core.value.Utf16.unpairedSurrogate(id);
+        if (bad >= 0) {
+            throw new StoreException(Status.BAD_REQUEST, "the id contains an unpaired surrogate (U+"
+                    + Integer.toHexString(id.charAt(bad)).toUpperCase() + " at " + bad + "), which is not a character");
         }
     }
 
