@@ -455,54 +455,8 @@ public final class DocumentMapper {
      * by position; {@link #NOT_PLAIN_UTC} for any other form (java.time's parser then reads it).
      */
     static long utcMillis(String t) {
-        int n = t.length();
-        if (n < 20 || t.charAt(n - 1) != 'Z' || t.charAt(4) != '-' || t.charAt(7) != '-' || t.charAt(10) != 'T'
-                || t.charAt(13) != ':' || t.charAt(16) != ':') {
-            return NOT_PLAIN_UTC;
-        }
-        int year = digits(t, 0, 4);
-        int month = digits(t, 5, 2);
-        int day = digits(t, 8, 2);
-        int hour = digits(t, 11, 2);
-        int minute = digits(t, 14, 2);
-        int second = digits(t, 17, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
-                || second < 0 || second > 59 || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
-            return NOT_PLAIN_UTC;
-        }
-        int millis = 0;
-        if (n > 20) {
-            int fraction = n - 21; // between the '.' and the 'Z'
-            if (t.charAt(19) != '.' || fraction < 1 || fraction > 9) {
-                return NOT_PLAIN_UTC;
-            }
-            int f = digits(t, 20, fraction);
-            if (f < 0) {
-                return NOT_PLAIN_UTC;
-            }
-            for (int i = fraction; i < 3; i++) {
-                f *= 10;
-            }
-            for (int i = fraction; i > 3; i--) {
-                f /= 10; // sub-millisecond digits are dropped, as Instant.toEpochMilli drops them
-            }
-            millis = f;
-        }
-        long days = java.time.LocalDate.of(year, month, day).toEpochDay();
-        return ((days * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + millis;
-    }
-
-    /** The number written by {@code count} decimal digits at {@code from}, or -1. */
-    private static int digits(String t, int from, int count) {
-        int v = 0;
-        for (int i = from; i < from + count; i++) {
-            char c = t.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v;
+        java.time.Instant i = io.tetradb.core.value.UtcInstants.parse(t);
+        return i == null ? NOT_PLAIN_UTC : i.toEpochMilli(); // sub-millisecond digits dropped, as java.time's path does
     }
 
     private static void restore(BsonDocument root, String pointer, String tag) {

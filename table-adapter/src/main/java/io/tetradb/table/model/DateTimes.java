@@ -82,49 +82,8 @@ public final class DateTimes {
      * the text is not of that form, not a valid date, or finer than 100 ns (the general parser then decides).
      */
     private static Instant parseCanonical(String s) {
-        int n = s.length();
-        if (n < 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T' || s.charAt(13) != ':'
-                || s.charAt(16) != ':' || s.charAt(n - 1) != 'Z') {
-            return null;
-        }
-        int nanos = 0;
-        if (n > 20) {
-            int digits = n - 21;
-            if (s.charAt(19) != '.' || digits < 1 || digits > 9) {
-                return null;
-            }
-            nanos = number(s, 20, n - 1);
-            for (int i = digits; i < 9 && nanos >= 0; i++) {
-                nanos *= 10;
-            }
-        }
-        int year = number(s, 0, 4);
-        int month = number(s, 5, 7);
-        int day = number(s, 8, 10);
-        int hour = number(s, 11, 13);
-        int minute = number(s, 14, 16);
-        int second = number(s, 17, 19);
-        if ((year | month | day | hour | minute | second | nanos) < 0 || nanos % 100 != 0) {
-            return null;
-        }
-        try {
-            return LocalDateTime.of(year, month, day, hour, minute, second, nanos).toInstant(ZoneOffset.UTC);
-        } catch (java.time.DateTimeException invalid) {
-            return null;
-        }
-    }
-
-    /** The decimal number of {@code s[from, to)}, or -1 unless all of it is ASCII digits. */
-    private static int number(String s, int from, int to) {
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            char c = s.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            n = n * 10 + (c - '0');
-        }
-        return n;
+        Instant t = io.tetradb.core.value.UtcInstants.parse(s);
+        return t == null || t.getNano() % 100 != 0 ? null : t;
     }
 
     /** The current time, cut to whole 100 ns ticks. */
