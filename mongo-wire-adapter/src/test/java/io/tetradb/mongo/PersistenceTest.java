@@ -44,6 +44,37 @@ class PersistenceTest {
         }
     }
 
+    /** Writes acknowledged with {@code w: 1} (before their fsync) are applied and survive a restart too. */
+    @Test
+    void unjournaledWritesAreAppliedAndSurviveARestart(@TempDir Path dir) {
+        try (CosmosClient store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             MongoWireServer server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
+             MongoClient client = connect(server)) {
+            com.mongodb.client.MongoCollection<Document> c = client.getDatabase("p").getCollection("w1")
+                    .withWriteConcern(com.mongodb.WriteConcern.W1);
+            List<Document> docs = new ArrayList<>();
+            for (int i = 0; i < 250; i++) {
+                docs.add(new Document("_id", i).append("n", 0));
+            }
+            c.insertMany(docs);
+            for (int i = 0; i < 50; i++) {
+                c.updateOne(Filters.eq("_id", i), com.mongodb.client.model.Updates.inc("n", 1));
+            }
+            c.deleteOne(Filters.eq("_id", 249));
+            c.insertOne(new Document("_id", "one"));
+            assertEquals(250, c.countDocuments(), "acknowledged writes are visible at once");
+            assertEquals(50, c.countDocuments(Filters.eq("n", 1)));
+        }
+        try (CosmosClient store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             MongoWireServer server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
+             MongoClient client = connect(server)) {
+            com.mongodb.client.MongoCollection<Document> c = client.getDatabase("p").getCollection("w1");
+            assertEquals(250, c.countDocuments());
+            assertEquals(50, c.countDocuments(Filters.eq("n", 1)));
+            assertEquals(null, c.find(Filters.eq("_id", 249)).first());
+        }
+    }
+
     static MongoClient connect(MongoWireServer server) {
         return com.mongodb.client.MongoClients.create("mongodb://127.0.0.1:" + server.address().getPort());
     }

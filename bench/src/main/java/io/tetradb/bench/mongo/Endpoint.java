@@ -99,8 +99,15 @@ final class Endpoint implements AutoCloseable {
         return client.getDatabase(DATABASE);
     }
 
+    /**
+     * A collection of the benchmark, with the driver's default write concern (TetraDB acknowledges after the WAL
+     * fsync); {@code -Dbench.mongo.writeConcern=w1} sends {@code w: 1} instead (acknowledged once applied, synced
+     * within 100 ms, as MongoDB does): a diagnosis, not the reported configuration.
+     */
     MongoCollection<Document> collection(String name) {
-        return database().getCollection(name);
+        MongoCollection<Document> c = database().getCollection(name);
+        return "w1".equals(System.getProperty("bench.mongo.writeConcern"))
+                ? c.withWriteConcern(com.mongodb.WriteConcern.W1) : c;
     }
 
     @Override

@@ -31,6 +31,11 @@ import java.util.function.Predicate;
 public final class RocksEngine implements StorageEngine {
     /** How often the write-ahead log is fsynced in {@link Durability#ASYNC} mode. */
     static final long ASYNC_SYNC_INTERVAL_MS = 5;
+    /**
+     * In {@link Durability#SYNC} mode, how soon a write applied without waiting for its fsync (a face's unjournaled
+     * write, see {@link #applyDeferred}) is synced at the latest: MongoDB's journal commit interval.
+     */
+    static final long LAZY_SYNC_INTERVAL_MS = 100;
 
     private final RocksSettings settings;
     private final DBOptions dbOptions;
@@ -84,7 +89,21 @@ public final class RocksEngine implements StorageEngine {
             walSyncer.scheduleWithFixedDelay(this::syncWal, ASYNC_SYNC_INTERVAL_MS, ASYNC_SYNC_INTERVAL_MS,
                     TimeUnit.MILLISECONDS);
         } else {
-            walSyncer = null;
+            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "tetradb-wal-lazy-sync");
+                t.setDaemon(true);
+                return t;
+            });
+            walSyncer.scheduleWithFixedDelay(this::syncIfBehind, LAZY_SYNC_INTERVAL_MS, LAZY_SYNC_INTERVAL_MS,
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void syncIfBehind() {
+        try {
+            groupSync.syncIfBehind();
+        } catch (StorageException closingOrFailing) {
+            // closing: nothing to do; a failing disk also fails the writers that wait
         }
     }
 

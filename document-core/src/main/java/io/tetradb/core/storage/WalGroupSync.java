@@ -29,6 +29,21 @@ final class WalGroupSync {
         return ++written;
     }
 
+    /**
+     * Syncs the WAL if a batch was applied since the last sync and no sync is running: what bounds how long a write
+     * nobody waited for (a Mongo {@code w: 1} write) stays only in the operating system's cache.
+     */
+    void syncIfBehind() {
+        long target;
+        synchronized (this) {
+            if (syncing || synced >= written) {
+                return;
+            }
+            target = written;
+        }
+        await(target);
+    }
+
     /** Returns once a WAL sync that started after the batch {@code ticket} was applied has finished. */
     void await(long ticket) {
         while (true) {

@@ -305,7 +305,16 @@ public final class ContainerStore {
 
     /** One operation as its own transaction; a failure is thrown. */
     public ItemResult execute(PartitionKeyValue pk, ItemOperation op) {
-        ItemResult r = run(pk, List.of(op), false, null).get(0);
+        return execute(pk, op, null);
+    }
+
+    /**
+     * As {@link #execute(PartitionKeyValue, ItemOperation)}; with {@code deferred} non-null it returns once the write
+     * is applied, before it is durable (the store syncs it within a moment even if nobody waits, see
+     * {@link DeferredCommits}).
+     */
+    public ItemResult execute(PartitionKeyValue pk, ItemOperation op, DeferredCommits deferred) {
+        ItemResult r = run(pk, List.of(op), false, deferred).get(0);
         if (!r.isSuccess()) {
             throw new StoreException(r.status(), r.status() == Status.FORBIDDEN ? Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED : 0,
                     r.error());

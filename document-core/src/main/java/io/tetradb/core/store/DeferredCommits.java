@@ -7,7 +7,9 @@ import io.tetradb.core.storage.StorageEngine;
  * java.util.List, DeferredCommits)} that have been applied (visible) but not yet waited for: one
  * {@link #awaitDurable()} then covers all of them with one WAL sync, so a face that splits one request into several
  * core batches (a Mongo {@code insertMany} of 1000 documents) pays one fsync, not one per batch. The caller must
- * call {@link #awaitDurable()} before it acknowledges any of those writes. Not thread-safe: one request's writes.
+ * call {@link #awaitDurable()} before it acknowledges any of those writes — unless it acknowledges them unjournaled
+ * on purpose (a Mongo {@code w: 1} write): in SYNC mode the store then syncs them within 100 ms
+ * ({@code RocksEngine.LAZY_SYNC_INTERVAL_MS}), as MongoDB commits its journal. Not thread-safe: one request's writes.
  */
 public final class DeferredCommits {
     private final StorageEngine engine;

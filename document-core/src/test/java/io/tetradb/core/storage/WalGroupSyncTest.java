@@ -61,6 +61,22 @@ class WalGroupSyncTest {
         assertTrue(syncs.get() < threads * writesEach, "concurrent writers share syncs: " + syncs.get());
     }
 
+    /** The lazy sync (for writes nobody waits for) syncs only when a write is not yet covered. */
+    @Test
+    void syncIfBehindSyncsOnlyUncoveredWrites() {
+        AtomicInteger calls = new AtomicInteger();
+        WalGroupSync group = new WalGroupSync(calls::incrementAndGet);
+        group.syncIfBehind();
+        assertEquals(0, calls.get(), "nothing written");
+        long ticket = group.applied();
+        group.syncIfBehind();
+        assertEquals(1, calls.get());
+        group.syncIfBehind();
+        assertEquals(1, calls.get(), "already covered");
+        group.await(ticket);
+        assertEquals(1, calls.get(), "a waiter whose write is covered does not sync again");
+    }
+
     @Test
     void aFailingSyncFailsTheWaiterAndTheNextWaiterSyncsAgain() {
         AtomicInteger calls = new AtomicInteger();

@@ -31,7 +31,18 @@ public final class CommandContext {
 
     /** {@code coll} as this command sees it: through its transaction's writes when it runs in one (null stays null). */
     public io.tetradb.mongo.store.MongoCollection view(io.tetradb.mongo.store.MongoCollection coll) {
-        return coll == null ? null : coll.in(transaction);
+        if (coll == null) {
+            return null;
+        }
+        io.tetradb.mongo.store.MongoCollection view = coll.in(transaction);
+        return unjournaled ? view.unjournaled() : view;
+    }
+
+    private boolean unjournaled;
+
+    /** The command's write concern does not ask for the journal (see {@link WriteConcerns}). */
+    void unjournaled(boolean value) {
+        this.unjournaled = value;
     }
 
     public void charge(double ru) {

@@ -78,6 +78,7 @@ public final class CommandDispatcher implements AutoCloseable {
         }
         opCounters.count(name, command);
         CommandContext ctx = new CommandContext(connection, database);
+        ctx.unjournaled(WriteConcerns.unjournaled(command));
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
         }

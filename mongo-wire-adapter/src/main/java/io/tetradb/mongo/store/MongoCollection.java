@@ -42,6 +42,8 @@ public final class MongoCollection {
     private final Transaction txn;
     /** The collection's index specs, read through {@link IndexCatalog#list}. */
     final IndexSpecCache indexSpecs;
+    /** False for an unjournaled view ({@code w: 1}): writes return once applied, before their WAL fsync. */
+    private final boolean awaitJournal;
 
     MongoCollection(String db, String name, ContainerStore container) {
         this.db = db;
@@ -53,9 +55,10 @@ public final class MongoCollection {
         this.uniqueLock = new Object();
         this.txn = null;
         this.indexSpecs = new IndexSpecCache();
+        this.awaitJournal = true;
     }
 
-    private MongoCollection(MongoCollection base, Transaction txn) {
+    private MongoCollection(MongoCollection base, Transaction txn, boolean awaitJournal) {
         this.db = base.db;
         this.name = base.name;
         this.container = base.container;
@@ -63,6 +66,21 @@ public final class MongoCollection {
         this.uniqueLock = base.uniqueLock;
         this.txn = txn;
         this.indexSpecs = base.indexSpecs;
+        this.awaitJournal = awaitJournal;
+    }
+
+    /**
+     * This collection for a write concern that does not ask for the journal ({@code w: 1} or {@code j: false}):
+     * MongoDB acknowledges such writes once applied and commits its journal within 100 ms; so does this view (the
+     * core syncs within 100 ms). Transactions always commit durably.
+     */
+    public MongoCollection unjournaled() {
+        return txn != null || !awaitJournal ? this : new MongoCollection(this, null, false);
+    }
+
+    /** A single-item write, waiting for its fsync unless this view is unjournaled. */
+    private ItemResult write(PartitionKeyValue pk, ItemOperation op) {
+        return awaitJournal ? container.execute(pk, op) : container.execute(pk, op, container.deferredCommits());
     }
 
     /**
@@ -70,7 +88,7 @@ public final class MongoCollection {
      * core batch), reads show the transaction's own writes over the committed documents.
      */
     public MongoCollection in(Transaction txn) {
-        return txn == null ? this : new MongoCollection(this, txn);
+        return txn == null ? this : new MongoCollection(this, txn, true);
     }
 
     /** The shard key field, or null when the collection is unsharded (one logical partition). */
@@ -148,7 +166,7 @@ public final class MongoCollection {
             return insertInTransaction(doc, pk, item.get("id").asText());
         }
         try {
-            return container.execute(pk, ItemOperation.create(item)).requestCharge();
+            return write(pk, ItemOperation.create(item)).requestCharge();
         } catch (StoreException e) {
             if (e.status() == Status.CONFLICT) {
                 throw duplicateId(doc.get("_id"));
@@ -207,7 +225,9 @@ public final class MongoCollection {
         try {
             return insertBatches(docs, ordered, charge, outcome, commits);
         } finally {
-            commits.awaitDurable();
+            if (awaitJournal) {
+                commits.awaitDurable();
+            }
         }
     }
 
@@ -318,8 +338,7 @@ public final class MongoCollection {
             return true;
         }
         try {
-            charge[0] += container.execute(old.partition(), ItemOperation.replace(old.id(), item, old.etag()))
-                    .requestCharge();
+            charge[0] += write(old.partition(), ItemOperation.replace(old.id(), item, old.etag())).requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
@@ -336,8 +355,7 @@ public final class MongoCollection {
             return true;
         }
         try {
-            charge[0] += container.execute(old.partition(), ItemOperation.delete(old.id(), old.etag()))
-                    .requestCharge();
+            charge[0] += write(old.partition(), ItemOperation.delete(old.id(), old.etag())).requestCharge();
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
