@@ -80,23 +80,16 @@ public final class RocksEngine implements StorageEngine {
         // SYNC: RocksDB writes without sync and WalGroupSync fsyncs for every writer waiting (see applyDeferred)
         this.writeOptions = RocksSettings.writeOptions(Durability.ASYNC);
         this.groupSync = durability == Durability.SYNC ? new WalGroupSync(this::syncWalNow) : null;
-        if (durability == Durability.ASYNC) {
-            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "tetradb-wal-sync");
-                t.setDaemon(true);
-                return t;
-            });
-            walSyncer.scheduleWithFixedDelay(this::syncWal, ASYNC_SYNC_INTERVAL_MS, ASYNC_SYNC_INTERVAL_MS,
-                    TimeUnit.MILLISECONDS);
-        } else {
-            walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "tetradb-wal-lazy-sync");
-                t.setDaemon(true);
-                return t;
-            });
-            walSyncer.scheduleWithFixedDelay(this::syncIfBehind, LAZY_SYNC_INTERVAL_MS, LAZY_SYNC_INTERVAL_MS,
-                    TimeUnit.MILLISECONDS);
-        }
+        // ASYNC: the WAL is synced every few ms; SYNC: writes nobody waited for are synced within 100 ms
+        boolean async = durability == Durability.ASYNC;
+        long interval = async ? ASYNC_SYNC_INTERVAL_MS : LAZY_SYNC_INTERVAL_MS;
+        walSyncer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tetradb-wal-sync");
+            t.setDaemon(true);
+            return t;
+        });
+        walSyncer.scheduleWithFixedDelay(async ? this::syncWal : this::syncIfBehind, interval, interval,
+                TimeUnit.MILLISECONDS);
     }
 
     private void syncIfBehind() {
