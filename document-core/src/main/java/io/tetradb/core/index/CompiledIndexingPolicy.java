@@ -23,6 +23,8 @@ public final class CompiledIndexingPolicy {
     private final List<CompositeIndex> composites;
     /** For {@link #both}: a second policy that must index a path too. */
     private final CompiledIndexingPolicy also;
+    /** An included {@code /*}: no walk can be cut short (the default policy, on every write). */
+    private final boolean includesRoot;
 
     private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
                                    List<CompositeIndex> composites) {
@@ -36,6 +38,7 @@ public final class CompiledIndexingPolicy {
         this.excluded = excluded;
         this.composites = enabled ? composites : List.of(); // declared but not maintained when indexing is off
         this.also = also;
+        this.includesRoot = included.stream().anyMatch(p -> p.segments().isEmpty());
     }
 
     /**
@@ -107,7 +110,7 @@ public final class CompiledIndexingPolicy {
         if (!enabled) {
             return false;
         }
-        if (startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
+        if (includesRoot || startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
             return true;
         }
         for (PathPattern p : included) {

@@ -204,16 +204,7 @@ public final class AggregationPipeline {
         io.tetradb.mongo.query.FieldPath local = new io.tetradb.mongo.query.FieldPath(spec.getString("localField").getValue());
         List<BsonDocument> out = new ArrayList<>();
         for (BsonDocument r : rows) {
-            BsonArray values = new BsonArray();
-            for (BsonValue v : local.values(r)) {
-                if (v == null) {
-                    values.add(BsonNull.VALUE);
-                } else if (v.isArray()) {
-                    values.addAll(v.asArray());
-                } else {
-                    values.add(v);
-                }
-            }
+            BsonArray values = localValues(local, r);
             BsonArray matches = new BsonArray();
             if (foreign != null) {
                 BsonDocument filter = new BsonDocument(foreignField, new BsonDocument("$in", values));
@@ -226,6 +217,21 @@ public final class AggregationPipeline {
             out.add(copy);
         }
         return out;
+    }
+
+    /** The values a {@code $lookup}'s {@code localField} matches on: arrays flattened, missing as null. */
+    private static BsonArray localValues(io.tetradb.mongo.query.FieldPath local, BsonDocument r) {
+        BsonArray values = new BsonArray();
+        for (BsonValue v : local.values(r)) {
+            if (v == null) {
+                values.add(BsonNull.VALUE);
+            } else if (v.isArray()) {
+                values.addAll(v.asArray());
+            } else {
+                values.add(v);
+            }
+        }
+        return values;
     }
 
     /**
@@ -250,17 +256,8 @@ public final class AggregationPipeline {
             }
             BsonArray pipeline = Variables.bind(spec.getArray("pipeline"), vars).asArray();
             if (equality) {
-                BsonArray values = new BsonArray();
-                for (BsonValue v : new io.tetradb.mongo.query.FieldPath(spec.getString("localField").getValue())
-                        .values(r)) {
-                    if (v == null) {
-                        values.add(BsonNull.VALUE);
-                    } else if (v.isArray()) {
-                        values.addAll(v.asArray());
-                    } else {
-                        values.add(v);
-                    }
-                }
+                BsonArray values = localValues(new io.tetradb.mongo.query.FieldPath(
+                        spec.getString("localField").getValue()), r);
                 BsonArray withMatch = new BsonArray();
                 withMatch.add(new BsonDocument("$match", new BsonDocument(spec.getString("foreignField").getValue(),
                         new BsonDocument("$in", values))));

@@ -145,17 +145,7 @@ final class StringOperators {
     }
 
     static Pattern compile(String pattern, String options) {
-        int flags = 0;
-        for (char c : options.toCharArray()) {
-            flags |= switch (c) {
-                case 'i' -> Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
-                case 'm' -> Pattern.MULTILINE;
-                case 's' -> Pattern.DOTALL;
-                case 'x' -> Pattern.COMMENTS;
-                default -> throw MongoError.badValue("$regexMatch: invalid flag in regex options: " + c);
-            };
-        }
-        return Pattern.compile(pattern, flags);
+        return Pattern.compile(pattern, io.tetradb.mongo.query.RegexOptions.flags(options, "imsx", "$regexMatch: "));
     }
 
     private static String string(String op, BsonValue v) {

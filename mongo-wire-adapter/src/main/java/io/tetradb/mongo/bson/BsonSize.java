@@ -34,24 +34,13 @@ public final class BsonSize {
     }
 
     /**
-     * A bound the document's BSON size never exceeds, from string lengths alone (a UTF-16 unit is at most 3 bytes of
-     * UTF-8, an array index name at most 11 bytes, a fixed-size value at most 16): far cheaper than encoding, and
-     * enough to know that a document is below a limit. Deeply nested documents are the caller's to refuse first.
+     * A bound the BSON size of a value other than a document or an array never exceeds (a UTF-16 unit is at most 3
+     * bytes of UTF-8, a fixed-size value at most 16): {@link DocumentMapper}'s walk adds these up for the types it
+     * does not map itself, so that only documents near the 16 MiB limit are encoded to learn their exact size.
      */
-    public static long upperBound(BsonDocument doc) {
-        if (doc instanceof RawBsonDocument raw) {
-            return raw.getByteBuffer().remaining();
-        }
-        long n = 5;
-        for (java.util.Map.Entry<String, org.bson.BsonValue> e : doc.entrySet()) {
-            n += 2 + 3L * e.getKey().length() + valueBound(e.getValue());
-        }
-        return n;
-    }
-
     static long valueBound(org.bson.BsonValue v) {
         return switch (v.getBsonType()) {
-            case DOCUMENT -> upperBound(v.asDocument());
+            case DOCUMENT -> documentBound(v.asDocument());
             case ARRAY -> {
                 long n = 5;
                 for (org.bson.BsonValue x : v.asArray()) {
@@ -67,9 +56,18 @@ public final class BsonSize {
                     + v.asRegularExpression().getOptions().length());
             case DB_POINTER -> 17 + 3L * v.asDBPointer().getNamespace().length();
             case JAVASCRIPT_WITH_SCOPE -> 14 + 3L * v.asJavaScriptWithScope().getCode().length()
-                    + upperBound(v.asJavaScriptWithScope().getScope());
+                    + documentBound(v.asJavaScriptWithScope().getScope());
             default -> 16;
         };
+    }
+
+    /** For a code-with-scope value's scope (the walk maps every other document itself). */
+    private static long documentBound(BsonDocument doc) {
+        long n = 5;
+        for (java.util.Map.Entry<String, org.bson.BsonValue> e : doc.entrySet()) {
+            n += 2 + 3L * e.getKey().length() + valueBound(e.getValue());
+        }
+        return n;
     }
 
     /** An output that keeps no bytes: the writer's back-patched lengths land at positions it already counted. */

@@ -76,12 +76,7 @@ public final class DocumentMapper {
         Walk walk = new Walk();
         ObjectNode out = JSON.createObjectNode();
         out.put("id", IdCodec.encode(doc.get("_id")));
-        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
-            String name = checkName(e.getKey());
-            walk.bound += 2 + 3L * name.length();
-            String stored = storedName(name);
-            out.set(stored, json(e.getValue(), new Pointer(null, stored), walk, 1));
-        }
+        mapFields(doc, out, walk);
         int size = walk.bound <= Limits.MAX_BSON_OBJECT_SIZE ? 0 : BsonSize.of(doc);
         if (size > Limits.MAX_BSON_OBJECT_SIZE) {
             throw new MongoError(ErrorCode.BSON_OBJECT_TOO_LARGE, "BSONObj size: " + size + " (0x"
@@ -92,6 +87,22 @@ public final class DocumentMapper {
             out.set(TYPES, walk.types);
         }
         return out;
+    }
+
+    private static void mapFields(BsonDocument doc, ObjectNode out, Walk walk) {
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            String name = checkName(e.getKey());
+            walk.bound += 2 + 3L * name.length();
+            String stored = storedName(name);
+            out.set(stored, json(e.getValue(), new Pointer(null, stored), walk, 1));
+        }
+    }
+
+    /** The bound {@link #toItem}'s walk puts on {@code doc}'s BSON size (never below it: DocumentMapperTest). */
+    static long sizeBound(BsonDocument doc) {
+        Walk walk = new Walk();
+        mapFields(doc, JSON.createObjectNode(), walk);
+        return walk.bound;
     }
 
     /** What {@link #toItem} gathers on its way: the numbers' sidecar and a bound of the BSON size. */

@@ -167,17 +167,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
     }
 
     static Pattern pattern(String regex, String options) {
-        int flags = 0;
-        for (char c : options.toCharArray()) {
-            flags |= switch (c) {
-                case 'i' -> Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
-                case 'm' -> Pattern.MULTILINE;
-                case 's' -> Pattern.DOTALL;
-                case 'x' -> Pattern.COMMENTS;
-                case 'u' -> 0;
-                default -> throw MongoError.badValue("invalid flag in regex options: " + c);
-            };
-        }
+        int flags = RegexOptions.flags(options, "imsxu", "");
         try {
             return Pattern.compile(regex, flags);
         } catch (java.util.regex.PatternSyntaxException e) {

@@ -151,7 +151,7 @@ public final class IndexCatalog {
         if (coll.name().startsWith("system.")) {
             return;
         }
-        com.fasterxml.jackson.databind.JsonNode policy = IndexPolicies.of(list(coll));
+        com.fasterxml.jackson.databind.JsonNode policy = IndexPolicies.of(cached(coll));
         io.tetradb.core.store.ContainerDefinition def = coll.container().definition();
         if (!policy.equals(def.indexingPolicy())) {
             catalog.store().replaceContainer(coll.database(), coll.name(), null, policy, def.defaultTimeToLive());

@@ -114,7 +114,7 @@ class DocumentMapperTest {
         Random random = new Random(3);
         for (int i = 0; i < 500; i++) {
             BsonDocument doc = randomDocument(random, 0);
-            assertTrue(BsonSize.upperBound(doc) >= BsonSize.of(doc), doc.toJson());
+            assertTrue(DocumentMapper.sizeBound(doc) >= BsonSize.of(doc), doc.toJson());
         }
     }
 

@@ -73,7 +73,7 @@ public final class Table {
 
         public Entity entity() {
             if (entity == null && stored != null) {
-                entity = EntityItems.fromItem(codec.parse(stored.stored()), Table.etag(stored.etag()));
+                entity = Table.entity(codec, stored);
             }
             return entity;
         }
@@ -183,7 +183,11 @@ public final class Table {
     }
 
     private Entity entity(ItemResult r) {
-        return EntityItems.fromItem(container.codec().parse(r.stored()), etag(r.etag()));
+        return entity(container.codec(), r);
+    }
+
+    private static Entity entity(ItemCodec codec, ItemResult r) {
+        return EntityItems.fromItem(codec.parse(r.stored()), etag(r.etag()));
     }
 
     private static ObjectNode item(Entity e) {
