@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The seed scenarios of ../shared/examples load, read back, and survive a close and reopen. */
+/** The seed scenarios of examples/ load, read back, and survive a close and reopen. */
 class PersistenceAndExamplesTest {
     static final ObjectMapper M = new ObjectMapper();
 

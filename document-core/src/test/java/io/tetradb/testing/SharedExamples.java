@@ -4,7 +4,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 
-/** Finds {@code ../shared/examples} (beside the repository: CI clones main with shared/ next to it). */
+/**
+ * Finds the repository's {@code examples/} directory (the seed scenarios) from any module's working directory, so a
+ * plain clone tests itself without anything beside it.
+ */
 public final class SharedExamples {
     private SharedExamples() {
     }
@@ -12,11 +15,12 @@ public final class SharedExamples {
     /** The examples directory; fails loudly when it is missing rather than letting a test pass on no data. */
     public static Path dir() {
         for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-            Path candidate = p.resolve("shared/examples");
-            if (Files.isDirectory(candidate)) {
+            Path candidate = p.resolve("examples");
+            if (Files.isDirectory(candidate) && Files.isRegularFile(p.resolve("pom.xml"))
+                    && Files.isRegularFile(candidate.resolve("README.md"))) {
                 return candidate;
             }
         }
-        throw new IllegalStateException("shared/examples not found above " + Paths.get("").toAbsolutePath());
+        throw new IllegalStateException("examples/ not found above " + Paths.get("").toAbsolutePath());
     }
 }

@@ -49,7 +49,8 @@ final class StartCommand implements Callable<Integer> {
     int tablePort;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
-            description = "Address every endpoint binds to (default: ${DEFAULT-VALUE}).")
+            description = "Loopback address every endpoint binds to (default: ${DEFAULT-VALUE}); other addresses "
+                    + "are refused until every face can require credentials.")
     InetAddress bind;
 
     @Override
@@ -58,6 +59,7 @@ final class StartCommand implements Callable<Integer> {
         checkPort("--gremlin-port", gremlinPort);
         checkPort("--mongo-port", mongoPort);
         checkPort("--table-port", tablePort);
+        checkBind();
         ServerConfig config;
         try {
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort,
@@ -67,11 +69,6 @@ final class StartCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (!bind.isLoopbackAddress()) {
-            err.println("warning: the admin, Gremlin and Mongo endpoints on " + bind.getHostAddress()
-                    + " have no authentication (a client that reaches them reads and writes every container)");
-            err.flush();
-        }
         TetraDbServer server = new TetraDbServer(config);
         try {
             server.start();
@@ -93,6 +90,18 @@ final class StartCommand implements Callable<Integer> {
         out.flush();
         signals.awaitAndStop();
         return 0;
+    }
+
+    /**
+     * Only loopback: the admin, Gremlin and Tables endpoints cannot require credentials yet, so anything that reached
+     * them from another host would read and write every container.
+     */
+    private void checkBind() {
+        if (!bind.isLoopbackAddress()) {
+            throw new ParameterException(spec.commandLine(), "--bind " + bind.getHostAddress()
+                    + " is refused: only a loopback address (127.0.0.1, ::1) may be bound until every face "
+                    + "requires credentials (the admin, Gremlin and Tables endpoints cannot yet)");
+        }
     }
 
     private void checkPort(String option, int port) {

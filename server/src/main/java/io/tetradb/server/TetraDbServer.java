@@ -5,6 +5,7 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.mongo.MongoWireServer;
 import io.tetradb.server.admin.AdminHttpServer;
+import io.tetradb.server.admin.Readiness;
 import io.tetradb.server.faces.FaceEndpoint;
 import io.tetradb.table.http.TableHttpServer;
 import io.tetradb.server.gremlin.GremlinEndpoint;
@@ -28,7 +29,13 @@ import java.util.function.Supplier;
 public final class TetraDbServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(TetraDbServer.class);
 
+    private static final String ADMIN = "admin";
+    private static final String GREMLIN = "gremlin";
+    private static final String MONGO = "mongo";
+    private static final String TABLE = "table";
+
     private final ServerConfig config;
+    private final Readiness readiness;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private CosmosClient client;
     private boolean started;
@@ -36,6 +43,7 @@ public final class TetraDbServer implements AutoCloseable {
 
     public TetraDbServer(ServerConfig config) {
         this.config = config;
+        this.readiness = new Readiness(faces(config));
     }
 
     /** Opens the store and starts every endpoint; on failure releases whatever was started and throws. */
@@ -46,18 +54,19 @@ public final class TetraDbServer implements AutoCloseable {
         started = true;
         client = openClient(config.dataDirectory());
         try {
-            startEndpoint(() -> AdminHttpServer.start(config.bindAddress(), config.httpPort(), client));
+            startEndpoint(ADMIN, () -> AdminHttpServer.start(config.bindAddress(), config.httpPort(), client,
+                    readiness));
             if (config.gremlinPort() != null) {
-                startEndpoint(() -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
+                startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
                         config.graphs()));
             }
             InetAddress bind = config.bindAddress();
             if (config.mongoPort() != null) {
-                startEndpoint(() -> FaceEndpoint.start("mongo", "mongodb", "", bind, config.mongoPort(),
+                startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
                         port -> MongoWireServer.start(bind, port, client), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
-                startEndpoint(() -> FaceEndpoint.start("table", "http", "/devstoreaccount1", bind,
+                startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/devstoreaccount1", bind,
                         config.tablePort(), port -> TableHttpServer.start(bind, port, client),
                         TableHttpServer::address));
             }
@@ -68,8 +77,31 @@ public final class TetraDbServer implements AutoCloseable {
         return this;
     }
 
-    private void startEndpoint(Supplier<Endpoint> starter) {
-        endpoints.add(starter.get());
+    private void startEndpoint(String face, Supplier<Endpoint> starter) {
+        Endpoint endpoint;
+        try {
+            endpoint = starter.get();
+        } catch (RuntimeException e) {
+            readiness.failed(face);
+            throw e;
+        }
+        endpoints.add(endpoint);
+        readiness.listening(face, endpoint.url());
+    }
+
+    /** The faces this configuration serves, in start order: what {@code /health} waits for. */
+    private static List<String> faces(ServerConfig config) {
+        List<String> faces = new ArrayList<>(List.of(ADMIN));
+        if (config.gremlinPort() != null) {
+            faces.add(GREMLIN);
+        }
+        if (config.mongoPort() != null) {
+            faces.add(MONGO);
+        }
+        if (config.tablePort() != null) {
+            faces.add(TABLE);
+        }
+        return faces;
     }
 
     public synchronized CosmosClient client() {
@@ -100,6 +132,7 @@ public final class TetraDbServer implements AutoCloseable {
             return;
         }
         closed = true;
+        readiness.stopping();
         for (int i = endpoints.size() - 1; i >= 0; i--) {
             try {
                 endpoints.get(i).close();

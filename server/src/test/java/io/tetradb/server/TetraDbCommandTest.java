@@ -43,6 +43,16 @@ class TetraDbCommandTest {
     }
 
     @Test
+    void nonLoopbackBindIsRefusedBeforeAnythingStarts(@TempDir Path dir) {
+        Path data = dir.resolve("data");
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--bind", "0.0.0.0", "--http-port", "0"));
+        assertTrue(err.toString().contains("--bind 0.0.0.0 is refused: only a loopback address"), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--bind", "192.0.2.1", "--http-port", "0"));
+        assertTrue(Files.notExists(data), "nothing was opened");
+        assertEquals("", out.toString());
+    }
+
+    @Test
     void helpExitsWith0() {
         assertEquals(0, run("start", "--help"));
         assertTrue(out.toString().contains("--data-dir"));

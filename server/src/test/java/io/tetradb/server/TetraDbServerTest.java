@@ -123,11 +123,15 @@ class TetraDbServerTest {
     }
 
     @Test
-    void healthAnswersOk() {
+    void healthAnswersOkWithEveryFaceListening() {
         HttpResponse<String> r = TestHttp.get(baseUrl, "/health");
         assertEquals(200, r.statusCode());
         assertEquals("application/json", TestHttp.contentType(r));
-        assertEquals("{\"status\":\"ok\"}", r.body());
+        JsonNode body = TestHttp.json(r);
+        assertEquals("ok", body.get("status").asText());
+        assertEquals("admin", body.get("faces").get(0).get("name").asText());
+        assertEquals("listening", body.get("faces").get(0).get("state").asText());
+        assertEquals(baseUrl, body.get("faces").get(0).get("url").asText());
     }
 
     @Test

@@ -53,18 +53,26 @@ public final class AdminHttpServer implements Endpoint {
         this.address = (InetSocketAddress) server.localAddress();
     }
 
-    /** Binds {@code bind:port} (0 = a free port) and serves until {@link #close()}. */
-    public static AdminHttpServer start(InetAddress bind, int port, CosmosClient client) {
-        return start(bind, port, client::readAllPartitionStatistics);
+    /**
+     * Binds {@code bind:port} (0 = a free port) and serves until {@link #close()}; {@code /health} reports
+     * {@code readiness}.
+     */
+    public static AdminHttpServer start(InetAddress bind, int port, CosmosClient client, Readiness readiness) {
+        return start(bind, port, client::readAllPartitionStatistics, readiness);
     }
 
     static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics) {
+        return start(bind, port, statistics, Readiness.ready());
+    }
+
+    static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics,
+                                 Readiness readiness) {
         // one IO thread is plenty for an admin port; routes run on workers because they scan RocksDB
         EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("tetradb-admin-io", true));
         ExecutorService workers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("tetradb-admin", true));
         // every open connection, so that close() can end them before the store goes away
         ChannelGroup channels = new DefaultChannelGroup("tetradb-admin", GlobalEventExecutor.INSTANCE);
-        AdminRoutes routes = new AdminRoutes(statistics);
+        AdminRoutes routes = new AdminRoutes(statistics, readiness);
         try {
             Channel server = new ServerBootstrap()
                     .group(io)

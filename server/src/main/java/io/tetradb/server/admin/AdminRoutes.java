@@ -19,15 +19,23 @@ final class AdminRoutes {
 
     private final Map<String, Supplier<FullHttpResponse>> routes;
 
-    /** @param statistics where the partition statistics come from (the client's, or a stand-in in tests) */
-    AdminRoutes(Supplier<List<PartitionStatistics>> statistics) {
+    /**
+     * @param statistics where the partition statistics come from (the client's, or a stand-in in tests)
+     * @param readiness  which faces listen yet: {@code /health} answers 200 only when all do
+     */
+    AdminRoutes(Supplier<List<PartitionStatistics>> statistics, Readiness readiness) {
         Supplier<FullHttpResponse> page = () -> HttpResponses.html(PartitionsPage.html());
         this.routes = Map.of(
-                "/health", () -> HttpResponses.json(HttpResponseStatus.OK, Map.of("status", "ok")),
+                "/health", () -> health(readiness.report()),
                 "/api/partitions", () -> HttpResponses.json(HttpResponseStatus.OK,
                         PartitionsReport.of(statistics.get())),
                 "/", page,
                 "/partitions", page);
+    }
+
+    private static FullHttpResponse health(Readiness.Report report) {
+        return HttpResponses.json(report.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
+                report);
     }
 
     /** Never throws: unknown path → 404, other method → 405, failure → 500. */

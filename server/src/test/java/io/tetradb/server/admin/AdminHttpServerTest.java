@@ -45,6 +45,46 @@ class AdminHttpServerTest {
     }
 
     @Test
+    void healthIsAReadinessCheckOverTheFaces() {
+        Readiness readiness = new Readiness(List.of("admin", "gremlin", "mongo"));
+        AdminHttpServer server = AdminHttpServer.start(InetAddress.getLoopbackAddress(), 0, List::of, readiness);
+        try {
+            readiness.listening("admin", server.url());
+            readiness.listening("mongo", "mongodb://127.0.0.1:1");
+            HttpResponse<String> starting = TestHttp.get(server.url(), "/health");
+            assertEquals(503, starting.statusCode());
+            JsonNode body = TestHttp.json(starting);
+            assertEquals("starting", body.get("status").asText());
+            assertEquals("gremlin", body.get("faces").get(1).get("name").asText());
+            assertEquals("starting", body.get("faces").get(1).get("state").asText());
+            assertTrue(body.get("faces").get(1).get("url").isNull());
+            assertEquals("listening", body.get("faces").get(2).get("state").asText());
+
+            readiness.listening("gremlin", "ws://127.0.0.1:2/gremlin");
+            HttpResponse<String> ready = TestHttp.get(server.url(), "/health");
+            assertEquals(200, ready.statusCode());
+            assertEquals("ok", TestHttp.json(ready).get("status").asText());
+            assertEquals("ws://127.0.0.1:2/gremlin", TestHttp.json(ready).get("faces").get(1).get("url").asText());
+
+            readiness.stopping();
+            HttpResponse<String> stopping = TestHttp.get(server.url(), "/health");
+            assertEquals(503, stopping.statusCode());
+            assertEquals("stopping", TestHttp.json(stopping).get("status").asText());
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
+    void aFaceThatFailedToStartLeavesTheServerUnready() {
+        Readiness readiness = new Readiness(List.of("admin", "table"));
+        readiness.listening("admin", "http://x");
+        readiness.failed("table");
+        assertEquals("failed", readiness.report().status());
+        assertEquals(false, readiness.report().ready());
+    }
+
+    @Test
     void reportMapsEveryFieldAndFlagsNearLimit() {
         PartitionStatistics.Logical big = new PartitionStatistics.Logical(TextNode.valueOf("tenant-1"), "0A1B", 900, 9, true);
         PartitionStatistics.Logical small = new PartitionStatistics.Logical(TextNode.valueOf("tenant-2"), "2C3D", 100, 1, false);

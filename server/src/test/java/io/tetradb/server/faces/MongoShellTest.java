@@ -66,7 +66,7 @@ class MongoShellTest {
 
     /**
      * The issue's scripted session over the seed files {@code students-classes-single-collection.jsonl} and
-     * {@code customer-invoices.jsonl}: insert, {@code createIndex}, the finds of shared/examples/README.md (index
+     * {@code customer-invoices.jsonl}: insert, {@code createIndex}, the finds of examples/README.md (index
      * seeks, shown by explain), {@code show dbs}, {@code show collections}, {@code stats()}, an aggregate.
      */
     @Test

@@ -15,7 +15,7 @@ import static io.tetradb.core.query.eval.EvalTestSupport.assertResults;
 import static io.tetradb.core.query.eval.EvalTestSupport.json;
 import static io.tetradb.core.query.eval.EvalTestSupport.query;
 
-/** The seed scenarios' queries (../shared/examples), run in memory over each scenario's items. */
+/** The seed scenarios' queries (examples/), run in memory over each scenario's items. */
 class SeedScenarioQueriesTest {
 
     static Path examples() {

@@ -383,7 +383,7 @@ class SqlParserTest {
         assertEquals("(c.a + c.b).x", grouped("(c.a + c.b).x"));
     }
 
-    // ---- seed scenarios (../shared/examples) --------------------------------------------------------------------
+    // ---- seed scenarios (examples/) --------------------------------------------------------------------
 
     @Test
     void seedBooksOfOnePublisher() {
