@@ -35,6 +35,19 @@ public final class NodeClients {
                 name + "@" + version);
     }
 
+    /**
+     * Fails the test unless node and npm run: the README lists them as what the tests need, so a machine without them
+     * is told so, rather than the client tests passing by being skipped.
+     */
+    public static void requireNodeAndNpm() {
+        for (String command : List.of("node", "npm")) {
+            if (!onPath(command)) {
+                fail(command + " is not on the PATH: the tests run the npm clients against the server and need "
+                        + "Node.js 18+ with npm (README: What a machine needs)");
+            }
+        }
+    }
+
     /** Whether {@code command --version} runs (node and npm are on the machine). */
     public static boolean onPath(String command) {
         try {

@@ -18,7 +18,6 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code mongosh} (npm, the version pinned as {@code mongosh.version} in the root pom), unchanged, against the
@@ -33,7 +32,7 @@ class MongoShellTest {
 
     @Test
     void mongoshRunsASessionUnchanged(@TempDir Path dataDir) throws Exception {
-        assumeTrue(NodeClients.onPath("node"), "node is not installed: the mongosh test needs node and npm");
+        NodeClients.requireNodeAndNpm();
         Path dir = Path.of(System.getProperty("mongosh.dir", "target/mongosh"));
         NodeClients.install(dir, "mongosh", System.getProperty("mongosh.version", "2.12.0"));
         try (InputStream script = getClass().getResourceAsStream("/mongo/mongosh-session.js")) {
@@ -71,7 +70,7 @@ class MongoShellTest {
      */
     @Test
     void mongoshRunsTheSeedScenarios(@TempDir Path dataDir) throws Exception {
-        assumeTrue(NodeClients.onPath("node"), "node is not installed: the mongosh test needs node and npm");
+        NodeClients.requireNodeAndNpm();
         Path dir = Path.of(System.getProperty("mongosh.dir", "target/mongosh"));
         NodeClients.install(dir, "mongosh", System.getProperty("mongosh.version", "2.12.0"));
         try (InputStream script = getClass().getResourceAsStream("/mongo/mongosh-seed-scenarios.js")) {

@@ -19,7 +19,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * TinkerPop's JavaScript driver (npm {@code gremlin}, the version pinned as {@code gremlin-js.version} in the root
@@ -34,7 +33,7 @@ class GremlinJavaScriptClientTest {
 
     @Test
     void theJavaScriptDriverSpeaksBytecodeAndScripts() throws Exception {
-        assumeTrue(NodeClients.onPath("node"), "node is not installed: the JavaScript driver test needs node and npm");
+        NodeClients.requireNodeAndNpm();
         Path dir = Path.of(System.getProperty("gremlin.js.dir", "target/gremlin-js"));
         String version = System.getProperty("gremlin.js.version", "3.8.1");
         NodeClients.install(dir, "gremlin", version);
