@@ -2,7 +2,7 @@ package io.tetradb.server;
 
 import java.net.InetSocketAddress;
 
-/** One listening face of the server (admin HTTP now; Mongo, Gremlin, Tables later). */
+/** One listening face of the server: admin HTTP, Gremlin Server, the Mongo wire or the Azure Tables endpoint. */
 public interface Endpoint extends AutoCloseable {
     /** Short name printed at start, e.g. {@code admin}. */
     String name();
