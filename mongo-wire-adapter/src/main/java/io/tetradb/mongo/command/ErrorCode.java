@@ -41,7 +41,11 @@ public enum ErrorCode {
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
     DUPLICATE_KEY(11000, "DuplicateKey"),
     BSON_OBJECT_TOO_LARGE(10334, "BSONObjectTooLarge"),
-    LOCATION_UPDATE_PATH_NOT_VIABLE(28, "PathNotViable");
+    LOCATION_UPDATE_PATH_NOT_VIABLE(28, "PathNotViable"),
+    NOT_SINGLE_VALUE_FIELD(54, "NotSingleValueField"),
+    CANNOT_CREATE_INDEX(67, "CannotCreateIndex"),
+    CANNOT_INDEX_PARALLEL_ARRAYS(171, "CannotIndexParallelArrays"),
+    INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption");
 
     private final int code;
     private final String codeName;

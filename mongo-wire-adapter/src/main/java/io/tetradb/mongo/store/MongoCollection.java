@@ -401,10 +401,9 @@ public final class MongoCollection {
         return new LogicalPlan.Project(plan, new Projection.Value(c), FilterTranslator.ALIAS);
     }
 
-    static MongoError duplicateId(BsonValue id) {
-        return new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
-                + "? index: _id_ dup key: { _id: " + id + " }",
-                new BsonDocument("keyPattern", new BsonDocument("_id", new BsonInt32(1)))
-                        .append("keyValue", new BsonDocument("_id", id)));
+    /** MongoDB's E11000 for the {@code _id_} index: {@code … collection: db.c index: _id_ dup key: { _id: 1 }}. */
+    MongoError duplicateId(BsonValue id) {
+        return IndexCatalog.duplicateKey(this, new BsonDocument("key", new BsonDocument("_id", new BsonInt32(1)))
+                .append("name", new org.bson.BsonString("_id_")), new BsonDocument("_id", id));
     }
 }
