@@ -117,6 +117,11 @@ final class OutputStages {
                     }
                 }
             }
+            if (r.containsKey("_id") && !io.tetradb.mongo.query.BsonOrder.equal(r.get("_id"), existing.doc().get("_id"))) {
+                throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "$merge failed to update the matching document, did "
+                        + "you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the "
+                        + "path '_id' would modify the immutable field '_id'");
+            }
             next.put("_id", existing.doc().get("_id"));
             if (!target.replace(existing, reordered(next), charge)) {
                 throw new MongoError(ErrorCode.OPERATION_FAILED, "$merge: the target document changed meanwhile");

@@ -207,7 +207,7 @@ final class WriteCommands {
             if (!upsert) {
                 return new UpdateResult(0, 0, null, null, null);
             }
-            BsonDocument base = upsertBase(filter);
+            BsonDocument base = io.tetradb.mongo.update.UpsertSeed.of(filter);
             BsonDocument applied = applier.apply(base, true);
             if (applier.isReplacement() && !applied.containsKey("_id") && base.containsKey("_id")) {
                 applied.put("_id", base.get("_id"));
@@ -282,51 +282,6 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.IMMUTABLE_FIELD,
                     "Performing an update on the path '_id' would modify the immutable field '_id'");
         }
-    }
-
-    /** What an upsert's insert starts from: the filter's equality conditions (top level and {@code $and}). */
-    private static BsonDocument upsertBase(BsonDocument filter) {
-        BsonDocument base = new BsonDocument();
-        collectEqualities(filter, base);
-        return base;
-    }
-
-    private static void collectEqualities(BsonDocument filter, BsonDocument base) {
-        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
-            String k = e.getKey();
-            BsonValue v = e.getValue();
-            if (k.equals("$and") && v.isArray()) {
-                for (BsonValue s : v.asArray()) {
-                    if (s.isDocument()) {
-                        collectEqualities(s.asDocument(), base);
-                    }
-                }
-            } else if (!k.startsWith("$")) {
-                BsonValue eq = null;
-                if (v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$")) {
-                    eq = v.asDocument().get("$eq");
-                } else if (!v.isRegularExpression()) {
-                    eq = v;
-                }
-                if (eq != null) {
-                    setPath(base, k, eq);
-                }
-            }
-        }
-    }
-
-    private static void setPath(BsonDocument doc, String path, BsonValue v) {
-        String[] segs = path.split("\\.");
-        BsonDocument cur = doc;
-        for (int i = 0; i < segs.length - 1; i++) {
-            BsonValue next = cur.get(segs[i]);
-            if (!(next instanceof BsonDocument)) {
-                next = new BsonDocument();
-                cur.put(segs[i], next);
-            }
-            cur = next.asDocument();
-        }
-        cur.put(segs[segs.length - 1], v);
     }
 
     /** The stored documents matching {@code filter}, in {@code sort} order, at most {@code max} (0: all). */

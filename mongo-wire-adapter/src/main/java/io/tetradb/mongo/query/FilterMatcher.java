@@ -116,6 +116,10 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
 
     private Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {
         if (isOperatorDocument(v)) {
+            BsonValue type = v.asDocument().get("$type");
+            if (type != null && type.isArray() && type.asArray().isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, path + " must match at least one type");
+            }
             Predicate<List<BsonValue>> ops = operators(v.asDocument(), depth);
             return d -> ops.test(path.values(d));
         }
@@ -224,6 +228,9 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 }
                 case "$type" -> {
                     List<BsonValue> types = arg.isArray() ? arg.asArray().getValues() : List.of(arg);
+                    if (types.isEmpty()) { // MongoDB refuses it when it parses the filter
+                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$type must match at least one type");
+                    }
                     List<Predicate<BsonValue>> tests = types.stream().map(FilterMatcher::typeTest).toList();
                     parts.add(vs -> {
                         for (BsonValue x : vs) {

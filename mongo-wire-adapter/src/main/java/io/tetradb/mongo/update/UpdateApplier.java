@@ -44,22 +44,23 @@ public final class UpdateApplier implements DocumentUpdate {
     public UpdateApplier(BsonDocument update, org.bson.BsonArray arrayFilters, BsonDocument query) {
         this.update = update;
         this.positional = new PositionalPaths(arrayFilters, query);
-        boolean anyOperator = false;
-        boolean anyField = false;
-        for (String k : update.keySet()) {
-            if (k.startsWith("$")) {
-                anyOperator = true;
-            } else {
-                anyField = true;
+        this.replacement = update.isEmpty() || !update.getFirstKey().startsWith("$");
+        if (replacement) {
+            for (String k : update.keySet()) {
+                if (k.startsWith("$")) {
+                    throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "The dollar ($) prefixed field '" + k
+                            + "' in '" + k + "' is not allowed in the context of an update's replacement document. "
+                            + "Consider using an aggregation pipeline with $replaceWith.");
+                }
             }
-        }
-        if (anyOperator && anyField) {
-            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "an update mixes operators and fields: "
-                    + update.keySet());
-        }
-        this.replacement = !anyOperator;
-        if (!replacement) {
+            if (arrayFilters != null && !arrayFilters.isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "arrayFilters may not be specified for "
+                        + "replacement-style updates");
+            }
+        } else {
+            UpdateParsing.check(update);
             checkConflicts();
+            positional.checkIdentifiersUsed(update);
         }
     }
 
@@ -91,20 +92,21 @@ public final class UpdateApplier implements DocumentUpdate {
         BsonDocument doc = original.clone();
         for (Map.Entry<String, BsonValue> e : update.entrySet()) {
             String op = e.getKey();
-            if (!e.getValue().isDocument()) {
-                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Modifiers operate on fields but we found type "
-                        + e.getValue().getBsonType() + " instead: " + op);
-            }
             for (Map.Entry<String, BsonValue> f : e.getValue().asDocument().entrySet()) {
                 String path = f.getKey();
                 BsonValue arg = f.getValue();
                 if (PositionalPaths.isPositional(path)) {
-                    if (inserting) {
+                    if (inserting && PositionalPaths.hasPlainPositional(path)) {
+                        // an upsert's insert matched no array element for $ to name (MongoDB's answer)
                         throw new MongoError(ErrorCode.BAD_VALUE, "The positional operator did not find the match "
-                                + "needed from the query: " + path);
+                                + "needed from the query.");
                     }
+                    if (op.equals("$setOnInsert") && !inserting) {
+                        continue;
+                    }
+                    // $[] and $[id] apply to the arrays of the document as it is (an upsert's: seeded from the query)
                     for (String concrete : positional.expand(original, path)) {
-                        applyOne(doc, op, concrete, arg, false);
+                        applyOne(doc, op, concrete, arg, inserting);
                     }
                     continue;
                 }
@@ -155,6 +157,7 @@ public final class UpdateApplier implements DocumentUpdate {
 
     private static void applyOne(BsonDocument doc, String op, String path, BsonValue arg, boolean inserting) {
         switch (op) {
+            case "$bit" -> bit(doc, path, arg.asDocument());
             case "$set" -> set(doc, path, arg);
             case "$setOnInsert" -> {
                 if (inserting) {
@@ -252,6 +255,28 @@ public final class UpdateApplier implements DocumentUpdate {
             default -> throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Unknown modifier: " + op
                     + ". Expected a valid update modifier or pipeline-style update specified as an array");
         }
+    }
+
+    /** {@code $bit: {path: {and|or|xor: int}}} on an int or long (missing: 0, as MongoDB). */
+    private static void bit(BsonDocument doc, String path, BsonDocument ops) {
+        BsonValue cur = get(doc, path);
+        if (cur != null && !cur.isInt32() && !cur.isInt64()) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Cannot apply $bit to a value of non-integral type."
+                    + "{_id: " + doc.get("_id") + "} has the field " + path + " of non-integer type "
+                    + cur.getBsonType());
+        }
+        boolean isLong = cur != null && cur.isInt64();
+        long v = cur == null ? 0 : cur.asNumber().longValue();
+        for (Map.Entry<String, BsonValue> e : ops.entrySet()) {
+            long x = e.getValue().asNumber().longValue();
+            isLong |= e.getValue().isInt64();
+            v = switch (e.getKey()) {
+                case "and" -> v & x;
+                case "or" -> v | x;
+                default -> v ^ x;
+            };
+        }
+        set(doc, path, isLong ? new BsonInt64(v) : new BsonInt32((int) v));
     }
 
     private static Predicate<BsonValue> pullMatcher(BsonValue arg) {
