@@ -107,7 +107,8 @@ final class DatabaseCommands {
             BsonDocument d = new BsonDocument("name", new BsonString(c.id()))
                     .append("type", new BsonString("collection"));
             if (!nameOnly) {
-                d.append("options", new BsonDocument())
+                MongoCollection coll = catalog.collection(ctx.database(), c.id());
+                d.append("options", coll == null ? new BsonDocument() : catalog.options().of(coll))
                         .append("info", new BsonDocument("readOnly", BsonBoolean.FALSE))
                         .append("idIndex", new BsonDocument("v", new BsonInt32(2))
                                 .append("key", new BsonDocument("_id", new BsonInt32(1)))
@@ -128,7 +129,11 @@ final class DatabaseCommands {
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
             }
         }
+        BsonDocument options = CollectionOptionsCommands.validationOptions(ctx.database() + "." + name, cmd);
         catalog.create(ctx.database(), name, true);
+        if (!options.isEmpty()) {
+            catalog.options().set(catalog.collection(ctx.database(), name), options);
+        }
         return Replies.ok();
     }
 

@@ -11,6 +11,7 @@ import io.tetradb.mongo.store.MongoCatalog;
 import io.tetradb.mongo.store.MongoCollection;
 import io.tetradb.mongo.store.StoredDoc;
 import io.tetradb.mongo.update.UpdateApplier;
+import io.tetradb.mongo.validation.DocumentValidator;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
@@ -53,6 +54,7 @@ final class WriteCommands {
         boolean ordered = Args.bool(cmd, "ordered", true);
         MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        DocumentValidator validator = validator(coll, cmd);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();
@@ -68,7 +70,19 @@ final class WriteCommands {
                     }
                     continue;
                 }
-                prepared.add(withId(list.get(i).asDocument()));
+                BsonDocument doc = withId(list.get(i).asDocument());
+                if (validator != null) {
+                    try {
+                        validator.check(null, doc);
+                    } catch (MongoError invalid) {
+                        writeErrors.add(writeError(i, invalid));
+                        if (ordered) {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+                prepared.add(doc);
                 positions.add(i);
             }
             if (ordered && !writeErrors.isEmpty()) {
@@ -98,6 +112,9 @@ final class WriteCommands {
                         throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
                     }
                     BsonDocument doc = withId(list.get(i).asDocument());
+                    if (validator != null) {
+                        validator.check(null, doc);
+                    }
                     synchronized (coll.uniqueLock()) {
                         indexes.checkUnique(coll, unique, doc);
                         ctx.charge(coll.insert(doc));
@@ -112,6 +129,11 @@ final class WriteCommands {
             }
         }
         return Replies.ok(withWriteErrors(new BsonDocument("n", new BsonInt32(n)), writeErrors));
+    }
+
+    /** The collection's validator, unless there is none or the command asks {@code bypassDocumentValidation}. */
+    private DocumentValidator validator(MongoCollection coll, BsonDocument cmd) {
+        return Args.bool(cmd, "bypassDocumentValidation", false) ? null : catalog.options().validator(coll);
     }
 
     static BsonDocument withId(BsonDocument doc) {
@@ -163,7 +185,7 @@ final class WriteCommands {
                 }
                 UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
                         Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
-                        Collation.of(u));
+                        Collation.of(u), cmd);
                 if (r.upsertedId != null) {
                     n++;
                     upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
@@ -191,7 +213,7 @@ final class WriteCommands {
      */
     private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
                                    boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters,
-                                   BsonOrder order) {
+                                   BsonOrder order, BsonDocument cmd) {
         io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
                 ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
                 : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
@@ -203,6 +225,7 @@ final class WriteCommands {
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        DocumentValidator validator = validator(coll, cmd);
         if (targets.isEmpty()) {
             if (!upsert) {
                 return new UpdateResult(0, 0, null, null, null);
@@ -213,6 +236,9 @@ final class WriteCommands {
                 applied.put("_id", base.get("_id"));
             }
             BsonDocument doc = withId(applied);
+            if (validator != null) {
+                validator.check(null, doc);
+            }
             writeChecked(coll, unique, doc, () -> ctx.charge(coll.insert(doc)));
             return new UpdateResult(0, 0, doc.get("_id"), null, doc);
         }
@@ -229,6 +255,9 @@ final class WriteCommands {
                 boolean changed = !next.equals(current.doc());
                 final StoredDoc read = current;
                 boolean[] written = {true};
+                if (changed && validator != null) {
+                    validator.check(current.doc(), next);
+                }
                 if (changed) {
                     writeChecked(coll, unique, next, () -> written[0] = coll.replace(read, next, charge));
                 }
@@ -385,7 +414,7 @@ final class WriteCommands {
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
                     new BsonInt32(deleted.size()))).append("value", value));
         }
-        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order);
+        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order, cmd);
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {

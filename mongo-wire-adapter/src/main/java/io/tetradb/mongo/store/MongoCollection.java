@@ -42,6 +42,8 @@ public final class MongoCollection {
     private final Transaction txn;
     /** The collection's index specs, read through {@link IndexCatalog#list}. */
     final IndexSpecCache indexSpecs;
+    /** The collection's options (validator), read through {@link CollectionOptions}. */
+    final CollectionOptions.OptionsCache options;
     /** False for an unjournaled view ({@code w: 1}): writes return once applied, before their WAL fsync. */
     private final boolean awaitJournal;
 
@@ -55,6 +57,7 @@ public final class MongoCollection {
         this.uniqueLock = new Object();
         this.txn = null;
         this.indexSpecs = new IndexSpecCache();
+        this.options = new CollectionOptions.OptionsCache();
         this.awaitJournal = true;
     }
 
@@ -66,6 +69,7 @@ public final class MongoCollection {
         this.uniqueLock = base.uniqueLock;
         this.txn = txn;
         this.indexSpecs = base.indexSpecs;
+        this.options = base.options;
         this.awaitJournal = awaitJournal;
     }
 
