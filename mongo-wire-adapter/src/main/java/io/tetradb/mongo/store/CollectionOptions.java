@@ -8,7 +8,7 @@ import org.bson.BsonValue;
 /**
  * Collection options ({@code validator}, {@code validationLevel}, {@code validationAction}) as {@code create} and
  * {@code collMod} set them, kept durably as documents of the database's {@code system.namespaces} collection
- * ({@code {_id: "coll", options: {…}}}, MongoDB's own layout before 3.0, beside {@code system.indexes}) so they survive
+ * ({@code {_id: "coll", options: <the options' BSON bytes>}}, MongoDB's own layout before 3.0, beside {@code system.indexes}) so they survive
  * a restart; cached per collection (with the compiled validator) so writes do not read them every time.
  */
 public final class CollectionOptions {
@@ -54,7 +54,11 @@ public final class CollectionOptions {
         MongoCollection sys = catalog.collection(db, NAMESPACES);
         StoredDoc d = sys == null ? null : sys.findById(new BsonString(name), new double[1]);
         BsonValue options = d == null ? null : d.doc().get("options");
-        return options != null && options.isDocument() ? options.asDocument() : new BsonDocument();
+        if (options == null || !options.isBinary()) {
+            return new BsonDocument();
+        }
+        return new org.bson.codecs.BsonDocumentCodec().decode(new org.bson.BsonBinaryReader(
+                java.nio.ByteBuffer.wrap(options.asBinary().getData())), org.bson.codecs.DecoderContext.builder().build());
     }
 
     /**
@@ -64,7 +68,13 @@ public final class CollectionOptions {
     public void set(MongoCollection coll, BsonDocument options) {
         DocumentValidator.of(coll.namespace(), options);
         MongoCollection sys = catalog.createIfAbsent(coll.database(), NAMESPACES);
-        BsonDocument doc = new BsonDocument("_id", new BsonString(coll.name())).append("options", options);
+        // as BSON bytes: a validator's operator names start with '$', which stored field names may not
+        org.bson.ByteBuf raw = new org.bson.RawBsonDocument(options, new org.bson.codecs.BsonDocumentCodec())
+                .getByteBuffer();
+        byte[] bytes = new byte[raw.remaining()];
+        raw.get(bytes);
+        BsonDocument doc = new BsonDocument("_id", new BsonString(coll.name())).append("options",
+                new org.bson.BsonBinary(bytes));
         try {
             synchronized (coll.uniqueLock) {
                 StoredDoc old = sys.findById(new BsonString(coll.name()), new double[1]);
