@@ -192,6 +192,10 @@ final class DatabaseCommands {
                 chunk.clear();
             }
         }
+        BsonDocument options = catalog.options().of(source);
+        if (!options.isEmpty()) {
+            catalog.options().set(target, options); // the validator moves along
+        }
         for (BsonDocument spec : indexes.list(source)) {
             if (!spec.getString("name").getValue().equals("_id_")) {
                 indexes.create(target, spec);

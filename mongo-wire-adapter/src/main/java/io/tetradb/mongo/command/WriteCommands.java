@@ -401,12 +401,19 @@ final class WriteCommands {
         boolean upsert = Args.bool(cmd, "upsert", false);
         Projector fields = new Projector(Args.document(cmd, "fields"));
         BsonValue update = cmd.get("update");
-        if (remove == (update != null)) {
+        if (remove && update != null) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both an update and remove=true");
+        }
+        if (!remove && update == null) {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Either an update or remove=true must be specified");
         }
         if (remove) {
-            if (upsert || returnNew) {
-                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify remove with upsert or new");
+            if (upsert) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both upsert=true and remove=true ");
+            }
+            if (returnNew) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both new=true and remove=true; "
+                        + "'remove' always returns the deleted document");
             }
             MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
             List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true, order);

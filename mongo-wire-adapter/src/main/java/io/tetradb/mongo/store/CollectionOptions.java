@@ -8,8 +8,8 @@ import org.bson.BsonValue;
 /**
  * Collection options ({@code validator}, {@code validationLevel}, {@code validationAction}) as {@code create} and
  * {@code collMod} set them, kept durably as documents of the database's {@code system.namespaces} collection
- * ({@code {_id: "coll", options: <the options' BSON bytes>}}, MongoDB's own layout before 3.0, beside {@code system.indexes}) so they survive
- * a restart; cached per collection (with the compiled validator) so writes do not read them every time.
+ * ({@code {_id: "coll", options: <the options' BSON bytes>}}, MongoDB's own layout before 3.0, beside
+ * {@code system.indexes}) so they survive a restart; cached per collection (with the compiled validator) so writes do not read them every time.
  */
 public final class CollectionOptions {
     /** Where the options live, one document per collection that has any. */
@@ -57,8 +57,8 @@ public final class CollectionOptions {
         if (options == null || !options.isBinary()) {
             return new BsonDocument();
         }
-        return new org.bson.codecs.BsonDocumentCodec().decode(new org.bson.BsonBinaryReader(
-                java.nio.ByteBuffer.wrap(options.asBinary().getData())), org.bson.codecs.DecoderContext.builder().build());
+        return new org.bson.codecs.BsonDocumentCodec().decode(new org.bson.BsonBinaryReader(java.nio.ByteBuffer.wrap(
+                options.asBinary().getData())), org.bson.codecs.DecoderContext.builder().build());
     }
 
     /**

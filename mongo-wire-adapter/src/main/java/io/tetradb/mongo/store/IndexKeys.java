@@ -96,7 +96,7 @@ final class IndexKeys {
         return field.substring(field.lastIndexOf('.') + 1);
     }
 
-    /** Adds the values the path reaches (null: missing there); records in {@code expanded} the array it went through. */
+    /** Adds the values the path reaches (null: missing there); {@code expanded} gets the array it went through. */
     private static void collect(BsonValue cur, String[] segs, int i, String prefix, List<BsonValue> out,
                                 String[] expanded) {
         if (i == segs.length) {

@@ -1,5 +1,6 @@
 package io.tetradb.mongo.update;
 
+import io.tetradb.mongo.bson.BsonText;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.query.BsonOrder;
@@ -123,6 +124,10 @@ public final class UpdateApplier implements DocumentUpdate {
         return doc;
     }
 
+    private static BsonValue idOf(BsonDocument doc) {
+        return doc.get("_id", BsonNull.VALUE);
+    }
+
     private static MongoError immutableId() {
         return new MongoError(ErrorCode.IMMUTABLE_FIELD,
                 "Performing an update on the path '_id' would modify the immutable field '_id'");
@@ -168,13 +173,13 @@ public final class UpdateApplier implements DocumentUpdate {
             case "$inc", "$mul" -> {
                 if (!BsonOrder.isNumber(arg)) {
                     throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot " + (op.equals("$inc") ? "increment" : "multiply")
-                            + " with non-numeric argument: {" + path + ": " + arg + "}");
+                            + " with non-numeric argument: {" + path + ": " + BsonText.of(arg) + "}");
                 }
                 BsonValue cur = get(doc, path);
                 if (cur != null && !BsonOrder.isNumber(cur)) {
-                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot apply " + op + " to a value of non-numeric type. "
-                            + "{_id: " + doc.get("_id") + "} has the field '" + path + "' of non-numeric type "
-                            + cur.getBsonType());
+                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot apply " + op
+                            + " to a value of non-numeric type. {_id: " + BsonText.of(idOf(doc)) + "} has the field '"
+                            + path + "' of non-numeric type " + UpdateParsing.typeName(cur));
                 }
                 BsonValue base = cur != null ? cur : op.equals("$inc") ? new BsonInt32(0) : zeroLike(arg);
                 set(doc, path, op.equals("$inc") ? arithmetic(base, arg, true) : cur == null ? base
@@ -221,7 +226,7 @@ public final class UpdateApplier implements DocumentUpdate {
                 }
                 if (!cur.isArray()) {
                     throw new MongoError(ErrorCode.TYPE_MISMATCH, "Path '" + path + "' contains an element of "
-                            + "non-array type '" + cur.getBsonType() + "'");
+                            + "non-array type '" + UpdateParsing.typeName(cur) + "'");
                 }
                 BsonArray a = cur.asArray();
                 if (!a.isEmpty()) {
@@ -262,8 +267,8 @@ public final class UpdateApplier implements DocumentUpdate {
         BsonValue cur = get(doc, path);
         if (cur != null && !cur.isInt32() && !cur.isInt64()) {
             throw new MongoError(ErrorCode.BAD_VALUE, "Cannot apply $bit to a value of non-integral type."
-                    + "{_id: " + doc.get("_id") + "} has the field " + path + " of non-integer type "
-                    + cur.getBsonType());
+                    + "{_id: " + BsonText.of(idOf(doc)) + "} has the field " + path + " of non-integer type "
+                    + UpdateParsing.typeName(cur));
         }
         boolean isLong = cur != null && cur.isInt64();
         long v = cur == null ? 0 : cur.asNumber().longValue();
@@ -338,7 +343,7 @@ public final class UpdateApplier implements DocumentUpdate {
         }
         if (!cur.isArray()) {
             throw MongoError.badValue("The field '" + path + "' must be an array but is of type "
-                    + cur.getBsonType() + " in document {_id: " + doc.get("_id") + "}");
+                    + UpdateParsing.typeName(cur) + " in document {_id: " + BsonText.of(idOf(doc)) + "}");
         }
         return cur.asArray();
     }
@@ -437,7 +442,7 @@ public final class UpdateApplier implements DocumentUpdate {
                 cur = a.get(idx);
             } else {
                 throw new MongoError(ErrorCode.LOCATION_UPDATE_PATH_NOT_VIABLE, "Cannot create field '" + seg
-                        + "' in element {" + segs[i - 1] + ": " + cur + "}");
+                        + "' in element {" + segs[i - 1] + ": " + BsonText.of(cur) + "}");
             }
         }
     }

@@ -41,7 +41,7 @@ final class UpdateParsing {
         }
     }
 
-    /** EmptyFieldName (56) for {@code ""} and for paths with an empty segment ({@code a.}, {@code .a}, {@code a..b}). */
+    /** EmptyFieldName (56) for {@code ""} and for paths with an empty segment ({@code a.}, {@code a..b}). */
     static void checkPath(String path) {
         if (path.isEmpty()) {
             throw new MongoError(ErrorCode.EMPTY_FIELD_NAME, "An empty update path is not valid.");

@@ -297,7 +297,8 @@ public final class JsonSchema {
                             List<BsonDocument> details = p.getValue().failures(field.getValue());
                             if (!details.isEmpty()) {
                                 failed.add(new BsonDocument("propertyName", new BsonString(field.getKey()))
-                                        .append("regexMatched", new BsonString(patternSources.get(p.getKey().pattern())))
+                                        .append("regexMatched",
+                                                new BsonString(patternSources.get(p.getKey().pattern())))
                                         .append("details", new BsonArray(details)));
                             }
                         }
