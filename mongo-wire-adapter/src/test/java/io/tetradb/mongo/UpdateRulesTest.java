@@ -148,4 +148,34 @@ class UpdateRulesTest extends MongoServerTestBase {
                 .toCollection();
         assertEquals(new Document("_id", 9).append("k", "a").append("v", 1), target.find().first());
     }
+
+    @Test
+    void writeCommandErrorsCarrySpecificCodes() {
+        MongoCollection<Document> c = fresh("codes");
+        c.insertOne(new Document("_id", 1).append("k", "a"));
+        com.mongodb.client.MongoDatabase db = client.getDatabase("upd");
+        // statements whose shape is wrong fail the whole command, as MongoDB's command parser refuses them
+        MongoCommandException limit = assertThrows(MongoCommandException.class, () -> db.runCommand(new Document(
+                "delete", "codes").append("deletes", List.of(new Document("q", new Document()).append("limit", 5)))));
+        assertEquals(9, limit.getErrorCode());
+        assertEquals("The limit field in delete objects must be 0 or 1. Got 5", limit.getErrorMessage());
+        assertEquals(40414, assertThrows(MongoCommandException.class, () -> db.runCommand(new Document("update",
+                "codes").append("updates", List.of(new Document("q", new Document()))))).getErrorCode());
+        MongoCommandException removeNew = assertThrows(MongoCommandException.class, () -> db.runCommand(
+                new Document("findAndModify", "codes").append("remove", true).append("new", true)));
+        assertEquals(9, removeNew.getErrorCode());
+        assertTrue(removeNew.getErrorMessage().startsWith("Cannot specify both new=true and remove=true"));
+        // $merge: not last → 40601, an 'on' field missing from a result → 51132
+        assertEquals(40601, assertThrows(MongoCommandException.class, () -> c.aggregate(List.of(
+                Aggregates.merge("codesOut"), Aggregates.match(new Document()))).first()).getErrorCode());
+        assertEquals(51132, assertThrows(MongoCommandException.class, () -> c.aggregate(List.of(
+                Aggregates.project(new Document("_id", 0)), Aggregates.merge("codesOut",
+                        new MergeOptions().uniqueIdentifier("missing")))).toCollection()).getErrorCode());
+        // index specs: empty key → 67, no key → 9
+        assertEquals(67, assertThrows(MongoCommandException.class, () -> db.runCommand(new Document("createIndexes",
+                "codes").append("indexes", List.of(new Document("key", new Document()).append("name", "e")))))
+                .getErrorCode());
+        assertEquals(9, assertThrows(MongoCommandException.class, () -> db.runCommand(new Document("createIndexes",
+                "codes").append("indexes", List.of(new Document("name", "nokey"))))).getErrorCode());
+    }
 }

@@ -84,9 +84,9 @@ final class OutputStages {
             BsonDocument filter = new BsonDocument();
             for (String f : on) {
                 BsonValue v = new io.tetradb.mongo.query.FieldPath(f).direct(r);
-                if (v == null || v.isArray()) {
-                    throw MongoError.badValue("$merge write error: 'on' field '" + f + "' cannot be missing, null "
-                            + "or an array");
+                if (v == null || v.isArray() || v.isNull() || v.getBsonType() == org.bson.BsonType.UNDEFINED) {
+                    throw new MongoError(ErrorCode.MERGE_ON_FIELD_INVALID, "$merge write error: 'on' field '" + f
+                            + "' cannot be missing, null, undefined or an array");
                 }
                 filter.append(f, new BsonDocument("$eq", v));
             }

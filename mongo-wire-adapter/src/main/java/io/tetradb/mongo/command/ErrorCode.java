@@ -45,7 +45,10 @@ public enum ErrorCode {
     NOT_SINGLE_VALUE_FIELD(54, "NotSingleValueField"),
     CANNOT_CREATE_INDEX(67, "CannotCreateIndex"),
     CANNOT_INDEX_PARALLEL_ARRAYS(171, "CannotIndexParallelArrays"),
-    INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption");
+    INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption"),
+    IDL_MISSING_FIELD(40414, "Location40414"),
+    STAGE_NOT_LAST(40601, "Location40601"),
+    MERGE_ON_FIELD_INVALID(51132, "Location51132");
 
     private final int code;
     private final String codeName;

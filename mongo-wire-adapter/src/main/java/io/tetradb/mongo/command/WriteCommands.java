@@ -175,14 +175,23 @@ final class WriteCommands {
         BsonArray upserted = new BsonArray();
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = updates.asArray().getValues();
+        for (BsonValue statement : list) { // the statements' shape is parsed with the command: errors end the command
+            if (!statement.isDocument() || !statement.asDocument().containsKey("q")
+                    || !statement.asDocument().containsKey("u")) {
+                throw new MongoError(ErrorCode.IDL_MISSING_FIELD, "BSON field 'update.updates." + (statement
+                        .isDocument() && statement.asDocument().containsKey("q") ? "u" : "q") + "' is missing but a "
+                        + "required field");
+            }
+            BsonValue spec = statement.asDocument().get("u");
+            if (!spec.isArray() && !spec.isDocument()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Update argument must be either an object or an "
+                        + "array");
+            }
+        }
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument u = list.get(i).asDocument();
                 BsonValue spec = u.get("u");
-                if (spec == null || !spec.isArray() && !spec.isDocument()) {
-                    throw new MongoError(ErrorCode.FAILED_TO_PARSE, "update statement needs 'u': an object or a "
-                            + "pipeline");
-                }
                 UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
                         Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
                         Collation.of(u), cmd);
@@ -338,13 +347,23 @@ final class WriteCommands {
         int n = 0;
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = deletes.asArray().getValues();
+        for (BsonValue statement : list) { // the statements are parsed with the command: errors end the command
+            BsonValue limit = statement.isDocument() ? statement.asDocument().get("limit") : null;
+            if (!statement.isDocument() || limit == null) {
+                throw new MongoError(ErrorCode.IDL_MISSING_FIELD, "BSON field 'delete.deletes.limit' is missing but "
+                        + "a required field");
+            }
+            double l = io.tetradb.mongo.query.BsonOrder.isNumber(limit)
+                    ? io.tetradb.mongo.query.BsonOrder.toDouble(limit) : -1;
+            if (l != 0 && l != 1) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The limit field in delete objects must be 0 or 1. "
+                        + "Got " + io.tetradb.mongo.bson.BsonText.of(limit));
+            }
+        }
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument d = list.get(i).asDocument();
                 long limit = Args.number(d, "limit", 0);
-                if (limit != 0 && limit != 1) {
-                    throw MongoError.badValue("The limit field in delete objects must be 0 or 1. Got " + limit);
-                }
                 if (coll != null) {
                     n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
                 }

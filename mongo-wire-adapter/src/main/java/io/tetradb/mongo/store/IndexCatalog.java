@@ -77,11 +77,16 @@ public final class IndexCatalog {
     public boolean create(MongoCollection coll, BsonDocument spec) {
         BsonValue key = spec.get("key");
         BsonValue name = spec.get("name");
-        if (key == null || !key.isDocument() || key.asDocument().isEmpty()) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a non-empty 'key' document");
+        if (key == null || !key.isDocument()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'key' field is a required property of an index "
+                    + "specification");
+        }
+        if (key.asDocument().isEmpty()) {
+            throw new MongoError(ErrorCode.CANNOT_CREATE_INDEX, "Index keys cannot be empty.");
         }
         if (name == null || !name.isString()) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a 'name'");
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'name' field is a required property of an index "
+                    + "specification");
         }
         IndexSpecs.check(spec);
         for (BsonDocument existing : list(coll)) {

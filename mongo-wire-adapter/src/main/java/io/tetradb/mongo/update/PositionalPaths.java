@@ -27,8 +27,12 @@ final class PositionalPaths {
             return;
         }
         for (BsonValue f : filters) {
-            if (!f.isDocument() || f.asDocument().isEmpty()) {
-                throw MongoError.badValue("each array filter must be a non-empty object");
+            if (!f.isDocument()) {
+                throw new MongoError(ErrorCode.TYPE_MISMATCH, "arrayFilters entry must be an object");
+            }
+            if (f.asDocument().isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot use an expression without a top-level field "
+                        + "name in arrayFilters");
             }
             String key = f.asDocument().getFirstKey();
             String id = key.contains(".") ? key.substring(0, key.indexOf('.')) : key;

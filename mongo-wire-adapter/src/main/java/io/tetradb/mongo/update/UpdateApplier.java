@@ -253,7 +253,7 @@ public final class UpdateApplier implements DocumentUpdate {
                     return;
                 }
                 if (!cur.isArray()) {
-                    throw MongoError.badValue("$pullAll requires an array field");
+                    throw MongoError.badValue("Cannot apply $pullAll to a non-array value");
                 }
                 cur.asArray().removeIf(x -> arg.asArray().stream().anyMatch(v -> BsonOrder.equal(x, v)));
             }
