@@ -204,6 +204,11 @@ class ValidationTest extends MongoServerTestBase {
         assertEquals(9, format.getErrorCode());
         assertEquals("$jsonSchema keyword 'format' is not currently supported", format.getErrorMessage());
         assertTrue(db.listCollectionNames().into(new ArrayList<>()).stream().noneMatch("fmt"::equals));
+        // create options this server cannot honour are refused, unknown ones too (MongoDB's parser: 40415)
+        assertEquals(238, assertThrows(MongoCommandException.class, () -> db.runCommand(new Document("create", "coll")
+                .append("collation", new Document("locale", "fr")))).getErrorCode());
+        assertEquals(40415, assertThrows(MongoCommandException.class, () -> db.runCommand(new Document("create",
+                "unk").append("bogus", 1))).getErrorCode());
         // validationLevel off: nothing checked
         MongoCollection<Document> off = create("off", new ValidationOptions().validator(PERSON)
                 .validationLevel(ValidationLevel.OFF).validationAction(ValidationAction.ERROR));

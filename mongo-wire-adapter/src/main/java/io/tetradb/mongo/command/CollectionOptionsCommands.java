@@ -14,7 +14,9 @@ final class CollectionOptionsCommands {
     /** Fields drivers add to every command. */
     private static final java.util.Set<String> GENERIC_ARGUMENTS = java.util.Set.of("$db", "lsid", "$clusterTime",
             "txnNumber", "autocommit", "startTransaction", "writeConcern", "readConcern", "$readPreference", "comment",
-            "maxTimeMS", "apiVersion", "apiStrict", "apiDeprecationErrors");
+            "maxTimeMS", "apiVersion", "apiStrict", "apiDeprecationErrors", "$client", "$audit", "maxTimeMSOpOnly",
+            "mayBypassWriteBlocking", "$configTime", "$topologyTime", "clientOperationKey", "$queryOptions",
+            "readPreference");
 
     private final MongoCatalog catalog;
 
@@ -24,6 +26,22 @@ final class CollectionOptionsCommands {
 
     void register(CommandDispatcher d) {
         d.register("collMod", this::collMod);
+    }
+
+    /** The fields MongoDB 7.0's {@code create} knows (the ones this server cannot honour are refused by name). */
+    private static final java.util.Set<String> CREATE_FIELDS = java.util.Set.of("create", "capped", "autoIndexId",
+            "size", "max", "storageEngine", "validator", "validationLevel", "validationAction", "indexOptionDefaults",
+            "viewOn", "pipeline", "collation", "timeseries", "clusteredIndex", "expireAfterSeconds",
+            "changeStreamPreAndPostImages", "encryptedFields", "idIndex", "flags", "temp", "recordPreImages");
+
+    /** 40415 for a field {@code create} does not know, as MongoDB's command parser answers. */
+    static void checkCreateFields(BsonDocument cmd) {
+        for (String field : cmd.keySet()) {
+            if (!CREATE_FIELDS.contains(field) && !GENERIC_ARGUMENTS.contains(field)) {
+                throw new MongoError(ErrorCode.IDL_UNKNOWN_FIELD, "BSON field 'create." + field + "' is an unknown "
+                        + "field.");
+            }
+        }
     }
 
     /** The validation options of a {@code create} command, checked (a bad validator is refused before creating). */

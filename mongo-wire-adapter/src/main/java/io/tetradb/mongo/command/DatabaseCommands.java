@@ -125,10 +125,12 @@ final class DatabaseCommands {
         String name = Args.string(cmd, "create");
         for (String option : cmd.keySet()) {
             boolean off = cmd.get(option).isBoolean() && !cmd.getBoolean(option).getValue();
-            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex").contains(option)) {
+            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex", "collation",
+                    "expireAfterSeconds", "changeStreamPreAndPostImages", "encryptedFields").contains(option)) {
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
             }
         }
+        CollectionOptionsCommands.checkCreateFields(cmd);
         BsonDocument options = CollectionOptionsCommands.validationOptions(ctx.database() + "." + name, cmd);
         catalog.create(ctx.database(), name, true);
         if (!options.isEmpty()) {

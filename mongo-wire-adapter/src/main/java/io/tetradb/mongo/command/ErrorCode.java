@@ -47,6 +47,7 @@ public enum ErrorCode {
     CANNOT_INDEX_PARALLEL_ARRAYS(171, "CannotIndexParallelArrays"),
     INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption"),
     IDL_MISSING_FIELD(40414, "Location40414"),
+    IDL_UNKNOWN_FIELD(40415, "Location40415"),
     STAGE_NOT_LAST(40601, "Location40601"),
     MERGE_ON_FIELD_INVALID(51132, "Location51132");
 
