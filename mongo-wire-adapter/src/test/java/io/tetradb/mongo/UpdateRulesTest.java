@@ -54,6 +54,10 @@ class UpdateRulesTest extends MongoServerTestBase {
         assertEquals(new Document("y", 1), nested.get("x"));
         assertEquals("w", nested.get("z"));
 
+        // a replacement keeps only the filter's _id
+        c.replaceOne(Filters.and(Filters.eq("_id", "r"), Filters.eq("a", 1), Filters.eq("a.b", 1)),
+                new Document("b", 2), new com.mongodb.client.model.ReplaceOptions().upsert(true));
+        assertEquals(new Document("_id", "r").append("b", 2), c.find(Filters.eq("_id", "r")).first());
         // a multi-branch $or pins nothing; two equalities on one path cannot both be set (54)
         c.updateOne(Filters.or(Filters.eq("p", 1), Filters.eq("p", 2)), Updates.set("tag", "or2"), UPSERT);
         assertEquals(null, c.find(Filters.eq("tag", "or2")).first().get("p"));

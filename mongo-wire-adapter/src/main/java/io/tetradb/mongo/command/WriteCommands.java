@@ -239,7 +239,7 @@ final class WriteCommands {
             if (!upsert) {
                 return new UpdateResult(0, 0, null, null, null);
             }
-            BsonDocument base = io.tetradb.mongo.update.UpsertSeed.of(filter);
+            BsonDocument base = io.tetradb.mongo.update.UpsertSeed.of(filter, applier.isReplacement());
             BsonDocument applied = applier.apply(base, true);
             if (applier.isReplacement() && !applied.containsKey("_id") && base.containsKey("_id")) {
                 applied.put("_id", base.get("_id"));

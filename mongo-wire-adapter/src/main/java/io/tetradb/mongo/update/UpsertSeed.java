@@ -20,8 +20,13 @@ public final class UpsertSeed {
     }
 
     public static BsonDocument of(BsonDocument filter) {
+        return of(filter, false);
+    }
+
+    /** As {@link #of(BsonDocument)}, or only its {@code _id} (a replacement-style upsert keeps nothing else). */
+    public static BsonDocument of(BsonDocument filter, boolean idOnly) {
         Map<String, BsonValue> equalities = new LinkedHashMap<>();
-        collect(filter, equalities);
+        collect(filter, equalities, idOnly);
         BsonDocument seed = new BsonDocument();
         for (Map.Entry<String, BsonValue> e : equalities.entrySet()) {
             UpdateApplier.set(seed, e.getKey(), e.getValue());
@@ -29,19 +34,19 @@ public final class UpsertSeed {
         return seed;
     }
 
-    private static void collect(BsonDocument filter, Map<String, BsonValue> out) {
+    private static void collect(BsonDocument filter, Map<String, BsonValue> out, boolean idOnly) {
         for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
             String k = e.getKey();
             BsonValue v = e.getValue();
             if (k.equals("$and") && v.isArray()) {
                 for (BsonValue clause : v.asArray()) {
                     if (clause.isDocument()) {
-                        collect(clause.asDocument(), out);
+                        collect(clause.asDocument(), out, idOnly);
                     }
                 }
             } else if (k.equals("$or") && v.isArray() && v.asArray().size() == 1 && v.asArray().get(0).isDocument()) {
-                collect(v.asArray().get(0).asDocument(), out);
-            } else if (!k.startsWith("$")) {
+                collect(v.asArray().get(0).asDocument(), out, idOnly);
+            } else if (!k.startsWith("$") && (!idOnly || k.equals("_id"))) {
                 BsonValue eq = equality(v);
                 if (eq != null) {
                     add(out, k, eq);
