@@ -118,6 +118,20 @@ class UniqueIndexTest extends MongoServerTestBase {
         par.createIndex(new Document("a", 1).append("b", 1), new IndexOptions().unique(true));
         assertEquals(171, assertThrows(MongoWriteException.class, () -> par.insertOne(
                 new Document("a", List.of(1, 2)).append("b", List.of(3, 4)))).getError().getCode());
+        // any compound index, unique or not, refuses them, on insert, update and when it is created
+        MongoCollection<Document> plain = fresh("parallelPlain");
+        plain.createIndex(new Document("a", 1).append("b", 1));
+        plain.insertOne(new Document("_id", 1).append("a", List.of(1, 2)).append("b", 3));
+        MongoWriteException insert = assertThrows(MongoWriteException.class, () -> plain.insertOne(
+                new Document("_id", 2).append("a", List.of(1, 2)).append("b", List.of(3, 4))));
+        assertEquals(171, insert.getError().getCode());
+        assertEquals("cannot index parallel arrays [b] [a]", insert.getError().getMessage());
+        assertEquals(171, assertThrows(MongoWriteException.class, () -> plain.updateOne(Filters.eq("_id", 1),
+                Updates.set("b", List.of(5, 6)))).getError().getCode());
+        MongoCollection<Document> later = fresh("parallelLater");
+        later.insertOne(new Document("x", List.of(1)).append("y", List.of(2)));
+        assertEquals(171, assertThrows(com.mongodb.MongoServerException.class,
+                () -> later.createIndex(new Document("x", 1).append("y", 1))).getCode());
     }
 
     @Test

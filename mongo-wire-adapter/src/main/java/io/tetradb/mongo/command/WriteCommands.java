@@ -55,6 +55,7 @@ final class WriteCommands {
         MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
         DocumentValidator validator = validator(coll, cmd);
+        boolean compound = indexes.list(coll).stream().anyMatch(s -> s.getDocument("key").size() > 1);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();
@@ -71,9 +72,12 @@ final class WriteCommands {
                     continue;
                 }
                 BsonDocument doc = withId(list.get(i).asDocument());
-                if (validator != null) {
+                if (validator != null || compound) {
                     try {
-                        validator.check(null, doc);
+                        if (validator != null) {
+                            validator.check(null, doc);
+                        }
+                        indexes.checkIndexable(coll, doc);
                     } catch (MongoError invalid) {
                         writeErrors.add(writeError(i, invalid));
                         if (ordered) {
@@ -115,6 +119,7 @@ final class WriteCommands {
                     if (validator != null) {
                         validator.check(null, doc);
                     }
+                    indexes.checkIndexable(coll, doc);
                     synchronized (coll.uniqueLock()) {
                         indexes.checkUnique(coll, unique, doc);
                         ctx.charge(coll.insert(doc));
@@ -303,6 +308,7 @@ final class WriteCommands {
     }
 
     private void writeChecked(MongoCollection coll, List<BsonDocument> unique, BsonDocument doc, Runnable write) {
+        indexes.checkIndexable(coll, doc);
         if (unique.isEmpty()) {
             write.run();
             return;

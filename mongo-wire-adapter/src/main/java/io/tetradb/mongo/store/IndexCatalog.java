@@ -115,6 +115,8 @@ public final class IndexCatalog {
         synchronized (coll.uniqueLock) {
             if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
                 checkExistingUnique(coll, stored);
+            } else if (key.asDocument().size() > 1) {
+                checkExistingIndexable(coll, stored);
             }
             try {
                 catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
@@ -228,6 +230,18 @@ public final class IndexCatalog {
         }
     }
 
+    /**
+     * CannotIndexParallelArrays (171) if {@code doc} has two arrays under two fields of one compound index that is
+     * not unique (unique ones are keyed by {@link #checkUnique}), as MongoDB refuses such a write for any index.
+     */
+    public void checkIndexable(MongoCollection coll, BsonDocument doc) {
+        for (BsonDocument spec : cached(coll)) {
+            if (spec.getDocument("key").size() > 1 && !spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
+                new IndexKeys(spec).of(doc);
+            }
+        }
+    }
+
     /** A filter every document holding {@code key} matches (a superset: the keys are compared afterwards). */
     private static BsonDocument candidateFilter(BsonDocument key) {
         BsonDocument filter = new BsonDocument();
@@ -246,6 +260,14 @@ public final class IndexCatalog {
                 + coll.namespace() + " index: " + spec.getString("name").getValue() + " dup key: "
                 + io.tetradb.mongo.bson.BsonText.of(key),
                 new BsonDocument("keyPattern", spec.getDocument("key")).append("keyValue", key));
+    }
+
+    private static void checkExistingIndexable(MongoCollection coll, BsonDocument spec) {
+        IndexKeys index = new IndexKeys(spec);
+        DocStream s = coll.candidates(new BsonDocument());
+        while (s.hasNext()) {
+            index.of(s.next().doc());
+        }
     }
 
     private void checkExistingUnique(MongoCollection coll, BsonDocument spec) {
