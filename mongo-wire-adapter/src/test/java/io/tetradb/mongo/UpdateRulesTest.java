@@ -54,6 +54,12 @@ class UpdateRulesTest extends MongoServerTestBase {
         assertEquals(new Document("y", 1), nested.get("x"));
         assertEquals("w", nested.get("z"));
 
+        // the query's _id is the inserted document's: an update changing it is refused (66), one setting it when the
+        // query has none is not
+        assertEquals(66, assertThrows(MongoWriteException.class, () -> c.updateOne(Filters.eq("_id", "i1"),
+                Updates.set("_id", "i2"), UPSERT)).getError().getCode());
+        c.updateOne(Filters.eq("name", "i3"), Updates.set("_id", "i3"), UPSERT);
+        assertEquals("i3", c.find(Filters.eq("_id", "i3")).first().get("name"));
         // a replacement keeps only the filter's _id
         c.replaceOne(Filters.and(Filters.eq("_id", "r"), Filters.eq("a", 1), Filters.eq("a.b", 1)),
                 new Document("b", 2), new com.mongodb.client.model.ReplaceOptions().upsert(true));

@@ -111,15 +111,13 @@ public final class UpdateApplier implements DocumentUpdate {
                     }
                     continue;
                 }
-                if ((path.equals("_id") || path.startsWith("_id.")) && !op.equals("$setOnInsert") || op.equals(
-                        "$rename") && arg.isString() && arg.asString().getValue().equals("_id")) {
-                    if (!(op.equals("$set") && original.containsKey("_id") && arg.equals(original.get("_id")))
-                            && !(inserting && op.equals("$set"))) {
-                        throw immutableId();
-                    }
-                }
                 applyOne(doc, op, path, arg, inserting);
             }
+        }
+        // _id is immutable: an update, and an upsert whose query gave the _id, must leave it as it was
+        BsonValue id = original.get("_id");
+        if (id != null && !BsonOrder.equal(id, doc.get("_id", BsonNull.VALUE))) {
+            throw immutableId();
         }
         return doc;
     }
