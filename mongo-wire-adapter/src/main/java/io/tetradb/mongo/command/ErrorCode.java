@@ -32,6 +32,15 @@ public enum ErrorCode {
     MERGE_STAGE_NO_MATCHING_DOCUMENT(13113, "MergeStageNoMatchingDocument"),
     BUCKET_NO_DEFAULT(40066, "Location40066"),
     DOCUMENT_VALIDATION_FAILURE(121, "DocumentValidationFailure"),
+    // the write path's own (issue 12)
+    NOT_SINGLE_VALUE_FIELD(54, "NotSingleValueField"),
+    CANNOT_CREATE_INDEX(67, "CannotCreateIndex"),
+    CANNOT_INDEX_PARALLEL_ARRAYS(171, "CannotIndexParallelArrays"),
+    INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption"),
+    IDL_MISSING_FIELD(40414, "Location40414"),
+    IDL_UNKNOWN_FIELD(40415, "Location40415"),
+    STAGE_NOT_LAST(40601, "Location40601"),
+    MERGE_ON_FIELD_INVALID(51132, "Location51132"),
     NO_SUCH_TRANSACTION(251, "NoSuchTransaction"),
     OPERATION_NOT_SUPPORTED_IN_TRANSACTION(263, "OperationNotSupportedInTransaction"),
     TRANSACTION_TOO_LARGE(334, "TransactionTooLarge"),
@@ -41,15 +50,7 @@ public enum ErrorCode {
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
     DUPLICATE_KEY(11000, "DuplicateKey"),
     BSON_OBJECT_TOO_LARGE(10334, "BSONObjectTooLarge"),
-    LOCATION_UPDATE_PATH_NOT_VIABLE(28, "PathNotViable"),
-    NOT_SINGLE_VALUE_FIELD(54, "NotSingleValueField"),
-    CANNOT_CREATE_INDEX(67, "CannotCreateIndex"),
-    CANNOT_INDEX_PARALLEL_ARRAYS(171, "CannotIndexParallelArrays"),
-    INVALID_INDEX_SPECIFICATION_OPTION(197, "InvalidIndexSpecificationOption"),
-    IDL_MISSING_FIELD(40414, "Location40414"),
-    IDL_UNKNOWN_FIELD(40415, "Location40415"),
-    STAGE_NOT_LAST(40601, "Location40601"),
-    MERGE_ON_FIELD_INVALID(51132, "Location51132");
+    LOCATION_UPDATE_PATH_NOT_VIABLE(28, "PathNotViable");
 
     private final int code;
     private final String codeName;
