@@ -55,7 +55,7 @@ final class WriteCommands {
         MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
         DocumentValidator validator = validator(coll, cmd);
-        boolean compound = indexes.list(coll).stream().anyMatch(s -> s.getDocument("key").size() > 1);
+        boolean compound = indexes.hasCompound(coll);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();

@@ -230,6 +230,11 @@ public final class IndexCatalog {
         }
     }
 
+    /** True if the collection has an index of two or more fields (writes then check for parallel arrays). */
+    public boolean hasCompound(MongoCollection coll) {
+        return cached(coll).stream().anyMatch(spec -> spec.getDocument("key").size() > 1);
+    }
+
     /**
      * CannotIndexParallelArrays (171) if {@code doc} has two arrays under two fields of one compound index that is
      * not unique (unique ones are keyed by {@link #checkUnique}), as MongoDB refuses such a write for any index.
