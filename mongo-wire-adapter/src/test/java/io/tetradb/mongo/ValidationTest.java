@@ -108,6 +108,11 @@ class ValidationTest extends MongoServerTestBase {
             assertEquals(121, e.getError().getCode(), d.toJson());
         }
         assertEquals(1, c.countDocuments());
+        // $jsonSchema is a query operator too: find the documents that do not conform
+        c.insertOne(new Document("_id", 50).append("name", 7), new InsertOneOptions().bypassDocumentValidation(true));
+        assertEquals(List.of(50), c.find(new Document("$nor", List.of(PERSON))).map(d -> d.get("_id"))
+                .into(new ArrayList<>()));
+        c.deleteOne(Filters.eq("_id", 50));
 
         Document details = errInfo(assertThrows(MongoWriteException.class,
                 () -> c.insertOne(new Document("_id", 40).append("name", 5)))).get("details", Document.class);

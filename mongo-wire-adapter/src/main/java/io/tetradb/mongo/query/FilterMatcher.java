@@ -90,7 +90,11 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     BsonValue expr = v;
                     parts.add(d -> io.tetradb.mongo.aggregate.Expressions.isTrue(expr, d));
                 }
-                case "$where", "$text", "$jsonSchema", "$sampleRate" ->
+                case "$jsonSchema" -> {
+                    io.tetradb.mongo.validation.JsonSchema schema = io.tetradb.mongo.validation.JsonSchema.compile(v);
+                    parts.add(d -> schema.valid(d));
+                }
+                case "$where", "$text", "$sampleRate" ->
                         throw new MongoError(ErrorCode.NOT_IMPLEMENTED, key + " is not supported yet");
                 default -> {
                     if (key.startsWith("$")) {
