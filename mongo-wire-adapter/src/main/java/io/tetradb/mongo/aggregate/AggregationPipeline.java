@@ -168,7 +168,7 @@ public final class AggregationPipeline {
                 return facet(st.getDocument(n), rows);
             case "$out", "$merge":
                 if (!last) {
-                    throw new MongoError(ErrorCode.BAD_VALUE, n + " can only be the final stage in the pipeline");
+                    throw new MongoError(ErrorCode.STAGE_NOT_LAST, n + " can only be the final stage in the pipeline");
                 }
                 if (outputs == null) {
                     throw new MongoError(ErrorCode.BAD_VALUE, n + " is not allowed here");

@@ -84,9 +84,9 @@ final class OutputStages {
             BsonDocument filter = new BsonDocument();
             for (String f : on) {
                 BsonValue v = new io.tetradb.mongo.query.FieldPath(f).direct(r);
-                if (v == null || v.isArray()) {
-                    throw MongoError.badValue("$merge write error: 'on' field '" + f + "' cannot be missing, null "
-                            + "or an array");
+                if (v == null || v.isArray() || v.isNull() || v.getBsonType() == org.bson.BsonType.UNDEFINED) {
+                    throw new MongoError(ErrorCode.MERGE_ON_FIELD_INVALID, "$merge write error: 'on' field '" + f
+                            + "' cannot be missing, null, undefined or an array");
                 }
                 filter.append(f, new BsonDocument("$eq", v));
             }
@@ -116,6 +116,11 @@ final class OutputStages {
                         next.put(e.getKey(), e.getValue());
                     }
                 }
+            }
+            if (r.containsKey("_id") && !io.tetradb.mongo.query.BsonOrder.equal(r.get("_id"), existing.doc().get("_id"))) {
+                throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "$merge failed to update the matching document, did "
+                        + "you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the "
+                        + "path '_id' would modify the immutable field '_id'");
             }
             next.put("_id", existing.doc().get("_id"));
             if (!target.replace(existing, reordered(next), charge)) {

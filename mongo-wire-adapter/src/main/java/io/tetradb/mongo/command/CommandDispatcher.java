@@ -47,6 +47,7 @@ public final class CommandDispatcher implements AutoCloseable {
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
+        new CollectionOptionsCommands(catalog).register(this);
         TransactionCommands.register(this, transactions);
     }
 

@@ -107,7 +107,8 @@ final class DatabaseCommands {
             BsonDocument d = new BsonDocument("name", new BsonString(c.id()))
                     .append("type", new BsonString("collection"));
             if (!nameOnly) {
-                d.append("options", new BsonDocument())
+                MongoCollection coll = catalog.collection(ctx.database(), c.id());
+                d.append("options", coll == null ? new BsonDocument() : catalog.options().of(coll))
                         .append("info", new BsonDocument("readOnly", BsonBoolean.FALSE))
                         .append("idIndex", new BsonDocument("v", new BsonInt32(2))
                                 .append("key", new BsonDocument("_id", new BsonInt32(1)))
@@ -124,11 +125,17 @@ final class DatabaseCommands {
         String name = Args.string(cmd, "create");
         for (String option : cmd.keySet()) {
             boolean off = cmd.get(option).isBoolean() && !cmd.getBoolean(option).getValue();
-            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex").contains(option)) {
+            if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex", "collation",
+                    "expireAfterSeconds", "changeStreamPreAndPostImages", "encryptedFields").contains(option)) {
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
             }
         }
+        CollectionOptionsCommands.checkCreateFields(cmd);
+        BsonDocument options = CollectionOptionsCommands.validationOptions(ctx.database() + "." + name, cmd);
         catalog.create(ctx.database(), name, true);
+        if (!options.isEmpty()) {
+            catalog.options().set(catalog.collection(ctx.database(), name), options);
+        }
         return Replies.ok();
     }
 
@@ -186,6 +193,10 @@ final class DatabaseCommands {
                 }
                 chunk.clear();
             }
+        }
+        BsonDocument options = catalog.options().of(source);
+        if (!options.isEmpty()) {
+            catalog.options().set(target, options); // the validator moves along
         }
         for (BsonDocument spec : indexes.list(source)) {
             if (!spec.getString("name").getValue().equals("_id_")) {

@@ -11,6 +11,7 @@ import io.tetradb.mongo.store.MongoCatalog;
 import io.tetradb.mongo.store.MongoCollection;
 import io.tetradb.mongo.store.StoredDoc;
 import io.tetradb.mongo.update.UpdateApplier;
+import io.tetradb.mongo.validation.DocumentValidator;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
@@ -53,6 +54,8 @@ final class WriteCommands {
         boolean ordered = Args.bool(cmd, "ordered", true);
         MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        DocumentValidator validator = validator(coll, cmd);
+        boolean compound = indexes.hasCompound(coll);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();
@@ -68,7 +71,22 @@ final class WriteCommands {
                     }
                     continue;
                 }
-                prepared.add(withId(list.get(i).asDocument()));
+                BsonDocument doc = withId(list.get(i).asDocument());
+                if (validator != null || compound) {
+                    try {
+                        if (validator != null) {
+                            validator.check(null, doc);
+                        }
+                        indexes.checkIndexable(coll, doc);
+                    } catch (MongoError invalid) {
+                        writeErrors.add(writeError(i, invalid));
+                        if (ordered) {
+                            break;
+                        }
+                        continue;
+                    }
+                }
+                prepared.add(doc);
                 positions.add(i);
             }
             if (ordered && !writeErrors.isEmpty()) {
@@ -98,6 +116,10 @@ final class WriteCommands {
                         throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
                     }
                     BsonDocument doc = withId(list.get(i).asDocument());
+                    if (validator != null) {
+                        validator.check(null, doc);
+                    }
+                    indexes.checkIndexable(coll, doc);
                     synchronized (coll.uniqueLock()) {
                         indexes.checkUnique(coll, unique, doc);
                         ctx.charge(coll.insert(doc));
@@ -112,6 +134,11 @@ final class WriteCommands {
             }
         }
         return Replies.ok(withWriteErrors(new BsonDocument("n", new BsonInt32(n)), writeErrors));
+    }
+
+    /** The collection's validator, unless there is none or the command asks {@code bypassDocumentValidation}. */
+    private DocumentValidator validator(MongoCollection coll, BsonDocument cmd) {
+        return Args.bool(cmd, "bypassDocumentValidation", false) ? null : catalog.options().validator(coll);
     }
 
     static BsonDocument withId(BsonDocument doc) {
@@ -153,17 +180,26 @@ final class WriteCommands {
         BsonArray upserted = new BsonArray();
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = updates.asArray().getValues();
+        for (BsonValue statement : list) { // the statements' shape is parsed with the command: errors end the command
+            if (!statement.isDocument() || !statement.asDocument().containsKey("q")
+                    || !statement.asDocument().containsKey("u")) {
+                throw new MongoError(ErrorCode.IDL_MISSING_FIELD, "BSON field 'update.updates." + (statement
+                        .isDocument() && statement.asDocument().containsKey("q") ? "u" : "q") + "' is missing but a "
+                        + "required field");
+            }
+            BsonValue spec = statement.asDocument().get("u");
+            if (!spec.isArray() && !spec.isDocument()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Update argument must be either an object or an "
+                        + "array");
+            }
+        }
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument u = list.get(i).asDocument();
                 BsonValue spec = u.get("u");
-                if (spec == null || !spec.isArray() && !spec.isDocument()) {
-                    throw new MongoError(ErrorCode.FAILED_TO_PARSE, "update statement needs 'u': an object or a "
-                            + "pipeline");
-                }
                 UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
                         Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
-                        Collation.of(u));
+                        Collation.of(u), cmd);
                 if (r.upsertedId != null) {
                     n++;
                     upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
@@ -191,7 +227,7 @@ final class WriteCommands {
      */
     private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
                                    boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters,
-                                   BsonOrder order) {
+                                   BsonOrder order, BsonDocument cmd) {
         io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
                 ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
                 : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
@@ -203,16 +239,20 @@ final class WriteCommands {
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
+        DocumentValidator validator = validator(coll, cmd);
         if (targets.isEmpty()) {
             if (!upsert) {
                 return new UpdateResult(0, 0, null, null, null);
             }
-            BsonDocument base = upsertBase(filter);
+            BsonDocument base = io.tetradb.mongo.update.UpsertSeed.of(filter, applier.isReplacement());
             BsonDocument applied = applier.apply(base, true);
             if (applier.isReplacement() && !applied.containsKey("_id") && base.containsKey("_id")) {
                 applied.put("_id", base.get("_id"));
             }
             BsonDocument doc = withId(applied);
+            if (validator != null) {
+                validator.check(null, doc);
+            }
             writeChecked(coll, unique, doc, () -> ctx.charge(coll.insert(doc)));
             return new UpdateResult(0, 0, doc.get("_id"), null, doc);
         }
@@ -229,6 +269,9 @@ final class WriteCommands {
                 boolean changed = !next.equals(current.doc());
                 final StoredDoc read = current;
                 boolean[] written = {true};
+                if (changed && validator != null) {
+                    validator.check(current.doc(), next);
+                }
                 if (changed) {
                     writeChecked(coll, unique, next, () -> written[0] = coll.replace(read, next, charge));
                 }
@@ -265,6 +308,7 @@ final class WriteCommands {
     }
 
     private void writeChecked(MongoCollection coll, List<BsonDocument> unique, BsonDocument doc, Runnable write) {
+        indexes.checkIndexable(coll, doc);
         if (unique.isEmpty()) {
             write.run();
             return;
@@ -282,51 +326,6 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.IMMUTABLE_FIELD,
                     "Performing an update on the path '_id' would modify the immutable field '_id'");
         }
-    }
-
-    /** What an upsert's insert starts from: the filter's equality conditions (top level and {@code $and}). */
-    private static BsonDocument upsertBase(BsonDocument filter) {
-        BsonDocument base = new BsonDocument();
-        collectEqualities(filter, base);
-        return base;
-    }
-
-    private static void collectEqualities(BsonDocument filter, BsonDocument base) {
-        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
-            String k = e.getKey();
-            BsonValue v = e.getValue();
-            if (k.equals("$and") && v.isArray()) {
-                for (BsonValue s : v.asArray()) {
-                    if (s.isDocument()) {
-                        collectEqualities(s.asDocument(), base);
-                    }
-                }
-            } else if (!k.startsWith("$")) {
-                BsonValue eq = null;
-                if (v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$")) {
-                    eq = v.asDocument().get("$eq");
-                } else if (!v.isRegularExpression()) {
-                    eq = v;
-                }
-                if (eq != null) {
-                    setPath(base, k, eq);
-                }
-            }
-        }
-    }
-
-    private static void setPath(BsonDocument doc, String path, BsonValue v) {
-        String[] segs = path.split("\\.");
-        BsonDocument cur = doc;
-        for (int i = 0; i < segs.length - 1; i++) {
-            BsonValue next = cur.get(segs[i]);
-            if (!(next instanceof BsonDocument)) {
-                next = new BsonDocument();
-                cur.put(segs[i], next);
-            }
-            cur = next.asDocument();
-        }
-        cur.put(segs[segs.length - 1], v);
     }
 
     /** The stored documents matching {@code filter}, in {@code sort} order, at most {@code max} (0: all). */
@@ -354,13 +353,23 @@ final class WriteCommands {
         int n = 0;
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = deletes.asArray().getValues();
+        for (BsonValue statement : list) { // the statements are parsed with the command: errors end the command
+            BsonValue limit = statement.isDocument() ? statement.asDocument().get("limit") : null;
+            if (!statement.isDocument() || limit == null) {
+                throw new MongoError(ErrorCode.IDL_MISSING_FIELD, "BSON field 'delete.deletes.limit' is missing but "
+                        + "a required field");
+            }
+            double l = io.tetradb.mongo.query.BsonOrder.isNumber(limit)
+                    ? io.tetradb.mongo.query.BsonOrder.toDouble(limit) : -1;
+            if (l != 0 && l != 1) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The limit field in delete objects must be 0 or 1. "
+                        + "Got " + io.tetradb.mongo.bson.BsonText.of(limit));
+            }
+        }
         for (int i = 0; i < list.size(); i++) {
             try {
                 BsonDocument d = list.get(i).asDocument();
                 long limit = Args.number(d, "limit", 0);
-                if (limit != 0 && limit != 1) {
-                    throw MongoError.badValue("The limit field in delete objects must be 0 or 1. Got " + limit);
-                }
                 if (coll != null) {
                     n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
                 }
@@ -417,12 +426,19 @@ final class WriteCommands {
         boolean upsert = Args.bool(cmd, "upsert", false);
         Projector fields = new Projector(Args.document(cmd, "fields"));
         BsonValue update = cmd.get("update");
-        if (remove == (update != null)) {
+        if (remove && update != null) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both an update and remove=true");
+        }
+        if (!remove && update == null) {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Either an update or remove=true must be specified");
         }
         if (remove) {
-            if (upsert || returnNew) {
-                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify remove with upsert or new");
+            if (upsert) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both upsert=true and remove=true ");
+            }
+            if (returnNew) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot specify both new=true and remove=true; "
+                        + "'remove' always returns the deleted document");
             }
             MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
             List<BsonDocument> deleted = coll == null ? List.of() : deleteMatching(ctx, coll, query, sort, true, order);
@@ -430,7 +446,7 @@ final class WriteCommands {
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
                     new BsonInt32(deleted.size()))).append("value", value));
         }
-        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order);
+        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order, cmd);
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {

@@ -90,7 +90,11 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     BsonValue expr = v;
                     parts.add(d -> io.tetradb.mongo.aggregate.Expressions.isTrue(expr, d));
                 }
-                case "$where", "$text", "$jsonSchema", "$sampleRate" ->
+                case "$jsonSchema" -> {
+                    io.tetradb.mongo.validation.JsonSchema schema = io.tetradb.mongo.validation.JsonSchema.compile(v);
+                    parts.add(d -> schema.valid(d));
+                }
+                case "$where", "$text", "$sampleRate" ->
                         throw new MongoError(ErrorCode.NOT_IMPLEMENTED, key + " is not supported yet");
                 default -> {
                     if (key.startsWith("$")) {
@@ -116,6 +120,10 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
 
     private Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {
         if (isOperatorDocument(v)) {
+            BsonValue type = v.asDocument().get("$type");
+            if (type != null && type.isArray() && type.asArray().isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, path + " must match at least one type");
+            }
             Predicate<List<BsonValue>> ops = operators(v.asDocument(), depth);
             return d -> ops.test(path.values(d));
         }
@@ -224,6 +232,9 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 }
                 case "$type" -> {
                     List<BsonValue> types = arg.isArray() ? arg.asArray().getValues() : List.of(arg);
+                    if (types.isEmpty()) { // MongoDB refuses it when it parses the filter
+                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$type must match at least one type");
+                    }
                     List<Predicate<BsonValue>> tests = types.stream().map(FilterMatcher::typeTest).toList();
                     parts.add(vs -> {
                         for (BsonValue x : vs) {

@@ -2,11 +2,10 @@ package io.tetradb.mongo.store;
 
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
-import io.tetradb.mongo.query.FilterMatcher;
+import io.tetradb.mongo.query.BsonOrder;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 
@@ -78,12 +77,18 @@ public final class IndexCatalog {
     public boolean create(MongoCollection coll, BsonDocument spec) {
         BsonValue key = spec.get("key");
         BsonValue name = spec.get("name");
-        if (key == null || !key.isDocument() || key.asDocument().isEmpty()) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a non-empty 'key' document");
+        if (key == null || !key.isDocument()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'key' field is a required property of an index "
+                    + "specification");
+        }
+        if (key.asDocument().isEmpty()) {
+            throw new MongoError(ErrorCode.CANNOT_CREATE_INDEX, "Index keys cannot be empty.");
         }
         if (name == null || !name.isString()) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "Index spec needs a 'name'");
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'name' field is a required property of an index "
+                    + "specification");
         }
+        IndexSpecs.check(spec);
         for (BsonDocument existing : list(coll)) {
             boolean sameName = existing.getString("name").equals(name);
             boolean sameKey = existing.get("key").equals(key);
@@ -109,7 +114,9 @@ public final class IndexCatalog {
         }
         synchronized (coll.uniqueLock) {
             if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
-                checkExistingUnique(coll, key.asDocument());
+                checkExistingUnique(coll, stored);
+            } else if (key.asDocument().size() > 1) {
+                checkExistingIndexable(coll, stored);
             }
             try {
                 catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
@@ -187,69 +194,98 @@ public final class IndexCatalog {
         }
     }
 
-    /** The unique indexes' key patterns. */
+    /** The unique indexes' specs (key, name, sparse, partialFilterExpression): what {@link #checkUnique} takes. */
     public List<BsonDocument> uniqueKeys(MongoCollection coll) {
         List<BsonDocument> out = new ArrayList<>();
         for (BsonDocument spec : cached(coll)) {
             if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
-                out.add(spec.getDocument("key").clone());
+                out.add(spec.clone());
             }
         }
         return out;
     }
 
     /**
-     * DuplicateKey (11000) if another document than {@code doc} (same {@code _id}) has the same values under one of
-     * the unique keys. Call under {@link MongoCollection#uniqueLock} together with the write.
+     * DuplicateKey (11000) if another document than {@code doc} (same {@code _id}) holds one of the keys {@code doc}
+     * has in one of the unique indexes (every element of an array is a key of its own: MongoDB's multikey rule). Call
+     * under {@link MongoCollection#uniqueLock} together with the write.
      */
-    public void checkUnique(MongoCollection coll, List<BsonDocument> uniqueKeys, BsonDocument doc) {
-        for (BsonDocument key : uniqueKeys) {
-            BsonDocument filter = new BsonDocument();
-            BsonDocument keyValue = new BsonDocument();
-            for (String field : key.keySet()) {
-                BsonValue v = new io.tetradb.mongo.query.FieldPath(field).direct(doc);
-                v = v == null ? BsonNull.VALUE : v;
-                keyValue.append(field, v);
-                filter.append(field, new BsonDocument("$eq", v));
-            }
-            FilterMatcher matcher = FilterMatcher.compile(filter);
-            DocStream s = coll.candidates(filter);
-            while (s.hasNext()) {
-                StoredDoc other = s.next();
-                if (matcher.test(other.doc()) && !other.doc().get("_id").equals(doc.get("_id"))
-                        && sameKey(key, other.doc(), keyValue)) {
-                    throw new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
-                            + coll.namespace() + " index: " + indexName(key) + " dup key: " + keyValue.toJson(),
-                            new BsonDocument("keyPattern", key).append("keyValue", keyValue));
+    public void checkUnique(MongoCollection coll, List<BsonDocument> uniqueSpecs, BsonDocument doc) {
+        for (BsonDocument spec : uniqueSpecs) {
+            IndexKeys index = new IndexKeys(spec);
+            for (BsonDocument key : index.of(doc)) {
+                DocStream s = coll.candidates(candidateFilter(key));
+                while (s.hasNext()) {
+                    BsonDocument other = s.next().doc();
+                    if (BsonOrder.equal(other.get("_id"), doc.get("_id"))) {
+                        continue;
+                    }
+                    for (BsonDocument otherKey : index.of(other)) {
+                        if (IndexKeys.sameKey(key, otherKey)) {
+                            throw duplicateKey(coll, spec, key);
+                        }
+                    }
                 }
             }
         }
     }
 
-    private static boolean sameKey(BsonDocument key, BsonDocument other, BsonDocument keyValue) {
-        for (Map.Entry<String, BsonValue> e : keyValue.entrySet()) {
-            BsonValue v = new io.tetradb.mongo.query.FieldPath(e.getKey()).direct(other);
-            if (!io.tetradb.mongo.query.BsonOrder.equal(v == null ? BsonNull.VALUE : v, e.getValue())) {
-                return false;
-            }
-        }
-        return true;
+    /** True if the collection has an index of two or more fields (writes then check for parallel arrays). */
+    public boolean hasCompound(MongoCollection coll) {
+        return cached(coll).stream().anyMatch(spec -> spec.getDocument("key").size() > 1);
     }
 
-    private void checkExistingUnique(MongoCollection coll, BsonDocument key) {
+    /**
+     * CannotIndexParallelArrays (171) if {@code doc} has two arrays under two fields of one compound index that is
+     * not unique (unique ones are keyed by {@link #checkUnique}), as MongoDB refuses such a write for any index.
+     */
+    public void checkIndexable(MongoCollection coll, BsonDocument doc) {
+        for (BsonDocument spec : cached(coll)) {
+            if (spec.getDocument("key").size() > 1 && !spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
+                new IndexKeys(spec).of(doc);
+            }
+        }
+    }
+
+    /** A filter every document holding {@code key} matches (a superset: the keys are compared afterwards). */
+    private static BsonDocument candidateFilter(BsonDocument key) {
+        BsonDocument filter = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : key.entrySet()) {
+            BsonValue v = e.getValue();
+            if (!v.isNull() && !v.isArray() && v.getBsonType() != org.bson.BsonType.UNDEFINED) {
+                filter.append(e.getKey(), new BsonDocument("$eq", v));
+            }
+        }
+        return filter;
+    }
+
+    /** MongoDB's E11000 for a key of an index: {@code … index: a_1 dup key: { a: "x" }}, keyPattern, keyValue. */
+    static MongoError duplicateKey(MongoCollection coll, BsonDocument spec, BsonDocument key) {
+        return new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
+                + coll.namespace() + " index: " + spec.getString("name").getValue() + " dup key: "
+                + io.tetradb.mongo.bson.BsonText.of(key),
+                new BsonDocument("keyPattern", spec.getDocument("key")).append("keyValue", key));
+    }
+
+    private static void checkExistingIndexable(MongoCollection coll, BsonDocument spec) {
+        IndexKeys index = new IndexKeys(spec);
         DocStream s = coll.candidates(new BsonDocument());
-        java.util.Set<BsonDocument> seen = new java.util.HashSet<>();
+        while (s.hasNext()) {
+            index.of(s.next().doc());
+        }
+    }
+
+    private void checkExistingUnique(MongoCollection coll, BsonDocument spec) {
+        IndexKeys index = new IndexKeys(spec);
+        DocStream s = coll.candidates(new BsonDocument());
+        Map<String, BsonValue> seen = new java.util.HashMap<>();
         while (s.hasNext()) {
             BsonDocument d = s.next().doc();
-            BsonDocument kv = new BsonDocument();
-            for (String field : key.keySet()) {
-                BsonValue v = new io.tetradb.mongo.query.FieldPath(field).direct(d);
-                kv.append(field, v == null ? BsonNull.VALUE : v);
-            }
-            if (!seen.add(kv)) {
-                throw new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
-                        + coll.namespace() + " index: " + indexName(key) + " dup key: " + kv.toJson(),
-                        new BsonDocument("keyPattern", key).append("keyValue", kv));
+            for (BsonDocument key : index.of(d)) {
+                BsonValue owner = seen.putIfAbsent(IndexKeys.canonical(key), d.get("_id"));
+                if (owner != null && !BsonOrder.equal(owner, d.get("_id"))) {
+                    throw duplicateKey(coll, spec, key);
+                }
             }
         }
     }

@@ -36,9 +36,15 @@ public final class MongoCatalog {
 
     private final CoreStore store;
     private final Map<String, MongoCollection> open = new ConcurrentHashMap<>();
+    private final CollectionOptions options = new CollectionOptions(this);
 
     public MongoCatalog(CoreStore store) {
         this.store = store;
+    }
+
+    /** Collections' options (validators). */
+    public CollectionOptions options() {
+        return options;
     }
 
     public CoreStore store() {
@@ -133,6 +139,9 @@ public final class MongoCatalog {
         open.remove(db + "." + name);
         try {
             store.deleteContainer(db, name);
+            if (!name.startsWith("system.")) {
+                options.forget(db, name);
+            }
             return true;
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {

@@ -42,6 +42,8 @@ public final class MongoCollection {
     private final Transaction txn;
     /** The collection's index specs, read through {@link IndexCatalog#list}. */
     final IndexSpecCache indexSpecs;
+    /** The collection's options (validator), read through {@link CollectionOptions}. */
+    final CollectionOptions.OptionsCache options;
     /** False for an unjournaled view ({@code w: 1}): writes return once applied, before their WAL fsync. */
     private final boolean awaitJournal;
 
@@ -55,6 +57,7 @@ public final class MongoCollection {
         this.uniqueLock = new Object();
         this.txn = null;
         this.indexSpecs = new IndexSpecCache();
+        this.options = new CollectionOptions.OptionsCache();
         this.awaitJournal = true;
     }
 
@@ -66,6 +69,7 @@ public final class MongoCollection {
         this.uniqueLock = base.uniqueLock;
         this.txn = txn;
         this.indexSpecs = base.indexSpecs;
+        this.options = base.options;
         this.awaitJournal = awaitJournal;
     }
 
@@ -401,10 +405,9 @@ public final class MongoCollection {
         return new LogicalPlan.Project(plan, new Projection.Value(c), FilterTranslator.ALIAS);
     }
 
-    static MongoError duplicateId(BsonValue id) {
-        return new MongoError(ErrorCode.DUPLICATE_KEY, "E11000 duplicate key error collection: "
-                + "? index: _id_ dup key: { _id: " + id + " }",
-                new BsonDocument("keyPattern", new BsonDocument("_id", new BsonInt32(1)))
-                        .append("keyValue", new BsonDocument("_id", id)));
+    /** MongoDB's E11000 for the {@code _id_} index: {@code … collection: db.c index: _id_ dup key: { _id: 1 }}. */
+    MongoError duplicateId(BsonValue id) {
+        return IndexCatalog.duplicateKey(this, new BsonDocument("key", new BsonDocument("_id", new BsonInt32(1)))
+                .append("name", new org.bson.BsonString("_id_")), new BsonDocument("_id", id));
     }
 }

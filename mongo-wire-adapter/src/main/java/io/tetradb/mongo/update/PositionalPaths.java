@@ -27,14 +27,65 @@ final class PositionalPaths {
             return;
         }
         for (BsonValue f : filters) {
-            if (!f.isDocument() || f.asDocument().isEmpty()) {
-                throw MongoError.badValue("each array filter must be a non-empty object");
+            if (!f.isDocument()) {
+                throw new MongoError(ErrorCode.TYPE_MISMATCH, "arrayFilters entry must be an object");
+            }
+            if (f.asDocument().isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Cannot use an expression without a top-level field "
+                        + "name in arrayFilters");
             }
             String key = f.asDocument().getFirstKey();
             String id = key.contains(".") ? key.substring(0, key.indexOf('.')) : key;
+            if (id.isEmpty() || !Character.isLowerCase(id.charAt(0))
+                    || !id.chars().allMatch(Character::isLetterOrDigit)) {
+                throw new MongoError(ErrorCode.BAD_VALUE, "Error parsing array filter :: caused by :: The top-level "
+                        + "field name must be an alphanumeric string beginning with a lowercase letter, found '" + id
+                        + "'");
+            }
             if (arrayFilters.put(id, FilterMatcher.compile(f.asDocument())) != null) {
                 throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Found multiple array filters with the same top-level "
                         + "field name " + id);
+            }
+        }
+    }
+
+    /** True if {@code path} has a plain {@code $} segment (the element the query matched). */
+    static boolean hasPlainPositional(String path) {
+        for (String seg : path.split("\\.")) {
+            if (seg.equals("$")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * FailedToParse (9) for an array filter no {@code $[id]} of the update uses, as MongoDB refuses it; BadValue (2)
+     * for a {@code $[id]} without its filter.
+     */
+    void checkIdentifiersUsed(BsonDocument update) {
+        java.util.Set<String> used = new java.util.HashSet<>();
+        for (BsonValue fields : update.values()) {
+            if (!fields.isDocument()) {
+                continue;
+            }
+            for (String path : fields.asDocument().keySet()) {
+                for (String seg : path.split("\\.")) {
+                    if (seg.startsWith("$[") && seg.endsWith("]") && seg.length() > 3) {
+                        String id = seg.substring(2, seg.length() - 1);
+                        if (!arrayFilters.containsKey(id)) {
+                            throw new MongoError(ErrorCode.BAD_VALUE, "No array filter found for identifier '" + id
+                                    + "' in path '" + path + "'");
+                        }
+                        used.add(id);
+                    }
+                }
+            }
+        }
+        for (String id : arrayFilters.keySet()) {
+            if (!used.contains(id)) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The array filter for identifier '" + id
+                        + "' was not used in the update " + io.tetradb.mongo.bson.BsonText.of(update));
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.tetradb.mongo.update;
 
+import io.tetradb.mongo.bson.BsonText;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.query.BsonOrder;
@@ -44,22 +45,23 @@ public final class UpdateApplier implements DocumentUpdate {
     public UpdateApplier(BsonDocument update, org.bson.BsonArray arrayFilters, BsonDocument query) {
         this.update = update;
         this.positional = new PositionalPaths(arrayFilters, query);
-        boolean anyOperator = false;
-        boolean anyField = false;
-        for (String k : update.keySet()) {
-            if (k.startsWith("$")) {
-                anyOperator = true;
-            } else {
-                anyField = true;
+        this.replacement = update.isEmpty() || !update.getFirstKey().startsWith("$");
+        if (replacement) {
+            for (String k : update.keySet()) {
+                if (k.startsWith("$")) {
+                    throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "The dollar ($) prefixed field '" + k
+                            + "' in '" + k + "' is not allowed in the context of an update's replacement document. "
+                            + "Consider using an aggregation pipeline with $replaceWith.");
+                }
             }
-        }
-        if (anyOperator && anyField) {
-            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "an update mixes operators and fields: "
-                    + update.keySet());
-        }
-        this.replacement = !anyOperator;
-        if (!replacement) {
+            if (arrayFilters != null && !arrayFilters.isEmpty()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "arrayFilters may not be specified for "
+                        + "replacement-style updates");
+            }
+        } else {
+            UpdateParsing.check(update);
             checkConflicts();
+            positional.checkIdentifiersUsed(update);
         }
     }
 
@@ -91,34 +93,37 @@ public final class UpdateApplier implements DocumentUpdate {
         BsonDocument doc = original.clone();
         for (Map.Entry<String, BsonValue> e : update.entrySet()) {
             String op = e.getKey();
-            if (!e.getValue().isDocument()) {
-                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Modifiers operate on fields but we found type "
-                        + e.getValue().getBsonType() + " instead: " + op);
-            }
             for (Map.Entry<String, BsonValue> f : e.getValue().asDocument().entrySet()) {
                 String path = f.getKey();
                 BsonValue arg = f.getValue();
                 if (PositionalPaths.isPositional(path)) {
-                    if (inserting) {
+                    if (inserting && PositionalPaths.hasPlainPositional(path)) {
+                        // an upsert's insert matched no array element for $ to name (MongoDB's answer)
                         throw new MongoError(ErrorCode.BAD_VALUE, "The positional operator did not find the match "
-                                + "needed from the query: " + path);
+                                + "needed from the query.");
                     }
+                    if (op.equals("$setOnInsert") && !inserting) {
+                        continue;
+                    }
+                    // $[] and $[id] apply to the arrays of the document as it is (an upsert's: seeded from the query)
                     for (String concrete : positional.expand(original, path)) {
-                        applyOne(doc, op, concrete, arg, false);
+                        applyOne(doc, op, concrete, arg, inserting);
                     }
                     continue;
-                }
-                if ((path.equals("_id") || path.startsWith("_id.")) && !op.equals("$setOnInsert") || op.equals(
-                        "$rename") && arg.isString() && arg.asString().getValue().equals("_id")) {
-                    if (!(op.equals("$set") && original.containsKey("_id") && arg.equals(original.get("_id")))
-                            && !(inserting && op.equals("$set"))) {
-                        throw immutableId();
-                    }
                 }
                 applyOne(doc, op, path, arg, inserting);
             }
         }
+        // _id is immutable: an update, and an upsert whose query gave the _id, must leave it as it was
+        BsonValue id = original.get("_id");
+        if (id != null && !BsonOrder.equal(id, doc.get("_id", BsonNull.VALUE))) {
+            throw immutableId();
+        }
         return doc;
+    }
+
+    private static BsonValue idOf(BsonDocument doc) {
+        return doc.get("_id", BsonNull.VALUE);
     }
 
     private static MongoError immutableId() {
@@ -155,6 +160,7 @@ public final class UpdateApplier implements DocumentUpdate {
 
     private static void applyOne(BsonDocument doc, String op, String path, BsonValue arg, boolean inserting) {
         switch (op) {
+            case "$bit" -> bit(doc, path, arg.asDocument());
             case "$set" -> set(doc, path, arg);
             case "$setOnInsert" -> {
                 if (inserting) {
@@ -165,13 +171,13 @@ public final class UpdateApplier implements DocumentUpdate {
             case "$inc", "$mul" -> {
                 if (!BsonOrder.isNumber(arg)) {
                     throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot " + (op.equals("$inc") ? "increment" : "multiply")
-                            + " with non-numeric argument: {" + path + ": " + arg + "}");
+                            + " with non-numeric argument: {" + path + ": " + BsonText.of(arg) + "}");
                 }
                 BsonValue cur = get(doc, path);
                 if (cur != null && !BsonOrder.isNumber(cur)) {
-                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot apply " + op + " to a value of non-numeric type. "
-                            + "{_id: " + doc.get("_id") + "} has the field '" + path + "' of non-numeric type "
-                            + cur.getBsonType());
+                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "Cannot apply " + op
+                            + " to a value of non-numeric type. {_id: " + BsonText.of(idOf(doc)) + "} has the field '"
+                            + path + "' of non-numeric type " + UpdateParsing.typeName(cur));
                 }
                 BsonValue base = cur != null ? cur : op.equals("$inc") ? new BsonInt32(0) : zeroLike(arg);
                 set(doc, path, op.equals("$inc") ? arithmetic(base, arg, true) : cur == null ? base
@@ -218,7 +224,7 @@ public final class UpdateApplier implements DocumentUpdate {
                 }
                 if (!cur.isArray()) {
                     throw new MongoError(ErrorCode.TYPE_MISMATCH, "Path '" + path + "' contains an element of "
-                            + "non-array type '" + cur.getBsonType() + "'");
+                            + "non-array type '" + UpdateParsing.typeName(cur) + "'");
                 }
                 BsonArray a = cur.asArray();
                 if (!a.isEmpty()) {
@@ -245,13 +251,35 @@ public final class UpdateApplier implements DocumentUpdate {
                     return;
                 }
                 if (!cur.isArray()) {
-                    throw MongoError.badValue("$pullAll requires an array field");
+                    throw MongoError.badValue("Cannot apply $pullAll to a non-array value");
                 }
                 cur.asArray().removeIf(x -> arg.asArray().stream().anyMatch(v -> BsonOrder.equal(x, v)));
             }
             default -> throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Unknown modifier: " + op
                     + ". Expected a valid update modifier or pipeline-style update specified as an array");
         }
+    }
+
+    /** {@code $bit: {path: {and|or|xor: int}}} on an int or long (missing: 0, as MongoDB). */
+    private static void bit(BsonDocument doc, String path, BsonDocument ops) {
+        BsonValue cur = get(doc, path);
+        if (cur != null && !cur.isInt32() && !cur.isInt64()) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Cannot apply $bit to a value of non-integral type."
+                    + "{_id: " + BsonText.of(idOf(doc)) + "} has the field " + path + " of non-integer type "
+                    + UpdateParsing.typeName(cur));
+        }
+        boolean isLong = cur != null && cur.isInt64();
+        long v = cur == null ? 0 : cur.asNumber().longValue();
+        for (Map.Entry<String, BsonValue> e : ops.entrySet()) {
+            long x = e.getValue().asNumber().longValue();
+            isLong |= e.getValue().isInt64();
+            v = switch (e.getKey()) {
+                case "and" -> v & x;
+                case "or" -> v | x;
+                default -> v ^ x;
+            };
+        }
+        set(doc, path, isLong ? new BsonInt64(v) : new BsonInt32((int) v));
     }
 
     private static Predicate<BsonValue> pullMatcher(BsonValue arg) {
@@ -313,7 +341,7 @@ public final class UpdateApplier implements DocumentUpdate {
         }
         if (!cur.isArray()) {
             throw MongoError.badValue("The field '" + path + "' must be an array but is of type "
-                    + cur.getBsonType() + " in document {_id: " + doc.get("_id") + "}");
+                    + UpdateParsing.typeName(cur) + " in document {_id: " + BsonText.of(idOf(doc)) + "}");
         }
         return cur.asArray();
     }
@@ -412,7 +440,7 @@ public final class UpdateApplier implements DocumentUpdate {
                 cur = a.get(idx);
             } else {
                 throw new MongoError(ErrorCode.LOCATION_UPDATE_PATH_NOT_VIABLE, "Cannot create field '" + seg
-                        + "' in element {" + segs[i - 1] + ": " + cur + "}");
+                        + "' in element {" + segs[i - 1] + ": " + BsonText.of(cur) + "}");
             }
         }
     }
