@@ -10,8 +10,12 @@ import org.bson.BsonInt32;
 import org.bson.BsonNull;
 import org.bson.BsonValue;
 
-/** One {@code $group} accumulator's running state: $sum $avg $min $max $first $last $push $addToSet $count. */
+/** One {@code $group} accumulator's running state: $sum $avg $min $max $first $last $push $addToSet $count
+ * $mergeObjects $stdDevPop $stdDevSamp. */
 abstract class Accumulator {
+    static final java.util.Set<String> NAMES = java.util.Set.of("$sum", "$count", "$avg", "$min", "$max", "$first",
+            "$last", "$push", "$addToSet", "$mergeObjects", "$stdDevPop", "$stdDevSamp");
+
     abstract void add(BsonValue v);
 
     abstract BsonValue result();
@@ -117,7 +121,43 @@ abstract class Accumulator {
                     return values;
                 }
             };
-            default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "accumulator " + op + " is not supported yet");
+            case "$mergeObjects" -> new Accumulator() {
+                final org.bson.BsonDocument merged = new org.bson.BsonDocument();
+
+                @Override
+                void add(BsonValue v) {
+                    ObjectOperators.merge(merged, v);
+                }
+
+                @Override
+                BsonValue result() {
+                    return merged;
+                }
+            };
+            case "$stdDevPop", "$stdDevSamp" -> new Accumulator() {
+                // Welford's running mean and sum of squared deviations
+                long n;
+                double mean;
+                double m2;
+
+                @Override
+                void add(BsonValue v) {
+                    if (v != null && BsonOrder.isNumber(v)) {
+                        double x = BsonOrder.toDouble(v);
+                        n++;
+                        double delta = x - mean;
+                        mean += delta / n;
+                        m2 += delta * (x - mean);
+                    }
+                }
+
+                @Override
+                BsonValue result() {
+                    long d = op.equals("$stdDevPop") ? n : n - 1;
+                    return n == 0 || d <= 0 ? BsonNull.VALUE : new BsonDouble(Math.sqrt(m2 / d));
+                }
+            };
+            default -> throw new MongoError(ErrorCode.UNKNOWN_GROUP_OPERATOR, "unknown group operator '" + op + "'");
         };
     }
 }

@@ -32,7 +32,7 @@ import java.util.Set;
 final class DateOperators {
     static final Set<String> NAMES = Set.of("$year", "$month", "$dayOfMonth", "$hour", "$minute", "$second",
             "$millisecond", "$dayOfWeek", "$dayOfYear", "$isoWeek", "$isoWeekYear", "$isoDayOfWeek", "$dateToString",
-            "$dateFromString");
+            "$dateFromString", "$dateAdd", "$dateSubtract", "$dateDiff");
     static final String DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%LZ";
 
     private DateOperators() {
@@ -44,6 +44,12 @@ final class DateOperators {
         }
         if (op.equals("$dateFromString")) {
             return dateFromString(arg, doc);
+        }
+        if (op.equals("$dateAdd") || op.equals("$dateSubtract")) {
+            return dateAdd(op, arg, doc);
+        }
+        if (op.equals("$dateDiff")) {
+            return dateDiff(arg, doc);
         }
         BsonValue dateExpr = arg;
         ZoneId zone = ZoneOffset.UTC;
@@ -88,6 +94,160 @@ final class DateOperators {
         }
         throw new MongoError(ErrorCode.TYPE_MISMATCH, "can't convert from BSON type " + Expressions.typeName(v)
                 + " to Date (" + op + ")");
+    }
+
+    private static final java.util.List<String> UNITS = java.util.List.of("year", "quarter", "month", "week", "day",
+            "hour", "minute", "second", "millisecond");
+
+    /** The named arguments of a date operator, each evaluated; unknown or missing required ones are refused. */
+    private static java.util.Map<String, BsonValue> named(String op, BsonValue arg, BsonDocument doc,
+                                                          java.util.List<String> required,
+                                                          java.util.List<String> optional) {
+        if (!arg.isDocument()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " only supports an object as its argument");
+        }
+        java.util.Map<String, BsonValue> out = new java.util.HashMap<>();
+        for (java.util.Map.Entry<String, BsonValue> e : arg.asDocument().entrySet()) {
+            if (!required.contains(e.getKey()) && !optional.contains(e.getKey())) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Unrecognized argument to " + op + ": "
+                        + e.getKey() + ". Expected arguments are " + String.join(", ", required));
+            }
+            out.put(e.getKey(), Expressions.eval(e.getValue(), doc));
+        }
+        for (String r : required) {
+            if (!arg.asDocument().containsKey(r)) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Missing '" + r + "' parameter to " + op);
+            }
+        }
+        return out;
+    }
+
+    private static String unit(String op, BsonValue v) {
+        if (!v.isString()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " requires 'unit' to be a string, but got "
+                    + Expressions.typeName(v));
+        }
+        String u = v.asString().getValue();
+        if (!UNITS.contains(u)) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " parameter 'unit' value parsing failed :: caused "
+                    + "by :: unknown time unit value: " + u);
+        }
+        return u;
+    }
+
+    private static ZoneId zoneOf(BsonValue tz) {
+        if (tz == null || tz.isNull()) {
+            return ZoneOffset.UTC;
+        }
+        try {
+            return ZoneId.of(tz.asString().getValue());
+        } catch (DateTimeException | org.bson.BsonInvalidOperationException e) {
+            throw MongoError.badValue("unrecognized time zone identifier: \"" + tz + "\"");
+        }
+    }
+
+    private static boolean nullish(BsonValue v) {
+        return v == null || v.isNull() || v.getBsonType() == org.bson.BsonType.UNDEFINED;
+    }
+
+    /**
+     * {@code $dateAdd}/{@code $dateSubtract}: calendar units (year, quarter, month, week, day) move the local date in
+     * the time zone (a month from Jan 31 ends on the last day of February); smaller units are exact durations.
+     */
+    private static BsonValue dateAdd(String op, BsonValue arg, BsonDocument doc) {
+        java.util.Map<String, BsonValue> a = named(op, arg, doc, java.util.List.of("startDate", "unit", "amount"),
+                java.util.List.of("timezone"));
+        if (nullish(a.get("startDate")) || nullish(a.get("unit")) || nullish(a.get("amount"))
+                || a.containsKey("timezone") && nullish(a.get("timezone"))) {
+            return BsonNull.VALUE;
+        }
+        long start = millis(op, a.get("startDate"));
+        String unit = unit(op, a.get("unit"));
+        BsonValue amountV = a.get("amount");
+        if (!io.tetradb.mongo.query.BsonOrder.isNumber(amountV) || io.tetradb.mongo.query.BsonOrder.toDouble(amountV)
+                != Math.rint(io.tetradb.mongo.query.BsonOrder.toDouble(amountV))) {
+            throw new MongoError(ErrorCode.DATE_ARITHMETIC_AMOUNT, op + " expects integer amount of time units");
+        }
+        long amount = (long) io.tetradb.mongo.query.BsonOrder.toDouble(amountV);
+        if (op.equals("$dateSubtract")) {
+            amount = -amount;
+        }
+        ZonedDateTime t = Instant.ofEpochMilli(start).atZone(zoneOf(a.get("timezone")));
+        try {
+            long result = switch (unit) {
+                case "year" -> t.plusYears(amount).toInstant().toEpochMilli();
+                case "quarter" -> t.plusMonths(Math.multiplyExact(amount, 3)).toInstant().toEpochMilli();
+                case "month" -> t.plusMonths(amount).toInstant().toEpochMilli();
+                case "week" -> t.plusWeeks(amount).toInstant().toEpochMilli();
+                case "day" -> t.plusDays(amount).toInstant().toEpochMilli();
+                case "hour" -> Math.addExact(start, Math.multiplyExact(amount, 3_600_000L));
+                case "minute" -> Math.addExact(start, Math.multiplyExact(amount, 60_000L));
+                case "second" -> Math.addExact(start, Math.multiplyExact(amount, 1000L));
+                default -> Math.addExact(start, amount);
+            };
+            return new BsonDateTime(result);
+        } catch (ArithmeticException | DateTimeException e) {
+            throw MongoError.badValue(op + " overflowed");
+        }
+    }
+
+    /**
+     * {@code $dateDiff}: how many unit boundaries lie between the two dates (in the time zone for calendar units;
+     * weeks start on {@code startOfWeek}, Sunday by default), as a long.
+     */
+    private static BsonValue dateDiff(BsonValue arg, BsonDocument doc) {
+        String op = "$dateDiff";
+        java.util.Map<String, BsonValue> a = named(op, arg, doc, java.util.List.of("startDate", "endDate", "unit"),
+                java.util.List.of("timezone", "startOfWeek"));
+        if (nullish(a.get("startDate")) || nullish(a.get("endDate")) || nullish(a.get("unit"))
+                || a.containsKey("timezone") && nullish(a.get("timezone"))
+                || a.containsKey("startOfWeek") && nullish(a.get("startOfWeek"))) {
+            return BsonNull.VALUE;
+        }
+        long start = millis(op, a.get("startDate"));
+        long end = millis(op, a.get("endDate"));
+        String unit = unit(op, a.get("unit"));
+        ZoneId zone = zoneOf(a.get("timezone"));
+        ZonedDateTime s = Instant.ofEpochMilli(start).atZone(zone);
+        ZonedDateTime e = Instant.ofEpochMilli(end).atZone(zone);
+        long n = switch (unit) {
+            case "year" -> e.getYear() - s.getYear();
+            case "quarter" -> (e.getYear() * 4L + (e.getMonthValue() - 1) / 3) - (s.getYear() * 4L
+                    + (s.getMonthValue() - 1) / 3);
+            case "month" -> (e.getYear() * 12L + e.getMonthValue()) - (s.getYear() * 12L + s.getMonthValue());
+            case "week" -> {
+                java.time.DayOfWeek first = java.time.DayOfWeek.SUNDAY;
+                if (a.containsKey("startOfWeek")) {
+                    String name = a.get("startOfWeek").isString() ? a.get("startOfWeek").asString().getValue() : "";
+                    first = weekDay(name);
+                }
+                long anchor = (first.getValue() - 4 + 7) % 7; // 1970-01-01 was a Thursday
+                yield Math.floorDiv(e.toLocalDate().toEpochDay() - anchor, 7)
+                        - Math.floorDiv(s.toLocalDate().toEpochDay() - anchor, 7);
+            }
+            case "day" -> e.toLocalDate().toEpochDay() - s.toLocalDate().toEpochDay();
+            case "hour" -> Math.floorDiv(local(e), 3_600_000L) - Math.floorDiv(local(s), 3_600_000L);
+            case "minute" -> Math.floorDiv(end, 60_000L) - Math.floorDiv(start, 60_000L);
+            case "second" -> Math.floorDiv(end, 1000L) - Math.floorDiv(start, 1000L);
+            default -> end - start;
+        };
+        return new org.bson.BsonInt64(n);
+    }
+
+    /** The local wall-clock time as milliseconds (hours are counted on the local clock, as MongoDB does). */
+    private static long local(ZonedDateTime t) {
+        return t.toInstant().toEpochMilli() + t.getOffset().getTotalSeconds() * 1000L;
+    }
+
+    private static java.time.DayOfWeek weekDay(String name) {
+        for (java.time.DayOfWeek d : java.time.DayOfWeek.values()) {
+            String full = d.name().toLowerCase(java.util.Locale.ROOT);
+            if (name.equalsIgnoreCase(full) || name.equalsIgnoreCase(full.substring(0, 3))) {
+                return d;
+            }
+        }
+        throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$dateDiff parameter 'startOfWeek' value cannot be "
+                + "recognized as a day of a week: " + name);
     }
 
     private static ZoneId zone(BsonDocument spec, BsonDocument doc) {

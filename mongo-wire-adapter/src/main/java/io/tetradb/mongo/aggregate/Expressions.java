@@ -48,7 +48,11 @@ public final class Expressions {
                 if (s.equals("$$NOW")) {
                     return new org.bson.BsonDateTime(System.currentTimeMillis());
                 }
-                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "variable " + s + " is not supported yet");
+                if (s.equals("$$DESCEND") || s.equals("$$PRUNE") || s.equals("$$KEEP")) {
+                    return expr; // $redact's answers
+                }
+                String name = s.substring(2, s.indexOf('.') < 0 ? s.length() : s.indexOf('.'));
+                throw new MongoError(ErrorCode.UNDEFINED_VARIABLE, "Use of undefined variable: " + name);
             }
             if (s.startsWith("$")) {
                 return path(doc, s.substring(1));
@@ -275,6 +279,8 @@ public final class Expressions {
                 BsonValue v = args(arg, doc).get(0);
                 return new BsonString(v == null ? "missing" : typeName(v));
             }
+            case "$switch":
+                return switchCase(arg, doc);
             default:
                 if (ArrayOperators.NAMES.contains(op)) {
                     return ArrayOperators.apply(op, arg, doc);
@@ -288,8 +294,74 @@ public final class Expressions {
                 if (Conversions.NAMES.contains(op)) {
                     return Conversions.apply(op, arg, doc);
                 }
-                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation operator " + op + " is not supported yet");
+                if (MathOperators.NAMES.contains(op)) {
+                    return MathOperators.apply(op, arg, doc);
+                }
+                if (SetOperators.NAMES.contains(op)) {
+                    return SetOperators.apply(op, arg, doc);
+                }
+                if (ObjectOperators.NAMES.contains(op)) {
+                    return ObjectOperators.apply(op, arg, doc);
+                }
+                throw new MongoError(ErrorCode.INVALID_PIPELINE_OPERATOR, "Unrecognized expression '" + op + "'");
         }
+    }
+
+    /** {@code $switch}: the first branch whose {@code case} is true gives its {@code then}, else {@code default}. */
+    private static BsonValue switchCase(BsonValue arg, BsonDocument doc) {
+        if (!arg.isDocument()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$switch requires an object as an argument, found: "
+                    + typeName(arg));
+        }
+        BsonValue branches = null;
+        BsonValue dflt = null;
+        for (Map.Entry<String, BsonValue> e : arg.asDocument().entrySet()) {
+            switch (e.getKey()) {
+                case "branches" -> {
+                    if (!e.getValue().isArray()) {
+                        throw new MongoError(ErrorCode.SWITCH_BRANCHES_NOT_ARRAY, "$switch expected an array for "
+                                + "'branches', found: " + typeName(e.getValue()));
+                    }
+                    branches = e.getValue();
+                }
+                case "default" -> dflt = e.getValue();
+                default -> throw new MongoError(ErrorCode.SWITCH_UNKNOWN_ARGUMENT, "$switch found an unknown "
+                        + "argument: " + e.getKey());
+            }
+        }
+        if (branches == null || branches.asArray().isEmpty()) {
+            throw new MongoError(ErrorCode.SWITCH_NEEDS_BRANCH, "$switch requires at least one branch.");
+        }
+        for (BsonValue b : branches.asArray()) {
+            if (!b.isDocument()) {
+                throw new MongoError(ErrorCode.SWITCH_BRANCH_NOT_OBJECT, "$switch expected each branch to be an "
+                        + "object, found: " + typeName(b));
+            }
+            for (String k : b.asDocument().keySet()) {
+                if (!k.equals("case") && !k.equals("then")) {
+                    throw new MongoError(ErrorCode.SWITCH_BRANCH_UNKNOWN_ARGUMENT, "$switch found an unknown "
+                            + "argument to a branch: " + k);
+                }
+            }
+            if (!b.asDocument().containsKey("case")) {
+                throw new MongoError(ErrorCode.SWITCH_BRANCH_NEEDS_CASE, "$switch requires each branch have a "
+                        + "'case' expression");
+            }
+            if (!b.asDocument().containsKey("then")) {
+                throw new MongoError(ErrorCode.SWITCH_BRANCH_NEEDS_THEN, "$switch requires each branch have a "
+                        + "'then' expression.");
+            }
+        }
+        for (BsonValue b : branches.asArray()) {
+            if (truthy(eval(b.asDocument().get("case"), doc))) {
+                return eval(b.asDocument().get("then"), doc);
+            }
+        }
+        if (dflt == null) {
+            throw new MongoError(ErrorCode.BUCKET_NO_DEFAULT, "$switch could not find a matching branch for an "
+                    + "input, and no default was specified.");
+        }
+        return eval(dflt, doc);
     }
 
     private static BsonValue number(String op, BsonValue v) {

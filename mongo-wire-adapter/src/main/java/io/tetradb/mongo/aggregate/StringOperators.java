@@ -1,5 +1,6 @@
 package io.tetradb.mongo.aggregate;
 
+import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.query.BsonOrder;
 import org.bson.BsonArray;
@@ -10,6 +11,7 @@ import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -20,23 +22,37 @@ import java.util.regex.Pattern;
  * {@code $regexMatch}).
  */
 final class StringOperators {
-    static final Set<String> NAMES = Set.of("$substrCP", "$substr", "$strLenCP", "$split", "$trim", "$ltrim",
-            "$rtrim", "$regexMatch", "$indexOfCP");
+    static final Set<String> NAMES = Set.of("$substrCP", "$substr", "$substrBytes", "$strLenCP", "$strLenBytes",
+            "$split", "$trim", "$ltrim", "$rtrim", "$regexMatch", "$indexOfCP");
 
     private StringOperators() {
     }
 
     static BsonValue apply(String op, BsonValue arg, BsonDocument doc) {
         switch (op) {
-            case "$substrCP", "$substr": {
+            case "$substr", "$substrBytes": {
                 List<BsonValue> a = Expressions.args(arg, doc);
                 if (a.size() != 3) {
-                    throw MongoError.badValue(op + " takes 3 arguments");
+                    throw new MongoError(ErrorCode.WRONG_ARGUMENT_COUNT, "Expression " + op + " takes exactly 3 "
+                            + "arguments. " + a.size() + " were passed in.");
                 }
-                if (a.get(0) == null || a.get(0).isNull()) {
-                    return new BsonString("");
+                return substrBytes(op, coerceToString(a.get(0)), a.get(1), a.get(2));
+            }
+            case "$strLenBytes": {
+                BsonValue v = Expressions.args(arg, doc).get(0);
+                if (v == null || !v.isString()) {
+                    throw new MongoError(ErrorCode.STR_LEN_BYTES_NOT_STRING, "$strLenBytes requires a string "
+                            + "argument, found: " + (v == null ? "missing" : Expressions.typeName(v)));
                 }
-                String s = string(op, a.get(0));
+                return new BsonInt32(v.asString().getValue().getBytes(StandardCharsets.UTF_8).length);
+            }
+            case "$substrCP": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.size() != 3) {
+                    throw new MongoError(ErrorCode.WRONG_ARGUMENT_COUNT, "Expression " + op + " takes exactly 3 "
+                            + "arguments. " + a.size() + " were passed in.");
+                }
+                String s = coerceToString(a.get(0));
                 int cps = s.codePointCount(0, s.length());
                 int from = Math.min(cps, Math.max(0, (int) BsonOrder.toDouble(a.get(1))));
                 int n = (int) BsonOrder.toDouble(a.get(2));
@@ -136,6 +152,52 @@ final class StringOperators {
             default:
                 throw new IllegalStateException(op);
         }
+    }
+
+    /**
+     * {@code $substrBytes}: {@code n} UTF-8 bytes from byte {@code from} (a negative or too large {@code n}: to the
+     * end); a range that splits a character is refused as in MongoDB.
+     */
+    private static BsonValue substrBytes(String op, String s, BsonValue fromV, BsonValue nV) {
+        if (fromV == null || !BsonOrder.isNumber(fromV)) {
+            throw MongoError.badValue(op + ":  starting index must be a numeric type (is BSON type "
+                    + (fromV == null ? "missing" : Expressions.typeName(fromV)) + ")");
+        }
+        if (nV == null || !BsonOrder.isNumber(nV)) {
+            throw MongoError.badValue(op + ":  length must be a numeric type (is BSON type "
+                    + (nV == null ? "missing" : Expressions.typeName(nV)) + ")");
+        }
+        byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+        double fromD = BsonOrder.toDouble(fromV);
+        if (fromD < 0) {
+            throw MongoError.badValue(op + ": starting index must be non-negative (got: " + (long) fromD + ")");
+        }
+        int from = (int) Math.min(bytes.length, fromD);
+        double nD = BsonOrder.toDouble(nV);
+        int to = nD < 0 ? bytes.length : (int) Math.min(bytes.length, from + nD);
+        if (from < bytes.length && (bytes[from] & 0xC0) == 0x80) {
+            throw new MongoError(ErrorCode.SUBSTR_BYTES_START, op + ":  Invalid range, starting index is a UTF-8 "
+                    + "continuation byte.");
+        }
+        if (to < bytes.length && (bytes[to] & 0xC0) == 0x80) {
+            throw new MongoError(ErrorCode.SUBSTR_BYTES_END, op + ":  Invalid range, ending index is in the middle "
+                    + "of a UTF-8 character.");
+        }
+        return new BsonString(new String(bytes, from, to - from, StandardCharsets.UTF_8));
+    }
+
+    /** MongoDB's string coercion of the substring operators: numbers and dates as text, null and missing as "". */
+    static String coerceToString(BsonValue v) {
+        if (v == null || v.isNull() || v.getBsonType() == org.bson.BsonType.UNDEFINED) {
+            return "";
+        }
+        return switch (v.getBsonType()) {
+            case STRING, INT32, INT64, DOUBLE, DECIMAL128, DATE_TIME -> Conversions.string(v);
+            case SYMBOL -> v.asSymbol().getSymbol();
+            case TIMESTAMP -> "Timestamp(" + v.asTimestamp().getTime() + ", " + v.asTimestamp().getInc() + ")";
+            default -> throw new MongoError(ErrorCode.COERCE_TO_STRING, "can't convert from BSON type "
+                    + Expressions.typeName(v) + " to String");
+        };
     }
 
     /** MongoDB's default trim set: whitespace and the null character. */

@@ -56,6 +56,15 @@ final class ReadCommands {
         if (pipeline == null || !pipeline.isArray()) {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
         }
+        if (Args.bool(cmd, "explain", false)) {
+            BsonDocument inner = cmd.clone();
+            inner.remove("explain");
+            return explain(ctx, new BsonDocument("explain", inner));
+        }
+        if (!cmd.containsKey("cursor")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'cursor' option is required, except for aggregate "
+                    + "with the explain argument");
+        }
         BsonDocument cursor = Args.document(cmd, "cursor");
         long batchSize = Args.number(cursor, "batchSize", Limits.DEFAULT_BATCH_SIZE);
         String ns = ctx.database() + "." + name;
@@ -92,6 +101,11 @@ final class ReadCommands {
             io.tetradb.mongo.aggregate.AggregationPipeline rest = new io.tetradb.mongo.aggregate.AggregationPipeline(
                     new BsonArray(stages.subList(1, stages.size())));
             results = rest.runOver(List.of(doc));
+        } else if (!stages.isEmpty() && stages.get(0).isDocument()
+                && stages.get(0).asDocument().containsKey("$indexStats")) {
+            results = new io.tetradb.mongo.aggregate.AggregationPipeline(new BsonArray(stages.subList(1,
+                    stages.size()))).collections(other -> ctx.view(catalog.collection(ctx.database(), other)))
+                    .order(order).runOver(indexStats(ctx.view(catalog.collection(ctx.database(), name))));
         } else {
             results = p.run(ctx.view(catalog.collection(ctx.database(), name)));
         }
@@ -102,6 +116,27 @@ final class ReadCommands {
         }
         return Replies.cursor("firstBatch", id, ns, batch);
     }
+
+    /**
+     * {@code $indexStats}: one document per index of the collection, MongoDB's shape; the face keeps no per-index
+     * access counters, so {@code accesses.ops} is 0 since the server started.
+     */
+    private List<BsonDocument> indexStats(MongoCollection coll) {
+        List<BsonDocument> out = new ArrayList<>();
+        if (coll == null) {
+            return out;
+        }
+        for (BsonDocument spec : indexes.list(coll)) {
+            out.add(new BsonDocument("name", spec.get("name")).append("key", spec.get("key"))
+                    .append("host", new org.bson.BsonString("tetradb"))
+                    .append("accesses", new BsonDocument("ops", new BsonInt64(0))
+                            .append("since", new org.bson.BsonDateTime(STARTED)))
+                    .append("spec", spec));
+        }
+        return out;
+    }
+
+    private static final long STARTED = System.currentTimeMillis();
 
     // ---- find / cursors ----------------------------------------------------------------------------------------
 
@@ -129,11 +164,16 @@ final class ReadCommands {
         MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         SortSpec sortSpec = new SortSpec(sort, order);
-        Projector projector = new Projector(projection);
+        Projector projector = new Projector(projection, filter);
         if (coll == null) {
             return Replies.cursor("firstBatch", 0, ns, List.of());
         }
         checkHint(coll, cmd.get("hint"));
+        BsonValue hint = cmd.get("hint");
+        if (sortSpec.isEmpty() && sortSpec.natural() == 0 && hint != null && hint.isDocument()
+                && hint.asDocument().containsKey("$natural")) {
+            sortSpec = new SortSpec(hint.asDocument(), order); // a collection scan in the hinted direction
+        }
         QueryRun run = new QueryRun(coll.candidates(filter, order), matcher, sortSpec, skip, limit, projector);
         int max = (int) Math.min(Integer.MAX_VALUE, batchSize);
         if (limit > 0 && (max == 0 || limit < max)) {
