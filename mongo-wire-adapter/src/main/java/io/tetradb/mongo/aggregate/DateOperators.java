@@ -345,14 +345,24 @@ final class DateOperators {
         }
     }
 
-    /** ISO 8601 as MongoDB accepts it by default: a date, optionally a time, optionally an offset or Z. */
+    /**
+     * ISO 8601 as MongoDB accepts it by default: a date, optionally a time (after T or a space), optionally an
+     * offset ({@code Z}, {@code +05:00}, {@code +0500}, {@code +05}), optionally after a space.
+     */
     private static final DateTimeFormatter ISO = new DateTimeFormatterBuilder()
             .append(DateTimeFormatter.ISO_LOCAL_DATE)
             .optionalStart().appendLiteral('T').append(DateTimeFormatter.ISO_LOCAL_TIME).optionalEnd()
             .optionalStart().appendLiteral(' ').append(DateTimeFormatter.ISO_LOCAL_TIME).optionalEnd()
+            .optionalStart().appendLiteral(' ').optionalEnd()
             .optionalStart().appendOffset("+HH:MM", "Z").optionalEnd()
             .optionalStart().appendOffset("+HHMM", "Z").optionalEnd()
+            .optionalStart().appendOffset("+HH", "Z").optionalEnd()
             .toFormatter();
+
+    /** A date string in MongoDB's default ISO forms (UTC unless it has an offset), as {@code $toDate} reads it. */
+    static Instant parseIso(String s) {
+        return parse(s, ISO, ZoneOffset.UTC);
+    }
 
     static Instant parse(String s, DateTimeFormatter formatter, ZoneId zone) {
         TemporalAccessor t;

@@ -1,0 +1,213 @@
+package io.tetradb.mongo;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The stages issue 12 (item 8) found missing — {@code $graphLookup $redact $unionWith $setWindowFields $bucketAuto
+ * $indexStats}, {@code $merge} with a pipeline — on the MongoDB manual's own examples, through the driver.
+ */
+class AggregationStageConformanceTest extends MongoServerTestBase {
+    private static MongoDatabase db() {
+        return client.getDatabase("stages2");
+    }
+
+    private static MongoCollection<Document> fresh(String name, String... docs) {
+        MongoCollection<Document> c = db().getCollection(name);
+        c.drop();
+        for (String d : docs) {
+            c.insertOne(Document.parse(d));
+        }
+        return c;
+    }
+
+    private static List<Document> run(MongoCollection<Document> c, String... stages) {
+        List<Document> pipeline = new ArrayList<>();
+        for (String s : stages) {
+            pipeline.add(Document.parse(s));
+        }
+        return c.aggregate(pipeline).into(new ArrayList<>());
+    }
+
+    @Test
+    void graphLookupFollowsTheReportingHierarchy() {
+        MongoCollection<Document> employees = fresh("employees",
+                "{_id: 1, name: 'Dev'}",
+                "{_id: 2, name: 'Eliot', reportsTo: 'Dev'}",
+                "{_id: 3, name: 'Ron', reportsTo: 'Eliot'}",
+                "{_id: 4, name: 'Andrew', reportsTo: 'Eliot'}",
+                "{_id: 5, name: 'Asya', reportsTo: 'Ron'}",
+                "{_id: 6, name: 'Dan', reportsTo: 'Andrew'}");
+        List<Document> out = run(employees, "{$match: {name: 'Asya'}}",
+                "{$graphLookup: {from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', "
+                        + "connectToField: 'name', as: 'reportingHierarchy', depthField: 'depth'}}");
+        assertEquals(1, out.size());
+        List<Document> chain = out.get(0).getList("reportingHierarchy", Document.class);
+        List<String> names = chain.stream().map(d -> d.getString("name")).sorted().toList();
+        assertEquals(List.of("Dev", "Eliot", "Ron"), names);
+        for (Document d : chain) {
+            long expected = switch (d.getString("name")) {
+                case "Ron" -> 0L;
+                case "Eliot" -> 1L;
+                default -> 2L;
+            };
+            assertEquals(expected, d.getLong("depth"));
+        }
+        List<Document> limited = run(employees, "{$match: {name: 'Asya'}}",
+                "{$graphLookup: {from: 'employees', startWith: '$reportsTo', connectFromField: 'reportsTo', "
+                        + "connectToField: 'name', as: 'h', maxDepth: 1}}");
+        assertEquals(2, limited.get(0).getList("h", Document.class).size());
+        MongoCommandException e = assertThrows(MongoCommandException.class, () -> run(employees,
+                "{$graphLookup: {from: 'employees', startWith: '$reportsTo', connectToField: 'name', as: 'h'}}"));
+        assertEquals(40105, e.getErrorCode());
+    }
+
+    @Test
+    void redactKeepsOnlyWhatTheUserMaySee() {
+        MongoCollection<Document> forecasts = fresh("forecasts", "{_id: 1, title: '123 Department Report', "
+                + "tags: ['G', 'STLW'], year: 2014, subsections: [{subtitle: 'Section 1: Overview', tags: ['SI', 'G'], "
+                + "content: 'Section 1: This is the content of section 1.'}, {subtitle: 'Section 2: Analysis', "
+                + "tags: ['STLW'], content: 'Section 2: This is the content of section 2.'}, {subtitle: 'Section 3: "
+                + "Budgeting', tags: ['TK'], content: {text: 'Section 3: This is the content of section3.', "
+                + "tags: ['HCS']}}]}");
+        Document out = run(forecasts, "{$match: {year: 2014}}", "{$redact: {$cond: {if: {$gt: [{$size: "
+                + "{$setIntersection: ['$tags', ['STLW', 'G']]}}, 0]}, then: '$$DESCEND', else: '$$PRUNE'}}}").get(0);
+        List<Document> sections = out.getList("subsections", Document.class);
+        assertEquals(List.of("Section 1: Overview", "Section 2: Analysis"),
+                sections.stream().map(d -> d.getString("subtitle")).toList());
+        assertEquals(List.of(), run(forecasts, "{$redact: '$$PRUNE'}"));
+        assertEquals(1, run(forecasts, "{$redact: '$$KEEP'}").size());
+        assertEquals(17053, assertThrows(MongoCommandException.class,
+                () -> run(forecasts, "{$redact: 'nope'}")).getErrorCode());
+    }
+
+    @Test
+    void unionWithAddsAnotherCollection() {
+        MongoCollection<Document> s2019 = fresh("sales_2019", "{store: 'A', item: 'Chocolates', quantity: 150}",
+                "{store: 'B', item: 'Chocolates', quantity: 50}");
+        fresh("sales_2020", "{store: 'A', item: 'Cookies', quantity: 100}",
+                "{store: 'B', item: 'Chocolates', quantity: 120}");
+        List<Document> out = run(s2019, "{$set: {_id: '2019'}}", "{$unionWith: {coll: 'sales_2020', pipeline: "
+                + "[{$set: {_id: '2020'}}]}}", "{$group: {_id: '$item', total: {$sum: '$quantity'}}}",
+                "{$sort: {total: -1}}");
+        assertEquals(List.of(Document.parse("{_id: 'Chocolates', total: 320}"),
+                Document.parse("{_id: 'Cookies', total: 100}")), out);
+        assertEquals(2, run(s2019, "{$unionWith: 'no_such_collection'}").size());
+    }
+
+    @Test
+    void setWindowFieldsRunningTotalsRanksAndRanges() {
+        MongoCollection<Document> cakes = fresh("cakeSales",
+                "{_id: 0, type: 'chocolate', orderDate: {$date: '2020-05-18T14:10:30Z'}, state: 'CA', price: 13, "
+                        + "quantity: 120}",
+                "{_id: 1, type: 'chocolate', orderDate: {$date: '2021-03-20T11:30:05Z'}, state: 'WA', price: 14, "
+                        + "quantity: 140}",
+                "{_id: 2, type: 'vanilla', orderDate: {$date: '2021-01-11T06:31:15Z'}, state: 'CA', price: 12, "
+                        + "quantity: 145}",
+                "{_id: 3, type: 'vanilla', orderDate: {$date: '2020-02-08T13:13:23Z'}, state: 'WA', price: 13, "
+                        + "quantity: 104}",
+                "{_id: 4, type: 'strawberry', orderDate: {$date: '2019-05-18T16:09:01Z'}, state: 'CA', price: 41, "
+                        + "quantity: 162}",
+                "{_id: 5, type: 'strawberry', orderDate: {$date: '2019-01-08T06:12:03Z'}, state: 'WA', price: 43, "
+                        + "quantity: 134}");
+        // the manual's cumulative quantity per state
+        List<Document> out = run(cakes, "{$setWindowFields: {partitionBy: '$state', sortBy: {orderDate: 1}, "
+                + "output: {cumulativeQuantityForState: {$sum: '$quantity', window: {documents: ['unbounded', "
+                + "'current']}}, rank: {$rank: {}}, previous: {$shift: {output: '$quantity', by: -1, default: 0}}, "
+                + "stateTotal: {$sum: '$quantity'}, moving: {$avg: '$quantity', window: {documents: [-1, 0]}}}}}");
+        List<Integer> ids = out.stream().map(d -> d.getInteger("_id")).toList();
+        assertEquals(List.of(4, 0, 2, 5, 3, 1), ids, "by state, then by order date");
+        assertEquals(List.of(162, 282, 427, 134, 238, 378),
+                out.stream().map(d -> d.getInteger("cumulativeQuantityForState")).toList());
+        assertEquals(List.of(1, 2, 3, 1, 2, 3), out.stream().map(d -> d.getInteger("rank")).toList());
+        assertEquals(List.of(0, 162, 120, 0, 134, 104), out.stream().map(d -> d.getInteger("previous")).toList());
+        assertEquals(427, out.get(0).getInteger("stateTotal"));
+        assertEquals(141.0, out.get(1).getDouble("moving"));
+        // a range window over a date sort key, in days
+        List<Document> ranged = run(cakes, "{$setWindowFields: {partitionBy: '$state', sortBy: {orderDate: 1}, "
+                + "output: {recent: {$push: '$_id', window: {range: [-400, 0], unit: 'day'}}, "
+                + "n: {$documentNumber: {}}, dense: {$denseRank: {}}}}}");
+        assertEquals(List.of(4), ranged.get(0).getList("recent", Integer.class));
+        assertEquals(List.of(0, 2), ranged.get(2).getList("recent", Integer.class));
+        assertEquals(3, ranged.get(2).getInteger("n"));
+        MongoCommandException e = assertThrows(MongoCommandException.class, () -> run(cakes,
+                "{$setWindowFields: {output: {r: {$rank: {}}}}}"));
+        assertEquals(5371601, e.getErrorCode());
+    }
+
+    @Test
+    void bucketAutoSplitsIntoEvenBuckets() {
+        MongoCollection<Document> c = fresh("artwork", "{_id: 1, price: 199.99}", "{_id: 2, price: 280.00}",
+                "{_id: 3, price: 76.04}", "{_id: 4, price: 167.30}", "{_id: 5, price: 483.00}",
+                "{_id: 6, price: 385.00}", "{_id: 7, price: 159.00}", "{_id: 8, price: 118.42}");
+        List<Document> out = run(c, "{$bucketAuto: {groupBy: '$price', buckets: 4}}");
+        assertEquals(List.of(
+                Document.parse("{_id: {min: 76.04, max: 159.0}, count: 2}"),
+                Document.parse("{_id: {min: 159.0, max: 199.99}, count: 2}"),
+                Document.parse("{_id: {min: 199.99, max: 385.0}, count: 2}"),
+                Document.parse("{_id: {min: 385.0, max: 483.0}, count: 2}")), out);
+        List<Document> withOutput = run(c, "{$bucketAuto: {groupBy: '$price', buckets: 2, output: "
+                + "{ids: {$push: '$_id'}}}}");
+        assertEquals(2, withOutput.size());
+        assertEquals(List.of(3, 8, 7, 4), withOutput.get(0).getList("ids", Integer.class));
+        assertEquals(40243, assertThrows(MongoCommandException.class,
+                () -> run(c, "{$bucketAuto: {groupBy: '$price', buckets: 0}}")).getErrorCode());
+    }
+
+    @Test
+    void indexStatsListsTheIndexes() {
+        MongoCollection<Document> c = fresh("indexed", "{_id: 1, a: 1}");
+        c.createIndex(new Document("a", 1));
+        List<Document> out = run(c, "{$indexStats: {}}", "{$sort: {name: 1}}");
+        assertEquals(List.of("_id_", "a_1"), out.stream().map(d -> d.getString("name")).toList());
+        assertEquals(new Document("a", 1), out.get(1).get("key"));
+        assertTrue(out.get(1).get("accesses", Document.class).containsKey("ops"));
+    }
+
+    @Test
+    void mergeWithAPipeline() {
+        MongoCollection<Document> totals = fresh("totals", "{_id: 'A', qty: 10, runs: 1}");
+        MongoCollection<Document> today = fresh("today", "{_id: 'A', qty: 5}", "{_id: 'B', qty: 7}");
+        run(today, "{$merge: {into: 'totals', whenMatched: [{$set: {qty: {$add: ['$qty', '$$new.qty']}, "
+                + "runs: {$add: ['$runs', 1]}}}], whenNotMatched: 'insert'}}");
+        assertEquals(Document.parse("{_id: 'A', qty: 15, runs: 2}"), totals.find(new Document("_id", "A")).first());
+        assertEquals(Document.parse("{_id: 'B', qty: 7}"), totals.find(new Document("_id", "B")).first());
+        run(today, "{$match: {_id: 'A'}}", "{$merge: {into: 'totals', let: {add: '$qty'}, whenMatched: "
+                + "[{$set: {qty: {$add: ['$qty', '$$add']}}}]}}");
+        assertEquals(20, totals.find(new Document("_id", "A")).first().getInteger("qty"));
+        // a pipeline may not change the matched document's _id (66), nor hold other stages
+        MongoCommandException e = assertThrows(MongoCommandException.class, () -> run(today,
+                "{$match: {_id: 'A'}}", "{$merge: {into: 'totals', whenMatched: [{$set: {_id: 'Z'}}]}}"));
+        assertEquals(66, e.getErrorCode());
+        assertThrows(MongoCommandException.class, () -> run(today,
+                "{$merge: {into: 'totals', whenMatched: [{$group: {_id: null}}]}}"));
+        assertEquals(20, totals.find(new Document("_id", "A")).first().getInteger("qty"));
+    }
+
+    @Test
+    void windowsOverDatesIntegrateAndDerive() {
+        MongoCollection<Document> c = fresh("power",
+                "{_id: 1, t: {$date: '2021-01-01T00:00:00Z'}, kw: 2}",
+                "{_id: 2, t: {$date: '2021-01-01T01:00:00Z'}, kw: 4}",
+                "{_id: 3, t: {$date: '2021-01-01T02:00:00Z'}, kw: 4}");
+        List<Document> out = run(c, "{$setWindowFields: {sortBy: {t: 1}, output: {kwh: {$integral: {input: '$kw', "
+                + "unit: 'hour'}, window: {range: ['unbounded', 'current'], unit: 'hour'}}, rate: {$derivative: "
+                + "{input: '$kw', unit: 'hour'}, window: {documents: [-1, 0]}}}}}");
+        assertEquals(List.of(0.0, 3.0, 7.0), out.stream().map(d -> d.getDouble("kwh")).toList());
+        assertEquals(2.0, out.get(1).getDouble("rate"));
+        assertEquals(0.0, out.get(2).getDouble("rate"));
+        assertEquals(Date.from(Instant.parse("2021-01-01T00:00:00Z")), out.get(0).getDate("t"));
+    }
+}
