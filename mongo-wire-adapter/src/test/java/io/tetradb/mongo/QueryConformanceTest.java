@@ -139,6 +139,11 @@ class QueryConformanceTest extends MongoServerTestBase {
                 "{_id: 4}");
         assertEquals(List.of(1), ids(c, Filters.exists("a.")));
         assertEquals(List.of(2, 3, 4), ids(c, Filters.exists("a.", false)));
+        // the empty last segment names a field, through arrays of documents too (no index seek is made for it)
+        MongoCollection<Document> arrays = fresh("dots2", "{_id: 1, a: [{'': 1}, 2]}", "{_id: 2, a: [1, 2]}");
+        arrays.createIndex(new Document("a", 1));
+        assertEquals(List.of(1), ids(arrays, Filters.exists("a.")));
+        assertEquals(List.of(1), ids(arrays, Filters.eq("a.", 1)));
     }
 
     @Test
@@ -149,6 +154,11 @@ class QueryConformanceTest extends MongoServerTestBase {
         assertEquals(9, e.getErrorCode());
         assertEquals("a must match at least one type", e.getErrorMessage());
         assertEquals(List.of(1), ids(c, Filters.type("a", "number")));
+        assertEquals(List.of(1), ids(c, new Document("a", new Document("$type", List.of(16, "string")))));
+        MongoQueryException badCode = assertThrows(MongoQueryException.class,
+                () -> c.find(new Document("a", new Document("$type", 42))).first());
+        assertEquals(2, badCode.getErrorCode());
+        assertEquals("Invalid numerical type code: 42", badCode.getErrorMessage());
         MongoCommandException agg = assertThrows(MongoCommandException.class, () -> c.aggregate(List.of(
                 new Document("$match", new Document("a", new Document("$type", List.of()))))).first());
         assertEquals(9, agg.getErrorCode());

@@ -50,12 +50,12 @@ final class Conversions {
         BsonDocument spec = arg.asDocument();
         BsonValue v = Expressions.eval(spec.get("input"), doc);
         BsonValue toV = Expressions.eval(spec.get("to"), doc);
-        if (toV == null || toV.isNull()) {
-            return BsonNull.VALUE; // MongoDB: a null or missing target type gives null
-        }
         if (v == null || v.isNull()) {
             BsonValue onNull = spec.containsKey("onNull") ? Expressions.eval(spec.get("onNull"), doc) : null;
             return onNull == null ? BsonNull.VALUE : onNull;
+        }
+        if (toV == null || toV.isNull()) {
+            return BsonNull.VALUE; // MongoDB: a null or missing target type gives null
         }
         String to = toV.isString() ? toV.asString().getValue()
                 : BsonOrder.isNumber(toV) ? TYPE_NUMBERS.get((int) BsonOrder.toDouble(toV)) : null;

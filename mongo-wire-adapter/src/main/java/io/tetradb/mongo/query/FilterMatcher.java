@@ -471,7 +471,12 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
 
     private static Predicate<BsonValue> typeTest(BsonValue t) {
         if (BsonOrder.isNumber(t)) {
-            int code = (int) BsonOrder.toDouble(t);
+            double d = BsonOrder.toDouble(t);
+            int code = (int) d;
+            if (d != code || !(code == -1 || code == 127 || code >= 1 && code <= 19)) {
+                throw MongoError.badValue("Invalid numerical type code: " + (d == code ? String.valueOf(code)
+                        : String.valueOf(d)));
+            }
             if (code == -1) {
                 return x -> x.getBsonType() == BsonType.MIN_KEY; // the driver's MinKey is 0xFF, MongoDB's -1
             }
