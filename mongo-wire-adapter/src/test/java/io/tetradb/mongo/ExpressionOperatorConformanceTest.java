@@ -196,4 +196,76 @@ class ExpressionOperatorConformanceTest extends MongoServerTestBase {
         assertEquals(new ObjectId("5f0000000000000000000000").getDate(), eval(op("$toDate",
                 new ObjectId("5f0000000000000000000000"))));
     }
+
+    @Test
+    void trigonometryAndBits() {
+        assertEquals(1.0, (Double) eval(op("$sin", Math.PI / 2)), 1e-15);
+        assertEquals(Math.PI, (Double) eval(op("$degreesToRadians", 180)), 1e-15);
+        assertEquals(180.0, (Double) eval(op("$radiansToDegrees", Math.PI)), 1e-12);
+        assertEquals(Math.PI / 4, (Double) eval(op("$atan2", List.of(1, 1))), 1e-15);
+        assertEquals(0.0, eval(op("$atanh", 0)));
+        assertEquals(null, eval(op("$cos", null)));
+        assertEquals(50989, code(op("$acos", 2)));
+        assertEquals(50989, code(op("$acosh", 0.5)));
+        assertEquals(1, eval(op("$bitAnd", List.of(5, 3))));
+        assertEquals(7L, eval(op("$bitOr", List.of(5, 3L))));
+        assertEquals(6, eval(op("$bitXor", List.of(5, 3))));
+        assertEquals(-6, eval(op("$bitNot", 5)));
+        assertEquals(28834, code(op("$bitAnd", List.of(5, 1.5))));
+    }
+
+    @Test
+    void moreStringArrayAndDateOperators() {
+        assertEquals(0, eval(op("$strcasecmp", List.of("Hello", "hELLO"))));
+        assertEquals(-1, eval(op("$strcasecmp", List.of("a", "B"))));
+        assertEquals("a-b.c", eval(op("$replaceOne", new Document("input", "a.b.c").append("find", ".")
+                .append("replacement", "-"))));
+        assertEquals("a-b-c", eval(op("$replaceAll", new Document("input", "a.b.c").append("find", ".")
+                .append("replacement", "-"))));
+        assertEquals(null, eval(op("$replaceAll", new Document("input", null).append("find", ".")
+                .append("replacement", "-"))));
+        assertEquals(3, eval(op("$indexOfBytes", List.of("héllo", "l"))));
+        assertEquals(Document.parse("{match: 'l1', idx: 3, captures: ['1']}"), eval(op("$regexFind",
+                new Document("input", "héll1o l2").append("regex", "l(\\d)"))));
+        assertEquals(2, ((List<?>) eval(op("$regexFindAll", new Document("input", "l1 l2")
+                .append("regex", "l\\d")))).size());
+        assertEquals(2, eval(op("$indexOfArray", List.of(List.of("a", "b", "c"), "c"))));
+        assertEquals(-1, eval(op("$indexOfArray", List.of(List.of(1, 2), "1"))));
+        assertEquals(List.of(0, 5, 10), eval(op("$range", List.of(0, 15, 5))));
+        assertEquals(List.of(3, 2), eval(op("$range", List.of(3, 1, -1))));
+        assertEquals(34449, code(op("$range", List.of(0, 5, 0))));
+        assertEquals(List.of(List.of(1, "a"), List.of(2, "b")), eval(op("$zip", new Document("inputs",
+                List.of(List.of(1, 2, 3), List.of("a", "b"))))));
+        assertEquals(List.of(List.of(1, "a"), List.of(2, "z")), eval(op("$zip", new Document("inputs",
+                List.of(List.of(1, 2), List.of("a"))).append("useLongestLength", true)
+                .append("defaults", List.of(0, "z")))));
+        assertEquals(List.of(3, 2, 1), eval(op("$sortArray", new Document("input", List.of(2, 3, 1))
+                .append("sortBy", -1))));
+        assertEquals(List.of(Document.parse("{a: 1}"), Document.parse("{a: 2}")), eval(op("$sortArray",
+                new Document("input", List.of(Document.parse("{a: 2}"), Document.parse("{a: 1}")))
+                        .append("sortBy", new Document("a", 1)))));
+        assertEquals(List.of(9, 7), eval(op("$maxN", new Document("n", 2).append("input",
+                java.util.Arrays.asList(7, null, 9, 1)))));
+        assertEquals(List.of(2, 3), eval(op("$lastN", new Document("n", 2).append("input", List.of(1, 2, 3)))));
+        assertEquals(5787908, code(op("$firstN", new Document("n", 0).append("input", List.of(1)))));
+        assertEquals(true, eval(op("$isNumber", "$x")));
+        assertEquals(false, eval(op("$isNumber", "$word")));
+        assertEquals(5, eval(op("$week", "$when")), "2021-01-31 is in Sunday-week 5");
+        assertEquals(Date.from(Instant.parse("2021-01-01T00:00:00Z")), eval(op("$dateTrunc",
+                new Document("date", "$when").append("unit", "month"))));
+        assertEquals(Date.from(Instant.parse("2021-01-31T00:00:00Z")), eval(op("$dateTrunc",
+                new Document("date", "$when").append("unit", "week"))));
+        assertEquals(Date.from(Instant.parse("2021-01-01T00:00:00Z")), eval(op("$dateTrunc",
+                new Document("date", "$when").append("unit", "quarter"))));
+        assertEquals(Date.from(Instant.parse("2021-01-31T06:00:00Z")), eval(op("$dateTrunc",
+                new Document("date", "$when").append("unit", "hour").append("binSize", 6))));
+        assertEquals(Document.parse("{year: 2021, month: 1, day: 31, hour: 10, minute: 0, second: 0, "
+                + "millisecond: 0}"), eval(op("$dateToParts", new Document("date", "$when"))));
+        assertEquals(Date.from(Instant.parse("2018-02-01T12:00:00Z")), eval(op("$dateFromParts",
+                new Document("year", 2017).append("month", 14).append("hour", 12))));
+        assertEquals(Date.from(Instant.parse("2017-01-02T00:00:00Z")), eval(op("$dateFromParts",
+                new Document("isoWeekYear", 2017).append("isoWeek", 1).append("isoDayOfWeek", 1))));
+        assertEquals(31034, code(op("$dateFromParts", new Document("year", 2017).append("month", 40000))));
+        assertEquals(2.0, eval(op("$stdDevPop", List.of(2, 4, 4, 4, 5, 5, 7, 9))));
+    }
 }

@@ -32,7 +32,8 @@ import java.util.Set;
 final class DateOperators {
     static final Set<String> NAMES = Set.of("$year", "$month", "$dayOfMonth", "$hour", "$minute", "$second",
             "$millisecond", "$dayOfWeek", "$dayOfYear", "$isoWeek", "$isoWeekYear", "$isoDayOfWeek", "$dateToString",
-            "$dateFromString", "$dateAdd", "$dateSubtract", "$dateDiff");
+            "$dateFromString", "$dateAdd", "$dateSubtract", "$dateDiff", "$week", "$dateTrunc", "$dateToParts",
+            "$dateFromParts");
     static final String DEFAULT_FORMAT = "%Y-%m-%dT%H:%M:%S.%LZ";
 
     private DateOperators() {
@@ -50,6 +51,15 @@ final class DateOperators {
         }
         if (op.equals("$dateDiff")) {
             return dateDiff(arg, doc);
+        }
+        if (op.equals("$dateTrunc")) {
+            return dateTrunc(arg, doc);
+        }
+        if (op.equals("$dateToParts")) {
+            return dateToParts(arg, doc);
+        }
+        if (op.equals("$dateFromParts")) {
+            return dateFromParts(arg, doc);
         }
         BsonValue dateExpr = arg;
         ZoneId zone = ZoneOffset.UTC;
@@ -77,6 +87,8 @@ final class DateOperators {
             case "$isoWeek" -> t.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR);
             case "$isoWeekYear" -> t.get(IsoFields.WEEK_BASED_YEAR);
             case "$isoDayOfWeek" -> t.getDayOfWeek().getValue();
+            case "$week" -> (t.getDayOfYear() - 1 + 7 - t.getDayOfWeek().getValue() % 7) / 7; // %U: Sunday weeks
+
             default -> throw new IllegalStateException(op);
         };
         return new BsonInt32(n);
@@ -232,6 +244,141 @@ final class DateOperators {
             default -> end - start;
         };
         return new org.bson.BsonInt64(n);
+    }
+
+    /**
+     * {@code $dateTrunc}: the start of the {@code binSize}-unit bin the date falls in, bins counted in the time zone
+     * from 2000-01-01 (weeks from the {@code startOfWeek} day on or before it), as MongoDB does.
+     */
+    private static BsonValue dateTrunc(BsonValue arg, BsonDocument doc) {
+        String op = "$dateTrunc";
+        java.util.Map<String, BsonValue> a = named(op, arg, doc, java.util.List.of("date", "unit"),
+                java.util.List.of("binSize", "timezone", "startOfWeek"));
+        for (BsonValue v : a.values()) {
+            if (nullish(v)) {
+                return BsonNull.VALUE;
+            }
+        }
+        long millis = millis(op, a.get("date"));
+        String unit = unit(op, a.get("unit"));
+        long bin = 1;
+        if (a.containsKey("binSize")) {
+            BsonValue b = a.get("binSize");
+            if (!io.tetradb.mongo.query.BsonOrder.isNumber(b) || io.tetradb.mongo.query.BsonOrder.toDouble(b) < 1
+                    || io.tetradb.mongo.query.BsonOrder.toDouble(b)
+                    != Math.rint(io.tetradb.mongo.query.BsonOrder.toDouble(b))) {
+                throw new MongoError(ErrorCode.DATE_TRUNC_BIN_SIZE, "$dateTrunc requires 'binSize' to be a "
+                        + "positive 64-bit integer value");
+            }
+            bin = (long) io.tetradb.mongo.query.BsonOrder.toDouble(b);
+        }
+        ZoneId zone = zoneOf(a.get("timezone"));
+        LocalDateTime t = LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), zone);
+        LocalDateTime ref = LocalDateTime.of(2000, 1, 1, 0, 0);
+        LocalDateTime out = switch (unit) {
+            case "year" -> ref.plusYears(Math.floorDiv(t.getYear() - 2000L, bin) * bin);
+            case "quarter", "month" -> {
+                long months = (t.getYear() - 2000L) * 12 + t.getMonthValue() - 1;
+                long size = unit.equals("quarter") ? 3 * bin : bin;
+                yield ref.plusMonths(Math.floorDiv(months, size) * size);
+            }
+            case "week" -> {
+                java.time.DayOfWeek first = a.containsKey("startOfWeek") && a.get("startOfWeek").isString()
+                        ? weekDay(a.get("startOfWeek").asString().getValue()) : java.time.DayOfWeek.SUNDAY;
+                LocalDateTime start = ref.with(java.time.temporal.TemporalAdjusters.previousOrSame(first));
+                long days = java.time.temporal.ChronoUnit.DAYS.between(start.toLocalDate(), t.toLocalDate());
+                yield start.plusDays(Math.floorDiv(days, 7 * bin) * 7 * bin);
+            }
+            case "day" -> {
+                long days = java.time.temporal.ChronoUnit.DAYS.between(ref.toLocalDate(), t.toLocalDate());
+                yield ref.plusDays(Math.floorDiv(days, bin) * bin);
+            }
+            default -> {
+                long unitMillis = switch (unit) {
+                    case "hour" -> 3_600_000L;
+                    case "minute" -> 60_000L;
+                    case "second" -> 1000L;
+                    default -> 1L;
+                };
+                long since = java.time.Duration.between(ref, t).toMillis();
+                yield ref.plus(java.time.Duration.ofMillis(Math.floorDiv(since, unitMillis * bin) * unitMillis * bin));
+            }
+        };
+        return new BsonDateTime(out.atZone(zone).toInstant().toEpochMilli());
+    }
+
+    /** {@code $dateToParts}: the date's calendar fields in the time zone (ISO week fields with {@code iso8601}). */
+    private static BsonValue dateToParts(BsonValue arg, BsonDocument doc) {
+        String op = "$dateToParts";
+        java.util.Map<String, BsonValue> a = named(op, arg, doc, java.util.List.of("date"),
+                java.util.List.of("timezone", "iso8601"));
+        if (nullish(a.get("date")) || a.containsKey("timezone") && nullish(a.get("timezone"))) {
+            return BsonNull.VALUE;
+        }
+        ZonedDateTime t = Instant.ofEpochMilli(millis(op, a.get("date"))).atZone(zoneOf(a.get("timezone")));
+        BsonDocument out = new BsonDocument();
+        if (a.containsKey("iso8601") && Expressions.truthy(a.get("iso8601"))) {
+            out.append("isoWeekYear", new BsonInt32(t.get(IsoFields.WEEK_BASED_YEAR)))
+                    .append("isoWeek", new BsonInt32(t.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR)))
+                    .append("isoDayOfWeek", new BsonInt32(t.getDayOfWeek().getValue()));
+        } else {
+            out.append("year", new BsonInt32(t.getYear())).append("month", new BsonInt32(t.getMonthValue()))
+                    .append("day", new BsonInt32(t.getDayOfMonth()));
+        }
+        return out.append("hour", new BsonInt32(t.getHour())).append("minute", new BsonInt32(t.getMinute()))
+                .append("second", new BsonInt32(t.getSecond()))
+                .append("millisecond", new BsonInt32(t.get(ChronoField.MILLI_OF_SECOND)));
+    }
+
+    /**
+     * {@code $dateFromParts}: a date from calendar (or ISO week) parts in the time zone; parts past their range carry
+     * over (month 14 is February of the next year), as in MongoDB.
+     */
+    private static BsonValue dateFromParts(BsonValue arg, BsonDocument doc) {
+        String op = "$dateFromParts";
+        java.util.List<String> parts = java.util.List.of("year", "month", "day", "isoWeekYear", "isoWeek",
+                "isoDayOfWeek", "hour", "minute", "second", "millisecond", "timezone");
+        java.util.Map<String, BsonValue> a = named(op, arg, doc, java.util.List.of(), parts);
+        boolean iso = a.containsKey("isoWeekYear");
+        if (iso == a.containsKey("year")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$dateFromParts requires either 'year' or "
+                    + "'isoWeekYear' (and not both)");
+        }
+        for (BsonValue v : a.values()) {
+            if (nullish(v)) {
+                return BsonNull.VALUE;
+            }
+        }
+        long[] n = new long[parts.size() - 1];
+        for (int i = 0; i < n.length; i++) {
+            String p = parts.get(i);
+            BsonValue v = a.get(p);
+            long dflt = p.equals("month") || p.equals("day") || p.equals("isoWeek") || p.equals("isoDayOfWeek") ? 1 : 0;
+            if (v == null) {
+                n[i] = dflt;
+                continue;
+            }
+            double d = io.tetradb.mongo.query.BsonOrder.isNumber(v) ? io.tetradb.mongo.query.BsonOrder.toDouble(v)
+                    : Double.NaN;
+            boolean year = p.equals("year") || p.equals("isoWeekYear");
+            if (d != Math.rint(d) || (year ? d < 1 || d > 9999 : d < -32768 || d > 32767)) {
+                throw new MongoError(ErrorCode.DATE_FROM_PARTS_RANGE, "'" + p + "' must evaluate to an integer in "
+                        + "the range " + (year ? "1 to 9999" : "-32768 to 32767") + ", found "
+                        + (io.tetradb.mongo.query.BsonOrder.isNumber(v) ? MathOperators.show(v)
+                        : Expressions.typeName(v)));
+            }
+            n[i] = (long) d;
+        }
+        LocalDateTime t;
+        if (iso) {
+            LocalDate week1 = LocalDate.of((int) n[3], 1, 4).with(java.time.temporal.TemporalAdjusters
+                    .previousOrSame(java.time.DayOfWeek.MONDAY));
+            t = week1.plusWeeks(n[4] - 1).plusDays(n[5] - 1).atStartOfDay();
+        } else {
+            t = LocalDate.of((int) n[0], 1, 1).plusMonths(n[1] - 1).plusDays(n[2] - 1).atStartOfDay();
+        }
+        t = t.plusHours(n[6]).plusMinutes(n[7]).plusSeconds(n[8]).plus(java.time.Duration.ofMillis(n[9]));
+        return new BsonDateTime(t.atZone(zoneOf(a.get("timezone"))).toInstant().toEpochMilli());
     }
 
     /** The local wall-clock time as milliseconds (hours are counted on the local clock, as MongoDB does). */

@@ -265,7 +265,47 @@ public final class Expressions {
                 BsonValue x = a.get(0) == null ? BsonNull.VALUE : a.get(0);
                 return BsonBoolean.valueOf(a.get(1).asArray().stream().anyMatch(y -> BsonOrder.equal(x, y)));
             }
-            case "$sum", "$avg", "$min", "$max": {
+            case "$isNumber":
+                return BsonBoolean.valueOf(args(arg, doc).get(0) != null && BsonOrder.isNumber(args(arg, doc).get(0)));
+            case "$binarySize": {
+                BsonValue v = args(arg, doc).get(0);
+                if (nullish(v)) {
+                    return BsonNull.VALUE;
+                }
+                if (v.isString()) {
+                    return new BsonInt32(v.asString().getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                            .length);
+                }
+                if (v.isBinary()) {
+                    return new BsonInt32(v.asBinary().getData().length);
+                }
+                throw MongoError.badValue("$binarySize requires a string or BinData argument, found: "
+                        + typeName(v));
+            }
+            case "$bsonSize": {
+                BsonValue v = args(arg, doc).get(0);
+                if (nullish(v)) {
+                    return BsonNull.VALUE;
+                }
+                if (!v.isDocument()) {
+                    throw MongoError.badValue("$bsonSize requires a document input, found: " + typeName(v));
+                }
+                return new BsonInt32(new org.bson.RawBsonDocument(v.asDocument(),
+                        new org.bson.codecs.BsonDocumentCodec()).getByteBuffer().remaining());
+            }
+            case "$tsSecond", "$tsIncrement": {
+                BsonValue v = args(arg, doc).get(0);
+                if (nullish(v)) {
+                    return BsonNull.VALUE;
+                }
+                if (!v.isTimestamp()) {
+                    throw MongoError.badValue(op + " expects argument of type timestamp but received "
+                            + typeName(v));
+                }
+                return new BsonInt64(op.equals("$tsSecond") ? v.asTimestamp().getTime() & 0xFFFFFFFFL
+                        : v.asTimestamp().getInc() & 0xFFFFFFFFL);
+            }
+            case "$sum", "$avg", "$min", "$max", "$stdDevPop", "$stdDevSamp": {
                 List<BsonValue> a = args(arg, doc);
                 List<BsonValue> values = a.size() == 1 && a.get(0) != null && a.get(0).isArray()
                         ? a.get(0).asArray().getValues() : a;

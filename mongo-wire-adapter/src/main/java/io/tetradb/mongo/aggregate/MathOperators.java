@@ -27,7 +27,11 @@ import java.util.Set;
  */
 final class MathOperators {
     static final Set<String> NAMES = Set.of("$abs", "$ceil", "$floor", "$round", "$trunc", "$sqrt", "$pow", "$exp",
-            "$ln", "$log", "$log10", "$rand");
+            "$ln", "$log", "$log10", "$rand", "$sin", "$cos", "$tan", "$asin", "$acos", "$atan", "$atan2", "$sinh",
+            "$cosh", "$tanh", "$asinh", "$acosh", "$atanh", "$degreesToRadians", "$radiansToDegrees", "$bitAnd",
+            "$bitOr", "$bitXor", "$bitNot");
+    private static final Set<String> TRIG = Set.of("$sin", "$cos", "$tan", "$asin", "$acos", "$atan", "$sinh",
+            "$cosh", "$tanh", "$asinh", "$acosh", "$atanh", "$degreesToRadians", "$radiansToDegrees");
 
     private MathOperators() {
     }
@@ -37,7 +41,26 @@ final class MathOperators {
             return new BsonDouble(java.util.concurrent.ThreadLocalRandom.current().nextDouble());
         }
         List<BsonValue> a = Expressions.args(arg, doc);
+        if (TRIG.contains(op)) {
+            arity(op, a, 1);
+            return trig(op, a.get(0));
+        }
         switch (op) {
+            case "$atan2" -> {
+                arity(op, a, 2);
+                if (nullish(a.get(0)) || nullish(a.get(1))) {
+                    return BsonNull.VALUE;
+                }
+                if (!BsonOrder.isNumber(a.get(0)) || !BsonOrder.isNumber(a.get(1))) {
+                    throw new MongoError(ErrorCode.ATAN2_NOT_NUMERIC, "$atan2 only supports numeric types");
+                }
+                double r = Math.atan2(BsonOrder.toDouble(a.get(0)), BsonOrder.toDouble(a.get(1)));
+                return a.get(0).isDecimal128() || a.get(1).isDecimal128()
+                        ? transcendental(a.get(0).isDecimal128() ? a.get(0) : a.get(1), r) : new BsonDouble(r);
+            }
+            case "$bitAnd", "$bitOr", "$bitXor", "$bitNot" -> {
+                return bits(op, a);
+            }
             case "$round", "$trunc" -> {
                 if (a.isEmpty() || a.size() > 2) {
                     throw new MongoError(ErrorCode.ROUND_ARGUMENT_COUNT, "Expression " + op + " takes at least 1 "
@@ -86,6 +109,72 @@ final class MathOperators {
                 };
             }
         }
+    }
+
+    /** The trigonometric and angle functions: doubles (decimals for decimals), MongoDB's domain checks (50989). */
+    private static BsonValue trig(String op, BsonValue v) {
+        if (nullish(v)) {
+            return BsonNull.VALUE;
+        }
+        if (!BsonOrder.isNumber(v)) {
+            throw new MongoError(ErrorCode.NUMERIC_TYPES_ONLY, op + " only supports numeric types, not "
+                    + Expressions.typeName(v));
+        }
+        double x = BsonOrder.toDouble(v);
+        String domain = switch (op) {
+            case "$sin", "$cos", "$tan" -> Double.isInfinite(x) ? "(-inf,inf)" : null;
+            case "$asin", "$acos", "$atanh" -> x < -1 || x > 1 ? "[-1,1]" : null;
+            case "$acosh" -> x < 1 ? "[1,inf]" : null;
+            default -> null;
+        };
+        if (domain != null) {
+            throw new MongoError(ErrorCode.TRIG_DOMAIN, "cannot apply " + op + " to " + show(v) + ", value must in "
+                    + domain);
+        }
+        double r = switch (op) {
+            case "$sin" -> Math.sin(x);
+            case "$cos" -> Math.cos(x);
+            case "$tan" -> Math.tan(x);
+            case "$asin" -> Math.asin(x);
+            case "$acos" -> Math.acos(x);
+            case "$atan" -> Math.atan(x);
+            case "$sinh" -> Math.sinh(x);
+            case "$cosh" -> Math.cosh(x);
+            case "$tanh" -> Math.tanh(x);
+            case "$asinh" -> Double.isInfinite(x) ? x : Math.log(x + Math.sqrt(x * x + 1));
+            case "$acosh" -> Math.log(x + Math.sqrt(x * x - 1));
+            case "$atanh" -> 0.5 * Math.log((1 + x) / (1 - x));
+            case "$degreesToRadians" -> Math.toRadians(x);
+            default -> Math.toDegrees(x);
+        };
+        return transcendental(v, r);
+    }
+
+    /** {@code $bitAnd $bitOr $bitXor $bitNot} over ints and longs (a long if any operand is one). */
+    private static BsonValue bits(String op, List<BsonValue> a) {
+        if (op.equals("$bitNot")) {
+            arity(op, a, 1);
+        }
+        long acc = op.equals("$bitAnd") ? -1L : 0L;
+        boolean isLong = false;
+        for (BsonValue v : a) {
+            if (nullish(v)) {
+                return BsonNull.VALUE;
+            }
+            if (!v.isInt32() && !v.isInt64()) {
+                throw new MongoError(ErrorCode.BIT_OPERATOR_NOT_INTEGRAL, "All operands of " + op + " must be "
+                        + "ints or longs, but found a " + Expressions.typeName(v));
+            }
+            isLong |= v.isInt64();
+            long x = v.asNumber().longValue();
+            acc = switch (op) {
+                case "$bitAnd" -> acc & x;
+                case "$bitOr" -> acc | x;
+                case "$bitXor" -> acc ^ x;
+                default -> ~x;
+            };
+        }
+        return isLong ? new BsonInt64(acc) : new BsonInt32((int) acc);
     }
 
     private static void arity(String op, List<BsonValue> a, int n) {

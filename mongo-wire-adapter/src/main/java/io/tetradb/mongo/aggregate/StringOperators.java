@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  */
 final class StringOperators {
     static final Set<String> NAMES = Set.of("$substrCP", "$substr", "$substrBytes", "$strLenCP", "$strLenBytes",
-            "$split", "$trim", "$ltrim", "$rtrim", "$regexMatch", "$indexOfCP");
+            "$split", "$trim", "$ltrim", "$rtrim", "$regexMatch", "$indexOfCP", "$indexOfBytes", "$strcasecmp",
+            "$replaceOne", "$replaceAll", "$regexFind", "$regexFindAll");
 
     private StringOperators() {
     }
@@ -105,6 +106,116 @@ final class StringOperators {
                     }
                 }
                 return new BsonString(s.substring(start, end));
+            }
+            case "$strcasecmp": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.size() != 2) {
+                    throw new MongoError(ErrorCode.WRONG_ARGUMENT_COUNT, "Expression $strcasecmp takes exactly 2 "
+                            + "arguments. " + a.size() + " were passed in.");
+                }
+                int c = coerceToString(a.get(0)).toUpperCase(java.util.Locale.ROOT)
+                        .compareTo(coerceToString(a.get(1)).toUpperCase(java.util.Locale.ROOT));
+                return new BsonInt32(Integer.signum(c));
+            }
+            case "$replaceOne", "$replaceAll": {
+                if (!arg.isDocument()) {
+                    throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " requires an object as an argument");
+                }
+                BsonDocument spec = arg.asDocument();
+                for (String k : spec.keySet()) {
+                    if (!List.of("input", "find", "replacement").contains(k)) {
+                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " found an unknown argument: " + k);
+                    }
+                }
+                BsonValue[] v = new BsonValue[3];
+                String[] names = {"input", "find", "replacement"};
+                for (int i = 0; i < 3; i++) {
+                    if (!spec.containsKey(names[i])) {
+                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " requires '" + names[i]
+                                + "' to be specified");
+                    }
+                    v[i] = Expressions.eval(spec.get(names[i]), doc);
+                }
+                for (int i = 0; i < 3; i++) {
+                    if (v[i] != null && !v[i].isNull() && !v[i].isString()) {
+                        throw new MongoError(ErrorCode.REPLACE_NOT_STRING, op + " requires that '" + names[i]
+                                + "' be a string, found: " + Expressions.typeName(v[i]));
+                    }
+                }
+                for (BsonValue x : v) {
+                    if (x == null || x.isNull()) {
+                        return BsonNull.VALUE;
+                    }
+                }
+                String in = v[0].asString().getValue();
+                String find = v[1].asString().getValue();
+                String with = v[2].asString().getValue();
+                if (op.equals("$replaceAll")) {
+                    return new BsonString(find.isEmpty() ? in : in.replace(find, with));
+                }
+                int at = in.indexOf(find);
+                return new BsonString(at < 0 ? in : in.substring(0, at) + with + in.substring(at + find.length()));
+            }
+            case "$indexOfBytes": {
+                List<BsonValue> a = Expressions.args(arg, doc);
+                if (a.size() < 2 || a.size() > 4) {
+                    throw new MongoError(ErrorCode.WRONG_ARGUMENT_COUNT, "Expression $indexOfBytes takes at least 2 "
+                            + "arguments, and at most 4, but " + a.size() + " were passed in.");
+                }
+                if (a.get(0) == null || a.get(0).isNull()) {
+                    return BsonNull.VALUE;
+                }
+                byte[] s = string(op, a.get(0)).getBytes(StandardCharsets.UTF_8);
+                byte[] sub = string(op, a.get(1)).getBytes(StandardCharsets.UTF_8);
+                int from = a.size() > 2 ? (int) BsonOrder.toDouble(a.get(2)) : 0;
+                int end = a.size() > 3 ? (int) Math.min(s.length, BsonOrder.toDouble(a.get(3))) : s.length;
+                for (int i = Math.max(0, from); i + sub.length <= end; i++) {
+                    if (java.util.Arrays.equals(s, i, i + sub.length, sub, 0, sub.length)) {
+                        return new BsonInt32(i);
+                    }
+                }
+                return new BsonInt32(-1);
+            }
+            case "$regexFind", "$regexFindAll": {
+                if (!arg.isDocument()) {
+                    throw MongoError.badValue(op + " expects an object of named arguments");
+                }
+                BsonDocument spec = arg.asDocument();
+                BsonValue in = Expressions.eval(spec.get("input"), doc);
+                BsonValue re = Expressions.eval(spec.get("regex"), doc);
+                boolean all = op.equals("$regexFindAll");
+                if (in == null || in.isNull() || re == null || re.isNull()) {
+                    return all ? new BsonArray() : BsonNull.VALUE;
+                }
+                String input = string(op, in);
+                String pattern;
+                String options = "";
+                if (re.isRegularExpression()) {
+                    pattern = re.asRegularExpression().getPattern();
+                    options = re.asRegularExpression().getOptions();
+                } else {
+                    pattern = string(op, re);
+                }
+                if (spec.containsKey("options")) {
+                    options += string(op, Expressions.eval(spec.get("options"), doc));
+                }
+                java.util.regex.Matcher m = compile(pattern, options).matcher(input);
+                BsonArray found = new BsonArray();
+                int from = 0;
+                while (from <= input.length() && m.find(from)) {
+                    BsonArray captures = new BsonArray();
+                    for (int g = 1; g <= m.groupCount(); g++) {
+                        captures.add(m.group(g) == null ? BsonNull.VALUE : new BsonString(m.group(g)));
+                    }
+                    found.add(new BsonDocument("match", new BsonString(m.group()))
+                            .append("idx", new BsonInt32(input.codePointCount(0, m.start())))
+                            .append("captures", captures));
+                    if (!all) {
+                        break;
+                    }
+                    from = m.end() > m.start() ? m.end() : m.end() + 1; // an empty match moves on by one
+                }
+                return all ? found : found.isEmpty() ? BsonNull.VALUE : found.get(0);
             }
             case "$regexMatch": {
                 if (!arg.isDocument()) {
