@@ -210,4 +210,39 @@ class AggregationStageConformanceTest extends MongoServerTestBase {
         assertEquals(0.0, out.get(2).getDouble("rate"));
         assertEquals(Date.from(Instant.parse("2021-01-01T00:00:00Z")), out.get(0).getDate("t"));
     }
+
+    @Test
+    void groupWithTheNAccumulators() {
+        // the manual's gamescores
+        MongoCollection<Document> c = fresh("gamescores",
+                "{_id: 1, playerId: 'PlayerA', gameId: 'G1', score: 31}",
+                "{_id: 2, playerId: 'PlayerB', gameId: 'G1', score: 33}",
+                "{_id: 3, playerId: 'PlayerC', gameId: 'G1', score: 99}",
+                "{_id: 4, playerId: 'PlayerD', gameId: 'G1', score: 1}",
+                "{_id: 5, playerId: 'PlayerA', gameId: 'G2', score: 10}",
+                "{_id: 6, playerId: 'PlayerB', gameId: 'G2', score: 14}",
+                "{_id: 7, playerId: 'PlayerC', gameId: 'G2', score: 66}",
+                "{_id: 8, playerId: 'PlayerD', gameId: 'G2', score: 80}");
+        List<Document> out = run(c, "{$group: {_id: '$gameId', "
+                + "top3: {$topN: {n: 3, sortBy: {score: -1}, output: ['$playerId', '$score']}}, "
+                + "last: {$bottom: {sortBy: {score: -1}, output: ['$playerId', '$score']}}, "
+                + "bottom2: {$bottomN: {n: 2, sortBy: {score: -1}, output: '$playerId'}}, "
+                + "best: {$top: {sortBy: {score: -1}, output: '$playerId'}}, "
+                + "max2: {$maxN: {n: 2, input: '$score'}}, min2: {$minN: {n: 2, input: '$score'}}, "
+                + "first2: {$firstN: {n: 2, input: '$playerId'}}, last2: {$lastN: {n: 2, input: '$playerId'}}}}",
+                "{$sort: {_id: 1}}");
+        Document g1 = out.get(0);
+        assertEquals(List.of(List.of("PlayerC", 99), List.of("PlayerB", 33), List.of("PlayerA", 31)),
+                g1.get("top3"));
+        assertEquals(List.of("PlayerD", 1), g1.get("last"));
+        assertEquals(List.of("PlayerA", "PlayerD"), g1.get("bottom2"));
+        assertEquals("PlayerC", g1.get("best"));
+        assertEquals(List.of(99, 33), g1.get("max2"));
+        assertEquals(List.of(1, 31), g1.get("min2"));
+        assertEquals(List.of("PlayerA", "PlayerB"), g1.get("first2"));
+        assertEquals(List.of("PlayerC", "PlayerD"), g1.get("last2"));
+        assertEquals("PlayerD", out.get(1).get("best"));
+        assertEquals(5787908, assertThrows(MongoCommandException.class, () -> run(c,
+                "{$group: {_id: null, x: {$firstN: {n: 0, input: '$score'}}}}")).getErrorCode());
+    }
 }

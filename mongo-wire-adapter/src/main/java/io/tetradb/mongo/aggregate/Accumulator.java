@@ -14,9 +14,15 @@ import org.bson.BsonValue;
  * $mergeObjects $stdDevPop $stdDevSamp. */
 abstract class Accumulator {
     static final java.util.Set<String> NAMES = java.util.Set.of("$sum", "$count", "$avg", "$min", "$max", "$first",
-            "$last", "$push", "$addToSet", "$mergeObjects", "$stdDevPop", "$stdDevSamp");
+            "$last", "$push", "$addToSet", "$mergeObjects", "$stdDevPop", "$stdDevSamp", "$firstN", "$lastN",
+            "$maxN", "$minN", "$top", "$bottom", "$topN", "$bottomN");
 
     abstract void add(BsonValue v);
+
+    /** Adds the evaluated argument {@code v} of the input document {@code doc} (the sort-based ones read it). */
+    void add(BsonValue v, org.bson.BsonDocument doc) {
+        add(v);
+    }
 
     abstract BsonValue result();
 
@@ -157,7 +163,101 @@ abstract class Accumulator {
                     return n == 0 || d <= 0 ? BsonNull.VALUE : new BsonDouble(Math.sqrt(m2 / d));
                 }
             };
+            case "$firstN", "$lastN", "$maxN", "$minN", "$top", "$bottom", "$topN", "$bottomN" ->
+                    new NAccumulator(op, argument);
             default -> throw new MongoError(ErrorCode.UNKNOWN_GROUP_OPERATOR, "unknown group operator '" + op + "'");
         };
+    }
+
+    /**
+     * The n-element accumulators: {@code $firstN $lastN} ({@code {input, n}}, nulls kept), {@code $maxN $minN}
+     * (nulls and missing skipped), {@code $top $bottom $topN $bottomN} ({@code {sortBy, output[, n]}}: the outputs
+     * of the first or last documents in sortBy order).
+     */
+    private static final class NAccumulator extends Accumulator {
+        private final String op;
+        private final io.tetradb.mongo.query.SortSpec sort;
+        private final java.util.List<java.util.Map.Entry<org.bson.BsonDocument, BsonValue>> kept =
+                new java.util.ArrayList<>();
+        private long n = -1;
+
+        NAccumulator(String op, BsonValue spec) {
+            this.op = op;
+            boolean sorted = op.startsWith("$top") || op.startsWith("$bottom");
+            boolean single = op.equals("$top") || op.equals("$bottom");
+            java.util.List<String> fields = sorted ? (single ? java.util.List.of("sortBy", "output")
+                    : java.util.List.of("n", "sortBy", "output")) : java.util.List.of("input", "n");
+            if (!spec.isDocument() || !spec.asDocument().keySet().equals(new java.util.HashSet<>(fields))) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " needs exactly the fields " + fields);
+            }
+            if (sorted && !spec.asDocument().get("sortBy").isDocument()) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + "'s sortBy must be an object");
+            }
+            this.sort = sorted ? new io.tetradb.mongo.query.SortSpec(spec.asDocument().getDocument("sortBy")) : null;
+            if (single) {
+                n = 1;
+            }
+        }
+
+        @Override
+        void add(BsonValue v) {
+            add(v, new org.bson.BsonDocument());
+        }
+
+        @Override
+        void add(BsonValue v, org.bson.BsonDocument doc) {
+            org.bson.BsonDocument args = v.asDocument();
+            if (n < 0) {
+                BsonValue nV = args.get("n");
+                if (nV == null || !BsonOrder.isNumber(nV) || BsonOrder.toDouble(nV) < 1
+                        || BsonOrder.toDouble(nV) != Math.rint(BsonOrder.toDouble(nV))) {
+                    throw new MongoError(ErrorCode.N_ACCUMULATOR_N, "Value for 'n' must be a positive integral "
+                            + "value, found " + (nV == null ? "missing" : MathOperators.show(nV)));
+                }
+                n = (long) BsonOrder.toDouble(nV);
+            }
+            BsonValue value = args.get(sort != null ? "output" : "input", BsonNull.VALUE);
+            if ((op.equals("$maxN") || op.equals("$minN")) && value.isNull()) {
+                return;
+            }
+            kept.add(java.util.Map.entry(doc, value));
+            if (op.equals("$firstN") && kept.size() > n) {
+                kept.remove(kept.size() - 1);
+            } else if (op.equals("$lastN") && kept.size() > n) {
+                kept.remove(0);
+            } else if (kept.size() > 4 * n + 64) {
+                trim(); // bounded memory: keep the best n now and then
+            }
+        }
+
+        private void trim() {
+            java.util.Comparator<java.util.Map.Entry<org.bson.BsonDocument, BsonValue>> c = switch (op) {
+                case "$maxN" -> (x, y) -> BsonOrder.INSTANCE.compare(y.getValue(), x.getValue());
+                case "$minN" -> (x, y) -> BsonOrder.INSTANCE.compare(x.getValue(), y.getValue());
+                case "$top", "$topN" -> (x, y) -> sort.compare(x.getKey(), y.getKey());
+                case "$bottom", "$bottomN" -> (x, y) -> sort.compare(y.getKey(), x.getKey());
+                default -> null;
+            };
+            if (c != null) {
+                kept.sort(c); // best first
+                while (kept.size() > n) {
+                    kept.remove(kept.size() - 1);
+                }
+            }
+        }
+
+        @Override
+        BsonValue result() {
+            trim();
+            if (op.equals("$top") || op.equals("$bottom")) {
+                return kept.isEmpty() ? BsonNull.VALUE : kept.get(0).getValue();
+            }
+            java.util.List<BsonValue> values = new java.util.ArrayList<>();
+            kept.forEach(e -> values.add(e.getValue()));
+            if (op.equals("$bottomN")) {
+                java.util.Collections.reverse(values); // answered in sortBy order
+            }
+            return new BsonArray(values);
+        }
     }
 }

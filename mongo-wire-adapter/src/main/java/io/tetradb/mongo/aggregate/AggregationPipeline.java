@@ -761,7 +761,7 @@ public final class AggregationPipeline {
             for (Map.Entry<String, Accumulator> a : accs.entrySet()) {
                 BsonDocument accSpec = spec.getDocument(a.getKey());
                 String op = accSpec.getFirstKey();
-                a.getValue().add(op.equals("$count") ? null : Expressions.eval(accSpec.get(op), r));
+                a.getValue().add(op.equals("$count") ? null : Expressions.eval(accSpec.get(op), r), r);
             }
         }
         List<BsonDocument> out = new ArrayList<>();

@@ -131,7 +131,7 @@ final class WindowFields {
             }
             Accumulator acc = Accumulator.of(fn, arg);
             for (int j = range[0]; j <= range[1]; j++) {
-                acc.add(fn.equals("$count") ? null : Expressions.eval(arg, rows.get(j)));
+                acc.add(fn.equals("$count") ? null : Expressions.eval(arg, rows.get(j)), rows.get(j));
             }
             out.add(acc.result());
         }
