@@ -191,5 +191,13 @@ class PipelineConformanceTest extends MongoServerTestBase {
         MongoCommandException unknownExpression = failure(c, "{$project: {x: {$frobnicate: 1}}}");
         assertEquals(168, unknownExpression.getErrorCode());
         assertEquals(238, failure(c, "{$densify: {field: 'a', range: {step: 1, bounds: 'full'}}}").getErrorCode());
+        // parsed before running, as MongoDB does: over an empty collection, and inside sub-pipelines
+        assertEquals(168, failure(empty, "{$project: {x: {$add: [1, {$frobnicate: 1}]}}}").getErrorCode());
+        assertEquals(168, failure(empty, "{$group: {_id: {$frobnicate: '$a'}}}").getErrorCode());
+        assertEquals(40324, failure(c, "{$facet: {a: [{$frobnicate: {}}]}}").getErrorCode());
+        assertEquals(40324, failure(c, "{$lookup: {from: 'bad', as: 'x', pipeline: [{$frobnicate: {}}]}}")
+                .getErrorCode());
+        assertEquals(List.of(Document.parse("{x: {$frobnicate: 1}}")), run(c, "{$project: {_id: 0, "
+                + "x: {$literal: {$frobnicate: 1}}}}"), "a $literal's content is not an expression");
     }
 }

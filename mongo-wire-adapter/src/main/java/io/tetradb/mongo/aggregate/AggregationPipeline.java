@@ -79,8 +79,64 @@ public final class AggregationPipeline {
             if (name.equals("$group")) {
                 checkGroup(s.asDocument().get(name));
             }
+            checkExpressions(name, s.asDocument().get(name));
             stages.add(s.asDocument());
         }
+    }
+
+    /**
+     * What MongoDB parses before it runs a stage: the expressions it holds (an unknown operator is 168) and the
+     * sub-pipelines of {@code $facet}, {@code $lookup} and {@code $unionWith} (their stages, by the same rules).
+     */
+    private static void checkExpressions(String name, BsonValue arg) {
+        BsonDocument spec = arg.isDocument() ? arg.asDocument() : null;
+        switch (name) {
+            case "$project", "$addFields", "$set", "$replaceWith", "$sortByCount", "$redact" -> Expressions.check(arg);
+            case "$replaceRoot" -> {
+                if (spec != null && spec.containsKey("newRoot")) {
+                    Expressions.check(spec.get("newRoot"));
+                }
+            }
+            case "$group" -> spec.forEach((k, v) -> Expressions.check(k.equals("_id") ? v
+                    : v.asDocument().get(v.asDocument().getFirstKey())));
+            case "$bucket", "$bucketAuto" -> {
+                if (spec != null && spec.containsKey("groupBy")) {
+                    Expressions.check(spec.get("groupBy"));
+                }
+                if (spec != null && spec.containsKey("output") && spec.get("output").isDocument()) {
+                    BsonDocument group = withId(spec.getDocument("output"));
+                    checkGroup(group);
+                    checkExpressions("$group", group);
+                }
+            }
+            case "$match" -> {
+                if (spec != null && spec.containsKey("$expr")) {
+                    Expressions.check(spec.get("$expr"));
+                }
+            }
+            case "$facet" -> {
+                if (spec != null) {
+                    for (BsonValue sub : spec.values()) {
+                        if (sub.isArray()) {
+                            new AggregationPipeline(sub.asArray());
+                        }
+                    }
+                }
+            }
+            case "$lookup", "$unionWith" -> {
+                if (spec != null && spec.get("pipeline") instanceof BsonArray sub) {
+                    new AggregationPipeline(sub);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static BsonDocument withId(BsonDocument output) {
+        BsonDocument d = new BsonDocument("_id", BsonNull.VALUE);
+        output.forEach(d::append);
+        return d;
     }
 
     /** A $group spec as MongoDB checks it before running: an _id, and one known accumulator per other field. */

@@ -27,6 +27,43 @@ public final class Expressions {
     private Expressions() {
     }
 
+    /** The operators {@link #operator} answers itself (the others are in the operator classes' NAMES). */
+    private static final java.util.Set<String> OWN = java.util.Set.of("$add", "$and", "$arrayElemAt", "$avg",
+            "$binarySize", "$bsonSize", "$cmp", "$concat", "$cond", "$divide", "$eq", "$gt", "$gte", "$ifNull", "$in",
+            "$isNumber", "$literal", "$lt", "$lte", "$max", "$min", "$mod", "$multiply", "$ne", "$not", "$or", "$size",
+            "$stdDevPop", "$stdDevSamp", "$subtract", "$sum", "$switch", "$toLower", "$toUpper", "$tsIncrement",
+            "$tsSecond", "$type");
+
+    static boolean isOperator(String name) {
+        return OWN.contains(name) || ArrayOperators.NAMES.contains(name) || StringOperators.NAMES.contains(name)
+                || DateOperators.NAMES.contains(name) || Conversions.NAMES.contains(name)
+                || MathOperators.NAMES.contains(name) || SetOperators.NAMES.contains(name)
+                || ObjectOperators.NAMES.contains(name);
+    }
+
+    /**
+     * Refuses an expression naming an unknown operator before anything runs (MongoDB parses a pipeline's
+     * expressions first: 168 even over an empty collection). {@code $literal}'s content is not looked into.
+     */
+    static void check(BsonValue expr) {
+        if (expr.isArray()) {
+            expr.asArray().forEach(Expressions::check);
+        } else if (expr.isDocument()) {
+            BsonDocument d = expr.asDocument();
+            if (d.size() == 1 && d.getFirstKey().startsWith("$")) {
+                String op = d.getFirstKey();
+                if (!isOperator(op)) {
+                    throw new MongoError(ErrorCode.INVALID_PIPELINE_OPERATOR, "Unrecognized expression '" + op + "'");
+                }
+                if (!op.equals("$literal")) {
+                    check(d.get(op));
+                }
+            } else {
+                d.values().forEach(Expressions::check);
+            }
+        }
+    }
+
     /** Whether {@code expr} is true for {@code doc} ({@code $expr} in a filter). */
     public static boolean isTrue(BsonValue expr, BsonDocument doc) {
         return truthy(eval(expr, doc));
