@@ -268,4 +268,31 @@ class ExpressionOperatorConformanceTest extends MongoServerTestBase {
         assertEquals(31034, code(op("$dateFromParts", new Document("year", 2017).append("month", 40000))));
         assertEquals(2.0, eval(op("$stdDevPop", List.of(2, 4, 4, 4, 5, 5, 7, 9))));
     }
+
+    @Test
+    void theFourOperationsKeepMongoDbsTypes() {
+        Date when = Date.from(Instant.parse("2021-01-31T10:00:00Z"));
+        assertEquals(Date.from(Instant.parse("2021-01-31T10:00:03Z")), eval(op("$add", List.of("$when", 1000, 2000))));
+        assertEquals(3, eval(op("$add", List.of(1, 2))));
+        assertEquals(2147483648L, eval(op("$add", List.of("$big", 1))), "int overflow becomes a long");
+        assertEquals(3.5, eval(op("$add", List.of(1, 2.5))));
+        assertEquals(null, eval(op("$add", java.util.Arrays.asList(1, null))));
+        assertEquals(3_600_000L, eval(op("$subtract", List.of("$when", Date.from(Instant.parse(
+                "2021-01-31T09:00:00Z"))))));
+        assertEquals(Date.from(Instant.parse("2021-01-31T09:59:59Z")), eval(op("$subtract", List.of("$when", 1000))));
+        assertEquals(1, eval(op("$mod", List.of(7, 3))));
+        assertEquals(1L, eval(op("$mod", List.of(7L, 3))));
+        assertEquals(-1, eval(op("$mod", List.of(-7, 3))));
+        assertEquals(1.5, eval(op("$mod", List.of(7.5, 2))));
+        assertEquals(0.25, eval(op("$divide", List.of(1, 4))));
+        assertEquals(new Decimal128(new java.math.BigDecimal("0.25")), eval(op("$divide",
+                List.of(new Decimal128(1), 4))));
+        assertEquals(16610, code(op("$mod", List.of(5, 0))));
+        assertEquals(2, code(op("$divide", List.of(5, 0))));
+        assertEquals(16609, code(op("$divide", List.of("$word", 1))));
+        assertEquals(16554, code(op("$add", List.of("$word", 1))));
+        assertEquals(16555, code(op("$multiply", List.of("$word", 1))));
+        assertEquals(16556, code(op("$subtract", List.of("$word", 1))));
+        assertEquals(16612, code(op("$add", List.of("$when", when))));
+    }
 }

@@ -179,42 +179,17 @@ public final class Expressions {
             case "$literal":
                 return arg;
             case "$add":
-            case "$multiply": {
-                BsonValue acc = op.equals("$add") ? new BsonInt32(0) : new BsonInt32(1);
-                for (BsonValue v : args(arg, doc)) {
-                    if (nullish(v)) {
-                        return BsonNull.VALUE;
-                    }
-                    if (v.isDateTime() && op.equals("$add")) {
-                        return new org.bson.BsonDateTime(v.asDateTime().getValue() + (long) BsonOrder.toDouble(acc));
-                    }
-                    number(op, v);
-                    acc = io.tetradb.mongo.update.Arithmetic.combine(acc, v, op.equals("$add"));
-                }
-                return acc;
-            }
+            case "$multiply":
+                return addOrMultiply(op, args(arg, doc));
             case "$subtract": {
                 List<BsonValue> a = args(arg, doc);
-                if (nullish(a.get(0)) || nullish(a.get(1))) {
-                    return BsonNull.VALUE;
-                }
-                return io.tetradb.mongo.update.Arithmetic.combine(number(op, a.get(0)),
-                        io.tetradb.mongo.update.Arithmetic.negate(number(op, a.get(1))), true);
+                arity(op, a, 2);
+                return subtract(a.get(0), a.get(1));
             }
-            case "$divide": {
+            case "$divide", "$mod": {
                 List<BsonValue> a = args(arg, doc);
-                if (nullish(a.get(0)) || nullish(a.get(1))) {
-                    return BsonNull.VALUE;
-                }
-                double y = BsonOrder.toDouble(number(op, a.get(1)));
-                if (y == 0) {
-                    throw MongoError.badValue("can't $divide by zero");
-                }
-                return new BsonDouble(BsonOrder.toDouble(number(op, a.get(0))) / y);
-            }
-            case "$mod": {
-                List<BsonValue> a = args(arg, doc);
-                return new BsonDouble(BsonOrder.toDouble(number(op, a.get(0))) % BsonOrder.toDouble(number(op, a.get(1))));
+                arity(op, a, 2);
+                return divide(op, a.get(0), a.get(1));
             }
             case "$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$cmp": {
                 List<BsonValue> a = args(arg, doc);
@@ -382,6 +357,104 @@ public final class Expressions {
                 }
                 throw new MongoError(ErrorCode.INVALID_PIPELINE_OPERATOR, "Unrecognized expression '" + op + "'");
         }
+    }
+
+    private static void arity(String op, List<BsonValue> a, int n) {
+        if (a.size() != n) {
+            throw new MongoError(ErrorCode.WRONG_ARGUMENT_COUNT, "Expression " + op + " takes exactly " + n
+                    + " arguments. " + a.size() + " were passed in.");
+        }
+    }
+
+    /**
+     * {@code $add} (numbers and at most one date: a date) and {@code $multiply}, with MongoDB's promotion (int, then
+     * long on overflow, then double; decimal wins); null or missing gives null.
+     */
+    private static BsonValue addOrMultiply(String op, List<BsonValue> values) {
+        boolean add = op.equals("$add");
+        BsonValue acc = new BsonInt32(add ? 0 : 1);
+        Long date = null;
+        for (BsonValue v : values) {
+            if (nullish(v)) {
+                return BsonNull.VALUE;
+            }
+            if (add && v.isDateTime()) {
+                if (date != null) {
+                    throw new MongoError(ErrorCode.ADD_TWO_DATES, "only one date allowed in an $add expression");
+                }
+                date = v.asDateTime().getValue();
+                continue;
+            }
+            if (!BsonOrder.isNumber(v)) {
+                throw add ? new MongoError(ErrorCode.ADD_NOT_NUMERIC, "$add only supports numeric or date types, not "
+                        + typeName(v)) : new MongoError(ErrorCode.MULTIPLY_NOT_NUMERIC, "$multiply only supports "
+                        + "numeric types, not " + typeName(v));
+            }
+            acc = io.tetradb.mongo.update.Arithmetic.combine(acc, v, add);
+        }
+        return date == null ? acc : new org.bson.BsonDateTime(date + Math.round(BsonOrder.toDouble(acc)));
+    }
+
+    /** {@code $subtract}: numbers, a date minus a number (a date) or minus a date (milliseconds, a long). */
+    private static BsonValue subtract(BsonValue a, BsonValue b) {
+        if (nullish(a) || nullish(b)) {
+            return BsonNull.VALUE;
+        }
+        if (a.isDateTime() && b.isDateTime()) {
+            return new BsonInt64(a.asDateTime().getValue() - b.asDateTime().getValue());
+        }
+        if (a.isDateTime() && BsonOrder.isNumber(b)) {
+            return new org.bson.BsonDateTime(a.asDateTime().getValue() - Math.round(BsonOrder.toDouble(b)));
+        }
+        if (!BsonOrder.isNumber(a) || !BsonOrder.isNumber(b)) {
+            throw new MongoError(ErrorCode.SUBTRACT_TYPES, "cant $subtract a " + typeName(b) + " from a "
+                    + typeName(a));
+        }
+        return io.tetradb.mongo.update.Arithmetic.combine(a, io.tetradb.mongo.update.Arithmetic.negate(b), true);
+    }
+
+    /**
+     * {@code $divide} (a double, a decimal for decimals) and {@code $mod} (the operands' type: int, long, double or
+     * decimal, with the dividend's sign), by zero refused as MongoDB does.
+     */
+    private static BsonValue divide(String op, BsonValue a, BsonValue b) {
+        if (nullish(a) || nullish(b)) {
+            return BsonNull.VALUE;
+        }
+        boolean mod = op.equals("$mod");
+        if (!BsonOrder.isNumber(a) || !BsonOrder.isNumber(b)) {
+            String message = op + " only supports numeric types, not " + typeName(a) + " and " + typeName(b);
+            throw new MongoError(mod ? ErrorCode.MOD_NOT_NUMERIC : ErrorCode.DIVIDE_NOT_NUMERIC, message);
+        }
+        if (BsonOrder.toDouble(b) == 0) {
+            throw mod ? new MongoError(ErrorCode.MOD_BY_ZERO, "can't $mod by zero")
+                    : MongoError.badValue("can't $divide by zero");
+        }
+        if (a.isDecimal128() || b.isDecimal128()) {
+            java.math.BigDecimal x = decimalOf(a);
+            java.math.BigDecimal y = decimalOf(b);
+            if (x == null || y == null) {
+                return new org.bson.BsonDecimal128(org.bson.types.Decimal128.NaN);
+            }
+            java.math.BigDecimal r = mod ? x.remainder(y) : x.divide(y, java.math.MathContext.DECIMAL128);
+            return new org.bson.BsonDecimal128(new org.bson.types.Decimal128(r));
+        }
+        if (!mod || a.isDouble() || b.isDouble()) {
+            double x = BsonOrder.toDouble(a);
+            double y = BsonOrder.toDouble(b);
+            return new BsonDouble(mod ? x % y : x / y);
+        }
+        long r = a.asNumber().longValue() % b.asNumber().longValue();
+        return a.isInt32() && b.isInt32() ? new BsonInt32((int) r) : new BsonInt64(r);
+    }
+
+    private static java.math.BigDecimal decimalOf(BsonValue v) {
+        if (v.isDecimal128()) {
+            return v.asDecimal128().getValue().isFinite() ? v.asDecimal128().getValue().bigDecimalValue() : null;
+        }
+        double d = BsonOrder.toDouble(v);
+        return v.isDouble() ? (Double.isFinite(d) ? new java.math.BigDecimal(d) : null)
+                : java.math.BigDecimal.valueOf(v.asNumber().longValue());
     }
 
     /** {@code $switch}: the first branch whose {@code case} is true gives its {@code then}, else {@code default}. */
