@@ -514,13 +514,6 @@ public final class Expressions {
         return eval(dflt, doc);
     }
 
-    private static BsonValue number(String op, BsonValue v) {
-        if (!BsonOrder.isNumber(v)) {
-            throw new MongoError(ErrorCode.TYPE_MISMATCH, op + " only supports numeric types, not " + v.getBsonType());
-        }
-        return v;
-    }
-
     static String typeName(BsonValue v) {
         return switch (v.getBsonType()) {
             case DOUBLE -> "double";
