@@ -245,4 +245,75 @@ class AggregationStageConformanceTest extends MongoServerTestBase {
         assertEquals(5787908, assertThrows(MongoCommandException.class, () -> run(c,
                 "{$group: {_id: null, x: {$firstN: {n: 0, input: '$score'}}}}")).getErrorCode());
     }
+
+    @Test
+    void fillAndDensify() {
+        // the manual's $fill examples: a constant, linear interpolation, the last observation
+        MongoCollection<Document> sales = fresh("dailySales",
+                "{_id: 1, date: {$date: '2022-02-02T00:00:00Z'}, bootsSold: 10, sandalsSold: 20}",
+                "{_id: 2, date: {$date: '2022-02-03T00:00:00Z'}, bootsSold: 7}",
+                "{_id: 3, date: {$date: '2022-02-04T00:00:00Z'}, sandalsSold: null}");
+        List<Document> filled = run(sales, "{$fill: {output: {bootsSold: {value: 0}, sandalsSold: {value: 0}}}}",
+                "{$project: {_id: 0, date: 0}}");
+        assertEquals(List.of(Document.parse("{bootsSold: 10, sandalsSold: 20}"),
+                Document.parse("{bootsSold: 7, sandalsSold: 0}"), Document.parse("{sandalsSold: 0, bootsSold: 0}")),
+                filled);
+        MongoCollection<Document> stock = fresh("stock",
+                "{_id: 1, time: {$date: '2021-03-08T09:00:00Z'}, price: 500}",
+                "{_id: 2, time: {$date: '2021-03-08T10:00:00Z'}}",
+                "{_id: 3, time: {$date: '2021-03-08T11:00:00Z'}, price: 515}",
+                "{_id: 4, time: {$date: '2021-03-08T12:00:00Z'}}",
+                "{_id: 5, time: {$date: '2021-03-08T13:00:00Z'}, price: null}",
+                "{_id: 6, time: {$date: '2021-03-08T14:00:00Z'}, price: 485}");
+        List<Document> linear = run(stock, "{$fill: {sortBy: {time: 1}, output: {price: {method: 'linear'}}}}");
+        assertEquals(List.of(500, 507.5, 515, 505.0, 495.0, 485), linear.stream().map(d -> d.get("price")).toList());
+        List<Document> locf = run(stock, "{$fill: {sortBy: {time: -1}, output: {price: {method: 'locf'}}}}");
+        assertEquals(List.of(485, 485, 485, 515, 515, 500), locf.stream().map(d -> d.get("price")).toList());
+        assertEquals(9, assertThrows(MongoCommandException.class, () -> run(stock,
+                "{$fill: {output: {price: {method: 'linear'}}}}")).getErrorCode());
+
+        // $densify: the manual's hourly readings with explicit bounds (the upper one excluded)
+        MongoCollection<Document> weather = fresh("weather",
+                "{_id: 1, timestamp: {$date: '2021-05-18T00:00:00Z'}, temp: 12}",
+                "{_id: 2, timestamp: {$date: '2021-05-18T04:00:00Z'}, temp: 11}",
+                "{_id: 3, timestamp: {$date: '2021-05-18T08:00:00Z'}, temp: 11}",
+                "{_id: 4, timestamp: {$date: '2021-05-18T12:00:00Z'}, temp: 12}");
+        List<Document> hours = run(weather, "{$densify: {field: 'timestamp', range: {step: 1, unit: 'hour', "
+                + "bounds: [{$date: '2021-05-18T00:00:00Z'}, {$date: '2021-05-18T08:00:00Z'}]}}}");
+        assertEquals(10, hours.size());
+        assertEquals(Document.parse("{timestamp: {$date: '2021-05-18T01:00:00Z'}}"), hours.get(1));
+        assertEquals(2, hours.get(4).get("_id"));
+        assertEquals(4, hours.get(9).get("_id"));
+        MongoCollection<Document> nums = fresh("nums", "{_id: 1, g: 'a', v: 0}", "{_id: 2, g: 'a', v: 5}",
+                "{_id: 3, g: 'b', v: 3}");
+        List<Document> full = run(nums, "{$densify: {field: 'v', partitionByFields: ['g'], range: {step: 2, "
+                + "bounds: 'full'}}}", "{$project: {_id: 0}}");
+        assertEquals(List.of(Document.parse("{g: 'a', v: 0}"), Document.parse("{g: 'a', v: 2}"),
+                Document.parse("{g: 'a', v: 4}"), Document.parse("{g: 'a', v: 5}"), Document.parse("{g: 'b', v: 0}"),
+                Document.parse("{g: 'b', v: 2}"), Document.parse("{g: 'b', v: 3}"),
+                Document.parse("{g: 'b', v: 4}")), full);
+        assertEquals(5, run(nums, "{$densify: {field: 'v', partitionByFields: ['g'], range: {step: 2, "
+                + "bounds: 'partition'}}}").size());
+    }
+
+    @Test
+    void moreWindowFunctions() {
+        MongoCollection<Document> c = fresh("readings",
+                "{_id: 1, t: {$date: '2021-01-15T00:00:00Z'}, x: 1, y: 2, v: 10}",
+                "{_id: 2, t: {$date: '2021-02-15T00:00:00Z'}, x: 2, y: 4}",
+                "{_id: 3, t: {$date: '2021-04-15T00:00:00Z'}, x: 3, y: 6, v: 30}",
+                "{_id: 4, t: {$date: '2022-01-15T00:00:00Z'}, x: 4, y: 8}");
+        List<Document> out = run(c, "{$setWindowFields: {sortBy: {t: 1}, output: {"
+                + "lastTwoMonths: {$push: '$_id', window: {range: [-2, 0], unit: 'month'}}, "
+                + "thisYear: {$count: {}, window: {range: [-1, 0], unit: 'year'}}, "
+                + "cov: {$covariancePop: ['$x', '$y']}, covS: {$covarianceSamp: ['$x', '$y']}, "
+                + "carried: {$locf: '$v'}, line: {$linearFill: '$v'}}}}");
+        assertEquals(List.of(1, 2), out.get(1).getList("lastTwoMonths", Integer.class));
+        assertEquals(List.of(2, 3), out.get(2).getList("lastTwoMonths", Integer.class));
+        assertEquals(4, out.get(3).getInteger("thisYear"), "2021-01-15 .. 2022-01-15, both ends included");
+        assertEquals(2.5, out.get(0).getDouble("cov"));
+        assertEquals(10.0 / 3, out.get(0).getDouble("covS"), 1e-12);
+        assertEquals(List.of(10, 10, 30, 30), out.stream().map(d -> d.get("carried")).toList());
+        assertEquals(10 + 20.0 * 31 / 90, out.get(1).getDouble("line"), 1e-9);
+    }
 }

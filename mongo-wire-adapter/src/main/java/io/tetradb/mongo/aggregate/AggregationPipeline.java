@@ -46,9 +46,10 @@ public final class AggregationPipeline {
     static final java.util.Set<String> STAGES = java.util.Set.of("$match", "$project", "$addFields", "$set",
             "$unset", "$group", "$sort", "$limit", "$skip", "$unwind", "$count", "$replaceRoot", "$replaceWith",
             "$sortByCount", "$bucket", "$bucketAuto", "$sample", "$lookup", "$facet", "$out", "$merge",
-            "$graphLookup", "$redact", "$unionWith", "$setWindowFields", "$collStats", "$indexStats");
+            "$graphLookup", "$redact", "$unionWith", "$setWindowFields", "$collStats", "$indexStats", "$fill",
+            "$densify");
     /** MongoDB 7.0 stages this face does not run: refused as not implemented rather than unknown. */
-    static final java.util.Set<String> NOT_IMPLEMENTED = java.util.Set.of("$densify", "$fill", "$geoNear",
+    static final java.util.Set<String> NOT_IMPLEMENTED = java.util.Set.of("$geoNear",
             "$changeStream", "$changeStreamSplitLargeEvent", "$currentOp", "$documents", "$listLocalSessions",
             "$listSessions", "$listSampledQueries", "$listSearchIndexes", "$planCacheStats", "$search",
             "$searchMeta", "$vectorSearch", "$shardedDataDistribution");
@@ -538,6 +539,8 @@ public final class AggregationPipeline {
                 }
             });
             case "$setWindowFields" -> out.addAll(WindowFields.apply(arg(stage, name), rows, order));
+            case "$fill" -> out.addAll(GapFilling.fill(arg(stage, name), rows, order));
+            case "$densify" -> out.addAll(GapFilling.densify(arg(stage, name), rows, order));
             case "$collStats", "$indexStats" -> throw MongoError.badValue(name + " is only valid as the first stage "
                     + "in a pipeline");
             case "$sample" -> {

@@ -30,7 +30,8 @@ import java.util.TreeMap;
  */
 final class WindowFields {
     private static final Set<String> RANKS = Set.of("$rank", "$denseRank", "$documentNumber");
-    private static final Set<String> OTHERS = Set.of("$shift", "$expMovingAvg", "$derivative", "$integral");
+    private static final Set<String> OTHERS = Set.of("$shift", "$expMovingAvg", "$derivative", "$integral",
+            "$locf", "$linearFill", "$covariancePop", "$covarianceSamp");
 
     private final BsonOrder order;
     private final BsonDocument sortBy;
@@ -123,10 +124,20 @@ final class WindowFields {
         if (fn.equals("$expMovingAvg")) {
             return expMovingAvg(arg, rows);
         }
+        if (fn.equals("$locf") || fn.equals("$linearFill")) {
+            if (window != null) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "'window' field is not allowed in " + fn);
+            }
+            return fn.equals("$locf") ? locf(arg, rows) : linearFill(arg, rows);
+        }
         for (int i = 0; i < n; i++) {
             int[] range = window(window, rows, i);
             if (fn.equals("$derivative") || fn.equals("$integral")) {
                 out.add(calculus(fn, arg, rows, range[0], range[1]));
+                continue;
+            }
+            if (fn.startsWith("$covariance")) {
+                out.add(covariance(fn, arg, rows, range[0], range[1]));
                 continue;
             }
             Accumulator acc = Accumulator.of(fn, arg);
@@ -164,9 +175,9 @@ final class WindowFields {
             for (int j = 0; j < n; j++) {
                 double v = key(rows.get(j), unit != null);
                 boolean aboveLo = b[0].isString() ? (b[0].asString().getValue().equals("unbounded") || v >= here)
-                        : v >= here + offset(b[0], unit);
+                        : v >= bound(here, b[0], unit);
                 boolean belowHi = b[1].isString() ? (b[1].asString().getValue().equals("unbounded") || v <= here)
-                        : v <= here + offset(b[1], unit);
+                        : v <= bound(here, b[1], unit);
                 if (aboveLo && belowHi) {
                     lo = Math.min(lo, j);
                     hi = Math.max(hi, j);
@@ -197,6 +208,21 @@ final class WindowFields {
         return b;
     }
 
+    /** {@code here} moved by a range bound: calendar units (month, quarter, year) move the UTC date. */
+    private static double bound(double here, BsonValue amount, String unit) {
+        if (unit == null || !Set.of("month", "quarter", "year").contains(unit)) {
+            return here + offset(amount, unit);
+        }
+        double a = BsonOrder.toDouble(amount);
+        if (a != Math.rint(a)) {
+            throw new MongoError(ErrorCode.WINDOW_BOUNDS, "With a '" + unit + "' unit the range bounds must be "
+                    + "integers: " + amount);
+        }
+        java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli((long) here).atZone(java.time.ZoneOffset.UTC);
+        long months = (long) a * (unit.equals("year") ? 12 : unit.equals("quarter") ? 3 : 1);
+        return t.plusMonths(months).toInstant().toEpochMilli();
+    }
+
     /** A range bound in the sort key's terms (milliseconds for dates). */
     private static double offset(BsonValue amount, String unit) {
         double a = BsonOrder.toDouble(amount);
@@ -210,8 +236,7 @@ final class WindowFields {
             case "minute" -> 60_000d;
             case "second" -> 1000d;
             case "millisecond" -> 1d;
-            default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "range windows in unit '" + unit
-                    + "' are not supported (week and smaller are)");
+            default -> throw new MongoError(ErrorCode.FAILED_TO_PARSE, "unknown time unit value: " + unit);
         };
     }
 
@@ -313,5 +338,94 @@ final class WindowFields {
             total += (BsonOrder.toDouble(y0) + BsonOrder.toDouble(y1)) / 2 * (x1 - x0);
         }
         return new BsonDouble(total);
+    }
+
+    /** {@code $locf}: the last non-null value so far (the document's own when it has one). */
+    private static List<BsonValue> locf(BsonValue arg, List<BsonDocument> rows) {
+        List<BsonValue> out = new ArrayList<>();
+        BsonValue last = BsonNull.VALUE;
+        for (BsonDocument r : rows) {
+            BsonValue v = Expressions.eval(arg, r);
+            if (v != null && !v.isNull()) {
+                last = v;
+            }
+            out.add(last);
+        }
+        return out;
+    }
+
+    /**
+     * {@code $linearFill}: a null or missing value interpolated on the single sortBy key between the nearest
+     * non-null values before and after it (null at the ends).
+     */
+    private List<BsonValue> linearFill(BsonValue arg, List<BsonDocument> rows) {
+        if (sortBy == null || sortBy.size() != 1) {
+            throw new MongoError(ErrorCode.WINDOW_RANK_SORT, "$linearFill must be specified with a top level sortBy "
+                    + "expression with exactly one element");
+        }
+        int n = rows.size();
+        List<BsonValue> values = new ArrayList<>();
+        for (BsonDocument r : rows) {
+            BsonValue v = Expressions.eval(arg, r);
+            if (v != null && !v.isNull() && !BsonOrder.isNumber(v)) {
+                throw new MongoError(ErrorCode.TYPE_MISMATCH, "$linearFill requires numeric values, found "
+                        + Expressions.typeName(v));
+            }
+            values.add(v == null || v.isNull() ? null : v);
+        }
+        boolean dates = new FieldPath(sortBy.getFirstKey()).direct(rows.get(0)) instanceof org.bson.BsonDateTime;
+        List<BsonValue> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            if (values.get(i) != null) {
+                out.add(values.get(i));
+                continue;
+            }
+            int before = i - 1;
+            while (before >= 0 && values.get(before) == null) {
+                before--;
+            }
+            int after = i + 1;
+            while (after < n && values.get(after) == null) {
+                after++;
+            }
+            if (before < 0 || after >= n) {
+                out.add(BsonNull.VALUE);
+                continue;
+            }
+            double x0 = key(rows.get(before), dates);
+            double x1 = key(rows.get(after), dates);
+            double y0 = BsonOrder.toDouble(values.get(before));
+            double y1 = BsonOrder.toDouble(values.get(after));
+            double x = key(rows.get(i), dates);
+            out.add(new BsonDouble(y0 + (y1 - y0) * (x - x0) / (x1 - x0)));
+        }
+        return out;
+    }
+
+    /** {@code $covariancePop}/{@code $covarianceSamp} of the window's numeric {@code [x, y]} pairs. */
+    private static BsonValue covariance(String fn, BsonValue arg, List<BsonDocument> rows, int lo, int hi) {
+        if (!arg.isArray() || arg.asArray().size() != 2) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, fn + " requires an array of two expressions");
+        }
+        List<double[]> pairs = new ArrayList<>();
+        for (int j = lo; j <= hi; j++) {
+            BsonValue x = Expressions.eval(arg.asArray().get(0), rows.get(j));
+            BsonValue y = Expressions.eval(arg.asArray().get(1), rows.get(j));
+            if (x != null && y != null && BsonOrder.isNumber(x) && BsonOrder.isNumber(y)) {
+                pairs.add(new double[] {BsonOrder.toDouble(x), BsonOrder.toDouble(y)});
+            }
+        }
+        int n = pairs.size();
+        int d = fn.equals("$covariancePop") ? n : n - 1;
+        if (n == 0 || d <= 0) {
+            return BsonNull.VALUE;
+        }
+        double mx = pairs.stream().mapToDouble(p -> p[0]).sum() / n;
+        double my = pairs.stream().mapToDouble(p -> p[1]).sum() / n;
+        double c = 0;
+        for (double[] p : pairs) {
+            c += (p[0] - mx) * (p[1] - my);
+        }
+        return new BsonDouble(c / d);
     }
 }
