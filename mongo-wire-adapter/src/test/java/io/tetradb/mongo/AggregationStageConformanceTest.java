@@ -316,4 +316,23 @@ class AggregationStageConformanceTest extends MongoServerTestBase {
         assertEquals(List.of(10, 10, 30, 30), out.stream().map(d -> d.get("carried")).toList());
         assertEquals(10 + 20.0 * 31 / 90, out.get(1).getDouble("line"), 1e-9);
     }
+
+    @Test
+    void medianAndPercentiles() {
+        MongoCollection<Document> c = fresh("scores", "{_id: 1, s: 70}", "{_id: 2, s: 60}", "{_id: 3, s: 75}",
+                "{_id: 4, s: 62}", "{_id: 5, s: 68}", "{_id: 6, s: 'absent'}");
+        Document g = run(c, "{$group: {_id: null, m: {$median: {input: '$s', method: 'approximate'}}, "
+                + "p: {$percentile: {input: '$s', p: [0.2, 0.9], method: 'approximate'}}}}").get(0);
+        assertEquals(68.0, g.getDouble("m"));
+        assertEquals(List.of(60.0, 75.0), g.getList("p", Double.class));
+        Document e = run(c, "{$match: {_id: 1}}", "{$project: {m: {$median: {input: [60, 62, 68, 70], "
+                + "method: 'continuous'}}}}").get(0);
+        assertEquals(65.0, e.getDouble("m"));
+        List<Document> w = run(c, "{$match: {s: {$type: 'number'}}}", "{$setWindowFields: {sortBy: {_id: 1}, "
+                + "output: {m: {$median: {input: '$s', method: 'approximate'}, window: {documents: ['unbounded', "
+                + "'current']}}}}}");
+        assertEquals(List.of(70.0, 60.0, 70.0, 62.0, 68.0), w.stream().map(d -> d.getDouble("m")).toList());
+        assertEquals(2, assertThrows(MongoCommandException.class, () -> run(c, "{$group: {_id: null, "
+                + "p: {$percentile: {input: '$s', p: [1.5], method: 'approximate'}}}}")).getErrorCode());
+    }
 }

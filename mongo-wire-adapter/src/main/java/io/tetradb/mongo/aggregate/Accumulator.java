@@ -10,12 +10,14 @@ import org.bson.BsonInt32;
 import org.bson.BsonNull;
 import org.bson.BsonValue;
 
+import java.util.List;
+
 /** One {@code $group} accumulator's running state: $sum $avg $min $max $first $last $push $addToSet $count
  * $mergeObjects $stdDevPop $stdDevSamp. */
 abstract class Accumulator {
     static final java.util.Set<String> NAMES = java.util.Set.of("$sum", "$count", "$avg", "$min", "$max", "$first",
             "$last", "$push", "$addToSet", "$mergeObjects", "$stdDevPop", "$stdDevSamp", "$firstN", "$lastN",
-            "$maxN", "$minN", "$top", "$bottom", "$topN", "$bottomN");
+            "$maxN", "$minN", "$top", "$bottom", "$topN", "$bottomN", "$median", "$percentile");
 
     abstract void add(BsonValue v);
 
@@ -165,6 +167,7 @@ abstract class Accumulator {
             };
             case "$firstN", "$lastN", "$maxN", "$minN", "$top", "$bottom", "$topN", "$bottomN" ->
                     new NAccumulator(op, argument);
+            case "$median", "$percentile" -> new Percentiles(op, argument);
             default -> throw new MongoError(ErrorCode.UNKNOWN_GROUP_OPERATOR, "unknown group operator '" + op + "'");
         };
     }
@@ -258,6 +261,90 @@ abstract class Accumulator {
                 java.util.Collections.reverse(values); // answered in sortBy order
             }
             return new BsonArray(values);
+        }
+    }
+
+    /**
+     * {@code $median} and {@code $percentile} ({@code {input, p: [..], method}}) over the numeric inputs (others
+     * ignored). The answer is a data value: the ceil(p·n)-th smallest ("approximate" and "discrete"), or
+     * interpolated between neighbours ("continuous"); null when there is no number.
+     */
+    static final class Percentiles extends Accumulator {
+        private final String op;
+        private final List<Double> ps = new java.util.ArrayList<>();
+        private final boolean continuous;
+        private final List<BsonValue> values = new java.util.ArrayList<>();
+
+        Percentiles(String op, BsonValue spec) {
+            this.op = op;
+            java.util.Set<String> fields = op.equals("$median") ? java.util.Set.of("input", "method")
+                    : java.util.Set.of("input", "p", "method");
+            if (!spec.isDocument() || !spec.asDocument().keySet().equals(fields)) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, op + " needs exactly the fields " + fields);
+            }
+            BsonValue method = spec.asDocument().get("method");
+            if (!method.isString() || !List.of("approximate", "discrete", "continuous")
+                    .contains(method.asString().getValue())) {
+                throw new MongoError(ErrorCode.BAD_VALUE, "Currently only 'approximate', 'discrete' and "
+                        + "'continuous' can be used as the percentile 'method'");
+            }
+            continuous = method.asString().getValue().equals("continuous");
+            if (op.equals("$median")) {
+                ps.add(0.5);
+            } else {
+                BsonValue p = spec.asDocument().get("p");
+                if (!p.isArray() || p.asArray().isEmpty()) {
+                    throw new MongoError(ErrorCode.BAD_VALUE, "The 'p' field must be a non-empty array of numbers "
+                            + "from 0.0 to 1.0");
+                }
+                for (BsonValue x : p.asArray()) {
+                    if (!BsonOrder.isNumber(x) || BsonOrder.toDouble(x) < 0 || BsonOrder.toDouble(x) > 1) {
+                        throw new MongoError(ErrorCode.BAD_VALUE, "The 'p' field must be an array of numbers from "
+                                + "0.0 to 1.0, but found: " + x);
+                    }
+                    ps.add(BsonOrder.toDouble(x));
+                }
+            }
+        }
+
+        @Override
+        void add(BsonValue v) {
+            BsonValue input = v != null && v.isDocument() ? v.asDocument().get("input") : v;
+            addInput(input);
+        }
+
+        /** One input value (an array's numbers each, for the expression form). */
+        void addInput(BsonValue input) {
+            if (input == null) {
+                return;
+            }
+            if (input.isArray()) {
+                input.asArray().forEach(this::addInput);
+            } else if (BsonOrder.isNumber(input)) {
+                values.add(input);
+            }
+        }
+
+        @Override
+        BsonValue result() {
+            values.sort(BsonOrder.INSTANCE);
+            BsonArray out = new BsonArray();
+            for (double p : ps) {
+                if (values.isEmpty()) {
+                    out.add(BsonNull.VALUE);
+                } else if (continuous) {
+                    double rank = p * (values.size() - 1);
+                    int lo = (int) Math.floor(rank);
+                    int hi = (int) Math.ceil(rank);
+                    double a = BsonOrder.toDouble(values.get(lo));
+                    double b = BsonOrder.toDouble(values.get(hi));
+                    out.add(new BsonDouble(a + (b - a) * (rank - lo)));
+                } else {
+                    int rank = (int) Math.max(1, Math.ceil(p * values.size()));
+                    out.add(new BsonDouble(BsonOrder.toDouble(values.get(rank - 1))));
+                }
+            }
+            return op.equals("$median") ? out.get(0) : out;
         }
     }
 }

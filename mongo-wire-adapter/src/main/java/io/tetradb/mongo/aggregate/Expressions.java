@@ -32,7 +32,7 @@ public final class Expressions {
             "$binarySize", "$bsonSize", "$cmp", "$concat", "$cond", "$divide", "$eq", "$gt", "$gte", "$ifNull", "$in",
             "$isNumber", "$literal", "$lt", "$lte", "$max", "$min", "$mod", "$multiply", "$ne", "$not", "$or", "$size",
             "$stdDevPop", "$stdDevSamp", "$subtract", "$sum", "$switch", "$toLower", "$toUpper", "$tsIncrement",
-            "$tsSecond", "$type");
+            "$tsSecond", "$type", "$median", "$percentile");
 
     static boolean isOperator(String name) {
         return OWN.contains(name) || ArrayOperators.NAMES.contains(name) || StringOperators.NAMES.contains(name)
@@ -276,6 +276,11 @@ public final class Expressions {
                 }
                 BsonValue x = a.get(0) == null ? BsonNull.VALUE : a.get(0);
                 return BsonBoolean.valueOf(a.get(1).asArray().stream().anyMatch(y -> BsonOrder.equal(x, y)));
+            }
+            case "$median", "$percentile": {
+                Accumulator.Percentiles acc = new Accumulator.Percentiles(op, arg);
+                acc.addInput(eval(arg.asDocument().get("input"), doc));
+                return acc.result();
             }
             case "$isNumber":
                 return BsonBoolean.valueOf(args(arg, doc).get(0) != null && BsonOrder.isNumber(args(arg, doc).get(0)));
