@@ -200,4 +200,18 @@ class PipelineConformanceTest extends MongoServerTestBase {
         assertEquals(List.of(Document.parse("{x: {$frobnicate: 1}}")), run(c, "{$project: {_id: 0, "
                 + "x: {$literal: {$frobnicate: 1}}}}"), "a $literal's content is not an expression");
     }
+
+    @Test
+    void documentsStartsADatabaseAggregate() {
+        List<Document> out = db().aggregate(List.of(Document.parse("{$documents: [{x: 10}, {x: 2}, {x: 5}]}"),
+                Document.parse("{$sort: {x: 1}}"), Document.parse("{$set: {y: {$multiply: ['$x', 2]}}}")))
+                .batchSize(2).into(new ArrayList<>());
+        assertEquals(List.of(Document.parse("{x: 2, y: 4}"), Document.parse("{x: 5, y: 10}"),
+                Document.parse("{x: 10, y: 20}")), out);
+        MongoCollection<Document> c = fresh("docsFirst", "{_id: 1}");
+        assertEquals(2, failure(c, "{$match: {}}", "{$documents: []}").getErrorCode());
+        MongoCommandException notFirst = assertThrows(MongoCommandException.class, () -> db().aggregate(List.of(
+                Document.parse("{$match: {}}"))).first());
+        assertEquals(238, notFirst.getErrorCode());
+    }
 }

@@ -163,4 +163,13 @@ class QueryConformanceTest extends MongoServerTestBase {
                 new Document("$match", new Document("a", new Document("$type", List.of()))))).first());
         assertEquals(9, agg.getErrorCode());
     }
+
+    @Test
+    void sampleRateMatchesAtRandom() {
+        MongoCollection<Document> c = fresh("sampled", "{_id: 1}", "{_id: 2}", "{_id: 3}");
+        assertEquals(List.of(1, 2, 3), ids(c, new Document("$sampleRate", 1.0)));
+        assertEquals(List.of(), ids(c, new Document("$sampleRate", 0)));
+        assertEquals(2, assertThrows(MongoQueryException.class,
+                () -> c.find(new Document("$sampleRate", 2)).first()).getErrorCode());
+    }
 }

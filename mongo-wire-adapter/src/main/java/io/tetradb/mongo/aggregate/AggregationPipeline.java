@@ -47,10 +47,10 @@ public final class AggregationPipeline {
             "$unset", "$group", "$sort", "$limit", "$skip", "$unwind", "$count", "$replaceRoot", "$replaceWith",
             "$sortByCount", "$bucket", "$bucketAuto", "$sample", "$lookup", "$facet", "$out", "$merge",
             "$graphLookup", "$redact", "$unionWith", "$setWindowFields", "$collStats", "$indexStats", "$fill",
-            "$densify");
+            "$densify", "$documents");
     /** MongoDB 7.0 stages this face does not run: refused as not implemented rather than unknown. */
     static final java.util.Set<String> NOT_IMPLEMENTED = java.util.Set.of("$geoNear",
-            "$changeStream", "$changeStreamSplitLargeEvent", "$currentOp", "$documents", "$listLocalSessions",
+            "$changeStream", "$changeStreamSplitLargeEvent", "$currentOp", "$listLocalSessions",
             "$listSessions", "$listSampledQueries", "$listSearchIndexes", "$planCacheStats", "$search",
             "$searchMeta", "$vectorSearch", "$shardedDataDistribution");
 
@@ -74,7 +74,7 @@ public final class AggregationPipeline {
                 throw new MongoError(ErrorCode.STAGE_MUST_BE_LAST, name + " can only be the final stage in the "
                         + "pipeline");
             }
-            if ((name.equals("$collStats") || name.equals("$indexStats")) && i != 0) {
+            if ((name.equals("$collStats") || name.equals("$indexStats") || name.equals("$documents")) && i != 0) {
                 throw MongoError.badValue(name + " is only valid as the first stage in a pipeline");
             }
             if (name.equals("$group")) {
@@ -541,8 +541,8 @@ public final class AggregationPipeline {
             case "$setWindowFields" -> out.addAll(WindowFields.apply(arg(stage, name), rows, order));
             case "$fill" -> out.addAll(GapFilling.fill(arg(stage, name), rows, order));
             case "$densify" -> out.addAll(GapFilling.densify(arg(stage, name), rows, order));
-            case "$collStats", "$indexStats" -> throw MongoError.badValue(name + " is only valid as the first stage "
-                    + "in a pipeline");
+            case "$collStats", "$indexStats", "$documents" -> throw MongoError.badValue(name + " is only valid as "
+                    + "the first stage in a pipeline");
             case "$sample" -> {
                 long size = arg.isDocument() && arg.asDocument().containsKey("size")
                         && BsonOrder.isNumber(arg.asDocument().get("size"))

@@ -47,8 +47,12 @@ final class ReadCommands {
 
     private BsonDocument aggregate(CommandContext ctx, BsonDocument cmd) {
         BsonValue target = cmd.get("aggregate");
+        if (!target.isString() && !(BsonOrder.isNumber(target) && BsonOrder.toDouble(target) == 1)) {
+            throw MongoError.badValue("Invalid {aggregate: " + target + "}: the 'aggregate' field must be a collection "
+                    + "name or 1");
+        }
         if (!target.isString()) {
-            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is not supported yet");
+            return databaseAggregate(ctx, cmd);
         }
         String name = target.asString().getValue();
         BsonOrder order = Collation.of(cmd);
@@ -114,6 +118,43 @@ final class ReadCommands {
         if (p.source() != null) {
             ctx.charge(p.source().takeRequestCharge());
         }
+        return Replies.cursor("firstBatch", id, ns, batch);
+    }
+
+    /**
+     * A database-level aggregate ({@code aggregate: 1}) starting with {@code $documents} (its expression: an array of
+     * documents), the rest of the pipeline over them; other database-level sources are not supported.
+     */
+    private BsonDocument databaseAggregate(CommandContext ctx, BsonDocument cmd) {
+        BsonValue pipeline = cmd.get("pipeline");
+        if (pipeline == null || !pipeline.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
+        }
+        if (!cmd.containsKey("cursor")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'cursor' option is required, except for aggregate "
+                    + "with the explain argument");
+        }
+        BsonArray stages = pipeline.asArray();
+        new io.tetradb.mongo.aggregate.AggregationPipeline(stages); // checked as a whole first
+        if (stages.isEmpty() || !stages.get(0).asDocument().containsKey("$documents")) {
+            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is only supported from "
+                    + "$documents");
+        }
+        BsonValue docs = io.tetradb.mongo.aggregate.Expressions.eval(stages.get(0).asDocument().get("$documents"),
+                new BsonDocument());
+        if (docs == null || !docs.isArray() || docs.asArray().stream().anyMatch(d -> !d.isDocument())) {
+            throw MongoError.badValue("error during aggregation :: caused by :: an array is expected of objects");
+        }
+        List<BsonDocument> input = new ArrayList<>();
+        docs.asArray().forEach(d -> input.add(d.asDocument()));
+        String ns = ctx.database() + ".$cmd.aggregate";
+        java.util.Iterator<BsonDocument> results = new io.tetradb.mongo.aggregate.AggregationPipeline(
+                new BsonArray(stages.subList(1, stages.size())))
+                .collections(other -> ctx.view(catalog.collection(ctx.database(), other)))
+                .order(Collation.of(cmd)).runOver(input);
+        long batchSize = Args.number(Args.document(cmd, "cursor"), "batchSize", Limits.DEFAULT_BATCH_SIZE);
+        List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
+        long id = results.hasNext() ? cursors.open(ns, results, null) : 0;
         return Replies.cursor("firstBatch", id, ns, batch);
     }
 

@@ -131,7 +131,14 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     BsonValue expr = v;
                     parts.add(d -> io.tetradb.mongo.aggregate.Expressions.isTrue(expr, d));
                 }
-                case "$where", "$text", "$jsonSchema", "$sampleRate" ->
+                case "$sampleRate" -> {
+                    if (!BsonOrder.isNumber(v) || BsonOrder.toDouble(v) < 0 || BsonOrder.toDouble(v) > 1) {
+                        throw MongoError.badValue("numeric argument to $sampleRate must be in [0, 1]");
+                    }
+                    double rate = BsonOrder.toDouble(v);
+                    parts.add(d -> java.util.concurrent.ThreadLocalRandom.current().nextDouble() < rate);
+                }
+                case "$where", "$text", "$jsonSchema" ->
                         throw new MongoError(ErrorCode.NOT_IMPLEMENTED, key + " is not supported yet");
                 default -> {
                     if (key.startsWith("$")) {
