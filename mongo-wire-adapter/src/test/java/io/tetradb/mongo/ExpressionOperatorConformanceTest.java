@@ -295,4 +295,33 @@ class ExpressionOperatorConformanceTest extends MongoServerTestBase {
         assertEquals(16556, code(op("$subtract", List.of("$word", 1))));
         assertEquals(16612, code(op("$add", List.of("$when", when))));
     }
+
+    @Test
+    void badArgumentsGetMongoDbsCodes() {
+        assertEquals(28651, code(op("$filter", new Document("input", "$word").append("cond", true))));
+        assertEquals(16883, code(op("$map", new Document("input", "$word").append("in", 1))));
+        assertEquals(40080, code(op("$reduce", new Document("input", "$word").append("initialValue", 0)
+                .append("in", 1))));
+        assertEquals(28664, code(op("$concatArrays", List.of(List.of(1), "$word"))));
+        assertEquals(34435, code(op("$reverseArray", "$word")));
+        assertEquals(28724, code(op("$slice", List.of("$word", 1))));
+        assertEquals(28689, code(op("$arrayElemAt", List.of("$word", 0))));
+        assertEquals(28690, code(op("$arrayElemAt", List.of(List.of(1), "$word"))));
+        assertEquals(28691, code(op("$arrayElemAt", List.of(List.of(1), 0.5))));
+        assertEquals(2, eval(op("$arrayElemAt", List.of(List.of(1, 2), -1))));
+        assertEquals("missing", eval(op("$arrayElemAt", List.of(List.of(1, 2), 5))));
+        assertEquals(null, eval(op("$arrayElemAt", List.of("$nothing", 0))));
+        assertEquals(40085, code(op("$split", List.of(5, "-"))));
+        assertEquals(40086, code(op("$split", List.of("a-b", 5))));
+        assertEquals(40087, code(op("$split", List.of("a-b", ""))));
+        assertEquals(40093, code(op("$indexOfCP", List.of(5, "a"))));
+        assertEquals(40094, code(op("$indexOfCP", List.of("a", 5))));
+        assertEquals(50699, code(op("$trim", new Document("input", 5))));
+        assertEquals(51104, code(op("$regexMatch", new Document("input", 5).append("regex", "a"))));
+        assertEquals(16702, code(op("$concat", List.of("a", 5))));
+        assertEquals(17124, code(op("$size", "$nothing")));
+        assertEquals(40081, code(op("$in", List.of(1, "$nothing"))));
+        assertEquals("2.5", eval(op("$toUpper", "$x")), "numbers are upper-cased as their text");
+        assertEquals(16007, code(op("$toLower", "$obj")));
+    }
 }

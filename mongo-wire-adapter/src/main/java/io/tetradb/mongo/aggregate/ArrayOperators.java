@@ -297,13 +297,29 @@ final class ArrayOperators {
         return arg.asDocument();
     }
 
-    /** The array, null for null or missing, else the type error MongoDB gives. */
+    /** The array, null for null or missing, else the type error MongoDB gives for {@code op}. */
     private static BsonValue array(String op, BsonValue v) {
         if (v == null || v.isNull()) {
             return null;
         }
         if (!v.isArray()) {
-            throw MongoError.badValue(op + "'s argument must be an array, but is " + Expressions.typeName(v));
+            String type = Expressions.typeName(v);
+            throw switch (op) {
+                case "$filter" -> new MongoError(ErrorCode.FILTER_INPUT, "input to $filter must be an array not "
+                        + type);
+                case "$map" -> new MongoError(ErrorCode.MAP_INPUT, "input to $map must be an array not " + type);
+                case "$reduce" -> new MongoError(ErrorCode.REDUCE_INPUT, "$reduce requires that 'input' be an array, "
+                        + "found: " + type);
+                case "$concatArrays" -> new MongoError(ErrorCode.CONCAT_ARRAYS_INPUT, "$concatArrays only supports "
+                        + "arrays, not " + type);
+                case "$reverseArray" -> new MongoError(ErrorCode.REVERSE_ARRAY_INPUT, "The argument to $reverseArray "
+                        + "must be an array, but was of type: " + type);
+                case "$slice" -> new MongoError(ErrorCode.SLICE_INPUT, "First argument to $slice must be an array, "
+                        + "but is of type: " + type);
+                case "$first", "$last" -> new MongoError(ErrorCode.ARRAY_ELEM_AT_ARRAY, op + "'s argument must be an "
+                        + "array, but is " + type);
+                default -> MongoError.badValue(op + "'s argument must be an array, but is " + type);
+            };
         }
         return v;
     }

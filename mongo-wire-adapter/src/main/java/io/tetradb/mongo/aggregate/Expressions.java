@@ -241,7 +241,8 @@ public final class Expressions {
                         return BsonNull.VALUE;
                     }
                     if (!v.isString()) {
-                        throw MongoError.badValue("$concat only supports strings, not " + v.getBsonType());
+                        throw new MongoError(ErrorCode.CONCAT_NOT_STRING, "$concat only supports strings, not "
+                                + typeName(v));
                     }
                     sb.append(v.asString().getValue());
                 }
@@ -249,30 +250,46 @@ public final class Expressions {
             }
             case "$toUpper", "$toLower": {
                 BsonValue v = args(arg, doc).get(0);
-                String s = nullish(v) ? "" : v.isString() ? v.asString().getValue() : v.toString();
+                String s = StringOperators.coerceToString(v);
                 return new BsonString(op.equals("$toUpper") ? s.toUpperCase(Locale.ROOT) : s.toLowerCase(Locale.ROOT));
             }
             case "$size": {
                 BsonValue v = args(arg, doc).get(0);
                 if (v == null || !v.isArray()) {
-                    throw MongoError.badValue("The argument to $size must be an array");
+                    throw new MongoError(ErrorCode.SIZE_NOT_ARRAY, "The argument to $size must be an array. Type of "
+                            + "argument: " + (v == null ? "missing" : typeName(v)));
                 }
                 return new BsonInt32(v.asArray().size());
             }
             case "$arrayElemAt": {
                 List<BsonValue> a = args(arg, doc);
-                if (nullish(a.get(0))) {
+                arity(op, a, 2);
+                if (nullish(a.get(0)) || nullish(a.get(1))) {
                     return BsonNull.VALUE;
                 }
+                if (!a.get(0).isArray()) {
+                    throw new MongoError(ErrorCode.ARRAY_ELEM_AT_ARRAY, "$arrayElemAt's first argument must be an "
+                            + "array, but is " + typeName(a.get(0)));
+                }
+                if (!BsonOrder.isNumber(a.get(1))) {
+                    throw new MongoError(ErrorCode.ARRAY_ELEM_AT_INDEX, "$arrayElemAt's second argument must be a "
+                            + "numeric value, but is " + typeName(a.get(1)));
+                }
+                double d = BsonOrder.toDouble(a.get(1));
+                if (d != Math.rint(d) || d < Integer.MIN_VALUE || d > Integer.MAX_VALUE) {
+                    throw new MongoError(ErrorCode.ARRAY_ELEM_AT_INTEGRAL, "$arrayElemAt's second argument must be "
+                            + "representable as a 32-bit integer: " + MathOperators.show(a.get(1)));
+                }
                 List<BsonValue> arr = a.get(0).asArray().getValues();
-                int i = (int) BsonOrder.toDouble(a.get(1));
+                long i = (long) d;
                 i = i < 0 ? arr.size() + i : i;
-                return i >= 0 && i < arr.size() ? arr.get(i) : null;
+                return i >= 0 && i < arr.size() ? arr.get((int) i) : null;
             }
             case "$in": {
                 List<BsonValue> a = args(arg, doc);
                 if (a.get(1) == null || !a.get(1).isArray()) {
-                    throw MongoError.badValue("$in requires an array as a second argument");
+                    throw new MongoError(ErrorCode.IN_NOT_ARRAY, "$in requires an array as a second argument, found: "
+                            + (a.get(1) == null ? "missing" : typeName(a.get(1))));
                 }
                 BsonValue x = a.get(0) == null ? BsonNull.VALUE : a.get(0);
                 return BsonBoolean.valueOf(a.get(1).asArray().stream().anyMatch(y -> BsonOrder.equal(x, y)));

@@ -71,9 +71,9 @@ final class StringOperators {
                     return BsonNull.VALUE;
                 }
                 String s = string(op, a.get(0));
-                String sep = string(op, a.get(1));
+                String sep = string(op, a.get(1), true);
                 if (sep.isEmpty()) {
-                    throw MongoError.badValue("$split requires a non-empty separator");
+                    throw new MongoError(ErrorCode.SPLIT_EMPTY_SEPARATOR, "$split requires a non-empty separator");
                 }
                 BsonArray out = new BsonArray();
                 for (String part : s.split(Pattern.quote(sep), -1)) {
@@ -92,7 +92,7 @@ final class StringOperators {
                 String s = string(op, in);
                 BsonValue charsV = arg.asDocument().containsKey("chars")
                         ? Expressions.eval(arg.asDocument().get("chars"), doc) : null;
-                String chars = charsV == null || charsV.isNull() ? null : string(op, charsV);
+                String chars = charsV == null || charsV.isNull() ? null : string(op, charsV, true);
                 int start = 0;
                 int end = s.length();
                 if (!op.equals("$rtrim")) {
@@ -166,7 +166,7 @@ final class StringOperators {
                     return BsonNull.VALUE;
                 }
                 byte[] s = string(op, a.get(0)).getBytes(StandardCharsets.UTF_8);
-                byte[] sub = string(op, a.get(1)).getBytes(StandardCharsets.UTF_8);
+                byte[] sub = string(op, a.get(1), true).getBytes(StandardCharsets.UTF_8);
                 int from = a.size() > 2 ? (int) BsonOrder.toDouble(a.get(2)) : 0;
                 int end = a.size() > 3 ? (int) Math.min(s.length, BsonOrder.toDouble(a.get(3))) : s.length;
                 for (int i = Math.max(0, from); i + sub.length <= end; i++) {
@@ -194,7 +194,7 @@ final class StringOperators {
                     pattern = re.asRegularExpression().getPattern();
                     options = re.asRegularExpression().getOptions();
                 } else {
-                    pattern = string(op, re);
+                    pattern = string(op, re, true);
                 }
                 if (spec.containsKey("options")) {
                     options += string(op, Expressions.eval(spec.get("options"), doc));
@@ -234,7 +234,7 @@ final class StringOperators {
                     pattern = re.asRegularExpression().getPattern();
                     options = re.asRegularExpression().getOptions();
                 } else {
-                    pattern = string(op, re);
+                    pattern = string(op, re, true);
                 }
                 if (spec.containsKey("options")) {
                     options += string(op, Expressions.eval(spec.get("options"), doc));
@@ -247,7 +247,7 @@ final class StringOperators {
                     return BsonNull.VALUE;
                 }
                 String s = string(op, a.get(0));
-                String sub = string(op, a.get(1));
+                String sub = string(op, a.get(1), true);
                 int from = a.size() > 2 ? (int) BsonOrder.toDouble(a.get(2)) : 0;
                 int cps = s.codePointCount(0, s.length());
                 if (from > cps) {
@@ -321,11 +321,34 @@ final class StringOperators {
         return Pattern.compile(pattern, io.tetradb.mongo.query.RegexOptions.flags(options, "imsx", "$regexMatch: "));
     }
 
+    /** The string argument {@code v} (the first, or the {@code second}) of {@code op}, else MongoDB's error. */
     private static String string(String op, BsonValue v) {
-        if (v == null || !v.isString()) {
-            throw MongoError.badValue(op + " requires a string argument, found: "
-                    + (v == null ? "missing" : Expressions.typeName(v)));
+        return string(op, v, false);
+    }
+
+    private static String string(String op, BsonValue v, boolean second) {
+        if (v != null && v.isString()) {
+            return v.asString().getValue();
         }
-        return v.asString().getValue();
+        String type = v == null ? "missing" : Expressions.typeName(v);
+        throw switch (op) {
+            case "$strLenCP" -> new MongoError(ErrorCode.STR_LEN_CP_NOT_STRING, "$strLenCP requires a string argument, "
+                    + "found: " + type);
+            case "$split" -> second ? new MongoError(ErrorCode.SPLIT_SEPARATOR, "$split requires an expression that "
+                    + "evaluates to a string as a second argument, found: " + type)
+                    : new MongoError(ErrorCode.SPLIT_INPUT, "$split requires an expression that evaluates to a string "
+                    + "as a first argument, found: " + type);
+            case "$indexOfCP", "$indexOfBytes" -> new MongoError(op.equals("$indexOfCP")
+                    ? (second ? ErrorCode.INDEX_OF_CP_SUBSTRING : ErrorCode.INDEX_OF_CP_INPUT)
+                    : (second ? ErrorCode.INDEX_OF_BYTES_SUBSTRING : ErrorCode.INDEX_OF_BYTES_INPUT),
+                    op + " requires a string as the " + (second ? "second" : "first") + " argument, found: " + type);
+            case "$trim", "$ltrim", "$rtrim" -> second ? new MongoError(ErrorCode.TRIM_CHARS, op + " requires 'chars' "
+                    + "to be a string, got " + type + " instead.") : new MongoError(ErrorCode.TRIM_INPUT, op
+                    + " requires its input to be a string, got " + type + " instead.");
+            case "$regexMatch", "$regexFind", "$regexFindAll" -> second ? new MongoError(ErrorCode.REGEX_REGEX, op
+                    + " needs 'regex' to be of type string or regex") : new MongoError(ErrorCode.REGEX_INPUT, op
+                    + " needs 'input' to be of type string");
+            default -> MongoError.badValue(op + " requires a string argument, found: " + type);
+        };
     }
 }
