@@ -98,6 +98,12 @@ class QueryConformanceTest extends MongoServerTestBase {
                 "{_id: 1, grades: [{grade: 80, mean: 75}, {grade: 85, mean: 90}, {grade: 90, mean: 85}]}");
         Document d = s.find(Filters.eq("grades.mean", 90)).projection(Projections.include("grades.$")).first();
         assertEquals(Document.parse("{_id: 1, grades: [{grade: 85, mean: 90}]}"), d);
+        // $elemMatch projections over scalars and with $or inside, as the query's $elemMatch
+        assertEquals(Document.parse("{_id: 3, grades: [100]}"), c.find(Filters.eq("_id", 3))
+                .projection(new Document("grades", new Document("$elemMatch", new Document("$gt", 95)))).first());
+        assertEquals(Document.parse("{_id: 1, grades: [{grade: 85, mean: 90}]}"), s.find().projection(
+                new Document("grades", new Document("$elemMatch", Document.parse("{$or: [{mean: 90}, {grade: 90}]}"))))
+                .first());
         MongoQueryException e = assertThrows(MongoQueryException.class,
                 () -> c.find(Filters.eq("_id", 1)).projection(Projections.include("grades.$")).first());
         assertEquals(51246, e.getErrorCode());

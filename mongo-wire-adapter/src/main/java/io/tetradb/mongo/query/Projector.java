@@ -228,9 +228,11 @@ public final class Projector {
         if (!v.isArray()) {
             return null;
         }
-        Predicate<BsonDocument> m = FilterMatcher.compile(spec.asDocument());
+        // the query's $elemMatch, element by element: scalar elements ({$gte: 85}) and $and/$or specs too
+        Predicate<BsonDocument> m = FilterMatcher.compile(new BsonDocument("e", new BsonDocument("$elemMatch",
+                spec)));
         for (BsonValue el : v.asArray()) {
-            if (el.isDocument() && m.test(el.asDocument())) {
+            if (m.test(new BsonDocument("e", new BsonArray(List.of(el))))) {
                 return new BsonArray(List.of(el));
             }
         }
