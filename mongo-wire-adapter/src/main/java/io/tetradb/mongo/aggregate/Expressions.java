@@ -85,6 +85,9 @@ public final class Expressions {
                 if (s.equals("$$NOW")) {
                     return new org.bson.BsonDateTime(System.currentTimeMillis());
                 }
+                if (s.equals("$$CLUSTER_TIME")) {
+                    return new org.bson.BsonTimestamp((int) (System.currentTimeMillis() / 1000), 1);
+                }
                 if (s.equals("$$DESCEND") || s.equals("$$PRUNE") || s.equals("$$KEEP")) {
                     return expr; // $redact's answers
                 }
