@@ -174,6 +174,9 @@ class AggregationStageConformanceTest extends MongoServerTestBase {
         assertEquals(List.of("_id_", "a_1"), out.stream().map(d -> d.getString("name")).toList());
         assertEquals(new Document("a", 1), out.get(1).get("key"));
         assertTrue(out.get(1).get("accesses", Document.class).containsKey("ops"));
+        assertEquals(List.of(), run(c, "{$planCacheStats: {}}"), "no plan cache: the core plans every query");
+        assertEquals(2, assertThrows(MongoCommandException.class, () -> run(c, "{$match: {}}", "{$indexStats: {}}"))
+                .getErrorCode());
     }
 
     @Test

@@ -47,11 +47,14 @@ public final class AggregationPipeline {
             "$unset", "$group", "$sort", "$limit", "$skip", "$unwind", "$count", "$replaceRoot", "$replaceWith",
             "$sortByCount", "$bucket", "$bucketAuto", "$sample", "$lookup", "$facet", "$out", "$merge",
             "$graphLookup", "$redact", "$unionWith", "$setWindowFields", "$collStats", "$indexStats", "$fill",
-            "$densify", "$documents");
+            "$densify", "$documents", "$planCacheStats");
+    /** The stages that produce the documents: only first, run by the command (see ReadCommands). */
+    static final java.util.Set<String> SOURCES = java.util.Set.of("$collStats", "$indexStats", "$documents",
+            "$planCacheStats");
     /** MongoDB 7.0 stages this face does not run: refused as not implemented rather than unknown. */
     static final java.util.Set<String> NOT_IMPLEMENTED = java.util.Set.of("$geoNear",
             "$changeStream", "$changeStreamSplitLargeEvent", "$currentOp", "$listLocalSessions",
-            "$listSessions", "$listSampledQueries", "$listSearchIndexes", "$planCacheStats", "$search",
+            "$listSessions", "$listSampledQueries", "$listSearchIndexes", "$search",
             "$searchMeta", "$vectorSearch", "$shardedDataDistribution");
 
     public AggregationPipeline(BsonArray pipeline) {
@@ -74,7 +77,7 @@ public final class AggregationPipeline {
                 throw new MongoError(ErrorCode.STAGE_MUST_BE_LAST, name + " can only be the final stage in the "
                         + "pipeline");
             }
-            if ((name.equals("$collStats") || name.equals("$indexStats") || name.equals("$documents")) && i != 0) {
+            if (SOURCES.contains(name) && i != 0) {
                 throw MongoError.badValue(name + " is only valid as the first stage in a pipeline");
             }
             if (name.equals("$group")) {
@@ -541,8 +544,8 @@ public final class AggregationPipeline {
             case "$setWindowFields" -> out.addAll(WindowFields.apply(arg(stage, name), rows, order));
             case "$fill" -> out.addAll(GapFilling.fill(arg(stage, name), rows, order));
             case "$densify" -> out.addAll(GapFilling.densify(arg(stage, name), rows, order));
-            case "$collStats", "$indexStats", "$documents" -> throw MongoError.badValue(name + " is only valid as "
-                    + "the first stage in a pipeline");
+            case "$collStats", "$indexStats", "$documents", "$planCacheStats" -> throw MongoError.badValue(name
+                    + " is only valid as the first stage in a pipeline");
             case "$sample" -> {
                 long size = arg.isDocument() && arg.asDocument().containsKey("size")
                         && BsonOrder.isNumber(arg.asDocument().get("size"))

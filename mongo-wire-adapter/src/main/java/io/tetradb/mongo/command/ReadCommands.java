@@ -106,10 +106,14 @@ final class ReadCommands {
                     new BsonArray(stages.subList(1, stages.size())));
             results = rest.runOver(List.of(doc));
         } else if (!stages.isEmpty() && stages.get(0).isDocument()
-                && stages.get(0).asDocument().containsKey("$indexStats")) {
+                && (stages.get(0).asDocument().containsKey("$indexStats")
+                || stages.get(0).asDocument().containsKey("$planCacheStats"))) {
+            // $planCacheStats: the face keeps no plan cache (the core plans every query), so it has no entry
+            List<BsonDocument> source = stages.get(0).asDocument().containsKey("$indexStats")
+                    ? indexStats(ctx.view(catalog.collection(ctx.database(), name))) : List.of();
             results = new io.tetradb.mongo.aggregate.AggregationPipeline(new BsonArray(stages.subList(1,
                     stages.size()))).collections(other -> ctx.view(catalog.collection(ctx.database(), other)))
-                    .order(order).runOver(indexStats(ctx.view(catalog.collection(ctx.database(), name))));
+                    .order(order).runOver(source);
         } else {
             results = p.run(ctx.view(catalog.collection(ctx.database(), name)));
         }
