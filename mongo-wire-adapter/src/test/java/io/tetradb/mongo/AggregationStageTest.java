@@ -139,7 +139,7 @@ class AggregationStageTest extends MongoServerTestBase {
                 authors.find().sort(Sorts.ascending("_id")).into(new ArrayList<>()));
         MongoCommandException e = assertThrows(MongoCommandException.class, () -> books.aggregate(List.of(
                 new Document("$out", "x"), new Document("$match", new Document()))).first());
-        assertEquals(40601, e.getErrorCode()); // MongoDB: "$out can only be the final stage in the pipeline"
+        assertEquals(40601, e.getErrorCode(), "MongoDB's code for an $out that is not last");
     }
 
     @Test

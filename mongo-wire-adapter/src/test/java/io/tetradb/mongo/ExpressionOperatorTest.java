@@ -58,7 +58,7 @@ class ExpressionOperatorTest extends MongoServerTestBase {
         assertEquals(2, eval(op("$indexOfCP", List.of("cafétéria", "f"))));
         MongoCommandException e = assertThrows(MongoCommandException.class,
                 () -> eval(op("$strLenCP", "$price")));
-        assertEquals(2, e.getErrorCode());
+        assertEquals(34471, e.getErrorCode(), "MongoDB's code for a non-string $strLenCP");
     }
 
     @Test

@@ -42,12 +42,135 @@ public final class AggregationPipeline {
     private String database;
     private OutputCollections outputs;
 
+    /** The stages this pipeline runs (the source stages $collStats and $indexStats are run by the command). */
+    static final java.util.Set<String> STAGES = java.util.Set.of("$match", "$project", "$addFields", "$set",
+            "$unset", "$group", "$sort", "$limit", "$skip", "$unwind", "$count", "$replaceRoot", "$replaceWith",
+            "$sortByCount", "$bucket", "$bucketAuto", "$sample", "$lookup", "$facet", "$out", "$merge",
+            "$graphLookup", "$redact", "$unionWith", "$setWindowFields", "$collStats", "$indexStats", "$fill",
+            "$densify", "$documents", "$planCacheStats");
+    /** The stages that produce the documents: only first, run by the command (see ReadCommands). */
+    static final java.util.Set<String> SOURCES = java.util.Set.of("$collStats", "$indexStats", "$documents",
+            "$planCacheStats");
+    /** MongoDB 7.0 stages this face does not run: refused as not implemented rather than unknown. */
+    static final java.util.Set<String> NOT_IMPLEMENTED = java.util.Set.of("$geoNear",
+            "$changeStream", "$changeStreamSplitLargeEvent", "$currentOp", "$listLocalSessions",
+            "$listSessions", "$listSampledQueries", "$listSearchIndexes", "$search",
+            "$searchMeta", "$vectorSearch", "$shardedDataDistribution");
+
     public AggregationPipeline(BsonArray pipeline) {
-        for (BsonValue s : pipeline) {
+        for (int i = 0; i < pipeline.size(); i++) {
+            BsonValue s = pipeline.get(i);
             if (!s.isDocument() || s.asDocument().size() != 1) {
-                throw MongoError.badValue("A pipeline stage specification object must contain exactly one field.");
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "A pipeline stage specification object must "
+                        + "contain exactly one field.");
             }
+            String name = s.asDocument().getFirstKey();
+            if (NOT_IMPLEMENTED.contains(name)) {
+                throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation stage " + name
+                        + " is not supported yet");
+            }
+            if (!STAGES.contains(name)) {
+                throw new MongoError(ErrorCode.UNRECOGNIZED_STAGE, "Unrecognized pipeline stage name: '" + name
+                        + "'");
+            }
+            if (OutputStages.isOutput(name) && i != pipeline.size() - 1) {
+                throw new MongoError(ErrorCode.STAGE_MUST_BE_LAST, name + " can only be the final stage in the "
+                        + "pipeline");
+            }
+            if (SOURCES.contains(name) && i != 0) {
+                throw MongoError.badValue(name + " is only valid as the first stage in a pipeline");
+            }
+            if (name.equals("$group")) {
+                checkGroup(s.asDocument().get(name));
+            }
+            checkExpressions(name, s.asDocument().get(name));
             stages.add(s.asDocument());
+        }
+    }
+
+    /**
+     * What MongoDB parses before it runs a stage: the expressions it holds (an unknown operator is 168) and the
+     * sub-pipelines of {@code $facet}, {@code $lookup} and {@code $unionWith} (their stages, by the same rules).
+     */
+    private static void checkExpressions(String name, BsonValue arg) {
+        BsonDocument spec = arg.isDocument() ? arg.asDocument() : null;
+        switch (name) {
+            case "$project", "$addFields", "$set", "$replaceWith", "$sortByCount", "$redact" -> Expressions.check(arg);
+            case "$replaceRoot" -> {
+                if (spec != null && spec.containsKey("newRoot")) {
+                    Expressions.check(spec.get("newRoot"));
+                }
+            }
+            case "$group" -> spec.forEach((k, v) -> Expressions.check(k.equals("_id") ? v
+                    : v.asDocument().get(v.asDocument().getFirstKey())));
+            case "$bucket", "$bucketAuto" -> {
+                if (spec != null && spec.containsKey("groupBy")) {
+                    Expressions.check(spec.get("groupBy"));
+                }
+                if (spec != null && spec.containsKey("output") && spec.get("output").isDocument()) {
+                    BsonDocument group = withId(spec.getDocument("output"));
+                    checkGroup(group);
+                    checkExpressions("$group", group);
+                }
+            }
+            case "$match" -> {
+                if (spec != null && spec.containsKey("$expr")) {
+                    Expressions.check(spec.get("$expr"));
+                }
+            }
+            case "$facet" -> {
+                if (spec != null) {
+                    for (BsonValue sub : spec.values()) {
+                        if (sub.isArray()) {
+                            new AggregationPipeline(sub.asArray());
+                        }
+                    }
+                }
+            }
+            case "$lookup", "$unionWith" -> {
+                if (spec != null && spec.get("pipeline") instanceof BsonArray sub) {
+                    new AggregationPipeline(sub);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static BsonDocument withId(BsonDocument output) {
+        BsonDocument d = new BsonDocument("_id", BsonNull.VALUE);
+        output.forEach(d::append);
+        return d;
+    }
+
+    /** A $group spec as MongoDB checks it before running: an _id, and one known accumulator per other field. */
+    private static void checkGroup(BsonValue spec) {
+        if (!spec.isDocument()) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "a group's fields must be specified in an object");
+        }
+        if (!spec.asDocument().containsKey("_id")) {
+            throw new MongoError(ErrorCode.GROUP_NEEDS_ID, "a group specification must include an _id");
+        }
+        for (Map.Entry<String, BsonValue> e : spec.asDocument().entrySet()) {
+            if (e.getKey().equals("_id")) {
+                continue;
+            }
+            if (e.getKey().contains(".")) {
+                throw new MongoError(ErrorCode.GROUP_FIELD_NOT_ACCUMULATOR, "The field '" + e.getKey()
+                        + "' must be an accumulator object");
+            }
+            if (!e.getValue().isDocument() || e.getValue().asDocument().isEmpty()) {
+                throw new MongoError(ErrorCode.GROUP_FIELD_NOT_ACCUMULATOR, "The field '" + e.getKey()
+                        + "' must be an accumulator object");
+            }
+            if (e.getValue().asDocument().size() != 1) {
+                throw new MongoError(ErrorCode.GROUP_FIELD_ONE_ACCUMULATOR, "The field '" + e.getKey()
+                        + "' must specify one accumulator");
+            }
+            String op = e.getValue().asDocument().getFirstKey();
+            if (!Accumulator.NAMES.contains(op)) {
+                throw new MongoError(ErrorCode.UNKNOWN_GROUP_OPERATOR, "unknown group operator '" + op + "'");
+            }
         }
     }
 
@@ -75,15 +198,22 @@ public final class AggregationPipeline {
      * $project $replaceRoot $replaceWith} are what MongoDB allows there).
      */
     public BsonDocument applyTo(BsonDocument doc) {
+        checkUpdateStages();
         List<BsonDocument> rows = new ArrayList<>(List.of(doc));
+        for (BsonDocument stage : stages) {
+            rows = stage(stage, rows);
+        }
+        return rows.get(0);
+    }
+
+    /** Refuses stages an update pipeline may not have. */
+    void checkUpdateStages() {
         for (BsonDocument stage : stages) {
             String name = stage.getFirstKey();
             if (!List.of("$set", "$addFields", "$unset", "$project", "$replaceRoot", "$replaceWith").contains(name)) {
                 throw new MongoError(ErrorCode.BAD_VALUE, name + " is not allowed to be used within an update");
             }
-            rows = stage(stage, rows);
         }
-        return rows.get(0);
     }
 
     /** Runs every stage in memory over given documents (after a source stage such as {@code $collStats}). */
@@ -166,9 +296,14 @@ public final class AggregationPipeline {
                 return lookup(st.getDocument(n), rows);
             case "$facet":
                 return facet(st.getDocument(n), rows);
+            case "$graphLookup":
+                return GraphLookup.apply(st.getDocument(n), rows, collections, order);
+            case "$unionWith":
+                return unionWith(st.get(n), rows);
             case "$out", "$merge":
                 if (!last) {
-                    throw new MongoError(ErrorCode.STAGE_NOT_LAST, n + " can only be the final stage in the pipeline");
+                    throw new MongoError(ErrorCode.STAGE_MUST_BE_LAST, n + " can only be the final stage in the "
+                            + "pipeline");
                 }
                 if (outputs == null) {
                     throw new MongoError(ErrorCode.BAD_VALUE, n + " is not allowed here");
@@ -216,6 +351,37 @@ public final class AggregationPipeline {
             UpdateApplier.set(copy, spec.getString("as").getValue(), matches);
             out.add(copy);
         }
+        return out;
+    }
+
+    /**
+     * {@code $unionWith}: the documents so far, then those of another collection of the database (through its own
+     * pipeline, if given); a missing collection adds nothing.
+     */
+    private List<BsonDocument> unionWith(BsonValue spec, List<BsonDocument> rows) {
+        String coll;
+        BsonArray pipeline = new BsonArray();
+        if (spec.isString()) {
+            coll = spec.asString().getValue();
+        } else if (spec.isDocument() && spec.asDocument().containsKey("coll")
+                && spec.asDocument().get("coll").isString()) {
+            coll = spec.asDocument().getString("coll").getValue();
+            if (spec.asDocument().containsKey("pipeline")) {
+                pipeline = spec.asDocument().getArray("pipeline");
+            }
+        } else {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "the $unionWith stage specification must be an object "
+                    + "with 'coll' (and an optional 'pipeline') or a string");
+        }
+        for (BsonValue st : pipeline) {
+            if (st.isDocument() && !st.asDocument().isEmpty() && OutputStages.isOutput(st.asDocument().getFirstKey())) {
+                throw MongoError.badValue(st.asDocument().getFirstKey() + " is not allowed within a $unionWith's "
+                        + "sub-pipeline");
+            }
+        }
+        List<BsonDocument> out = new ArrayList<>(rows);
+        AggregationPipeline sub = new AggregationPipeline(pipeline).collections(collections).order(order);
+        sub.run(collections.apply(coll)).forEachRemaining(out::add);
         return out;
     }
 
@@ -334,7 +500,11 @@ public final class AggregationPipeline {
                 BsonDocument copy = r.clone();
                 for (Map.Entry<String, BsonValue> e : arg(stage, name).entrySet()) {
                     BsonValue v = Expressions.eval(e.getValue(), r);
-                    UpdateApplier.set(copy, e.getKey(), v == null ? BsonNull.VALUE : v);
+                    if (v == null) {
+                        removePath(copy, e.getKey()); // a missing value (or $$REMOVE) leaves no field
+                    } else {
+                        UpdateApplier.set(copy, e.getKey(), v);
+                    }
                 }
                 out.add(copy);
             });
@@ -364,6 +534,18 @@ public final class AggregationPipeline {
                 out.add(root.asDocument());
             });
             case "$bucket" -> out.addAll(bucket(arg(stage, name), rows));
+            case "$bucketAuto" -> out.addAll(bucketAuto(arg(stage, name), rows));
+            case "$redact" -> rows.forEach(r -> {
+                BsonDocument kept = redact(arg, r);
+                if (kept != null) {
+                    out.add(kept);
+                }
+            });
+            case "$setWindowFields" -> out.addAll(WindowFields.apply(arg(stage, name), rows, order));
+            case "$fill" -> out.addAll(GapFilling.fill(arg(stage, name), rows, order));
+            case "$densify" -> out.addAll(GapFilling.densify(arg(stage, name), rows, order));
+            case "$collStats", "$indexStats", "$documents", "$planCacheStats" -> throw MongoError.badValue(name
+                    + " is only valid as the first stage in a pipeline");
             case "$sample" -> {
                 long size = arg.isDocument() && arg.asDocument().containsKey("size")
                         && BsonOrder.isNumber(arg.asDocument().get("size"))
@@ -383,6 +565,133 @@ public final class AggregationPipeline {
             }
             default -> throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "aggregation stage " + name
                     + " is not supported yet");
+        }
+        return out;
+    }
+
+    /** Removes a dotted path's field from {@code doc}, if there (no array traversal). */
+    private static void removePath(BsonDocument doc, String dotted) {
+        String[] segs = dotted.split("\\.");
+        BsonValue cur = doc;
+        for (int i = 0; i < segs.length - 1 && cur != null; i++) {
+            cur = cur.isDocument() ? cur.asDocument().get(segs[i]) : null;
+        }
+        if (cur != null && cur.isDocument()) {
+            cur.asDocument().remove(segs[segs.length - 1]);
+        }
+    }
+
+    /**
+     * {@code $redact}: the expression decides per document level: {@code $$KEEP} keeps it whole, {@code $$PRUNE}
+     * drops it, {@code $$DESCEND} keeps its scalar fields and decides again for each embedded document (also inside
+     * arrays). Returns null for a pruned document.
+     */
+    private static BsonDocument redact(BsonValue expr, BsonDocument doc) {
+        BsonValue r = Expressions.eval(expr, doc);
+        String answer = r != null && r.isString() ? r.asString().getValue() : "";
+        switch (answer) {
+            case "$$KEEP":
+                return doc;
+            case "$$PRUNE":
+                return null;
+            case "$$DESCEND":
+                break;
+            default:
+                throw new MongoError(ErrorCode.REDACT_RESULT, "$redact's expression should not return anything "
+                        + "aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned "
+                        + (r == null ? "missing" : r.isString() ? r.asString().getValue() : r.toString()));
+        }
+        BsonDocument out = new BsonDocument();
+        for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
+            BsonValue v = e.getValue();
+            if (v.isDocument()) {
+                BsonDocument sub = redact(expr, v.asDocument());
+                if (sub != null) {
+                    out.put(e.getKey(), sub);
+                }
+            } else if (v.isArray()) {
+                out.put(e.getKey(), redactArray(expr, v.asArray()));
+            } else {
+                out.put(e.getKey(), v);
+            }
+        }
+        return out;
+    }
+
+    private static BsonArray redactArray(BsonValue expr, BsonArray a) {
+        BsonArray out = new BsonArray();
+        for (BsonValue el : a) {
+            if (el.isDocument()) {
+                BsonDocument sub = redact(expr, el.asDocument());
+                if (sub != null) {
+                    out.add(sub);
+                }
+            } else if (el.isArray()) {
+                out.add(redactArray(expr, el.asArray()));
+            } else {
+                out.add(el);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code $bucketAuto}: the documents ordered by {@code groupBy} and cut into {@code buckets} buckets of about
+     * equal size (documents with equal values stay in one bucket, so there may be fewer); each bucket's
+     * {@code _id} is {@code {min, max}}, where max is the next bucket's min (the last one's own maximum).
+     */
+    private List<BsonDocument> bucketAuto(BsonDocument spec, List<BsonDocument> rows) {
+        for (String k : spec.keySet()) {
+            if (!java.util.Set.of("groupBy", "buckets", "output", "granularity").contains(k)) {
+                throw new MongoError(ErrorCode.FAILED_TO_PARSE, "Unrecognized option to $bucketAuto: " + k + ".");
+            }
+        }
+        if (!spec.containsKey("groupBy") || !spec.containsKey("buckets")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$bucketAuto requires 'groupBy' and 'buckets' to be "
+                    + "specified");
+        }
+        BsonValue nV = spec.get("buckets");
+        if (!BsonOrder.isNumber(nV) || BsonOrder.toDouble(nV) != Math.rint(BsonOrder.toDouble(nV))
+                || BsonOrder.toDouble(nV) <= 0 || BsonOrder.toDouble(nV) > Integer.MAX_VALUE) {
+            throw new MongoError(ErrorCode.BUCKET_AUTO_BUCKETS, "The $bucketAuto 'buckets' field must be greater "
+                    + "than 0, but found: " + nV);
+        }
+        if (spec.containsKey("granularity")) {
+            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$bucketAuto's 'granularity' is not supported yet");
+        }
+        int buckets = (int) BsonOrder.toDouble(nV);
+        List<Map.Entry<BsonValue, BsonDocument>> keyed = new ArrayList<>();
+        for (BsonDocument r : rows) {
+            BsonValue v = Expressions.eval(spec.get("groupBy"), r);
+            keyed.add(Map.entry(v == null ? BsonNull.VALUE : v, r));
+        }
+        keyed.sort((a, b) -> order.compare(a.getKey(), b.getKey()));
+        BsonDocument output = spec.containsKey("output") ? spec.getDocument("output")
+                : new BsonDocument("count", new BsonDocument("$sum", new BsonInt32(1)));
+        long size = Math.round((double) keyed.size() / buckets);
+        List<List<Map.Entry<BsonValue, BsonDocument>>> cut = new ArrayList<>();
+        int i = 0;
+        while (i < keyed.size()) {
+            List<Map.Entry<BsonValue, BsonDocument>> bucket = new ArrayList<>();
+            boolean lastBucket = cut.size() == buckets - 1;
+            while (i < keyed.size() && (lastBucket || bucket.size() < Math.max(1, size)
+                    || order.compare(keyed.get(i).getKey(), bucket.get(bucket.size() - 1).getKey()) == 0)) {
+                bucket.add(keyed.get(i++));
+            }
+            cut.add(bucket);
+        }
+        List<BsonDocument> out = new ArrayList<>();
+        for (int b = 0; b < cut.size(); b++) {
+            List<Map.Entry<BsonValue, BsonDocument>> bucket = cut.get(b);
+            BsonValue min = bucket.get(0).getKey();
+            BsonValue max = b + 1 < cut.size() ? cut.get(b + 1).get(0).getKey()
+                    : bucket.get(bucket.size() - 1).getKey();
+            BsonDocument groupSpec = new BsonDocument("_id", new BsonDocument("$literal",
+                    new BsonDocument("min", min).append("max", max)));
+            output.forEach(groupSpec::append);
+            List<BsonDocument> docs = new ArrayList<>();
+            bucket.forEach(e -> docs.add(e.getValue()));
+            out.addAll(group(groupSpec, docs));
         }
         return out;
     }
@@ -441,11 +750,22 @@ public final class AggregationPipeline {
         }
         List<BsonValue> bounds = spec.getArray("boundaries").getValues();
         for (int i = 1; i < bounds.size(); i++) {
+            if (BsonOrder.typeClass(bounds.get(i - 1)) != BsonOrder.typeClass(bounds.get(i))) {
+                throw new MongoError(ErrorCode.BUCKET_BOUNDARY_TYPES, "All values in the the 'boundaries' option to "
+                        + "$bucket must have the same type. Found conflicting types "
+                        + Expressions.typeName(bounds.get(i - 1)) + " and " + Expressions.typeName(bounds.get(i))
+                        + ".");
+            }
             if (order.compare(bounds.get(i - 1), bounds.get(i)) >= 0) {
                 throw MongoError.badValue("The 'boundaries' option to $bucket must be sorted in ascending order");
             }
         }
         BsonValue dflt = spec.get("default");
+        if (dflt != null && BsonOrder.typeClass(dflt) == BsonOrder.typeClass(bounds.get(0))
+                && order.compare(dflt, bounds.get(0)) >= 0 && order.compare(dflt, bounds.get(bounds.size() - 1)) < 0) {
+            throw new MongoError(ErrorCode.BUCKET_DEFAULT_INSIDE, "The $bucket 'default' field must be less than the "
+                    + "lowest boundary or greater than or equal to the highest boundary.");
+        }
         Map<Integer, List<BsonDocument>> buckets = new TreeMap<>();
         for (BsonDocument r : rows) {
             BsonValue v = Expressions.eval(spec.get("groupBy"), r);
@@ -472,13 +792,13 @@ public final class AggregationPipeline {
             output.forEach(groupSpec::append);
             out.addAll(group(groupSpec, b.getValue()));
         }
+        // MongoDB's $bucket is a $group then a $sort on _id: the default bucket takes its place by its value
+        out.sort((x, y) -> order.compare(x.get("_id"), y.get("_id")));
         return out;
     }
 
     private List<BsonDocument> group(BsonDocument spec, Iterable<BsonDocument> rows) {
-        if (!spec.containsKey("_id")) {
-            throw MongoError.badValue("a group specification must include an _id");
-        }
+        checkGroup(spec);
         Map<BsonValue, Map<String, Accumulator>> groups = new TreeMap<>(order);
         Map<BsonValue, BsonValue> keys = new LinkedHashMap<>();
         for (BsonDocument r : rows) {
@@ -503,7 +823,7 @@ public final class AggregationPipeline {
             for (Map.Entry<String, Accumulator> a : accs.entrySet()) {
                 BsonDocument accSpec = spec.getDocument(a.getKey());
                 String op = accSpec.getFirstKey();
-                a.getValue().add(op.equals("$count") ? null : Expressions.eval(accSpec.get(op), r));
+                a.getValue().add(op.equals("$count") ? null : Expressions.eval(accSpec.get(op), r), r);
             }
         }
         List<BsonDocument> out = new ArrayList<>();
@@ -515,22 +835,62 @@ public final class AggregationPipeline {
         return out;
     }
 
+    /**
+     * {@code $unwind}: one document per element of the array at the path (a non-array value: the document as is).
+     * With {@code preserveNullAndEmptyArrays} a null, missing or empty array keeps the document — the empty array's
+     * field removed, as MongoDB does; {@code includeArrayIndex} (which may be dotted) gets the index as a long, or
+     * null for a document not unwound from an array.
+     */
     private static void unwind(BsonValue arg, List<BsonDocument> rows, List<BsonDocument> out) {
-        String path;
+        String path = null;
         boolean preserve = false;
         String indexField = null;
         if (arg.isString()) {
             path = arg.asString().getValue();
         } else if (arg.isDocument()) {
-            path = arg.asDocument().getString("path").getValue();
-            preserve = arg.asDocument().getBoolean("preserveNullAndEmptyArrays", org.bson.BsonBoolean.FALSE).getValue();
-            indexField = arg.asDocument().containsKey("includeArrayIndex")
-                    ? arg.asDocument().getString("includeArrayIndex").getValue() : null;
+            for (Map.Entry<String, BsonValue> e : arg.asDocument().entrySet()) {
+                BsonValue v = e.getValue();
+                switch (e.getKey()) {
+                    case "path" -> {
+                        if (!v.isString()) {
+                            throw new MongoError(ErrorCode.UNWIND_SPEC, "expected a string as the path for $unwind "
+                                    + "stage, got " + Expressions.typeName(v));
+                        }
+                        path = v.asString().getValue();
+                    }
+                    case "preserveNullAndEmptyArrays" -> {
+                        if (!v.isBoolean()) {
+                            throw new MongoError(ErrorCode.UNWIND_PRESERVE_NOT_BOOL, "expected a boolean for the "
+                                    + "preserveNullAndEmptyArrays option to $unwind stage, got "
+                                    + Expressions.typeName(v));
+                        }
+                        preserve = v.asBoolean().getValue();
+                    }
+                    case "includeArrayIndex" -> {
+                        if (!v.isString() || v.asString().getValue().isEmpty()) {
+                            throw new MongoError(ErrorCode.UNWIND_INDEX_NOT_STRING, "expected a non-empty string for "
+                                    + "the includeArrayIndex option to $unwind stage, got " + Expressions.typeName(v));
+                        }
+                        indexField = v.asString().getValue();
+                        if (indexField.startsWith("$")) {
+                            throw new MongoError(ErrorCode.UNWIND_INDEX_DOLLAR, "includeArrayIndex option to $unwind "
+                                    + "stage should not be prefixed with a '$': " + indexField);
+                        }
+                    }
+                    default -> throw new MongoError(ErrorCode.UNWIND_UNKNOWN_OPTION, "unrecognized option to "
+                            + "$unwind stage: " + e.getKey());
+                }
+            }
+            if (path == null) {
+                throw new MongoError(ErrorCode.UNWIND_NO_PATH, "no path specified to $unwind stage");
+            }
         } else {
-            throw MongoError.badValue("$unwind needs a path string or an object");
+            throw new MongoError(ErrorCode.UNWIND_SPEC, "expected either a string or an object as specification for "
+                    + "$unwind stage, got " + Expressions.typeName(arg));
         }
         if (!path.startsWith("$")) {
-            throw MongoError.badValue("path option to $unwind stage should be prefixed with a '$': " + path);
+            throw new MongoError(ErrorCode.UNWIND_PATH_NOT_FIELD, "path option to $unwind stage should be prefixed "
+                    + "with a '$': " + path);
         }
         String field = path.substring(1);
         for (BsonDocument r : rows) {
@@ -541,21 +901,18 @@ public final class AggregationPipeline {
                     BsonDocument copy = r.clone();
                     UpdateApplier.set(copy, field, el);
                     if (indexField != null) {
-                        copy.put(indexField, new BsonInt64(idx));
+                        UpdateApplier.set(copy, indexField, new BsonInt64(idx));
                     }
                     idx++;
                     out.add(copy);
                 }
-            } else if (v != null && !v.isArray() && !v.isNull()) {
+            } else if (v != null && !v.isArray() && !v.isNull() || preserve) {
                 BsonDocument copy = r.clone();
-                if (indexField != null) {
-                    copy.put(indexField, BsonNull.VALUE);
+                if (v != null && v.isArray()) {
+                    removePath(copy, field);
                 }
-                out.add(copy);
-            } else if (preserve) {
-                BsonDocument copy = r.clone();
                 if (indexField != null) {
-                    copy.put(indexField, BsonNull.VALUE);
+                    UpdateApplier.set(copy, indexField, BsonNull.VALUE);
                 }
                 out.add(copy);
             }

@@ -18,8 +18,6 @@ import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 
 import java.math.BigDecimal;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Set;
 
@@ -51,11 +49,14 @@ final class Conversions {
         }
         BsonDocument spec = arg.asDocument();
         BsonValue v = Expressions.eval(spec.get("input"), doc);
+        BsonValue toV = Expressions.eval(spec.get("to"), doc);
         if (v == null || v.isNull()) {
             BsonValue onNull = spec.containsKey("onNull") ? Expressions.eval(spec.get("onNull"), doc) : null;
             return onNull == null ? BsonNull.VALUE : onNull;
         }
-        BsonValue toV = Expressions.eval(spec.get("to"), doc);
+        if (toV == null || toV.isNull()) {
+            return BsonNull.VALUE; // MongoDB: a null or missing target type gives null
+        }
         String to = toV.isString() ? toV.asString().getValue()
                 : BsonOrder.isNumber(toV) ? TYPE_NUMBERS.get((int) BsonOrder.toDouble(toV)) : null;
         if (to == null) {
@@ -174,16 +175,9 @@ final class Conversions {
             case TIMESTAMP -> v.asTimestamp().getTime() * 1000L;
             case STRING -> {
                 try {
-                    Instant t = DateOperators.parse(v.asString().getValue(),
-                            java.time.format.DateTimeFormatter.ISO_DATE_TIME, ZoneOffset.UTC);
-                    yield t.toEpochMilli();
+                    yield DateOperators.parseIso(v.asString().getValue().trim()).toEpochMilli();
                 } catch (java.time.DateTimeException e) {
-                    try {
-                        yield java.time.LocalDate.parse(v.asString().getValue()).atStartOfDay(ZoneOffset.UTC)
-                                .toInstant().toEpochMilli();
-                    } catch (java.time.DateTimeException again) {
-                        throw failure(v, "date");
-                    }
+                    throw failure(v, "date");
                 }
             }
             default -> throw failure(v, "date");

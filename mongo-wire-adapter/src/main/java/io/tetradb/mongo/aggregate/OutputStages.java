@@ -7,6 +7,7 @@ import io.tetradb.mongo.query.FilterMatcher;
 import io.tetradb.mongo.query.QueryRun;
 import io.tetradb.mongo.store.MongoCollection;
 import io.tetradb.mongo.store.StoredDoc;
+import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonObjectId;
 import org.bson.BsonString;
@@ -19,7 +20,9 @@ import java.util.Map;
 /**
  * {@code $out} (the results replace the target collection's documents) and {@code $merge} (each result is matched
  * on {@code on} and replaced, merged, kept, inserted, discarded or refused as {@code whenMatched} /
- * {@code whenNotMatched} say). Both are the last stage and return no documents.
+ * {@code whenNotMatched} say; {@code whenMatched} may also be an update pipeline over the existing document, with
+ * the result document as {@code $$new} or {@code let}'s variables). Changing a matched document's {@code _id} is
+ * refused with 66 as in MongoDB. Both are the last stage and return no documents.
  */
 final class OutputStages {
     private OutputStages() {
@@ -68,11 +71,23 @@ final class OutputStages {
         for (BsonValue f : onV.isArray() ? onV.asArray().getValues() : List.of(onV)) {
             on.add(f.asString().getValue());
         }
-        String whenMatched = spec.getString("whenMatched", new BsonString("merge")).getValue();
+        BsonValue whenMatchedV = spec.get("whenMatched", new BsonString("merge"));
+        BsonArray matchedPipeline = whenMatchedV.isArray() ? whenMatchedV.asArray() : null;
+        if (matchedPipeline == null && !whenMatchedV.isString()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "$merge's whenMatched must be a string or a pipeline");
+        }
+        String whenMatched = matchedPipeline != null ? "pipeline" : whenMatchedV.asString().getValue();
         String whenNotMatched = spec.getString("whenNotMatched", new BsonString("insert")).getValue();
-        if (!List.of("merge", "replace", "keepExisting", "fail").contains(whenMatched)) {
-            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "$merge whenMatched '" + whenMatched
-                    + "' is not supported (merge, replace, keepExisting, fail are)");
+        if (!List.of("merge", "replace", "keepExisting", "fail", "pipeline").contains(whenMatched)) {
+            throw MongoError.badValue("Enumeration value '" + whenMatched + "' for field 'whenMatched' is not a "
+                    + "valid value.");
+        }
+        if (spec.containsKey("let") && matchedPipeline == null) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "Cannot use 'let' variables with 'whenMatched: "
+                    + whenMatched + "' mode");
+        }
+        if (matchedPipeline != null) {
+            new AggregationPipeline(matchedPipeline).checkUpdateStages(); // refused before anything is written
         }
         if (!List.of("insert", "discard", "fail").contains(whenNotMatched)) {
             throw MongoError.badValue("$merge whenNotMatched must be insert, discard or fail");
@@ -110,6 +125,18 @@ final class OutputStages {
                 case "fail" -> throw new MongoError(ErrorCode.DUPLICATE_KEY, "$merge with whenMatched: fail found "
                         + "an existing document: " + filter.toJson());
                 case "replace" -> next = r.clone();
+                case "pipeline" -> {
+                    // the pipeline updates the existing document; $$new is the result document (or let's names)
+                    Map<String, BsonValue> vars = new java.util.HashMap<>();
+                    BsonDocument let = spec.containsKey("let") ? spec.getDocument("let")
+                            : new BsonDocument("new", new BsonString("$$ROOT"));
+                    for (Map.Entry<String, BsonValue> e : let.entrySet()) {
+                        BsonValue v = Expressions.eval(e.getValue(), r);
+                        vars.put(e.getKey(), v == null ? org.bson.BsonNull.VALUE : v);
+                    }
+                    next = new AggregationPipeline(Variables.bind(matchedPipeline, vars).asArray())
+                            .applyTo(existing.doc().clone());
+                }
                 default -> {
                     next = existing.doc().clone();
                     for (Map.Entry<String, BsonValue> e : r.entrySet()) {
@@ -117,10 +144,13 @@ final class OutputStages {
                     }
                 }
             }
-            if (r.containsKey("_id") && !io.tetradb.mongo.query.BsonOrder.equal(r.get("_id"), existing.doc().get("_id"))) {
+            BsonValue id = next.get("_id");
+            if (id != null && !(io.tetradb.mongo.query.BsonOrder.typeClass(id)
+                    == io.tetradb.mongo.query.BsonOrder.typeClass(existing.doc().get("_id"))
+                    && io.tetradb.mongo.query.BsonOrder.equal(id, existing.doc().get("_id")))) {
                 throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "$merge failed to update the matching document, did "
-                        + "you attempt to modify the _id or the shard key? :: caused by :: Performing an update on the "
-                        + "path '_id' would modify the immutable field '_id'");
+                        + "you attempt to modify the _id or the shard key? :: caused by :: Performing an update on "
+                        + "the path '_id' would modify the immutable field '_id'");
             }
             next.put("_id", existing.doc().get("_id"));
             if (!target.replace(existing, reordered(next), charge)) {

@@ -47,14 +47,27 @@ final class ReadCommands {
 
     private BsonDocument aggregate(CommandContext ctx, BsonDocument cmd) {
         BsonValue target = cmd.get("aggregate");
+        if (!target.isString() && !(BsonOrder.isNumber(target) && BsonOrder.toDouble(target) == 1)) {
+            throw MongoError.badValue("Invalid {aggregate: " + target + "}: the 'aggregate' field must be a collection "
+                    + "name or 1");
+        }
         if (!target.isString()) {
-            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is not supported yet");
+            return databaseAggregate(ctx, cmd);
         }
         String name = target.asString().getValue();
         BsonOrder order = Collation.of(cmd);
         BsonValue pipeline = cmd.get("pipeline");
         if (pipeline == null || !pipeline.isArray()) {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
+        }
+        if (Args.bool(cmd, "explain", false)) {
+            BsonDocument inner = cmd.clone();
+            inner.remove("explain");
+            return explain(ctx, new BsonDocument("explain", inner));
+        }
+        if (!cmd.containsKey("cursor")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'cursor' option is required, except for aggregate "
+                    + "with the explain argument");
         }
         BsonDocument cursor = Args.document(cmd, "cursor");
         long batchSize = Args.number(cursor, "batchSize", Limits.DEFAULT_BATCH_SIZE);
@@ -92,6 +105,15 @@ final class ReadCommands {
             io.tetradb.mongo.aggregate.AggregationPipeline rest = new io.tetradb.mongo.aggregate.AggregationPipeline(
                     new BsonArray(stages.subList(1, stages.size())));
             results = rest.runOver(List.of(doc));
+        } else if (!stages.isEmpty() && stages.get(0).isDocument()
+                && (stages.get(0).asDocument().containsKey("$indexStats")
+                || stages.get(0).asDocument().containsKey("$planCacheStats"))) {
+            // $planCacheStats: the face keeps no plan cache (the core plans every query), so it has no entry
+            List<BsonDocument> source = stages.get(0).asDocument().containsKey("$indexStats")
+                    ? indexStats(ctx.view(catalog.collection(ctx.database(), name))) : List.of();
+            results = new io.tetradb.mongo.aggregate.AggregationPipeline(new BsonArray(stages.subList(1,
+                    stages.size()))).collections(other -> ctx.view(catalog.collection(ctx.database(), other)))
+                    .order(order).runOver(source);
         } else {
             results = p.run(ctx.view(catalog.collection(ctx.database(), name)));
         }
@@ -102,6 +124,64 @@ final class ReadCommands {
         }
         return Replies.cursor("firstBatch", id, ns, batch);
     }
+
+    /**
+     * A database-level aggregate ({@code aggregate: 1}) starting with {@code $documents} (its expression: an array of
+     * documents), the rest of the pipeline over them; other database-level sources are not supported.
+     */
+    private BsonDocument databaseAggregate(CommandContext ctx, BsonDocument cmd) {
+        BsonValue pipeline = cmd.get("pipeline");
+        if (pipeline == null || !pipeline.isArray()) {
+            throw new MongoError(ErrorCode.TYPE_MISMATCH, "'pipeline' option must be specified as an array");
+        }
+        if (!cmd.containsKey("cursor")) {
+            throw new MongoError(ErrorCode.FAILED_TO_PARSE, "The 'cursor' option is required, except for aggregate "
+                    + "with the explain argument");
+        }
+        BsonArray stages = pipeline.asArray();
+        new io.tetradb.mongo.aggregate.AggregationPipeline(stages); // checked as a whole first
+        if (stages.isEmpty() || !stages.get(0).asDocument().containsKey("$documents")) {
+            throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "database-level aggregation is only supported from "
+                    + "$documents");
+        }
+        BsonValue docs = io.tetradb.mongo.aggregate.Expressions.eval(stages.get(0).asDocument().get("$documents"),
+                new BsonDocument());
+        if (docs == null || !docs.isArray() || docs.asArray().stream().anyMatch(d -> !d.isDocument())) {
+            throw MongoError.badValue("error during aggregation :: caused by :: an array is expected of objects");
+        }
+        List<BsonDocument> input = new ArrayList<>();
+        docs.asArray().forEach(d -> input.add(d.asDocument()));
+        String ns = ctx.database() + ".$cmd.aggregate";
+        java.util.Iterator<BsonDocument> results = new io.tetradb.mongo.aggregate.AggregationPipeline(
+                new BsonArray(stages.subList(1, stages.size())))
+                .collections(other -> ctx.view(catalog.collection(ctx.database(), other)))
+                .order(Collation.of(cmd)).runOver(input);
+        long batchSize = Args.number(Args.document(cmd, "cursor"), "batchSize", Limits.DEFAULT_BATCH_SIZE);
+        List<BsonDocument> batch = batchSize == 0 ? List.of() : Cursors.batch(results, (int) batchSize);
+        long id = results.hasNext() ? cursors.open(ns, results, null) : 0;
+        return Replies.cursor("firstBatch", id, ns, batch);
+    }
+
+    /**
+     * {@code $indexStats}: one document per index of the collection, MongoDB's shape; the face keeps no per-index
+     * access counters, so {@code accesses.ops} is 0 since the server started.
+     */
+    private List<BsonDocument> indexStats(MongoCollection coll) {
+        List<BsonDocument> out = new ArrayList<>();
+        if (coll == null) {
+            return out;
+        }
+        for (BsonDocument spec : indexes.list(coll)) {
+            out.add(new BsonDocument("name", spec.get("name")).append("key", spec.get("key"))
+                    .append("host", new org.bson.BsonString("tetradb"))
+                    .append("accesses", new BsonDocument("ops", new BsonInt64(0))
+                            .append("since", new org.bson.BsonDateTime(STARTED)))
+                    .append("spec", spec));
+        }
+        return out;
+    }
+
+    private static final long STARTED = System.currentTimeMillis();
 
     // ---- find / cursors ----------------------------------------------------------------------------------------
 
@@ -129,11 +209,16 @@ final class ReadCommands {
         MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         SortSpec sortSpec = new SortSpec(sort, order);
-        Projector projector = new Projector(projection);
+        Projector projector = new Projector(projection, filter);
         if (coll == null) {
             return Replies.cursor("firstBatch", 0, ns, List.of());
         }
         checkHint(coll, cmd.get("hint"));
+        BsonValue hint = cmd.get("hint");
+        if (sortSpec.isEmpty() && sortSpec.natural() == 0 && hint != null && hint.isDocument()
+                && hint.asDocument().containsKey("$natural")) {
+            sortSpec = new SortSpec(hint.asDocument(), order); // a collection scan in the hinted direction
+        }
         QueryRun run = new QueryRun(coll.candidates(filter, order), matcher, sortSpec, skip, limit, projector);
         int max = (int) Math.min(Integer.MAX_VALUE, batchSize);
         if (limit > 0 && (max == 0 || limit < max)) {

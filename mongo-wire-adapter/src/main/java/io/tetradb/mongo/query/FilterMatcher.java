@@ -49,6 +49,47 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         return order;
     }
 
+    /**
+     * The position {@code $} stands for in an update path or a projection ({@code arr.$}): the first element of the
+     * array at {@code arrayPath} for which the filter's conditions on that path (at the top level or inside
+     * {@code $and}s, as the Java driver's {@code Filters.and()} nests them) hold when the array holds that element
+     * alone. -1 when no element matches or the filter has no condition on the path.
+     */
+    public static int positionalIndex(BsonDocument filter, String arrayPath, BsonArray array) {
+        BsonArray conditions = new BsonArray();
+        conditionsOn(filter, arrayPath, conditions);
+        if (conditions.isEmpty()) {
+            return -1;
+        }
+        FilterMatcher m = compile(new BsonDocument("$and", conditions));
+        String[] segs = arrayPath.split("\\.");
+        for (int k = 0; k < array.size(); k++) {
+            BsonValue probe = new BsonArray(List.of(array.get(k)));
+            for (int i = segs.length - 1; i >= 0; i--) {
+                probe = new BsonDocument(segs[i], probe);
+            }
+            if (m.test(probe.asDocument())) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static void conditionsOn(BsonDocument filter, String arrayPath, BsonArray into) {
+        for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
+            String key = e.getKey();
+            if (key.equals("$and") && e.getValue().isArray()) {
+                for (BsonValue sub : e.getValue().asArray()) {
+                    if (sub.isDocument()) {
+                        conditionsOn(sub.asDocument(), arrayPath, into);
+                    }
+                }
+            } else if (key.equals(arrayPath) || key.startsWith(arrayPath + ".")) {
+                into.add(new BsonDocument(key, e.getValue()));
+            }
+        }
+    }
+
     /** A per-value test, and what it says for a missing value. */
     private interface ValueTest {
         boolean test(BsonValue v);
@@ -94,7 +135,14 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     io.tetradb.mongo.validation.JsonSchema schema = io.tetradb.mongo.validation.JsonSchema.compile(v);
                     parts.add(d -> schema.valid(d));
                 }
-                case "$where", "$text", "$sampleRate" ->
+                case "$sampleRate" -> {
+                    if (!BsonOrder.isNumber(v) || BsonOrder.toDouble(v) < 0 || BsonOrder.toDouble(v) > 1) {
+                        throw MongoError.badValue("numeric argument to $sampleRate must be in [0, 1]");
+                    }
+                    double rate = BsonOrder.toDouble(v);
+                    parts.add(d -> java.util.concurrent.ThreadLocalRandom.current().nextDouble() < rate);
+                }
+                case "$where", "$text" ->
                         throw new MongoError(ErrorCode.NOT_IMPLEMENTED, key + " is not supported yet");
                 default -> {
                     if (key.startsWith("$")) {
@@ -120,11 +168,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
 
     private Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {
         if (isOperatorDocument(v)) {
-            BsonValue type = v.asDocument().get("$type");
-            if (type != null && type.isArray() && type.asArray().isEmpty()) {
-                throw new MongoError(ErrorCode.FAILED_TO_PARSE, path + " must match at least one type");
-            }
-            Predicate<List<BsonValue>> ops = operators(v.asDocument(), depth);
+            Predicate<List<BsonValue>> ops = operators(path.dotted(), v.asDocument(), depth);
             return d -> ops.test(path.values(d));
         }
         ValueTest eq = v.isRegularExpression() ? regex(v.asRegularExpression()) : equality(v);
@@ -183,7 +227,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         }
     }
 
-    private Predicate<List<BsonValue>> operators(BsonDocument ops, int depth) {
+    private Predicate<List<BsonValue>> operators(String path, BsonDocument ops, int depth) {
         List<Predicate<List<BsonValue>>> parts = new ArrayList<>();
         String regexOptions = ops.containsKey("$options") ? ops.getString("$options").getValue() : null;
         for (Map.Entry<String, BsonValue> e : ops.entrySet()) {
@@ -233,7 +277,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 case "$type" -> {
                     List<BsonValue> types = arg.isArray() ? arg.asArray().getValues() : List.of(arg);
                     if (types.isEmpty()) { // MongoDB refuses it when it parses the filter
-                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, "$type must match at least one type");
+                        throw new MongoError(ErrorCode.FAILED_TO_PARSE, path + " must match at least one type");
                     }
                     List<Predicate<BsonValue>> tests = types.stream().map(FilterMatcher::typeTest).toList();
                     parts.add(vs -> {
@@ -269,7 +313,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                     List<Predicate<List<BsonValue>>> each = new ArrayList<>();
                     for (BsonValue x : arg.asArray()) {
                         if (x.isDocument() && x.asDocument().containsKey("$elemMatch")) {
-                            each.add(operators(x.asDocument(), depth + 1));
+                            each.add(operators(path, x.asDocument(), depth + 1));
                         } else {
                             ValueTest t = x.isRegularExpression() ? regex(x.asRegularExpression()) : equality(x);
                             each.add(vs -> any(vs, t));
@@ -305,7 +349,7 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                         ValueTest t = regex(arg.asRegularExpression());
                         inner = vs -> any(vs, t);
                     } else if (isOperatorDocument(arg)) {
-                        inner = operators(arg.asDocument(), depth + 1);
+                        inner = operators(path, arg.asDocument(), depth + 1);
                     } else {
                         throw MongoError.badValue("$not needs a regex or a document of operators");
                     }
@@ -383,9 +427,13 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         };
     }
 
+    /** The top-level operators that make an {@code $elemMatch} spec a filter on element documents. */
+    private static final java.util.Set<String> LOGICAL = java.util.Set.of("$and", "$or", "$nor", "$expr", "$where",
+            "$text", "$comment", "$jsonSchema");
+
     private Predicate<BsonValue> elementMatcher(BsonDocument spec, int depth) {
-        if (isOperatorDocument(spec)) {
-            Predicate<List<BsonValue>> ops = operators(spec, depth);
+        if (isOperatorDocument(spec) && !LOGICAL.contains(spec.getFirstKey())) {
+            Predicate<List<BsonValue>> ops = operators("", spec, depth);
             return el -> ops.test(java.util.Collections.singletonList(el));
         }
         Predicate<BsonDocument> doc = document(spec, depth);
@@ -410,9 +458,14 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
                 return greater ? (inclusive ? c >= 0 : c > 0) : (inclusive ? c <= 0 : c < 0);
             }
 
+            /**
+             * A missing field compares as MongoDB brackets it: like null for {@code $gte/$lte: null}, above MinKey
+             * and below MaxKey.
+             */
             @Override
             public boolean missing() {
-                return inclusive && arg.isNull();
+                return inclusive && arg.isNull() || greater && arg.getBsonType() == BsonType.MIN_KEY
+                        || !greater && arg.getBsonType() == BsonType.MAX_KEY;
             }
         };
     }
@@ -429,7 +482,15 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
 
     private static Predicate<BsonValue> typeTest(BsonValue t) {
         if (BsonOrder.isNumber(t)) {
-            int code = (int) BsonOrder.toDouble(t);
+            double d = BsonOrder.toDouble(t);
+            int code = (int) d;
+            if (d != code || !(code == -1 || code == 127 || code >= 1 && code <= 19)) {
+                throw MongoError.badValue("Invalid numerical type code: " + (d == code ? String.valueOf(code)
+                        : String.valueOf(d)));
+            }
+            if (code == -1) {
+                return x -> x.getBsonType() == BsonType.MIN_KEY; // the driver's MinKey is 0xFF, MongoDB's -1
+            }
             return x -> x.getBsonType().getValue() == code;
         }
         if (!t.isString()) {

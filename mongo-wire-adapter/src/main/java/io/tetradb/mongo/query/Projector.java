@@ -22,14 +22,35 @@ public final class Projector {
     /** Path tree: leaf = Boolean (include/exclude) or an operator document. */
     private final Map<String, Object> tree = new LinkedHashMap<>();
     private final boolean identity;
+    /** The find's filter, for a positional projection ({@code "arr.$": 1}); null when there is none. */
+    private final BsonDocument filter;
+    /** The leaf of a positional projection: the array's element the filter matched. */
+    private static final Object POSITIONAL = new Object();
 
     public Projector(BsonDocument spec) {
+        this(spec, null);
+    }
+
+    /** A projection that may hold one positional {@code "path.$": 1}, answered from {@code filter}. */
+    public Projector(BsonDocument spec, BsonDocument filter) {
+        this.filter = filter;
         Boolean mode = null;
         boolean id = true;
         for (Map.Entry<String, BsonValue> e : spec.entrySet()) {
             String key = e.getKey();
             BsonValue v = e.getValue();
             Object leaf;
+            if (key.endsWith(".$") || key.contains(".$.")) {
+                boolean include = v.isBoolean() ? v.asBoolean().getValue()
+                        : !BsonOrder.isNumber(v) || BsonOrder.toDouble(v) != 0;
+                if (!include || key.indexOf(".$") != key.length() - 2 || filter == null || mode == Boolean.FALSE) {
+                    throw MongoError.badValue("positional projection '" + key + "' must be an inclusion, once, at "
+                            + "the end of the path, in a find (and not in an exclusion projection)");
+                }
+                mode = true;
+                put(tree, key.substring(0, key.length() - 2).split("\\."), 0, POSITIONAL);
+                continue;
+            }
             if (v.isDocument()) {
                 BsonDocument op = v.asDocument();
                 if (!op.containsKey("$slice") && !op.containsKey("$elemMatch")) {
@@ -81,7 +102,7 @@ public final class Projector {
         if (identity) {
             return doc;
         }
-        BsonDocument out = inclusion ? include(doc, tree) : exclude(doc, tree);
+        BsonDocument out = inclusion ? include(doc, tree, "") : exclude(doc, tree);
         if (inclusion) {
             BsonDocument withId = new BsonDocument();
             if (includeId && doc.containsKey("_id")) {
@@ -101,7 +122,7 @@ public final class Projector {
     }
 
     @SuppressWarnings("unchecked")
-    private BsonDocument include(BsonDocument doc, Map<String, Object> node) {
+    private BsonDocument include(BsonDocument doc, Map<String, Object> node, String prefix) {
         BsonDocument out = new BsonDocument();
         for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
             Object spec = node.get(e.getKey());
@@ -109,7 +130,15 @@ public final class Projector {
                 continue;
             }
             BsonValue v = e.getValue();
-            if (spec instanceof Boolean) {
+            if (spec == POSITIONAL) {
+                int k = v.isArray() ? FilterMatcher.positionalIndex(filter, prefix + e.getKey(), v.asArray()) : -1;
+                if (k < 0) {
+                    throw new MongoError(io.tetradb.mongo.command.ErrorCode.POSITIONAL_PROJECTION_NO_MATCH,
+                            "Executor error during find command :: caused by :: positional operator '.$' couldn't "
+                                    + "find a matching element in the array");
+                }
+                out.put(e.getKey(), new BsonArray(List.of(v.asArray().get(k))));
+            } else if (spec instanceof Boolean) {
                 out.put(e.getKey(), v);
             } else if (spec instanceof BsonDocument op) {
                 BsonValue projected = operator(v, op);
@@ -119,12 +148,12 @@ public final class Projector {
             } else {
                 Map<String, Object> child = (Map<String, Object>) spec;
                 if (v.isDocument()) {
-                    out.put(e.getKey(), include(v.asDocument(), child));
+                    out.put(e.getKey(), include(v.asDocument(), child, prefix + e.getKey() + "."));
                 } else if (v.isArray()) {
                     BsonArray arr = new BsonArray();
                     for (BsonValue el : v.asArray()) {
                         if (el.isDocument()) {
-                            arr.add(include(el.asDocument(), child));
+                            arr.add(include(el.asDocument(), child, prefix + e.getKey() + "."));
                         }
                     }
                     out.put(e.getKey(), arr);
@@ -199,9 +228,11 @@ public final class Projector {
         if (!v.isArray()) {
             return null;
         }
-        Predicate<BsonDocument> m = FilterMatcher.compile(spec.asDocument());
+        // the query's $elemMatch, element by element: scalar elements ({$gte: 85}) and $and/$or specs too
+        Predicate<BsonDocument> m = FilterMatcher.compile(new BsonDocument("e", new BsonDocument("$elemMatch",
+                spec)));
         for (BsonValue el : v.asArray()) {
-            if (el.isDocument() && m.test(el.asDocument())) {
+            if (m.test(new BsonDocument("e", new BsonArray(List.of(el))))) {
                 return new BsonArray(List.of(el));
             }
         }

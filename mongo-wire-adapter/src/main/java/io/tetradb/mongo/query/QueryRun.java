@@ -32,7 +32,21 @@ public final class QueryRun implements Iterator<BsonDocument> {
         this.projector = projector;
         this.skip = skip;
         this.limit = limit <= 0 ? Long.MAX_VALUE : limit;
-        if (sort != null && !sort.isEmpty()) {
+        if (sort != null && sort.natural() < 0) {
+            // {$natural: -1} (a sort or a hint): the collection's order reversed, so every match is held
+            List<StoredDoc> all = new ArrayList<>();
+            MemoryBudget budget = new MemoryBudget("sort");
+            while (candidates.hasNext()) {
+                StoredDoc d = candidates.next();
+                examined++;
+                if (matcher.test(d.doc())) {
+                    budget.add(d.doc());
+                    all.add(d);
+                }
+            }
+            java.util.Collections.reverse(all);
+            this.source = all.iterator();
+        } else if (sort != null && !sort.isEmpty()) {
             // with a limit only the first skip + limit in sort order are kept (a bounded heap, the worst on top)
             long keep = limit > 0 && skip + limit < Integer.MAX_VALUE ? skip + limit : Long.MAX_VALUE;
             java.util.Comparator<StoredDoc> order = (a, b) -> sort.compare(a.doc(), b.doc());

@@ -13,7 +13,8 @@ import java.util.Map;
 
 /**
  * A sort specification ({@code {a: 1, b: -1}}) as a comparator with MongoDB's rules: a missing field sorts as null,
- * an array sorts by its smallest element ascending and its largest descending.
+ * an array sorts by its smallest element ascending and its largest descending, an empty array before null;
+ * {@code {$natural: ±1}} is the collection's order (see {@link QueryRun}).
  */
 public final class SortSpec implements Comparator<BsonDocument> {
     private record Key(FieldPath path, boolean descending) {
@@ -21,6 +22,8 @@ public final class SortSpec implements Comparator<BsonDocument> {
 
     private final List<Key> keys = new ArrayList<>();
     private final BsonOrder order;
+    /** {@code {$natural: 1|-1}}: the collection's own order, or its reverse (0: not a natural sort). */
+    private int natural;
 
     public SortSpec(BsonDocument spec) {
         this(spec, BsonOrder.INSTANCE);
@@ -28,6 +31,14 @@ public final class SortSpec implements Comparator<BsonDocument> {
 
     public SortSpec(BsonDocument spec, BsonOrder order) {
         this.order = order;
+        if (spec.containsKey("$natural")) {
+            BsonValue v = spec.get("$natural");
+            if (spec.size() != 1 || !BsonOrder.isNumber(v) || Math.abs(BsonOrder.toDouble(v)) != 1) {
+                throw MongoError.badValue("$natural sort cannot be combined with other fields and must be 1 or -1");
+            }
+            natural = BsonOrder.toDouble(v) < 0 ? -1 : 1;
+            return;
+        }
         for (Map.Entry<String, BsonValue> e : spec.entrySet()) {
             BsonValue v = e.getValue();
             if (!BsonOrder.isNumber(v) || Math.abs(BsonOrder.toDouble(v)) != 1) {
@@ -37,14 +48,26 @@ public final class SortSpec implements Comparator<BsonDocument> {
         }
     }
 
+    /** No key to sort on (an empty spec, or a {@code $natural} order). */
     public boolean isEmpty() {
         return keys.isEmpty();
+    }
+
+    /** 1 or -1 for {@code {$natural: 1|-1}}, else 0. */
+    public int natural() {
+        return natural;
     }
 
     @Override
     public int compare(BsonDocument a, BsonDocument b) {
         for (Key k : keys) {
-            int c = order.compare(sortValue(a, k), sortValue(b, k));
+            BsonValue x = sortValue(a, k);
+            BsonValue y = sortValue(b, k);
+            int c = order.compare(x, y);
+            if (c == 0 && BsonOrder.typeClass(x) == BsonOrder.typeClass(BsonNull.VALUE)) {
+                // an empty array's sort key is undefined, which sorts before null (and missing)
+                c = Boolean.compare(x.isNull(), y.isNull());
+            }
             if (c != 0) {
                 return k.descending ? -c : c;
             }
@@ -58,7 +81,7 @@ public final class SortSpec implements Comparator<BsonDocument> {
             List<BsonValue> candidates = new ArrayList<>();
             if (v instanceof BsonArray a) {
                 if (a.isEmpty()) {
-                    candidates.add(BsonNull.VALUE); // MongoDB sorts an empty array below null... close enough: as null
+                    candidates.add(new org.bson.BsonUndefined()); // MongoDB's sort key of []: below null
                 }
                 candidates.addAll(a);
             } else {

@@ -153,28 +153,8 @@ final class PositionalPaths {
         }
     }
 
-    /**
-     * The first element of the array at {@code arrayPath} for which the query's conditions on that array hold when
-     * the array is replaced by the element alone.
-     */
+    /** The first element of the array at {@code arrayPath} the statement's query matched (see the matcher). */
     private int firstMatch(String arrayPath, BsonArray array) {
-        BsonDocument sub = new BsonDocument();
-        for (Map.Entry<String, BsonValue> e : query.entrySet()) {
-            if (e.getKey().equals(arrayPath) || e.getKey().startsWith(arrayPath + ".")) {
-                sub.put(e.getKey(), e.getValue());
-            }
-        }
-        if (sub.isEmpty()) {
-            return -1;
-        }
-        FilterMatcher m = FilterMatcher.compile(sub);
-        for (int k = 0; k < array.size(); k++) {
-            BsonDocument probe = new BsonDocument();
-            UpdateApplier.set(probe, arrayPath, array.get(k));
-            if (m.test(probe)) {
-                return k;
-            }
-        }
-        return -1;
+        return FilterMatcher.positionalIndex(query, arrayPath, array);
     }
 }
