@@ -18,6 +18,7 @@ public enum ErrorCode {
     NAMESPACE_EXISTS(48, "NamespaceExists"),
     DOLLAR_PREFIXED_FIELD_NAME(52, "DollarPrefixedFieldName"),
     INVALID_ID_FIELD(53, "InvalidIdField"),
+    INVALID_DBREF(55, "InvalidDBRef"),
     EMPTY_FIELD_NAME(56, "EmptyFieldName"),
     COMMAND_NOT_FOUND(59, "CommandNotFound"),
     SHARD_KEY_NOT_FOUND(61, "ShardKeyNotFound"),
