@@ -45,10 +45,10 @@ final class AdminCommands {
             BsonArray users = new BsonArray();
             if (ctx.connection().user() != null) {
                 users.add(new BsonDocument("user", new BsonString(ctx.connection().user()))
-                        .append("db", new BsonString("admin")));
+                        .append("db", new BsonString(ctx.connection().userDatabase())));
             }
             return Replies.ok(new BsonDocument("authInfo", new BsonDocument("authenticatedUsers", users)
-                    .append("authenticatedUserRoles", new BsonArray())));
+                    .append("authenticatedUserRoles", auth.rolesOf(ctx))));
         });
         d.register("whatsmyuri", (ctx, cmd) -> Replies.ok(new BsonDocument("you",
                 new BsonString(ctx.connection().remote()))));

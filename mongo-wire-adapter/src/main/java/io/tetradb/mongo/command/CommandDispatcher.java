@@ -39,8 +39,10 @@ public final class CommandDispatcher implements AutoCloseable {
         this.catalog = new MongoCatalog(client.coreStore());
         this.cursors = new Cursors();
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
-        this.auth = new AuthCommands(users);
+        io.tetradb.mongo.auth.UserDirectory directory = new io.tetradb.mongo.auth.UserDirectory(users, catalog);
+        this.auth = new AuthCommands(directory);
         auth.register(this);
+        new UserCommands(directory).register(this);
         AdminCommands.register(this, auth);
         DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
         databases.register(this);

@@ -7,6 +7,7 @@ public final class ConnectionState {
     private volatile double lastRequestCharge;
     private volatile String lastCommand = "";
     private volatile String user;
+    private volatile String userDatabase;
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
     private final String local;
@@ -48,8 +49,14 @@ public final class ConnectionState {
         return user;
     }
 
-    void user(String user) {
+    /** The database the user authenticated against, or null. */
+    public String userDatabase() {
+        return userDatabase;
+    }
+
+    void user(String user, String database) {
         this.user = user;
+        this.userDatabase = database;
     }
 
     io.tetradb.mongo.auth.ScramConversation conversation() {
