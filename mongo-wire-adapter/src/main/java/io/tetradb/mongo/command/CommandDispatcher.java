@@ -52,11 +52,21 @@ public final class CommandDispatcher implements AutoCloseable {
         TransactionCommands.register(this, transactions);
     }
 
+    /** The names of every command this server answers (listCommands). */
+    java.util.SortedSet<String> commandNames() {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>(handlers.keySet());
+        names.addAll(anyCaseNames);
+        return names;
+    }
+
     void register(String name, CommandHandler handler) {
         handlers.put(name, handler);
     }
 
+    private final java.util.Set<String> anyCaseNames = new java.util.HashSet<>();
+
     void registerAnyCase(String name, CommandHandler handler) {
+        anyCaseNames.add(name);
         caseInsensitive.put(name.toLowerCase(Locale.ROOT), handler);
     }
 
@@ -68,8 +78,23 @@ public final class CommandDispatcher implements AutoCloseable {
         return AdminCommands.awaitableHelloMillis(command);
     }
 
+    final Operations operations = new Operations();
+
+    Cursors cursors() {
+        return cursors;
+    }
+
     /** Runs one command for {@code connection} against {@code database}; always returns a reply document. */
     public BsonDocument run(ConnectionState connection, String database, BsonDocument command) {
+        Operations.Op op = operations.begin(connection, database, command); // what currentOp lists
+        try {
+            return execute(connection, database, command);
+        } finally {
+            operations.end(op);
+        }
+    }
+
+    private BsonDocument execute(ConnectionState connection, String database, BsonDocument command) {
         String name = command.isEmpty() ? "" : command.getFirstKey();
         CommandHandler handler = handlers.get(name);
         if (handler == null) {
@@ -126,7 +151,12 @@ public final class CommandDispatcher implements AutoCloseable {
         return MongoErrors.codeFor(status);
     }
 
+    public void connectionOpened(ConnectionState connection) {
+        operations.opened(connection);
+    }
+
     public void connectionClosed(ConnectionState connection) {
+        operations.closed(connection);
         // cursors outlive connections in MongoDB (they time out); nothing to release here yet
     }
 

@@ -8,6 +8,7 @@ public final class ConnectionState {
     private volatile String lastCommand = "";
     private volatile String user;
     private volatile String userDatabase;
+    private volatile org.bson.BsonDocument clientMetadata;
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
     private final String local;
@@ -47,6 +48,15 @@ public final class ConnectionState {
     /** The authenticated user, or null. */
     public String user() {
         return user;
+    }
+
+    /** What the driver said about itself in its first hello ({@code client}), or null. */
+    public org.bson.BsonDocument clientMetadata() {
+        return clientMetadata;
+    }
+
+    void clientMetadata(org.bson.BsonDocument metadata) {
+        this.clientMetadata = metadata;
     }
 
     /** The database the user authenticated against, or null. */

@@ -20,6 +20,7 @@ public enum ErrorCode {
     INVALID_ID_FIELD(53, "InvalidIdField"),
     INVALID_DBREF(55, "InvalidDBRef"),
     USER_NOT_FOUND(11, "UserNotFound"),
+    ALREADY_INITIALIZED(23, "AlreadyInitialized"),
     ROLE_NOT_FOUND(31, "RoleNotFound"),
     USER_ALREADY_EXISTS(51003, "Location51003"),
     IDL_MISSING_FIELD(40414, "Location40414"),
