@@ -40,6 +40,14 @@ class DbRefAndFieldOrderTest extends MongoServerTestBase {
         assertEquals(new BsonString("s-12"), withDb.get("$id"));
         assertEquals(new BsonString("library"), withDb.get("$db"));
 
+        // a filter compares a DBRef as a value (what Spring Data sends for a @DBRef property) or reads its fields
+        books.insertOne(new Document("_id", 3).append("author", new DBRef("people", "someone-else")));
+        assertEquals(List.of(1), ids(books.find(Filters.eq("author", new DBRef("people", author)))));
+        assertEquals(List.of(1, 3), ids(books.find(Filters.in("author", new DBRef("people", author),
+                new DBRef("people", "someone-else"))).sort(new Document("_id", 1))));
+        assertEquals(List.of(3), ids(books.find(Filters.eq("author.$id", "someone-else"))));
+        books.deleteOne(Filters.eq("_id", 3));
+
         // an update keeps the reference as it is and may change it
         books.updateOne(Filters.eq("_id", 1), Updates.set("author", new DBRef("people", 42)));
         BsonDocument updated = client.getDatabase("refs").getCollection("books", BsonDocument.class).find().first();
@@ -57,6 +65,12 @@ class DbRefAndFieldOrderTest extends MongoServerTestBase {
                 new Document("_id", 2).append("r", new Document("$date", "2020-01-01"))));
         assertEquals(52, other.getError().getCode());
         assertEquals(1, books.countDocuments());
+    }
+
+    private static List<Object> ids(Iterable<Document> docs) {
+        List<Object> out = new ArrayList<>();
+        docs.forEach(d -> out.add(d.get("_id")));
+        return out;
     }
 
     @Test
