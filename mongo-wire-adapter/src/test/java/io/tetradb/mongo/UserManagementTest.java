@@ -147,6 +147,14 @@ class UserManagementTest {
             try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
                 assertEquals(1, anonymous.getDatabase("shop").getCollection("orders").countDocuments(),
                         "without users, no authentication is needed (as before any user existed)");
+                anonymous.getDatabase("shop").runCommand(new Document("createUser", "dora").append("pwd", "pw-d")
+                        .append("roles", List.of("read")));
+            }
+            try (MongoClient dora = as(server, "dora", "shop", "pw-d")) {
+                dora.getDatabase("admin").getCollection("system.users").drop(); // takes every user along
+            }
+            try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
+                assertEquals(1, anonymous.getDatabase("shop").getCollection("orders").countDocuments());
             }
         }
     }

@@ -42,15 +42,23 @@ public final class UserDirectory {
     public UserDirectory(MongoUsers configured, MongoCatalog catalog) {
         this.configured = configured;
         this.catalog = catalog;
+        reload();
+    }
+
+    /** Reads the stored users again (after admin.system.users or the admin database was dropped or renamed). */
+    public synchronized void reload() {
+        Map<String, BsonDocument> found = new java.util.HashMap<>();
         MongoCollection users = catalog.collection(DATABASE, COLLECTION);
         if (users != null) {
             for (DocStream all = users.candidates(new BsonDocument()); all.hasNext(); ) {
                 BsonDocument user = all.next().doc();
                 if (user.get("_id") instanceof BsonString id && credentialOf(user) != null) {
-                    stored.put(id.getValue(), user);
+                    found.put(id.getValue(), user);
                 }
             }
         }
+        stored.keySet().retainAll(found.keySet());
+        stored.putAll(found);
     }
 
     /** No user at all: connections need not authenticate. */

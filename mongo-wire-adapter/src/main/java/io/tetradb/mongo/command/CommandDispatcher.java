@@ -45,6 +45,7 @@ public final class CommandDispatcher implements AutoCloseable {
         new UserCommands(directory).register(this);
         AdminCommands.register(this, auth);
         DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
+        databases.onUsersChanged(directory::reload);
         databases.register(this);
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);

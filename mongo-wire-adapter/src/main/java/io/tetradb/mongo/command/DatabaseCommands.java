@@ -26,6 +26,21 @@ final class DatabaseCommands {
         this.indexes = indexes;
     }
 
+    private Runnable usersChanged = () -> {
+    };
+
+    /** What to run when admin.system.users may have gone (a drop, a rename, admin's dropDatabase). */
+    void onUsersChanged(Runnable action) {
+        this.usersChanged = action;
+    }
+
+    private void touched(String db, String collection) {
+        if (db.equals(io.tetradb.mongo.auth.UserDirectory.DATABASE)
+                && (collection == null || collection.equals(io.tetradb.mongo.auth.UserDirectory.COLLECTION))) {
+            usersChanged.run();
+        }
+    }
+
     void register(CommandDispatcher d) {
         d.register("listDatabases", this::listDatabases);
         d.register("listCollections", this::listCollections);
@@ -143,6 +158,7 @@ final class DatabaseCommands {
             return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name)));
         }
         indexes.dropAll(ctx.database(), name);
+        touched(ctx.database(), name);
         return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name))
                 .append("nIndexesWas", new BsonInt32(1)));
     }
@@ -198,6 +214,8 @@ final class DatabaseCommands {
         }
         catalog.drop(from[0], from[1]);
         indexes.dropAll(from[0], from[1]);
+        touched(from[0], from[1]);
+        touched(to[0], to[1]);
         ctx.charge(charge[0] + all.takeRequestCharge());
         return Replies.ok();
     }
@@ -212,6 +230,7 @@ final class DatabaseCommands {
 
     private BsonDocument dropDatabase(CommandContext ctx, BsonDocument cmd) {
         catalog.dropDatabase(ctx.database());
+        touched(ctx.database(), null);
         return Replies.ok(new BsonDocument("dropped", new BsonString(ctx.database())));
     }
 
