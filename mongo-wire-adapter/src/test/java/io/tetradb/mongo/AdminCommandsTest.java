@@ -105,6 +105,14 @@ class AdminCommandsTest extends MongoServerTestBase {
                 .getString("name").getValue().split("\\|")[0]);
         assertTrue(inprog.stream().anyMatch(d -> !d.getBoolean("active").getValue()),
                 "$all lists idle connections too (the driver's monitor)");
+        // mongosh's db.currentOp() runs the $currentOp stage on admin
+        List<Document> viaStage = client.getDatabase("admin").aggregate(List.of(
+                new Document("$currentOp", new Document("idleConnections", false)),
+                new Document("$match", new Document("command.aggregate", 1)))).into(new ArrayList<>());
+        assertEquals(1, viaStage.size());
+        assertEquals(true, viaStage.get(0).getBoolean("active"));
+        assertEquals(73, code(() -> client.getDatabase("other").aggregate(List.of(
+                new Document("$currentOp", new Document()))).first()));
         BsonDocument filtered = admin(new BsonDocument("currentOp", new BsonInt32(1))
                 .append("op", new BsonString("insert")));
         assertTrue(filtered.getArray("inprog").isEmpty(), "the other fields filter the operations");

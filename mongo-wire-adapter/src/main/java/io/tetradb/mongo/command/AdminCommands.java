@@ -11,10 +11,9 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.util.UUID;
 
-/** Handshake, diagnostics and session commands: a standalone MongoDB 7.0 as drivers and shells expect it. */
+/** Handshake, diagnostics and session commands: a MongoDB 7.0 replica set primary as drivers and shells expect it. */
 final class AdminCommands {
     static final String VERSION = "7.0.0";
     private static final long STARTED = System.currentTimeMillis();
@@ -194,6 +193,31 @@ final class AdminCommands {
                     new BsonString("global"), new BsonString("startupWarnings")))));
         }
         return Replies.ok(new BsonDocument("totalLinesWritten", new BsonInt32(0)).append("log", new BsonArray()));
+    }
+
+    /**
+     * {@code aggregate: 1} on admin starting with {@code $currentOp} (what mongosh's {@code db.currentOp()} runs):
+     * the operations as {@code currentOp} lists them ({@code idleConnections} as its {@code $all}), then the rest of
+     * the pipeline; null for any other aggregate (the collection pipelines answer it).
+     */
+    static BsonDocument currentOpStage(CommandDispatcher d, CommandContext ctx, BsonDocument cmd) {
+        BsonValue pipeline = cmd.get("pipeline");
+        if (pipeline == null || !pipeline.isArray() || pipeline.asArray().isEmpty()
+                || !(pipeline.asArray().get(0) instanceof BsonDocument first) || !first.containsKey("$currentOp")) {
+            return null;
+        }
+        if (!ctx.database().equals("admin") || !cmd.get("aggregate").isNumber()) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE,
+                    "$currentOp must be run against the 'admin' database with {aggregate: 1}");
+        }
+        BsonDocument spec = first.get("$currentOp").isDocument() ? first.getDocument("$currentOp") : new BsonDocument();
+        java.util.List<BsonDocument> ops = d.operations.list(Args.bool(spec, "idleConnections", false),
+                HostInfo.hostname() + ":" + port(ctx));
+        BsonArray rest = new BsonArray(pipeline.asArray().subList(1, pipeline.asArray().size()));
+        java.util.Iterator<BsonDocument> results = new io.tetradb.mongo.aggregate.AggregationPipeline(rest).runOver(ops);
+        java.util.List<BsonDocument> batch = new java.util.ArrayList<>();
+        results.forEachRemaining(batch::add);
+        return Replies.cursor("firstBatch", 0, "admin.$cmd.aggregate", batch);
     }
 
     /** The command's first-hello {@code client} metadata, kept for currentOp (drivers send it once per connection). */

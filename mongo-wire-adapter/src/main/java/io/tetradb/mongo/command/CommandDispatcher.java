@@ -51,6 +51,11 @@ public final class CommandDispatcher implements AutoCloseable {
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
         TransactionCommands.register(this, transactions);
+        CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
+        register("aggregate", (ctx, cmd) -> {
+            BsonDocument currentOp = AdminCommands.currentOpStage(this, ctx, cmd);
+            return currentOp != null ? currentOp : aggregate.run(ctx, cmd);
+        });
     }
 
     /** The names of every command this server answers (listCommands). */

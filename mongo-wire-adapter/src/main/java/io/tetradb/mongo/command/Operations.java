@@ -82,7 +82,6 @@ final class Operations {
         if (!ctx.database().equals("admin")) {
             throw new MongoError(ErrorCode.UNAUTHORIZED, "currentOp may only be run against the admin database.");
         }
-        boolean all = Args.bool(cmd, "$all", false);
         BsonDocument filterSpec = new BsonDocument();
         cmd.forEach((k, v) -> {
             if (!NOT_FILTER.contains(k)) {
@@ -90,6 +89,18 @@ final class Operations {
             }
         });
         FilterMatcher filter = FilterMatcher.compile(filterSpec);
+        BsonArray inprog = new BsonArray();
+        for (BsonDocument d : list(Args.bool(cmd, "$all", false), host)) {
+            if (filter.test(d)) {
+                inprog.add(d);
+            }
+        }
+        return Replies.ok(new BsonDocument("inprog", inprog));
+    }
+
+    /** The running commands, and every idle connection too when {@code idleConnections}. */
+    List<BsonDocument> list(boolean idleConnections, String host) {
+        boolean all = idleConnections;
         List<BsonDocument> out = new ArrayList<>();
         Set<Integer> busy = new java.util.HashSet<>();
         long now = System.nanoTime();
@@ -122,13 +133,7 @@ final class Operations {
                 }
             }
         }
-        BsonArray inprog = new BsonArray();
-        for (BsonDocument d : out) {
-            if (filter.test(d)) {
-                inprog.add(d);
-            }
-        }
-        return Replies.ok(new BsonDocument("inprog", inprog));
+        return out;
     }
 
     private static BsonDocument describe(ConnectionState c, String host, boolean active) {
