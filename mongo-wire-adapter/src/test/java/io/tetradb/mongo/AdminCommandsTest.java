@@ -161,6 +161,7 @@ class AdminCommandsTest extends MongoServerTestBase {
         assertInstanceOf(BsonDouble.class, dbStats.get("dataSize"));
         assertInstanceOf(BsonDouble.class, dbStats.get("avgObjSize"));
         assertInstanceOf(BsonDouble.class, dbStats.get("storageSize"));
+        assertTrue(dbStats.getDouble("fsTotalSize").getValue() > 0, "the data directory's file system");
 
         BsonDocument collStats = db.runCommand(new Document("collStats", "c"), BsonDocument.class);
         assertEquals(new BsonInt32(2), collStats.get("count"));

@@ -333,7 +333,7 @@ final class DatabaseCommands {
             }
         }
         double size = (double) bytes / scale;
-        return Replies.ok(new BsonDocument("db", new BsonString(ctx.database()))
+        BsonDocument reply = new BsonDocument("db", new BsonString(ctx.database()))
                 .append("collections", new BsonInt64(collections.size()))
                 .append("views", new BsonInt64(0))
                 .append("objects", new BsonInt64(objects))
@@ -343,6 +343,15 @@ final class DatabaseCommands {
                 .append("indexes", new BsonInt64(nIndexes))
                 .append("indexSize", new org.bson.BsonDouble(0))
                 .append("totalSize", new org.bson.BsonDouble(size))
-                .append("scaleFactor", new BsonInt64(scale)));
+                .append("scaleFactor", new BsonInt64(scale));
+        try {
+            // the file system holding the data directory, as mongod reports its dbPath's
+            java.nio.file.FileStore fs = java.nio.file.Files.getFileStore(catalog.store().config().dataDirectory());
+            reply.append("fsUsedSize", new org.bson.BsonDouble((double) (fs.getTotalSpace() - fs.getUnallocatedSpace())
+                    / scale)).append("fsTotalSize", new org.bson.BsonDouble((double) fs.getTotalSpace() / scale));
+        } catch (java.io.IOException | RuntimeException unknown) {
+            // an in-memory or unreadable location: left out, as mongod leaves them out for an in-memory engine
+        }
+        return Replies.ok(reply);
     }
 }
