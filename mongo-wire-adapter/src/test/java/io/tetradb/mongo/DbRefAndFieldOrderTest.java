@@ -90,5 +90,12 @@ class DbRefAndFieldOrderTest extends MongoServerTestBase {
         Document changed = c.findOneAndUpdate(Filters.eq("_id", 7), Updates.set("y", 1),
                 new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
         assertEquals(List.of("_id", "z", "y"), new ArrayList<>(changed.keySet()));
+        RawBsonDocument replaced = raw.findOneAndReplace(Filters.eq("_id", 7), RawBsonDocument.parse("{w: 1, _id: 7}"),
+                new com.mongodb.client.model.FindOneAndReplaceOptions().returnDocument(ReturnDocument.AFTER));
+        assertEquals(List.of("_id", "w"), new ArrayList<>(replaced.keySet()));
+        RawBsonDocument upsertedRaw = raw.findOneAndReplace(Filters.eq("_id", 9), RawBsonDocument.parse("{v: 1}"),
+                new com.mongodb.client.model.FindOneAndReplaceOptions().upsert(true)
+                        .returnDocument(ReturnDocument.AFTER));
+        assertEquals(List.of("_id", "v"), new ArrayList<>(upsertedRaw.keySet()));
     }
 }

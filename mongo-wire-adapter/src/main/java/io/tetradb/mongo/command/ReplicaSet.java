@@ -24,7 +24,8 @@ final class ReplicaSet {
     static final String NAME = "tetradb";
     static final int VERSION = 1;
     static final long TERM = 1;
-    static final ObjectId REPLICA_SET_ID = new ObjectId();
+    /** Fixed, as a set's id stays the same across its members' restarts. */
+    static final ObjectId REPLICA_SET_ID = new ObjectId("7e7da0000000000000000001");
     static final ObjectId ELECTION_ID = new ObjectId("7fffffff0000000000000001");
     private static final long STARTED = System.currentTimeMillis();
     /** The election at start: the member has been primary since then. */
