@@ -117,7 +117,7 @@ final class Operations {
                     .append("op", new BsonString(opType(op.command())))
                     .append("ns", new BsonString(namespace(op)))
                     .append("redacted", BsonBoolean.FALSE)
-                    .append("command", op.command())
+                    .append("command", shown(op.command()))
                     .append("numYields", new BsonInt32(0))
                     .append("locks", new BsonDocument())
                     .append("waitingForLock", BsonBoolean.FALSE)
@@ -157,6 +157,18 @@ final class Operations {
                     .append("db", new BsonString(c.userDatabase())))));
         }
         return d;
+    }
+
+    private static final int MAX_SHOWN_COMMAND_BYTES = 1024;
+    private static final org.bson.json.JsonWriterSettings SUMMARY = org.bson.json.JsonWriterSettings.builder()
+            .maxLength(MAX_SHOWN_COMMAND_BYTES).build();
+
+    /** The command as currentOp shows it: a large one (an insert of many documents) as MongoDB's $truncated summary. */
+    private static BsonDocument shown(BsonDocument command) {
+        if (io.tetradb.mongo.store.MongoCollection.approxSize(command) <= MAX_SHOWN_COMMAND_BYTES) {
+            return command;
+        }
+        return new BsonDocument("$truncated", new BsonString(command.toJson(SUMMARY)));
     }
 
     /** MongoDB's {@code op} of a command: "query" for find, "getmore", "insert", "update", "remove", else "command". */
