@@ -103,6 +103,12 @@ class UserManagementTest {
                 assertEquals(new Document("team", "ops"), admin.runCommand(new Document("usersInfo", "ann"))
                         .getList("users", Document.class).get(0).get("customData", Document.class));
 
+                assertEquals(List.of("readWrite"), shop.runCommand(new Document("rolesInfo", "readWrite"))
+                        .getList("roles", Document.class).stream().map(d -> d.getString("role")).toList());
+                assertEquals(0, shop.runCommand(new Document("rolesInfo", 1)).getList("roles", Document.class).size(),
+                        "no user-defined roles");
+                assertTrue(admin.runCommand(new Document("rolesInfo", 1).append("showBuiltinRoles", true))
+                        .getList("roles", Document.class).stream().anyMatch(d -> d.getString("role").equals("root")));
                 shop.runCommand(new Document("grantRolesToUser", "bob").append("roles",
                         List.of(new Document("role", "read").append("db", "reports"), "dbAdmin")));
                 shop.runCommand(new Document("revokeRolesFromUser", "bob").append("roles", List.of("readWrite")));

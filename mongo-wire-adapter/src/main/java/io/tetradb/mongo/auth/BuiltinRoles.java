@@ -22,4 +22,13 @@ public final class BuiltinRoles {
     public static boolean exists(String role, String db) {
         return ANY_DATABASE.contains(role) || db.equals(UserDirectory.DATABASE) && ADMIN_ONLY.contains(role);
     }
+
+    /** The built-in roles of {@code db}, by name. */
+    public static java.util.SortedSet<String> of(String db) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>(ANY_DATABASE);
+        if (db.equals(UserDirectory.DATABASE)) {
+            out.addAll(ADMIN_ONLY);
+        }
+        return out;
+    }
 }

@@ -35,6 +35,7 @@ final class UserCommands {
         d.register("dropAllUsersFromDatabase", (ctx, cmd) -> Replies.ok(new BsonDocument("n",
                 new BsonInt32(users.dropAll(ctx.database())))));
         d.register("usersInfo", this::usersInfo);
+        d.register("rolesInfo", UserCommands::rolesInfo);
         d.register("grantRolesToUser", (ctx, cmd) -> {
             users.changeRoles(ctx.database(), userName(cmd, "grantRolesToUser"), roles(ctx, cmd, true),
                     new BsonArray());
@@ -121,6 +122,41 @@ final class UserCommands {
             }
         }
         return Replies.ok(new BsonDocument("users", out));
+    }
+
+    /**
+     * {@code rolesInfo}: there are no user-defined roles, so {@code 1} lists nothing unless {@code showBuiltinRoles};
+     * a named role (a string or {@code {role, db}}) is described if it is built in ({@code isBuiltin: true}).
+     */
+    private static BsonDocument rolesInfo(CommandContext ctx, BsonDocument cmd) {
+        BsonValue which = cmd.get("rolesInfo");
+        List<String[]> named = new ArrayList<>();
+        if (which.isNumber()) {
+            if (Args.bool(cmd, "showBuiltinRoles", false)) {
+                BuiltinRoles.of(ctx.database()).forEach(r -> named.add(new String[]{r, ctx.database()}));
+            }
+        } else {
+            for (BsonValue one : which.isArray() ? which.asArray() : List.of(which)) {
+                if (one.isString()) {
+                    named.add(new String[]{one.asString().getValue(), ctx.database()});
+                } else if (one.isDocument() && one.asDocument().get("role") instanceof BsonString r
+                        && one.asDocument().get("db") instanceof BsonString db) {
+                    named.add(new String[]{r.getValue(), db.getValue()});
+                } else {
+                    throw new MongoError(ErrorCode.BAD_VALUE, "Role names must be either strings or objects with "
+                            + "'role' and 'db' fields, not " + one);
+                }
+            }
+        }
+        BsonArray roles = new BsonArray();
+        for (String[] r : named) {
+            if (BuiltinRoles.exists(r[0], r[1])) {
+                roles.add(new BsonDocument("role", new BsonString(r[0])).append("db", new BsonString(r[1]))
+                        .append("isBuiltin", org.bson.BsonBoolean.TRUE).append("roles", new BsonArray())
+                        .append("inheritedRoles", new BsonArray()));
+            }
+        }
+        return Replies.ok(new BsonDocument("roles", roles));
     }
 
     private static String[] userAndDb(CommandContext ctx, BsonValue v) {
