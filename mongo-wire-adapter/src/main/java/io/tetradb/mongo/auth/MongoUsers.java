@@ -14,7 +14,8 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The users the Mongo face accepts, kept as SCRAM-SHA-256 credentials (salt, iteration count, stored key, server
+ * The users the Mongo face is started with (its configuration; users created with {@code createUser} are kept in
+ * the store, see {@link UserDirectory}), kept as SCRAM-SHA-256 credentials (salt, iteration count, stored key, server
  * key: RFC 5802 / 7677), never as passwords. Empty: no authentication (for loopback use). A user authenticates
  * against any database name (the face has one user list, not one per database).
  */
@@ -38,15 +39,18 @@ public final class MongoUsers {
     /** Users from names and passwords (the passwords are not kept). */
     public static MongoUsers of(Map<String, String> passwords) {
         Map<String, Credential> out = new HashMap<>();
-        SecureRandom random = new SecureRandom();
-        passwords.forEach((user, password) -> {
-            byte[] salt = new byte[28];
-            random.nextBytes(salt);
-            byte[] salted = saltedPassword(password, salt, ITERATIONS);
-            out.put(user, new Credential(salt, ITERATIONS, sha256(hmac(salted, "Client Key")),
-                    hmac(salted, "Server Key")));
-        });
+        passwords.forEach((user, password) -> out.put(user, derive(password)));
         return new MongoUsers(out);
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** A new credential for {@code password}: a fresh 28-byte salt (MongoDB's length), MongoDB's iteration count. */
+    static Credential derive(String password) {
+        byte[] salt = new byte[28];
+        RANDOM.nextBytes(salt);
+        byte[] salted = saltedPassword(password, salt, ITERATIONS);
+        return new Credential(salt, ITERATIONS, sha256(hmac(salted, "Client Key")), hmac(salted, "Server Key"));
     }
 
     public boolean isEmpty() {

@@ -18,7 +18,8 @@ import java.util.Map;
 public final class ScramConversation {
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private final MongoUsers users;
+    private final UserDirectory users;
+    private final String database;
     private String user;
     private MongoUsers.Credential credential;
     private String clientFirstBare;
@@ -26,8 +27,10 @@ public final class ScramConversation {
     private String nonce;
     private boolean complete;
 
-    public ScramConversation(MongoUsers users) {
+    /** A conversation authenticating a user of {@code database} (the client's authSource). */
+    public ScramConversation(UserDirectory users, String database) {
         this.users = users;
+        this.database = database;
     }
 
     public static MongoError failed() {
@@ -52,7 +55,7 @@ public final class ScramConversation {
             throw failed();
         }
         user = name.replace("=2C", ",").replace("=3D", "=");
-        credential = users.credential(user);
+        credential = users.credential(database, user);
         byte[] serverNonce = new byte[24];
         RANDOM.nextBytes(serverNonce);
         nonce = clientNonce + Base64.getEncoder().encodeToString(serverNonce);
@@ -107,6 +110,11 @@ public final class ScramConversation {
 
     public String user() {
         return user;
+    }
+
+    /** The database the user was authenticated against. */
+    public String database() {
+        return database;
     }
 
     private static Map<String, String> attributes(String message) {

@@ -89,9 +89,19 @@ public final class DocumentMapper {
         return out;
     }
 
+    /** The top-level fields, {@code _id} first: MongoDB moves {@code _id} to the front of every inserted document. */
     private static void mapFields(BsonDocument doc, ObjectNode out, Walk walk) {
+        DbRefFields.check(doc);
+        BsonValue id = doc.get("_id");
+        if (id != null) {
+            walk.bound += 2 + 3L * 3;
+            out.set("_id", json(id, new Pointer(null, "_id"), walk, 1));
+        }
         for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
-            String name = checkName(e.getKey());
+            String name = e.getKey();
+            if (name.equals("_id")) {
+                continue;
+            }
             walk.bound += 2 + 3L * name.length();
             String stored = storedName(name);
             out.set(stored, json(e.getValue(), new Pointer(null, stored), walk, 1));
@@ -109,14 +119,6 @@ public final class DocumentMapper {
     private static final class Walk {
         final ObjectNode types = JSON.createObjectNode();
         long bound = 5;
-    }
-
-    private static String checkName(String name) {
-        if (name.startsWith("$")) {
-            throw new MongoError(ErrorCode.DOLLAR_PREFIXED_FIELD_NAME, "field names cannot start with '$': '"
-                    + name + "'");
-        }
-        return name;
     }
 
     /** A JSON pointer built only when a value needs a sidecar entry (rare), not for every value. */
@@ -178,7 +180,7 @@ public final class DocumentMapper {
                     return new BsonDocument();
                 }
                 String first = p.currentName();
-                if (first.startsWith("$")) {
+                if (first.startsWith("$") && !first.equals(DbRefFields.REF)) {
                     // a tagged value (or a '$' name another face wrote): the rest as a tree, then as bson() reads it
                     ObjectNode tree = JSON.createObjectNode();
                     do {
@@ -240,8 +242,14 @@ public final class DocumentMapper {
             }
         }
         BsonDocument out = new BsonDocument();
+        BsonValue id = stored.get("_id");
+        if (id != null) {
+            out.put("_id", id); // first, also in documents stored before _id was moved to the front on writes
+        }
         for (Map.Entry<String, BsonValue> e : stored.entrySet()) {
-            out.put(userName(e.getKey()), e.getValue());
+            if (!e.getKey().equals("_id")) {
+                out.put(userName(e.getKey()), e.getValue());
+            }
         }
         return out;
     }
@@ -262,8 +270,9 @@ public final class DocumentMapper {
                 }
                 ObjectNode o = f.objectNode();
                 walk.bound += 5;
+                DbRefFields.check(v.asDocument());
                 for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
-                    String name = checkName(e.getKey());
+                    String name = e.getKey();
                     walk.bound += 2 + 3L * name.length();
                     o.set(name, json(e.getValue(), new Pointer(at, name), walk, depth + 1));
                 }
@@ -360,7 +369,8 @@ public final class DocumentMapper {
     private static BsonValue bson(JsonNode n) {
         switch (n.getNodeType()) {
             case OBJECT -> {
-                if (n.size() >= 1 && n.fieldNames().next().startsWith("$")) {
+                String first = n.size() >= 1 ? n.fieldNames().next() : "";
+                if (first.startsWith("$") && !first.equals(DbRefFields.REF)) { // a DBRef is a plain document
                     BsonValue direct = n.size() == 1 ? commonTag(n) : null;
                     if (direct != null) {
                         return direct;

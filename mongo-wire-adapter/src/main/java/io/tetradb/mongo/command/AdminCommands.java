@@ -11,10 +11,9 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 
 import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
 import java.util.UUID;
 
-/** Handshake, diagnostics and session commands: a standalone MongoDB 7.0 as drivers and shells expect it. */
+/** Handshake, diagnostics and session commands: a MongoDB 7.0 replica set primary as drivers and shells expect it. */
 final class AdminCommands {
     static final String VERSION = "7.0.0";
     private static final long STARTED = System.currentTimeMillis();
@@ -24,11 +23,13 @@ final class AdminCommands {
 
     static void register(CommandDispatcher d, AuthCommands auth) {
         d.register("hello", (ctx, cmd) -> {
+            rememberClient(ctx, cmd);
             BsonDocument reply = hello(ctx, false);
             auth.hello(ctx, cmd, reply);
             return reply;
         });
         d.registerAnyCase("isMaster", (ctx, cmd) -> {
+            rememberClient(ctx, cmd);
             BsonDocument reply = hello(ctx, true);
             auth.hello(ctx, cmd, reply);
             return reply;
@@ -37,18 +38,24 @@ final class AdminCommands {
         d.register("ping", (ctx, cmd) -> Replies.ok());
         d.register("getParameter", AdminCommands::getParameter);
         d.register("getLog", AdminCommands::getLog);
-        d.register("getCmdLineOpts", (ctx, cmd) -> Replies.ok(new BsonDocument("argv",
-                new BsonArray(java.util.List.of(new BsonString("tetradb")))).append("parsed", new BsonDocument())));
-        d.register("hostInfo", (ctx, cmd) -> hostInfo());
-        d.register("serverStatus", (ctx, cmd) -> serverStatus(ctx, cmd, d.opCounters));
+        d.register("getCmdLineOpts", (ctx, cmd) -> getCmdLineOpts(ctx));
+        d.register("hostInfo", (ctx, cmd) -> HostInfo.reply());
+        d.register("serverStatus", (ctx, cmd) -> serverStatus(ctx, cmd, d));
+        d.register("currentOp", (ctx, cmd) -> d.operations.currentOp(ctx, cmd, HostInfo.hostname() + ":"
+                + port(ctx)));
+        d.register("replSetGetStatus", (ctx, cmd) -> ReplicaSet.status(ctx));
+        d.register("replSetGetConfig", (ctx, cmd) -> ReplicaSet.config(ctx));
+        d.register("replSetInitiate", (ctx, cmd) -> {
+            throw new MongoError(ErrorCode.ALREADY_INITIALIZED, "already initialized");
+        });
         d.register("connectionStatus", (ctx, cmd) -> {
             BsonArray users = new BsonArray();
             if (ctx.connection().user() != null) {
                 users.add(new BsonDocument("user", new BsonString(ctx.connection().user()))
-                        .append("db", new BsonString("admin")));
+                        .append("db", new BsonString(ctx.connection().userDatabase())));
             }
             return Replies.ok(new BsonDocument("authInfo", new BsonDocument("authenticatedUsers", users)
-                    .append("authenticatedUserRoles", new BsonArray())));
+                    .append("authenticatedUserRoles", auth.rolesOf(ctx))));
         });
         d.register("whatsmyuri", (ctx, cmd) -> Replies.ok(new BsonDocument("you",
                 new BsonString(ctx.connection().remote()))));
@@ -63,7 +70,7 @@ final class AdminCommands {
                 new BsonString(ctx.connection().lastCommand()))
                 .append("RequestCharge", new BsonDouble(ctx.connection().lastRequestCharge()))
                 .append("RequestDurationInMilliSeconds", new BsonInt64(0))));
-        d.register("listCommands", (ctx, cmd) -> Replies.ok(new BsonDocument("commands", new BsonDocument())));
+        d.register("listCommands", (ctx, cmd) -> listCommands(d));
         d.register("getFreeMonitoringStatus", (ctx, cmd) -> Replies.ok(new BsonDocument("state",
                 new BsonString("disabled"))));
         d.register("atlasVersion", (ctx, cmd) -> {
@@ -117,32 +124,20 @@ final class AdminCommands {
 
     private static final long MAX_AWAIT_MILLIS = 60_000;
 
-    /** The replica set this server describes itself as: one member, itself, always primary. */
-    static final String SET_NAME = "tetradb";
     private static final org.bson.types.ObjectId PROCESS_ID = new org.bson.types.ObjectId();
-    private static final org.bson.types.ObjectId ELECTION_ID = new org.bson.types.ObjectId("7fffffff0000000000000001");
 
     /**
      * Drivers run multi-document transactions only against a replica set member or mongos (the Java driver refuses
      * them on a standalone before sending anything), so this server answers as the primary of a one-member replica
-     * set, as Azure Cosmos DB's Mongo API does ("globaldb"). The member is the address the client reached.
+     * set ({@link ReplicaSet}), as Azure Cosmos DB's Mongo API does ("globaldb"). The member is the address the
+     * client reached.
      */
     private static void replicaSetMember(CommandContext ctx, BsonDocument d) {
-        String me = ctx.connection().local() != null ? ctx.connection().local() : "localhost:27017";
-        d.append("setName", new BsonString(SET_NAME));
-        d.append("setVersion", new BsonInt32(1));
-        d.append("hosts", new BsonArray(java.util.List.of(new BsonString(me))));
-        d.append("primary", new BsonString(me));
-        d.append("me", new BsonString(me));
-        d.append("secondary", BsonBoolean.FALSE);
-        d.append("electionId", new org.bson.BsonObjectId(ELECTION_ID));
-        d.append("topologyVersion", new BsonDocument("processId", new org.bson.BsonObjectId(PROCESS_ID))
-                .append("counter", new BsonInt64(0)));
-        long now = System.currentTimeMillis();
-        BsonDocument opTime = new BsonDocument("ts", new org.bson.BsonTimestamp((int) (now / 1000), 1))
-                .append("t", new BsonInt64(1));
-        d.append("lastWrite", new BsonDocument("opTime", opTime).append("lastWriteDate", new BsonDateTime(now))
-                .append("majorityOpTime", opTime).append("majorityWriteDate", new BsonDateTime(now)));
+        ReplicaSet.describe(ctx, d, topologyVersion());
+    }
+
+    private static BsonDocument topologyVersion() {
+        return new BsonDocument("processId", new org.bson.BsonObjectId(PROCESS_ID)).append("counter", new BsonInt64(0));
     }
 
     static BsonDocument buildInfo() {
@@ -159,6 +154,10 @@ final class AdminCommands {
                 .append("maxBsonObjectSize", new BsonInt32(Limits.MAX_BSON_OBJECT_SIZE))
                 .append("storageEngines", new BsonArray(java.util.List.of(new BsonString("tetradb"))))
                 .append("javascriptEngine", new BsonString("none"))
+                .append("allocator", new BsonString("system"))
+                .append("sysInfo", new BsonString("deprecated"))
+                .append("buildEnvironment", new BsonDocument("distarch", new BsonString(HostInfo.cpuArch()))
+                        .append("target_arch", new BsonString(HostInfo.cpuArch())))
                 .append("modules", new BsonArray())
                 .append("openssl", new BsonDocument("running", new BsonString("disabled"))));
     }
@@ -196,40 +195,93 @@ final class AdminCommands {
         return Replies.ok(new BsonDocument("totalLinesWritten", new BsonInt32(0)).append("log", new BsonArray()));
     }
 
-    static BsonDocument hostInfo() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (Exception e) {
-            host = "localhost";
+    /**
+     * {@code aggregate: 1} on admin starting with {@code $currentOp} (what mongosh's {@code db.currentOp()} runs):
+     * the operations as {@code currentOp} lists them ({@code idleConnections} as its {@code $all}), then the rest of
+     * the pipeline; null for any other aggregate (the collection pipelines answer it).
+     */
+    static BsonDocument currentOpStage(CommandDispatcher d, CommandContext ctx, BsonDocument cmd) {
+        BsonValue pipeline = cmd.get("pipeline");
+        if (pipeline == null || !pipeline.isArray() || pipeline.asArray().isEmpty()
+                || !(pipeline.asArray().get(0) instanceof BsonDocument first) || !first.containsKey("$currentOp")) {
+            return null;
         }
-        Runtime rt = Runtime.getRuntime();
-        return Replies.ok(new BsonDocument("system", new BsonDocument("currentTime",
-                new BsonDateTime(System.currentTimeMillis()))
-                .append("hostname", new BsonString(host))
-                .append("cpuAddrSize", new BsonInt32(64))
-                .append("numCores", new BsonInt32(rt.availableProcessors()))
-                .append("memSizeMB", new BsonInt64(rt.maxMemory() / (1024 * 1024))))
-                .append("os", new BsonDocument("type", new BsonString(System.getProperty("os.name")))
-                        .append("name", new BsonString(System.getProperty("os.name")))
-                        .append("version", new BsonString(System.getProperty("os.version"))))
-                .append("extra", new BsonDocument()));
+        if (!ctx.database().equals("admin") || !cmd.get("aggregate").isNumber()) {
+            throw new MongoError(ErrorCode.INVALID_NAMESPACE,
+                    "$currentOp must be run against the 'admin' database with {aggregate: 1}");
+        }
+        BsonDocument spec = first.get("$currentOp").isDocument() ? first.getDocument("$currentOp") : new BsonDocument();
+        java.util.List<BsonDocument> ops = d.operations.list(Args.bool(spec, "idleConnections", false),
+                HostInfo.hostname() + ":" + port(ctx));
+        BsonArray rest = new BsonArray(pipeline.asArray().subList(1, pipeline.asArray().size()));
+        java.util.Iterator<BsonDocument> results = new io.tetradb.mongo.aggregate.AggregationPipeline(rest).runOver(ops);
+        java.util.List<BsonDocument> batch = new java.util.ArrayList<>();
+        results.forEachRemaining(batch::add);
+        return Replies.cursor("firstBatch", 0, "admin.$cmd.aggregate", batch);
     }
 
-    static BsonDocument serverStatus(CommandContext ctx, BsonDocument cmd, OpCounters counters) {
+    /** The command's first-hello {@code client} metadata, kept for currentOp (drivers send it once per connection). */
+    private static void rememberClient(CommandContext ctx, BsonDocument cmd) {
+        if (cmd.get("client") instanceof BsonDocument client && ctx.connection().clientMetadata() == null) {
+            ctx.connection().clientMetadata(client);
+        }
+    }
+
+    private static String port(CommandContext ctx) {
+        String me = ReplicaSet.me(ctx);
+        return me.substring(me.lastIndexOf(':') + 1);
+    }
+
+    /** Every command this server answers, with MongoDB's per-command fields. */
+    static BsonDocument listCommands(CommandDispatcher d) {
+        BsonDocument commands = new BsonDocument();
+        for (String name : d.commandNames()) {
+            commands.append(name, new BsonDocument("help", new BsonString(""))
+                    .append("requiresAuth", BsonBoolean.valueOf(!AuthCommands.OPEN.contains(
+                            name.toLowerCase(java.util.Locale.ROOT))))
+                    .append("secondaryOk", BsonBoolean.TRUE)
+                    .append("adminOnly", BsonBoolean.valueOf(ADMIN_ONLY.contains(name)))
+                    .append("apiVersions", new BsonArray())
+                    .append("deprecatedApiVersions", new BsonArray()));
+        }
+        return Replies.ok(new BsonDocument("commands", commands));
+    }
+
+    private static final java.util.Set<String> ADMIN_ONLY = java.util.Set.of("listDatabases", "currentOp",
+            "replSetGetStatus", "replSetGetConfig", "replSetInitiate", "getCmdLineOpts", "getParameter", "getLog",
+            "hostInfo", "shardCollection", "enableSharding", "renameCollection", "killAllSessions");
+
+    /** The options this process runs with, as mongod shows them: its replica set and port. */
+    static BsonDocument getCmdLineOpts(CommandContext ctx) {
+        return Replies.ok(new BsonDocument("argv", new BsonArray(java.util.List.of(new BsonString("tetradb"))))
+                .append("parsed", new BsonDocument("net", new BsonDocument("port",
+                        new BsonInt32(Integer.parseInt(port(ctx)))))
+                        .append("replication", new BsonDocument("replSet", new BsonString(ReplicaSet.NAME)))));
+    }
+
+    static BsonDocument serverStatus(CommandContext ctx, BsonDocument cmd, CommandDispatcher d) {
         long now = System.currentTimeMillis();
-        return Replies.ok(new BsonDocument("host", new BsonString("tetradb"))
-                .append("opcounters", counters.toDocument())
+        BsonDocument repl = new BsonDocument("isWritablePrimary", BsonBoolean.TRUE);
+        ReplicaSet.describe(ctx, repl, topologyVersion());
+        repl.append("rbid", new BsonInt32(1));
+        return Replies.ok(new BsonDocument("host", new BsonString(HostInfo.hostname() + ":" + port(ctx)))
                 .append("version", new BsonString(VERSION))
                 .append("process", new BsonString("tetradb"))
                 .append("pid", new BsonInt64(ProcessHandle.current().pid()))
                 .append("uptime", new BsonDouble((now - STARTED) / 1000.0))
                 .append("uptimeMillis", new BsonInt64(now - STARTED))
+                .append("uptimeEstimate", new BsonInt64((now - STARTED) / 1000))
                 .append("localTime", new BsonDateTime(now))
-                .append("connections", new BsonDocument("current", new BsonInt32(1)))
+                .append("connections", d.operations.connectionsStatus())
                 .append("mem", new BsonDocument("bits", new BsonInt32(64))
-                        .append("resident", new BsonInt64(ManagementFactory.getMemoryMXBean()
+                        .append("resident", new BsonInt32((int) (ManagementFactory.getMemoryMXBean()
                                 .getHeapMemoryUsage().getUsed() / (1024 * 1024))))
-                .append("storageEngine", new BsonDocument("name", new BsonString("tetradb"))));
+                        .append("supported", BsonBoolean.TRUE))
+                .append("opcounters", d.opCounters.toDocument())
+                .append("repl", repl)
+                .append("storageEngine", new BsonDocument("name", new BsonString("tetradb"))
+                        .append("supportsCommittedReads", BsonBoolean.TRUE)
+                        .append("persistent", BsonBoolean.TRUE))
+                .append("metrics", new BsonDocument("cursor", d.cursors().metrics(d.operations.pinnedCursors()))));
     }
 }

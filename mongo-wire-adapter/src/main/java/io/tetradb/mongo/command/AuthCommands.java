@@ -1,6 +1,6 @@
 package io.tetradb.mongo.command;
 
-import io.tetradb.mongo.auth.MongoUsers;
+import io.tetradb.mongo.auth.UserDirectory;
 import io.tetradb.mongo.auth.ScramConversation;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
@@ -24,9 +24,9 @@ final class AuthCommands {
     static final Set<String> OPEN = Set.of("hello", "ismaster", "saslstart", "saslcontinue", "ping", "buildinfo",
             "endsessions", "logout", "getnonce");
 
-    private final MongoUsers users;
+    private final UserDirectory users;
 
-    AuthCommands(MongoUsers users) {
+    AuthCommands(UserDirectory users) {
         this.users = users;
     }
 
@@ -38,9 +38,16 @@ final class AuthCommands {
         d.register("saslStart", this::saslStart);
         d.register("saslContinue", this::saslContinue);
         d.register("logout", (ctx, cmd) -> {
-            ctx.connection().user(null);
+            ctx.connection().user(null, null);
             return Replies.ok();
         });
+    }
+
+    /** The stored roles of the connection's user (none for a user the server was started with). */
+    BsonArray rolesOf(CommandContext ctx) {
+        String user = ctx.connection().user();
+        BsonDocument doc = user == null ? null : users.get(ctx.connection().userDatabase(), user);
+        return doc == null ? new BsonArray() : doc.getArray("roles", new BsonArray());
     }
 
     /** Adds to a hello reply what the client asked about authentication. */
@@ -54,7 +61,9 @@ final class AuthCommands {
         if (cmd.get("speculativeAuthenticate") instanceof BsonDocument spec
                 && MECHANISM.equals(spec.getString("mechanism", new BsonString("")).getValue())) {
             try {
-                reply.append("speculativeAuthenticate", saslStart(ctx, spec));
+                // hello runs on admin; the speculative exchange names the user's database (authSource) itself
+                String db = spec.getString("db", new BsonString(ctx.database())).getValue();
+                reply.append("speculativeAuthenticate", saslStart(new CommandContext(ctx.connection(), db), spec));
             } catch (MongoError failed) {
                 // a failed speculative attempt is simply not answered: the client authenticates normally
             }
@@ -70,7 +79,7 @@ final class AuthCommands {
             throw new MongoError(ErrorCode.BAD_VALUE, "Received authentication for mechanism " + mechanism
                     + " which is not enabled; this server supports " + MECHANISM);
         }
-        ScramConversation conversation = new ScramConversation(users);
+        ScramConversation conversation = new ScramConversation(users, ctx.database());
         byte[] serverFirst = conversation.start(payload(cmd));
         ctx.connection().conversation(conversation);
         return Replies.ok(new BsonDocument("conversationId", new BsonInt32(1)).append("done", BsonBoolean.FALSE)
@@ -95,7 +104,7 @@ final class AuthCommands {
             ctx.connection().conversation(null);
             throw e;
         }
-        ctx.connection().user(conversation.user());
+        ctx.connection().user(conversation.user(), conversation.database());
         // MongoDB skips the empty exchange by default since 4.4 (the client may ask for it: skipEmptyExchange)
         return Replies.ok(new BsonDocument("conversationId", new BsonInt32(1)).append("done", BsonBoolean.TRUE)
                 .append("payload", new BsonBinary(serverFinal)));

@@ -39,23 +39,41 @@ public final class CommandDispatcher implements AutoCloseable {
         this.catalog = new MongoCatalog(client.coreStore());
         this.cursors = new Cursors();
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
-        this.auth = new AuthCommands(users);
+        io.tetradb.mongo.auth.UserDirectory directory = new io.tetradb.mongo.auth.UserDirectory(users, catalog);
+        this.auth = new AuthCommands(directory);
         auth.register(this);
+        new UserCommands(directory).register(this);
         AdminCommands.register(this, auth);
         DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
+        databases.onUsersChanged(directory::reload);
         databases.register(this);
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
         new CollectionOptionsCommands(catalog).register(this);
         TransactionCommands.register(this, transactions);
+        CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
+        register("aggregate", (ctx, cmd) -> {
+            BsonDocument currentOp = AdminCommands.currentOpStage(this, ctx, cmd);
+            return currentOp != null ? currentOp : aggregate.run(ctx, cmd);
+        });
+    }
+
+    /** The names of every command this server answers (listCommands). */
+    java.util.SortedSet<String> commandNames() {
+        java.util.SortedSet<String> names = new java.util.TreeSet<>(handlers.keySet());
+        names.addAll(anyCaseNames);
+        return names;
     }
 
     void register(String name, CommandHandler handler) {
         handlers.put(name, handler);
     }
 
+    private final java.util.Set<String> anyCaseNames = new java.util.HashSet<>();
+
     void registerAnyCase(String name, CommandHandler handler) {
+        anyCaseNames.add(name);
         caseInsensitive.put(name.toLowerCase(Locale.ROOT), handler);
     }
 
@@ -67,8 +85,23 @@ public final class CommandDispatcher implements AutoCloseable {
         return AdminCommands.awaitableHelloMillis(command);
     }
 
+    final Operations operations = new Operations();
+
+    Cursors cursors() {
+        return cursors;
+    }
+
     /** Runs one command for {@code connection} against {@code database}; always returns a reply document. */
     public BsonDocument run(ConnectionState connection, String database, BsonDocument command) {
+        Operations.Op op = operations.begin(connection, database, command); // what currentOp lists
+        try {
+            return execute(connection, database, command);
+        } finally {
+            operations.end(op);
+        }
+    }
+
+    private BsonDocument execute(ConnectionState connection, String database, BsonDocument command) {
         String name = command.isEmpty() ? "" : command.getFirstKey();
         CommandHandler handler = handlers.get(name);
         if (handler == null) {
@@ -125,7 +158,12 @@ public final class CommandDispatcher implements AutoCloseable {
         return MongoErrors.codeFor(status);
     }
 
+    public void connectionOpened(ConnectionState connection) {
+        operations.opened(connection);
+    }
+
     public void connectionClosed(ConnectionState connection) {
+        operations.closed(connection);
         // cursors outlive connections in MongoDB (they time out); nothing to release here yet
     }
 

@@ -7,6 +7,8 @@ public final class ConnectionState {
     private volatile double lastRequestCharge;
     private volatile String lastCommand = "";
     private volatile String user;
+    private volatile String userDatabase;
+    private volatile org.bson.BsonDocument clientMetadata;
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
     private final String local;
@@ -48,8 +50,23 @@ public final class ConnectionState {
         return user;
     }
 
-    void user(String user) {
+    /** What the driver said about itself in its first hello ({@code client}), or null. */
+    public org.bson.BsonDocument clientMetadata() {
+        return clientMetadata;
+    }
+
+    void clientMetadata(org.bson.BsonDocument metadata) {
+        this.clientMetadata = metadata;
+    }
+
+    /** The database the user authenticated against, or null. */
+    public String userDatabase() {
+        return userDatabase;
+    }
+
+    void user(String user, String database) {
         this.user = user;
+        this.userDatabase = database;
     }
 
     io.tetradb.mongo.auth.ScramConversation conversation() {

@@ -17,6 +17,9 @@ final class Cursors {
     static final long IDLE_TIMEOUT_MILLIS = 10 * 60 * 1000;
     private final Map<Long, Cursor> open = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
+    private final java.util.concurrent.atomic.LongAdder totalOpened = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder timedOut = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder moreThanOneBatch = new java.util.concurrent.atomic.LongAdder();
 
     static final class Cursor {
         final long id;
@@ -25,6 +28,7 @@ final class Cursors {
         /** Where the documents are read from the core (for request charges), or null. */
         final io.tetradb.mongo.store.DocStream source;
         volatile long lastUsed = System.currentTimeMillis();
+        volatile boolean continued;
 
         Cursor(long id, String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
             this.id = id;
@@ -46,6 +50,7 @@ final class Cursors {
             id = random.nextLong() & Long.MAX_VALUE;
         } while (id == 0 || open.containsKey(id));
         open.put(id, new Cursor(id, namespace, run, source));
+        totalOpened.increment();
         return id;
     }
 
@@ -53,6 +58,10 @@ final class Cursors {
         Cursor c = open.get(id);
         if (c != null) {
             c.lastUsed = System.currentTimeMillis();
+            if (!c.continued) {
+                c.continued = true;
+                moreThanOneBatch.increment();
+            }
         }
         return c;
     }
@@ -67,7 +76,28 @@ final class Cursors {
 
     private void expireIdle() {
         long now = System.currentTimeMillis();
-        open.values().removeIf(c -> now - c.lastUsed > IDLE_TIMEOUT_MILLIS);
+        open.values().removeIf(c -> {
+            boolean idle = now - c.lastUsed > IDLE_TIMEOUT_MILLIS;
+            if (idle) {
+                timedOut.increment();
+            }
+            return idle;
+        });
+    }
+
+    /**
+     * serverStatus' {@code metrics.cursor}: cursors opened, timed out, continued by a getMore, and open now. No
+     * cursor is exempt from the idle timeout here ({@code noCursorTimeout} is not honoured), so {@code noTimeout}
+     * is 0; {@code pinned} is the number of getMores reading their cursor at this moment.
+     */
+    org.bson.BsonDocument metrics(long pinned) {
+        expireIdle();
+        return new org.bson.BsonDocument("moreThanOneBatch", new org.bson.BsonInt64(moreThanOneBatch.sum()))
+                .append("timedOut", new org.bson.BsonInt64(timedOut.sum()))
+                .append("totalOpened", new org.bson.BsonInt64(totalOpened.sum()))
+                .append("open", new org.bson.BsonDocument("noTimeout", new org.bson.BsonInt64(0))
+                        .append("pinned", new org.bson.BsonInt64(pinned))
+                        .append("total", new org.bson.BsonInt64(open.size())));
     }
 
     /** Up to {@code max} documents of {@code run} (0: no count limit), and no more than fit in one reply. */

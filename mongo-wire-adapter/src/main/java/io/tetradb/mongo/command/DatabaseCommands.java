@@ -26,6 +26,21 @@ final class DatabaseCommands {
         this.indexes = indexes;
     }
 
+    private Runnable usersChanged = () -> {
+    };
+
+    /** What to run when admin.system.users may have gone (a drop, a rename, admin's dropDatabase). */
+    void onUsersChanged(Runnable action) {
+        this.usersChanged = action;
+    }
+
+    private void touched(String db, String collection) {
+        if (db.equals(io.tetradb.mongo.auth.UserDirectory.DATABASE)
+                && (collection == null || collection.equals(io.tetradb.mongo.auth.UserDirectory.COLLECTION))) {
+            usersChanged.run();
+        }
+    }
+
     void register(CommandDispatcher d) {
         d.register("listDatabases", this::listDatabases);
         d.register("listCollections", this::listCollections);
@@ -34,6 +49,7 @@ final class DatabaseCommands {
         d.register("dropDatabase", this::dropDatabase);
         d.register("collStats", this::collStats);
         d.register("dbStats", this::dbStats);
+        d.register("validate", new CollectionValidation(catalog, indexes)::validate);
         d.register("shardCollection", this::shardCollection);
         d.register("renameCollection", this::renameCollection);
         d.register("enableSharding", (ctx, cmd) -> Replies.ok());
@@ -64,6 +80,9 @@ final class DatabaseCommands {
         BsonArray dbs = new BsonArray();
         long total = 0;
         for (String db : catalog.databases()) {
+            if (!catalog.hasCollections(db)) {
+                continue; // MongoDB: a database is gone with its last collection
+            }
             long size = sizeOf(db);
             BsonDocument d = new BsonDocument("name", new BsonString(db));
             if (!nameOnly) {
@@ -76,7 +95,7 @@ final class DatabaseCommands {
         }
         BsonDocument reply = new BsonDocument("databases", dbs);
         if (!nameOnly) {
-            reply.append("totalSize", new BsonInt64(total));
+            reply.append("totalSize", new BsonInt64(total)).append("totalSizeMb", new BsonInt64(total / (1024 * 1024)));
         }
         return Replies.ok(reply);
     }
@@ -146,6 +165,7 @@ final class DatabaseCommands {
             return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name)));
         }
         indexes.dropAll(ctx.database(), name);
+        touched(ctx.database(), name);
         return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name))
                 .append("nIndexesWas", new BsonInt32(1)));
     }
@@ -205,6 +225,8 @@ final class DatabaseCommands {
         }
         catalog.drop(from[0], from[1]);
         indexes.dropAll(from[0], from[1]);
+        touched(from[0], from[1]);
+        touched(to[0], to[1]);
         ctx.charge(charge[0] + all.takeRequestCharge());
         return Replies.ok();
     }
@@ -219,19 +241,54 @@ final class DatabaseCommands {
 
     private BsonDocument dropDatabase(CommandContext ctx, BsonDocument cmd) {
         catalog.dropDatabase(ctx.database());
+        touched(ctx.database(), null);
         return Replies.ok(new BsonDocument("dropped", new BsonString(ctx.database())));
     }
 
+    /**
+     * {@code collStats}: as MongoDB 7.0, a collection that does not exist answers ok with zero counts (the command
+     * ignores NamespaceNotFound); numbers are typed as mongod's {@code appendNumber} types them.
+     */
     private BsonDocument collStats(CommandContext ctx, BsonDocument cmd) {
         String name = Args.string(cmd, "collStats");
-        return Replies.ok(storageStats(ctx.database(), name).append("capped", BsonBoolean.FALSE));
+        long scale = scale(cmd);
+        if (catalog.collection(ctx.database(), name) == null) {
+            return Replies.ok(new BsonDocument("ns", new BsonString(ctx.database() + "." + name))
+                    .append("size", new BsonInt32(0)).append("count", new BsonInt32(0))
+                    .append("numOrphanDocs", new BsonInt32(0)).append("storageSize", new BsonInt32(0))
+                    .append("totalSize", new BsonInt32(0)).append("nindexes", new BsonInt32(0))
+                    .append("totalIndexSize", new BsonInt32(0)).append("indexDetails", new BsonDocument())
+                    .append("indexSizes", new BsonDocument()).append("scaleFactor", new BsonInt32((int) scale)));
+        }
+        return Replies.ok(storageStats(ctx.database(), name, scale));
+    }
+
+    private static long scale(BsonDocument cmd) {
+        long scale = Args.number(cmd, "scale", 1);
+        if (scale <= 0 || scale > (1L << 50)) {
+            throw new MongoError(ErrorCode.BAD_VALUE,
+                    "Scale factor must be greater than zero and less than or equal to 2^50");
+        }
+        return scale;
+    }
+
+    /** mongod's {@code appendNumber} of a 64-bit count: an int while it is well inside the int range. */
+    static org.bson.BsonNumber number(long v) {
+        return v > -(1L << 30) && v < (1L << 30) ? new BsonInt32((int) v) : new BsonInt64(v);
+    }
+
+    /** {@link #storageStats(String, String, long)} unscaled ({@code $collStats}' storageStats). */
+    BsonDocument storageStats(String db, String name) {
+        return storageStats(db, name, 1);
     }
 
     /**
      * A collection's sizes from the core's partition statistics (the logical bytes of its items, index entries
-     * included): {@code ns, count, size, avgObjSize, storageSize, nindexes, totalIndexSize, indexSizes}.
+     * included, so the indexes have no separate size): MongoDB 7.0's {@code size, count, avgObjSize, numOrphanDocs,
+     * storageSize, freeStorageSize, capped, nindexes, indexDetails, indexBuilds, totalIndexSize, indexSizes,
+     * totalSize, scaleFactor}. NamespaceNotFound (26) if the collection does not exist.
      */
-    BsonDocument storageStats(String db, String name) {
+    BsonDocument storageStats(String db, String name, long scale) {
         MongoCollection coll = catalog.collection(db, name);
         if (coll == null) {
             throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "Collection [" + db + "." + name + "] not found.");
@@ -245,28 +302,67 @@ final class DatabaseCommands {
             }
         }
         BsonDocument indexSizes = new BsonDocument();
+        BsonDocument indexDetails = new BsonDocument();
         for (BsonDocument spec : indexes.list(coll)) {
-            indexSizes.append(spec.getString("name").getValue(), new BsonInt64(0));
+            indexSizes.append(spec.getString("name").getValue(), new BsonInt32(0));
+            indexDetails.append(spec.getString("name").getValue(), new BsonDocument());
         }
-        return new BsonDocument("ns", new BsonString(coll.namespace()))
-                .append("count", new BsonInt64(count)).append("size", new BsonInt64(bytes))
-                .append("avgObjSize", new BsonInt64(count == 0 ? 0 : bytes / count))
-                .append("storageSize", new BsonInt64(bytes)).append("nindexes", new BsonInt32(indexSizes.size()))
-                .append("totalIndexSize", new BsonInt64(0)).append("indexSizes", indexSizes);
+        BsonDocument out = new BsonDocument("ns", new BsonString(coll.namespace()))
+                .append("size", number(bytes / scale)).append("count", number(count));
+        if (count > 0) {
+            out.append("avgObjSize", new BsonInt32((int) (bytes / count)));
+        }
+        return out.append("numOrphanDocs", new BsonInt32(0))
+                .append("storageSize", number(bytes / scale)).append("freeStorageSize", new BsonInt32(0))
+                .append("capped", BsonBoolean.FALSE)
+                .append("nindexes", new BsonInt32(indexSizes.size())).append("indexDetails", indexDetails)
+                .append("indexBuilds", new BsonArray())
+                .append("totalIndexSize", new BsonInt32(0)).append("indexSizes", indexSizes)
+                .append("totalSize", number(bytes / scale)).append("scaleFactor", new BsonInt32((int) scale));
     }
 
+    /**
+     * {@code dbStats} typed as MongoDB 7.0 types it (counts as longs, sizes as doubles), over the database's
+     * collections only: neither this face's own index catalog ({@code system.indexes}) nor other system collections
+     * count as collections or objects.
+     */
     private BsonDocument dbStats(CommandContext ctx, BsonDocument cmd) {
+        long scale = scale(cmd);
+        java.util.Set<String> collections = new java.util.HashSet<>();
+        long nIndexes = 0;
+        for (ContainerDefinition c : catalog.collections(ctx.database())) {
+            collections.add(c.id());
+            MongoCollection coll = catalog.collection(ctx.database(), c.id());
+            nIndexes += coll == null ? 0 : indexes.list(coll).size();
+        }
         long objects = 0;
         long bytes = 0;
         for (PartitionStatistics p : catalog.store().partitionStatistics()) {
-            if (p.database().equals(ctx.database())) {
+            if (p.database().equals(ctx.database()) && collections.contains(p.container())) {
                 objects += items(p);
                 bytes += bytes(p);
             }
         }
-        return Replies.ok(new BsonDocument("db", new BsonString(ctx.database()))
-                .append("collections", new BsonInt32(catalog.collections(ctx.database()).size()))
-                .append("objects", new BsonInt64(objects)).append("dataSize", new BsonInt64(bytes))
-                .append("storageSize", new BsonInt64(bytes)));
+        double size = (double) bytes / scale;
+        BsonDocument reply = new BsonDocument("db", new BsonString(ctx.database()))
+                .append("collections", new BsonInt64(collections.size()))
+                .append("views", new BsonInt64(0))
+                .append("objects", new BsonInt64(objects))
+                .append("avgObjSize", new org.bson.BsonDouble(objects == 0 ? 0 : (double) bytes / objects))
+                .append("dataSize", new org.bson.BsonDouble(size))
+                .append("storageSize", new org.bson.BsonDouble(size))
+                .append("indexes", new BsonInt64(nIndexes))
+                .append("indexSize", new org.bson.BsonDouble(0))
+                .append("totalSize", new org.bson.BsonDouble(size))
+                .append("scaleFactor", new BsonInt64(scale));
+        try {
+            // the file system holding the data directory, as mongod reports its dbPath's
+            java.nio.file.FileStore fs = java.nio.file.Files.getFileStore(catalog.store().config().dataDirectory());
+            reply.append("fsUsedSize", new org.bson.BsonDouble((double) (fs.getTotalSpace() - fs.getUnallocatedSpace())
+                    / scale)).append("fsTotalSize", new org.bson.BsonDouble((double) fs.getTotalSpace() / scale));
+        } catch (java.io.IOException | RuntimeException unknown) {
+            // an in-memory or unreadable location: left out, as mongod leaves them out for an in-memory engine
+        }
+        return Replies.ok(reply);
     }
 }

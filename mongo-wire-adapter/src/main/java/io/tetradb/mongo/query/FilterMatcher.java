@@ -163,7 +163,18 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
     }
 
     static boolean isOperatorDocument(BsonValue v) {
-        return v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$");
+        return v.isDocument() && !v.asDocument().isEmpty() && v.asDocument().getFirstKey().startsWith("$")
+                && !isDbRef(v.asDocument());
+    }
+
+    /** {@code {$ref, $id, …}}: a DBRef, which a filter compares as a value (MongoDB's parser does the same). */
+    private static boolean isDbRef(BsonDocument d) {
+        if (!d.getFirstKey().equals("$ref") || d.size() < 2) {
+            return false;
+        }
+        java.util.Iterator<String> names = d.keySet().iterator();
+        names.next();
+        return names.next().equals("$id");
     }
 
     private Predicate<BsonDocument> field(FieldPath path, BsonValue v, int depth) {

@@ -172,6 +172,24 @@ public final class MongoCatalog {
         return out;
     }
 
+    /**
+     * Whether a database exists as MongoDB sees it: it holds a collection (a user one, or a system collection a client
+     * writes such as admin.system.users), not only this face's own {@link #INDEXES}; a database whose last collection
+     * was dropped does not exist.
+     */
+    public boolean hasCollections(String db) {
+        try {
+            // this face's own catalogs (indexes, collection options) outlive the collections they describe
+            return store.listContainers(db).stream()
+                    .anyMatch(c -> !c.id().equals(INDEXES) && !c.id().equals(CollectionOptions.NAMESPACES));
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
     /** The user collections of a database (system collections left out); empty if the database does not exist. */
     public List<ContainerDefinition> collections(String db) {
         try {

@@ -50,6 +50,7 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
         String local = ctx.channel().localAddress() instanceof InetSocketAddress a
                 ? hostPort(a) : null;
         state = new ConnectionState(connectionId, remote, local);
+        dispatcher.connectionOpened(state);
         ctx.fireChannelActive();
     }
 

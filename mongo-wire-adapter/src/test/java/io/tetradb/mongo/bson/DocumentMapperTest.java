@@ -97,6 +97,27 @@ class DocumentMapperTest {
                 + " \"~id\": \"user id\", \"_types\": {\"/l\": \"long\"}}"));
     }
 
+    @Test
+    void dbRefsAndIdOrderRoundTripThroughTheTreeAndTheStream() throws Exception {
+        BsonDocument doc = BsonDocument.parse("{a: {$ref: 'c', $id: {$oid: '5f0000000000000000000001'}, $db: 'd'},"
+                + " l: [{$ref: 'c', $id: {$numberLong: '7'}}], _id: 1}");
+        ObjectNode item = DocumentMapper.toItem(doc);
+        for (BsonDocument back : List.of(DocumentMapper.fromItem(item), fromJson(item))) {
+            assertEquals(doc, back);
+            assertEquals(List.of("_id", "a", "l"), List.copyOf(back.keySet()));
+            assertEquals(List.of("$ref", "$id", "$db"), List.copyOf(back.getDocument("a").keySet()));
+            assertEquals(new org.bson.BsonInt64(7), back.getArray("l").get(0).asDocument().get("$id"));
+        }
+        io.tetradb.mongo.command.MongoError noRef = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(BsonDocument.parse(
+                        "{_id: 1, a: {$id: 1, $ref: 'c'}}")));
+        assertEquals(55, noRef.code().code());
+        io.tetradb.mongo.command.MongoError dbNotString = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(BsonDocument.parse(
+                        "{_id: 1, a: {$ref: 'c', $id: 1, $db: 2}}")));
+        assertEquals(55, dbNotString.code().code());
+    }
+
     private static void assertStreamsLikeTree(ObjectNode item) throws Exception {
         assertEquals(DocumentMapper.fromItem(item), fromJson(item), item.toString());
     }

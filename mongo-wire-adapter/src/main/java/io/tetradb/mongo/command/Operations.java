@@ -1,0 +1,197 @@
+package io.tetradb.mongo.command;
+
+import io.tetradb.mongo.query.FilterMatcher;
+import org.bson.BsonArray;
+import org.bson.BsonBoolean;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The open connections and the commands running on them right now: what {@code currentOp} lists, and the
+ * connection counts of {@code serverStatus}.
+ */
+final class Operations {
+    /** One command while it runs. */
+    record Op(int opid, ConnectionState connection, String database, BsonDocument command, long startNanos) {
+    }
+
+    /** Generic command arguments, not part of a currentOp filter. */
+    private static final Set<String> NOT_FILTER = Set.of("currentOp", "$all", "$ownOps", "$db", "lsid", "comment",
+            "$clusterTime", "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors");
+
+    private final Map<Integer, ConnectionState> connections = new ConcurrentHashMap<>();
+    private final Map<Integer, Op> running = new ConcurrentHashMap<>();
+    private final AtomicInteger opids = new AtomicInteger();
+    private final AtomicInteger totalCreated = new AtomicInteger();
+
+    void opened(ConnectionState c) {
+        connections.put(c.connectionId(), c);
+        totalCreated.incrementAndGet();
+    }
+
+    void closed(ConnectionState c) {
+        connections.remove(c.connectionId());
+    }
+
+    Op begin(ConnectionState connection, String database, BsonDocument command) {
+        Op op = new Op(opids.incrementAndGet(), connection, database, command, System.nanoTime());
+        running.put(op.opid(), op);
+        return op;
+    }
+
+    void end(Op op) {
+        running.remove(op.opid());
+    }
+
+    /** How many getMores are reading their cursor right now (serverStatus' {@code metrics.cursor.open.pinned}). */
+    long pinnedCursors() {
+        return running.values().stream().filter(op -> !op.command().isEmpty()
+                && op.command().getFirstKey().equals("getMore")).count();
+    }
+
+    BsonDocument connectionsStatus() {
+        long active = running.values().stream().map(op -> op.connection().connectionId()).distinct().count();
+        int current = connections.size();
+        return new BsonDocument("current", new BsonInt32(current))
+                .append("available", new BsonInt32(Math.max(0, MAX_CONNECTIONS - current)))
+                .append("totalCreated", new BsonInt32(totalCreated.get()))
+                .append("active", new BsonInt32((int) active));
+    }
+
+    /** MongoDB's default {@code net.maxIncomingConnections}. */
+    private static final int MAX_CONNECTIONS = 1_000_000;
+
+    /**
+     * {@code currentOp}: the running commands (and, with {@code $all}, every idle connection too), each as MongoDB
+     * describes it; the command's other fields filter them.
+     */
+    BsonDocument currentOp(CommandContext ctx, BsonDocument cmd, String host) {
+        if (!ctx.database().equals("admin")) {
+            throw new MongoError(ErrorCode.UNAUTHORIZED, "currentOp may only be run against the admin database.");
+        }
+        BsonDocument filterSpec = new BsonDocument();
+        cmd.forEach((k, v) -> {
+            if (!NOT_FILTER.contains(k)) {
+                filterSpec.append(k, v);
+            }
+        });
+        FilterMatcher filter = FilterMatcher.compile(filterSpec);
+        BsonArray inprog = new BsonArray();
+        for (BsonDocument d : list(Args.bool(cmd, "$all", false), host)) {
+            if (filter.test(d)) {
+                inprog.add(d);
+            }
+        }
+        return Replies.ok(new BsonDocument("inprog", inprog));
+    }
+
+    /** The running commands, and every idle connection too when {@code idleConnections}. */
+    List<BsonDocument> list(boolean idleConnections, String host) {
+        boolean all = idleConnections;
+        List<BsonDocument> out = new ArrayList<>();
+        Set<Integer> busy = new java.util.HashSet<>();
+        long now = System.nanoTime();
+        for (Op op : running.values()) {
+            busy.add(op.connection().connectionId());
+            BsonDocument d = describe(op.connection(), host, true);
+            long micros = (now - op.startNanos()) / 1000;
+            d.append("opid", new BsonInt32(op.opid()));
+            if (op.command().get("lsid") instanceof BsonDocument lsid) {
+                d.append("lsid", lsid);
+            }
+            d.append("secs_running", new BsonInt64(micros / 1_000_000))
+                    .append("microsecs_running", new BsonInt64(micros))
+                    .append("op", new BsonString(opType(op.command())))
+                    .append("ns", new BsonString(namespace(op)))
+                    .append("redacted", BsonBoolean.FALSE)
+                    .append("command", shown(op.command()))
+                    .append("numYields", new BsonInt32(0))
+                    .append("locks", new BsonDocument())
+                    .append("waitingForLock", BsonBoolean.FALSE)
+                    .append("lockStats", new BsonDocument())
+                    .append("waitingForFlowControl", BsonBoolean.FALSE)
+                    .append("flowControlStats", new BsonDocument());
+            out.add(d);
+        }
+        if (all) {
+            for (ConnectionState c : connections.values()) {
+                if (!busy.contains(c.connectionId())) {
+                    out.add(describe(c, host, false));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static BsonDocument describe(ConnectionState c, String host, boolean active) {
+        BsonDocument d = new BsonDocument("type", new BsonString("op"))
+                .append("host", new BsonString(host))
+                .append("desc", new BsonString("conn" + c.connectionId()))
+                .append("connectionId", new BsonInt32(c.connectionId()))
+                .append("client", new BsonString(c.remote()));
+        if (c.clientMetadata() != null) {
+            if (c.clientMetadata().get("application") instanceof BsonDocument app
+                    && app.get("name") instanceof BsonString name) {
+                d.append("appName", name);
+            }
+            d.append("clientMetadata", c.clientMetadata());
+        }
+        d.append("active", BsonBoolean.valueOf(active))
+                .append("currentOpTime", new BsonString(OffsetDateTime.now(ZoneOffset.UTC)
+                        .format(DateTimeFormatter.ISO_OFFSET_DATE_TIME)));
+        if (c.user() != null) {
+            d.append("effectiveUsers", new BsonArray(List.of(new BsonDocument("user", new BsonString(c.user()))
+                    .append("db", new BsonString(c.userDatabase())))));
+        }
+        return d;
+    }
+
+    private static final int MAX_SHOWN_COMMAND_BYTES = 1024;
+    private static final org.bson.json.JsonWriterSettings SUMMARY = org.bson.json.JsonWriterSettings.builder()
+            .maxLength(MAX_SHOWN_COMMAND_BYTES).build();
+
+    /** The command as currentOp shows it: a large one (an insert of many documents) as MongoDB's $truncated summary. */
+    private static BsonDocument shown(BsonDocument command) {
+        if (io.tetradb.mongo.store.MongoCollection.approxSize(command) <= MAX_SHOWN_COMMAND_BYTES) {
+            return command;
+        }
+        return new BsonDocument("$truncated", new BsonString(command.toJson(SUMMARY)));
+    }
+
+    /** MongoDB's {@code op} of a command: "query" for find, "getmore", "insert", "update", "remove", else "command". */
+    private static String opType(BsonDocument cmd) {
+        String name = cmd.isEmpty() ? "" : cmd.getFirstKey();
+        return switch (name) {
+            case "find" -> "query";
+            case "getMore" -> "getmore";
+            case "insert" -> "insert";
+            case "update" -> "update";
+            case "delete" -> "remove";
+            default -> "command";
+        };
+    }
+
+    private static String namespace(Op op) {
+        BsonValue first = op.command().isEmpty() ? null : op.command().get(op.command().getFirstKey());
+        if (first instanceof BsonString coll && !op.command().getFirstKey().equals("currentOp")) {
+            return op.database() + "." + coll.getValue();
+        }
+        if (op.command().get("collection") instanceof BsonString coll) {
+            return op.database() + "." + coll.getValue(); // getMore
+        }
+        return op.database() + ".$cmd";
+    }
+}
