@@ -540,25 +540,7 @@ public final class Expressions {
     }
 
     static String typeName(BsonValue v) {
-        return switch (v.getBsonType()) {
-            case DOUBLE -> "double";
-            case STRING -> "string";
-            case DOCUMENT -> "object";
-            case ARRAY -> "array";
-            case BINARY -> "binData";
-            case OBJECT_ID -> "objectId";
-            case BOOLEAN -> "bool";
-            case DATE_TIME -> "date";
-            case NULL -> "null";
-            case REGULAR_EXPRESSION -> "regex";
-            case INT32 -> "int";
-            case INT64 -> "long";
-            case TIMESTAMP -> "timestamp";
-            case DECIMAL128 -> "decimal";
-            case MIN_KEY -> "minKey";
-            case MAX_KEY -> "maxKey";
-            default -> v.getBsonType().name().toLowerCase(Locale.ROOT);
-        };
+        return io.tetradb.mongo.bson.BsonTypeNames.name(v);
     }
 
     static BsonValue longOrInt(long n) {

@@ -188,18 +188,7 @@ final class StringOperators {
                     return all ? new BsonArray() : BsonNull.VALUE;
                 }
                 String input = string(op, in);
-                String pattern;
-                String options = "";
-                if (re.isRegularExpression()) {
-                    pattern = re.asRegularExpression().getPattern();
-                    options = re.asRegularExpression().getOptions();
-                } else {
-                    pattern = string(op, re, true);
-                }
-                if (spec.containsKey("options")) {
-                    options += string(op, Expressions.eval(spec.get("options"), doc));
-                }
-                java.util.regex.Matcher m = compile(pattern, options).matcher(input);
+                java.util.regex.Matcher m = regex(op, re, spec, doc).matcher(input);
                 BsonArray found = new BsonArray();
                 int from = 0;
                 while (from <= input.length() && m.find(from)) {
@@ -228,18 +217,7 @@ final class StringOperators {
                     return BsonBoolean.FALSE;
                 }
                 String input = string(op, in);
-                String pattern;
-                String options = "";
-                if (re.isRegularExpression()) {
-                    pattern = re.asRegularExpression().getPattern();
-                    options = re.asRegularExpression().getOptions();
-                } else {
-                    pattern = string(op, re, true);
-                }
-                if (spec.containsKey("options")) {
-                    options += string(op, Expressions.eval(spec.get("options"), doc));
-                }
-                return BsonBoolean.valueOf(compile(pattern, options).matcher(input).find());
+                return BsonBoolean.valueOf(regex(op, re, spec, doc).matcher(input).find());
             }
             case "$indexOfCP": {
                 List<BsonValue> a = Expressions.args(arg, doc);
@@ -350,5 +328,21 @@ final class StringOperators {
                     + " needs 'input' to be of type string");
             default -> MongoError.badValue(op + " requires a string argument, found: " + type);
         };
+    }
+
+    /** The pattern of a $regex* expression: a regex value's pattern and flags, or a string, plus its options. */
+    private static java.util.regex.Pattern regex(String op, BsonValue re, BsonDocument spec, BsonDocument doc) {
+        String pattern;
+        String options = "";
+        if (re.isRegularExpression()) {
+            pattern = re.asRegularExpression().getPattern();
+            options = re.asRegularExpression().getOptions();
+        } else {
+            pattern = string(op, re, true);
+        }
+        if (spec.containsKey("options")) {
+            options += string(op, Expressions.eval(spec.get("options"), doc));
+        }
+        return compile(pattern, options);
     }
 }

@@ -511,30 +511,10 @@ public final class FilterMatcher implements Predicate<BsonDocument> {
         if (name.equals("number")) {
             return BsonOrder::isNumber;
         }
-        BsonType type = switch (name) {
-            case "double" -> BsonType.DOUBLE;
-            case "string" -> BsonType.STRING;
-            case "object" -> BsonType.DOCUMENT;
-            case "array" -> BsonType.ARRAY;
-            case "binData" -> BsonType.BINARY;
-            case "undefined" -> BsonType.UNDEFINED;
-            case "objectId" -> BsonType.OBJECT_ID;
-            case "bool" -> BsonType.BOOLEAN;
-            case "date" -> BsonType.DATE_TIME;
-            case "null" -> BsonType.NULL;
-            case "regex" -> BsonType.REGULAR_EXPRESSION;
-            case "dbPointer" -> BsonType.DB_POINTER;
-            case "javascript" -> BsonType.JAVASCRIPT;
-            case "symbol" -> BsonType.SYMBOL;
-            case "javascriptWithScope" -> BsonType.JAVASCRIPT_WITH_SCOPE;
-            case "int" -> BsonType.INT32;
-            case "timestamp" -> BsonType.TIMESTAMP;
-            case "long" -> BsonType.INT64;
-            case "decimal" -> BsonType.DECIMAL128;
-            case "minKey" -> BsonType.MIN_KEY;
-            case "maxKey" -> BsonType.MAX_KEY;
-            default -> throw MongoError.badValue("Unknown type name alias: " + name);
-        };
+        BsonType type = io.tetradb.mongo.bson.BsonTypeNames.type(name);
+        if (type == null) {
+            throw MongoError.badValue("Unknown type name alias: " + name);
+        }
         return x -> x.getBsonType() == type;
     }
 }

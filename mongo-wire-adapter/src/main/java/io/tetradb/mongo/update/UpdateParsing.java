@@ -144,22 +144,6 @@ final class UpdateParsing {
 
     /** MongoDB's type names ({@code int}, {@code string}, …) as its messages use them. */
     static String typeName(BsonValue v) {
-        return switch (v.getBsonType()) {
-            case DOUBLE -> "double";
-            case STRING -> "string";
-            case DOCUMENT -> "object";
-            case ARRAY -> "array";
-            case BINARY -> "binData";
-            case OBJECT_ID -> "objectId";
-            case BOOLEAN -> "bool";
-            case DATE_TIME -> "date";
-            case NULL -> "null";
-            case REGULAR_EXPRESSION -> "regex";
-            case INT32 -> "int";
-            case INT64 -> "long";
-            case TIMESTAMP -> "timestamp";
-            case DECIMAL128 -> "decimal";
-            default -> v.getBsonType().name().toLowerCase(java.util.Locale.ROOT);
-        };
+        return io.tetradb.mongo.bson.BsonTypeNames.name(v);
     }
 }
