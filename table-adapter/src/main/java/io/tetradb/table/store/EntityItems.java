@@ -92,8 +92,8 @@ public final class EntityItems {
         };
     }
 
-    /** The entity an item holds; {@code etag} is the core's etag of the item. */
-    public static Entity fromItem(JsonNode item, String etag) {
+    /** The entity an item holds, with the ETag of its Timestamp. */
+    public static Entity fromItem(JsonNode item) {
         String rowKey = RowKeys.fromId(item.path("id").asText());
         JsonNode pkNode = item.get(PARTITION_KEY);
         String pk = pkNode == null || pkNode.isNull() ? "" : pkNode.isTextual() ? pkNode.textValue() : pkNode.toString();
@@ -117,7 +117,7 @@ public final class EntityItems {
                 props.put(userName(f.getKey()), v);
             }
         }
-        return new Entity(pk, rowKey, timestamp, etag, props);
+        return new Entity(pk, rowKey, timestamp, io.tetradb.table.model.ETags.of(timestamp), props);
     }
 
     private static EdmValue readValue(JsonNode n, String tag) {
