@@ -1,0 +1,47 @@
+// The npm @azure/data-tables client, unchanged, against the server's Tables endpoint (argv[2]: the endpoint URL):
+// transactions as the JavaScript SDK sends them (sub-requests without Content-Length, a blank line before each
+// JSON body). Prints one JSON line with what it saw.
+import { AzureNamedKeyCredential, TableClient } from "@azure/data-tables";
+
+const endpoint = process.argv[2];
+const credential = new AzureNamedKeyCredential("devstoreaccount1",
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==");
+const table = new TableClient(endpoint, "nodetx", credential, { allowInsecureConnection: true });
+await table.createTable();
+await table.createEntity({ partitionKey: "p", rowKey: "toUpdate", n: 1, kept: "yes" });
+await table.createEntity({ partitionKey: "p", rowKey: "toDelete", n: 2 });
+
+const ok = await table.submitTransaction([
+  ["create", { partitionKey: "p", rowKey: "created", n: 3, d: { value: "5", type: "Double" } }],
+  ["upsert", { partitionKey: "p", rowKey: "upserted", n: 4 }, "Replace"],
+  ["update", { partitionKey: "p", rowKey: "toUpdate", n: 5 }, "Merge"],
+  ["delete", { partitionKey: "p", rowKey: "toDelete" }],
+]);
+
+let failed;
+try {
+  await table.submitTransaction([
+    ["create", { partitionKey: "p", rowKey: "fresh", n: 6 }],
+    ["create", { partitionKey: "p", rowKey: "created", n: 7 }],
+  ]);
+  failed = { status: "no error" };
+} catch (e) {
+  failed = { status: e.statusCode, code: e.code, message: String(e.message) };
+}
+
+const rows = {};
+for await (const e of table.listEntities()) {
+  rows[e.rowKey] = { n: e.n, kept: e.kept ?? null };
+}
+const updated = await table.getEntity("p", "toUpdate");
+const created = await table.getEntity("p", "created");
+console.log(JSON.stringify({
+  status: ok.status,
+  subStatuses: ok.subResponses.map((s) => s.status),
+  createdEtagFromBatch: ok.getResponseForEntity("created")?.etag ?? null,
+  createdEtag: created.etag,
+  updatedEtag: updated.etag,
+  createdDouble: created.d,
+  rows,
+  failed,
+}));
