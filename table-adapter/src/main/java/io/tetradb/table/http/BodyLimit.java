@@ -27,7 +27,10 @@ final class BodyLimit extends HttpObjectAggregator {
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(413),
                 Unpooled.wrappedBuffer(a.body));
         a.headers.forEach((k, v) -> r.headers().set(k, v));
-        r.headers().set("x-ms-request-charge", "0");
+        r.headers().set("x-ms-request-charge", "0.00");
+        r.headers().set("x-ms-request-id", RequestHandler.requestId().toString());
+        r.headers().set("x-ms-version", ApiVersions.DEFAULT);
+        r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         r.headers().set(HttpHeaderNames.CONNECTION, "close");
         ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);

@@ -344,9 +344,10 @@ final class EntityJson {
         return dot < 0 ? rest : rest.substring(0, dot);
     }
 
+    /** A key as it stands in an entity URL: quotes doubled (and left as quotes, as Azure writes them), the rest percent-encoded. */
     static String escapeKey(String key) {
         return java.net.URLEncoder.encode(key.replace("'", "''"), java.nio.charset.StandardCharsets.UTF_8)
-                .replace("+", "%20");
+                .replace("+", "%20").replace("%27", "'");
     }
 
 }
