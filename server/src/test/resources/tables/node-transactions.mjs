@@ -29,6 +29,22 @@ try {
   failed = { status: e.statusCode, code: e.code, message: String(e.message) };
 }
 
+// ETag round trips: an update conditional on the ETag read, then one with the stale ETag
+const before = await table.getEntity("p", "toUpdate");
+await table.updateEntity({ partitionKey: "p", rowKey: "toUpdate", n: 5, kept: "yes" }, "Replace", { etag: before.etag });
+let stale;
+try {
+  await table.updateEntity({ partitionKey: "p", rowKey: "toUpdate", n: 9 }, "Merge", { etag: before.etag });
+  stale = "no error";
+} catch (e) {
+  stale = e.statusCode;
+}
+// an integer literal against a Double, and True as a literal
+const byDouble = [];
+for await (const e of table.listEntities({ queryOptions: { filter: "d eq 5 and True" } })) {
+  byDouble.push(e.rowKey);
+}
+
 const rows = {};
 for await (const e of table.listEntities()) {
   rows[e.rowKey] = { n: e.n, kept: e.kept ?? null };
@@ -44,4 +60,6 @@ console.log(JSON.stringify({
   createdDouble: created.d,
   rows,
   failed,
+  stale,
+  byDouble,
 }));

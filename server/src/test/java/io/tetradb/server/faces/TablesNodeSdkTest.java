@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The npm {@code @azure/data-tables} client (the version pinned as {@code data-tables-js.version} in the root pom),
  * unchanged, against the server's Tables endpoint: {@code submitTransaction} with a create, an upsert, an update and
  * a delete in one transaction, and a failing transaction that reports the failed operation's index and applies
- * nothing. The JavaScript SDK writes each operation without Content-Length and with a blank line before its JSON.
+ * nothing (the JavaScript SDK writes each operation without Content-Length and with a blank line before its JSON);
+ * ETag round trips (a stale ETag is 412) and a filter with an integer literal against a Double and {@code True}.
  */
 class TablesNodeSdkTest {
     private static final long NODE_TIMEOUT_SECONDS = 120;
@@ -59,6 +60,9 @@ class TablesNodeSdkTest {
             assertEquals(409, failed.get("status").asInt(), out);
             assertEquals("EntityAlreadyExists", failed.get("code").asText(), out);
             assertTrue(failed.get("message").asText().startsWith("1:"), "the failed operation's index: " + out);
+            // ETags round-trip through the SDK; a stale one is 412
+            assertEquals(412, r.get("stale").asInt(), out);
+            assertEquals("[\"created\"]", r.get("byDouble").toString(), "d eq 5 matches 5.0: " + out);
         }
     }
 }

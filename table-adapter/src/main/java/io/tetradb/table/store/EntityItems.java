@@ -100,10 +100,9 @@ public final class EntityItems {
         JsonNode ts = item.get(TIMESTAMP);
         Instant timestamp;
         try {
-            timestamp = ts != null && ts.isTextual() ? DateTimes.parse(ts.textValue())
-                    : Instant.ofEpochSecond(item.path("_ts").asLong());
+            timestamp = ts != null && ts.isTextual() ? DateTimes.parse(ts.textValue()) : foreignTimestamp(item);
         } catch (RuntimeException notOurs) {
-            timestamp = Instant.ofEpochSecond(item.path("_ts").asLong());
+            timestamp = foreignTimestamp(item);
         }
         JsonNode types = item.path(TYPES);
         Map<String, EdmValue> props = new LinkedHashMap<>();
@@ -118,6 +117,23 @@ public final class EntityItems {
             }
         }
         return new Entity(pk, rowKey, timestamp, io.tetradb.table.model.ETags.of(timestamp), props);
+    }
+
+    /**
+     * The Timestamp of an item another face wrote (no Tables Timestamp): its {@code _ts} second, and below the second
+     * its core version (the lsn at the end of its etag) — so that two versions written in the same second still have
+     * different ETags.
+     */
+    private static Instant foreignTimestamp(JsonNode item) {
+        Instant second = Instant.ofEpochSecond(item.path("_ts").asLong());
+        String etag = item.path("_etag").asText("").replace("\"", "");
+        int dash = etag.lastIndexOf('-');
+        try {
+            long lsn = dash < 0 ? 0 : Long.parseLong(etag.substring(dash + 1), 16);
+            return second.plusNanos(Math.floorMod(lsn, 10_000_000L) * 100);
+        } catch (NumberFormatException e) {
+            return second;
+        }
     }
 
     private static EdmValue readValue(JsonNode n, String tag) {
