@@ -65,7 +65,9 @@ final class TableApi {
             LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
         }
-        return answer.header("x-ms-version", version); // Azure answers in the version asked for
+        // Azure answers in the version asked for, and echoes the client's request id
+        return answer.header("x-ms-version", version)
+                .header("x-ms-client-request-id", r.header("x-ms-client-request-id"));
     }
 
     /** A request path, host-style when the Host names an account served here (else path-style). */

@@ -352,6 +352,8 @@ class AzureConformanceTest extends SdkTestBase {
             assertEquals(200, r.statusCode(), good + ": " + r.body());
             assertEquals(good, r.headers().firstValue("x-ms-version").orElse(null), "answered in the version asked");
         }
+        HttpResponse<String> traced = send("GET", "/devstoreaccount1/Tables", null, "x-ms-client-request-id", "trace-42");
+        assertEquals("trace-42", traced.headers().firstValue("x-ms-client-request-id").orElse(null), "echoed");
     }
 
     // ---- 8: Timestamp's annotation only with full metadata ------------------------------------------------------
