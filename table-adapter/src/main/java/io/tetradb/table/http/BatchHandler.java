@@ -45,6 +45,10 @@ final class BatchHandler {
                     + " parts");
         }
         Multipart.Part changeset = batchParts.get(0);
+        String partType = changeset.header("Content-Type");
+        if (partType != null && partType.toLowerCase(java.util.Locale.ROOT).startsWith("application/http")) {
+            return retrieve(changeset, r, p, sas);
+        }
         List<Multipart.Part> ops = Multipart.parts(changeset.content(),
                 Multipart.boundary(changeset.header("Content-Type")));
         MetadataLevel level = MetadataLevel.of(r);
@@ -175,6 +179,46 @@ final class BatchHandler {
         } finally {
             ch.finishAndReleaseAll();
         }
+    }
+
+    /**
+     * A batch whose one part is a request outside a changeset: Azure allows a single retrieve of one entity
+     * ({@code GET .../t(PartitionKey='p',RowKey='r')}). Its answer is that part's HTTP response — 200 with the
+     * entity, or the error — in a batch response without a changeset.
+     */
+    private ApiResponse retrieve(Multipart.Part part, ApiRequest r, ResourcePath p, SasAuth sas) {
+        ApiRequest sub = request(part, r);
+        MetadataLevel level = MetadataLevel.of(sub.header("Accept") != null ? sub : r);
+        ApiResponse answer;
+        try {
+            ResourcePath sp = api.path(sub.rawPath(), sub.header("Host"));
+            if (!sub.method().equals("GET") || sp.kind() != ResourcePath.Kind.ENTITY
+                    || !sp.account().equals(p.account())) {
+                throw TableException.invalidInput("outside a changeset a batch holds only one retrieve: GET of one "
+                        + "entity by its PartitionKey and RowKey");
+            }
+            if (sas != null) {
+                sas.checkBatchOperation(r, sub, sp, sp.partitionKey(), sp.rowKey());
+            }
+            answer = api.readEntity(sub, sp);
+        } catch (TableException e) {
+            answer = Errors.of(e, level);
+        }
+        HttpResponseStatus status = HttpResponseStatus.valueOf(answer.status);
+        StringBuilder b = new StringBuilder();
+        String batch = "batchresponse_" + UUID.randomUUID();
+        b.append("--").append(batch).append("\r\n")
+                .append("Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n")
+                .append("HTTP/1.1 ").append(status.code()).append(" ").append(status.reasonPhrase()).append("\r\n");
+        contentId(b, sub);
+        b.append("X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\nDataServiceVersion: 3.0;\r\n");
+        answer.headers.forEach((k, v) -> b.append(k).append(": ").append(v).append("\r\n"));
+        b.append("\r\n").append(answer.bodyText()).append("\r\n")
+                .append("--").append(batch).append("--\r\n");
+        ApiResponse a = new ApiResponse(202);
+        a.body = b.toString().getBytes(StandardCharsets.UTF_8);
+        a.header("Content-Type", "multipart/mixed; boundary=" + batch);
+        return a.charge(answer.requestCharge);
     }
 
     /**

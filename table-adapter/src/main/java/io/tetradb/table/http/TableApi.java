@@ -196,14 +196,8 @@ final class TableApi {
         String ifMatch = r.header("If-Match");
         Table.Outcome o;
         switch (r.method()) {
-            case "GET": {
-                o = t.get(p.partitionKey(), p.rowKey());
-                MetadataLevel level = MetadataLevel.of(r);
-                Entity e = o.entity();
-                byte[] json = written(g -> EntityJson.write(g, e, level, select(r), baseUrl(r, p), t.name(), true));
-                return new ApiResponse(200).json(json, level.contentType).header("ETag", e.etag())
-                        .charge(o.requestCharge());
-            }
+            case "GET":
+                return readEntity(r, p);
             case "PUT": {
                 Entity e = EntityJson.parse(r.body(), p.partitionKey(), p.rowKey());
                 o = ifMatch == null ? t.upsert(e) : t.update(e, ifMatch);
@@ -228,6 +222,17 @@ final class TableApi {
                         + " is not allowed on an entity.");
         }
         return new ApiResponse(204).header("ETag", o.etag()).charge(o.requestCharge());
+    }
+
+    /** One entity by its keys (also the retrieve operation a {@code $batch} may hold alone). */
+    ApiResponse readEntity(ApiRequest r, ResourcePath p) {
+        Table t = service(p.account()).table(p.table());
+        Table.Outcome o = t.get(p.partitionKey(), p.rowKey());
+        MetadataLevel level = MetadataLevel.of(r);
+        Entity e = o.entity();
+        byte[] json = written(g -> EntityJson.write(g, e, level, select(r), baseUrl(r, p), t.name(), true));
+        return new ApiResponse(200).json(json, level.contentType).header("ETag", e.etag())
+                .charge(o.requestCharge());
     }
 
     private ApiResponse queryEntities(ApiRequest r, ResourcePath p) {

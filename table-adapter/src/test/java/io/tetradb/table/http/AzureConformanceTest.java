@@ -143,6 +143,30 @@ class AzureConformanceTest extends SdkTestBase {
                 .getResponse().getStatusCode());
     }
 
+    @Test
+    void aBatchMayHoldOneRetrieve() throws Exception {
+        freshTable("retrieve").createEntity(new TableEntity("p", "r").addProperty("V", 7));
+        String base = "http://127.0.0.1:" + server.address().getPort() + "/devstoreaccount1/";
+        for (String key : new String[]{"r", "missing"}) {
+            String body = "--batch_b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n"
+                    + "GET " + base + "retrieve(PartitionKey='p',RowKey='" + key + "') HTTP/1.1\r\n"
+                    + "Accept: application/json;odata=minimalmetadata\r\n\r\n--batch_b--\r\n";
+            HttpResponse<String> r = send("POST", "/devstoreaccount1/$batch", body,
+                    "Content-Type", "multipart/mixed; boundary=batch_b");
+            assertEquals(202, r.statusCode(), r.body());
+            String part = r.body().substring(r.body().indexOf("HTTP/1.1"));
+            if (key.equals("r")) {
+                assertTrue(part.startsWith("HTTP/1.1 200 OK"), part);
+                assertTrue(AZURE_ETAG.matcher(headers(part).get("etag")).matches(), part);
+                String json = part.substring(part.indexOf("\r\n\r\n") + 4, part.indexOf("\r\n--batchresponse_"));
+                assertEquals(7, M.readTree(json).path("V").asInt());
+            } else {
+                assertTrue(part.startsWith("HTTP/1.1 404 Not Found"), part);
+                assertTrue(part.contains("ResourceNotFound"), part);
+            }
+        }
+    }
+
     /** The responses of the changeset in a batch answer: status line, headers, body. */
     private static List<String> subResponses(String body) {
         return java.util.Arrays.stream(body.split("--changesetresponse_[0-9a-f-]+(--)?\r\n"))
