@@ -47,6 +47,7 @@ final class TableApi {
         ApiResponse answer;
         try {
             version = ApiVersions.check(r.header("x-ms-version"));
+            refuseAtom(r);
             ResourcePath path = path(r.rawPath(), r.header("Host"));
             if (!auth.knows(path.account())) {
                 throw new TableException(403, "AuthenticationFailed", "the account " + path.account()
@@ -68,6 +69,21 @@ final class TableApi {
         // Azure answers in the version asked for, and echoes the client's request id
         return answer.header("x-ms-version", version)
                 .header("x-ms-client-request-id", r.header("x-ms-client-request-id"));
+    }
+
+    /**
+     * Azure dropped the Atom format (version 2015-12-11); this endpoint never spoke it: a request that sends Atom, or
+     * accepts only Atom, is 415 {@code AtomFormatNotSupported}, as Azure answers.
+     */
+    private static void refuseAtom(ApiRequest r) {
+        String type = r.header("Content-Type");
+        String accept = r.param("$format") != null ? r.param("$format") : r.header("Accept");
+        boolean sendsAtom = type != null && type.toLowerCase(Locale.ROOT).contains("atom+xml");
+        boolean wantsAtom = accept != null && accept.toLowerCase(Locale.ROOT).contains("atom+xml")
+                && !accept.toLowerCase(Locale.ROOT).contains("json");
+        if (sendsAtom || wantsAtom) {
+            throw new TableException(415, "AtomFormatNotSupported", "Atom format is not supported.");
+        }
     }
 
     /** A request path, host-style when the Host names an account served here (else path-style). */

@@ -376,6 +376,10 @@ class AzureConformanceTest extends SdkTestBase {
             assertEquals(200, r.statusCode(), good + ": " + r.body());
             assertEquals(good, r.headers().firstValue("x-ms-version").orElse(null), "answered in the version asked");
         }
+        assertError(send("GET", "/devstoreaccount1/Tables", null, "Accept", "application/atom+xml"), 415,
+                "AtomFormatNotSupported");
+        assertError(send("POST", "/devstoreaccount1/Tables", "<entry/>", "Content-Type", "application/atom+xml"), 415,
+                "AtomFormatNotSupported");
         HttpResponse<String> traced = send("GET", "/devstoreaccount1/Tables", null, "x-ms-client-request-id", "trace-42");
         assertEquals("trace-42", traced.headers().firstValue("x-ms-client-request-id").orElse(null), "echoed");
     }
