@@ -9,13 +9,18 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMessage;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * Aggregates a request into one message, refusing bodies over the limit with Azure's 413 {@code
- * RequestBodyTooLarge} answer (then closing the connection, whose rest is unread).
+ * RequestBodyTooLarge} answer as soon as the Content-Length shows it; the rest of such a body (up to 64 MiB) is read
+ * away by {@link DrainAfterRefusal} before the connection closes, a larger or chunked one is cut off.
  */
 final class BodyLimit extends HttpObjectAggregator {
+    /** A refused body up to this size is read away before the connection closes; a larger one is cut off. */
+    static final long MAX_DRAINED_BYTES = 64L * 1024 * 1024;
+
     BodyLimit(int maxBytes) {
         super(maxBytes);
     }
@@ -33,6 +38,13 @@ final class BodyLimit extends HttpObjectAggregator {
         r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         r.headers().set(HttpHeaderNames.CONNECTION, "close");
-        ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        long declared = HttpUtil.getContentLength(oversized, -1L);
+        if (declared >= 0 && declared <= MAX_DRAINED_BYTES) {
+            // answer now, read the rest of the body away, then close (DrainAfterRefusal)
+            ctx.channel().attr(DrainAfterRefusal.REFUSED).set(Boolean.TRUE);
+            ctx.writeAndFlush(r);
+        } else {
+            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE); // chunked, or too much to read away
+        }
     }
 }

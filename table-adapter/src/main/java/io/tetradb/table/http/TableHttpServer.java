@@ -79,8 +79,11 @@ public final class TableHttpServer implements AutoCloseable {
                         protected void initChannel(SocketChannel c) {
                             c.pipeline()
                                     .addLast(new HttpServerCodec())
-                                    .addLast(new HttpServerKeepAliveHandler())
+                                    .addLast(new DrainAfterRefusal())
                                     .addLast(new BodyLimit(MAX_BODY_BYTES))
+                                    // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
+                                    // so the connection stays open while the refused body is read away
+                                    .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new RequestHandler(api, pool));
                         }
                     })
