@@ -19,7 +19,11 @@ public final class ETags {
 
     /** The ETag of an entity last written at {@code timestamp}. */
     public static String of(Instant timestamp) {
-        return PREFIX + URLEncoder.encode(DateTimes.format(timestamp), StandardCharsets.UTF_8) + SUFFIX;
+        String text = DateTimes.format(timestamp);
+        // the usual form holds digits, '-', 'T', ':', '.', 'Z': percent-encoding it only turns ':' into %3A
+        String encoded = text.length() == 28 && text.charAt(0) != '+'
+                ? text.replace(":", "%3A") : URLEncoder.encode(text, StandardCharsets.UTF_8);
+        return PREFIX + encoded + SUFFIX;
     }
 
     /**
