@@ -1,7 +1,7 @@
 // The npm @azure/data-tables client, unchanged, against the server's Tables endpoint (argv[2]: the endpoint URL):
 // transactions as the JavaScript SDK sends them (sub-requests without Content-Length, a blank line before each
 // JSON body). Prints one JSON line with what it saw.
-import { AzureNamedKeyCredential, TableClient } from "@azure/data-tables";
+import { AzureNamedKeyCredential, AzureSASCredential, TableClient, generateTableSas } from "@azure/data-tables";
 
 const endpoint = process.argv[2];
 const credential = new AzureNamedKeyCredential("devstoreaccount1",
@@ -45,8 +45,23 @@ for await (const e of table.listEntities({ queryOptions: { filter: "d eq 5 and T
   byDouble.push(e.rowKey);
 }
 
+// under a SAS that grants only "add": a transaction of inserts passes, one that also deletes is refused
+const adder = new TableClient(endpoint, "nodetx",
+  new AzureSASCredential(generateTableSas("nodetx", credential, { permissions: { add: true } })),
+  { allowInsecureConnection: true });
+const sasAdds = (await adder.submitTransaction([["create", { partitionKey: "s", rowKey: "a1" }],
+  ["create", { partitionKey: "s", rowKey: "a2" }]])).status;
+let sasDelete;
+try {
+  await adder.submitTransaction([["create", { partitionKey: "s", rowKey: "a3" }],
+    ["delete", { partitionKey: "s", rowKey: "a1" }]]);
+  sasDelete = "no error";
+} catch (e) {
+  sasDelete = { status: e.statusCode, code: e.code };
+}
+
 const rows = {};
-for await (const e of table.listEntities()) {
+for await (const e of table.listEntities({ queryOptions: { filter: "PartitionKey eq 'p'" } })) {
   rows[e.rowKey] = { n: e.n, kept: e.kept ?? null };
 }
 const updated = await table.getEntity("p", "toUpdate");
@@ -62,4 +77,7 @@ console.log(JSON.stringify({
   failed,
   stale,
   byDouble,
+  sasAdds,
+  sasDelete,
+  sasRows: (await (async () => { const k = []; for await (const e of table.listEntities({ queryOptions: { filter: "PartitionKey eq 's'" } })) k.push(e.rowKey); return k; })()),
 }));

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * unchanged, against the server's Tables endpoint: {@code submitTransaction} with a create, an upsert, an update and
  * a delete in one transaction, and a failing transaction that reports the failed operation's index and applies
  * nothing (the JavaScript SDK writes each operation without Content-Length and with a blank line before its JSON);
- * ETag round trips (a stale ETag is 412) and a filter with an integer literal against a Double and {@code True}.
+ * ETag round trips (a stale ETag is 412), a filter with an integer literal against a Double and {@code True}, and
+ * transactions under a SAS that grants only "add".
  */
 class TablesNodeSdkTest {
     private static final long NODE_TIMEOUT_SECONDS = 120;
@@ -63,6 +64,11 @@ class TablesNodeSdkTest {
             // ETags round-trip through the SDK; a stale one is 412
             assertEquals(412, r.get("stale").asInt(), out);
             assertEquals("[\"created\"]", r.get("byDouble").toString(), "d eq 5 matches 5.0: " + out);
+            // a SAS-authorised transaction needs the permissions of its operations, no more
+            assertEquals(202, r.get("sasAdds").asInt(), out);
+            assertEquals(403, r.get("sasDelete").get("status").asInt(), out);
+            assertEquals("AuthorizationPermissionMismatch", r.get("sasDelete").get("code").asText(), out);
+            assertEquals("[\"a1\",\"a2\"]", r.get("sasRows").toString(), out);
         }
     }
 }
