@@ -32,7 +32,7 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
         if (dot <= 0) {
             return null;
         }
-        String label = host.substring(0, dot);
+        String label = host.substring(0, dot).toLowerCase(java.util.Locale.ROOT); // host names ignore case
         return known.test(label) ? label : null;
     }
 
