@@ -18,9 +18,9 @@ import java.util.Locale;
  * Permissions: {@code r} get and query, {@code a} insert (and upsert), {@code u} update, merge (and upsert),
  * {@code d} delete; each operation of a {@code $batch} is checked against them as it would be alone
  * ({@link #checkBatchOperation}). Key ranges bound point operations and a batch's operations; a query under a SAS
- * with key ranges is refused (not narrowed). A SAS parameter given twice is 403 {@code AuthenticationFailed}. A SAS for https only is refused (this endpoint speaks http); the signed IP range
- * is not checked. Stored access policies ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt})
- * is checked by {@link #checkAccountSas}.
+ * with key ranges is refused (not narrowed). A SAS parameter given twice is 403 {@code AuthenticationFailed}. A SAS
+ * for https only is refused (this endpoint speaks http); the signed IP range is not checked. Stored access policies
+ * ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt}) is checked by {@link #checkAccountSas}.
  */
 final class SasAuth {
     private final SharedKeyAuth keys;
@@ -29,7 +29,7 @@ final class SasAuth {
         this.keys = keys;
     }
 
-    /** The query parameters a SAS is made of (and {@code api-version}); Azure refuses a SAS that repeats one. */
+    /** The query parameters a SAS is made of; Azure refuses a SAS that repeats one. */
     private static final java.util.Set<String> SAS_PARAMETERS = java.util.Set.of("sv", "ss", "srt", "sp", "se", "st",
             "spr", "sip", "si", "sig", "tn", "spk", "srk", "epk", "erk", "ses");
 

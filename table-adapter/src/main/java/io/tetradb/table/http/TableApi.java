@@ -126,7 +126,7 @@ final class TableApi {
                 return entityOperation(r, p);
             case BATCH:
                 if (method.equals("POST")) {
-                    // a service SAS grants one table: the batch's operations must address it
+                    // under a SAS each operation is checked as it would be alone
                     return batches.handle(r, p, r.param("sig") != null ? sas : null);
                 }
                 break;
