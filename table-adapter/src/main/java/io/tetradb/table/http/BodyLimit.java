@@ -3,6 +3,7 @@ package io.tetradb.table.http;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -25,8 +26,8 @@ final class BodyLimit extends HttpObjectAggregator {
         super(maxBytes);
     }
 
-    @Override
-    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+    /** Azure's 413 answer; the connection closes after it. */
+    private static FullHttpResponse tooLarge() {
         ApiResponse a = Errors.of(413, "RequestBodyTooLarge", "The request body is too large and exceeds the "
                 + "maximum permissible limit.", MetadataLevel.MINIMAL);
         FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(413),
@@ -38,6 +39,26 @@ final class BodyLimit extends HttpObjectAggregator {
         r.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         r.headers().set(HttpHeaderNames.CONNECTION, "close");
+        return r;
+    }
+
+    /** {@code Expect: 100-continue} with a Content-Length over the limit: Azure's 413 instead of Netty's bare one. */
+    @Override
+    protected Object newContinueResponse(HttpMessage start, int maxContentLength, ChannelPipeline pipeline) {
+        if (HttpUtil.is100ContinueExpected(start) && HttpUtil.getContentLength(start, -1L) > maxContentLength) {
+            return tooLarge();
+        }
+        return super.newContinueResponse(start, maxContentLength, pipeline);
+    }
+
+    @Override
+    protected boolean closeAfterContinueResponse(Object msg) {
+        return msg instanceof FullHttpResponse r && r.status().code() == 413; // the body is never sent
+    }
+
+    @Override
+    protected void handleOversizedMessage(ChannelHandlerContext ctx, HttpMessage oversized) {
+        FullHttpResponse r = tooLarge();
         long declared = HttpUtil.getContentLength(oversized, -1L);
         if (declared >= 0 && declared <= MAX_DRAINED_BYTES) {
             // answer now, read the rest of the body away, then close (DrainAfterRefusal)

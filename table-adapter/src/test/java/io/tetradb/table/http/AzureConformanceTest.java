@@ -392,6 +392,17 @@ class AzureConformanceTest extends SdkTestBase {
         String[] batched = tooLarge("/devstoreaccount1/$batch", "multipart/mixed; boundary=b", batch);
         assertTrue(batched[0].startsWith("HTTP/1.1 413"), batched[0]);
         assertServing();
+        // a client that asks first (Expect: 100-continue) gets Azure's 413 instead of the go-ahead
+        try (Socket sock = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort())) {
+            sock.setSoTimeout(30_000);
+            sock.getOutputStream().write(("POST /devstoreaccount1/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " + (5 << 20)
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            sock.getOutputStream().flush();
+            String answer = new String(sock.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+            assertTrue(answer.contains("\"code\":\"RequestBodyTooLarge\""), answer);
+        }
         // a client that sends the whole body before it reads gets the answer too (the rest is read away)
         for (int i = 0; i < 3; i++) {
             assertError(send("POST", "/devstoreaccount1/limits", big.toString()), 413, "RequestBodyTooLarge");
