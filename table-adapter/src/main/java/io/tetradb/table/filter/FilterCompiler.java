@@ -14,7 +14,8 @@ import java.util.List;
  * {@code d}. Each comparison becomes {@code d.P op value} — a sargable conjunct, so the planner seeks the index on
  * {@code /P}, routes {@code PartitionKey eq} to one logical partition and turns RowKey ranges into id ranges —
  * {@code AND} a type check on {@code d._types.P} (a residual test), so that a comparison is true only between values
- * of the same Edm type: an Int64 compares as a number with Int64 literals and never with strings or Int32s.
+ * of the same Edm type — except numbers: Int32, Int64 and Double compare by value with each other (OData's numeric
+ * promotion, as Azure and Cosmos DB compare them), never with strings.
  */
 public final class FilterCompiler {
     public static final String ALIAS = "d";
@@ -59,10 +60,16 @@ public final class FilterCompiler {
         Expr value = compare(new Expr.PropertyAccess(D, name), c.op(), lit);
         Expr tag = new Expr.PropertyAccess(new Expr.PropertyAccess(D, EntityItems.TYPES), name);
         Expr typeCheck = switch (lit.type()) {
-            case STRING, INT32, BOOLEAN -> new Expr.Unary(Expr.UnaryOp.NOT,
+            // numbers compare by value across Int32, Int64 and Double (OData's numeric promotion: 'd eq 5' matches
+            // 5.0, 'n eq 5L' an Int32 5); only those are stored as JSON numbers, so the comparison is the check
+            case INT32, INT64, DOUBLE -> null;
+            case STRING, BOOLEAN -> new Expr.Unary(Expr.UnaryOp.NOT,
                     new Expr.FunctionCall("IS_DEFINED", false, List.of(tag)));
             default -> new Expr.Binary(Expr.BinaryOp.EQUAL, tag, new Expr.StringLiteral(lit.type().odataName()));
         };
+        if (typeCheck == null) {
+            return value;
+        }
         return new Expr.Binary(Expr.BinaryOp.AND, value, typeCheck);
     }
 

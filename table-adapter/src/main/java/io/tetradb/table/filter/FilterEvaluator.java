@@ -43,10 +43,18 @@ public final class FilterEvaluator {
         }
         Filter.Comparison c = (Filter.Comparison) f;
         EdmValue v = props.apply(c.property());
-        if (v == null || v.type() != c.literal().type()) {
+        if (v == null) {
             return null;
         }
-        int cmp = compare(v, c.literal());
+        int cmp;
+        if (numeric(v) && numeric(c.literal())) { // OData's numeric promotion, as the compiled filter
+            cmp = new java.math.BigDecimal(((Number) v.value()).toString())
+                    .compareTo(new java.math.BigDecimal(((Number) c.literal().value()).toString()));
+        } else if (v.type() != c.literal().type()) {
+            return null;
+        } else {
+            cmp = compare(v, c.literal());
+        }
         return switch (c.op()) {
             case EQ -> cmp == 0;
             case NE -> cmp != 0;
@@ -55,6 +63,11 @@ public final class FilterEvaluator {
             case LT -> cmp < 0;
             case LE -> cmp <= 0;
         };
+    }
+
+    private static boolean numeric(EdmValue v) {
+        return (v.type() == EdmType.INT32 || v.type() == EdmType.INT64
+                || v.type() == EdmType.DOUBLE && Double.isFinite((Double) v.value()));
     }
 
     private static int compare(EdmValue a, EdmValue b) {

@@ -138,7 +138,7 @@ public final class FilterParser {
             String body = quoted();
             return typed(word, body);
         }
-        return switch (word) {
+        return switch (word.toLowerCase(Locale.ROOT)) { // True and False too, as Azure accepts
             case "true" -> EdmValue.bool(true);
             case "false" -> EdmValue.bool(false);
             default -> {

@@ -23,7 +23,8 @@ import java.util.UUID;
 /**
  * Entities in the Tables JSON format. Reading: a property's type is its {@code Name@odata.type} annotation, else its
  * JSON type (string → String, true/false → Boolean, integer in Int32 range → Int32, other numbers → Double); Int64
- * values come as strings; null properties are dropped, as Azure does. Writing: the annotations the metadata level
+ * values come as strings, an Edm.Boolean may come as "true"/"false"; untyped null properties are dropped and typed
+ * ones refused (400 InvalidInput), as Azure does. Writing: the annotations the metadata level
  * asks for (minimal: the types JSON cannot tell — Int64, Double, DateTime, Guid, Binary; none: no annotations).
  */
 final class EntityJson {
@@ -93,6 +94,11 @@ final class EntityJson {
 
     private static EdmValue value(String name, JsonNode n, String annotation) {
         if (n.isNull()) {
+            if (annotation != null) {
+                // Azure refuses a typed null rather than storing or dropping it
+                throw TableException.invalidInput("the property " + name + " is null but typed " + annotation
+                        + "; a null property carries no type");
+            }
             return null;
         }
         if (annotation != null) {
@@ -125,6 +131,10 @@ final class EntityJson {
                 case BOOLEAN:
                     if (n.isBoolean()) {
                         return EdmValue.bool(n.booleanValue());
+                    }
+                    if (n.isTextual() && (n.textValue().equalsIgnoreCase("true")
+                            || n.textValue().equalsIgnoreCase("false"))) {
+                        return EdmValue.bool(n.textValue().equalsIgnoreCase("true"));
                     }
                     break;
                 case INT32:
@@ -215,7 +225,7 @@ final class EntityJson {
             o.put("RowKey", e.rowKey());
         }
         if (e.timestamp() != null && (select == null || select.contains("Timestamp"))) {
-            if (level != MetadataLevel.NONE) {
+            if (level == MetadataLevel.FULL) { // minimal metadata leaves it out: Timestamp is always a DateTime
                 o.put("Timestamp" + TYPE_SUFFIX, EdmType.DATETIME.odataName());
             }
             o.put("Timestamp", DateTimes.format(e.timestamp()));
@@ -281,7 +291,7 @@ final class EntityJson {
             g.writeStringField("RowKey", e.rowKey());
         }
         if (e.timestamp() != null && (select == null || select.contains("Timestamp"))) {
-            if (level != MetadataLevel.NONE) {
+            if (level == MetadataLevel.FULL) {
                 g.writeStringField("Timestamp" + TYPE_SUFFIX, EdmType.DATETIME.odataName());
             }
             g.writeStringField("Timestamp", DateTimes.format(e.timestamp()));
@@ -323,13 +333,21 @@ final class EntityJson {
         return annotate && level != MetadataLevel.NONE;
     }
 
+    /** The account of a base URL: its last path segment (path-style) or its host's first label (host-style). */
     private static String accountOf(String baseUrl) {
-        return baseUrl.substring(baseUrl.lastIndexOf('/') + 1);
+        String rest = baseUrl.substring(baseUrl.indexOf("//") + 2);
+        int slash = rest.lastIndexOf('/');
+        if (slash >= 0) {
+            return rest.substring(slash + 1);
+        }
+        int dot = rest.indexOf('.');
+        return dot < 0 ? rest : rest.substring(0, dot);
     }
 
+    /** A key as it stands in an entity URL: quotes doubled (and left as quotes, as Azure writes them), the rest percent-encoded. */
     static String escapeKey(String key) {
         return java.net.URLEncoder.encode(key.replace("'", "''"), java.nio.charset.StandardCharsets.UTF_8)
-                .replace("+", "%20");
+                .replace("+", "%20").replace("%27", "'");
     }
 
 }

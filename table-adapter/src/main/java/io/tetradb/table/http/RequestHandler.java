@@ -24,7 +24,6 @@ import java.util.concurrent.RejectedExecutionException;
 /** Turns each aggregated HTTP request into an {@link ApiRequest}, runs it on the worker pool, writes the answer. */
 final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RequestHandler.class);
-    private static final String API_VERSION = "2019-02-02";
     private final TableApi api;
     private final ExecutorService pool;
 
@@ -78,6 +77,9 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
 
     /** {@code GET .../Table(PartitionKey='p',RowKey='r')}: one entity by its keys (not a query). */
     static boolean isPointRead(String method, String rawPath) {
+        if (rawPath.endsWith(")/")) {
+            rawPath = rawPath.substring(0, rawPath.length() - 1);
+        }
         return method.equals("GET") && rawPath.endsWith(")") && rawPath.contains("(PartitionKey=")
                 && rawPath.contains(",RowKey=");
     }
@@ -87,7 +89,9 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 Unpooled.wrappedBuffer(a.body));
         a.headers.forEach((k, v) -> resp.headers().set(k, v));
         resp.headers().set("x-ms-request-id", requestId().toString());
-        resp.headers().set("x-ms-version", API_VERSION);
+        if (!resp.headers().contains("x-ms-version")) {
+            resp.headers().set("x-ms-version", ApiVersions.DEFAULT);
+        }
         resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
         resp.headers().set(HttpHeaderNames.DATE, HttpDates.now());
         resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);

@@ -6,12 +6,47 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * A path-style Tables URL taken apart: {@code /account/Tables}, {@code /account/Tables('t')}, {@code /account/t()},
- * {@code /account/t(PartitionKey='p',RowKey='r')} (quotes doubled inside keys), {@code /account/$batch}.
+ * A Tables URL taken apart: {@code /account/Tables}, {@code /account/Tables('t')}, {@code /account/t()},
+ * {@code /account/t(PartitionKey='p',RowKey='r')} (quotes doubled inside keys), {@code /account/$batch} — path-style,
+ * the account in the path — or the same without the account segment when the Host names the account
+ * ({@code devstoreaccount1.table.localhost:10002}: host-style, {@code hostStyle}). One trailing slash on the resource
+ * ({@code /Tables/}, {@code /t()/}) is ignored, as Azure does.
  */
-record ResourcePath(String account, Kind kind, String table, String partitionKey, String rowKey) {
+record ResourcePath(String account, Kind kind, String table, String partitionKey, String rowKey, boolean hostStyle) {
 
     enum Kind { SERVICE, TABLES, TABLE, ENTITIES, ENTITY, BATCH }
+
+    ResourcePath(String account, Kind kind, String table, String partitionKey, String rowKey) {
+        this(account, kind, table, partitionKey, rowKey, false);
+    }
+
+    /**
+     * The account the {@code Host} header names (its first label, when that is an account served here and the host
+     * has more labels: {@code devstoreaccount1.table.localhost}), or null (path-style).
+     */
+    static String hostAccount(String host, java.util.function.Predicate<String> known) {
+        if (host == null) {
+            return null;
+        }
+        int dot = host.indexOf('.');
+        if (dot <= 0) {
+            return null;
+        }
+        String label = host.substring(0, dot).toLowerCase(java.util.Locale.ROOT); // host names ignore case
+        return known.test(label) ? label : null;
+    }
+
+    /**
+     * Parses a path; {@code hostAccount} (null: none) is the account the Host names. A path that starts with that
+     * account's own segment is still read path-style ({@code http://devstoreaccount1.table.localhost/devstoreaccount1/Tables}).
+     */
+    static ResourcePath parse(String rawPath, String hostAccount) {
+        if (hostAccount != null && !rawPath.equals("/" + hostAccount) && !rawPath.startsWith("/" + hostAccount + "/")) {
+            ResourcePath p = parse("/" + hostAccount + (rawPath.startsWith("/") ? rawPath : "/" + rawPath));
+            return new ResourcePath(p.account, p.kind, p.table, p.partitionKey, p.rowKey, true);
+        }
+        return parse(rawPath);
+    }
 
     static ResourcePath parse(String rawPath) {
         String path;
@@ -29,6 +64,9 @@ record ResourcePath(String account, Kind kind, String table, String partitionKey
         String rest = slash < 0 ? "" : path.substring(slash + 1);
         if (account.isEmpty()) {
             throw TableException.invalidInput("path-style URLs start with the account: /devstoreaccount1/...");
+        }
+        if (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
         }
         if (rest.isEmpty()) {
             return new ResourcePath(account, Kind.SERVICE, null, null, null);

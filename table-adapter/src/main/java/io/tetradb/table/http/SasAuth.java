@@ -16,16 +16,31 @@ import java.util.Locale;
  * sp \n st \n se \n /table/account/tablename \n si \n sip \n spr \n sv \n spk \n srk \n epk \n erk
  * </pre>
  * Permissions: {@code r} get and query, {@code a} insert (and upsert), {@code u} update, merge (and upsert),
- * {@code d} delete; a {@code $batch} needs all four. Key ranges bound point operations; a query under a SAS with key
- * ranges is refused (not narrowed). A SAS for https only is refused (this endpoint speaks http); the signed IP range
- * is not checked. Stored access policies ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt})
- * is checked by {@link #checkAccountSas}.
+ * {@code d} delete; each operation of a {@code $batch} is checked against them as it would be alone
+ * ({@link #checkBatchOperation}). Key ranges bound point operations and a batch's operations; a query under a SAS
+ * with key ranges is refused (not narrowed). A SAS parameter given twice is 403 {@code AuthenticationFailed}. A SAS
+ * for https only is refused (this endpoint speaks http); the signed IP range is not checked. Stored access policies
+ * ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt}) is checked by {@link #checkAccountSas}.
  */
 final class SasAuth {
     private final SharedKeyAuth keys;
 
     SasAuth(SharedKeyAuth keys) {
         this.keys = keys;
+    }
+
+    /** The query parameters a SAS is made of; Azure refuses a SAS that repeats one. */
+    private static final java.util.Set<String> SAS_PARAMETERS = java.util.Set.of("sv", "ss", "srt", "sp", "se", "st",
+            "spr", "sip", "si", "sig", "tn", "spk", "srk", "epk", "erk", "ses");
+
+    static void refuseRepeatedParameters(ApiRequest r) {
+        for (String name : SAS_PARAMETERS) {
+            java.util.List<String> values = r.query().get(name);
+            if (values != null && values.size() > 1) {
+                throw SharedKeyAuth.failed("Server failed to authenticate the request. The shared access signature "
+                        + "repeats the parameter " + name + ".");
+            }
+        }
     }
 
     void check(ApiRequest r, ResourcePath p) {
@@ -57,6 +72,9 @@ final class SasAuth {
         }
         requirePermissions(sp, needed);
         boolean ranged = r.param("spk") != null || r.param("epk") != null;
+        if (p.kind() == ResourcePath.Kind.BATCH) {
+            return; // each operation is checked by checkBatchOperation
+        }
         if (ranged && p.kind() == ResourcePath.Kind.ENTITY) {
             if (!inRange(p.partitionKey(), p.rowKey(), r)) {
                 throw new TableException(403, "AuthorizationFailure",
@@ -143,9 +161,29 @@ final class SasAuth {
                 case "PUT", "MERGE", "PATCH" -> r.header("If-Match") == null ? "au" : "u";
                 default -> "?";
             };
-            case BATCH -> "aud";
+            case BATCH -> ""; // the operations inside are checked one by one
             default -> "?";
         };
+    }
+
+    /**
+     * Checks one operation of a {@code $batch} authorised by the SAS of {@code outer} (already verified by
+     * {@link #check}): the permissions it needs alone ({@code a} insert, {@code u} update/merge, both for an upsert,
+     * {@code d} delete, {@code r} a read), a service SAS's table, and its key range ({@code pk}/{@code rk}: the
+     * operation's entity). 403 with Azure's code otherwise.
+     */
+    void checkBatchOperation(ApiRequest outer, ApiRequest sub, ResourcePath sp, String pk, String rk) {
+        boolean account = outer.param("ss") != null;
+        String tn = outer.param("tn");
+        if (!account && (sp.table() == null || tn == null || !sp.table().equalsIgnoreCase(tn))) {
+            throw new TableException(403, "AuthorizationResourceTypeMismatch",
+                    "the shared access signature does not grant the table " + sp.table());
+        }
+        requirePermissions(orEmpty(outer.param("sp")), entityPermissions(sub, sp));
+        if (!account && (outer.param("spk") != null || outer.param("epk") != null) && !inRange(pk, rk, outer)) {
+            throw new TableException(403, "AuthorizationFailure",
+                    "This request is not authorized to perform this operation (key out of the SAS range).");
+        }
     }
 
     private static void requirePermissions(String sp, String needed) {

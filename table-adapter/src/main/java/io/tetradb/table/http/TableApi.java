@@ -43,24 +43,52 @@ final class TableApi {
 
     /** Answers one request; every failure becomes the Tables error answer. */
     ApiResponse handle(ApiRequest r) {
+        String version = null;
+        ApiResponse answer;
         try {
-            ResourcePath path = ResourcePath.parse(r.rawPath());
+            version = ApiVersions.check(r.header("x-ms-version"));
+            refuseAtom(r);
+            ResourcePath path = path(r.rawPath(), r.header("Host"));
             if (!auth.knows(path.account())) {
                 throw new TableException(403, "AuthenticationFailed", "the account " + path.account()
                         + " does not exist here");
             }
-            if (r.param("sig") != null) {
+            if (r.query().containsKey("sig")) {
+                SasAuth.refuseRepeatedParameters(r);
                 sas.check(r, path);
             } else {
                 auth.check(r, path.account());
             }
-            return route(r, path);
+            answer = route(r, path);
         } catch (TableException e) {
-            return Errors.of(e, MetadataLevel.of(r));
+            answer = Errors.of(e, MetadataLevel.of(r));
         } catch (RuntimeException e) {
             LOG.error("{} {} failed", r.method(), r.rawPath(), e);
-            return Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
+            answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
         }
+        // Azure answers in the version asked for, and echoes the client's request id
+        return answer.header("x-ms-version", version)
+                .header("x-ms-client-request-id", r.header("x-ms-client-request-id"));
+    }
+
+    /**
+     * Azure dropped the Atom format (version 2015-12-11); this endpoint never spoke it: a request that sends Atom, or
+     * accepts only Atom, is 415 {@code AtomFormatNotSupported}, as Azure answers.
+     */
+    private static void refuseAtom(ApiRequest r) {
+        String type = r.header("Content-Type");
+        String accept = r.param("$format") != null ? r.param("$format") : r.header("Accept");
+        boolean sendsAtom = type != null && type.toLowerCase(Locale.ROOT).contains("atom+xml");
+        boolean wantsAtom = accept != null && accept.toLowerCase(Locale.ROOT).contains("atom+xml")
+                && !accept.toLowerCase(Locale.ROOT).contains("json");
+        if (sendsAtom || wantsAtom) {
+            throw new TableException(415, "AtomFormatNotSupported", "Atom format is not supported.");
+        }
+    }
+
+    /** A request path, host-style when the Host names an account served here (else path-style). */
+    ResourcePath path(String rawPath, String host) {
+        return ResourcePath.parse(rawPath, ResourcePath.hostAccount(host, auth::knows));
     }
 
     private ApiResponse route(ApiRequest r, ResourcePath p) {
@@ -98,9 +126,8 @@ final class TableApi {
                 return entityOperation(r, p);
             case BATCH:
                 if (method.equals("POST")) {
-                    // a service SAS grants one table: the batch's operations must address it
-                    String sasTable = r.param("sig") != null && r.param("ss") == null ? r.param("tn") : null;
-                    return batches.handle(r, p, sasTable);
+                    // under a SAS each operation is checked as it would be alone
+                    return batches.handle(r, p, r.param("sig") != null ? sas : null);
                 }
                 break;
             default:
@@ -146,7 +173,8 @@ final class TableApi {
 
     private ApiResponse listTables(ApiRequest r, ResourcePath p) {
         MetadataLevel level = MetadataLevel.of(r);
-        Filter filter = r.param("$filter") == null ? null : FilterParser.parse(r.param("$filter"));
+        String f = r.param("$filter");
+        Filter filter = f == null || f.isBlank() ? null : FilterParser.parse(f); // an empty filter: every table
         TableService.TablePage page = service(p.account()).listTables(filter, top(r), r.param("NextTableName"));
         ObjectNode o = EntityJson.M.createObjectNode();
         if (level != MetadataLevel.NONE) {
@@ -166,8 +194,7 @@ final class TableApi {
         Table t = service(p.account()).table(p.table());
         Entity e = EntityJson.parse(r.body(), null, null);
         Table.Outcome o = t.insert(e);
-        String location = baseUrl(r, p) + "/" + t.name() + "(PartitionKey='" + EntityJson.escapeKey(e.partitionKey())
-                + "',RowKey='" + EntityJson.escapeKey(e.rowKey()) + "')";
+        String location = entityUrl(baseUrl(r, p), t.name(), e.partitionKey(), e.rowKey());
         if (noContent(r)) {
             return new ApiResponse(204).header("Preference-Applied", "return-no-content")
                     .header("ETag", o.etag()).header("Location", location)
@@ -185,14 +212,8 @@ final class TableApi {
         String ifMatch = r.header("If-Match");
         Table.Outcome o;
         switch (r.method()) {
-            case "GET": {
-                o = t.get(p.partitionKey(), p.rowKey());
-                MetadataLevel level = MetadataLevel.of(r);
-                Entity e = o.entity();
-                byte[] json = written(g -> EntityJson.write(g, e, level, select(r), baseUrl(r, p), t.name(), true));
-                return new ApiResponse(200).json(json, level.contentType).header("ETag", e.etag())
-                        .charge(o.requestCharge());
-            }
+            case "GET":
+                return readEntity(r, p);
             case "PUT": {
                 Entity e = EntityJson.parse(r.body(), p.partitionKey(), p.rowKey());
                 o = ifMatch == null ? t.upsert(e) : t.update(e, ifMatch);
@@ -217,6 +238,17 @@ final class TableApi {
                         + " is not allowed on an entity.");
         }
         return new ApiResponse(204).header("ETag", o.etag()).charge(o.requestCharge());
+    }
+
+    /** One entity by its keys (also the retrieve operation a {@code $batch} may hold alone). */
+    ApiResponse readEntity(ApiRequest r, ResourcePath p) {
+        Table t = service(p.account()).table(p.table());
+        Table.Outcome o = t.get(p.partitionKey(), p.rowKey());
+        MetadataLevel level = MetadataLevel.of(r);
+        Entity e = o.entity();
+        byte[] json = written(g -> EntityJson.write(g, e, level, select(r), baseUrl(r, p), t.name(), true));
+        return new ApiResponse(200).json(json, level.contentType).header("ETag", e.etag())
+                .charge(o.requestCharge());
     }
 
     private ApiResponse queryEntities(ApiRequest r, ResourcePath p) {
@@ -283,7 +315,13 @@ final class TableApi {
 
     static String baseUrl(ApiRequest r, ResourcePath p) {
         String host = r.header("Host");
-        return "http://" + (host == null ? "localhost" : host) + "/" + p.account();
+        return "http://" + (host == null ? "localhost" : host) + (p.hostStyle() ? "" : "/" + p.account());
+    }
+
+    /** The URL of an entity: {@code <base>/table(PartitionKey='p',RowKey='r')}, keys escaped. */
+    static String entityUrl(String baseUrl, String table, String partitionKey, String rowKey) {
+        return baseUrl + "/" + table + "(PartitionKey='" + EntityJson.escapeKey(partitionKey) + "',RowKey='"
+                + EntityJson.escapeKey(rowKey) + "')";
     }
 
     /** What a generator writes, as bytes. */

@@ -20,7 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The Azure-Tables-compatible HTTP endpoint (path-style URLs, {@code http://host:port/devstoreaccount1/...}) over a
+ * The Azure-Tables-compatible HTTP endpoint (path-style URLs, {@code http://host:port/devstoreaccount1/...}, and
+ * host-style ones, {@code http://devstoreaccount1.table.localhost:port/...}) over a
  * core store. Netty reads and writes HTTP; requests run on a worker pool (the store blocks on disk), never on the
  * event loop.
  *
@@ -31,8 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </pre>
  */
 public final class TableHttpServer implements AutoCloseable {
-    /** Bodies above this are refused with 413 before they are read whole (a batch may hold 4 MiB). */
-    static final int MAX_BODY_BYTES = 4 * 1024 * 1024 + 64 * 1024;
+    /** Bodies above 4 MiB are refused with 413 RequestBodyTooLarge before they are read whole, as Azure does. */
+    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -78,8 +79,11 @@ public final class TableHttpServer implements AutoCloseable {
                         protected void initChannel(SocketChannel c) {
                             c.pipeline()
                                     .addLast(new HttpServerCodec())
-                                    .addLast(new HttpServerKeepAliveHandler())
+                                    .addLast(new DrainAfterRefusal())
                                     .addLast(new BodyLimit(MAX_BODY_BYTES))
+                                    // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
+                                    // so the connection stays open while the refused body is read away
+                                    .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new RequestHandler(api, pool));
                         }
                     })

@@ -92,18 +92,17 @@ public final class EntityItems {
         };
     }
 
-    /** The entity an item holds; {@code etag} is the core's etag of the item. */
-    public static Entity fromItem(JsonNode item, String etag) {
+    /** The entity an item holds, with the ETag of its Timestamp. */
+    public static Entity fromItem(JsonNode item) {
         String rowKey = RowKeys.fromId(item.path("id").asText());
         JsonNode pkNode = item.get(PARTITION_KEY);
         String pk = pkNode == null || pkNode.isNull() ? "" : pkNode.isTextual() ? pkNode.textValue() : pkNode.toString();
         JsonNode ts = item.get(TIMESTAMP);
         Instant timestamp;
         try {
-            timestamp = ts != null && ts.isTextual() ? DateTimes.parse(ts.textValue())
-                    : Instant.ofEpochSecond(item.path("_ts").asLong());
+            timestamp = ts != null && ts.isTextual() ? DateTimes.parse(ts.textValue()) : foreignTimestamp(item);
         } catch (RuntimeException notOurs) {
-            timestamp = Instant.ofEpochSecond(item.path("_ts").asLong());
+            timestamp = foreignTimestamp(item);
         }
         JsonNode types = item.path(TYPES);
         Map<String, EdmValue> props = new LinkedHashMap<>();
@@ -117,7 +116,24 @@ public final class EntityItems {
                 props.put(userName(f.getKey()), v);
             }
         }
-        return new Entity(pk, rowKey, timestamp, etag, props);
+        return new Entity(pk, rowKey, timestamp, io.tetradb.table.model.ETags.of(timestamp), props);
+    }
+
+    /**
+     * The Timestamp of an item another face wrote (no Tables Timestamp): its {@code _ts} second, and below the second
+     * its core version (the lsn at the end of its etag) — so that two versions written in the same second still have
+     * different ETags.
+     */
+    private static Instant foreignTimestamp(JsonNode item) {
+        Instant second = Instant.ofEpochSecond(item.path("_ts").asLong());
+        String etag = item.path("_etag").asText("").replace("\"", "");
+        int dash = etag.lastIndexOf('-');
+        try {
+            long lsn = dash < 0 ? 0 : Long.parseLong(etag.substring(dash + 1), 16);
+            return second.plusNanos(Math.floorMod(lsn, 10_000_000L) * 100);
+        } catch (NumberFormatException e) {
+            return second;
+        }
     }
 
     private static EdmValue readValue(JsonNode n, String tag) {

@@ -120,7 +120,7 @@ final class EntityQuery {
     private static List<Entity> entities(List<JsonNode> items) {
         List<Entity> out = new ArrayList<>(items.size());
         for (JsonNode item : items) {
-            out.add(EntityItems.fromItem(item, Table.etag(Table.coreEtag(item.path("_etag").asText()))));
+            out.add(EntityItems.fromItem(item));
         }
         return out;
     }

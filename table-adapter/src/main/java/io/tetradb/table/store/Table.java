@@ -10,10 +10,12 @@ import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.table.filter.Filter;
 import io.tetradb.table.model.DateTimes;
+import io.tetradb.table.model.ETags;
 import io.tetradb.table.model.Entity;
 import io.tetradb.table.model.EntityRules;
 import io.tetradb.table.model.TableException;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,9 +23,11 @@ import java.util.List;
  * The entities of one table, over its core container: point operations (each one core transaction), queries in
  * (PartitionKey, RowKey) order with continuation, and entity group transactions (one core transactional batch).
  *
- * <p>ETags are the core's item etags, written {@code W/"<etag>"}. A merge reads the entity and replaces it on the
- * condition that it did not change meanwhile (retrying when the caller gave no etag), so concurrent merges never
- * lose each other's properties.
+ * <p>ETags are Azure's, made of the entity's Timestamp ({@link ETags}); every write gets a later Timestamp than
+ * any before it. A conditional write reads the entity, compares its Timestamp with the If-Match, and writes on the
+ * core's condition that the item is still the one read (its core etag), so a concurrent write fails it with 412. A
+ * merge reads the entity and replaces it on the same condition (retrying when the caller gave no etag), so
+ * concurrent merges never lose each other's properties.
  */
 public final class Table {
     /** Results per query page at most, as in Azure. */
@@ -56,17 +60,19 @@ public final class Table {
         private final ItemCodec codec;
         private Entity entity;
         private final double requestCharge;
+        private final Instant written;
 
-        /** The entity of a stored item (null: none), read on demand. */
-        Outcome(ItemResult stored, ItemCodec codec, double requestCharge) {
+        /** The entity of a stored item (null: none), read on demand; {@code written} its Timestamp if known. */
+        Outcome(ItemResult stored, ItemCodec codec, double requestCharge, Instant written) {
             this.stored = stored;
             this.codec = codec;
             this.requestCharge = requestCharge;
+            this.written = written;
         }
 
         /** The same entity with another charge (a merge's read and write together). */
         Outcome withCharge(double total) {
-            Outcome o = new Outcome(stored, codec, total);
+            Outcome o = new Outcome(stored, codec, total, written);
             o.entity = entity;
             return o;
         }
@@ -78,9 +84,12 @@ public final class Table {
             return entity;
         }
 
-        /** The entity's wire ETag (null for none), without reading the entity. */
+        /** The entity's wire ETag (null for none), without reading the entity when this write set it. */
         public String etag() {
-            return stored == null ? null : Table.etag(stored.etag());
+            if (written != null) {
+                return ETags.of(written);
+            }
+            return stored == null ? null : entity().etag();
         }
 
         public double requestCharge() {
@@ -101,17 +110,42 @@ public final class Table {
 
     /** Insert; 409 EntityAlreadyExists. */
     public Outcome insert(Entity e) {
-        return write(e, ItemOperation.create(item(e)));
+        return write(e, item -> ItemOperation.create(item));
     }
 
     /** Replace an existing entity ({@code ifMatch} an etag or {@code *}); 404 ResourceNotFound, 412. */
     public Outcome update(Entity e, String ifMatch) {
-        return write(e, ItemOperation.replace(RowKeys.toId(e.rowKey()), item(e), coreEtag(ifMatch)));
+        Instant expected = ETags.condition(ifMatch);
+        String id = RowKeys.toId(e.rowKey());
+        if (expected == null) {
+            return write(e, item -> ItemOperation.replace(id, item, null));
+        }
+        EntityRules.checkEntity(e);
+        ItemResult cur = readMatching(e.partitionKey(), e.rowKey(), expected);
+        Outcome o = write(e, item -> ItemOperation.replace(id, item, cur.etag()));
+        return o.withCharge(cur.requestCharge() + o.requestCharge());
     }
 
     /** Insert or replace. */
     public Outcome upsert(Entity e) {
-        return write(e, ItemOperation.upsert(item(e), null));
+        return write(e, item -> ItemOperation.upsert(item, null));
+    }
+
+    /**
+     * The stored item of an entity whose Timestamp is {@code expected} (an If-Match): 404 ResourceNotFound when
+     * there is none, 412 when it has another version.
+     */
+    private ItemResult readMatching(String partitionKey, String rowKey, Instant expected) {
+        ItemResult cur;
+        try {
+            cur = container.read(pk(partitionKey), RowKeys.toId(rowKey), null);
+        } catch (StoreException ex) {
+            throw translate(ex);
+        }
+        if (!expected.equals(entity(cur).timestamp())) {
+            throw preconditionFailed();
+        }
+        return cur;
     }
 
     /**
@@ -120,7 +154,7 @@ public final class Table {
      */
     public Outcome merge(Entity e, String ifMatch, boolean insert) {
         EntityRules.checkEntity(e);
-        String expected = coreEtag(ifMatch);
+        Instant expected = ETags.condition(ifMatch);
         double charge = 0;
         for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
             ItemResult cur;
@@ -138,14 +172,16 @@ public final class Table {
                     if (!insert || expected != null) {
                         throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
                     }
-                    Outcome o = write(e, ItemOperation.create(item(e)));
+                    Outcome o = write(e, item -> ItemOperation.create(item));
                     return o.withCharge(charge + o.requestCharge());
                 }
-                if (expected != null && !expected.equals(cur.etag())) {
+                Entity stored = entity(cur);
+                if (expected != null && !expected.equals(stored.timestamp())) {
                     throw preconditionFailed();
                 }
-                Entity merged = entity(cur).mergedWith(e);
-                Outcome o = write(merged, ItemOperation.replace(RowKeys.toId(e.rowKey()), item(merged), cur.etag()));
+                Entity merged = stored.mergedWith(e);
+                String coreEtag = cur.etag();
+                Outcome o = write(merged, item -> ItemOperation.replace(RowKeys.toId(e.rowKey()), item, coreEtag));
                 return o.withCharge(charge + o.requestCharge());
             } catch (TableException ex) {
                 boolean raced = ex.status() == 412 && expected == null || ex.status() == 409 && cur == null;
@@ -159,27 +195,31 @@ public final class Table {
 
     /** Delete ({@code ifMatch} an etag or {@code *}); 404 ResourceNotFound, 412. */
     public Outcome delete(String partitionKey, String rowKey, String ifMatch) {
+        Instant expected = ETags.condition(ifMatch);
+        ItemResult cur = expected == null ? null : readMatching(partitionKey, rowKey, expected);
         try {
             ItemResult r = container.execute(pk(partitionKey),
-                    ItemOperation.delete(RowKeys.toId(rowKey), coreEtag(ifMatch)));
-            return new Outcome(null, null, r.requestCharge());
+                    ItemOperation.delete(RowKeys.toId(rowKey), cur == null ? null : cur.etag()));
+            return new Outcome(null, null, r.requestCharge() + (cur == null ? 0 : cur.requestCharge()), null);
         } catch (StoreException e) {
             throw translate(e);
         }
     }
 
-    private Outcome write(Entity e, ItemOperation op) {
+    /** Writes the item of {@code e}, stamped with a new Timestamp, by the operation {@code op} makes of it. */
+    private Outcome write(Entity e, java.util.function.Function<ObjectNode, ItemOperation> op) {
         EntityRules.checkEntity(e);
+        Instant written = DateTimes.nextWriteTime();
         try {
-            ItemResult r = container.execute(pk(e.partitionKey()), op);
-            return outcome(r);
+            ItemResult r = container.execute(pk(e.partitionKey()), op.apply(EntityItems.toItem(e, written)));
+            return new Outcome(r, container.codec(), r.requestCharge(), written);
         } catch (StoreException ex) {
             throw translate(ex);
         }
     }
 
     private Outcome outcome(ItemResult r) {
-        return new Outcome(r, container.codec(), r.requestCharge());
+        return new Outcome(r, container.codec(), r.requestCharge(), null);
     }
 
     private Entity entity(ItemResult r) {
@@ -187,11 +227,7 @@ public final class Table {
     }
 
     private static Entity entity(ItemCodec codec, ItemResult r) {
-        return EntityItems.fromItem(codec.parse(r.stored()), etag(r.etag()));
-    }
-
-    private static ObjectNode item(Entity e) {
-        return EntityItems.toItem(e, DateTimes.now());
+        return EntityItems.fromItem(codec.parse(r.stored()));
     }
 
     // ---- queries -------------------------------------------------------------------------------------------------
@@ -240,6 +276,8 @@ public final class Table {
         String partitionKey = ops.get(0).entity().partitionKey();
         java.util.Set<String> rowKeys = new java.util.HashSet<>();
         List<ItemOperation> core = new ArrayList<>();
+        // one Timestamp for the whole transaction, as Azure stamps an entity group transaction
+        Instant written = DateTimes.nextWriteTime();
         double charge = 0;
         for (int i = 0; i < ops.size(); i++) {
             BatchOperation op = ops.get(i);
@@ -254,27 +292,42 @@ public final class Table {
                             "The batch request contains multiple changes with the same row key.");
                 }
                 String id = RowKeys.toId(e.rowKey());
+                Instant expected = op.kind() == BatchOperation.Kind.UPSERT_REPLACE
+                        || op.kind() == BatchOperation.Kind.UPSERT_MERGE || op.kind() == BatchOperation.Kind.INSERT
+                        ? null : ETags.condition(op.ifMatch());
                 switch (op.kind()) {
-                    case INSERT -> core.add(ItemOperation.create(checked(e)));
-                    case UPDATE -> core.add(ItemOperation.replace(id, checked(e), coreEtag(op.ifMatch())));
-                    case UPSERT_REPLACE -> core.add(ItemOperation.upsert(checked(e), null));
-                    case DELETE -> core.add(ItemOperation.delete(id, coreEtag(op.ifMatch())));
+                    case INSERT -> core.add(ItemOperation.create(checked(e, written)));
+                    case UPSERT_REPLACE -> core.add(ItemOperation.upsert(checked(e, written), null));
+                    case UPDATE, DELETE -> {
+                        String coreEtag = null;
+                        if (expected != null) {
+                            if (op.kind() == BatchOperation.Kind.UPDATE) {
+                                EntityRules.checkEntity(e);
+                            }
+                            ItemResult cur = readMatching(e.partitionKey(), e.rowKey(), expected);
+                            charge += cur.requestCharge();
+                            coreEtag = cur.etag();
+                        }
+                        core.add(op.kind() == BatchOperation.Kind.UPDATE
+                                ? ItemOperation.replace(id, checked(e, written), coreEtag)
+                                : ItemOperation.delete(id, coreEtag));
+                    }
                     case MERGE, UPSERT_MERGE -> {
                         EntityRules.checkEntity(e);
                         ItemResult cur = readOrNull(e);
-                        String expected = coreEtag(op.ifMatch());
                         if (cur == null) {
                             if (op.kind() == BatchOperation.Kind.MERGE) {
                                 throw new TableException(404, "ResourceNotFound",
                                         "The specified resource does not exist.");
                             }
-                            core.add(ItemOperation.create(checked(e)));
+                            core.add(ItemOperation.create(checked(e, written)));
                         } else {
-                            if (expected != null && !expected.equals(cur.etag())) {
+                            Entity stored = entity(cur);
+                            if (expected != null && !expected.equals(stored.timestamp())) {
                                 throw preconditionFailed();
                             }
                             charge += cur.requestCharge();
-                            core.add(ItemOperation.replace(id, checked(entity(cur).mergedWith(e)), cur.etag()));
+                            core.add(ItemOperation.replace(id, checked(stored.mergedWith(e), written), cur.etag()));
                         }
                     }
                 }
@@ -297,7 +350,8 @@ public final class Table {
         }
         for (ItemResult r : results) {
             charge += r.requestCharge();
-            outcomes.add(r.stored() == null ? new Outcome(null, null, r.requestCharge()) : outcome(r));
+            outcomes.add(r.stored() == null ? new Outcome(null, null, r.requestCharge(), null)
+                    : new Outcome(r, container.codec(), r.requestCharge(), written));
         }
         return new BatchResult(outcomes, charge);
     }
@@ -316,9 +370,9 @@ public final class Table {
         }
     }
 
-    private ObjectNode checked(Entity e) {
+    private static ObjectNode checked(Entity e, Instant written) {
         EntityRules.checkEntity(e);
-        return item(e);
+        return EntityItems.toItem(e, written);
     }
 
     private ItemResult readOrNull(Entity e) {
@@ -336,26 +390,6 @@ public final class Table {
 
     private static PartitionKeyValue pk(String partitionKey) {
         return PartitionKeyValue.of(TextNode.valueOf(partitionKey));
-    }
-
-    /** The wire ETag of a core etag. */
-    public static String etag(String coreEtag) {
-        return "W/\"" + coreEtag + "\"";
-    }
-
-    /** The core etag an If-Match names (null for none or {@code *}: any version). */
-    static String coreEtag(String ifMatch) {
-        if (ifMatch == null || ifMatch.equals("*")) {
-            return null;
-        }
-        String s = ifMatch.trim();
-        if (s.startsWith("W/")) {
-            s = s.substring(2);
-        }
-        if (s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"")) {
-            s = s.substring(1, s.length() - 1);
-        }
-        return s;
     }
 
     private static TableException preconditionFailed() {

@@ -47,7 +47,10 @@ class FilterParserTest {
         Map<String, EdmValue> e = Map.of("Age", EdmValue.int32(42), "Big", EdmValue.int64(9007199254740993L),
                 "Name", EdmValue.string("Ben"));
         assertTrue(FilterEvaluator.matches(FilterParser.parse("Age eq 42 and Name ge 'B'"), e::get));
-        assertFalse(FilterEvaluator.matches(FilterParser.parse("Age eq 42L"), e::get), "Int32 vs Int64 literal");
+        // numbers compare by value across Int32, Int64 and Double (OData's numeric promotion, as Azure does)
+        assertTrue(FilterEvaluator.matches(FilterParser.parse("Age eq 42L"), e::get), "Int32 vs Int64 literal");
+        assertTrue(FilterEvaluator.matches(FilterParser.parse("Age eq 42.0"), e::get), "Int32 vs Double literal");
+        assertTrue(FilterEvaluator.matches(FilterParser.parse("Big gt 42"), e::get), "Int64 vs Int32 literal");
         assertFalse(FilterEvaluator.matches(FilterParser.parse("Age eq '42'"), e::get), "Int32 vs String literal");
         assertTrue(FilterEvaluator.matches(FilterParser.parse("Big gt 9007199254740992L"), e::get));
         assertFalse(FilterEvaluator.matches(FilterParser.parse("Missing eq 1"), e::get));

@@ -1,7 +1,6 @@
 package io.tetradb.table.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -9,7 +8,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -28,63 +26,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and malformed requests — each answered with a 4xx in Azure's error format while the server keeps serving.
  */
 class RawHttpTest extends SdkTestBase {
-    static final ObjectMapper M = new ObjectMapper();
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-
     @BeforeAll
     void table() throws Exception {
         HttpResponse<String> r = send("POST", "/devstoreaccount1/Tables", "{\"TableName\":\"raw\"}");
         assertEquals(201, r.statusCode(), r.body());
         assertEquals("raw", M.readTree(r.body()).path("TableName").asText());
         assertNotNull(r.headers().firstValue("x-ms-request-charge").orElse(null));
-    }
-
-    HttpResponse<String> send(String method, String path, String body, String... headers) throws Exception {
-        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
-        String contentType = body == null ? "" : "application/json";
-        for (int i = 0; i < headers.length; i += 2) {
-            if (headers[i].equals("Content-Type")) {
-                contentType = headers[i + 1];
-            }
-        }
-        int query = path.indexOf('?');
-        String canonical = "/devstoreaccount1" + (query < 0 ? path : path.substring(0, query));
-        java.util.regex.Matcher comp = java.util.regex.Pattern.compile("[?&]comp=([^&]*)").matcher(path);
-        if (comp.find()) {
-            canonical += "?comp=" + comp.group(1); // the one query parameter the canonicalized resource keeps
-        }
-        String toSign = method + "\n\n" + contentType + "\n" + date + "\n" + canonical;
-        String sig = Base64.getEncoder().encodeToString(SharedKeyAuth.hmac(Base64.getDecoder().decode(KEY), toSign));
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body))
-                .timeout(java.time.Duration.ofSeconds(30))
-                .header("x-ms-date", date)
-                .header("x-ms-version", "2019-02-02")
-                .header("Authorization", "SharedKey devstoreaccount1:" + sig);
-        if (!contentType.isEmpty()) {
-            b.header("Content-Type", contentType);
-        }
-        for (int i = 0; i < headers.length; i += 2) {
-            if (!headers[i].equals("Content-Type")) {
-                b.header(headers[i], headers[i + 1]);
-            }
-        }
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    void assertError(HttpResponse<String> r, int status, String code) throws Exception {
-        assertEquals(status, r.statusCode(), r.body());
-        assertEquals(code, r.headers().firstValue("x-ms-error-code").orElse(null));
-        JsonNode e = M.readTree(r.body()).path("odata.error");
-        assertEquals(code, e.path("code").asText());
-        assertFalse(e.path("message").path("value").asText().isEmpty());
-        assertEquals("0.00", r.headers().firstValue("x-ms-request-charge").orElse(null));
-        assertServing();
-    }
-
-    void assertServing() throws Exception {
-        assertEquals(200, send("GET", "/devstoreaccount1/Tables", null).statusCode(), "the server keeps serving");
     }
 
     @Test
@@ -201,9 +148,5 @@ class RawHttpTest extends SdkTestBase {
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(403, replayed.statusCode(), replayed.body());
         assertTrue(replayed.body().contains("15 minutes"), replayed.body());
-    }
-
-    static String enc(String s) {
-        return java.net.URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -5,6 +5,7 @@ import com.azure.data.tables.TableClient;
 import com.azure.data.tables.TableClientBuilder;
 import com.azure.data.tables.models.ListEntitiesOptions;
 import com.azure.data.tables.models.TableEntity;
+import com.azure.data.tables.models.TableEntityUpdateMode;
 import com.azure.data.tables.models.TableServiceException;
 import com.azure.data.tables.models.TableTransactionAction;
 import com.azure.data.tables.models.TableTransactionActionType;
@@ -118,6 +119,19 @@ class SdkScenarioTest extends SdkTestBase {
         assertEquals(1L << 40, zed.getProperty("Big"));
         assertEquals(List.of("Zed"), people.listEntities(new ListEntitiesOptions().setFilter("Age gt 70"), null, null)
                 .stream().map(TableEntity::getRowKey).collect(Collectors.toList()));
+        // each version another face writes has its own ETag (even within one second), so a stale one is refused
+        cosmos.getDatabase("devstoreaccount1").getContainer("people").upsertItem(M.createObjectNode()
+                .put("id", "Zed").put("PartitionKey", "Smith").put("Age", 78));
+        TableEntity zed2 = people.getEntity("Smith", "Zed");
+        assertTrue(!zed.getETag().equals(zed2.getETag()), zed.getETag());
+        TableEntity stale = new TableEntity("Smith", "Zed").addProperty("Age", 79);
+        stale.getProperties().put("odata.etag", zed.getETag());
+        assertEquals(412, assertThrows(TableServiceException.class, () -> people.updateEntityWithResponse(stale,
+                TableEntityUpdateMode.MERGE, true, null, null)).getResponse().getStatusCode());
+        TableEntity current = new TableEntity("Smith", "Zed").addProperty("Age", 79);
+        current.getProperties().put("odata.etag", zed2.getETag());
+        people.updateEntityWithResponse(current, TableEntityUpdateMode.MERGE, true, null, null);
+        assertEquals(79, people.getEntity("Smith", "Zed").getProperty("Age"));
     }
 
     @Test

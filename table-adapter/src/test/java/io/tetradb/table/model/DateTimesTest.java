@@ -80,4 +80,28 @@ class DateTimesTest {
         assertEquals(Instant.parse("2016-03-01T08:30:00Z"), DateTimes.parse("2016-03-01T09:30:00+01:00"));
         assertEquals(Instant.parse("2016-03-01T09:30:00Z"), DateTimes.parse("2016-03-01T09:30:00"));
     }
+
+    /** ETags are the percent-encoded Timestamp in Azure's form, read back by If-Match; write times only grow. */
+    @Test
+    void etagsRoundTripAndWriteTimesGrow() {
+        Random r = new Random(7);
+        for (int i = 0; i < 20_000; i++) {
+            Instant t = Instant.ofEpochSecond(r.nextLong(-62_135_596_800L, 253_402_300_799L), r.nextInt(10_000_000) * 100);
+            String etag = ETags.of(t);
+            assertEquals("W/\"datetime'" + java.net.URLEncoder.encode(DateTimes.format(t),
+                    java.nio.charset.StandardCharsets.UTF_8) + "'\"", etag);
+            assertEquals(t, ETags.condition(etag));
+        }
+        assertEquals(null, ETags.condition("*"));
+        assertEquals(Instant.MIN, ETags.condition("W/\"abc\""), "a weak ETag of another form matches nothing");
+        for (String bad : new String[]{"\"abc\"", "abc", "W/abc", "W/\"a\"b\"", ""}) {
+            assertEquals(400, assertThrows(TableException.class, () -> ETags.condition(bad)).status(), bad);
+        }
+        Instant last = DateTimes.nextWriteTime();
+        for (int i = 0; i < 100_000; i++) {
+            Instant next = DateTimes.nextWriteTime();
+            assertEquals(true, next.isAfter(last), next + " after " + last);
+            last = next;
+        }
+    }
 }

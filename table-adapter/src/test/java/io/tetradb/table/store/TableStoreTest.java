@@ -86,7 +86,10 @@ class TableStoreTest {
                     "Text", EdmValue.string(String.valueOf(i))));
         }
         assertEquals(List.of("r007"), rowKeys(t, "N eq 7"));
-        assertEquals(List.of(), rowKeys(t, "N eq 7L"), "an Int32 never equals an Int64 literal");
+        assertEquals(List.of("r007"), rowKeys(t, "N eq 7L"), "numbers compare by value: Int32 vs an Int64 literal");
+        assertEquals(List.of("r007"), rowKeys(t, "N eq 7.0"), "Int32 vs a Double literal");
+        assertEquals(List.of("r299"), rowKeys(t, "Big gt 9007199254740298"), "Int64 vs an Int64-sized literal");
+        assertEquals(List.of("r001"), rowKeys(t, "Big eq 9007199254740001 and N lt 10"), "Int64 exact");
         assertEquals(List.of(), rowKeys(t, "Text eq 7"), "a String never equals a number");
         assertEquals(List.of("r299"), rowKeys(t, "Big gt 9007199254740298L"));
         assertEquals(List.of("r003", "r006"), rowKeys(t, "PartitionKey eq 'p0' and RowKey gt 'r000' and RowKey lt 'r009'"));
