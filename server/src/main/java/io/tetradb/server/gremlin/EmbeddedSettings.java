@@ -15,6 +15,7 @@ import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV3;
 
 import java.net.InetAddress;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -61,13 +62,14 @@ public final class EmbeddedSettings extends Settings {
         groovy.plugins.put(ImportGremlinPlugin.class.getName(), Map.of(
                 "classImports", List.of("java.lang.Math"),
                 "methodImports", List.of("java.lang.Math#*")));
-        groovy.plugins.put(GroovyCompilerGremlinPlugin.class.getName(), Map.of(
+        // mutable: Gremlin Server's sessions add their own option to this map
+        groovy.plugins.put(GroovyCompilerGremlinPlugin.class.getName(), new HashMap<>(Map.of(
                 "compilation", GroovyCompilerGremlinPlugin.Compilation.COMPILE_STATIC.name(),
                 "extensions", GremlinSandbox.class.getName(),
                 "enableThreadInterrupt", true,
                 // @Grab would fetch code at parse time, before any check
                 "compilerConfigurationOptions", Map.of("DisabledGlobalASTTransformations",
-                        Set.of("groovy.grape.GrabAnnotationTransformation"))));
+                        Set.of("groovy.grape.GrabAnnotationTransformation")))));
         groovy.plugins.put(SandboxGremlinPlugin.class.getName(), Map.of());
         this.scriptEngines = new LinkedHashMap<>();
         this.scriptEngines.put("gremlin-groovy", groovy);

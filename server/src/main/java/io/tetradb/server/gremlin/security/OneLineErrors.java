@@ -8,6 +8,7 @@ import org.apache.tinkerpop.gremlin.util.Tokens;
 import org.apache.tinkerpop.gremlin.util.message.ResponseMessage;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -32,11 +33,21 @@ public final class OneLineErrors extends ChannelOutboundHandlerAdapter {
         attributes.remove(Tokens.STATUS_ATTRIBUTE_STACK_TRACE);
         return ResponseMessage.build(response.getRequestId())
                 .code(response.getStatus().getCode())
-                .statusMessage(message(response.getStatus().getMessage()))
+                .statusMessage(message(response.getStatus().getMessage(), attributes))
                 .statusAttributes(attributes)
                 .responseMetaData(response.getResult().getMeta())
                 .result(response.getResult().getData())
                 .create();
+    }
+
+    /** An exception without a message still says what it was (its class, from the status attributes). */
+    private static String message(String message, Map<String, Object> attributes) {
+        if ((message == null || message.isBlank())
+                && attributes.get(Tokens.STATUS_ATTRIBUTE_EXCEPTIONS) instanceof List<?> exceptions
+                && !exceptions.isEmpty()) {
+            return String.valueOf(exceptions.get(0));
+        }
+        return message(message);
     }
 
     /**
@@ -45,7 +56,7 @@ public final class OneLineErrors extends ChannelOutboundHandlerAdapter {
      */
     public static String message(String message) {
         if (message == null || message.isBlank()) {
-            return message;
+            return "error";
         }
         String[] lines = message.strip().split("\\R");
         String line = lines[0].strip();

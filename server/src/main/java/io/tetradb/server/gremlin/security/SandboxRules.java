@@ -25,7 +25,7 @@ final class SandboxRules {
     private static final String STRUCTURE = "org.apache.tinkerpop.gremlin.structure.";
 
     /** Types whose every public method, constructor and static field a script may use. */
-    private static final Set<String> TYPES = Set.of(
+    private static final Set<String> TYPES = Set.copyOf(List.of(
             // Gremlin
             TRAVERSAL + "dsl.graph.GraphTraversal", TRAVERSAL + "dsl.graph.GraphTraversalSource",
             TRAVERSAL + "dsl.graph.__", TRAVERSAL + "Traversal", TRAVERSAL + "TraversalSource",
@@ -54,7 +54,7 @@ final class SandboxRules {
             "java.util.regex.Pattern", "java.util.regex.Matcher",
             // Groovy values
             "groovy.lang.GString", "groovy.lang.Range", "groovy.lang.IntRange", "groovy.lang.ObjectRange",
-            "org.codehaus.groovy.runtime.GStringImpl");
+            "org.codehaus.groovy.runtime.GStringImpl"));
 
     /** Packages whose types are all values or Gremlin strategy builders (no I/O, no threads). */
     private static final List<String> PACKAGES = List.of("java.time.", TRAVERSAL + "strategy.");
@@ -77,7 +77,7 @@ final class SandboxRules {
     private static final Set<String> OBJECT_METHODS = Set.of("toString", "equals", "hashCode");
 
     /** Groovy's extension methods for collections, strings and numbers (not sleep, execute, getText of a file…). */
-    private static final Set<String> GROOVY_METHODS = Set.of("each", "eachWithIndex", "collect", "collectEntries",
+    private static final Set<String> GROOVY_METHODS = Set.copyOf(List.of("each", "eachWithIndex", "collect", "collectEntries",
             "collectMany", "collectNested", "find", "findAll", "findResult", "findResults", "findIndexOf",
             "findIndexValues", "findLastIndexOf", "any", "every", "inject", "sum", "max", "min", "sort", "toSorted",
             "reverse", "reverseEach", "unique", "toUnique", "groupBy", "countBy", "count", "size", "first", "last",
@@ -92,7 +92,7 @@ final class SandboxRules {
             "stripIndent", "stripMargin", "next", "previous", "equals", "compareTo", "negative", "positive",
             "bitwiseNegate", "and", "or", "xor", "get", "getOrDefault", "withDefault", "keySet", "values",
             "entrySet", "push", "pop", "removeAll", "retainAll", "addAll", "swap", "format", "trim", "size",
-            "eachLine", "readLines", "findLastIndexOf", "sprintf", "toSpreadMap", "chop", "denormalize", "normalize");
+            "eachLine", "readLines", "sprintf", "toSpreadMap", "denormalize", "normalize"));
 
     /** Classes whose extension methods are Groovy's plain collection, string and number helpers. */
     private static final Set<String> GROOVY_HELPERS = Set.of("org.codehaus.groovy.runtime.DefaultGroovyMethods",
