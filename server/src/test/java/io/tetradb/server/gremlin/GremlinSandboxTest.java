@@ -139,7 +139,12 @@ class GremlinSandboxTest {
                 "g.V().map { it.get() }",
                 "g.V().filter { true }.count()",
                 "def c = { it }; g.V().map(c)",
-                "g.V().sideEffect { System.exit(3) }");
+                "g.V().sideEffect { System.exit(3) }",
+                "[System].getAt('env')",
+                "[System]*.env",
+                "[''].getAt('class')",
+                "[this].getAt('binding')",
+                "[System].getAt(0).getenv()");
     }
 
     /** Each hostile script, sent as given: refused, said on one line, no effect, and the client still served. */
@@ -235,6 +240,10 @@ class GremlinSandboxTest {
                 assertFalse(refused.getMessage().contains("\n"), refused.getMessage());
             }
             assertEquals(List.of("Arles"), g.V(List.of("S", "a")).values("name").toList());
+            // a class named in a request is loaded only from Gremlin's and the JDK's value packages
+            ResponseException socketClass = responseException(assertThrows(ExecutionException.class,
+                    () -> client.submit("x", Map.of("x", java.net.Socket.class)).all().get()));
+            assertEquals(ResponseStatusCode.REQUEST_ERROR_MALFORMED_REQUEST, socketClass.getResponseStatusCode());
         } finally {
             g.close();
         }
@@ -291,5 +300,29 @@ class GremlinSandboxTest {
         assertEquals(List.of("x1"), run(client, "def i = 1; \"x${i}\".toString()"));
         assertEquals(List.of(2L), run(client, "g.V().hasLabel('city').has('pop', gt(100)).count()"));
         assertEquals(List.of("Arles"), run(client, "g.V(['S','a']).toList().first().value('name')"));
+    }
+
+    @Test
+    void errorsAreAnsweredOnOneLineWithoutAStackTrace() throws Exception {
+        RequestOptions lang = RequestOptions.build().language("gremlin-lang").create();
+        for (Object[] c : new Object[][] {
+                {"g.V(", RequestOptions.EMPTY},
+                {"g.V().foo()", RequestOptions.EMPTY},
+                {"g.V().has('pk','none').next()", RequestOptions.EMPTY},
+                {"1 / 0", RequestOptions.EMPTY},
+                {"g.addV('city').property('name','no partition key')", RequestOptions.EMPTY},
+                {"g.V(", lang},
+                {"g.V().foo()", lang},
+                {"g.V().has('pk','none').next()", lang}}) {
+            ResponseException e = responseException(assertThrows(CompletionException.class,
+                    () -> send(client, (String) c[0], (RequestOptions) c[1])));
+            String message = e.getMessage();
+            assertTrue(message != null && !message.isBlank() && !message.contains("\n") && !message.contains("\tat "),
+                    c[0] + " -> " + message);
+            assertTrue(e.getRemoteStackTrace().isEmpty(), c[0] + ": the server's stack trace was sent");
+        }
+        ResponseException unknown = responseException(assertThrows(CompletionException.class,
+                () -> send(client, "g.V().foo()", RequestOptions.EMPTY)));
+        assertTrue(unknown.getMessage().contains("foo()"), unknown.getMessage());
     }
 }

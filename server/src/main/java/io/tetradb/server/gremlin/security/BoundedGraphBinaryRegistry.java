@@ -13,6 +13,7 @@ import org.apache.tinkerpop.gremlin.structure.io.binary.TypeSerializerRegistry;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.BigIntegerSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.BulkSetSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.ByteBufferSerializer;
+import org.apache.tinkerpop.gremlin.structure.io.binary.types.ClassSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.InetAddressSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.ListSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.MapSerializer;
@@ -34,7 +35,8 @@ import java.util.Set;
  * GraphBinary's types with every declared length checked against the bytes left in the frame before anything is
  * allocated: each element of a string, collection, map or predicate takes at least one byte, so a larger length is
  * a lie, refused as a malformed request (the stock serializers allocate whatever the length says, up to
- * {@code OutOfMemoryError}). Named as the GraphBinary serializer's {@code builder} in the server settings.
+ * {@code OutOfMemoryError}); and a class named in a request is loaded only from Gremlin's and the JDK's value
+ * packages. Named as the GraphBinary serializer's {@code builder} in the server settings.
  */
 public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
     public BoundedGraphBinaryRegistry() {
@@ -87,6 +89,18 @@ public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
                 return super.readValue(buffer, context);
             }
         });
+        add(Class.class, new ClassSerializer() {
+            @Override
+            protected Class readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
+                int at = buffer.readerIndex();
+                String name = context.readValue(buffer, String.class, false);
+                buffer.readerIndex(at);
+                if (CLASS_PREFIXES.stream().noneMatch(name::startsWith)) {
+                    throw new IllegalArgumentException("class " + name + " is not accepted in a request");
+                }
+                return super.readValue(buffer, context);
+            }
+        });
         add(InetAddress.class, new BoundedInetAddress<>());
         add(Inet4Address.class, new BoundedInetAddress<>());
         add(Inet6Address.class, new BoundedInetAddress<>());
@@ -97,6 +111,13 @@ public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
         add(NotP.class, new BoundedP<>(DataType.P, NotP.class));
         add(TextP.class, new BoundedP<>(DataType.TEXTP, TextP.class));
     }
+
+    /**
+     * The classes a request may name (loading a class runs its static initializer): Gremlin's own, for
+     * {@code withoutStrategies(...)}, and the JDK's value types.
+     */
+    private static final List<String> CLASS_PREFIXES = List.of("org.apache.tinkerpop.gremlin.", "java.lang.",
+            "java.util.", "java.time.", "java.math.");
 
     /** Reads the length at the reader index without consuming it; refuses it when the frame cannot hold it. */
     static void checkLength(Buffer buffer) {

@@ -190,6 +190,10 @@ public final class GremlinSandbox extends TypeCheckingExtension {
      * a static field of an allowed type ({@code T.id}), or when the getter is on the allow-list.
      */
     private void checkProperty(PropertyExpression expression) {
+        if (expression.isSpreadSafe()) {
+            refuse("spread property access (*.) is not allowed in a Gremlin script", expression);
+            return;
+        }
         String name = expression.getPropertyAsString();
         ClassNode owner = expression.getObjectExpression().getNodeMetaData(StaticCompilationMetadataKeys.PROPERTY_OWNER);
         if (owner == null) {

@@ -125,7 +125,7 @@ final class SandboxRules {
             Parameter[] params = method.getParameters();
             // the receiver of an extension method is its first parameter: Object would let it reach anything
             return GROOVY_METHODS.contains(name) && params.length > 0 && !isObject(params[0].getOriginType())
-                    && allowedType(params[0].getOriginType().redirect());
+                    && allowedType(params[0].getOriginType().redirect()) && !readsPropertyByName(method);
         }
         if (ownerName.equals("groovy.lang.Closure")) {
             return name.equals("call");
@@ -161,6 +161,21 @@ final class SandboxRules {
             }
         }
         return false;
+    }
+
+    /**
+     * {@code list.getAt('name')} and {@code list.putAt('name', v)} (not on maps or strings) read or write a property
+     * of each element by its name, at run time: the dynamic way around every check here ({@code [System].getAt('env')}).
+     */
+    private static boolean readsPropertyByName(MethodNode method) {
+        Parameter[] params = method.getParameters();
+        if (!(method.getName().equals("getAt") || method.getName().equals("putAt")) || params.length < 2
+                || !params[1].getOriginType().getName().equals("java.lang.String")) {
+            return false;
+        }
+        ClassNode self = params[0].getOriginType().redirect();
+        return !self.getName().equals("java.lang.String") && !self.getName().equals("java.lang.CharSequence")
+                && !self.implementsInterface(ClassHelper.MAP_TYPE) && !self.equals(ClassHelper.MAP_TYPE);
     }
 
     private static boolean isObject(ClassNode type) {
