@@ -300,6 +300,20 @@ class GremlinSandboxTest {
         assertEquals(List.of("x1"), run(client, "def i = 1; \"x${i}\".toString()"));
         assertEquals(List.of(2L), run(client, "g.V().hasLabel('city').has('pop', gt(100)).count()"));
         assertEquals(List.of("Arles"), run(client, "g.V(['S','a']).toList().first().value('name')"));
+        // what Console users type: static imports of tokens, options, mergeV with T keys, groups, paths
+        assertEquals(List.of("Caen"), run(client, "g.V().has('pk','S').order().by('name', desc).limit(1).values('name')"));
+        assertEquals(List.of(106), run(client, "g.V(['S','c']).property(single, 'pop', 106).values('pop')"));
+        assertEquals(List.of(Map.of("city", 3L)), run(client, "g.V().group().by(T.label).by(__.count())"));
+        assertEquals(List.of(Map.of("city", 3L)), run(client, "g.V().groupCount().by(label)"));
+        assertEquals(List.of(3), run(client, "g.V(['S','a']).outE().inV().path().next().size()"));
+        assertEquals(List.of("Dax"), run(client, "g.mergeV([(T.id): 'd', pk: 'S', name: 'Dax']).values('name')"));
+        assertEquals(List.of("Arles"), run(client,
+                "g.V(['S','a']).valueMap().with(WithOptions.tokens).select('name').unfold()"));
+        assertEquals(List.of("Arles"), run(client, "g.V(['S','a']).elementMap().select('name')"));
+        assertEquals(List.of(true), run(client, "g.V(['S','a']).hasNext()"));
+        assertEquals(List.of(3L), run(client, "g.V().hasLabel('city').count().next()"));
+        assertEquals(List.of(List.of("Arles", "Caen")),
+                run(client, "g.V().has('pk','S').has('pop', between(50, 110)).values('name').order().fold()"));
     }
 
     @Test
