@@ -25,6 +25,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 
 import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
@@ -42,6 +43,7 @@ class GremlinTimeoutTest {
     private static final Duration TIMEOUT = Duration.ofMillis(500);
     /** The longest a stopped evaluation may take to unwind before the test calls it still running. */
     private static final long UNWIND_LIMIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     @TempDir
     static Path dataDir;
@@ -110,7 +112,7 @@ class GremlinTimeoutTest {
             if (System.nanoTime() > deadline) {
                 fail(what + " still runs after its timeout answered, on " + busy);
             }
-            Thread.onSpinWait();
+            LockSupport.parkNanos(POLL_NANOS);  // a bounded poll of a condition, not a timing assumption
         }
     }
 
