@@ -2,6 +2,7 @@ package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy;
 import io.tetradb.server.gremlin.security.NoServerFilesStrategy;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -10,6 +11,7 @@ import org.apache.tinkerpop.gremlin.driver.Result;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.util.function.Lambda;
 import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 import org.junit.jupiter.api.AfterAll;
@@ -144,7 +146,8 @@ class GremlinSandboxTest {
                 "[System]*.env",
                 "[''].getAt('class')",
                 "[this].getAt('binding')",
-                "[System].getAt(0).getenv()");
+                "[System].getAt(0).getenv()",
+                "g.withoutStrategies(io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy).V().count()");
     }
 
     /** Each hostile script, sent as given: refused, said on one line, no effect, and the client still served. */
@@ -233,7 +236,8 @@ class GremlinSandboxTest {
                     () -> g.V().filter(Lambda.predicate("true")).toList(),
                     () -> g.V().sideEffect(Lambda.consumer("System.exit(3)")).toList(),
                     () -> g.io("/etc/hostname").read().toList(),
-                    () -> g.withoutStrategies(NoServerFilesStrategy.class).io("/etc/hostname").read().toList());
+                    () -> g.withoutStrategies(NoServerFilesStrategy.class).io("/etc/hostname").read().toList(),
+                    () -> g.withoutStrategies(InterruptibleRepeatStrategy.class).V().count().toList());
             for (Supplier<Object> traversal : hostile) {
                 Exception e = assertThrows(Exception.class, traversal::get);
                 ResponseException refused = responseException(e);
@@ -300,6 +304,15 @@ class GremlinSandboxTest {
         assertEquals(List.of("x1"), run(client, "def i = 1; \"x${i}\".toString()"));
         assertEquals(List.of(2L), run(client, "g.V().hasLabel('city').has('pop', gt(100)).count()"));
         assertEquals(List.of("Arles"), run(client, "g.V(['S','a']).toList().first().value('name')"));
+        // a long repeat().times(n) is a loop, not unrolled: the same answers, by script, gremlin-lang and bytecode
+        assertEquals(List.of("Bordeaux"), run(client, "g.V(['S','a']).repeat(both('road')).times(101).values('name')"));
+        assertEquals(List.of("Arles"), run(client, "g.V(['S','a']).repeat(both('road')).times(100).values('name')"));
+        assertEquals(List.of("Bordeaux"), send(client, "g.V(['S','a']).repeat(both('road')).times(3).values('name')",
+                RequestOptions.build().language("gremlin-lang").create()));
+        GraphTraversalSource remote = traversal().withRemote(DriverRemoteConnection.using(cluster, "g"));
+        assertEquals(List.of(102L), remote.V(List.of("S", "a")).repeat(__.both("road")).times(101).path()
+                .count(org.apache.tinkerpop.gremlin.process.traversal.Scope.local).toList());
+        remote.close();
         // what Console users type: static imports of tokens, options, mergeV with T keys, groups, paths
         assertEquals(List.of("Caen"), run(client, "g.V().has('pk','S').order().by('name', desc).limit(1).values('name')"));
         assertEquals(List.of(106), run(client, "g.V(['S','c']).property(single, 'pop', 106).values('pop')"));

@@ -12,6 +12,7 @@ import org.codehaus.groovy.ast.ModuleNode;
 import org.codehaus.groovy.ast.Parameter;
 import org.codehaus.groovy.ast.expr.AttributeExpression;
 import org.codehaus.groovy.ast.expr.CastExpression;
+import org.codehaus.groovy.ast.expr.ClassExpression;
 import org.codehaus.groovy.ast.expr.ClosureExpression;
 import org.codehaus.groovy.ast.expr.DeclarationExpression;
 import org.codehaus.groovy.ast.expr.Expression;
@@ -129,6 +130,15 @@ public final class GremlinSandbox extends TypeCheckingExtension {
             public void visitPropertyExpression(PropertyExpression expression) {
                 super.visitPropertyExpression(expression);
                 checkProperty(expression);
+            }
+
+            @Override
+            public void visitClassExpression(ClassExpression expression) {
+                super.visitClassExpression(expression);
+                // the server's own classes, e.g. its strategies for withoutStrategies(...)
+                if (expression.getType().getName().startsWith("io.tetradb.")) {
+                    refuse("type not allowed in a Gremlin script: " + expression.getType().getName(), expression);
+                }
             }
 
             @Override

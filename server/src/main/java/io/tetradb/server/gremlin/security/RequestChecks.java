@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * What every request must satisfy before a processor sees it: an op and a processor name (a missing one used to
  * leave the request unanswered), a positive {@code evaluationTimeout} no longer than the server's (a client may ask
- * for less time, not more), and, for bytecode, no lambdas and no removal of {@link NoServerFilesStrategy}.
+ * for less time, not more), and, for bytecode, no lambdas and no removal of {@link NoServerFilesStrategy} or
+ * {@link InterruptibleRepeatStrategy}.
  */
 public final class RequestChecks {
     private RequestChecks() {
@@ -35,9 +36,9 @@ public final class RequestChecks {
                 return refuse(msg, ResponseStatusCode.SERVER_ERROR_EVALUATION,
                         "lambdas are not supported in traversals");
             }
-            if (removesNoServerFiles(bytecode)) {
+            if (removesServerStrategies(bytecode)) {
                 return refuse(msg, ResponseStatusCode.REQUEST_ERROR_INVALID_REQUEST_ARGUMENTS,
-                        NoServerFilesStrategy.class.getSimpleName() + " cannot be removed");
+                        "the server's own strategies cannot be removed");
             }
         }
         if (args.containsKey(Tokens.ARGS_EVAL_TIMEOUT)) {
@@ -52,11 +53,11 @@ public final class RequestChecks {
         return new Checked(msg, null);
     }
 
-    private static boolean removesNoServerFiles(Bytecode bytecode) {
+    private static boolean removesServerStrategies(Bytecode bytecode) {
         for (Bytecode.Instruction i : bytecode.getSourceInstructions()) {
             if (i.getOperator().equals("withoutStrategies")) {
                 for (Object a : i.getArguments()) {
-                    if (a == NoServerFilesStrategy.class) {
+                    if (a == NoServerFilesStrategy.class || a == InterruptibleRepeatStrategy.class) {
                         return true;
                     }
                 }
