@@ -56,7 +56,9 @@ public final class SafeRequestDecoders {
                 }
                 String mimeType = bytes.readCharSequence(length, StandardCharsets.UTF_8).toString();
                 serializer = serializers.getOrDefault(mimeType, serializer);
-                requestId = graphBinaryRequestId(bytes);
+                requestId = mimeType.contains("json")
+                        ? jsonRequestId(bytes.toString(bytes.readerIndex(), bytes.readableBytes(), StandardCharsets.UTF_8))
+                        : graphBinaryRequestId(bytes);
                 use(ctx, serializer, true);
                 out.add(serializer.deserializeRequest(bytes.discardReadBytes()));
             } catch (Exception | OutOfMemoryError e) {
