@@ -147,7 +147,10 @@ class GremlinSandboxTest {
                 "[''].getAt('class')",
                 "[this].getAt('binding')",
                 "[System].getAt(0).getenv()",
-                "g.withoutStrategies(io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy).V().count()");
+                "g.withoutStrategies(io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy).V().count()",
+                "g.getStrategies()",
+                "org.apache.tinkerpop.gremlin.process.traversal.strategy.decoration.SideEffectStrategy"
+                        + ".addSideEffect(g.getStrategies(), 'x', 1, null)");
     }
 
     /** Each hostile script, sent as given: refused, said on one line, no effect, and the client still served. */

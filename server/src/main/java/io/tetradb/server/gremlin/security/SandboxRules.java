@@ -65,8 +65,9 @@ final class SandboxRules {
             "java.lang.Long", Set.of("getLong"),
             "java.lang.Boolean", Set.of("getBoolean"),
             // a server-side file (io), another server (withRemote), an OLAP engine (withComputer)
-            TRAVERSAL + "dsl.graph.GraphTraversalSource", Set.of("io", "withRemote", "withComputer"),
-            TRAVERSAL + "TraversalSource", Set.of("withRemote", "withComputer"),
+            // ... and the strategies object that every request on this source shares (getStrategies)
+            TRAVERSAL + "dsl.graph.GraphTraversalSource", Set.of("io", "withRemote", "withComputer", "getStrategies"),
+            TRAVERSAL + "TraversalSource", Set.of("withRemote", "withComputer", "getStrategies"),
             TRAVERSAL + "Traversal", Set.of("forEachRemaining"));
 
     /** The graph: traversing and writing, not closing it, reading its configuration or files. */
@@ -137,7 +138,7 @@ final class SandboxRules {
             return GRAPH_METHODS.contains(name);
         }
         if (allowedType(owner)) {
-            return !REFUSED_METHODS.getOrDefault(ownerName, Set.of()).contains(name);
+            return !REFUSED_METHODS.getOrDefault(ownerName, Set.of()).contains(name) && !changesSharedStrategies(method);
         }
         return implementsAllowed(owner, method, new HashSet<>());
     }
@@ -176,6 +177,16 @@ final class SandboxRules {
         ClassNode self = params[0].getOriginType().redirect();
         return !self.getName().equals("java.lang.String") && !self.getName().equals("java.lang.CharSequence")
                 && !self.implementsInterface(ClassHelper.MAP_TYPE) && !self.equals(ClassHelper.MAP_TYPE);
+    }
+
+    /** Strategy helpers that add to a {@code TraversalStrategies} in place (the one {@code g} shares with all). */
+    private static boolean changesSharedStrategies(MethodNode method) {
+        for (Parameter p : method.getParameters()) {
+            if (p.getOriginType().getName().equals(TRAVERSAL + "TraversalStrategies")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isObject(ClassNode type) {
