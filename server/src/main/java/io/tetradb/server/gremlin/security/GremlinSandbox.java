@@ -225,6 +225,10 @@ public final class GremlinSandbox extends TypeCheckingExtension {
                 ? owner.getGenericsTypes()[0].getType() : owner;
         FieldNode field = type.getField(name);
         if (field != null && field.isPublic() && SandboxRules.allowedType(type)) {
+            // constants only: a public static field that is not final is a setting of the whole server
+            if (!field.isFinal()) {
+                refuse("not allowed in a Gremlin script: the mutable field " + type.getName() + "." + name, expression);
+            }
             return;
         }
         String suffix = Character.toUpperCase(name.charAt(0)) + name.substring(1);
