@@ -2,6 +2,10 @@ package io.tetradb.server.gremlin;
 
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.gremlin.charge.ChargingWebSocketChannelizer;
+import io.tetradb.server.gremlin.security.BoundedGraphBinaryRegistry;
+import io.tetradb.server.gremlin.security.GremlinSandbox;
+import io.tetradb.server.gremlin.security.SandboxGremlinPlugin;
+import org.apache.tinkerpop.gremlin.groovy.jsr223.GroovyCompilerGremlinPlugin;
 import org.apache.tinkerpop.gremlin.jsr223.ImportGremlinPlugin;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.jsr223.GremlinServerGremlinPlugin;
@@ -10,30 +14,46 @@ import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV2;
 import org.apache.tinkerpop.gremlin.util.ser.GraphSONMessageSerializerV3;
 
 import java.net.InetAddress;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Gremlin Server's settings for the embedded server, built in code (there is no YAML file to keep in step):
  * WebSocket with request charges, GraphBinary v1 and GraphSON v3 and v2, script engines gremlin-groovy and
  * gremlin-lang, and the graphs the server opened (handed to {@link TetraGraphManager} through these settings).
+ *
+ * <p>Scripts are sandboxed: gremlin-groovy compiles statically with {@link GremlinSandbox} (an allow-list of Gremlin
+ * and value types, no lambdas in traversals), refuses annotations ({@link SandboxGremlinPlugin}) and checks for
+ * interruption in every loop and closure, so that a script stopped at its {@code evaluationTimeout} really stops;
+ * gremlin-lang parses nothing but Gremlin. GraphBinary requests are read with lengths bounded by their frame
+ * ({@link BoundedGraphBinaryRegistry}).
  */
 public final class EmbeddedSettings extends Settings {
     private final Map<GraphSpec, TetraGraph> graphs;
 
-    EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs) {
+    EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs, Duration scriptTimeout) {
+        if (scriptTimeout.isNegative() || scriptTimeout.isZero()) {
+            throw new IllegalArgumentException("the Gremlin script timeout must be positive, not " + scriptTimeout);
+        }
         this.graphs = new LinkedHashMap<>(graphs);
         this.host = host.getHostAddress();
         this.port = port;
+        this.evaluationTimeout = scriptTimeout.toMillis();
         this.channelizer = ChargingWebSocketChannelizer.class.getName();
         this.graphManager = TetraGraphManager.class.getName();
         // GraphSON v3 after v2: both accept plain application/json, which then means v3
+        String bounded = BoundedGraphBinaryRegistry.class.getName();
         this.serializers = List.of(
-                serializer(GraphBinaryMessageSerializerV1.class.getName(), Map.of()),
+                serializer(GraphBinaryMessageSerializerV1.class.getName(),
+                        Map.of(GraphBinaryMessageSerializerV1.TOKEN_BUILDER, bounded)),
                 // results as strings (the "-stringd" mime type): what conf/remote.yaml asks for, for the Console
                 serializer(GraphBinaryMessageSerializerV1.class.getName(),
-                        Map.of(GraphBinaryMessageSerializerV1.TOKEN_SERIALIZE_RESULT_TO_STRING, true)),
+                        Map.of(GraphBinaryMessageSerializerV1.TOKEN_SERIALIZE_RESULT_TO_STRING, true,
+                                GraphBinaryMessageSerializerV1.TOKEN_BUILDER, bounded)),
                 serializer(GraphSONMessageSerializerV2.class.getName(), Map.of()),
                 serializer(GraphSONMessageSerializerV3.class.getName(), Map.of()));
 
@@ -42,6 +62,15 @@ public final class EmbeddedSettings extends Settings {
         groovy.plugins.put(ImportGremlinPlugin.class.getName(), Map.of(
                 "classImports", List.of("java.lang.Math"),
                 "methodImports", List.of("java.lang.Math#*")));
+        // mutable: Gremlin Server's sessions add their own option to this map
+        groovy.plugins.put(GroovyCompilerGremlinPlugin.class.getName(), new HashMap<>(Map.of(
+                "compilation", GroovyCompilerGremlinPlugin.Compilation.COMPILE_STATIC.name(),
+                "extensions", GremlinSandbox.class.getName(),
+                "enableThreadInterrupt", true,
+                // @Grab would fetch code at parse time, before any check
+                "compilerConfigurationOptions", Map.of("DisabledGlobalASTTransformations",
+                        Set.of("groovy.grape.GrabAnnotationTransformation")))));
+        groovy.plugins.put(SandboxGremlinPlugin.class.getName(), Map.of());
         this.scriptEngines = new LinkedHashMap<>();
         this.scriptEngines.put("gremlin-groovy", groovy);
         this.scriptEngines.put("gremlin-lang", new ScriptEngineSettings());

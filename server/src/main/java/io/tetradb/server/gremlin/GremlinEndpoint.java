@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import java.util.concurrent.CompletionException;
  * vertex written here is an item that every other face reads. WebSocket at {@code ws://host:port/gremlin}.
  */
 public final class GremlinEndpoint implements Endpoint {
+    /** How long a script or traversal may run before it is stopped and answered with 598 (Gremlin Server's own default). */
+    public static final Duration DEFAULT_SCRIPT_TIMEOUT = Duration.ofSeconds(30);
+
     /** Attempts at binding a port we picked as free (another process may take it between the check and the bind). */
     private static final int FREE_PORT_ATTEMPTS = 3;
 
@@ -41,10 +45,20 @@ public final class GremlinEndpoint implements Endpoint {
      * meanwhile).
      */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs) {
+        return start(bind, port, client, specs, DEFAULT_SCRIPT_TIMEOUT);
+    }
+
+    /**
+     * As {@link #start(InetAddress, int, CosmosClient, List)}, with the time a script or traversal may run: then it
+     * is interrupted (its loops check for that) and answered with 598 SERVER_TIMEOUT. A request may ask for less
+     * ({@code evaluationTimeout}), never for more.
+     */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout) {
         for (int attempt = 1; ; attempt++) {
             int actual = port != 0 ? port : freePort(bind);
             Map<GraphSpec, TetraGraph> graphs = open(client, specs);
-            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs));
+            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs, scriptTimeout));
             try {
                 server.start().join();
                 return new GremlinEndpoint(server, new InetSocketAddress(bind, actual), graphs);

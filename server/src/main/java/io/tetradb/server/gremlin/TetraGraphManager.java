@@ -2,6 +2,8 @@ package io.tetradb.server.gremlin;
 
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
+import io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy;
+import io.tetradb.server.gremlin.security.NoServerFilesStrategy;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.util.DefaultGraphManager;
 import org.apache.tinkerpop.gremlin.util.message.RequestMessage;
@@ -27,7 +29,8 @@ public final class TetraGraphManager extends DefaultGraphManager {
         List<TetraGraph> graphs = new ArrayList<>();
         embedded.graphs().forEach((spec, graph) -> {
             putGraph(spec.name(), graph);
-            putTraversalSource(spec.traversalSourceName(), graph.traversal());
+            putTraversalSource(spec.traversalSourceName(), graph.traversal()
+                    .withStrategies(NoServerFilesStrategy.instance(), InterruptibleRepeatStrategy.instance()));
             graphs.add(graph);
         });
         meter = new ChargeMeter(graphs);

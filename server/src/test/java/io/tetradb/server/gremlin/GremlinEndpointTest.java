@@ -198,9 +198,10 @@ class GremlinEndpointTest {
                 script(modern, "g.V().has('name','marko').repeat(out()).times(2).values('name').order()"));
         assertEquals(List.of(Map.of("lop", 3L, "ripple", 1L)),
                 script(modern, "g.V().out('created').groupCount().by('name')"));
-        assertEquals(List.of(List.of("marko", "josh", "ripple")), script(modern,
-                "g.V(['p','1']).out('knows').has('age', gt(30)).out('created').has('name','ripple').path().by('name')"
-                        + ".map{ it.get().objects() }"));
+        // the path's objects read by the client: a lambda (map{ it.get().objects() }) is refused, as in Cosmos DB
+        assertEquals(List.of("marko", "josh", "ripple"), modern.submit(
+                "g.V(['p','1']).out('knows').has('age', gt(30)).out('created').has('name','ripple').path().by('name')")
+                .one().getPath().objects());
 
         // the same graph through bytecode on its own traversal source
         GraphTraversalSource gm = traversal().withRemote(DriverRemoteConnection.using(client.getCluster(), "g_modern"));

@@ -4,6 +4,9 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPipeline;
 import io.tetradb.server.gremlin.TetraGraphManager;
+import io.tetradb.server.gremlin.security.OneLineErrors;
+import io.tetradb.server.gremlin.security.RequestChecks;
+import io.tetradb.server.gremlin.security.SafeRequestDecoders;
 import org.apache.tinkerpop.gremlin.server.Context;
 import org.apache.tinkerpop.gremlin.server.OpProcessor;
 import org.apache.tinkerpop.gremlin.server.channel.WebSocketChannelizer;
@@ -35,6 +38,14 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
     private Map<String, OpProcessor> processors;
     private ChannelHandler selector;
     private ChannelHandler executor;
+    private ChannelHandler textDecoder;
+    private ChannelHandler binaryDecoder;
+    private final ChannelHandler oneLineErrors = new OneLineErrors();
+
+    /** Names WebSocketChannelizer gives its handlers. */
+    private static final String TEXT_DECODER = "request-text-decoder";
+    private static final String BINARY_DECODER = "request-binary-decoder";
+    private static final String RESPONSE_ENCODER = "response-frame-encoder";
 
     @Override
     public void init(ServerGremlinExecutor serverGremlinExecutor) {
@@ -48,12 +59,18 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
                 TraversalOpProcessor.OP_PROCESSOR_NAME, bytecode);
         selector = new Selector();
         executor = new Executor();
+        textDecoder = new SafeRequestDecoders.Text(serializers);
+        binaryDecoder = new SafeRequestDecoders.Binary(serializers);
     }
 
     @Override
     public void finalize(ChannelPipeline pipeline) {
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
+        // every frame answered, even one that cannot be read; every error answered on one line
+        pipeline.replace(TEXT_DECODER, TEXT_DECODER, textDecoder);
+        pipeline.replace(BINARY_DECODER, BINARY_DECODER, binaryDecoder);
+        pipeline.addAfter(RESPONSE_ENCODER, "one-line-errors", oneLineErrors);
         super.finalize(pipeline);
     }
 
@@ -69,16 +86,27 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
         }
 
         @Override
-        protected void decode(ChannelHandlerContext ctx, RequestMessage msg, List<Object> out) throws Exception {
-            OpProcessor processor = processors.get(msg.getProcessor());
-            if (processor == null) {
-                super.decode(ctx, msg, out);
+        protected void decode(ChannelHandlerContext ctx, RequestMessage request, List<Object> out) throws Exception {
+            RequestChecks.Checked checked = RequestChecks.check(request, settings.getEvaluationTimeout());
+            if (checked.refusal() != null) {
+                ctx.writeAndFlush(checked.refusal());
                 return;
             }
+            RequestMessage msg = checked.request();
             try {
+                OpProcessor processor = processors.get(msg.getProcessor());
+                if (processor == null) {
+                    super.decode(ctx, msg, out);
+                    return;
+                }
                 out.add(Pair.with(msg, processor.select(context(msg, ctx))));
             } catch (OpProcessorException e) {
                 context(msg, ctx).writeAndFlush(e.getResponseMessage());
+            } catch (RuntimeException e) {
+                // arguments of the wrong type (a map where a string belongs…): the processors do not expect them
+                context(msg, ctx).writeAndFlush(ResponseMessage.build(msg)
+                        .code(ResponseStatusCode.REQUEST_ERROR_MALFORMED_REQUEST)
+                        .statusMessage("malformed request: " + e.getMessage()).create());
             }
         }
     }
