@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -39,6 +40,11 @@ final class StartCommand implements Callable<Integer> {
                     + "moves it to another container.")
     List<String> graphs = new ArrayList<>();
 
+    @Option(names = "--gremlin-timeout-ms", paramLabel = "MS", defaultValue = "30000",
+            description = "Longest a Gremlin request may run before it is answered 598 and stopped "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long gremlinTimeoutMs;
+
     @Option(names = "--mongo-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MONGO_PORT,
             description = "MongoDB wire protocol port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int mongoPort;
@@ -60,10 +66,15 @@ final class StartCommand implements Callable<Integer> {
         checkPort("--mongo-port", mongoPort);
         checkPort("--table-port", tablePort);
         checkBind();
+        if (gremlinTimeoutMs <= 0) {
+            throw new ParameterException(spec.commandLine(), "--gremlin-timeout-ms must be positive, not "
+                    + gremlinTimeoutMs);
+        }
         ServerConfig config;
         try {
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort,
-                    graphs.stream().map(GraphSpec::parse).toList(), mongoPort, tablePort);
+                    graphs.stream().map(GraphSpec::parse).toList(), mongoPort, tablePort,
+                    Duration.ofMillis(gremlinTimeoutMs));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
         }

@@ -58,7 +58,7 @@ public final class TetraDbServer implements AutoCloseable {
                     readiness));
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
-                        config.graphs()));
+                        config.graphs(), config.gremlinScriptTimeout()));
             }
             InetAddress bind = config.bindAddress();
             if (config.mongoPort() != null) {

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -55,9 +54,10 @@ class GremlinTimeoutTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = new TetraDbServer(ServerConfig.ephemeral(dataDir)).start();
-        gremlin = GremlinEndpoint.start(InetAddress.getLoopbackAddress(), 0, server.client(),
-                List.of(GraphSpec.DEFAULT), TIMEOUT);
+        // the server's own setting (what --gremlin-timeout-ms gives), so the test also covers its plumbing
+        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)
+                .withGremlinScriptTimeout(TIMEOUT)).start();
+        gremlin = (GremlinEndpoint) server.endpoint("gremlin");
         cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
                 .port(gremlin.address().getPort()).create();
         client = cluster.connect();
@@ -74,9 +74,6 @@ class GremlinTimeoutTest {
         }
         if (cluster != null) {
             cluster.close();
-        }
-        if (gremlin != null) {
-            gremlin.close();
         }
         if (server != null) {
             server.close();
