@@ -18,7 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The Mongo scenarios of ../shared/examples (see its README): the documents load unchanged, and the finds the README
+ * The Mongo scenarios of examples/ (see its README): the documents load unchanged, and the finds the README
  * names return the right documents through index seeks, not scans.
  */
 class SeedScenarioTest extends MongoServerTestBase {

@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The seed scenario {@code ../shared/examples/customers-table.jsonl} and shared access signatures, through the SDK. */
+/** The seed scenario {@code examples/customers-table.jsonl} and shared access signatures, through the SDK. */
 class SdkScenarioTest extends SdkTestBase {
     static final ObjectMapper M = new ObjectMapper();
 
