@@ -49,7 +49,11 @@ final class Batches {
             for (JsonNode o : body) {
                 ops.add(operation(o));
             }
-            results.addAll(t.store().executeBatch(pk, ops));
+            List<ObjectNode> docs = new ArrayList<>();
+            for (ItemOperation op : ops) {
+                docs.add(Items.after(t, pk, op));
+            }
+            results.addAll(api.unique.write(t.store(), pk, docs, () -> t.store().executeBatch(pk, ops)));
         } else {
             for (JsonNode o : body) {
                 results.add(bulkOne(r, t, o));
@@ -104,7 +108,7 @@ final class Batches {
             } else {
                 throw CosmosError.badRequest("A bulk operation needs its partitionKey.");
             }
-            return t.store().execute(pk, op);
+            return api.items.write(t, pk, op);
         } catch (CosmosError e) {
             return new ItemResult(null, o.path("id").asText(null), e.status, null, null, 0, e.getMessage());
         } catch (StoreException e) {

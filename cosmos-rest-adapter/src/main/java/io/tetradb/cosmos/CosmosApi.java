@@ -34,6 +34,7 @@ final class CosmosApi {
     final Batches batches;
     final Offers offers;
     final Scripts scripts;
+    final UniqueKeys unique = new UniqueKeys();
 
     CosmosApi(CoreStore store, CosmosRestOptions options, Clock clock) {
         this.store = store;

@@ -67,7 +67,7 @@ final class Items {
             case "PUT": {
                 ObjectNode item = Json.parseObject(r.body());
                 PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
-                return respond(r, t, t.store().execute(pk, ItemOperation.replace(id, item, r.header("If-Match"))),
+                return respond(r, t, write(t, pk, ItemOperation.replace(id, item, r.header("If-Match"))),
                         wantsBody(r));
             }
             case "PATCH":
@@ -76,6 +76,39 @@ final class Items {
                 PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
                 return respond(r, t, t.store().execute(pk, ItemOperation.delete(id, r.header("If-Match"))), false);
             }
+        }
+    }
+
+    /** One write, checked against the container's unique keys when it has any. */
+    ItemResult write(Target t, PartitionKeyValue pk, ItemOperation op) {
+        if (UniqueKeys.of(t.store()).isEmpty()) {
+            return t.store().execute(pk, op);
+        }
+        return api.unique.write(t.store(), pk, java.util.Collections.singletonList(after(t, pk, op)),
+                () -> t.store().execute(pk, op));
+    }
+
+    /** The item as {@code op} would store it (null when it stores none, or the core will refuse the operation). */
+    static ObjectNode after(Target t, PartitionKeyValue pk, ItemOperation op) {
+        switch (op.type()) {
+            case CREATE:
+            case UPSERT:
+                return op.item();
+            case REPLACE: {
+                ObjectNode copy = op.item().deepCopy();
+                copy.put("id", op.id());
+                return copy;
+            }
+            case PATCH:
+                try {
+                    ItemResult current = t.store().read(pk, op.id(), null);
+                    return io.tetradb.core.patch.PatchApplier.apply(t.store().codec().parse(current.stored()),
+                            op.patch());
+                } catch (RuntimeException refusedLater) {
+                    return null;
+                }
+            default:
+                return null;
         }
     }
 
@@ -96,7 +129,7 @@ final class Items {
         PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
         ItemOperation op = r.flag("x-ms-documentdb-is-upsert")
                 ? ItemOperation.upsert(item, r.header("If-Match")) : ItemOperation.create(item);
-        return respond(r, t, t.store().execute(pk, op), wantsBody(r));
+        return respond(r, t, write(t, pk, op), wantsBody(r));
     }
 
     private RestResponse patch(RestRequest r, Target t, String id) {
@@ -123,7 +156,7 @@ final class Items {
         List<PatchOperation> parsed = patchOperations(ops);
         String ifMatch = r.header("If-Match");
         if (condition == null) {
-            return respond(r, t, t.store().execute(pk, ItemOperation.patch(id, parsed, ifMatch)), wantsBody(r));
+            return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, ifMatch)), wantsBody(r));
         }
         SqlQuery filter = conditionQuery(condition);
         for (int attempt = 0; ; attempt++) {
@@ -137,7 +170,7 @@ final class Items {
                 throw new CosmosError(412, "Precondition Failed: the item's etag is not " + ifMatch + ".");
             }
             try {
-                return respond(r, t, t.store().execute(pk, ItemOperation.patch(id, parsed, current.etag())),
+                return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, current.etag())),
                         wantsBody(r));
             } catch (StoreException e) {
                 if (e.status() != 412 || ifMatch != null || attempt >= 10) {
