@@ -44,7 +44,7 @@ final class Scripts {
         if (r.size() != 6) {
             throw CosmosError.notFound("Unknown script route.");
         }
-        String id = r.segment(5);
+        String id = nameOf(db, t, kind, r.segment(5));
         CosmosApi.requireMethod(r, kind.equals("sprocs")
                 ? new String[]{"GET", "PUT", "DELETE", "POST"} : new String[]{"GET", "PUT", "DELETE"});
         try {
@@ -80,6 +80,21 @@ final class Scripts {
             }
             throw e;
         }
+    }
+
+    /** A script addressed by its RID (the SDKs replace through the resource's {@code _self}) → its name. */
+    private String nameOf(String db, Target t, String kind, String segment) {
+        byte[] b = ResourceIds.decode(segment);
+        if (b == null || b.length != 16 || api.system.get(db, t.name(), kind, segment) != null) {
+            return segment;
+        }
+        for (SystemStore.Entry e : api.system.list(db, t.name(), kind)) {
+            String name = e.resource().path("id").asText();
+            if (ResourceIds.child(t.collRid(), kindNibble(kind), name).equals(segment)) {
+                return name;
+            }
+        }
+        return segment;
     }
 
     private SystemStore.Entry existing(String db, Target t, String kind, String id) {
