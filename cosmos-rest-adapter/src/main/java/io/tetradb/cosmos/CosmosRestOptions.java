@@ -71,6 +71,11 @@ public final class CosmosRestOptions {
                 allowedClockSkew);
     }
 
+    /** TLS with {@code certificate} (see {@link TlsCertificate#loadOrCreate}), served at {@code /_explorer/emulator.pem}. */
+    public CosmosRestOptions withTls(TlsCertificate certificate) {
+        return withSslContext(certificate.sslContext()).withCertificatePem(certificate.pem());
+    }
+
     /** The PEM certificate served at {@code /_explorer/emulator.pem} (null: 404 there). */
     public CosmosRestOptions withCertificatePem(byte[] pem) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, pem == null ? null : pem.clone(), routes,

@@ -24,6 +24,8 @@ abstract class ServerFixture {
     static {
         // read once when the SDK's gateway model class loads: before any client is built
         System.setProperty("COSMOS.HTTP_CONNECTION_WITHOUT_TLS_ALLOWED", "true");
+        // the emulator's TLS setting: trust the self-signed certificate of localhost
+        System.setProperty("COSMOS.EMULATOR_SERVER_CERTIFICATE_VALIDATION_DISABLED", "true");
     }
 
     static final String KEY = CosmosRestOptions.EMULATOR_KEY;
