@@ -18,6 +18,11 @@ import java.util.List;
  */
 final class Containers {
     static final String PROGRESS = "x-ms-documentdb-collection-index-transformation-progress";
+    /**
+     * TetraDB's own header: how many physical partitions (EPK ranges with their own storage) the core keeps for the
+     * container behind the one range the SDKs see.
+     */
+    static final String PHYSICAL_PARTITIONS = "x-ms-tetradb-physical-partitions";
     /** The routing map's version; it never changes, since the one range never splits (for the SDKs). */
     static final String PKRANGES_ETAG = "\"1\"";
 
@@ -47,7 +52,8 @@ final class Containers {
             case "GET": {
                 ObjectNode json = json(t);
                 return RestResponse.json(200, json, 1).header("etag", json.path("_etag").asText())
-                        .header(PROGRESS, Long.toString(t.store().indexTransformationProgress()));
+                        .header(PROGRESS, Long.toString(t.store().indexTransformationProgress()))
+                        .header(PHYSICAL_PARTITIONS, Integer.toString(t.store().partitionMap().partitions().size()));
             }
             case "DELETE":
                 api.store.deleteContainer(t.database().id(), t.name());

@@ -35,6 +35,8 @@ final class CosmosApi {
     final Offers offers;
     final Scripts scripts;
     final UniqueKeys unique = new UniqueKeys();
+    private final java.util.concurrent.ConcurrentHashMap<String, Target> targets =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     CosmosApi(CoreStore store, CosmosRestOptions options, Clock clock) {
         this.store = store;
@@ -115,6 +117,12 @@ final class CosmosApi {
             }
             return createDatabase(r);
         }
+        if (n >= 4 && r.segment(2).equals("colls")) {
+            Target cached = cachedTarget(r.segment(1), r.segment(3));
+            if (cached != null) {
+                return containerRoutes(r, cached);
+            }
+        }
         DatabaseDefinition db = database(r.segment(1));
         if (n == 2) {
             requireMethod(r, "GET", "DELETE");
@@ -142,6 +150,32 @@ final class CosmosApi {
             return Containers.create(this, r, db);
         }
         Target t = target(db, r.segment(3));
+        targets.put(r.segment(1) + "/" + r.segment(3), t);
+        return containerRoutes(r, t);
+    }
+
+    /**
+     * The container of an earlier request with the same path segments, if it is still the one the core serves under
+     * that name (a deleted or recreated container is another object): saves reading the database on every item call.
+     */
+    private Target cachedTarget(String db, String container) {
+        Target t = targets.get(db + "/" + container);
+        if (t == null) {
+            return null;
+        }
+        try {
+            if (!t.store().isDeleted() && store.container(t.database().id(), t.name()) == t.store()) {
+                return t;
+            }
+        } catch (StoreException gone) {
+            // fall through: resolved afresh, which answers the 404
+        }
+        targets.remove(db + "/" + container);
+        return null;
+    }
+
+    private RestResponse containerRoutes(RestRequest r, Target t) {
+        int n = r.size();
         if (n == 4) {
             return Containers.single(this, r, t);
         }

@@ -85,6 +85,12 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         } else {
             boolean secure = ctx.pipeline().get(SslHandler.class) != null;
             RestRequest r = new RestRequest(method, segments, req.headers().copy(), body, secure);
+            if (isPointRead(method, segments)) {
+                // one item by its key: a lookup that never waits for an fsync, answered on the event loop (two
+                // thread hand-offs cost more than the read); writes and queries keep to the pool
+                write(ctx, api.handle(r), keepAlive);
+                return;
+            }
             work = () -> write(ctx, api.handle(r), keepAlive);
         }
         try {
@@ -92,6 +98,11 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         } catch (RejectedExecutionException shuttingDown) {
             write(ctx, RestResponse.error(503, 0, "ServiceUnavailable", "The server is shutting down."), false);
         }
+    }
+
+    /** {@code GET /dbs/{db}/colls/{c}/docs/{id}}. */
+    static boolean isPointRead(String method, List<String> segments) {
+        return method.equals("GET") && segments.size() == 6 && segments.get(4).equals("docs");
     }
 
     /** The path's segments, percent-decoded ({@code +} stays a plus: this is a path, not a form). */

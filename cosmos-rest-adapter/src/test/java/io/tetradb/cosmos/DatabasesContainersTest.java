@@ -176,6 +176,25 @@ class DatabasesContainersTest extends ServerFixture {
     }
 
     @Test
+    void aContainerRecreatedUnderTheSameNameIsFoundAgain() throws Exception {
+        CosmosDatabase db = database();
+        db.createContainer(new CosmosContainerProperties("again", "/pk"));
+        CosmosContainer c = db.getContainer("again");
+        c.createItem(Json.object().put("id", "1").put("pk", "p"));
+        String before = c.read().getProperties().getResourceId();
+        // another client drops and recreates it: this SDK still holds the old RID in its caches
+        RawClient raw = new RawClient(endpoint(), KEY);
+        assertEquals(204, raw.send("DELETE", "/dbs/" + db.getId() + "/colls/again", null).status());
+        assertEquals(201, raw.send("POST", "/dbs/" + db.getId() + "/colls",
+                "{\"id\":\"again\",\"partitionKey\":{\"paths\":[\"/pk\"],\"kind\":\"Hash\",\"version\":2}}")
+                .status());
+        // the server answers 400/1024 for the stale RID; the SDK refreshes and writes into the new container
+        c.createItem(Json.object().put("id", "2").put("pk", "p"));
+        assertEquals(List.of("2"), c.queryItems("SELECT VALUE c.id FROM c", null, String.class).stream().toList());
+        assertFalse(before.equals(c.read().getProperties().getResourceId()));
+    }
+
+    @Test
     void resourceIdsSurviveARestart() {
         CosmosDatabase db = database();
         db.createContainer(new CosmosContainerProperties("kept", "/pk"));

@@ -65,6 +65,8 @@ class ScenariosTest extends ServerFixture {
         // the SDK sees one partition key range; the core keeps its two physical partitions
         assertEquals(2, core.getDatabase("examples").getContainer("coll").getFeedRanges().size());
         assertEquals(1, c.getFeedRanges().size());
+        RawClient.Answer coll = new RawClient(endpoint(), KEY).send("GET", "/dbs/examples/colls/coll", null);
+        assertEquals("2", coll.header(Containers.PHYSICAL_PARTITIONS));
         assertEquals(List.of(2), c.queryItems("SELECT VALUE COUNT(1) FROM c WHERE c.deviceId = 'XMS-0001'", null,
                 Integer.class).stream().toList());
     }
