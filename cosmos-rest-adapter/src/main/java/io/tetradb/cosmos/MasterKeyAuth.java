@@ -154,6 +154,11 @@ final class MasterKeyAuth {
         if (s.get(0).equalsIgnoreCase("offers")) {
             return java.util.Collections.singletonList(new String[]{type, (n == 1 ? "" : lastRid).toLowerCase(Locale.ROOT)});
         }
+        if (n == 6 && s.get(4).equals("operations")) {
+            String coll = String.join("/", s.subList(0, 4));
+            // Java signs a container operation (partitionkeydelete) as a request on the container itself
+            return java.util.Collections.singletonList(new String[]{"colls", coll});
+        }
         if (n >= 2 && s.get(0).equals("dbs") && ResourceIds.isDatabaseRid(s.get(1))) {
             return List.of(new String[]{type, lastRid.toLowerCase(Locale.ROOT)}, new String[]{type, link});
         }

@@ -93,6 +93,14 @@ class BadInputTest extends ServerFixture {
     }
 
     @Test
+    void theChangeFeedIsRefusedClearly() throws Exception {
+        RawClient.Answer a = raw.send("GET", DOCS, null, Map.of("A-IM", "Incremental Feed"));
+        assertError(a, 400);
+        assertTrue(a.json().get("message").asText().contains("change feed"), a.text());
+        assertError(raw.send("POST", "/dbs/bad/users", "{\"id\":\"u\"}"), 404);
+    }
+
+    @Test
     void aBodyOverTwoMegabytesIs413() throws Exception {
         String big = "{\"id\":\"big\",\"pk\":\"p\",\"s\":\"" + "x".repeat(2 * 1024 * 1024 + 10) + "\"}";
         RawClient.Answer a = raw.send("POST", DOCS, big);

@@ -174,6 +174,17 @@ class ItemsTest extends ServerFixture {
     }
 
     @Test
+    void deleteAllItemsOfOneLogicalPartition() {
+        for (int i = 0; i < 5; i++) {
+            c.createItem(Json.object().put("id", "d" + i).put("pk", "gone"));
+        }
+        c.createItem(Json.object().put("id", "d0").put("pk", "stays"));
+        assertEquals(200, c.deleteAllItemsByPartitionKey(new PartitionKey("gone"), null).getStatusCode());
+        assertEquals(0, c.readAllItems(new PartitionKey("gone"), ObjectNode.class).stream().count());
+        assertEquals(1, c.readAllItems(new PartitionKey("stays"), ObjectNode.class).stream().count());
+    }
+
+    @Test
     void readFeedPageByPage() {
         sdk.getDatabase("items").createContainerIfNotExists(new CosmosContainerProperties("feed", "/pk"));
         CosmosContainer f = sdk.getDatabase("items").getContainer("feed");

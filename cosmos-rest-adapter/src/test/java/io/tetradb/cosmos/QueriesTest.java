@@ -153,6 +153,20 @@ class QueriesTest extends ServerFixture {
     }
 
     @Test
+    void queryMetricsWhenAsked() {
+        CosmosQueryRequestOptions o = new CosmosQueryRequestOptions().setQueryMetricsEnabled(true);
+        FeedResponse<ObjectNode> page = c.queryItems("SELECT * FROM c WHERE c.n < 5", o, ObjectNode.class)
+                .iterableByPage().iterator().next();
+        assertEquals(5, page.getResults().size());
+        String metrics = page.getResponseHeaders().get("x-ms-documentdb-query-metrics");
+        assertNotNull(metrics);
+        assertTrue(metrics.contains("outputDocumentCount=5;"), metrics);
+        // the SDK parsed it into the page's diagnostics without complaint
+        assertTrue(page.getCosmosDiagnostics().toString().contains("retrievedDocumentCount"),
+                page.getCosmosDiagnostics().toString());
+    }
+
+    @Test
     void singlePartitionQueries() {
         CosmosQueryRequestOptions o = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey("c2"));
         List<Integer> ns = c.queryItems("SELECT VALUE c.n FROM c ORDER BY c.n DESC", o, Integer.class).stream()
