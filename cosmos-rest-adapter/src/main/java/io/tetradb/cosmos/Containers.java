@@ -42,6 +42,9 @@ final class Containers {
         }
         ContainerStore c = api.store.createContainer(db.id(), id, pk, nullIfMissing(body.get("indexingPolicy")),
                 ttl(body), CosmosApi.throughput(r), nullIfMissing(body.get("uniqueKeyPolicy")));
+        if (CosmosApi.isAutoscale(r)) {
+            api.offers.record(db.id(), id, c.definition().throughput(), true);
+        }
         ObjectNode json = json(CosmosApi.target(db, c));
         return RestResponse.json(201, json, 5).header("etag", json.path("_etag").asText());
     }

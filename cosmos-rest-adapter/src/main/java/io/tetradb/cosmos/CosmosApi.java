@@ -218,6 +218,9 @@ final class CosmosApi {
                     + "are missing.");
         }
         DatabaseDefinition db = store.createDatabase(id.textValue(), throughput(r));
+        if (isAutoscale(r)) {
+            offers.record(db.id(), "", db.throughput(), true);
+        }
         ObjectNode json = databaseJson(db);
         return RestResponse.json(201, json, 1).header("etag", etagOf(json));
     }
@@ -237,6 +240,11 @@ final class CosmosApi {
             throw CosmosError.badRequest("The throughput header is malformed: " + (manual != null ? manual : auto));
         }
         return null;
+    }
+
+    /** Whether the throughput was asked for as autoscale ({@code x-ms-cosmos-offer-autopilot-settings}). */
+    static boolean isAutoscale(RestRequest r) {
+        return r.header("x-ms-offer-throughput") == null && r.header("x-ms-cosmos-offer-autopilot-settings") != null;
     }
 
     DatabaseDefinition database(String nameOrRid) {

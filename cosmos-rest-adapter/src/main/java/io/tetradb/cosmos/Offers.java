@@ -41,10 +41,11 @@ final class Offers {
         ObjectNode body = Json.parseObject(r.body());
         JsonNode content = body.path("content");
         int throughput;
-        if (content.path("offerThroughput").canConvertToInt() && !content.path("offerAutopilotSettings").isObject()) {
-            throughput = content.path("offerThroughput").intValue();
-        } else if (content.path("offerAutopilotSettings").path("maxThroughput").canConvertToInt()) {
+        boolean autoscale = content.path("offerAutopilotSettings").path("maxThroughput").canConvertToInt();
+        if (autoscale) {
             throughput = content.path("offerAutopilotSettings").path("maxThroughput").intValue();
+        } else if (content.path("offerThroughput").canConvertToInt()) {
+            throughput = content.path("offerThroughput").intValue();
         } else {
             throw CosmosError.badRequest("An offer replace needs content.offerThroughput (or "
                     + "content.offerAutopilotSettings.maxThroughput).");
@@ -53,10 +54,18 @@ final class Offers {
             throw CosmosError.badRequest("The offer throughput must be at least " + MIN_THROUGHPUT + " RU/s, got "
                     + throughput + ".");
         }
-        api.system.upsert(found.database, found.container, KIND, "throughput",
-                Json.object().put("offerThroughput", throughput));
+        record(found.database, found.container, throughput, autoscale);
         ObjectNode offer = find(rid).offer;
         return RestResponse.json(200, offer, 1).header("etag", offer.path("_etag").asText());
+    }
+
+    /** Records a throughput set after creation (or an autoscale maximum given at creation). */
+    void record(String database, String container, int throughput, boolean autoscale) {
+        ObjectNode setting = Json.object().put("offerThroughput", throughput);
+        if (autoscale) {
+            setting.put("autoscaleMaxThroughput", throughput);
+        }
+        api.system.upsert(database, container, KIND, "throughput", setting);
     }
 
     private record Located(String database, String container, ObjectNode offer) {
@@ -98,8 +107,8 @@ final class Offers {
     }
 
     private ObjectNode databaseOffer(DatabaseDefinition d) {
-        int throughput = recorded(d.id(), "", d.throughput());
-        return offer(ResourceIds.databaseOffer(d), "dbs/" + d.rid() + "/", d.rid(), throughput, d.ts());
+        SystemStore.Entry e = api.system.get(d.id(), "", KIND, "throughput");
+        return offer(ResourceIds.databaseOffer(d), "dbs/" + d.rid() + "/", d.rid(), d.throughput(), e, d.ts());
     }
 
     private ObjectNode containerOffer(DatabaseDefinition d, ContainerDefinition c) {
@@ -108,29 +117,34 @@ final class Offers {
             return null; // shares its database's throughput
         }
         String collRid = ResourceIds.container(c);
-        int throughput = recorded(d.id(), c.id(), own == null ? MIN_THROUGHPUT : own);
+        SystemStore.Entry e = api.system.get(d.id(), c.id(), KIND, "throughput");
         return offer(ResourceIds.containerOffer(c), "dbs/" + d.rid() + "/colls/" + collRid + "/", collRid,
-                throughput, c.ts());
+                own == null ? MIN_THROUGHPUT : own, e, c.ts());
     }
 
-    private int recorded(String db, String container, int initial) {
-        SystemStore.Entry e = api.system.get(db, container, KIND, "throughput");
-        return e == null ? initial : e.resource().path("offerThroughput").asInt(initial);
-    }
-
-    private static ObjectNode offer(String rid, String resource, String resourceRid, int throughput, long ts) {
+    /** An offer: the recorded setting if there is one, else the throughput the resource was created with. */
+    private static ObjectNode offer(String rid, String resource, String resourceRid, int initial,
+                                    SystemStore.Entry recorded, long ts) {
+        int throughput = recorded == null ? initial : recorded.resource().path("offerThroughput").asInt(initial);
+        int autoscaleMax = recorded == null ? 0 : recorded.resource().path("autoscaleMaxThroughput").asInt(0);
         ObjectNode o = Json.object();
         o.put("resource", resource);
         o.put("offerType", "Invalid");
         o.put("offerResourceId", resourceRid);
         o.put("offerVersion", "V2");
         ObjectNode content = o.putObject("content");
-        content.put("offerThroughput", throughput);
+        if (autoscaleMax > 0) {
+            // autoscale: the current throughput is a tenth of the maximum while idle, as Cosmos DB reports it
+            content.put("offerThroughput", Math.max(MIN_THROUGHPUT, autoscaleMax / 10));
+            content.putObject("offerAutopilotSettings").put("maxThroughput", autoscaleMax);
+        } else {
+            content.put("offerThroughput", throughput);
+        }
         content.put("offerIsRUPerMinuteThroughputEnabled", false);
         o.put("id", rid);
         o.put("_rid", rid);
         o.put("_self", "offers/" + rid + "/");
-        o.put("_etag", "\"" + Integer.toHexString(java.util.Objects.hash(rid, throughput)) + "\"");
+        o.put("_etag", "\"" + Integer.toHexString(java.util.Objects.hash(rid, throughput, autoscaleMax)) + "\"");
         o.put("_ts", ts);
         return o;
     }

@@ -158,6 +158,15 @@ class DatabasesContainersTest extends ServerFixture {
         assertEquals(20000, own.readThroughput().getProperties().getManualThroughput());
         own.replaceThroughput(ThroughputProperties.createManualThroughput(30000));
         assertEquals(30000, own.readThroughput().getProperties().getManualThroughput());
+        db.createContainer(new CosmosContainerProperties("auto", "/pk"),
+                ThroughputProperties.createAutoscaledThroughput(4000));
+        CosmosContainer auto = db.getContainer("auto");
+        assertEquals(4000, auto.readThroughput().getProperties().getAutoscaleMaxThroughput());
+        auto.replaceThroughput(ThroughputProperties.createAutoscaledThroughput(6000));
+        assertEquals(6000, auto.readThroughput().getProperties().getAutoscaleMaxThroughput());
+        auto.replaceThroughput(ThroughputProperties.createManualThroughput(800));
+        assertEquals(800, auto.readThroughput().getProperties().getManualThroughput());
+        assertEquals(0, auto.readThroughput().getProperties().getAutoscaleMaxThroughput());
         // a container without its own throughput shares the database's and has no offer
         db.createContainer(new CosmosContainerProperties("shared", "/pk"));
         CosmosException none = assertThrows(CosmosException.class,
