@@ -185,6 +185,30 @@ class ItemsTest extends ServerFixture {
     }
 
     @Test
+    void readManyAcrossPartitions() {
+        for (int i = 0; i < 6; i++) {
+            c.upsertItem(Json.object().put("id", "m" + i).put("pk", "mp" + (i % 3)).put("n", i));
+        }
+        List<com.azure.cosmos.models.CosmosItemIdentity> ids = List.of(
+                new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("mp0"), "m0"),
+                new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("mp1"), "m4"),
+                new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("mp2"), "m2"),
+                new com.azure.cosmos.models.CosmosItemIdentity(new PartitionKey("mp2"), "absent"));
+        List<String> found = c.readMany(ids, ObjectNode.class).getResults().stream().map(x -> x.get("id").asText())
+                .sorted().toList();
+        assertEquals(List.of("m0", "m2", "m4"), found);
+        // a feed range from the SDK (the one range) scopes a query like the whole container
+        var range = c.getFeedRanges().get(0);
+        assertEquals(6, c.queryItems("SELECT * FROM c WHERE STARTSWITH(c.id, 'm')",
+                new com.azure.cosmos.models.CosmosQueryRequestOptions().setFeedRange(range), ObjectNode.class)
+                .stream().count());
+        var logical = com.azure.cosmos.models.FeedRange.forLogicalPartition(new PartitionKey("mp1"));
+        assertEquals(2, c.queryItems("SELECT * FROM c WHERE STARTSWITH(c.id, 'm')",
+                new com.azure.cosmos.models.CosmosQueryRequestOptions().setFeedRange(logical), ObjectNode.class)
+                .stream().count());
+    }
+
+    @Test
     void readFeedPageByPage() {
         sdk.getDatabase("items").createContainerIfNotExists(new CosmosContainerProperties("feed", "/pk"));
         CosmosContainer f = sdk.getDatabase("items").getContainer("feed");
