@@ -61,13 +61,13 @@ final class Scripts {
                     }
                     existing(db, t, kind, id);
                     SystemStore.Entry e = api.system.put(db, t.name(), kind, id, body, false,
-                            unquoted(r.header("If-Match")));
+                            r.header("If-Match"));
                     ObjectNode json = json(t, kind, e);
                     return RestResponse.json(200, json, 5).header("etag", json.path("_etag").asText());
                 }
                 case "DELETE":
                     existing(db, t, kind, id);
-                    api.system.delete(db, t.name(), kind, id, unquoted(r.header("If-Match")));
+                    api.system.delete(db, t.name(), kind, id, r.header("If-Match"));
                     return RestResponse.empty(204, 1);
                 default:
                     existing(db, t, kind, id);
@@ -104,10 +104,6 @@ final class Scripts {
                     + "container '" + t.name() + "'.");
         }
         return e;
-    }
-
-    private static String unquoted(String etag) {
-        return etag;
     }
 
     private static ObjectNode validated(String kind, ObjectNode body) {

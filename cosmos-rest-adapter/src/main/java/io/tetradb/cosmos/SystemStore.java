@@ -35,21 +35,22 @@ final class SystemStore {
     record Entry(String kind, ObjectNode resource, String etag, long ts) {
     }
 
+    /** The database's metadata container; null when it does not exist and {@code create} is false. */
     private ContainerStore container(String db, boolean create) {
         try {
             return store.container(db, CONTAINER);
         } catch (StoreException e) {
-            if (e.status() != 404 || !create) {
-                if (e.status() == 404) {
-                    return null;
-                }
+            if (e.status() != 404) {
                 throw e;
             }
+        }
+        if (!create) {
+            return null;
         }
         try {
             return store.createContainer(db, CONTAINER, PartitionKeyDefinition.of("/coll"), null, null, null, null);
         } catch (StoreException e) {
-            if (e.status() == 409) {
+            if (e.status() == 409) { // made meanwhile by another request
                 return store.container(db, CONTAINER);
             }
             throw e;
