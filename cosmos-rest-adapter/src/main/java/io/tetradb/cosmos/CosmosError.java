@@ -4,7 +4,7 @@ package io.tetradb.cosmos;
  * A request the REST face refuses, with the HTTP status, Cosmos sub-status and the {@code code} its JSON error body
  * carries ({@code {"code": "BadRequest", "message": "..."}}).
  */
-final class CosmosError extends RuntimeException {
+class CosmosError extends RuntimeException {
     final int status;
     final int subStatus;
     final String code;

@@ -84,7 +84,7 @@ final class Items {
         if (UniqueKeys.of(t.store()).isEmpty()) {
             return t.store().execute(pk, op);
         }
-        return api.unique.write(t.store(), pk, java.util.Collections.singletonList(after(t, pk, op)),
+        return api.unique.write(t.store(), pk, () -> java.util.Collections.singletonList(after(t, pk, op)),
                 () -> t.store().execute(pk, op));
     }
 

@@ -39,24 +39,30 @@ final class UniqueKeys {
         return out;
     }
 
-    /** Runs {@code write} after checking {@code docs} (the items as they will be stored), under the container's lock. */
-    <T> T write(ContainerStore c, PartitionKeyValue pk, List<ObjectNode> docs, Supplier<T> write) {
+    /**
+     * Runs {@code write} after checking the items it will store ({@code after}, computed under the lock so that a
+     * patch sees the item it changes), under the container's lock.
+     */
+    <T> T write(ContainerStore c, PartitionKeyValue pk, Supplier<List<ObjectNode>> after, Supplier<T> write) {
         List<List<String>> keys = of(c);
         if (keys.isEmpty()) {
             return write.get();
         }
         synchronized (locks.computeIfAbsent(c.definition().collId(), k -> new Object())) {
+            List<ObjectNode> docs = after.get();
             for (int i = 0; i < docs.size(); i++) {
                 ObjectNode doc = docs.get(i);
                 if (doc == null) {
                     continue;
                 }
                 for (List<String> key : keys) {
-                    check(c, pk, doc, key);
+                    if (exists(c, pk, doc, key)) {
+                        throw new Violation(key, i);
+                    }
                     for (int j = 0; j < i; j++) {
                         if (docs.get(j) != null && sameValues(docs.get(j), doc, key)
                                 && !docs.get(j).path("id").equals(doc.path("id"))) {
-                            throw conflict(key);
+                            throw new Violation(key, i);
                         }
                     }
                 }
@@ -65,7 +71,18 @@ final class UniqueKeys {
         }
     }
 
-    private static void check(ContainerStore c, PartitionKeyValue pk, ObjectNode doc, List<String> key) {
+    /** A write that would duplicate a unique key: 409, naming the operation (of a batch) that would. */
+    static final class Violation extends CosmosError {
+        final int operation;
+
+        Violation(List<String> key, int operation) {
+            super(409, 0, "Unique index constraint violation: another item in this logical partition has the same "
+                    + "value for the unique key " + key + ".");
+            this.operation = operation;
+        }
+    }
+
+    private static boolean exists(ContainerStore c, PartitionKeyValue pk, ObjectNode doc, List<String> key) {
         StringBuilder where = new StringBuilder("SELECT VALUE r.id FROM r WHERE r.id != @id");
         Map<String, JsonNode> params = new LinkedHashMap<>();
         params.put("@id", doc.path("id"));
@@ -79,15 +96,8 @@ final class UniqueKeys {
                 params.put("@u" + i, v);
             }
         }
-        if (!c.queryPage(SqlParser.parse(where.toString()), params, pk, null, null, 1, Long.MAX_VALUE).results()
-                .isEmpty()) {
-            throw conflict(key);
-        }
-    }
-
-    private static CosmosError conflict(List<String> key) {
-        return new CosmosError(409, "Unique index constraint violation: another item in this logical partition has "
-                + "the same value for the unique key " + key + ".");
+        return !c.queryPage(SqlParser.parse(where.toString()), params, pk, null, null, 1, Long.MAX_VALUE).results()
+                .isEmpty();
     }
 
     private static boolean sameValues(ObjectNode a, ObjectNode b, List<String> key) {

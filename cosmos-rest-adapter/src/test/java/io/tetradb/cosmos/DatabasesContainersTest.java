@@ -81,6 +81,24 @@ class DatabasesContainersTest extends ServerFixture {
         CosmosException conflict = assertThrows(CosmosException.class,
                 () -> c.createItem(Json.object().put("id", "2").put("customerId", "c1").put("email", "a@x")));
         assertEquals(409, conflict.getStatusCode());
+        // another partition may hold the same value; a patch or a batch may not make a duplicate
+        c.createItem(Json.object().put("id", "2").put("customerId", "c2").put("email", "a@x"));
+        c.createItem(Json.object().put("id", "3").put("customerId", "c1").put("email", "b@x"));
+        CosmosException patched = assertThrows(CosmosException.class, () -> c.patchItem("3",
+                new com.azure.cosmos.models.PartitionKey("c1"),
+                com.azure.cosmos.models.CosmosPatchOperations.create().set("/email", "a@x"), ObjectNode.class));
+        assertEquals(409, patched.getStatusCode());
+        com.azure.cosmos.models.CosmosBatch batch = com.azure.cosmos.models.CosmosBatch.createCosmosBatch(
+                new com.azure.cosmos.models.PartitionKey("c3"));
+        batch.createItemOperation(Json.object().put("id", "4").put("customerId", "c3").put("email", "z@x"));
+        batch.createItemOperation(Json.object().put("id", "5").put("customerId", "c3").put("email", "z@x"));
+        assertEquals(409, c.executeCosmosBatch(batch).getStatusCode()); // from 207: 424, then 409
+        assertEquals(0, c.readAllItems(new com.azure.cosmos.models.PartitionKey("c3"), ObjectNode.class).stream()
+                .count());
+        // an absent value counts as null: two items without an email in one partition conflict
+        c.createItem(Json.object().put("id", "6").put("customerId", "c4"));
+        assertEquals(409, assertThrows(CosmosException.class,
+                () -> c.createItem(Json.object().put("id", "7").put("customerId", "c4"))).getStatusCode());
 
         assertTrue(db.readAllContainers().stream().anyMatch(x -> x.getId().equals("orders")));
         CosmosException dup = assertThrows(CosmosException.class, () -> db.createContainer(props));
