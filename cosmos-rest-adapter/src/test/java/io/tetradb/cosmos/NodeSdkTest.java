@@ -25,20 +25,7 @@ class NodeSdkTest extends ServerFixture {
 
     @Test
     void nodeSdkSession() throws Exception {
-        for (String command : List.of("node", "npm")) {
-            if (!onPath(command)) {
-                fail(command + " is not on the PATH: this test runs @azure/cosmos against the endpoint and needs "
-                        + "Node.js 18+ with npm");
-            }
-        }
-        String version = System.getProperty("azure-cosmos-js.version", "4.10.1");
-        Path dir = Path.of("target", "node-cosmos").toAbsolutePath();
-        install(dir, "@azure/cosmos", version);
-        Path script = dir.resolve("cosmos-session.mjs");
-        try (InputStream in = getClass().getResourceAsStream("/node/cosmos-session.mjs")) {
-            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
-        }
-        String out = run(dir, 300, "node", script.toString(), endpoint(), KEY);
+        String out = runScript("cosmos-session.mjs", java.util.Map.of(), endpoint(), KEY);
         assertTrue(out.contains("OK node session"), out);
     }
 
@@ -54,8 +41,36 @@ class NodeSdkTest extends ServerFixture {
                 name + "@" + version);
     }
 
+    /** Installs the SDK and runs one of the scripts under {@code src/test/resources/node} with extra environment. */
+    static String runScript(String name, java.util.Map<String, String> env, String... args) throws Exception {
+        for (String command : List.of("node", "npm")) {
+            if (!onPath(command)) {
+                fail(command + " is not on the PATH: this test runs @azure/cosmos against the endpoint and needs "
+                        + "Node.js 18+ with npm");
+            }
+        }
+        Path dir = Path.of("target", "node-cosmos").toAbsolutePath();
+        install(dir, "@azure/cosmos", System.getProperty("azure-cosmos-js.version", "4.10.1"));
+        Path script = dir.resolve(name);
+        try (InputStream in = NodeSdkTest.class.getResourceAsStream("/node/" + name)) {
+            Files.copy(in, script, StandardCopyOption.REPLACE_EXISTING);
+        }
+        String[] command = new String[args.length + 2];
+        command[0] = "node";
+        command[1] = script.toString();
+        System.arraycopy(args, 0, command, 2, args.length);
+        return run(dir, 300, env, command);
+    }
+
     static String run(Path dir, long timeoutSeconds, String... command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+        return run(dir, timeoutSeconds, java.util.Map.of(), command);
+    }
+
+    static String run(Path dir, long timeoutSeconds, java.util.Map<String, String> env, String... command)
+            throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().putAll(env);
+        Process p = pb.start();
         byte[][] output = new byte[1][];
         Thread reader = new Thread(() -> {
             try {

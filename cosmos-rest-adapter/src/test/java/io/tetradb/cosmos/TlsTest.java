@@ -87,6 +87,14 @@ class TlsTest extends ServerFixture {
     }
 
     @Test
+    void nodeSdkOverHttpsTrustingTheServedCertificate() throws Exception {
+        String pem = dir.resolve("tls").resolve(TlsCertificate.CERTIFICATE_FILE).toString();
+        String out = NodeSdkTest.runScript("cosmos-tls.mjs", java.util.Map.of("NODE_EXTRA_CA_CERTS", pem),
+                endpoint(), KEY);
+        assertTrue(out.contains("OK node tls"), out);
+    }
+
+    @Test
     void theCertificateIsKeptAcrossRestarts() {
         byte[] first = cert.pem();
         stopServer();
