@@ -108,7 +108,7 @@ final class Queries {
         if (r.flag("x-ms-documentdb-populatequerymetrics")) {
             out.header("x-ms-documentdb-query-metrics", metrics(page, body));
         }
-        out.header("x-ms-cosmos-query-execution-access", page.access());
+        out.header("x-ms-tetradb-query-access", page.access()); // how the core read: scan, seek, index order
         Items.sessionHeaders(out, t, 1);
         return out;
     }

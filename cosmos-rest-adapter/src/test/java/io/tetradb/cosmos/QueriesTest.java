@@ -161,6 +161,7 @@ class QueriesTest extends ServerFixture {
         String metrics = page.getResponseHeaders().get("x-ms-documentdb-query-metrics");
         assertNotNull(metrics);
         assertTrue(metrics.contains("outputDocumentCount=5;"), metrics);
+        assertNotNull(page.getResponseHeaders().get("x-ms-tetradb-query-access"));
         // the SDK parsed it into the page's diagnostics without complaint
         assertTrue(page.getCosmosDiagnostics().toString().contains("retrievedDocumentCount"),
                 page.getCosmosDiagnostics().toString());
