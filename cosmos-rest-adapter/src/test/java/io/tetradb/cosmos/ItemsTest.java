@@ -51,7 +51,6 @@ class ItemsTest extends ServerFixture {
         assertEquals(created.getETag(), read.getItem().get("_etag").asText());
         assertNotNull(read.getItem().get("_ts"));
 
-        CosmosItemResponse<ObjectNode> conflict = null;
         CosmosException dup = assertThrows(CosmosException.class,
                 () -> c.createItem(Json.object().put("id", "a1").put("pk", "p")));
         assertEquals(409, dup.getStatusCode());
