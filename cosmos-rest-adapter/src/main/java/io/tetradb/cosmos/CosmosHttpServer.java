@@ -1,0 +1,108 @@
+package io.tetradb.cosmos;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.tetradb.document.CosmosClient;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Cosmos DB REST (gateway) endpoint over a core store, for the unmodified azure-cosmos SDKs. With an
+ * {@link io.netty.handler.ssl.SslContext} in the options it accepts TLS and plain HTTP on the same port.
+ *
+ * <pre>
+ * CosmosHttpServer server = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 8081, cosmosClient,
+ *         CosmosRestOptions.defaults());
+ * server.address();   // the bound address (port 0 picks a free one)
+ * server.close();     // stops accepting, finishes running requests; the CosmosClient stays open
+ * </pre>
+ */
+public final class CosmosHttpServer implements AutoCloseable {
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final ExecutorService requests;
+    private final Channel channel;
+    private final InetSocketAddress address;
+
+    private CosmosHttpServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService requests, Channel channel) {
+        this.boss = boss;
+        this.workers = workers;
+        this.requests = requests;
+        this.channel = channel;
+        this.address = (InetSocketAddress) channel.localAddress();
+    }
+
+    /** Serves with the emulator's well-known key, plain HTTP only. */
+    public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client) {
+        return start(bind, port, client, CosmosRestOptions.defaults());
+    }
+
+    public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client, CosmosRestOptions options) {
+        CosmosApi api = new CosmosApi(client.coreStore(), options, Clock.systemUTC());
+        EventLoopGroup boss = new NioEventLoopGroup(1);
+        EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()),
+                r -> {
+                    Thread t = new Thread(r, "cosmos-request-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            Channel ch = new ServerBootstrap()
+                    .group(boss, workers)
+                    .channel(NioServerSocketChannel.class)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel c) {
+                            if (options.sslContext() != null) {
+                                c.pipeline().addLast(new OptionalSslHandler(options.sslContext()));
+                            }
+                            c.pipeline()
+                                    .addLast(new HttpServerCodec())
+                                    .addLast(new HttpServerKeepAliveHandler())
+                                    .addLast(new BodyLimit(options.maxBodyBytes()))
+                                    .addLast(new HttpHandler(api, options, pool));
+                        }
+                    })
+                    .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();
+            return new CosmosHttpServer(boss, workers, pool, ch);
+        } catch (RuntimeException e) {
+            boss.shutdownGracefully();
+            workers.shutdownGracefully();
+            pool.shutdownNow();
+            throw e;
+        }
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    @Override
+    public void close() {
+        channel.close().syncUninterruptibly();
+        requests.shutdown();
+        try {
+            requests.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+    }
+}

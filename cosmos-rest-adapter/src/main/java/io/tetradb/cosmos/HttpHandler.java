@@ -1,0 +1,193 @@
+package io.tetradb.cosmos;
+
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslHandler;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Turns each aggregated HTTP request into a {@link RestRequest} (or an extra route's request), runs it on the worker
+ * pool (the store blocks on disk, never the event loop), and writes the answer with the headers every Cosmos response
+ * carries: {@code x-ms-activity-id}, {@code x-ms-request-charge}, {@code Date}, gateway and service versions.
+ */
+final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HttpHandler.class);
+    static final String CERTIFICATE_PATH = "/_explorer/emulator.pem";
+
+    private final CosmosApi api;
+    private final CosmosRestOptions options;
+    private final ExecutorService pool;
+
+    HttpHandler(CosmosApi api, CosmosRestOptions options, ExecutorService pool) {
+        this.api = api;
+        this.options = options;
+        this.pool = pool;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+        boolean keepAlive = HttpUtil.isKeepAlive(req);
+        if (req.decoderResult().isFailure()) {
+            write(ctx, RestResponse.error(400, 0, "BadRequest", "The HTTP request is malformed."), false);
+            return;
+        }
+        String uri = req.uri();
+        int q = uri.indexOf('?');
+        String rawPath = q < 0 ? uri : uri.substring(0, q);
+        String query = q < 0 ? "" : uri.substring(q + 1);
+        if (rawPath.startsWith("http://") || rawPath.startsWith("https://")) { // absolute-form request target
+            int slash = rawPath.indexOf('/', rawPath.indexOf("//") + 2);
+            rawPath = slash < 0 ? "/" : rawPath.substring(slash);
+        }
+        List<String> segments;
+        try {
+            segments = segments(rawPath);
+        } catch (IllegalArgumentException e) {
+            write(ctx, RestResponse.error(400, 0, "BadRequest", "The request path is not validly percent-encoded."),
+                    keepAlive);
+            return;
+        }
+        String path = "/" + String.join("/", segments);
+        byte[] body = ByteBufUtil.getBytes(req.content());
+        String method = req.method().name().toUpperCase(Locale.ROOT);
+        CosmosRoute route = route(path);
+        Runnable work;
+        if (route != null) {
+            CosmosRoute.Request rr = new CosmosRoute.Request(method, path, query,
+                    CosmosApi.lowerCaseHeaders(req.headers()), body);
+            work = () -> write(ctx, extra(route, rr), keepAlive);
+        } else if (path.equals(CERTIFICATE_PATH)) {
+            work = () -> write(ctx, certificate(), keepAlive);
+        } else {
+            boolean secure = ctx.pipeline().get(SslHandler.class) != null;
+            RestRequest r = new RestRequest(method, segments, req.headers().copy(), body, secure);
+            if (isPointRead(method, segments)) {
+                // one item by its key: a lookup that never waits for an fsync, answered on the event loop (two
+                // thread hand-offs cost more than the read); writes and queries keep to the pool
+                write(ctx, api.handle(r), keepAlive);
+                return;
+            }
+            work = () -> write(ctx, api.handle(r), keepAlive);
+        }
+        try {
+            pool.execute(work);
+        } catch (RejectedExecutionException shuttingDown) {
+            write(ctx, RestResponse.error(503, 0, "ServiceUnavailable", "The server is shutting down."), false);
+        }
+    }
+
+    /** {@code GET /dbs/{db}/colls/{c}/docs/{id}}. */
+    static boolean isPointRead(String method, List<String> segments) {
+        return method.equals("GET") && segments.size() == 6 && segments.get(4).equals("docs");
+    }
+
+    /** The path's segments, percent-decoded ({@code +} stays a plus: this is a path, not a form). */
+    static List<String> segments(String rawPath) {
+        List<String> out = new ArrayList<>();
+        for (String s : rawPath.split("/")) {
+            if (!s.isEmpty()) {
+                out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
+    }
+
+    private CosmosRoute route(String path) {
+        Map<String, CosmosRoute> routes = options.routes();
+        CosmosRoute exact = routes.get(path);
+        if (exact != null) {
+            return exact;
+        }
+        for (Map.Entry<String, CosmosRoute> e : routes.entrySet()) {
+            String k = e.getKey();
+            if (k.endsWith("*") && path.startsWith(k.substring(0, k.length() - 1))) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    private static RestResponse extra(CosmosRoute route, CosmosRoute.Request rr) {
+        try {
+            CosmosRoute.Response a = route.handle(rr);
+            RestResponse out = new RestResponse(a.status(), a.body(), 0);
+            out.headers.remove("Content-Type");
+            if (a.contentType() != null) {
+                out.header("Content-Type", a.contentType());
+            }
+            a.headers().forEach(out::header);
+            return out;
+        } catch (Exception | Error e) {
+            LOG.error("route {} failed", rr.path(), e);
+            return RestResponse.error(500, 0, "InternalServerError", String.valueOf(e));
+        }
+    }
+
+    private RestResponse certificate() {
+        byte[] pem = options.certificatePem();
+        if (pem == null) {
+            return RestResponse.error(404, 0, "NotFound", "This endpoint serves plain HTTP only: it has no "
+                    + "certificate.");
+        }
+        RestResponse r = new RestResponse(200, pem, 0);
+        r.headers.put("Content-Type", "application/x-pem-file");
+        return r;
+    }
+
+    private static void write(ChannelHandlerContext ctx, RestResponse a, boolean keepAlive) {
+        FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                HttpResponseStatus.valueOf(a.status), Unpooled.wrappedBuffer(a.body));
+        a.headers.forEach((k, v) -> resp.headers().set(k, v));
+        resp.headers().set("x-ms-activity-id", activityId().toString());
+        resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
+        resp.headers().set("x-ms-gatewayversion", "version=2.14.0");
+        resp.headers().set("x-ms-serviceversion", "version=2.14.0.0");
+        resp.headers().set(HttpHeaderNames.DATE, DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                ZonedDateTime.now(ZoneOffset.UTC)));
+        resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
+        HttpUtil.setKeepAlive(resp, keepAlive);
+        ctx.writeAndFlush(resp);
+    }
+
+    /** A random version-4 UUID; ThreadLocalRandom, as SecureRandom would serialize the request threads. */
+    static UUID activityId() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        long high = r.nextLong() & ~0xF000L | 0x4000L;
+        long low = r.nextLong() & ~(0xC000L << 48) | (0x8000L << 48);
+        return new UUID(high, low);
+    }
+
+    static String formatCharge(double ru) {
+        return BigDecimal.valueOf(ru).setScale(2, RoundingMode.HALF_UP).toPlainString();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.debug("connection {} closed after an error", ctx.channel().remoteAddress(), cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,302 @@
+package io.tetradb.cosmos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.patch.PatchOperation;
+import io.tetradb.core.query.eval.QueryExecutor;
+import io.tetradb.core.query.sql.SqlParser;
+import io.tetradb.core.query.sql.SqlQuery;
+import io.tetradb.core.store.ItemCodec;
+import io.tetradb.core.store.ItemOperation;
+import io.tetradb.core.store.ItemResult;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Items ({@code docs}): create, upsert, read, replace, patch (both body forms), delete, with {@code If-Match} /
+ * {@code If-None-Match}; {@code POST docs} is also the door to queries, the query plan and batches, told apart by
+ * their headers (docs/cosmos-rest.md §3.7).
+ */
+final class Items {
+    private final CosmosApi api;
+
+    Items(CosmosApi api) {
+        this.api = api;
+    }
+
+    RestResponse handle(RestRequest r, Target t) {
+        refuseTriggers(r);
+        checkIntendedContainer(r, t);
+        if (r.size() == 5) {
+            CosmosApi.requireMethod(r, "GET", "POST");
+            if (r.method().equals("GET")) {
+                if (r.header("A-IM") != null) {
+                    throw CosmosError.badRequest("The change feed is not served by this endpoint yet (A-IM: "
+                            + r.header("A-IM") + "); read it through the core's Java API.");
+                }
+                return api.queries.readFeed(r, t);
+            }
+            if (r.flag("x-ms-cosmos-is-batch-request")) {
+                return api.batches.handle(r, t);
+            }
+            if (r.flag("x-ms-cosmos-is-query-plan-request")) {
+                return api.queries.plan(r);
+            }
+            if (Queries.isQuery(r)) {
+                return api.queries.query(r, t);
+            }
+            return create(r, t);
+        }
+        if (r.size() != 6) {
+            throw CosmosError.notFound("Unknown resource under an item.");
+        }
+        String id = r.segment(5);
+        CosmosApi.requireMethod(r, "GET", "PUT", "PATCH", "DELETE");
+        switch (r.method()) {
+            case "GET": {
+                PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
+                ItemResult res = readItem(t, pk, id, r.header("If-None-Match"));
+                return respond(r, t, res, true);
+            }
+            case "PUT": {
+                ObjectNode item = Json.parseObject(r.body());
+                PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
+                return respond(r, t, write(t, pk, ItemOperation.replace(id, item, r.header("If-Match"))),
+                        wantsBody(r));
+            }
+            case "PATCH":
+                return patch(r, t, id);
+            default: {
+                PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
+                return respond(r, t, t.store().execute(pk, ItemOperation.delete(id, r.header("If-Match"))), false);
+            }
+        }
+    }
+
+    /** One write, checked against the container's unique keys when it has any. */
+    ItemResult write(Target t, PartitionKeyValue pk, ItemOperation op) {
+        if (UniqueKeys.of(t.store()).isEmpty()) {
+            return t.store().execute(pk, op);
+        }
+        return api.unique.write(t.store(), pk, () -> java.util.Collections.singletonList(after(t, pk, op)),
+                () -> t.store().execute(pk, op));
+    }
+
+    /** The item as {@code op} would store it (null when it stores none, or the core will refuse the operation). */
+    static ObjectNode after(Target t, PartitionKeyValue pk, ItemOperation op) {
+        switch (op.type()) {
+            case CREATE:
+            case UPSERT:
+                return op.item();
+            case REPLACE: {
+                ObjectNode copy = op.item().deepCopy();
+                copy.put("id", op.id());
+                return copy;
+            }
+            case PATCH:
+                try {
+                    ItemResult current = t.store().read(pk, op.id(), null);
+                    return io.tetradb.core.patch.PatchApplier.apply(t.store().codec().parse(current.stored()),
+                            op.patch());
+                } catch (RuntimeException refusedLater) {
+                    return null;
+                }
+            default:
+                return null;
+        }
+    }
+
+    private ItemResult readItem(Target t, PartitionKeyValue pk, String id, String ifNoneMatch) {
+        try {
+            return t.store().read(pk, id, ifNoneMatch);
+        } catch (StoreException e) {
+            if (e.status() == 404) {
+                throw new CosmosError(404, "Entity with the specified id does not exist in the system. More info: "
+                        + "https://aka.ms/cosmosdb-tsg-not-found (id '" + id + "', partition key " + pk + ")");
+            }
+            throw e;
+        }
+    }
+
+    private RestResponse create(RestRequest r, Target t) {
+        ObjectNode item = Json.parseObject(r.body());
+        PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
+        ItemOperation op = r.flag("x-ms-documentdb-is-upsert")
+                ? ItemOperation.upsert(item, r.header("If-Match")) : ItemOperation.create(item);
+        return respond(r, t, write(t, pk, op), wantsBody(r));
+    }
+
+    private RestResponse patch(RestRequest r, Target t, String id) {
+        PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
+        JsonNode body = Json.parse(r.body());
+        JsonNode ops;
+        String condition = null;
+        if (body.isArray()) {
+            ops = body;
+        } else if (body.isObject()) {
+            ops = body.get("operations");
+            JsonNode c = body.get("condition");
+            if (c != null && !c.isNull()) {
+                if (!c.isTextual()) {
+                    throw CosmosError.badRequest("The patch condition must be a string such as "
+                            + "\"from c where c.status = 'open'\".");
+                }
+                condition = c.textValue();
+            }
+        } else {
+            throw CosmosError.badRequest("A patch body is {\"operations\": [...], \"condition\"?: \"from c where ...\"} "
+                    + "or an array of operations.");
+        }
+        List<PatchOperation> parsed = patchOperations(ops);
+        String ifMatch = r.header("If-Match");
+        if (condition == null) {
+            return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, ifMatch)), wantsBody(r));
+        }
+        SqlQuery filter = conditionQuery(condition);
+        for (int attempt = 0; ; attempt++) {
+            ItemResult current = readItem(t, pk, id, null);
+            ObjectNode item = t.store().codec().parse(current.stored());
+            if (QueryExecutor.execute(filter, List.of(item), Map.of(), null).isEmpty()) {
+                throw new CosmosError(412, "Precondition Failed: the patch condition '" + condition + "' is false "
+                        + "for item '" + id + "'.");
+            }
+            if (ifMatch != null && !sameEtag(ifMatch, current.etag())) {
+                throw new CosmosError(412, "Precondition Failed: the item's etag is not " + ifMatch + ".");
+            }
+            try {
+                return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, current.etag())),
+                        wantsBody(r));
+            } catch (StoreException e) {
+                if (e.status() != 412 || ifMatch != null || attempt >= 10) {
+                    throw e;
+                }
+                // another writer changed the item between the condition check and the patch: check again
+            }
+        }
+    }
+
+    static SqlQuery conditionQuery(String condition) {
+        String text = condition.trim();
+        if (!text.regionMatches(true, 0, "from", 0, 4)) {
+            throw CosmosError.badRequest("The patch condition must start with FROM, e.g. \"from c where c.x > 1\".");
+        }
+        return SqlParser.parse("SELECT VALUE 1 " + text);
+    }
+
+    private static boolean sameEtag(String given, String etag) {
+        String g = given.length() >= 2 && given.startsWith("\"") && given.endsWith("\"")
+                ? given.substring(1, given.length() - 1) : given;
+        return g.equals(etag);
+    }
+
+    /** Cosmos patch operations ({@code add, set, replace, remove, incr, move}) as the core's. */
+    static List<PatchOperation> patchOperations(JsonNode ops) {
+        if (ops == null || !ops.isArray() || ops.isEmpty()) {
+            throw CosmosError.badRequest("A patch needs a non-empty array of operations.");
+        }
+        if (ops.size() > 10) {
+            throw CosmosError.badRequest("A patch may hold at most 10 operations, got " + ops.size() + ".");
+        }
+        List<PatchOperation> out = new ArrayList<>();
+        for (JsonNode o : ops) {
+            String op = o.path("op").asText("").toLowerCase(Locale.ROOT);
+            PatchOperation.Type type = switch (op) {
+                case "add" -> PatchOperation.Type.ADD;
+                case "set" -> PatchOperation.Type.SET;
+                case "replace" -> PatchOperation.Type.REPLACE;
+                case "remove" -> PatchOperation.Type.REMOVE;
+                case "incr", "increment" -> PatchOperation.Type.INCREMENT;
+                case "move" -> PatchOperation.Type.MOVE;
+                default -> throw CosmosError.badRequest("Unknown patch operation '" + o.path("op").asText("")
+                        + "'; expected add, set, replace, remove, incr or move.");
+            };
+            JsonNode path = o.get("path");
+            if (path == null || !path.isTextual()) {
+                throw CosmosError.badRequest("Each patch operation needs a string 'path'.");
+            }
+            JsonNode value = o.get("value");
+            boolean needsValue = type != PatchOperation.Type.REMOVE && type != PatchOperation.Type.MOVE;
+            if (needsValue && value == null) {
+                throw CosmosError.badRequest("The patch operation '" + op + "' at " + path.textValue()
+                        + " needs a 'value'.");
+            }
+            String from = o.path("from").isTextual() ? o.path("from").textValue() : null;
+            if (type == PatchOperation.Type.MOVE && from == null) {
+                throw CosmosError.badRequest("The patch operation 'move' needs a string 'from'.");
+            }
+            out.add(new PatchOperation(type, path.textValue(), from, value));
+        }
+        return out;
+    }
+
+    /** {@code POST .../operations/partitionkeydelete}: every item of one logical partition. */
+    RestResponse deleteAllByPartitionKey(RestRequest r, Target t) {
+        PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
+        List<String> ids = new ArrayList<>();
+        t.store().scan(pk, stored -> {
+            ids.add(t.store().codec().parse(stored).path("id").asText());
+            return true;
+        });
+        double charge = 1;
+        for (String id : ids) {
+            try {
+                charge += t.store().execute(pk, ItemOperation.delete(id, null)).requestCharge();
+            } catch (StoreException e) {
+                if (e.status() != 404) {
+                    throw e;
+                }
+            }
+        }
+        return RestResponse.empty(200, charge);
+    }
+
+    /** Java's default {@code contentResponseOnWriteEnabled=false} asks for no body: {@code Prefer: return=minimal}. */
+    static boolean wantsBody(RestRequest r) {
+        String prefer = r.header("Prefer");
+        return prefer == null || !prefer.toLowerCase(Locale.ROOT).contains("return=minimal");
+    }
+
+    private static void refuseTriggers(RestRequest r) {
+        for (String h : new String[]{"x-ms-documentdb-pre-trigger-include", "x-ms-documentdb-post-trigger-include"}) {
+            if (r.header(h) != null) {
+                throw CosmosError.badRequest("Triggers are stored but not executed yet (header " + h + ": "
+                        + r.header(h) + "); server-side JavaScript comes with a later release.");
+            }
+        }
+    }
+
+    /** Java names the container RID it resolved; a container recreated under the same name has another (400/1024). */
+    private static void checkIntendedContainer(RestRequest r, Target t) {
+        String intended = r.header("x-ms-cosmos-intended-collection-rid");
+        if (intended != null && !intended.equals(t.collRid())) {
+            throw new CosmosError(400, 1024, "The container RID " + intended + " the request names is not the RID "
+                    + "of container '" + t.name() + "' (" + t.collRid() + "): it was deleted and created again.");
+        }
+    }
+
+    RestResponse respond(RestRequest r, Target t, ItemResult res, boolean withBody) {
+        byte[] body = withBody && res.stored() != null && res.status() != 304
+                ? Arrays.copyOfRange(res.stored(), ItemCodec.HEADER, res.stored().length) : null;
+        int status = res.type() == ItemOperation.Type.DELETE ? 204 : res.status();
+        RestResponse out = new RestResponse(status, body, res.requestCharge());
+        if (res.etag() != null) {
+            out.header("etag", "\"" + res.etag() + "\"");
+        }
+        long lsn = res.stored() != null ? ItemCodec.lsn(res.stored()) : 1;
+        sessionHeaders(out, t, lsn);
+        return out;
+    }
+
+    static void sessionHeaders(RestResponse out, Target t, long lsn) {
+        out.header("x-ms-session-token", "0:-1#" + Math.max(1, lsn));
+        out.header("x-ms-content-path", t.collRid());
+        out.header("x-ms-alt-content-path", t.altLink());
+        out.header("lsn", Long.toString(Math.max(1, lsn)));
+    }
+}

@@ -1,0 +1,25 @@
+package io.tetradb.cosmos;
+
+import io.tetradb.core.store.ContainerDefinition;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.DatabaseDefinition;
+
+/** A request's container, resolved from names or RIDs, with the ids the responses carry. */
+record Target(DatabaseDefinition database, ContainerStore store, String dbRid, String collRid) {
+    ContainerDefinition definition() {
+        return store.definition();
+    }
+
+    String name() {
+        return store.definition().id();
+    }
+
+    /** {@code dbs/<db>/colls/<c>}: the session token's owner by name ({@code x-ms-alt-content-path}). */
+    String altLink() {
+        return "dbs/" + database.id() + "/colls/" + name();
+    }
+
+    String self() {
+        return "dbs/" + dbRid + "/colls/" + collRid + "/";
+    }
+}
