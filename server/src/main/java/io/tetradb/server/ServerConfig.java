@@ -16,25 +16,29 @@ import java.util.Set;
  *
  * @param dataDirectory absolute data directory (one RocksDB)
  * @param bindAddress   the address every endpoint binds to
- * @param httpPort      admin HTTP port; 0 picks a free port
+ * @param httpPort      a separate admin HTTP port; 0 picks a free port, null serves the admin routes only on the
+ *                      Cosmos port
  * @param gremlinPort   Gremlin Server port; 0 picks a free port, null disables Gremlin Server
  * @param graphs        the graphs Gremlin Server serves: {@link GraphSpec#DEFAULT} unless a graph of that name is
  *                      given, then the others in order (names are unique)
  * @param mongoPort     MongoDB wire protocol port; 0 picks a free port, null disables the Mongo face
  * @param tablePort     Azure Tables HTTP port; 0 picks a free port, null disables the table endpoint
  * @param gremlinScriptTimeout how long one Gremlin request may run before it is answered 598 and stopped
+ * @param cosmosPort    Cosmos DB REST port (TLS and plain HTTP), which also serves the admin routes; 0 picks a free
+ *                      port, null disables it
+ * @param cosmosKey     the Cosmos master key (base64); null is the emulator's well-known key
  */
-public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort, Integer gremlinPort,
+public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer httpPort, Integer gremlinPort,
                            List<GraphSpec> graphs, Integer mongoPort, Integer tablePort,
-                           Duration gremlinScriptTimeout) {
-    public static final int DEFAULT_HTTP_PORT = 8081;
+                           Duration gremlinScriptTimeout, Integer cosmosPort, String cosmosKey) {
+    /** The Cosmos DB emulator's port, which SDK users already have in their settings. */
+    public static final int DEFAULT_COSMOS_PORT = 8081;
     public static final int DEFAULT_GREMLIN_PORT = 8182;
     public static final int DEFAULT_MONGO_PORT = 27017;
     public static final int DEFAULT_TABLE_PORT = 10002;
 
     public ServerConfig {
-        checkPort(httpPort);
-        for (Integer port : new Integer[] {gremlinPort, mongoPort, tablePort}) {
+        for (Integer port : new Integer[] {httpPort, gremlinPort, mongoPort, tablePort, cosmosPort}) {
             if (port != null) {
                 checkPort(port);
             }
@@ -44,24 +48,21 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int http
         } else if (gremlinScriptTimeout.isNegative() || gremlinScriptTimeout.isZero()) {
             throw new IllegalArgumentException("the Gremlin script timeout must be positive");
         }
+        if (cosmosKey != null && !validKey(cosmosKey)) {
+            throw new IllegalArgumentException("the Cosmos key must be base64 (as the emulator's key is)");
+        }
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
         graphs = withDefaultGraph(graphs == null ? List.of() : graphs);
     }
 
-    /** The faces given, Gremlin scripts with the default timeout. */
-    public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort, Integer gremlinPort,
-                        List<GraphSpec> graphs, Integer mongoPort, Integer tablePort) {
-        this(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort, null);
-    }
-
-    /** Admin endpoint only (no Gremlin, Mongo or table endpoint). */
+    /** Admin endpoint only (no Gremlin, Mongo, table or Cosmos endpoint). */
     public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
-        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null);
+        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null, null, null, null);
     }
 
     /**
      * Defaults for tests and embedding: loopback, a free admin port, no other face (see {@link #withGremlinPort},
-     * {@link #withMongoPort}, {@link #withTablePort}).
+     * {@link #withMongoPort}, {@link #withTablePort}, {@link #withCosmosPort}).
      */
     public static ServerConfig ephemeral(Path dataDirectory) {
         return new ServerConfig(dataDirectory, InetAddress.getLoopbackAddress(), 0);
@@ -70,31 +71,51 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, int http
     /** The same configuration with Gremlin Server on {@code port} (0 = a free port). */
     public ServerConfig withGremlinPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout);
+                gremlinScriptTimeout, cosmosPort, cosmosKey);
     }
 
     /** The same configuration serving these graphs (besides the default one, unless one of them is named like it). */
     public ServerConfig withGraphs(List<GraphSpec> more) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more, mongoPort, tablePort,
-                gremlinScriptTimeout);
+                gremlinScriptTimeout, cosmosPort, cosmosKey);
     }
 
     /** The same configuration with the Mongo wire endpoint on {@code port} (0 = a free port). */
     public ServerConfig withMongoPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, port, tablePort,
-                gremlinScriptTimeout);
+                gremlinScriptTimeout, cosmosPort, cosmosKey);
     }
 
     /** The same configuration with the Azure Tables endpoint on {@code port} (0 = a free port). */
     public ServerConfig withTablePort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, port,
-                gremlinScriptTimeout);
+                gremlinScriptTimeout, cosmosPort, cosmosKey);
     }
 
     /** The same configuration with Gremlin requests bounded by {@code timeout}. */
     public ServerConfig withGremlinScriptTimeout(Duration timeout) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                timeout);
+                timeout, cosmosPort, cosmosKey);
+    }
+
+    /** The same configuration with the Cosmos DB REST endpoint on {@code port} (0 = a free port). */
+    public ServerConfig withCosmosPort(int port) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
+                gremlinScriptTimeout, port, cosmosKey);
+    }
+
+    /** The same configuration without the separate admin port (its routes stay on the Cosmos port). */
+    public ServerConfig withoutHttpPort() {
+        return new ServerConfig(dataDirectory, bindAddress, null, gremlinPort, graphs, mongoPort, tablePort,
+                gremlinScriptTimeout, cosmosPort, cosmosKey);
+    }
+
+    private static boolean validKey(String key) {
+        try {
+            return java.util.Base64.getDecoder().decode(key).length > 0;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     private static void checkPort(int port) {

@@ -26,9 +26,20 @@ final class StartCommand implements Callable<Integer> {
             description = "Data directory, relative to the current directory (default: ${DEFAULT-VALUE}).")
     Path dataDir;
 
-    @Option(names = "--http-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_HTTP_PORT,
-            description = "Admin HTTP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
-    int httpPort;
+    @Option(names = "--cosmos-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_COSMOS_PORT,
+            description = "Cosmos DB REST port (the emulator's): TLS and plain HTTP, plus /health, /api/partitions "
+                    + "and /partitions; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int cosmosPort;
+
+    @Option(names = "--cosmos-key", paramLabel = "KEY",
+            description = "Cosmos master key, base64 (default: $TETRADB_COSMOS_KEY, else the emulator's well-known "
+                    + "key).")
+    String cosmosKey;
+
+    @Option(names = "--http-port", paramLabel = "N",
+            description = "A separate admin HTTP port for /health, /api/partitions and /partitions (they are always "
+                    + "on the Cosmos port too); 0 picks a free one. Default: none.")
+    Integer httpPort;
 
     @Option(names = "--gremlin-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_GREMLIN_PORT,
             description = "Gremlin Server port (WebSocket); 0 picks a free one (default: ${DEFAULT-VALUE}).")
@@ -61,7 +72,10 @@ final class StartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        checkPort("--http-port", httpPort);
+        if (httpPort != null) {
+            checkPort("--http-port", httpPort);
+        }
+        checkPort("--cosmos-port", cosmosPort);
         checkPort("--gremlin-port", gremlinPort);
         checkPort("--mongo-port", mongoPort);
         checkPort("--table-port", tablePort);
@@ -72,11 +86,10 @@ final class StartCommand implements Callable<Integer> {
         }
         ServerConfig config;
         try {
-            config = new ServerConfig(dataDir, bind, httpPort, gremlinPort,
-                    graphs.stream().map(GraphSpec::parse).toList(), mongoPort, tablePort,
-                    Duration.ofMillis(gremlinTimeoutMs));
+            config = new ServerConfig(dataDir, bind, httpPort, gremlinPort, graphSpecs(), mongoPort, tablePort,
+                    Duration.ofMillis(gremlinTimeoutMs), cosmosPort, cosmosKey());
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -113,6 +126,23 @@ final class StartCommand implements Callable<Integer> {
                     + " is refused: only a loopback address (127.0.0.1, ::1) may be bound until every face "
                     + "requires credentials (the admin, Gremlin and Tables endpoints cannot yet)");
         }
+    }
+
+    private List<GraphSpec> graphSpecs() {
+        try {
+            return graphs.stream().map(GraphSpec::parse).toList();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--graph: " + e.getMessage());
+        }
+    }
+
+    /** The key given, else the environment's (a key on the command line shows in the process list), else none. */
+    private String cosmosKey() {
+        if (cosmosKey != null) {
+            return cosmosKey;
+        }
+        String fromEnvironment = System.getenv("TETRADB_COSMOS_KEY");
+        return fromEnvironment == null || fromEnvironment.isBlank() ? null : fromEnvironment.strip();
     }
 
     private void checkPort(String option, int port) {

@@ -4,7 +4,11 @@ import io.tetradb.core.storage.DataDirectoryInUseException;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.mongo.MongoWireServer;
+import io.tetradb.cosmos.CosmosHttpServer;
+import io.tetradb.cosmos.CosmosRestOptions;
+import io.tetradb.cosmos.TlsCertificate;
 import io.tetradb.server.admin.AdminHttpServer;
+import io.tetradb.server.admin.AdminRoutesOnCosmos;
 import io.tetradb.server.admin.Readiness;
 import io.tetradb.server.faces.FaceEndpoint;
 import io.tetradb.table.http.TableHttpServer;
@@ -33,6 +37,9 @@ public final class TetraDbServer implements AutoCloseable {
     private static final String GREMLIN = "gremlin";
     private static final String MONGO = "mongo";
     private static final String TABLE = "table";
+    private static final String COSMOS = "cosmos";
+    /** Where the Cosmos endpoint's self-signed certificate lives: beside RocksDB's files, not among them. */
+    private static final String TLS_DIRECTORY = "tls";
 
     private final ServerConfig config;
     private final Readiness readiness;
@@ -54,13 +61,20 @@ public final class TetraDbServer implements AutoCloseable {
         started = true;
         client = openClient(config.dataDirectory());
         try {
-            startEndpoint(ADMIN, () -> AdminHttpServer.start(config.bindAddress(), config.httpPort(), client,
-                    readiness));
+            InetAddress bind = config.bindAddress();
+            if (config.httpPort() != null) {
+                startEndpoint(ADMIN, () -> AdminHttpServer.start(bind, config.httpPort(), client, readiness));
+            }
+            if (config.cosmosPort() != null) {
+                // first after admin: the emulator's port is what a supervisor polls for /health
+                startEndpoint(COSMOS, () -> FaceEndpoint.start(COSMOS, "https", "/", bind, config.cosmosPort(),
+                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions()),
+                        CosmosHttpServer::address));
+            }
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
                         config.graphs(), config.gremlinScriptTimeout()));
             }
-            InetAddress bind = config.bindAddress();
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
                         port -> MongoWireServer.start(bind, port, client), MongoWireServer::address));
@@ -77,6 +91,19 @@ public final class TetraDbServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The Cosmos endpoint's settings: the configured key (or the emulator's), TLS with the data directory's own
+     * self-signed certificate (made on first start), and the admin routes on the same port.
+     */
+    private CosmosRestOptions cosmosOptions() {
+        CosmosRestOptions options = CosmosRestOptions.defaults()
+                .withTls(TlsCertificate.loadOrCreate(config.dataDirectory().resolve(TLS_DIRECTORY)));
+        if (config.cosmosKey() != null) {
+            options = options.withMasterKey(config.cosmosKey());
+        }
+        return AdminRoutesOnCosmos.mount(options, client, readiness);
+    }
+
     private void startEndpoint(String face, Supplier<Endpoint> starter) {
         Endpoint endpoint;
         try {
@@ -91,7 +118,13 @@ public final class TetraDbServer implements AutoCloseable {
 
     /** The faces this configuration serves, in start order: what {@code /health} waits for. */
     private static List<String> faces(ServerConfig config) {
-        List<String> faces = new ArrayList<>(List.of(ADMIN));
+        List<String> faces = new ArrayList<>();
+        if (config.httpPort() != null) {
+            faces.add(ADMIN);
+        }
+        if (config.cosmosPort() != null) {
+            faces.add(COSMOS);
+        }
         if (config.gremlinPort() != null) {
             faces.add(GREMLIN);
         }

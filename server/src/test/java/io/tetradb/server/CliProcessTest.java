@@ -52,9 +52,10 @@ class CliProcessTest {
             TetraDbServerTest.writeSkewedItems(client);
         }
 
-        Cli first = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
+        // no separate admin port: the admin routes are on the Cosmos port, which also speaks plain HTTP
+        Cli first = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--cosmos-port", "0",
                 "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0");
-        String url = first.awaitAdminUrl();
+        String url = first.awaitCosmosUrl().replace("https://", "http://");
         String gremlin = first.awaitGremlinUrl();
         String startedLine = "TetraDB started (data directory " + dataDir.toAbsolutePath().normalize() + ")";
         first.awaitLine(startedLine::equals);
@@ -63,7 +64,7 @@ class CliProcessTest {
         gremlinScript(gremlin, "g.addV('city').property('pk','USA').property(T.id,'Seattle')");
 
         // a second process on the same directory fails fast with one line and exit code 1
-        Cli second = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0");
+        Cli second = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--cosmos-port", "0");
         assertEquals(1, second.awaitExit());
         List<String> errors = second.stderrLines();
         assertEquals(1, errors.size(), errors.toString());
@@ -75,7 +76,7 @@ class CliProcessTest {
         first.awaitLine("TetraDB stopped"::equals);
 
         Cli again = Cli.start(started, "start", "--data-dir", dataDir.toString(), "--http-port", "0",
-                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0");
+                "--cosmos-port", "0", "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0");
         String url2 = again.awaitAdminUrl();
         TetraDbServerTest.assertSkewedPartitions(TestHttp.json(TestHttp.get(url2, "/api/partitions")));
         assertEquals(List.of(List.of("USA", "Seattle")), gremlinScript(again.awaitGremlinUrl(), "g.V().id()"));
@@ -123,6 +124,12 @@ class CliProcessTest {
         String awaitGremlinUrl() throws InterruptedException {
             String line = awaitLine(l -> l.startsWith("gremlin ws://"));
             return line.substring("gremlin ".length());
+        }
+
+        /** The {@code cosmos https://host:port/} line's URL, without its trailing slash. */
+        String awaitCosmosUrl() throws InterruptedException {
+            String line = awaitLine(l -> l.startsWith("cosmos https://"));
+            return line.substring("cosmos ".length()).replaceAll("/$", "");
         }
 
         String awaitAdminUrl() throws InterruptedException {

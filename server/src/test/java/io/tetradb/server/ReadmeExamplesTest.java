@@ -44,8 +44,8 @@ class ReadmeExamplesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0).withMongoPort(0)
-                .withTablePort(0)).start();
+        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withCosmosPort(0).withGremlinPort(0)
+                .withMongoPort(0).withTablePort(0)).start();
         examples = examples(Files.readString(repositoryRoot().resolve("README.md")));
     }
 
@@ -54,6 +54,34 @@ class ReadmeExamplesTest {
         if (server != null) {
             server.close();
         }
+    }
+
+    @Test
+    void theCosmosJavaExampleRuns(@TempDir Path classes) throws Exception {
+        String out = "";
+        for (int run = 0; run < 2; run++) {
+            out = runJava(classes, "CosmosExample");
+        }
+        assertEquals(List.of("30.5", "42.5"), out.strip().lines().toList());
+    }
+
+    @Test
+    void theCosmosJavaScriptExampleRuns() throws Exception {
+        NodeClients.requireNodeAndNpm();
+        Path dir = Path.of(System.getProperty("azure-cosmos-js.dir", "target/cosmos-js"));
+        NodeClients.install(dir, "@azure/cosmos", System.getProperty("azure-cosmos-js.version", "4.10.1"));
+        // as the README says: the served certificate, trusted through NODE_EXTRA_CA_CERTS
+        Path pem = dir.resolve("tetradb.pem");
+        Files.write(pem, java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create("http://" + hostPort("cosmos") + "/_explorer/emulator.pem")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray()).body());
+        Files.writeString(dir.resolve("cosmos-example.mjs"), example("cosmos-example.mjs"));
+        String out = "";
+        for (int run = 0; run < 2; run++) {
+            out = NodeClients.run(dir, Map.of("NODE_EXTRA_CA_CERTS", pem.toAbsolutePath().toString()),
+                    NODE_TIMEOUT_SECONDS, "node", "cosmos-example.mjs");
+        }
+        assertEquals(List.of("30.5", "[ 42.5 ]"), out.strip().lines().toList());
     }
 
     @Test
@@ -149,7 +177,8 @@ class ReadmeExamplesTest {
     private static String example(String file) {
         String code = examples.get(file);
         assertNotNull(code, "README.md has no code block named " + file);
-        return code.replace("127.0.0.1:8182", hostPort("gremlin"))
+        return code.replace("localhost:8081", "localhost:" + server.endpoint("cosmos").address().getPort())
+                .replace("127.0.0.1:8182", hostPort("gremlin"))
                 .replace("127.0.0.1:27017", hostPort("mongo"))
                 .replace("127.0.0.1:10002", hostPort("table"));
     }
