@@ -1,5 +1,6 @@
 package io.tetradb.server;
 
+import io.tetradb.testing.NodeClients;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package io.tetradb.server.faces;
 
+import io.tetradb.testing.NodeClients;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.server.Endpoint;
-import io.tetradb.server.NodeClients;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.tetradb.server.gremlin;
 
+import io.tetradb.testing.NodeClients;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tetradb.server.NodeClients;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.charge.ChargeMeter;

@@ -1,4 +1,4 @@
-package io.tetradb.server;
+package io.tetradb.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -13,8 +13,9 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * The npm clients the tests run against the server (the JavaScript Gremlin driver, mongosh): installed with the
- * machine's npm into a directory under {@code target/} on the first run, then run with node.
+ * The npm clients the tests run against the faces (the JavaScript Gremlin driver, mongosh, the Azure Tables and
+ * Cosmos SDKs): installed with the machine's npm into a directory under {@code target/} on the first run, then run
+ * with node. In the test-jar, so every module's tests share it.
  */
 public final class NodeClients {
     private static final long NPM_TIMEOUT_SECONDS = 600;
