@@ -80,7 +80,8 @@ public final class ContainerQuery {
         AccessPath access = new AccessPlanner(container).choose(p, aliases, params, pk, partitions, policy,
                 resume == null ? null : resume.access());
 
-        PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC()));
+        PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC())
+                .withUdfs(container.scripts().udfResolver()));
         QueryMetrics metrics = new QueryMetrics();
         List<JsonNode> results;
         String next = null;
@@ -139,7 +140,7 @@ public final class ContainerQuery {
             }
         }
         List<JsonNode> all = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, params,
-                FunctionContext.forQuery(Clock.systemUTC()));
+                FunctionContext.forQuery(Clock.systemUTC()).withUdfs(container.scripts().udfResolver()));
         List<JsonNode> results = window(all, offset, maxItems, maxBytes);
         String next = offset + results.size() < all.size()
                 ? QueryToken.offset(fingerprint, "interpreted", offset + results.size()).encode() : null;
