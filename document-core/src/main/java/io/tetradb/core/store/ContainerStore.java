@@ -631,6 +631,11 @@ public final class ContainerStore {
         public void commit() {
             checkOpen();
             open = false;
+            if (tx.lsn == tx.stats.lsn()) { // nothing written: nothing to apply or wait for
+                lock.unlock();
+                mapLock.readLock().unlock();
+                return;
+            }
             long durable;
             try {
                 durable = store.engine().applyDeferred(tx.writeSet());
