@@ -29,6 +29,7 @@ import java.util.UUID;
  * partition meanwhile. Also collects the script log and the operations' request charges.
  */
 final class ScriptSession implements ScriptHost {
+    private static final String OK = "{\"ok\":true}";
     private final ContainerStore container;
     private final ContainerStore.OpenTransaction tx;
     private final ObjectMapper mapper;
@@ -76,12 +77,12 @@ final class ScriptSession implements ScriptHost {
                 case "replace" -> {
                     String id = documentId(args.path("link").asText());
                     ObjectNode doc = document(args);
-                    yield item(tx.apply(ItemOperation.replace(id, doc, etag(args))));
+                    yield item(tx.apply(ItemOperation.replace(id, doc, etag(args))), args);
                 }
                 case "read" -> {
                     String id = documentId(args.path("link").asText());
                     String ifNoneMatch = textOrNull(args.path("options").path("ifNoneMatch"));
-                    yield item(tx.apply(ItemOperation.read(id, ifNoneMatch)));
+                    yield item(tx.apply(ItemOperation.read(id, ifNoneMatch)), args);
                 }
                 case "delete" -> {
                     String id = documentId(args.path("link").asText());
@@ -91,7 +92,7 @@ final class ScriptSession implements ScriptHost {
                 }
                 case "patch" -> {
                     String id = documentId(args.path("link").asText());
-                    yield item(tx.apply(ItemOperation.patch(id, patchOperations(args.path("operations")), etag(args))));
+                    yield item(tx.apply(ItemOperation.patch(id, patchOperations(args.path("operations")), etag(args))), args);
                 }
                 case "query" -> query(args);
                 case "documents" -> {
@@ -108,7 +109,7 @@ final class ScriptSession implements ScriptHost {
                 }
                 default -> throw new StoreException(Status.BAD_REQUEST, "unknown operation " + op);
             };
-            return mapper.writeValueAsString(out);
+            return out.size() == 1 && out.has("ok") ? OK : mapper.writeValueAsString(out);
         } catch (StoreException e) {
             ObjectNode err = mapper.createObjectNode().put("ok", false).put("status", e.status())
                     .put("message", e.getMessage());
@@ -131,13 +132,13 @@ final class ScriptSession implements ScriptHost {
         }
         ItemResult r = op.equals("create") ? tx.apply(ItemOperation.create(doc))
                 : tx.apply(ItemOperation.upsert(doc, etag(args)));
-        return item(r);
+        return item(r, args);
     }
 
-    private ObjectNode item(ItemResult r) {
+    private ObjectNode item(ItemResult r, JsonNode args) {
         charge += r.requestCharge();
         ObjectNode out = ok();
-        if (r.stored() != null) {
+        if (r.stored() != null && args.path("want").asBoolean(true)) {
             ObjectNode d = container.codec().parse(r.stored());
             remember(d);
             out.set("resource", d);

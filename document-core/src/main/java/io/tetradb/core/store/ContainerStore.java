@@ -570,6 +570,7 @@ public final class ContainerStore {
         private final ReentrantLock lock;
         private final Transaction tx;
         private boolean open = true;
+        private ItemCodec.BodyWriter writer;
 
         private OpenTransaction(PartitionKeyValue pk, byte[] lpPrefix, ReentrantLock lock, Transaction tx) {
             this.pk = pk;
@@ -592,10 +593,10 @@ public final class ContainerStore {
          */
         public ItemResult apply(ItemOperation op) {
             checkOpen();
-            Prepared p;
-            try (ItemCodec.BodyWriter writer = store.codec().new BodyWriter()) {
-                p = prepare(pk, op, writer);
+            if (writer == null) {
+                writer = store.codec().new BodyWriter(); // one generator for all the transaction's items
             }
+            Prepared p = prepare(pk, op, writer);
             if (p.error() != null) {
                 throw new StoreException(p.errorStatus(), p.error());
             }
@@ -631,6 +632,7 @@ public final class ContainerStore {
         public void commit() {
             checkOpen();
             open = false;
+            releaseWriter();
             if (tx.lsn == tx.stats.lsn()) { // nothing written: nothing to apply or wait for
                 lock.unlock();
                 mapLock.readLock().unlock();
@@ -659,8 +661,16 @@ public final class ContainerStore {
         public void close() {
             if (open) {
                 open = false;
+                releaseWriter();
                 lock.unlock();
                 mapLock.readLock().unlock();
+            }
+        }
+
+        private void releaseWriter() {
+            if (writer != null) {
+                writer.close();
+                writer = null;
             }
         }
 

@@ -27,6 +27,7 @@
     // runs one collection operation: false when not accepted; otherwise queues the callback (or throws on error
     // when there is none) and returns true
     function operation(op, args, callback, shape) {
+      args.want = typeof callback === 'function'; // without a callback nobody reads the resource: skip it
       var r = call(op, args);
       if (r.accepted === false) { return false; }
       if (!r.ok) {
@@ -42,12 +43,15 @@
       return true;
     }
 
-    var selfLink = call('links', {}).self;
-    var altLink = call('links', {}).alt;
+    var links;                 // asked for on first use
+    function link(which) {
+      if (!links) { links = call('links', {}); }
+      return links[which];
+    }
 
     var collection = {
-      getSelfLink: function () { return selfLink; },
-      getAltLink: function () { return altLink; },
+      getSelfLink: function () { return link('self'); },
+      getAltLink: function () { return link('alt'); },
       createDocument: function (link, doc, options, callback) {
         var oc = optsAndCallback(options, callback);
         return operation('create', { link: link, doc: doc, options: oc.options }, oc.callback);
