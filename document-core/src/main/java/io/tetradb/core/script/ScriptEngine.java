@@ -266,7 +266,14 @@ public final class ScriptEngine {
             if (COLLECTION_OPS.contains(op) && !budget.accept()) {
                 return "{\"accepted\":false}";
             }
-            return host.call(op, args.length > 1 ? Context.toString(args[1]) : "{}");
+            com.fasterxml.jackson.databind.JsonNode json;
+            try {
+                json = args.length > 1 ? JsValues.toJson(cx, scope, args[1]) : null;
+            } catch (StoreException e) {
+                return JSON.createObjectNode().put("ok", false).put("status", e.status()).put("message", e.getMessage())
+                        .toString();
+            }
+            return host.call(op, json == null ? JSON.createObjectNode() : json);
         }
     }
 
@@ -303,7 +310,7 @@ public final class ScriptEngine {
                     scope = cx.newObject(shared);
                     scope.setPrototype(shared);
                     scope.setParentScope(null);
-                    ScriptHost none = (op, json) -> "{\"ok\":false,\"status\":400,\"message\":\"a UDF has no context\"}";
+                    ScriptHost none = (op, a) -> "{\"ok\":false,\"status\":400,\"message\":\"a UDF has no context\"}";
                     driver = (Scriptable) install.call(cx, shared, shared,
                             new Object[]{new HostFunction(none, budget), scope, "udf", null});
                 }

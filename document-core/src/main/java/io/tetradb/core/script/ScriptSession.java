@@ -59,9 +59,8 @@ final class ScriptSession implements ScriptHost {
     }
 
     @Override
-    public String call(String op, String json) {
+    public String call(String op, JsonNode args) {
         try {
-            JsonNode args = mapper.readTree(json);
             ObjectNode out = switch (op) {
                 case "links" -> mapper.createObjectNode().put("self", container.selfLink()).put("alt", container.altLink());
                 case "log" -> {

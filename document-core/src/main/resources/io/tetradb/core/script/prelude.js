@@ -12,7 +12,7 @@
     var responseSet = false;
 
     function call(op, args) {
-      return JSON.parse(host(op, JSON.stringify(args)));
+      return JSON.parse(host(op, args)); // args cross as a tree (JsValues), results as JSON text
     }
     function toError(r) {
       var e = new Error(r.message);
