@@ -112,10 +112,31 @@ class ScriptSandboxTest {
                 function look() {
                   var g = this;
                   getContext().getResponse().setBody([typeof Packages, typeof java, typeof Java, typeof getContext().getClass,
-                      typeof __.getClass, Object.keys(getContext()).join(",")]);
+                      typeof __.getClass, typeof getContext().getCollection]);
                 }"""));
-        assertEquals("[\"undefined\",\"undefined\",\"undefined\",\"undefined\",\"undefined\",\"getCollection,getRequest,getResponse\"]",
+        assertEquals("[\"undefined\",\"undefined\",\"undefined\",\"undefined\",\"undefined\",\"function\"]",
                 scripts.getStoredProcedure("look").execute(null, inT1()).getResponseAsString());
+    }
+
+    @Test
+    void executionsShareNothing() {
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("tamper", """
+                function tamper() {
+                  leaked = "from an earlier execution";
+                  var proto = Object.getPrototypeOf(getContext().getCollection());
+                  try { proto.createDocument = function () { return "hijacked"; }; } catch (e) {}
+                  try { Object.prototype.polluted = true; } catch (e) {}
+                  try { JSON.parse = function () { return {}; }; } catch (e) {}
+                }"""));
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("check", """
+                function check() {
+                  var coll = getContext().getCollection();
+                  var created = coll.createDocument(coll.getSelfLink(), {id: "clean", tenant: "t1"});
+                  getContext().getResponse().setBody([typeof leaked, created, ({}).polluted === undefined]);
+                }"""));
+        scripts.getStoredProcedure("tamper").execute(null, inT1());
+        assertEquals("[\"undefined\",true,true]", scripts.getStoredProcedure("check").execute(null, inT1()).getResponseAsString());
+        assertTrue(exists(c, "clean"));
     }
 
     @Test
