@@ -96,6 +96,7 @@ public final class ContainerScripts {
         checkEtag(read(kind, id), ifMatch);
         stored.delete(kind, id);
         udfBodies = null;
+        sprocBodies.remove(id);
     }
 
     private void checkEtag(ObjectNode current, String ifMatch) {
@@ -120,6 +121,7 @@ public final class ContainerScripts {
         r.put("_ts", System.currentTimeMillis() / 1000);
         stored.put(kind, id, r);
         udfBodies = null;
+        sprocBodies.remove(id);
         return r;
     }
 
@@ -181,15 +183,10 @@ public final class ContainerScripts {
      * arguments, or null): everything it does commits as one transaction, or nothing does.
      */
     public Execution executeStoredProcedure(String id, PartitionKeyValue pk, String paramsJson) {
-        String body = read(Kind.STORED_PROCEDURE, id).path("body").asText();
-        if (paramsJson != null && !paramsJson.isBlank()) {
-            try {
-                if (!mapper.readTree(paramsJson).isArray()) {
-                    throw new StoreException(Status.BAD_REQUEST, "stored procedure parameters must be a JSON array");
-                }
-            } catch (java.io.IOException e) {
-                throw new StoreException(Status.BAD_REQUEST, "stored procedure parameters are not JSON: " + e.getMessage());
-            }
+        String body = storedProcedureBody(id);
+        if (paramsJson != null && !paramsJson.isBlank() && !paramsJson.strip().startsWith("[")) {
+            // a malformed array fails in the script's JSON.parse, with its message (400)
+            throw new StoreException(Status.BAD_REQUEST, "stored procedure parameters must be a JSON array");
         }
         ScriptLimits limits = engine.limits();
         try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
@@ -202,6 +199,20 @@ public final class ContainerScripts {
             tx.commit();
             return new Execution(r.body(), session.log(), round(session.charge() + r.cpuCharge()), null);
         }
+    }
+
+    /** Stored procedure bodies by id, read on first use and dropped on every change of a stored procedure. */
+    private final Map<String, String> sprocBodies = new ConcurrentHashMap<>();
+
+    private String storedProcedureBody(String id) {
+        String body = sprocBodies.get(id);
+        if (body == null) {
+            synchronized (this) { // as the writers, which drop the entry: no stale body is put back
+                body = read(Kind.STORED_PROCEDURE, id).path("body").asText();
+                sprocBodies.put(id, body);
+            }
+        }
+        return body;
     }
 
     private static double round(double ru) {

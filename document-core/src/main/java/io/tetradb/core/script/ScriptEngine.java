@@ -199,12 +199,8 @@ public final class ScriptEngine {
             Object value = compiled.script().exec(cx, scope);
             Object fn = compiled.entry() == null ? value : ScriptableObject.getProperty(scope, compiled.entry());
             Function run = (Function) ScriptableObject.getProperty(driver, "run");
-            String out = Context.toString(run.call(cx, scope, driver, new Object[]{fn, paramsJson}));
-            com.fasterxml.jackson.databind.JsonNode r = JSON.readTree(out);
-            return new Result(r.has("body") ? r.get("body").asText() : null,
-                    r.has("request") ? r.get("request").asText() : null, budget.instructions);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
+            Scriptable out = (Scriptable) run.call(cx, scope, driver, new Object[]{fn, paramsJson});
+            return new Result(text(out, "body"), text(out, "request"), budget.instructions);
         } catch (ScriptStop e) {
             throw stopped(e, limits);
         } catch (RhinoException e) {
@@ -216,6 +212,11 @@ public final class ScriptEngine {
             cx.putThreadLocal(BUDGET, previous);
             Context.exit();
         }
+    }
+
+    private static String text(Scriptable o, String name) {
+        Object v = ScriptableObject.getProperty(o, name);
+        return v instanceof CharSequence cs ? cs.toString() : null;
     }
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();

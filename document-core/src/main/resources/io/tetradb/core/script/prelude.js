@@ -187,7 +187,7 @@
       var out = {};
       if (s.responseSet && s.responseBody !== undefined) { out.body = JSON.stringify(s.responseBody); }
       if (s.requestBody !== undefined) { out.request = JSON.stringify(s.requestBody); }
-      return JSON.stringify(out);
+      return out;
     },
     // a UDF: its value as JSON, or undefined
     udf: function (fn, argsJson) {
