@@ -56,7 +56,7 @@ public final class ScriptsBenchmark implements Benchmark {
         int callsPerRound = quick ? 150 : 500;
         int emptyCalls = quick ? 2000 : 10000;
         int udfItems = 10_000;
-        int queriesPerRound = quick ? 2 : 5;
+        int queriesPerRound = quick ? 3 : 6;
         Path dir = BenchData.fresh("scripts");
         long start = System.nanoTime();
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
@@ -81,20 +81,22 @@ public final class ScriptsBenchmark implements Benchmark {
                 runBatch(c, "w" + (seq++));
             }
             for (int r = 0; r < rounds; r++) {
-                long t0 = System.nanoTime();
+                // call by call alternately, so that the machine's noise hits both sides alike
+                long sprocNanos = 0;
+                long batchNanos = 0;
                 for (int i = 0; i < callsPerRound; i++) {
                     long s = System.nanoTime();
                     runSproc(tenWrites, "s" + (seq++));
-                    sproc.latency(System.nanoTime() - s);
-                }
-                sproc.round(callsPerRound * 10L, System.nanoTime() - t0);
-                t0 = System.nanoTime();
-                for (int i = 0; i < callsPerRound; i++) {
-                    long s = System.nanoTime();
+                    long m = System.nanoTime();
                     runBatch(c, "b" + (seq++));
-                    batch.latency(System.nanoTime() - s);
+                    long e = System.nanoTime();
+                    sproc.latency(m - s);
+                    batch.latency(e - m);
+                    sprocNanos += m - s;
+                    batchNanos += e - m;
                 }
-                batch.round(callsPerRound * 10L, System.nanoTime() - t0);
+                sproc.round(callsPerRound * 10L, sprocNanos);
+                batch.round(callsPerRound * 10L, batchNanos);
             }
             out.bench("scripts.ten-writes.sproc", 0, "items_per_s", sproc);
             out.bench("scripts.ten-writes.batch", 0, "items_per_s", batch);
@@ -137,8 +139,21 @@ public final class ScriptsBenchmark implements Benchmark {
             Samples udfSamples = new Samples();
             Samples inlineSamples = new Samples();
             for (int r = 0; r < rounds; r++) {
-                measureQueries(c, udf, udfItems, queriesPerRound, udfSamples);
-                measureQueries(c, inline, udfItems, queriesPerRound, inlineSamples);
+                long udfNanos = 0;
+                long inlineNanos = 0;
+                for (int i = 0; i < queriesPerRound; i++) { // query by query alternately
+                    long s = System.nanoTime();
+                    query(c, udf, udfItems);
+                    long m = System.nanoTime();
+                    query(c, inline, udfItems);
+                    long e = System.nanoTime();
+                    udfSamples.latency(m - s);
+                    inlineSamples.latency(e - m);
+                    udfNanos += m - s;
+                    inlineNanos += e - m;
+                }
+                udfSamples.round((long) queriesPerRound * udfItems, udfNanos);
+                inlineSamples.round((long) queriesPerRound * udfItems, inlineNanos);
             }
             out.bench("scripts.query-10k.udf", udfItems, "items_per_s", udfSamples);
             out.bench("scripts.query-10k.inline", udfItems, "items_per_s", inlineSamples);
@@ -173,15 +188,5 @@ public final class ScriptsBenchmark implements Benchmark {
         if (n != expected) {
             throw new IllegalStateException(q + " returned " + n + " results, expected " + expected);
         }
-    }
-
-    private static void measureQueries(CosmosContainer c, String q, int items, int n, Samples s) {
-        long t0 = System.nanoTime();
-        for (int i = 0; i < n; i++) {
-            long t = System.nanoTime();
-            query(c, q, items);
-            s.latency(System.nanoTime() - t);
-        }
-        s.round((long) n * items, System.nanoTime() - t0);
     }
 }
