@@ -135,6 +135,51 @@ class StoredProcedureTest {
     }
 
     @Test
+    void readersNeverSeePartOfAProcedure() throws Exception {
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("addBook", ScriptTestSupport.addBookFromReadme()));
+        int books = 40;
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger checks = new java.util.concurrent.atomic.AtomicInteger();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<String> reader = pool.submit(() -> {
+                while (!done.get() || checks.get() == 0) {
+                    // a book that is visible has its author updated (read after it) ...
+                    for (int i = 0; i < books; i++) {
+                        if (exists(c, "n" + i)) {
+                            ObjectNode a1 = read(c, "a1");
+                            if (!a1.path("books").toString().contains("\"n" + i + "\"")) {
+                                return "book n" + i + " is visible but a1 does not list it: " + a1.path("books");
+                            }
+                        }
+                    }
+                    // ... and every book an author lists (read before them) is there
+                    ObjectNode a2 = read(c, "a2");
+                    for (JsonNode b : a2.path("books")) {
+                        if (!exists(c, b.asText())) {
+                            return "a2 lists " + b.asText() + " which is not visible";
+                        }
+                    }
+                    if (a2.path("countOfBooks").asInt() != a2.path("books").size()) {
+                        return "a2's count and list disagree: " + a2;
+                    }
+                    checks.incrementAndGet();
+                }
+                return null;
+            });
+            for (int i = 0; i < books; i++) {
+                scripts.getStoredProcedure("addBook").execute(List.of(book("n" + i, "a1", "a2")), inT1());
+            }
+            done.set(true);
+            assertEquals(null, reader.get());
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1 + books, read(c, "a2").path("countOfBooks").asInt());
+        assertTrue(checks.get() > 0);
+    }
+
+    @Test
     void queriesInsideTheProcedureSeeItsOwnWritesAndTakeParameters() throws Exception {
         String body = """
                 function addAndCount(id) {
