@@ -76,6 +76,18 @@ class ScriptSandboxTest {
     }
 
     @Test
+    void aRunawayUdfFailsItsQueryWith408() {
+        scripts.createUserDefinedFunction(new CosmosUserDefinedFunctionProperties("forever",
+                "function forever(x) { while (true) {} }"));
+        CosmosException e = assertThrows(CosmosException.class, () -> c.queryItems(
+                "SELECT VALUE udf.forever(c.id) FROM c", new CosmosQueryRequestOptions(),
+                com.fasterxml.jackson.databind.JsonNode.class).stream().toList());
+        assertEquals(408, e.getStatusCode());
+        assertEquals(5, c.queryItems("SELECT VALUE c.id FROM c", new CosmosQueryRequestOptions(), String.class)
+                .stream().count(), "the store keeps serving queries");
+    }
+
+    @Test
     void operationsNearTheBoundAreNotAccepted() throws Exception {
         scripts.createStoredProcedure(new CosmosStoredProcedureProperties("untilRefused", """
                 function untilRefused() {
