@@ -93,11 +93,19 @@ class ScriptSandboxTest {
                 function untilRefused() {
                   var coll = getContext().getCollection();
                   var n = 0;
-                  while (coll.readDocument(coll.getAltLink() + "/docs/a1")) { n++; }
+                  for (;;) {
+                    var x = 0;
+                    for (var i = 0; i < 20000; i++) { x += i % 3; } // work between operations: time runs out first
+                    if (!coll.readDocument(coll.getAltLink() + "/docs/a1")) break;
+                    n++;
+                  }
                   getContext().getResponse().setBody(n);
                 }"""));
         CosmosStoredProcedureResponse r = scripts.getStoredProcedure("untilRefused").execute(null, inT1());
-        assertTrue(Integer.parseInt(r.getResponseAsString()) > 0);
+        int accepted = Integer.parseInt(r.getResponseAsString());
+        assertEquals(200, r.getStatusCode(), "answered before the hard bound, no 408");
+        assertTrue(accepted > 0 && accepted < ScriptLimits.DEFAULTS.maxOperations(),
+                "refused by time (80% of the bound), not by the operation count: " + accepted);
     }
 
     @Test
