@@ -148,6 +148,20 @@ class TriggerAndUdfTest {
     }
 
     @Test
+    void aUdfAddsItsDeterministicCpuCostToTheQueryCharge() {
+        scripts.createUserDefinedFunction(new CosmosUserDefinedFunctionProperties("slow",
+                "function slow(x) { var s = 0; for (var i = 0; i < 200000; i++) { s += i % 3; } return x; }"));
+        String udf = "SELECT VALUE udf.slow(c.id) FROM c";
+        String plain = "SELECT VALUE c.id FROM c";
+        CosmosQueryRequestOptions o = new CosmosQueryRequestOptions().setPartitionKey(new PartitionKey("t1"));
+        double withUdf = c.queryItems(udf, o, String.class).iterableByPage().iterator().next().getRequestCharge();
+        double again = c.queryItems(udf, o, String.class).iterableByPage().iterator().next().getRequestCharge();
+        double without = c.queryItems(plain, o, String.class).iterableByPage().iterator().next().getRequestCharge();
+        assertEquals(withUdf, again, 1e-9, "counted instructions, not time");
+        assertTrue(withUdf > without + 5, withUdf + " vs " + without);
+    }
+
+    @Test
     void udfsCanBeCalledFromQueriesInsideAStoredProcedure() throws Exception {
         scripts.createUserDefinedFunction(new CosmosUserDefinedFunctionProperties("double",
                 "function double(x) { return 2 * x; }"));

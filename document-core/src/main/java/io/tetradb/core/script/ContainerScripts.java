@@ -333,6 +333,11 @@ public final class ContainerScripts {
                         .collect(java.util.stream.Collectors.joining(",", "[", "]")));
                 return out == null ? MissingNode.getInstance() : parse(out);
             }
+
+            @Override
+            public synchronized double cpuCharge() {
+                return session == null ? 0 : session.instructions() * ScriptEngine.RU_PER_INSTRUCTION;
+            }
         };
     }
 }

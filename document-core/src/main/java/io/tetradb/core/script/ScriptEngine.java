@@ -301,6 +301,11 @@ public final class ScriptEngine {
             this.bodies = bodies;
         }
 
+        /** The instructions the session's calls ran (their CPU cost). */
+        public synchronized long instructions() {
+            return budget.instructions;
+        }
+
         /** The UDF's value as JSON text, or null for undefined. */
         public synchronized String call(String name, String argsJson) {
             Context cx = factory.enterContext();

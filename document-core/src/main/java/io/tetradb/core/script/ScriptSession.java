@@ -179,9 +179,10 @@ final class ScriptSession implements ScriptHost {
             params.put(p.path("name").asText(), p.has("value") ? p.get("value") : com.fasterxml.jackson.databind.node.MissingNode.getInstance());
         }
         ContainerStore.PartitionView view = tx.items();
+        io.tetradb.core.query.functions.UdfResolver udfs = scripts.udfResolver();
         List<JsonNode> results = QueryExecutor.execute(SqlParser.parse(text), view.items(), params,
-                FunctionContext.forQuery(Clock.systemUTC()).withUdfs(scripts.udfResolver()));
-        charge += queryCharge(view.bytes());
+                FunctionContext.forQuery(Clock.systemUTC()).withUdfs(udfs));
+        charge += queryCharge(view.bytes()) + udfs.cpuCharge();
         JsonNode options = args.path("options");
         int pageSize = options.path("pageSize").asInt(100);
         if (pageSize <= 0) {

@@ -11,4 +11,9 @@ import java.util.List;
 public interface UdfResolver {
     /** The function's value; {@link com.fasterxml.jackson.databind.node.MissingNode} for undefined. */
     JsonNode call(String name, List<JsonNode> args);
+
+    /** The request units the calls so far cost in CPU (deterministic: counted instructions), added to the page's. */
+    default double cpuCharge() {
+        return 0;
+    }
 }
