@@ -45,8 +45,12 @@ public final class ScriptEngine {
             Set.of("create", "upsert", "replace", "read", "delete", "patch", "query", "documents");
 
     private final ContextFactory factory = new LimitedFactory();
-    private final ScriptableObject shared;
-    private final Function install;
+    /** The sealed shared scope and the prelude's install function, made on first use (stores that run no script
+     * never pay for them). */
+    private record Runtime(ScriptableObject shared, Function install) {
+    }
+
+    private volatile Runtime runtime;
     private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
     private volatile ScriptLimits limits = ScriptLimits.DEFAULTS;
 
@@ -85,24 +89,41 @@ public final class ScriptEngine {
         protected void observeInstructionCount(Context cx, int instructionCount) {
             Object b = cx.getThreadLocal(BUDGET);
             if (b instanceof ScriptBudget budget) {
-                budget.instructions += instructionCount;
+                // whole steps, not the exact count: Rhino's count can differ by an instruction or two between runs of
+                // the same code (call sites linked on first use), which must not change a charge
+                budget.instructions += OBSERVER_THRESHOLD;
                 budget.check();
             }
         }
     }
 
-    public ScriptEngine() {
+    private Runtime runtime() {
+        Runtime r = runtime;
+        if (r == null) {
+            synchronized (this) {
+                r = runtime;
+                if (r == null) {
+                    r = newRuntime();
+                    runtime = r;
+                }
+            }
+        }
+        return r;
+    }
+
+    private Runtime newRuntime() {
         Context cx = factory.enterContext();
         try {
-            shared = cx.initSafeStandardObjects(null, true);
+            ScriptableObject shared = cx.initSafeStandardObjects(null, true);
             String prelude;
             try (InputStream in = ScriptEngine.class.getResourceAsStream("prelude.js")) {
                 prelude = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new IllegalStateException("the script prelude is missing", e);
             }
-            install = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
+            Function install = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
             shared.sealObject();
+            return new Runtime(shared, install);
         } finally {
             Context.exit();
         }
@@ -186,6 +207,9 @@ public final class ScriptEngine {
     public Result execute(String kind, String body, ScriptHost host, String paramsJson, String requestJson,
                           ScriptLimits limits) {
         Compiled compiled = compile(body);
+        Runtime rt = runtime();
+        ScriptableObject shared = rt.shared();
+        Function install = rt.install();
         Context cx = factory.enterContext();
         Object previous = cx.getThreadLocal(BUDGET);
         ScriptBudget budget = new ScriptBudget(limits);
@@ -312,7 +336,9 @@ public final class ScriptEngine {
             Object previous = cx.getThreadLocal(BUDGET);
             cx.putThreadLocal(BUDGET, budget);
             try {
+                ScriptableObject shared = runtime().shared();
                 if (scope == null) {
+                    Function install = runtime().install();
                     scope = cx.newObject(shared);
                     scope.setPrototype(shared);
                     scope.setParentScope(null);
