@@ -4,6 +4,7 @@ import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
+import io.tetradb.bench.scripts.ScriptsBenchmark;
 import io.tetradb.bench.table.TableBenchmark;
 import io.tetradb.bench.wal.WalSyncBenchmark;
 
@@ -18,7 +19,8 @@ public final class Benchmarks {
             new GraphBenchmark(),
             new TableBenchmark(),
             new MongoBenchmark(),
-            new WalSyncBenchmark()
+            new WalSyncBenchmark(),
+            new ScriptsBenchmark()
     );
 
     private Benchmarks() {

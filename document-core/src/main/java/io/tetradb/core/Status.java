@@ -11,6 +11,7 @@ public final class Status {
     public static final int NOT_FOUND = 404;
     public static final int CONFLICT = 409;
     public static final int PRECONDITION_FAILED = 412;
+    public static final int REQUEST_TIMEOUT = 408;
     public static final int REQUEST_ENTITY_TOO_LARGE = 413;
     public static final int FAILED_DEPENDENCY = 424;
     public static final int INTERNAL_SERVER_ERROR = 500;

@@ -16,6 +16,16 @@ public final class CosmosClientBuilder {
     private Durability durability = Durability.SYNC;
     private boolean contentResponseOnWriteEnabled;
     private long blockCacheBytes = StoreConfig.DEFAULT_BLOCK_CACHE;
+    private io.tetradb.core.script.ScriptLimits scriptLimits = io.tetradb.core.script.ScriptLimits.DEFAULTS;
+
+    /**
+     * TetraDB extension: the bounds of stored procedures, triggers and UDFs (default: 5 s as Cosmos DB, "not
+     * accepted" after 80% of it or 10,000 operations, 1 GiB of allocation, 2 MB response).
+     */
+    public CosmosClientBuilder scriptLimits(io.tetradb.core.script.ScriptLimits limits) {
+        this.scriptLimits = java.util.Objects.requireNonNull(limits);
+        return this;
+    }
 
     public CosmosClientBuilder dataDirectory(Path dataDirectory) {
         this.dataDirectory = dataDirectory;
@@ -70,6 +80,8 @@ public final class CosmosClientBuilder {
                 .withSplitThresholdBytes(splitThresholdBytes)
                 .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes)
                 .withBlockCacheBytes(blockCacheBytes);
-        return new CosmosClient(config, contentResponseOnWriteEnabled);
+        CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled);
+        client.coreStore().scriptEngine().setLimits(scriptLimits);
+        return client;
     }
 }

@@ -43,7 +43,7 @@ public final class CosmosContainer {
     private volatile ContainerStore cached;
 
     /** The container's store; looked up again only after it was deleted (and perhaps created anew). */
-    private ContainerStore store() {
+    ContainerStore store() {
         ContainerStore c = cached;
         if (c == null || c.isDeleted()) {
             c = client.coreStore().container(database.getId(), id);
@@ -96,6 +96,11 @@ public final class CosmosContainer {
             return null;
         });
         return new CosmosContainerResponse(Status.NO_CONTENT, null);
+    }
+
+    /** The container's stored procedures, triggers and user-defined functions. */
+    public CosmosScripts getScripts() {
+        return new CosmosScripts(this);
     }
 
     // ---- items -------------------------------------------------------------------------------------------------
@@ -151,7 +156,8 @@ public final class CosmosContainer {
                                                  CosmosItemRequestOptions options) {
         return CosmosException.call(() -> {
             ContainerStore store = store();
-            ItemResult r = store.execute(value(store, partitionKey), ItemOperation.delete(itemId, ifMatch(options)));
+            ItemResult r = execute(store, value(store, partitionKey), ItemOperation.delete(itemId, ifMatch(options)),
+                    options);
             return new CosmosItemResponse<>(r, codec(), Object.class, false);
         });
     }
@@ -278,9 +284,33 @@ public final class CosmosContainer {
             ContainerStore store = store();
             ObjectNode node = toNode(item);
             PartitionKeyValue pk = partitionKey == null ? store.partitionKeyOf(node) : value(store, partitionKey);
-            ItemResult r = store.execute(pk, factory.make(node));
+            ItemResult r = execute(store, pk, factory.make(node), options);
             return new CosmosItemResponse<>(r, codec(), (Class<T>) item.getClass(), withContent(options));
         });
+    }
+
+    /** One write, through the request's pre/post triggers when it names any (one transaction with them). */
+    private static ItemResult execute(ContainerStore store, PartitionKeyValue pk, ItemOperation op,
+                                      CosmosItemRequestOptions options) {
+        String pre = options == null ? null : single(options.getPreTriggerInclude(), "pre");
+        String post = options == null ? null : single(options.getPostTriggerInclude(), "post");
+        if (pre == null && post == null) {
+            return store.execute(pk, op);
+        }
+        var e = store.scripts().writeWithTriggers(pk, op, pre, post);
+        ItemResult r = e.item();
+        return new ItemResult(r.type(), r.id(), r.status(), r.stored(), r.etag(), e.requestCharge(), r.error());
+    }
+
+    private static String single(List<String> triggers, String kind) {
+        if (triggers == null || triggers.isEmpty()) {
+            return null;
+        }
+        if (triggers.size() > 1) {
+            throw new StoreException(Status.BAD_REQUEST, "at most one " + kind + "-trigger can be included in a "
+                    + "request, got " + triggers);
+        }
+        return triggers.get(0);
     }
 
     private ItemOperation toOperation(CosmosBatch.Op o) {

@@ -5,6 +5,28 @@ public class CosmosItemRequestOptions {
     private String ifMatchETag;
     private String ifNoneMatchETag;
     private Boolean contentResponseOnWriteEnabled;
+    private java.util.List<String> preTriggerInclude;
+    private java.util.List<String> postTriggerInclude;
+
+    public java.util.List<String> getPreTriggerInclude() {
+        return preTriggerInclude;
+    }
+
+    /** The pre-trigger to run before this write (at most one; it may change the item). */
+    public CosmosItemRequestOptions setPreTriggerInclude(java.util.List<String> preTriggerInclude) {
+        this.preTriggerInclude = preTriggerInclude;
+        return this;
+    }
+
+    public java.util.List<String> getPostTriggerInclude() {
+        return postTriggerInclude;
+    }
+
+    /** The post-trigger to run after this write, in its transaction (at most one; throwing rolls the write back). */
+    public CosmosItemRequestOptions setPostTriggerInclude(java.util.List<String> postTriggerInclude) {
+        this.postTriggerInclude = postTriggerInclude;
+        return this;
+    }
 
     public String getIfMatchETag() {
         return ifMatchETag;

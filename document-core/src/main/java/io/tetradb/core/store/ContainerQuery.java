@@ -80,7 +80,8 @@ public final class ContainerQuery {
         AccessPath access = new AccessPlanner(container).choose(p, aliases, params, pk, partitions, policy,
                 resume == null ? null : resume.access());
 
-        PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC()));
+        io.tetradb.core.query.functions.UdfResolver udfs = container.scripts().udfResolver();
+        PlanExecutor executor = new PlanExecutor(params, FunctionContext.forQuery(Clock.systemUTC()).withUdfs(udfs));
         QueryMetrics metrics = new QueryMetrics();
         List<JsonNode> results;
         String next = null;
@@ -107,7 +108,7 @@ public final class ContainerQuery {
                 next = QueryToken.offset(fingerprint.getAsInt(), access.id(), offset + results.size()).encode();
             }
         }
-        double charge = RequestCharge.query(metrics.bytesLoaded)
+        double charge = udfs.cpuCharge() + RequestCharge.query(metrics.bytesLoaded)
                 + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, metrics.indexEntries));
         String scope = partitions == null ? (range == null ? "all partitions" : "feed range " + range)
                 : partitions.size() + " logical partition(s)";
@@ -138,13 +139,14 @@ public final class ContainerQuery {
                 }
             }
         }
+        io.tetradb.core.query.functions.UdfResolver udfs = container.scripts().udfResolver();
         List<JsonNode> all = io.tetradb.core.query.eval.QueryExecutor.execute(query, items, params,
-                FunctionContext.forQuery(Clock.systemUTC()));
+                FunctionContext.forQuery(Clock.systemUTC()).withUdfs(udfs));
         List<JsonNode> results = window(all, offset, maxItems, maxBytes);
         String next = offset + results.size() < all.size()
                 ? QueryToken.offset(fingerprint, "interpreted", offset + results.size()).encode() : null;
         return new Page(results, next, metrics.documentsLoaded, metrics.bytesLoaded, 0,
-                RequestCharge.query(metrics.bytesLoaded), "scan (interpreted), "
+                RequestCharge.query(metrics.bytesLoaded) + udfs.cpuCharge(), "scan (interpreted), "
                 + (pk != null ? "1 logical partition(s)" : "all partitions"), System.nanoTime() - started,
                 () -> IndexMetricsText.of(List.of(), List.of(), List.of(), List.of()),
                 () -> com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()

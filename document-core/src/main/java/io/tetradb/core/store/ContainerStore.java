@@ -181,6 +181,40 @@ public final class ContainerStore {
         return definition.collId();
     }
 
+    /** The container's self link, {@code dbs/<database rid>/colls/<container rid>/}. */
+    public String selfLink() {
+        String docs = new String(selfPrefix, StandardCharsets.US_ASCII);
+        return docs.substring(0, docs.length() - "docs/".length());
+    }
+
+    /** The container's name-based link, {@code dbs/<database>/colls/<container>}. */
+    public String altLink() {
+        return "dbs/" + definition.database() + "/colls/" + definition.id();
+    }
+
+    /** The container's stored scripts (stored procedures, triggers, UDFs). */
+    public ScriptDefinitions scriptDefinitions() {
+        return scriptDefinitions;
+    }
+
+    private final ScriptDefinitions scriptDefinitions = new ScriptDefinitions(this);
+    private volatile io.tetradb.core.script.ContainerScripts scripts;
+
+    /** The container's server-side scripts with their rules and runtime (created on first use). */
+    public io.tetradb.core.script.ContainerScripts scripts() {
+        io.tetradb.core.script.ContainerScripts s = scripts;
+        if (s == null) {
+            synchronized (this) {
+                s = scripts;
+                if (s == null) {
+                    s = new io.tetradb.core.script.ContainerScripts(this, store.scriptEngine());
+                    scripts = s;
+                }
+            }
+        }
+        return s;
+    }
+
     void markDeleted() {
         deleted = true;
     }
@@ -503,6 +537,158 @@ public final class ContainerStore {
         }
     }
 
+    /**
+     * Opens a transaction over one logical partition that takes its operations one at a time (a stored procedure or
+     * a trigger): it holds the partition's lock (and the container's map lock shared) until {@link
+     * OpenTransaction#commit()} or {@link OpenTransaction#close()}, so concurrent writers of the partition wait and
+     * nobody sees its effects before the commit, which hands one {@link WriteSet} to the engine as a batch does.
+     * Must be closed by the thread that opened it.
+     */
+    public OpenTransaction begin(PartitionKeyValue pk) {
+        checkLevels(pk);
+        byte[] lpPrefix = Keys.concat(collId, pk.epk(), pk.encoded());
+        mapLock.readLock().lock();
+        ReentrantLock lock = null;
+        try {
+            checkNotDeleted();
+            lock = store.lockFor(lpPrefix);
+            lock.lock();
+            return new OpenTransaction(pk, lpPrefix, lock, new Transaction(pk, lpPrefix, List.of()));
+        } catch (RuntimeException e) {
+            if (lock != null) {
+                lock.unlock();
+            }
+            mapLock.readLock().unlock();
+            throw e;
+        }
+    }
+
+    /** See {@link #begin(PartitionKeyValue)}. */
+    public final class OpenTransaction implements AutoCloseable {
+        private final PartitionKeyValue pk;
+        private final byte[] lpPrefix;
+        private final ReentrantLock lock;
+        private final Transaction tx;
+        private boolean open = true;
+        private ItemCodec.BodyWriter writer;
+
+        private OpenTransaction(PartitionKeyValue pk, byte[] lpPrefix, ReentrantLock lock, Transaction tx) {
+            this.pk = pk;
+            this.lpPrefix = lpPrefix;
+            this.lock = lock;
+            this.tx = tx;
+        }
+
+        public PartitionKeyValue partitionKey() {
+            return pk;
+        }
+
+        public ContainerStore container() {
+            return ContainerStore.this;
+        }
+
+        /**
+         * Applies one operation inside the transaction; it sees the transaction's earlier writes. A failure is thrown
+         * as a {@link StoreException} and leaves the transaction as it was (the caller decides whether to go on).
+         */
+        public ItemResult apply(ItemOperation op) {
+            checkOpen();
+            if (writer == null) {
+                writer = store.codec().new BodyWriter(); // one generator for all the transaction's items
+            }
+            Prepared p = prepare(pk, op, writer);
+            if (p.error() != null) {
+                throw new StoreException(p.errorStatus(), p.error());
+            }
+            return tx.step(p);
+        }
+
+        /** The items of the partition as the transaction sees them now, in id order, with their stored bytes. */
+        public PartitionView items() {
+            checkOpen();
+            java.util.TreeMap<String, byte[]> view = new java.util.TreeMap<>(ContainerStore::compareUtf8);
+            store.engine().scan(Space.DOCS, lpPrefix, Keys.prefixEnd(lpPrefix), kv -> {
+                view.put(new String(kv.key(), lpPrefix.length, kv.key().length - lpPrefix.length,
+                        StandardCharsets.UTF_8), kv.value());
+                return true;
+            });
+            for (Map.Entry<String, byte[]> e : tx.after.entrySet()) {
+                if (e.getValue() == null) {
+                    view.remove(e.getKey());
+                } else {
+                    view.put(e.getKey(), e.getValue());
+                }
+            }
+            List<ObjectNode> out = new ArrayList<>(view.size());
+            long bytes = 0;
+            for (byte[] stored : view.values()) {
+                out.add(store.codec().parse(stored));
+                bytes += stored.length;
+            }
+            return new PartitionView(out, bytes);
+        }
+
+        /** Makes every operation durable at once; returns after the WAL sync. */
+        public void commit() {
+            checkOpen();
+            open = false;
+            releaseWriter();
+            if (tx.lsn == tx.stats.lsn()) { // nothing written: nothing to apply or wait for
+                lock.unlock();
+                mapLock.readLock().unlock();
+                return;
+            }
+            long durable;
+            try {
+                durable = store.engine().applyDeferred(tx.writeSet());
+            } finally {
+                lock.unlock();
+            }
+            try {
+                store.engine().awaitDurable(durable);
+                PhysicalPartition pp = map.route(pk.epk());
+                pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
+                if (tx.deltaBytes > 0) {
+                    store.splitter().maybeSplit(ContainerStore.this, pp);
+                }
+            } finally {
+                mapLock.readLock().unlock();
+            }
+        }
+
+        /** Drops every operation not committed and releases the locks. */
+        @Override
+        public void close() {
+            if (open) {
+                open = false;
+                releaseWriter();
+                lock.unlock();
+                mapLock.readLock().unlock();
+            }
+        }
+
+        private void releaseWriter() {
+            if (writer != null) {
+                writer.close();
+                writer = null;
+            }
+        }
+
+        private void checkOpen() {
+            if (!open) {
+                throw new IllegalStateException("the transaction is already committed or rolled back");
+            }
+        }
+    }
+
+    /** A logical partition as an open transaction sees it. */
+    public record PartitionView(List<ObjectNode> items, long bytes) {
+    }
+
+    private static int compareUtf8(String a, String b) {
+        return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
+    }
+
     private List<ItemResult> failed(List<Prepared> ops, int index, int status, String error) {
         List<ItemResult> out = new ArrayList<>(ops.size());
         for (int i = 0; i < ops.size(); i++) {
@@ -566,7 +752,7 @@ public final class ContainerStore {
                     idKeys.add(key);
                 }
             }
-            List<byte[]> values = idKeys.size() == 1
+            List<byte[]> values = idKeys.isEmpty() ? List.of() : idKeys.size() == 1
                     ? Arrays.asList(store.engine().get(Space.DOCS, idKeys.get(0)))
                     : store.engine().multiGet(Space.DOCS, idKeys);
             for (int i = 0; i < ids.size(); i++) {
@@ -604,6 +790,43 @@ public final class ContainerStore {
                 }
             }
             return results;
+        }
+
+        /** One operation of an open transaction: loads its item if new to the transaction, applies it, checks the limit. */
+        ItemResult step(Prepared p) {
+            if (!before.containsKey(p.id())) {
+                byte[] key = Keys.concat(lpPrefix, Keys.utf8(p.id()));
+                keys.put(p.id(), key);
+                before.put(p.id(), store.engine().get(Space.DOCS, key));
+            }
+            long bytesBefore = deltaBytes;
+            long itemsBefore = deltaItems;
+            long lsnBefore = lsn;
+            boolean had = after.containsKey(p.id());
+            byte[] was = after.get(p.id());
+            List<ByteBuffer> entriesWas = entriesAfter.get(p.id());
+            Long lastWas = lastLsn.get(p.id());
+            ItemResult r = apply(p);
+            long limit = store.config().logicalPartitionLimitBytes();
+            if (deltaBytes > 0 && stats.bytes() + deltaBytes > limit) {
+                // undo this one operation: the transaction stays as it was before it
+                deltaBytes = bytesBefore;
+                deltaItems = itemsBefore;
+                lsn = lsnBefore;
+                if (had) {
+                    after.put(p.id(), was);
+                    entriesAfter.put(p.id(), entriesWas);
+                    lastLsn.put(p.id(), lastWas);
+                } else {
+                    after.remove(p.id());
+                    entriesAfter.remove(p.id());
+                    lastLsn.remove(p.id());
+                }
+                throw new StoreException(Status.FORBIDDEN, Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED,
+                        "Partition key reached maximum size of " + limit + " bytes: logical partition " + pk
+                                + " holds " + stats.bytes() + " bytes and this write would grow it by " + deltaBytes);
+            }
+            return r;
         }
 
         private List<ItemResult> fail(int index, int status, String error) {

@@ -93,6 +93,13 @@ public final class CoreStore implements AutoCloseable {
         return codec;
     }
 
+    private final io.tetradb.core.script.ScriptEngine scriptEngine = new io.tetradb.core.script.ScriptEngine();
+
+    /** The JavaScript runtime of stored procedures, triggers and UDFs (its limits are settable). */
+    public io.tetradb.core.script.ScriptEngine scriptEngine() {
+        return scriptEngine;
+    }
+
     PartitionSplitter splitter() {
         return splitter;
     }
@@ -330,6 +337,7 @@ public final class CoreStore implements AutoCloseable {
                         .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
                         .delete(Space.META, Keys.indexRebuild(collId))
+                        .deleteRange(Space.META, Keys.scriptPrefix(collId), Keys.scriptPrefix(collId + 1))
                         .delete(Space.META, Keys.container(database, id));
                 engine.apply(ws);
                 c.markDeleted();

@@ -15,6 +15,7 @@ import java.util.Arrays;
  *       05 · name                                 → counter
  *       06 · collId(4) · path                     → path id (4), see PathDictionary
  *       07 · collId(4)                            → unfinished index rebuild (RebuildRecord)
+ *       08 · collId(4) · kind(1) · id             → server-side script (ScriptDefinitions)
  * INDEX collId(4) · pathId(4) · enc(value) · EPK · pk · id → nothing
  * </pre>
  * {@code collId · EPK · pk} is the logical partition prefix; because the partition key encoding is self-delimiting,
@@ -28,6 +29,7 @@ final class Keys {
     static final byte COUNTER = 0x05;
     static final byte PATH = 0x06;
     static final byte INDEX_REBUILD = 0x07;
+    static final byte SCRIPT = 0x08;
 
     private Keys() {
     }
@@ -120,6 +122,11 @@ final class Keys {
     /** The record of a container's unfinished index rebuild, see {@link RebuildRecord}. */
     static byte[] indexRebuild(int collId) {
         return withByte(INDEX_REBUILD, collId(collId));
+    }
+
+    /** A container's server-side scripts: stored procedures, triggers and UDFs, see {@link ScriptDefinitions}. */
+    static byte[] scriptPrefix(int collId) {
+        return withByte(SCRIPT, collId(collId));
     }
 
     static long readInt(byte[] b, int at) {

@@ -27,7 +27,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * A child JVM writes transactional batches and prints each acknowledged one; the test SIGKILLs it at a random moment,
  * reopens the store, and checks that every acknowledged batch is whole and no other batch is half there. Splits run
- * during the writes (tiny threshold), so some kills land around a split.
+ * during the writes (tiny threshold), so some kills land around a split. Every other batch is a stored procedure
+ * making the same writes, so kills also land inside stored procedures.
  */
 class CrashTest {
     static final int ROUNDS = 6;

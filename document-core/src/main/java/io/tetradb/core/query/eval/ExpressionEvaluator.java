@@ -59,7 +59,8 @@ import java.util.regex.Pattern;
  * {@code {}}); array literals leave out undefined elements (TetraDB's choice, consistent with objects; not found
  * stated in the docs).</li>
  * <li>Function calls go through the {@link FunctionRegistry} (unknown name or argument count: 400); UDFs are not
- * supported (400). Aggregates (COUNT SUM MIN MAX AVG) are only valid in the projection of a query;
+ * called through the {@link FunctionContext}'s {@link io.tetradb.core.query.functions.UdfResolver} (the
+ * container's JavaScript UDFs). Aggregates (COUNT SUM MIN MAX AVG) are only valid in the projection of a query;
  * {@link QueryExecutor} evaluates them over the current group.</li>
  * <li>Subqueries are correlated: they see the bindings of the row they are evaluated in. {@code EXISTS}: whether the
  * subquery yields any value; {@code ARRAY}: its values as an array; scalar: its first value, or undefined.</li>
@@ -555,8 +556,16 @@ public final class ExpressionEvaluator {
 
     private JsonNode call(Expr.FunctionCall f, Env env) {
         if (f.udf()) {
-            throw new StoreException(Status.BAD_REQUEST, "User-defined functions (udf." + f.name()
-                    + ") are not supported yet.");
+            FunctionContext c = env.functionContext() != null ? env.functionContext() : functionContext;
+            if (c == null || c.udfs() == null) {
+                throw new StoreException(Status.BAD_REQUEST, "udf." + f.name()
+                        + " cannot be called here: this query runs outside a container with user-defined functions.");
+            }
+            List<JsonNode> udfArgs = new ArrayList<>(f.args().size());
+            for (Expr a : f.args()) {
+                udfArgs.add(finite(value(a, env)));
+            }
+            return c.udfs().call(f.name(), udfArgs);
         }
         String name = f.normalizedName();
         if (AGGREGATES.contains(name)) {

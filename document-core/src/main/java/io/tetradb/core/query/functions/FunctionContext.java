@@ -18,11 +18,27 @@ public final class FunctionContext {
     private final Instant now;
     private final String itemRid;
     private final Random random;
+    private final UdfResolver udfs;
 
     private FunctionContext(Instant now, String itemRid, Random random) {
+        this(now, itemRid, random, null);
+    }
+
+    private FunctionContext(Instant now, String itemRid, Random random, UdfResolver udfs) {
         this.now = Objects.requireNonNull(now, "now");
         this.itemRid = itemRid;
         this.random = random;
+        this.udfs = udfs;
+    }
+
+    /** The same context calling the container's user-defined functions through {@code udfs}. */
+    public FunctionContext withUdfs(UdfResolver udfs) {
+        return new FunctionContext(now, itemRid, random, udfs);
+    }
+
+    /** The container's user-defined functions, or null where none can be called. */
+    public UdfResolver udfs() {
+        return udfs;
     }
 
     /** A context for one query, reading the clock once. */
@@ -37,12 +53,12 @@ public final class FunctionContext {
 
     /** The same query time, for the item whose system property {@code _rid} is {@code rid}. */
     public FunctionContext withItemRid(String rid) {
-        return new FunctionContext(now, rid, random);
+        return new FunctionContext(now, rid, random, udfs);
     }
 
     /** The same context with a seeded random source (tests). */
     public FunctionContext withRandom(Random random) {
-        return new FunctionContext(now, itemRid, random);
+        return new FunctionContext(now, itemRid, random, udfs);
     }
 
     /** The query's start time. */

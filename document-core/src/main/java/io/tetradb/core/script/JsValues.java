@@ -1,0 +1,97 @@
+package io.tetradb.core.script;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import org.mozilla.javascript.Context;
+import org.mozilla.javascript.Function;
+import org.mozilla.javascript.NativeArray;
+import org.mozilla.javascript.Scriptable;
+import org.mozilla.javascript.ScriptableObject;
+import org.mozilla.javascript.Undefined;
+
+/**
+ * Script values to JSON trees as {@code JSON.stringify} would make them (undefined and functions left out of
+ * objects, null in arrays; non-finite numbers null; {@code toJSON} honoured), without the text in between: the
+ * arguments of every collection operation cross here.
+ */
+final class JsValues {
+    private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+    private static final int MAX_DEPTH = 128;
+
+    private JsValues() {
+    }
+
+    /** The JSON of {@code v}, or null where JSON.stringify gives undefined (undefined, a function). */
+    static JsonNode toJson(Context cx, Scriptable scope, Object v) {
+        return convert(cx, scope, v, "", 0);
+    }
+
+    private static JsonNode convert(Context cx, Scriptable scope, Object v, Object key, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new StoreException(Status.BAD_REQUEST, "a document nested deeper than " + MAX_DEPTH
+                    + " levels (or a cyclic one) cannot be stored");
+        }
+        if (v instanceof Scriptable s && !(v instanceof Function)) {
+            Object toJson = ScriptableObject.getProperty(s, "toJSON");
+            if (toJson instanceof Function f) {
+                v = f.call(cx, scope, s, new Object[]{key});
+            }
+        }
+        if (v == null) {
+            return NODES.nullNode();
+        }
+        if (v instanceof Undefined || v instanceof Function) {
+            return null;
+        }
+        if (v instanceof Boolean b) {
+            return NODES.booleanNode(b);
+        }
+        if (v instanceof CharSequence cs) {
+            return NODES.textNode(cs.toString());
+        }
+        if (v instanceof Number n) {
+            if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte) {
+                return NODES.numberNode(n.longValue());
+            }
+            double d = n.doubleValue();
+            if (!Double.isFinite(d)) {
+                return NODES.nullNode();
+            }
+            if (d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15 && !(d == 0 && 1 / d < 0)) {
+                long l = (long) d;
+                return l == (int) l ? NODES.numberNode((int) l) : NODES.numberNode(l);
+            }
+            return NODES.numberNode(d);
+        }
+        if (v instanceof NativeArray a) {
+            ArrayNode out = NODES.arrayNode();
+            long length = a.getLength();
+            for (int i = 0; i < length; i++) {
+                JsonNode e = convert(cx, scope, a.get(i, a), String.valueOf(i), depth + 1);
+                out.add(e == null ? NODES.nullNode() : e);
+            }
+            return out;
+        }
+        if (v instanceof ScriptableObject o) {
+            String cls = o.getClassName();
+            if (cls.equals("String") || cls.equals("Number") || cls.equals("Boolean")) {
+                return convert(cx, scope, o.getDefaultValue(cls.equals("String") ? String.class
+                        : cls.equals("Number") ? Number.class : Boolean.class), key, depth);
+            }
+            ObjectNode out = NODES.objectNode();
+            for (Object id : o.getIds()) {
+                Object value = id instanceof Integer i ? o.get(i, o) : ScriptableObject.getProperty(o, id.toString());
+                JsonNode e = convert(cx, scope, value, id.toString(), depth + 1);
+                if (e != null) {
+                    out.set(id.toString(), e);
+                }
+            }
+            return out;
+        }
+        return NODES.textNode(Context.toString(v));
+    }
+}
