@@ -42,6 +42,11 @@ final class Items {
                 return api.queries.readFeed(r, t);
             }
             if (r.flag("x-ms-cosmos-is-batch-request")) {
+                if (trigger(r, "x-ms-documentdb-pre-trigger-include") != null
+                        || trigger(r, "x-ms-documentdb-post-trigger-include") != null) {
+                    throw CosmosError.badRequest("Triggers are not run in a transactional batch or bulk request; "
+                            + "name them on single item writes.");
+                }
                 return api.batches.handle(r, t);
             }
             if (r.flag("x-ms-cosmos-is-query-plan-request")) {

@@ -167,6 +167,12 @@ class ScriptsExecutionTest extends ServerFixture {
                 Map.of("Content-Type", "application/json"));
         assertEquals(400, noPk.status(), noPk.text());
         assertEquals("BadRequest", noPk.json().path("code").asText());
+
+        RawClient.Answer batch = raw.send("POST", "/dbs/run/colls/c/docs", "[]", Map.of("Content-Type",
+                "application/json", "x-ms-cosmos-is-batch-request", "true", "x-ms-documentdb-partitionkey", "[\"p\"]",
+                "x-ms-documentdb-pre-trigger-include", "stamp"));
+        assertEquals(400, batch.status(), batch.text());
+        assertTrue(batch.json().path("message").asText().contains("Triggers are not run in a transactional batch"));
     }
 
     @Test
