@@ -72,12 +72,8 @@ final class Scripts {
         PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
         String params = r.body() == null || r.body().length == 0 ? null
                 : new String(r.body(), StandardCharsets.UTF_8);
-        ContainerScripts.Execution e;
-        try {
-            e = scripts.executeStoredProcedure(id, pk, params);
-        } catch (StoreException x) {
-            throw asCosmos(x);
-        }
+        // the core's errors (400 script error, 404, 408, 413) reach CosmosApi.handle, which answers them via asCosmos
+        ContainerScripts.Execution e = scripts.executeStoredProcedure(id, pk, params);
         String body = e.body() == null ? "" : e.body();
         RestResponse out = new RestResponse(200, body.getBytes(StandardCharsets.UTF_8), e.requestCharge());
         if (r.flag("x-ms-documentdb-script-enable-logging")) {
