@@ -98,10 +98,27 @@ assert.equal(offer.content.offerThroughput, 400);
 await client.offer(offer.id).replace({ ...offer, content: { ...offer.content, offerThroughput: 1000 } });
 assert.equal((await container.readOffer()).resource.content.offerThroughput, 1000);
 
-// stored procedures are stored (their execution is refused with a clear 400)
-await container.scripts.storedProcedures.create({ id: "sp", body: "function sp() { }" });
-assert.equal((await container.scripts.storedProcedure("sp").read()).resource.body, "function sp() { }");
-await assert.rejects(container.scripts.storedProcedure("sp").execute("p", []), (e) => e.code === 400);
+// stored procedures run in the core: one transaction in the partition given, the response body parsed
+const spBody = "function sp(id, n) { var coll = getContext().getCollection(); console.log('adding ' + id);"
+  + " var ok = coll.createDocument(coll.getSelfLink(), { id: id, pk: 'sp', n: n }, function (err, doc) {"
+  + " if (err) throw err; getContext().getResponse().setBody({ created: doc.id, n: doc.n }); });"
+  + " if (!ok) throw new Error('not accepted'); }";
+await container.scripts.storedProcedures.create({ id: "sp", body: spBody });
+assert.equal((await container.scripts.storedProcedure("sp").read()).resource.body, spBody);
+const ran = await container.scripts.storedProcedure("sp").execute("sp", ["s1", 7], { enableScriptLogging: true });
+assert.deepEqual(ran.resource, { created: "s1", n: 7 });
+assert.equal(decodeURIComponent(ran.headers["x-ms-documentdb-script-log-results"]), "adding s1\n");
+assert.equal((await container.item("s1", "sp").read()).resource.n, 7);
+await container.scripts.storedProcedures.create({ id: "spFails", body: spBody.replace("if (err) throw err;", "throw new Error('rule: refused');") });
+await assert.rejects(container.scripts.storedProcedure("spFails").execute("sp", ["s2", 1]),
+  (e) => e.code === 400 && JSON.stringify(e.body).includes("rule: refused"));
+assert.equal((await container.item("s2", "sp").read()).statusCode, 404);
+await assert.rejects(container.scripts.storedProcedure("absent").execute("sp", []), (e) => e.code === 404);
+
+// UDFs in queries
+await container.scripts.userDefinedFunctions.create({ id: "double", body: "function double(x) { return x * 2; }" });
+const doubled = await container.items.query("SELECT VALUE udf.double(c.n) FROM c WHERE c.pk = 'sp'").fetchAll();
+assert.deepEqual(doubled.resources, [14]);
 
 // errors carry the server's status
 await assert.rejects(client.database("node").container("absent").items.create({ id: "x", pk: "p" }), (e) => e.code === 404);

@@ -13,7 +13,9 @@ import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * Aggregates a request into one message, refusing a body over the limit with Cosmos DB's 413 "Request size is too
- * large" JSON error (then closing the connection, whose rest is unread).
+ * large" JSON error. The connection stays open while the aggregator discards the rest of the body: closing it while
+ * the client still sends made the kernel reset the connection, and clients then lost the 413 (seen under load).
+ * A request already whole (nothing left to drop) or not keeping its connection alive is answered and closed.
  */
 final class BodyLimit extends HttpObjectAggregator {
     BodyLimit(int maxBytes) {
@@ -30,7 +32,13 @@ final class BodyLimit extends HttpObjectAggregator {
         r.headers().set("x-ms-request-charge", "0");
         r.headers().set("x-ms-activity-id", java.util.UUID.randomUUID().toString());
         r.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
-        r.headers().set(HttpHeaderNames.CONNECTION, "close");
-        ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        boolean keep = !(oversized instanceof io.netty.handler.codec.http.FullHttpMessage)
+                && io.netty.handler.codec.http.HttpUtil.isKeepAlive(oversized);
+        if (keep) {
+            ctx.writeAndFlush(r); // the aggregator drops the rest of this body, then reads the next request
+        } else {
+            r.headers().set(HttpHeaderNames.CONNECTION, "close");
+            ctx.writeAndFlush(r).addListener(ChannelFutureListener.CLOSE);
+        }
     }
 }

@@ -55,7 +55,7 @@ final class CosmosApi {
         } catch (CosmosError e) {
             return RestResponse.error(e);
         } catch (StoreException e) {
-            return RestResponse.error(e.status(), e.subStatus(), CosmosError.codeOf(e.status()), e.getMessage());
+            return RestResponse.error(Scripts.asCosmos(e));
         } catch (RuntimeException | Error e) {
             LOG.error("{} /{} failed", r.method(), String.join("/", r.segments()), e);
             return RestResponse.error(500, 0, "InternalServerError", String.valueOf(e));

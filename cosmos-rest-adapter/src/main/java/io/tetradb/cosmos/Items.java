@@ -31,7 +31,6 @@ final class Items {
     }
 
     RestResponse handle(RestRequest r, Target t) {
-        refuseTriggers(r);
         checkIntendedContainer(r, t);
         if (r.size() == 5) {
             CosmosApi.requireMethod(r, "GET", "POST");
@@ -43,6 +42,11 @@ final class Items {
                 return api.queries.readFeed(r, t);
             }
             if (r.flag("x-ms-cosmos-is-batch-request")) {
+                if (trigger(r, "x-ms-documentdb-pre-trigger-include") != null
+                        || trigger(r, "x-ms-documentdb-post-trigger-include") != null) {
+                    throw CosmosError.badRequest("Triggers are not run in a transactional batch or bulk request; "
+                            + "name them on single item writes.");
+                }
                 return api.batches.handle(r, t);
             }
             if (r.flag("x-ms-cosmos-is-query-plan-request")) {
@@ -67,16 +71,49 @@ final class Items {
             case "PUT": {
                 ObjectNode item = Json.parseObject(r.body());
                 PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
-                return respond(r, t, write(t, pk, ItemOperation.replace(id, item, r.header("If-Match"))),
+                return respond(r, t, write(r, t, pk, ItemOperation.replace(id, item, r.header("If-Match"))),
                         wantsBody(r));
             }
             case "PATCH":
                 return patch(r, t, id);
             default: {
                 PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
-                return respond(r, t, t.store().execute(pk, ItemOperation.delete(id, r.header("If-Match"))), false);
+                return respond(r, t, write(r, t, pk, ItemOperation.delete(id, r.header("If-Match"))), false);
             }
         }
+    }
+
+    /**
+     * A write of the item routes: with the triggers the request names ({@code x-ms-documentdb-pre-trigger-include} /
+     * {@code -post-trigger-include}) it runs through the core's scripts as one transaction, else as a plain write.
+     */
+    private ItemResult write(RestRequest r, Target t, PartitionKeyValue pk, ItemOperation op) {
+        String pre = trigger(r, "x-ms-documentdb-pre-trigger-include");
+        String post = trigger(r, "x-ms-documentdb-post-trigger-include");
+        if (pre == null && post == null) {
+            return op.type() == ItemOperation.Type.DELETE ? t.store().execute(pk, op) : write(t, pk, op);
+        }
+        if (!UniqueKeys.of(t.store()).isEmpty()) {
+            // the pre-trigger may change the item after the unique-key check would have looked at it
+            throw CosmosError.badRequest("Triggers are not run on containers with unique keys on this endpoint yet.");
+        }
+        var e = t.store().scripts().writeWithTriggers(pk, op, pre, post);
+        ItemResult w = e.item();
+        return new ItemResult(w.type(), w.id(), w.status(), w.stored(), w.etag(), e.requestCharge(), w.error());
+    }
+
+    /** The one trigger a header names (Cosmos DB takes a comma-separated list; at most one runs per request). */
+    private static String trigger(RestRequest r, String header) {
+        String v = r.header(header);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        String[] names = v.split(",");
+        if (names.length > 1) {
+            throw CosmosError.badRequest("At most one trigger of each kind may be included in a request; " + header
+                    + " names " + names.length + ": " + v);
+        }
+        return java.net.URLDecoder.decode(names[0].trim(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** One write, checked against the container's unique keys when it has any. */
@@ -129,7 +166,7 @@ final class Items {
         PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
         ItemOperation op = r.flag("x-ms-documentdb-is-upsert")
                 ? ItemOperation.upsert(item, r.header("If-Match")) : ItemOperation.create(item);
-        return respond(r, t, write(t, pk, op), wantsBody(r));
+        return respond(r, t, write(r, t, pk, op), wantsBody(r));
     }
 
     private RestResponse patch(RestRequest r, Target t, String id) {
@@ -156,7 +193,7 @@ final class Items {
         List<PatchOperation> parsed = patchOperations(ops);
         String ifMatch = r.header("If-Match");
         if (condition == null) {
-            return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, ifMatch)), wantsBody(r));
+            return respond(r, t, write(r, t, pk, ItemOperation.patch(id, parsed, ifMatch)), wantsBody(r));
         }
         SqlQuery filter = conditionQuery(condition);
         for (int attempt = 0; ; attempt++) {
@@ -170,7 +207,7 @@ final class Items {
                 throw new CosmosError(412, "Precondition Failed: the item's etag is not " + ifMatch + ".");
             }
             try {
-                return respond(r, t, write(t, pk, ItemOperation.patch(id, parsed, current.etag())),
+                return respond(r, t, write(r, t, pk, ItemOperation.patch(id, parsed, current.etag())),
                         wantsBody(r));
             } catch (StoreException e) {
                 if (e.status() != 412 || ifMatch != null || attempt >= 10) {
@@ -260,15 +297,6 @@ final class Items {
     static boolean wantsBody(RestRequest r) {
         String prefer = r.header("Prefer");
         return prefer == null || !prefer.toLowerCase(Locale.ROOT).contains("return=minimal");
-    }
-
-    private static void refuseTriggers(RestRequest r) {
-        for (String h : new String[]{"x-ms-documentdb-pre-trigger-include", "x-ms-documentdb-post-trigger-include"}) {
-            if (r.header(h) != null) {
-                throw CosmosError.badRequest("Triggers are stored but not executed yet (header " + h + ": "
-                        + r.header(h) + "); server-side JavaScript comes with a later release.");
-            }
-        }
     }
 
     /** Java names the container RID it resolved; a container recreated under the same name has another (400/1024). */

@@ -1,22 +1,24 @@
 package io.tetradb.cosmos;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.script.ContainerScripts;
+import io.tetradb.core.store.ScriptDefinitions.Kind;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 /**
- * Stored procedures, triggers and user-defined functions as stored resources (docs/cosmos-rest.md §3.6): create,
- * read, list, query, replace, delete. Running them (sproc execution, trigger includes, {@code udf.x()} in queries) is
- * refused with a clear 400 until the core's server-side JavaScript is served through this face.
+ * Stored procedures, triggers and user-defined functions (docs/cosmos-rest.md §3.6), served from the core's scripts
+ * of the container ({@code ContainerStore.scripts()}, what {@code CosmosContainer.getScripts()} wraps): create, read,
+ * list, query, replace, delete, and {@code POST sprocs/{id}} to execute. The core keeps the rules (limits, ids, etags,
+ * validation) and the only copy; this class maps REST onto it and gives resources the face's RIDs and links.
  */
 final class Scripts {
-    private static final Set<String> TRIGGER_TYPES = Set.of("Pre", "Post");
-    private static final Set<String> TRIGGER_OPERATIONS = Set.of("All", "Create", "Replace", "Delete", "Update",
-            "Upsert");
+    private static final String SCRIPT_ERROR = "Encountered exception while executing function.";
 
     private final CosmosApi api;
 
@@ -24,109 +26,82 @@ final class Scripts {
         this.api = api;
     }
 
-    RestResponse handle(RestRequest r, Target t, String kind) {
-        String db = t.database().id();
+    RestResponse handle(RestRequest r, Target t, String path) {
+        Kind kind = kindOf(path);
+        ContainerScripts scripts = t.store().scripts();
         if (r.size() == 5) {
             CosmosApi.requireMethod(r, "GET", "POST");
             if (r.method().equals("GET") || Queries.isQuery(r)) {
                 List<ObjectNode> all = new ArrayList<>();
-                for (SystemStore.Entry e : api.system.list(db, t.name(), kind)) {
-                    all.add(json(t, kind, e));
+                for (ObjectNode s : scripts.list(kind)) {
+                    all.add(json(t, kind, s));
                 }
                 return api.feed(r, t.collRid(), listKey(kind), all);
             }
-            ObjectNode body = validated(kind, Json.parseObject(r.body()));
-            String id = body.get("id").textValue();
-            SystemStore.Entry e = api.system.put(db, t.name(), kind, id, body, true, null);
-            ObjectNode json = json(t, kind, e);
+            ObjectNode json = json(t, kind, conflictAsCosmos(() -> scripts.create(kind, properties(r))));
             return RestResponse.json(201, json, 5).header("etag", json.path("_etag").asText());
         }
         if (r.size() != 6) {
             throw CosmosError.notFound("Unknown script route.");
         }
-        String id = nameOf(db, t, kind, r.segment(5));
-        CosmosApi.requireMethod(r, kind.equals("sprocs")
+        String id = nameOf(scripts, t, kind, r.segment(5));
+        CosmosApi.requireMethod(r, kind == Kind.STORED_PROCEDURE
                 ? new String[]{"GET", "PUT", "DELETE", "POST"} : new String[]{"GET", "PUT", "DELETE"});
-        try {
-            switch (r.method()) {
-                case "GET": {
-                    ObjectNode json = json(t, kind, existing(db, t, kind, id));
-                    return RestResponse.json(200, json, 1).header("etag", json.path("_etag").asText());
-                }
-                case "PUT": {
-                    ObjectNode body = validated(kind, Json.parseObject(r.body()));
-                    if (!body.get("id").textValue().equals(id)) {
-                        throw CosmosError.badRequest("The id in the body ('" + body.get("id").textValue()
-                                + "') differs from the one in the URL ('" + id + "').");
-                    }
-                    existing(db, t, kind, id);
-                    SystemStore.Entry e = api.system.put(db, t.name(), kind, id, body, false,
-                            r.header("If-Match"));
-                    ObjectNode json = json(t, kind, e);
-                    return RestResponse.json(200, json, 5).header("etag", json.path("_etag").asText());
-                }
-                case "DELETE":
-                    existing(db, t, kind, id);
-                    api.system.delete(db, t.name(), kind, id, r.header("If-Match"));
-                    return RestResponse.empty(204, 1);
-                default:
-                    existing(db, t, kind, id);
-                    throw CosmosError.badRequest("Stored procedure '" + id + "' is stored but cannot be executed "
-                            + "yet: this endpoint does not run server-side JavaScript (a later release will).");
+        switch (r.method()) {
+            case "GET": {
+                ObjectNode json = json(t, kind, scripts.read(kind, id));
+                return RestResponse.json(200, json, 1).header("etag", json.path("_etag").asText());
             }
-        } catch (StoreException e) {
-            if (e.status() == 409) {
-                throw new CosmosError(409, "Resource with specified id or name already exists.");
+            case "PUT": {
+                ObjectNode json = json(t, kind, scripts.replace(kind, id, properties(r), r.header("If-Match")));
+                return RestResponse.json(200, json, 5).header("etag", json.path("_etag").asText());
             }
-            throw e;
+            case "DELETE":
+                scripts.delete(kind, id, r.header("If-Match"));
+                return RestResponse.empty(204, 1);
+            default:
+                return execute(r, t, scripts, id);
         }
     }
 
-    /** A script addressed by its RID (the SDKs replace through the resource's {@code _self}) → its name. */
-    private String nameOf(String db, Target t, String kind, String segment) {
-        byte[] b = ResourceIds.decode(segment);
-        if (b == null || b.length != 16 || api.system.get(db, t.name(), kind, segment) != null) {
-            return segment;
+    /**
+     * Runs a stored procedure: the partition key from {@code x-ms-documentdb-partitionkey}, the body a JSON array of
+     * parameters; answers the procedure's response body, its charge and, when asked, its console log.
+     */
+    private RestResponse execute(RestRequest r, Target t, ContainerScripts scripts, String id) {
+        PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
+        String params = r.body() == null || r.body().length == 0 ? null
+                : new String(r.body(), StandardCharsets.UTF_8);
+        // the core's errors (400 script error, 404, 408, 413) reach CosmosApi.handle, which answers them via asCosmos
+        ContainerScripts.Execution e = scripts.executeStoredProcedure(id, pk, params);
+        String body = e.body() == null ? "" : e.body();
+        RestResponse out = new RestResponse(200, body.getBytes(StandardCharsets.UTF_8), e.requestCharge());
+        if (r.flag("x-ms-documentdb-script-enable-logging")) {
+            String log = e.log() == null ? "" : e.log();
+            // Cosmos DB percent-encodes the log (spaces as %20); the SDKs URL-decode it
+            out.header("x-ms-documentdb-script-log-results",
+                    URLEncoder.encode(log, StandardCharsets.UTF_8).replace("+", "%20"));
         }
-        for (SystemStore.Entry e : api.system.list(db, t.name(), kind)) {
-            String name = e.resource().path("id").asText();
-            if (ResourceIds.child(t.collRid(), kindNibble(kind), name).equals(segment)) {
-                return name;
-            }
-        }
-        return segment;
+        Items.sessionHeaders(out, t, 1);
+        return out;
     }
 
-    private SystemStore.Entry existing(String db, Target t, String kind, String id) {
-        SystemStore.Entry e = api.system.get(db, t.name(), kind, id);
-        if (e == null || !e.kind().equals(kind)) {
-            throw CosmosError.notFound("Resource Not Found: " + singular(kind) + " '" + id + "' does not exist in "
-                    + "container '" + t.name() + "'.");
+    /**
+     * A core error as the face answers it: a script's own error in Cosmos DB's message shape ({@code Message:
+     * {"Errors":["Encountered exception while executing function. ..."]}}), others with the core's status and text.
+     */
+    static CosmosError asCosmos(StoreException e) {
+        String message = e.getMessage();
+        if (e.status() == 400 && message != null && message.startsWith(SCRIPT_ERROR)) {
+            ObjectNode errors = Json.object();
+            errors.putArray("Errors").add(message);
+            message = "Message: " + errors;
         }
-        return e;
+        return new CosmosError(e.status(), e.subStatus(), message);
     }
 
-    private static ObjectNode validated(String kind, ObjectNode body) {
-        JsonNode id = body.get("id");
-        if (id == null || !id.isTextual() || id.textValue().isEmpty()) {
-            throw CosmosError.badRequest("The input content is invalid because the required properties - 'id; ' - "
-                    + "are missing.");
-        }
-        JsonNode code = body.get("body");
-        if (code == null || !code.isTextual()) {
-            throw CosmosError.badRequest("A " + singular(kind) + " needs its JavaScript as a string 'body'.");
-        }
-        if (kind.equals("triggers")) {
-            String type = body.path("triggerType").asText("");
-            String op = body.path("triggerOperation").asText("");
-            if (!TRIGGER_TYPES.contains(type)) {
-                throw CosmosError.badRequest("triggerType must be Pre or Post, got '" + type + "'.");
-            }
-            if (!TRIGGER_OPERATIONS.contains(op)) {
-                throw CosmosError.badRequest("triggerOperation must be one of " + TRIGGER_OPERATIONS + ", got '"
-                        + op + "'.");
-            }
-        }
+    private static ObjectNode properties(RestRequest r) {
+        ObjectNode body = Json.parseObject(r.body());
         ObjectNode clean = Json.object();
         body.fields().forEachRemaining(f -> {
             if (!f.getKey().startsWith("_")) {
@@ -136,38 +111,65 @@ final class Scripts {
         return clean;
     }
 
-    private static ObjectNode json(Target t, String kind, SystemStore.Entry e) {
-        ObjectNode n = e.resource().deepCopy();
-        String id = n.path("id").asText();
-        String rid = ResourceIds.child(t.collRid(), kindNibble(kind), id);
+    private static ObjectNode conflictAsCosmos(java.util.function.Supplier<ObjectNode> create) {
+        try {
+            return create.get();
+        } catch (StoreException e) {
+            if (e.status() == 409) {
+                throw new CosmosError(409, "Resource with specified id or name already exists.");
+            }
+            throw e;
+        }
+    }
+
+    /** A script addressed by its RID (the SDKs may follow a resource's {@code _self}) → its name. */
+    private static String nameOf(ContainerScripts scripts, Target t, Kind kind, String segment) {
+        byte[] b = ResourceIds.decode(segment);
+        if (b == null || b.length != 16) {
+            return segment;
+        }
+        for (ObjectNode s : scripts.list(kind)) {
+            String name = s.path("id").asText();
+            if (name.equals(segment)) {
+                return name;
+            }
+            if (ResourceIds.child(t.collRid(), kindNibble(kind), name).equals(segment)) {
+                return name;
+            }
+        }
+        return segment;
+    }
+
+    /** The core's resource with the face's RID and link (RIDs the SDKs can parse, under the face's container RID). */
+    private static ObjectNode json(Target t, Kind kind, ObjectNode core) {
+        ObjectNode n = core.deepCopy();
+        String rid = ResourceIds.child(t.collRid(), kindNibble(kind), n.path("id").asText());
         n.put("_rid", rid);
-        n.put("_self", t.self() + kind + "/" + rid + "/");
-        n.put("_etag", e.etag());
-        n.put("_ts", e.ts());
+        n.put("_self", t.self() + kind.path() + "/" + rid + "/");
         return n;
     }
 
-    private static int kindNibble(String kind) {
-        return switch (kind) {
-            case "sprocs" -> ResourceIds.KIND_SPROC;
-            case "triggers" -> ResourceIds.KIND_TRIGGER;
-            default -> ResourceIds.KIND_UDF;
+    private static Kind kindOf(String path) {
+        return switch (path) {
+            case "sprocs" -> Kind.STORED_PROCEDURE;
+            case "triggers" -> Kind.TRIGGER;
+            default -> Kind.USER_DEFINED_FUNCTION;
         };
     }
 
-    private static String listKey(String kind) {
+    private static int kindNibble(Kind kind) {
         return switch (kind) {
-            case "sprocs" -> "StoredProcedures";
-            case "triggers" -> "Triggers";
-            default -> "UserDefinedFunctions";
+            case STORED_PROCEDURE -> ResourceIds.KIND_SPROC;
+            case TRIGGER -> ResourceIds.KIND_TRIGGER;
+            case USER_DEFINED_FUNCTION -> ResourceIds.KIND_UDF;
         };
     }
 
-    private static String singular(String kind) {
+    private static String listKey(Kind kind) {
         return switch (kind) {
-            case "sprocs" -> "stored procedure";
-            case "triggers" -> "trigger";
-            default -> "user-defined function";
+            case STORED_PROCEDURE -> "StoredProcedures";
+            case TRIGGER -> "Triggers";
+            case USER_DEFINED_FUNCTION -> "UserDefinedFunctions";
         };
     }
 }

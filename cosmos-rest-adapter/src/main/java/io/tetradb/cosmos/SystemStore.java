@@ -14,9 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The face's own metadata, kept in the core like everything else: stored procedures, triggers, UDFs and offer
- * settings of a database's containers are items of its container {@code system.cosmos} (partitioned by the owning
- * container's name; hidden from the Cosmos listings, and from the Mongo face's, which hides {@code system.*}).
+ * The face's own metadata, kept in the core like everything else: the offer settings of a database's containers are
+ * items of its container {@code system.cosmos} (partitioned by the owning container's name; hidden from the Cosmos
+ * listings, and from the Mongo face's, which hides {@code system.*}). Scripts are not here: they are the core's
+ * ({@code ContainerStore.scripts()}); entries of kind sprocs/triggers/udfs an earlier build left are ignored.
  */
 final class SystemStore {
     static final String CONTAINER = "system.cosmos";
@@ -81,35 +82,6 @@ final class SystemStore {
         }
     }
 
-    List<Entry> list(String db, String coll, String kind) {
-        ContainerStore c = container(db, false);
-        List<Entry> out = new ArrayList<>();
-        if (c == null) {
-            return out;
-        }
-        c.scan(key(coll), stored -> {
-            Entry e = entry(c, stored);
-            if (kind.equals(e.kind())) {
-                out.add(e);
-            }
-            return true;
-        });
-        return out;
-    }
-
-    /** Creates ({@code create}: 409 if it exists) or replaces (404 if absent) an entry, with an optional If-Match. */
-    Entry put(String db, String coll, String kind, String name, ObjectNode resource, boolean create, String ifMatch) {
-        ContainerStore c = container(db, true);
-        ObjectNode item = Json.object();
-        item.put("id", id(kind, name));
-        item.put("coll", coll);
-        item.put("_kind", kind);
-        item.set("resource", resource);
-        ItemOperation op = create ? ItemOperation.create(item) : ItemOperation.replace(id(kind, name), item, ifMatch);
-        ItemResult r = c.execute(key(coll), op);
-        return entry(c, r.stored());
-    }
-
     /** Writes an entry whether or not it exists. */
     Entry upsert(String db, String coll, String kind, String name, ObjectNode resource) {
         ContainerStore c = container(db, true);
@@ -119,14 +91,6 @@ final class SystemStore {
         item.put("_kind", kind);
         item.set("resource", resource);
         return entry(c, c.execute(key(coll), ItemOperation.upsert(item, null)).stored());
-    }
-
-    void delete(String db, String coll, String kind, String name, String ifMatch) {
-        ContainerStore c = container(db, false);
-        if (c == null) {
-            throw new StoreException(404, "Resource Not Found");
-        }
-        c.execute(key(coll), ItemOperation.delete(id(kind, name), ifMatch));
     }
 
     /** Forgets everything stored for a deleted container. */
