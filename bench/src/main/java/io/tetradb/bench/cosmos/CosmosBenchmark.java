@@ -57,6 +57,11 @@ public final class CosmosBenchmark implements Benchmark {
                 : new Config(20_000, 10, 7, 3_000, 3, 2_000, 1_500);
     }
 
+    /** A throughput as printed: no decimals, but two below 10/s (the peer's queries). */
+    static String rate(double opsPerSecond) {
+        return String.format(Locale.ROOT, opsPerSecond < 10 ? "%.2f" : "%.0f", opsPerSecond);
+    }
+
     static boolean isQuery(String op) {
         return op.equals("query") || op.equals("top");
     }
@@ -137,7 +142,7 @@ public final class CosmosBenchmark implements Benchmark {
         private final Report out;
         /** op → side → samples */
         private final Map<String, Map<String, Samples>> results = new LinkedHashMap<>();
-        /** op → side → {server CPU ns, client CPU ns, ops} over the recorded rounds */
+        /** op → side → {server CPU ns, client CPU ns, ops, request threads' CPU ns (tetra)} over the recorded rounds */
         private final Map<String, Map<String, long[]>> cpu = new LinkedHashMap<>();
 
         Run(Config c, List<Side> sides, NodeSide driver, Report out) {
@@ -192,7 +197,7 @@ public final class CosmosBenchmark implements Benchmark {
             Map<String, long[]> cpuBySide = cpu.computeIfAbsent(op, k -> new LinkedHashMap<>());
             for (Side s : sides) {
                 bySide.put(s.name(), new Samples());
-                cpuBySide.put(s.name(), new long[3]);
+                cpuBySide.put(s.name(), new long[4]);
             }
             for (int r = 0; r < rounds; r++) {
                 for (int k = 0; k < sides.size(); k++) {
@@ -200,9 +205,12 @@ public final class CosmosBenchmark implements Benchmark {
                     if (isQuery(op) && s.name().equals("peer") && r >= c.peerQueryRounds()) {
                         continue;
                     }
+                    boolean tetra = s.name().equals("tetra");
                     long server0 = s.serverCpu().getAsLong();
+                    long request0 = tetra ? ProcessCpu.requestThreads() : 0;
                     RoundResult result = RoundResult.parse(driver.call(command.make(s, r)));
                     long server = s.serverCpu().getAsLong() - server0;
+                    long request = tetra ? ProcessCpu.requestThreads() - request0 : 0;
                     Samples samples = bySide.get(s.name());
                     for (long l : result.latencyNanos()) {
                         samples.latency(l);
@@ -212,6 +220,7 @@ public final class CosmosBenchmark implements Benchmark {
                     t[0] += server;
                     t[1] += result.clientCpuMicros() * 1000;
                     t[2] += result.ops();
+                    t[3] += request;
                     out.progress(String.format(Locale.ROOT, "%s %s round %d: %.0f ops/s, server %.0f us/op, "
                                     + "client %.0f us/op", OPS.get(op), s.name(), r,
                             result.ops() * 1e9 / result.elapsedNanos(), server / 1e3 / result.ops(),
@@ -242,7 +251,11 @@ public final class CosmosBenchmark implements Benchmark {
             int n = c.items();
             for (Map.Entry<String, String> op : OPS.entrySet()) {
                 for (Map.Entry<String, Samples> e : results.get(op.getKey()).entrySet()) {
-                    out.bench("cosmos." + op.getValue() + "." + e.getKey(), n, "ops_per_s", e.getValue());
+                    Samples s = e.getValue();
+                    // Report.bench's format, with decimals for rates below 10/s (the peer's queries)
+                    out.result(String.format(Locale.ROOT, "BENCH cosmos.%s.%s items=%d ops_per_s=%s p50_us=%.1f "
+                                    + "p99_us=%.1f", op.getValue(), e.getKey(), n, rate(s.medianRate()),
+                            s.percentileMicros(0.50), s.percentileMicros(0.99)));
                 }
             }
             for (Map.Entry<String, String> op : OPS.entrySet()) {
@@ -257,6 +270,12 @@ public final class CosmosBenchmark implements Benchmark {
                 Map<String, Samples> bySide = results.get(op.getKey());
                 out.ratio(op.getValue() + " tetra/peer", bySide.get("tetra").medianRate()
                         / bySide.get("peer").medianRate());
+            }
+            for (Map.Entry<String, String> op : OPS.entrySet()) {
+                long[] t = cpu.get(op.getKey()).get("tetra");
+                out.note(String.format(Locale.ROOT, "cosmos.%s tetra server CPU per op: request threads (HTTP, "
+                                + "face, core, WAL sync) %.1f us, the rest of the JVM (GC, JIT, RocksDB flushes and "
+                                + "compactions) %.1f us", op.getValue(), t[3] / 1e3 / t[2], (t[0] - t[3]) / 1e3 / t[2]));
             }
             // the same comparison by server CPU per operation (steadier than throughput): peer / tetra
             for (Map.Entry<String, String> op : OPS.entrySet()) {

@@ -47,6 +47,25 @@ final class ProcessCpu {
         return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK;
     }
 
+    /**
+     * CPU nanoseconds so far of the JVM threads that serve requests: the face's {@code cosmos-request-*} workers,
+     * Netty's {@code nioEventLoopGroup-*} and the core's {@code tetradb-*} threads (WAL sync). The rest of
+     * {@link #thisJvmWithoutCaller()} is GC, the JIT and RocksDB's native threads (for the README's diagnosis).
+     */
+    static long requestThreads() {
+        long sum = 0;
+        for (java.lang.management.ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+            if (t != null && (t.getThreadName().startsWith("cosmos-request-")
+                    || t.getThreadName().startsWith("nioEventLoopGroup-") || t.getThreadName().startsWith("tetradb-"))) {
+                long cpu = THREADS.getThreadCpuTime(t.getThreadId());
+                if (cpu > 0) {
+                    sum += cpu;
+                }
+            }
+        }
+        return sum;
+    }
+
     /** CPU nanoseconds of this JVM so far, without the calling (main) thread's. */
     static long thisJvmWithoutCaller() {
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
