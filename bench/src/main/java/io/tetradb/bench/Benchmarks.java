@@ -1,6 +1,7 @@
 package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
+import io.tetradb.bench.cosmos.CosmosBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
@@ -19,6 +20,7 @@ public final class Benchmarks {
             new GraphBenchmark(),
             new TableBenchmark(),
             new MongoBenchmark(),
+            new CosmosBenchmark(),
             new WalSyncBenchmark(),
             new ScriptsBenchmark()
     );
