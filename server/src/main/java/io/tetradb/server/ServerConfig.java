@@ -27,10 +27,12 @@ import java.util.Set;
  * @param cosmosPort    Cosmos DB REST port (TLS and plain HTTP), which also serves the admin routes; 0 picks a free
  *                      port, null disables it
  * @param cosmosKey     the Cosmos master key (base64); null is the emulator's well-known key
+ * @param cosmosReadOnlyKey a second Cosmos key (base64) that may only read and query; null: none
  */
 public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer httpPort, Integer gremlinPort,
                            List<GraphSpec> graphs, Integer mongoPort, Integer tablePort,
-                           Duration gremlinScriptTimeout, Integer cosmosPort, String cosmosKey) {
+                           Duration gremlinScriptTimeout, Integer cosmosPort, String cosmosKey,
+                           String cosmosReadOnlyKey) {
     /** The Cosmos DB emulator's port, which SDK users already have in their settings. */
     public static final int DEFAULT_COSMOS_PORT = 8081;
     public static final int DEFAULT_GREMLIN_PORT = 8182;
@@ -51,13 +53,16 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer 
         if (cosmosKey != null && !validKey(cosmosKey)) {
             throw new IllegalArgumentException("the Cosmos key must be base64 (as the emulator's key is)");
         }
+        if (cosmosReadOnlyKey != null && !validKey(cosmosReadOnlyKey)) {
+            throw new IllegalArgumentException("the Cosmos read-only key must be base64 (as the emulator's key is)");
+        }
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
         graphs = withDefaultGraph(graphs == null ? List.of() : graphs);
     }
 
     /** Admin endpoint only (no Gremlin, Mongo, table or Cosmos endpoint). */
     public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
-        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null, null, null, null);
+        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null, null, null, null, null);
     }
 
     /**
@@ -71,43 +76,49 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer 
     /** The same configuration with Gremlin Server on {@code port} (0 = a free port). */
     public ServerConfig withGremlinPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     /** The same configuration serving these graphs (besides the default one, unless one of them is named like it). */
     public ServerConfig withGraphs(List<GraphSpec> more) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     /** The same configuration with the Mongo wire endpoint on {@code port} (0 = a free port). */
     public ServerConfig withMongoPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, port, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     /** The same configuration with the Azure Tables endpoint on {@code port} (0 = a free port). */
     public ServerConfig withTablePort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, port,
-                gremlinScriptTimeout, cosmosPort, cosmosKey);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     /** The same configuration with Gremlin requests bounded by {@code timeout}. */
     public ServerConfig withGremlinScriptTimeout(Duration timeout) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                timeout, cosmosPort, cosmosKey);
+                timeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     /** The same configuration with the Cosmos DB REST endpoint on {@code port} (0 = a free port). */
     public ServerConfig withCosmosPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, port, cosmosKey);
+                gremlinScriptTimeout, port, cosmosKey, cosmosReadOnlyKey);
+    }
+
+    /** The same configuration with these Cosmos keys (null: the emulator's key; null read-only key: none). */
+    public ServerConfig withCosmosKeys(String key, String readOnlyKey) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
+                gremlinScriptTimeout, cosmosPort, key, readOnlyKey);
     }
 
     /** The same configuration without the separate admin port (its routes stay on the Cosmos port). */
     public ServerConfig withoutHttpPort() {
         return new ServerConfig(dataDirectory, bindAddress, null, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey);
     }
 
     private static boolean validKey(String key) {

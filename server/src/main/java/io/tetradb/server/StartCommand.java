@@ -36,6 +36,11 @@ final class StartCommand implements Callable<Integer> {
                     + "key).")
     String cosmosKey;
 
+    @Option(names = "--cosmos-read-only-key", paramLabel = "KEY",
+            description = "A second Cosmos key, base64, that may only read and query (default: "
+                    + "$TETRADB_COSMOS_READ_ONLY_KEY, else none).")
+    String cosmosReadOnlyKey;
+
     @Option(names = "--http-port", paramLabel = "N",
             description = "A separate admin HTTP port for /health, /api/partitions and /partitions (they are always "
                     + "on the Cosmos port too); 0 picks a free one. Default: none.")
@@ -87,7 +92,8 @@ final class StartCommand implements Callable<Integer> {
         ServerConfig config;
         try {
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort, graphSpecs(), mongoPort, tablePort,
-                    Duration.ofMillis(gremlinTimeoutMs), cosmosPort, cosmosKey());
+                    Duration.ofMillis(gremlinTimeoutMs), cosmosPort, option(cosmosKey, "TETRADB_COSMOS_KEY"),
+                    option(cosmosReadOnlyKey, "TETRADB_COSMOS_READ_ONLY_KEY"));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -136,12 +142,12 @@ final class StartCommand implements Callable<Integer> {
         }
     }
 
-    /** The key given, else the environment's (a key on the command line shows in the process list), else none. */
-    private String cosmosKey() {
-        if (cosmosKey != null) {
-            return cosmosKey;
+    /** A secret given, else the environment's (a key on the command line shows in the process list), else none. */
+    private static String option(String given, String environmentVariable) {
+        if (given != null) {
+            return given;
         }
-        String fromEnvironment = System.getenv("TETRADB_COSMOS_KEY");
+        String fromEnvironment = System.getenv(environmentVariable);
         return fromEnvironment == null || fromEnvironment.isBlank() ? null : fromEnvironment.strip();
     }
 

@@ -101,6 +101,9 @@ public final class TetraDbServer implements AutoCloseable {
         if (config.cosmosKey() != null) {
             options = options.withMasterKey(config.cosmosKey());
         }
+        if (config.cosmosReadOnlyKey() != null) {
+            options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
+        }
         return AdminRoutesOnCosmos.mount(options, client, readiness);
     }
 
