@@ -1,4 +1,4 @@
-// The Mongo seed scenarios of shared/examples, run by mongosh unchanged (see MongoShellTest). The files' lines are
+// The Mongo seed scenarios of the repository's examples/, run by mongosh unchanged (see MongoShellTest). The files' lines are
 // passed in through the environment variables STUDENTS and INVOICES (JSON Lines, read with EJSON.parse).
 const lines = text => text.split('\n').filter(l => l.trim().length > 0).map(l => EJSON.parse(l));
 const r = {};

@@ -4,14 +4,19 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
+import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -38,6 +43,25 @@ abstract class MongoServerTestBase {
                 .applyToClusterSettings(b -> b.serverSelectionTimeout(10, TimeUnit.SECONDS))
                 .applyToSocketSettings(b -> b.readTimeout(60, TimeUnit.SECONDS))
                 .build());
+    }
+
+    /** Collection {@code name} of {@code db}, emptied, then holding these documents (extended JSON), inserted in order. */
+    static MongoCollection<Document> fresh(MongoDatabase db, String name, String... docs) {
+        MongoCollection<Document> c = db.getCollection(name);
+        c.drop();
+        for (String d : docs) {
+            c.insertOne(Document.parse(d));
+        }
+        return c;
+    }
+
+    /** The results of a pipeline written as one extended-JSON stage per argument. */
+    static List<Document> aggregate(MongoCollection<Document> c, String... stages) {
+        List<Document> pipeline = new ArrayList<>();
+        for (String stage : stages) {
+            pipeline.add(Document.parse(stage));
+        }
+        return c.aggregate(pipeline).into(new ArrayList<>());
     }
 
     @AfterAll

@@ -31,20 +31,11 @@ class PipelineConformanceTest extends MongoServerTestBase {
     }
 
     private static MongoCollection<Document> fresh(String name, String... docs) {
-        MongoCollection<Document> c = db().getCollection(name);
-        c.drop();
-        for (String d : docs) {
-            c.insertOne(Document.parse(d));
-        }
-        return c;
+        return fresh(db(), name, docs);
     }
 
     private static List<Document> run(MongoCollection<Document> c, String... stages) {
-        List<Document> pipeline = new ArrayList<>();
-        for (String s : stages) {
-            pipeline.add(Document.parse(s));
-        }
-        return c.aggregate(pipeline).into(new ArrayList<>());
+        return aggregate(c, stages);
     }
 
     private static MongoCommandException failure(MongoCollection<Document> c, String... stages) {

@@ -27,12 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class QueryConformanceTest extends MongoServerTestBase {
     private static MongoCollection<Document> fresh(String name, String... docs) {
-        MongoCollection<Document> c = client.getDatabase("conformance").getCollection(name);
-        c.drop();
-        for (String d : docs) {
-            c.insertOne(Document.parse(d));
-        }
-        return c;
+        return fresh(client.getDatabase("conformance"), name, docs);
     }
 
     private static List<Object> ids(MongoCollection<Document> c, Bson filter) {

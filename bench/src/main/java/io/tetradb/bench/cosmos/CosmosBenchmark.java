@@ -103,7 +103,7 @@ public final class CosmosBenchmark implements Benchmark {
             resources.add(store);
             CosmosHttpServer tetra = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, store);
             resources.add(0, tetra);
-            int peerPort = NodeSide.freePort();
+            int peerPort = io.tetradb.bench.ChildProcesses.freePort();
             NodeSide peer = NodeSide.startPeer(nodeHome, peerPort);
             resources.add(0, peer);
             NodeSide driver = NodeSide.startDriver(nodeHome);

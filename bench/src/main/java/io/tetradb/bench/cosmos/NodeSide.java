@@ -1,5 +1,7 @@
 package io.tetradb.bench.cosmos;
 
+import io.tetradb.bench.ChildProcesses;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -10,8 +12,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,8 +37,7 @@ final class NodeSide implements AutoCloseable {
 
     private NodeSide(Process process, boolean driver) {
         this.process = process;
-        this.killer = new Thread(() -> kill(process), "cosmos-bench-node-killer");
-        Runtime.getRuntime().addShutdownHook(killer);
+        this.killer = ChildProcesses.killOnExit(process, "cosmos-bench-node-killer");
         this.answers = driver ? new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.UTF_8)) : null;
         this.commands = driver ? new BufferedWriter(new OutputStreamWriter(process.getOutputStream(),
@@ -152,37 +151,10 @@ final class NodeSide implements AutoCloseable {
         return process.toHandle();
     }
 
-    static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     @Override
     public void close() {
-        kill(process);
-        try {
-            Runtime.getRuntime().removeShutdownHook(killer);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it kills the same process
-        }
+        ChildProcesses.stop(process, killer);
     }
 
-    private static void kill(Process p) {
-        List<ProcessHandle> descendants = p.descendants().toList();
-        p.destroy();
-        descendants.forEach(ProcessHandle::destroy);
-        try {
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        descendants.forEach(ProcessHandle::destroyForcibly);
-    }
 }

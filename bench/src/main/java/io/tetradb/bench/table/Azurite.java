@@ -1,13 +1,13 @@
 package io.tetradb.bench.table;
 
+import io.tetradb.bench.ChildProcesses;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +87,7 @@ final class Azurite implements AutoCloseable {
      * @param location null for {@code --inMemoryPersistence}, else the workspace directory ({@code --location})
      */
     static Azurite start(Path mainJs, Path location, Path logFile) throws IOException, InterruptedException {
-        int port = freePort();
+        int port = ChildProcesses.freePort();
         List<String> cmd = new ArrayList<>(List.of("node", mainJs.toString(),
                 "--tableHost", "127.0.0.1", "--tablePort", Integer.toString(port),
                 // no access log per request, no telemetry (no network here), any API version the SDK sends
@@ -99,8 +99,7 @@ final class Azurite implements AutoCloseable {
             cmd.addAll(List.of("--location", location.toString()));
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        Thread killer = new Thread(() -> kill(p), "azurite-killer");
-        Runtime.getRuntime().addShutdownHook(killer);
+        Thread killer = ChildProcesses.killOnExit(p, "azurite-killer");
         Azurite azurite = new Azurite(p, killer, port);
         try {
             azurite.awaitStarted(logFile);
@@ -153,38 +152,10 @@ final class Azurite implements AutoCloseable {
 
     @Override
     public void close() {
-        kill(process);
-        try {
-            Runtime.getRuntime().removeShutdownHook(killer);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running or about to: it kills the same process
-        }
+        ChildProcesses.stop(process, killer);
     }
 
-    /** Kills the process and its descendants, forcibly if it does not exit within 5 s. */
-    private static void kill(Process p) {
-        List<ProcessHandle> descendants = p.descendants().toList();
-        p.destroy();
-        descendants.forEach(ProcessHandle::destroy);
-        try {
-            if (!p.waitFor(5, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                p.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            p.destroyForcibly();
-            Thread.currentThread().interrupt();
-        }
-        descendants.forEach(ProcessHandle::destroyForcibly);
-    }
 
-    private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static boolean onPath(String command) {
         try {
