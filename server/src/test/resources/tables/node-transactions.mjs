@@ -60,6 +60,23 @@ try {
   sasDelete = { status: e.statusCode, code: e.code };
 }
 
+// a stored access policy: set and read back, then a SAS that names it reads but may not write
+const inAnHour = new Date(Date.now() + 3600 * 1000);
+await table.setAccessPolicy([{ id: "readers", accessPolicy: { permission: "r", expiry: inAnHour } }]);
+const policies = (await table.getAccessPolicy())
+  .map((s) => ({ id: s.id, permission: s.accessPolicy?.permission ?? null }));
+const byPolicy = new TableClient(endpoint, "nodetx",
+  new AzureSASCredential(generateTableSas("nodetx", credential, { identifier: "readers" })),
+  { allowInsecureConnection: true });
+const policyRead = (await byPolicy.getEntity("p", "created")).rowKey;
+let policyWrite;
+try {
+  await byPolicy.createEntity({ partitionKey: "s", rowKey: "denied" });
+  policyWrite = "no error";
+} catch (e) {
+  policyWrite = { status: e.statusCode, code: e.code ?? e.details?.errorCode ?? e.response?.headers?.get("x-ms-error-code") };
+}
+
 const rows = {};
 for await (const e of table.listEntities({ queryOptions: { filter: "PartitionKey eq 'p'" } })) {
   rows[e.rowKey] = { n: e.n, kept: e.kept ?? null };
@@ -79,5 +96,8 @@ console.log(JSON.stringify({
   byDouble,
   sasAdds,
   sasDelete,
+  policies,
+  policyRead,
+  policyWrite,
   sasRows: (await (async () => { const k = []; for await (const e of table.listEntities({ queryOptions: { filter: "PartitionKey eq 's'" } })) k.push(e.rowKey); return k; })()),
 }));

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a delete in one transaction, and a failing transaction that reports the failed operation's index and applies
  * nothing (the JavaScript SDK writes each operation without Content-Length and with a blank line before its JSON);
  * ETag round trips (a stale ETag is 412), a filter with an integer literal against a Double and {@code True}, and
- * transactions under a SAS that grants only "add".
+ * transactions under a SAS that grants only "add", and a stored access policy with a SAS that names it.
  */
 class TablesNodeSdkTest {
     private static final long NODE_TIMEOUT_SECONDS = 120;
@@ -68,6 +68,11 @@ class TablesNodeSdkTest {
             assertEquals(403, r.get("sasDelete").get("status").asInt(), out);
             assertEquals("AuthorizationPermissionMismatch", r.get("sasDelete").get("code").asText(), out);
             assertEquals("[\"a1\",\"a2\"]", r.get("sasRows").toString(), out);
+            // a stored access policy set and read back by the SDK, and a SAS naming it
+            assertEquals("[{\"id\":\"readers\",\"permission\":\"r\"}]", r.get("policies").toString(), out);
+            assertEquals("created", r.get("policyRead").asText(), out);
+            assertEquals(403, r.get("policyWrite").get("status").asInt(), out);
+            assertEquals("AuthorizationPermissionMismatch", r.path("policyWrite").path("code").asText(), out);
         }
     }
 }

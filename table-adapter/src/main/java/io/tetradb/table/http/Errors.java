@@ -20,6 +20,23 @@ final class Errors {
                 .json(TableApi.bytes(body(code, message)), level.contentType).charge(0);
     }
 
+    /**
+     * The error answer of the operations that speak XML (Get/Set Table ACL): the Table service's OData XML error,
+     * {@code <error xmlns="…/dataservices/metadata"><code/><message xml:lang="en-US"/></error>}.
+     */
+    static ApiResponse ofXml(TableException e) {
+        String message = e.getMessage() + "\nRequestId:" + UUID.randomUUID() + "\nTime:" + Instant.now();
+        String xml = "<?xml version=\"1.0\" encoding=\"utf-8\"?><error xmlns=\"http://schemas.microsoft.com/ado/2007/"
+                + "08/dataservices/metadata\"><code>" + escape(e.errorCode()) + "</code><message xml:lang=\"en-US\">"
+                + escape(message) + "</message></error>";
+        return new ApiResponse(e.status()).header("x-ms-error-code", e.errorCode())
+                .json(xml.getBytes(java.nio.charset.StandardCharsets.UTF_8), "application/xml").charge(0);
+    }
+
+    private static String escape(String v) {
+        return v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    }
+
     static ObjectNode body(String code, String message) {
         ObjectNode o = EntityJson.M.createObjectNode();
         ObjectNode error = o.putObject("odata.error");

@@ -1,6 +1,7 @@
 package io.tetradb.table.http;
 
 import io.tetradb.table.model.TableException;
+import io.tetradb.table.store.AccessPolicies.SignedIdentifier;
 
 import java.security.MessageDigest;
 import java.time.Instant;
@@ -19,14 +20,27 @@ import java.util.Locale;
  * {@code d} delete; each operation of a {@code $batch} is checked against them as it would be alone
  * ({@link #checkBatchOperation}). Key ranges bound point operations and a batch's operations; a query under a SAS
  * with key ranges is refused (not narrowed). A SAS parameter given twice is 403 {@code AuthenticationFailed}. A SAS
- * for https only is refused (this endpoint speaks http); the signed IP range is not checked. Stored access policies
- * ({@code si}) are not supported (403). Account SAS ({@code ss}, {@code srt}) is checked by {@link #checkAccountSas}.
+ * for https only is refused (this endpoint speaks http); the signed IP range is not checked. A service SAS may name a
+ * stored access policy of its table ({@code si}): the policy gives the start, expiry and permissions the SAS leaves
+ * out (giving one in both is refused, as in Azure), and changing or removing the policy changes or revokes every SAS
+ * that names it at once. Account SAS ({@code ss}, {@code srt}) is checked by {@link #checkAccountSas}.
  */
 final class SasAuth {
     private final SharedKeyAuth keys;
+    private final PolicyLookup policies;
 
-    SasAuth(SharedKeyAuth keys) {
+    /** A table's stored access policies (empty when the table does not exist). */
+    interface PolicyLookup {
+        java.util.List<SignedIdentifier> policies(String account, String table);
+    }
+
+    /** What a service SAS grants once its stored access policy (if any) is applied. */
+    private record Terms(String permissions, String start, String expiry) {
+    }
+
+    SasAuth(SharedKeyAuth keys, PolicyLookup policies) {
         this.keys = keys;
+        this.policies = policies;
     }
 
     /** The query parameters a SAS is made of; Azure refuses a SAS that repeats one. */
@@ -52,15 +66,14 @@ final class SasAuth {
         if (tn == null) {
             throw SharedKeyAuth.failed("only service SAS for one table (tn=...) is supported");
         }
-        if (r.param("si") != null) {
-            throw SharedKeyAuth.failed("stored access policies (si) are not supported");
-        }
-        String sp = orEmpty(r.param("sp"));
-        String toSign = String.join("\n", sp, orEmpty(r.param("st")), orEmpty(r.param("se")),
-                ("/table/" + p.account() + "/" + tn).toLowerCase(Locale.ROOT), "", orEmpty(r.param("sip")),
-                orEmpty(r.param("spr")), orEmpty(r.param("sv")), orEmpty(r.param("spk")), orEmpty(r.param("srk")),
-                orEmpty(r.param("epk")), orEmpty(r.param("erk")));
-        verify(r, p, toSign);
+        String toSign = String.join("\n", orEmpty(r.param("sp")), orEmpty(r.param("st")), orEmpty(r.param("se")),
+                ("/table/" + p.account() + "/" + tn).toLowerCase(Locale.ROOT), orEmpty(r.param("si")),
+                orEmpty(r.param("sip")), orEmpty(r.param("spr")), orEmpty(r.param("sv")), orEmpty(r.param("spk")),
+                orEmpty(r.param("srk")), orEmpty(r.param("epk")), orEmpty(r.param("erk")));
+        verifySignature(r, p, toSign);
+        Terms terms = terms(r, p.account(), tn);
+        checkTerms(r, terms);
+        String sp = terms.permissions();
         boolean table = p.table() != null && p.table().equalsIgnoreCase(tn);
         String needed = switch (p.kind()) {
             case ENTITIES, ENTITY, BATCH -> entityPermissions(r, p);
@@ -96,7 +109,8 @@ final class SasAuth {
         String toSign = String.join("\n", p.account(), sp, orEmpty(r.param("ss")), orEmpty(r.param("srt")),
                 orEmpty(r.param("st")), orEmpty(r.param("se")), orEmpty(r.param("sip")), orEmpty(r.param("spr")),
                 orEmpty(r.param("sv")), "");
-        verify(r, p, toSign);
+        verifySignature(r, p, toSign);
+        checkTerms(r, new Terms(sp, r.param("st"), r.param("se")));
         if (!orEmpty(r.param("ss")).contains("t")) {
             throw new TableException(403, "AuthorizationServiceMismatch",
                     "This request is not authorized to perform this operation using this service.");
@@ -127,7 +141,32 @@ final class SasAuth {
         requirePermissions(sp, needed);
     }
 
-    private void verify(ApiRequest r, ResourcePath p, String toSign) {
+    /**
+     * The permissions, start and expiry of a service SAS: its own, completed by the stored access policy it names.
+     * A policy that does not exist (any more) fails the request, which is how a policy's removal revokes its SASs.
+     */
+    private Terms terms(ApiRequest r, String account, String table) {
+        String si = r.param("si");
+        if (si == null) {
+            return new Terms(orEmpty(r.param("sp")), r.param("st"), r.param("se"));
+        }
+        SignedIdentifier policy = policies.policies(account, table).stream().filter(x -> x.id().equals(si))
+                .findFirst().orElseThrow(() -> SharedKeyAuth.failed("Server failed to authenticate the request. "
+                        + "The stored access policy '" + si + "' does not exist on the table " + table + "."));
+        return new Terms(fromOne(r, "sp", policy.permission(), "permissions", si),
+                fromOne(r, "st", policy.start(), "start time", si), fromOne(r, "se", policy.expiry(), "expiry", si));
+    }
+
+    private static String fromOne(ApiRequest r, String parameter, String fromPolicy, String what, String si) {
+        String fromSas = r.param(parameter);
+        if (fromSas != null && fromPolicy != null) {
+            throw SharedKeyAuth.failed("Server failed to authenticate the request. The " + what + " are given both "
+                    + "by the signature (" + parameter + ") and by the stored access policy '" + si + "'.");
+        }
+        return fromSas != null ? fromSas : fromPolicy;
+    }
+
+    private void verifySignature(ApiRequest r, ResourcePath p, String toSign) {
         byte[] given;
         try {
             given = Base64.getDecoder().decode(r.param("sig"));
@@ -137,11 +176,14 @@ final class SasAuth {
         if (!MessageDigest.isEqual(given, SharedKeyAuth.hmac(keys.key(p.account()), toSign))) {
             throw SharedKeyAuth.failed("Signature did not match. String to sign used was " + toSign.replace("\n", "\\n"));
         }
+    }
+
+    private static void checkTerms(ApiRequest r, Terms terms) {
         Instant now = Instant.now();
-        if (r.param("se") == null || time(r.param("se")).isBefore(now)) {
+        if (terms.expiry() == null || time(terms.expiry()).isBefore(now)) {
             throw SharedKeyAuth.failed("Signed expiry time has passed or is missing");
         }
-        if (r.param("st") != null && time(r.param("st")).isAfter(now)) {
+        if (terms.start() != null && time(terms.start()).isAfter(now)) {
             throw SharedKeyAuth.failed("Signed start time is in the future");
         }
         String protocols = r.param("spr");
@@ -179,7 +221,8 @@ final class SasAuth {
             throw new TableException(403, "AuthorizationResourceTypeMismatch",
                     "the shared access signature does not grant the table " + sp.table());
         }
-        requirePermissions(orEmpty(outer.param("sp")), entityPermissions(sub, sp));
+        String permissions = account ? orEmpty(outer.param("sp")) : terms(outer, sp.account(), tn).permissions();
+        requirePermissions(permissions, entityPermissions(sub, sp));
         if (!account && (outer.param("spk") != null || outer.param("epk") != null) && !inRange(pk, rk, outer)) {
             throw new TableException(403, "AuthorizationFailure",
                     "This request is not authorized to perform this operation (key out of the SAS range).");

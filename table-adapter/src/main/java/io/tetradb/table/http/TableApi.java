@@ -34,7 +34,7 @@ final class TableApi {
     TableApi(CosmosClient client, Map<String, String> accountKeys) {
         this.client = client;
         this.auth = new SharedKeyAuth(accountKeys);
-        this.sas = new SasAuth(auth);
+        this.sas = new SasAuth(auth, this::storedPolicies);
     }
 
     TableService service(String account) {
@@ -61,7 +61,7 @@ final class TableApi {
             }
             answer = route(r, path);
         } catch (TableException e) {
-            answer = Errors.of(e, MetadataLevel.of(r));
+            answer = "acl".equals(r.param("comp")) ? Errors.ofXml(e) : Errors.of(e, MetadataLevel.of(r));
         } catch (RuntimeException e) {
             LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
@@ -93,10 +93,13 @@ final class TableApi {
 
     private ApiResponse route(ApiRequest r, ResourcePath p) {
         String method = r.method();
+        if ("acl".equals(r.param("comp")) && p.kind() == ResourcePath.Kind.ENTITIES && r.param("restype") == null) {
+            return tableAcl(r, p);
+        }
         if (p.kind() == ResourcePath.Kind.SERVICE || r.param("comp") != null || r.param("restype") != null) {
-            // service properties and statistics, table ACLs (?comp=acl): not served by this endpoint
-            throw new TableException(501, "NotImplemented", "service properties, statistics and access policies "
-                    + "are not implemented by this endpoint");
+            // service properties and statistics: not served by this endpoint
+            throw new TableException(501, "NotImplemented", "service properties and statistics are not implemented "
+                    + "by this endpoint");
         }
         switch (p.kind()) {
             case TABLES:
@@ -186,6 +189,43 @@ final class TableApi {
         }
         return new ApiResponse(200).json(bytes(o), level.contentType)
                 .header("x-ms-continuation-NextTableName", page.nextTableName()).charge(1);
+    }
+
+    // ---- stored access policies (Get/Set Table ACL) ---------------------------------------------------------------
+
+    private ApiResponse tableAcl(ApiRequest r, ResourcePath p) {
+        if (r.param("sig") != null) { // Azure: only the account owner may read or set a table's ACL
+            throw new TableException(403, "AuthorizationFailure",
+                    "This request is not authorized to perform this operation (only the account key may get or "
+                            + "set a table's access policies).");
+        }
+        TableService service = service(p.account());
+        Table t = service.table(p.table());
+        switch (r.method()) {
+            case "GET", "HEAD":
+                return new ApiResponse(200).json(AccessPolicyXml.write(service.accessPolicies().get(t)),
+                        "application/xml").charge(1);
+            case "PUT":
+                service.accessPolicies().set(t, AccessPolicyXml.parse(r.body()));
+                return new ApiResponse(204).charge(1);
+            default:
+                throw new TableException(405, "MethodNotAllowed", "The requested method " + r.method()
+                        + " is not allowed on a table's access policies.");
+        }
+    }
+
+    /** The stored access policies of a table, for a SAS that names one ({@code si}); empty when there is no table. */
+    private java.util.List<io.tetradb.table.store.AccessPolicies.SignedIdentifier> storedPolicies(String account,
+            String table) {
+        TableService service = service(account);
+        try {
+            return service.accessPolicies().get(service.table(table));
+        } catch (TableException e) {
+            if (e.status() == 404) {
+                return java.util.List.of();
+            }
+            throw e;
+        }
     }
 
     // ---- entities ------------------------------------------------------------------------------------------------

@@ -38,10 +38,17 @@ public final class TableService {
     /** lower-case name → the open table; refreshed from the core when missing or deleted. */
     private final Map<String, Table> tables = new ConcurrentHashMap<>();
     private final Object ddl = new Object();
+    private final AccessPolicies policies;
 
     public TableService(CosmosClient client, String account) {
         this.core = client.coreStore();
         this.account = account;
+        this.policies = new AccessPolicies(core, account);
+    }
+
+    /** The stored access policies of this account's tables. */
+    public AccessPolicies accessPolicies() {
+        return policies;
     }
 
     public String account() {
@@ -84,6 +91,7 @@ public final class TableService {
         synchronized (ddl) {
             Table t = table(name);
             tables.remove(key(name));
+            policies.forget(t.name());
             try {
                 core.deleteContainer(account, t.name());
             } catch (StoreException e) {
@@ -109,7 +117,9 @@ public final class TableService {
         List<String> names = new ArrayList<>();
         if (hasDatabase()) {
             for (ContainerDefinition d : core.listContainers(account)) {
-                names.add(d.id());
+                if (!AccessPolicies.isSystem(d.id())) {
+                    names.add(d.id());
+                }
             }
         }
         names.sort(Comparator.comparing((String s) -> s.toLowerCase(Locale.ROOT)).thenComparing(s -> s));
@@ -147,7 +157,7 @@ public final class TableService {
             return null;
         }
         for (ContainerDefinition d : core.listContainers(account)) {
-            if (d.id().equalsIgnoreCase(name)) {
+            if (d.id().equalsIgnoreCase(name) && !AccessPolicies.isSystem(d.id())) {
                 Table found = new Table(d.id(), core.container(account, d.id()));
                 tables.put(key(name), found);
                 return found;

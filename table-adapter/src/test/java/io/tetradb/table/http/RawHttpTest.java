@@ -89,7 +89,7 @@ class RawHttpTest extends SdkTestBase {
         assertError(send("GET", "/devstoreaccount1/raw(PartitionKey='p',RowKey=", null), 400, "InvalidInput");
         assertError(send("DELETE", "/devstoreaccount1/raw(PartitionKey='p',RowKey='r')", null), 400, "MissingRequiredHeader");
         assertError(send("GET", "/devstoreaccount1/nosuch()", null), 404, "TableNotFound");
-        assertError(send("GET", "/devstoreaccount1/raw?comp=acl", null), 501, "NotImplemented");
+        assertError(send("GET", "/devstoreaccount1/raw?comp=stats", null), 501, "NotImplemented");
         assertError(send("GET", "/devstoreaccount1/?restype=service&comp=properties", null), 501, "NotImplemented");
         assertError(send("POST", "/devstoreaccount1/$batch", "not multipart"), 400, "InvalidInput");
         assertError(send("POST", "/devstoreaccount1/$batch", "--b\r\nContent-Type: text/plain\r\n\r\nhello\r\n",
