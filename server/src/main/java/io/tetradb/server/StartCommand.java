@@ -61,6 +61,13 @@ final class StartCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     long gremlinTimeoutMs;
 
+    @Option(names = "--gremlin-auth", negatable = true,
+            description = "Gremlin Server requires credentials (SASL PLAIN): a user made with the Mongo face's "
+                    + "createUser (NAME for the admin database, NAME@DB for another), or the Cosmos form "
+                    + "/dbs/DB/colls/CONTAINER with a Cosmos key as the password (default: off, or on when "
+                    + "$TETRADB_GREMLIN_AUTH is true).")
+    Boolean gremlinAuth;
+
     @Option(names = "--mongo-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_MONGO_PORT,
             description = "MongoDB wire protocol port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int mongoPort;
@@ -93,7 +100,8 @@ final class StartCommand implements Callable<Integer> {
         try {
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort, graphSpecs(), mongoPort, tablePort,
                     Duration.ofMillis(gremlinTimeoutMs), cosmosPort, option(cosmosKey, "TETRADB_COSMOS_KEY"),
-                    option(cosmosReadOnlyKey, "TETRADB_COSMOS_READ_ONLY_KEY"));
+                    option(cosmosReadOnlyKey, "TETRADB_COSMOS_READ_ONLY_KEY"),
+                    gremlinAuth != null ? gremlinAuth : "true".equalsIgnoreCase(System.getenv("TETRADB_GREMLIN_AUTH")));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

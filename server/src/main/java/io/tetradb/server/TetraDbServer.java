@@ -4,6 +4,8 @@ import io.tetradb.core.storage.DataDirectoryInUseException;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.mongo.MongoWireServer;
+import io.tetradb.mongo.auth.StoredUserCheck;
+import io.tetradb.server.gremlin.security.GremlinCredentials;
 import io.tetradb.cosmos.CosmosHttpServer;
 import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.cosmos.TlsCertificate;
@@ -73,7 +75,7 @@ public final class TetraDbServer implements AutoCloseable {
             }
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
-                        config.graphs(), config.gremlinScriptTimeout()));
+                        config.graphs(), config.gremlinScriptTimeout(), gremlinCredentials()));
             }
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
@@ -89,6 +91,15 @@ public final class TetraDbServer implements AutoCloseable {
             throw e;
         }
         return this;
+    }
+
+    /** What Gremlin clients authenticate with, when --gremlin-auth asks for it: the server's users and the Cosmos keys. */
+    private GremlinCredentials gremlinCredentials() {
+        if (!config.gremlinAuth()) {
+            return null;
+        }
+        String key = config.cosmosKey() != null ? config.cosmosKey() : CosmosRestOptions.EMULATOR_KEY;
+        return new GremlinCredentials(new StoredUserCheck(client.coreStore()), key, config.cosmosReadOnlyKey());
     }
 
     /**

@@ -220,7 +220,7 @@ public final class UserDirectory {
                 .append("serverKey", new BsonString(b64.encodeToString(c.serverKey()))));
     }
 
-    private static MongoUsers.Credential credentialOf(BsonDocument user) {
+    static MongoUsers.Credential credentialOf(BsonDocument user) {
         try {
             BsonDocument c = user.getDocument("credentials").getDocument(MECHANISM);
             Base64.Decoder b64 = Base64.getDecoder();

@@ -3,6 +3,9 @@ package io.tetradb.server.gremlin;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.gremlin.charge.ChargingWebSocketChannelizer;
 import io.tetradb.server.gremlin.security.BoundedGraphBinaryRegistry;
+import io.tetradb.server.gremlin.security.GremlinAuthenticator;
+import io.tetradb.server.gremlin.security.GremlinAuthorizer;
+import io.tetradb.server.gremlin.security.GremlinCredentials;
 import io.tetradb.server.gremlin.security.GremlinSandbox;
 import io.tetradb.server.gremlin.security.SandboxGremlinPlugin;
 import org.apache.tinkerpop.gremlin.groovy.jsr223.GroovyCompilerGremlinPlugin;
@@ -30,12 +33,14 @@ import java.util.Set;
  * and value types, no lambdas in traversals), refuses annotations ({@link SandboxGremlinPlugin}) and checks for
  * interruption in every loop and closure, so that a script stopped at its {@code evaluationTimeout} really stops;
  * gremlin-lang parses nothing but Gremlin. GraphBinary requests are read with lengths bounded by their frame
- * ({@link BoundedGraphBinaryRegistry}).
+ * ({@link BoundedGraphBinaryRegistry}). With credentials, every connection authenticates first (SASL PLAIN) and
+ * each request is authorised against the graph it addresses.
  */
 public final class EmbeddedSettings extends Settings {
     private final Map<GraphSpec, TetraGraph> graphs;
 
-    EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs, Duration scriptTimeout) {
+    EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs, Duration scriptTimeout,
+                     GremlinCredentials credentials) {
         if (scriptTimeout.isNegative() || scriptTimeout.isZero()) {
             throw new IllegalArgumentException("the Gremlin script timeout must be positive, not " + scriptTimeout);
         }
@@ -74,6 +79,24 @@ public final class EmbeddedSettings extends Settings {
         this.scriptEngines = new LinkedHashMap<>();
         this.scriptEngines.put("gremlin-groovy", groovy);
         this.scriptEngines.put("gremlin-lang", new ScriptEngineSettings());
+        if (credentials != null) {
+            requireCredentials(credentials);
+        }
+    }
+
+    /** SASL PLAIN on the WebSocket, checked by {@link GremlinAuthenticator}; access per graph by {@link GremlinAuthorizer}. */
+    private void requireCredentials(GremlinCredentials credentials) {
+        this.authentication = new AuthenticationSettings();
+        this.authentication.authenticator = GremlinAuthenticator.class.getName();
+        this.authentication.config = Map.of(GremlinAuthenticator.CREDENTIALS, credentials);
+        Map<String, GraphSpec> byName = new HashMap<>();
+        for (GraphSpec g : graphs.keySet()) {
+            byName.put(g.name(), g);
+            byName.put(g.traversalSourceName(), g);
+        }
+        this.authorization = new AuthorizationSettings();
+        this.authorization.authorizer = GremlinAuthorizer.class.getName();
+        this.authorization.config = Map.of(GremlinAuthorizer.GRAPHS, byName);
     }
 
     private static SerializerSettings serializer(String className, Map<String, Object> config) {

@@ -4,6 +4,7 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.StartupException;
+import io.tetradb.server.gremlin.security.GremlinCredentials;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.server.GremlinServer;
@@ -55,10 +56,19 @@ public final class GremlinEndpoint implements Endpoint {
      */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
                                         Duration scriptTimeout) {
+        return start(bind, port, client, specs, scriptTimeout, null);
+    }
+
+    /**
+     * As {@link #start(InetAddress, int, CosmosClient, List, Duration)}; with {@code credentials} (null: none needed)
+     * every connection must authenticate (SASL PLAIN) and each request is checked against the graph it addresses.
+     */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout, GremlinCredentials credentials) {
         for (int attempt = 1; ; attempt++) {
             int actual = port != 0 ? port : freePort(bind);
             Map<GraphSpec, TetraGraph> graphs = open(client, specs);
-            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs, scriptTimeout));
+            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs, scriptTimeout, credentials));
             try {
                 server.start().join();
                 return new GremlinEndpoint(server, new InetSocketAddress(bind, actual), graphs);
