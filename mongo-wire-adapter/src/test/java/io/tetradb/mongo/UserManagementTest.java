@@ -128,7 +128,10 @@ class UserManagementTest {
                 assertEquals(new Document("user", "bob").append("db", "shop"),
                         status.getList("authenticatedUsers", Document.class).get(0));
                 assertEquals(2, status.getList("authenticatedUserRoles", Document.class).size());
-                assertEquals(1, bob.getDatabase("shop").getCollection("orders").countDocuments());
+                // roles are enforced: dbAdmin administers shop but does not read its documents
+                assertEquals(13, code(() -> bob.getDatabase("shop").getCollection("orders").countDocuments()));
+                assertEquals(1, bob.getDatabase("shop").runCommand(new Document("listCollections", 1))
+                        .get("cursor", Document.class).getList("firstBatch", Document.class).size());
             }
             refusedLogin(server, "bob", "shop", "pw-bob");
             refusedLogin(server, "bob", "admin", "pw-bob-2");
@@ -139,8 +142,9 @@ class UserManagementTest {
             try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
                 assertEquals(13, code(() -> anonymous.getDatabase("shop").getCollection("orders").find().first()));
             }
-            try (MongoClient bob = as(server, "bob", "shop", "pw-bob-2")) {
-                assertEquals(1, bob.getDatabase("shop").getCollection("orders").countDocuments());
+            try (MongoClient bob = as(server, "bob", "shop", "pw-bob-2")) { // and its roles came back too
+                assertEquals(13, code(() -> bob.getDatabase("shop").getCollection("orders").countDocuments()));
+                bob.getDatabase("shop").runCommand(new Document("dbStats", 1));
             }
             try (MongoClient ann = as(server, "ann", "admin", "pw-ann")) {
                 ann.getDatabase("shop").runCommand(new Document("dropUser", "bob"));
@@ -153,10 +157,16 @@ class UserManagementTest {
             try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
                 assertEquals(1, anonymous.getDatabase("shop").getCollection("orders").countDocuments(),
                         "without users, no authentication is needed (as before any user existed)");
-                anonymous.getDatabase("shop").runCommand(new Document("createUser", "dora").append("pwd", "pw-d")
-                        .append("roles", List.of("read")));
+                anonymous.getDatabase("admin").runCommand(new Document("createUser", "dora").append("pwd", "pw-d")
+                        .append("roles", List.of("root")));
             }
-            try (MongoClient dora = as(server, "dora", "shop", "pw-d")) {
+            try (MongoClient dora = as(server, "dora", "admin", "pw-d")) {
+                dora.getDatabase("shop").runCommand(new Document("createUser", "eve").append("pwd", "pw-e")
+                        .append("roles", List.of("read")));
+                try (MongoClient eve = as(server, "eve", "shop", "pw-e")) {
+                    assertEquals(13, code(() -> eve.getDatabase("admin").getCollection("system.users").drop()),
+                            "a reader of shop may not drop the users");
+                }
                 dora.getDatabase("admin").getCollection("system.users").drop(); // takes every user along
             }
             try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {

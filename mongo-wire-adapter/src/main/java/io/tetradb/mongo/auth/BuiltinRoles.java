@@ -4,7 +4,7 @@ import java.util.Set;
 
 /**
  * MongoDB's built-in roles, the only roles a user can be given here (there is no {@code createRole}). Roles are
- * stored with the user; enforcing them per command is not done yet.
+ * stored with the user and enforced per command by {@link Privileges}.
  */
 public final class BuiltinRoles {
     /** Roles of any database. */

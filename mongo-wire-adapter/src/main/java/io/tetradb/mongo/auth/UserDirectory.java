@@ -75,6 +75,19 @@ public final class UserDirectory {
         return configured.credential(user);
     }
 
+    /**
+     * What {@code db}'s {@code user} may do: a stored user's roles; a user the face was started with is root (it is
+     * the operator's own account); nobody else has any.
+     */
+    public java.util.List<Privileges.Grant> grants(String db, String user) {
+        BsonDocument doc = stored.get(id(db, user));
+        if (doc != null) {
+            return Privileges.grants(doc);
+        }
+        return configured.credential(user) != null ? java.util.List.of(new Privileges.Grant("root", DATABASE))
+                : java.util.List.of();
+    }
+
     /** A stored user's document (credentials included), or null. */
     public BsonDocument get(String db, String user) {
         BsonDocument doc = stored.get(id(db, user));

@@ -34,6 +34,14 @@ final class AuthCommands {
         return !users.isEmpty();
     }
 
+    /** Why the connection's user may not run {@code command} on {@code database} (its roles), or null. */
+    String refusal(ConnectionState connection, String database, String name, BsonDocument command) {
+        java.util.List<io.tetradb.mongo.auth.Privileges.Grant> grants =
+                users.grants(connection.userDatabase(), connection.user());
+        return io.tetradb.mongo.auth.Privileges.refusal(grants, connection.user(), connection.userDatabase(),
+                database, name, command);
+    }
+
     void register(CommandDispatcher d) {
         d.register("saslStart", this::saslStart);
         d.register("saslContinue", this::saslContinue);

@@ -116,6 +116,12 @@ public final class CommandDispatcher implements AutoCloseable {
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
         }
+        if (auth.enabled() && connection.user() != null) { // the user's built-in roles, per command
+            String refused = auth.refusal(connection, database, name, command);
+            if (refused != null) {
+                return Replies.error(ErrorCode.UNAUTHORIZED, refused, null);
+            }
+        }
         io.tetradb.mongo.txn.Transaction txn = null;
         try {
             if (!TransactionCommands.NAMES.contains(name)) {
