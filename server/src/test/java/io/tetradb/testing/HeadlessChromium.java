@@ -223,6 +223,7 @@ public final class HeadlessChromium implements AutoCloseable {
                 if (command(null, Map.of(), "dpkg", "-x", deb.toString(), root.toString()) == null) {
                     return "dpkg -x " + deb + " failed";
                 }
+                Files.delete(deb); // unpacked: the archive is only disk space now
             }
         }
         Files.writeString(FETCHED.resolve("complete"), String.join("\n", wanted) + "\n");
