@@ -77,6 +77,12 @@ public final class DevToolsPage implements AutoCloseable {
                 + " else setTimeout(poll, 50); })(); })");
     }
 
+    /** Saves what the page shows as a PNG (for a person to look at; tests assert on the DOM). */
+    public void screenshot(java.nio.file.Path file) throws Exception {
+        JsonNode r = send("Page.captureScreenshot", JSON.createObjectNode().put("format", "png"));
+        java.nio.file.Files.write(file, java.util.Base64.getDecoder().decode(r.path("data").asText()));
+    }
+
     /** Uncaught exceptions and console errors the page reported so far. */
     public List<String> pageErrors() {
         synchronized (pageErrors) {

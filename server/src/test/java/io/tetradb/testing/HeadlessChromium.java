@@ -58,7 +58,7 @@ public final class HeadlessChromium implements AutoCloseable {
     public static HeadlessChromium start(Path profile) throws Exception {
         Launcher l = launcher();
         List<String> command = new ArrayList<>(List.of(l.binary(),
-                "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--headless", "--window-size=1280,1400", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                 "--no-default-browser-check", "--disable-extensions", "--disable-background-networking",
                 // the test runs as root on CI; Chromium refuses to start its sandbox as root
                 "--no-sandbox",

@@ -128,11 +128,15 @@
       for (const item of page.items) list.appendChild(itemEntry(item));
       state.itemsContinuation = page.continuation;
       $('items-more').hidden = !page.continuation;
-      say('items-status', list.childElementCount + ' item' + (list.childElementCount === 1 ? '' : 's')
-          + (page.continuation ? ' (more)' : '') + ' · ' + ru(page.requestCharge));
+      say('items-status', itemCount() + ' · ' + ru(page.requestCharge));
     } catch (e) {
       say('items-status', e.message, 'error');
     }
+  }
+
+  function itemCount() {
+    const n = $('items').childElementCount;
+    return n + ' item' + (n === 1 ? '' : 's') + (state.itemsContinuation ? ' (more)' : '');
   }
 
   function itemEntry(item) {
@@ -194,6 +198,7 @@
       $('item-heading').textContent = 'id ' + state.item.id + ' · partition key ' + state.item.pk + ' · etag '
           + r.etag;
       say('item-status', 'saved · ' + ru(r.requestCharge), 'ok');
+      loadPartitions();
     } catch (e) {
       say('item-status', 'not saved: ' + e.message, 'error');
     }
@@ -220,6 +225,8 @@
       const entry = state.item.button && state.item.button.closest('li');
       if (entry) entry.remove();
       closeItem('deleted · ' + ru(r.requestCharge), 'ok');
+      say('items-status', itemCount());
+      loadPartitions();
     } catch (e) {
       say('item-status', 'not deleted: ' + e.message, 'error');
     }

@@ -94,6 +94,8 @@ class DataExplorerBrowserTest {
             click(page, "#item-delete");
             page.waitFor("o2 gone from the list", "document.getElementById('item-status').textContent"
                     + ".startsWith('deleted') && !document.querySelector(\"#items button.item[data-id='o2']\")");
+            assertTrue(page.evaluate("document.getElementById('items-status').textContent").asText()
+                    .startsWith("2 items"));
             CosmosException gone = assertThrows(CosmosException.class,
                     () -> orders.readItem("o2", new PartitionKey("c1"), ObjectNode.class));
             assertEquals(404, gone.getStatusCode());
@@ -130,6 +132,8 @@ class DataExplorerBrowserTest {
                     .startsWith("shop / orders"));
             assertTrue(page.evaluate("document.querySelector('#partitions .container .meta').textContent").asText()
                     .contains("partition key /customerId"));
+
+            page.screenshot(Path.of("target", "data-explorer.png"));
 
             // the /partitions page itself still draws the same chart, for every container
             page.navigate(base + "/partitions");
