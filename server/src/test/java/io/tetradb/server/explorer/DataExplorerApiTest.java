@@ -93,6 +93,13 @@ class DataExplorerApiTest {
         return body;
     }
 
+    private static String sortedById(JsonNode items) {
+        java.util.List<JsonNode> list = new java.util.ArrayList<>();
+        items.forEach(list::add);
+        list.sort(java.util.Comparator.comparing(n -> n.path("id").asText()));
+        return JSON.valueToTree(list).toString();
+    }
+
     private static double total(String id, String pk) {
         return orders.readItem(id, new PartitionKey(pk), ObjectNode.class).getItem().get("total").asDouble();
     }
@@ -118,6 +125,32 @@ class DataExplorerApiTest {
         assertTrue(query.path("requestCharge").asDouble() > 0);
         assertTrue(query.path("metrics").has("retrievedDocumentCount"));
         assertTrue(query.path("explain").has("plan"));
+        // items without a partition key value and in a hierarchical container: keys as the Cosmos header writes them
+        server.client().createDatabaseIfNotExists("keys");
+        server.client().getDatabase("keys").createContainerIfNotExists(
+                new io.tetradb.document.CosmosContainerProperties("nested",
+                        new io.tetradb.document.PartitionKeyDefinition().setPaths(java.util.List.of("/t", "/u"))
+                                .setKind(io.tetradb.document.PartitionKind.MULTI_HASH)));
+        server.client().getDatabase("keys").getContainer("nested").upsertItem(Map.of("id", "h1", "t", "a", "u", 7));
+        server.client().getDatabase("keys").getContainer("nested").upsertItem(Map.of("id", "h2"));
+        JsonNode nested = JSON.readTree(call("GET", "/_explorer/api/databases/keys/containers/nested/items", null,
+                null).body());
+        assertEquals("[{\"id\":\"h1\",\"partitionKey\":[\"a\",7]},{\"id\":\"h2\",\"partitionKey\":[{},{}]}]",
+                sortedById(nested.path("items")));
+        for (JsonNode entry : nested.path("items")) {
+            HttpResponse<String> one = call("GET", "/_explorer/api/databases/keys/containers/nested/item?id="
+                    + entry.path("id").asText() + "&pk=" + URLEncoder.encode(entry.path("partitionKey").toString(),
+                    StandardCharsets.UTF_8), null, null);
+            assertEquals(200, one.statusCode(), one.body());
+            ObjectNode edited = (ObjectNode) JSON.readTree(one.body()).path("item");
+            edited.put("seen", true);
+            assertEquals(200, call("PUT", "/_explorer/api/databases/keys/containers/nested/item?id="
+                    + entry.path("id").asText() + "&pk=" + URLEncoder.encode(entry.path("partitionKey").toString(),
+                    StandardCharsets.UTF_8), "application/json", edited.toString()).statusCode());
+        }
+        assertEquals(2, server.client().getDatabase("keys").getContainer("nested")
+                .queryItems("SELECT VALUE COUNT(1) FROM c WHERE c.seen = true", null, Integer.class).stream()
+                .findFirst().orElseThrow());
         JsonNode partitions = JSON.readTree(call("GET", "/_explorer/api/partitions", null, null).body());
         assertTrue(partitions.path("containers").toString().contains("\"orders\""));
         // a replace with the read etag, then the same etag again: 412, as Cosmos DB answers a stale If-Match
