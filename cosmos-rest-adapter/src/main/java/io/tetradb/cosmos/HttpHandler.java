@@ -78,10 +78,9 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             write(ctx, redirect(options.browserHome()), keepAlive);
             return;
         }
-        // the certificate first: an extra route mounted under /_explorer/* must not hide it
-        CosmosRoute route = path.equals(CERTIFICATE_PATH) ? null : route(path);
+        CosmosRoute route = route(path);
         Runnable work;
-        if (path.equals(CERTIFICATE_PATH)) {
+        if (path.equals(CERTIFICATE_PATH)) { // first: an extra route mounted under /_explorer/* must not hide it
             work = () -> write(ctx, certificate(), keepAlive);
         } else if (route != null) {
             CosmosRoute.Request rr = new CosmosRoute.Request(method, path, query,
