@@ -66,8 +66,11 @@ final class CosmosApi {
         List<String> s = r.segments();
         MasterKeyAuth.Grant grant = auth.verify(r);
         if (grant == MasterKeyAuth.Grant.READ_ONLY && writes(r)) {
-            throw new CosmosError(403, "The read-only key may read and query but not write; sign with the "
-                    + "read-write master key.");
+            // Cosmos DB answers a write signed with a read-only key (a stored procedure's execution included) as it
+            // answers a wrong key: 401 (learn.microsoft.com troubleshoot-unauthorized; azure-cosmos-dotnet-v2#123)
+            throw new CosmosError(401, "The input authorization token can't serve the request. The wrong key is "
+                    + "being used: the read-only key may read and query but not write or execute a stored "
+                    + "procedure; sign with the read-write master key.");
         }
         if (s.isEmpty()) {
             requireMethod(r, "GET");
@@ -83,7 +86,10 @@ final class CosmosApi {
         }
     }
 
-    /** Whether the request changes something (the read-only key may not): any write verb, or a POST that is no query. */
+    /**
+     * Whether the request may change something (the read-only key may not): any write verb, or a POST that is no
+     * query (a stored procedure's execution is one, even when the procedure only reads).
+     */
     static boolean writes(RestRequest r) {
         return switch (r.method()) {
             case "GET", "HEAD" -> false;

@@ -32,9 +32,12 @@ public final class CosmosRestOptions {
     private final Map<String, CosmosRoute> routes;
     private final int maxBodyBytes;
     private final Duration allowedClockSkew;
+    private final String browserHome;
 
     private CosmosRestOptions(String masterKey, String readOnlyKey, SslContext sslContext, byte[] certificatePem,
-                              Map<String, CosmosRoute> routes, int maxBodyBytes, Duration allowedClockSkew) {
+                              Map<String, CosmosRoute> routes, int maxBodyBytes, Duration allowedClockSkew,
+                              String browserHome) {
+        this.browserHome = browserHome;
         this.masterKey = masterKey;
         this.readOnlyKey = readOnlyKey;
         this.sslContext = sslContext;
@@ -46,14 +49,14 @@ public final class CosmosRestOptions {
 
     public static CosmosRestOptions defaults() {
         return new CosmosRestOptions(EMULATOR_KEY, null, null, null, Map.of(), DEFAULT_MAX_BODY_BYTES,
-                Duration.ofMinutes(15));
+                Duration.ofMinutes(15), null);
     }
 
     /** The read-write key (base64); 400-style refusal at start if it is not base64. */
     public CosmosRestOptions withMasterKey(String key) {
         MasterKeyAuth.decodeKey(key);
         return new CosmosRestOptions(key, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew);
+                allowedClockSkew, browserHome);
     }
 
     /** A second key that may read and query but not write (null: none). */
@@ -62,13 +65,13 @@ public final class CosmosRestOptions {
             MasterKeyAuth.decodeKey(key);
         }
         return new CosmosRestOptions(masterKey, key, sslContext, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew);
+                allowedClockSkew, browserHome);
     }
 
     /** Serves TLS too, on the same port as plain HTTP (null: plain HTTP only). */
     public CosmosRestOptions withSslContext(SslContext context) {
         return new CosmosRestOptions(masterKey, readOnlyKey, context, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew);
+                allowedClockSkew, browserHome);
     }
 
     /** TLS with {@code certificate} (see {@link TlsCertificate#loadOrCreate}), served at {@code /_explorer/emulator.pem}. */
@@ -79,7 +82,7 @@ public final class CosmosRestOptions {
     /** The PEM certificate served at {@code /_explorer/emulator.pem} (null: 404 there). */
     public CosmosRestOptions withCertificatePem(byte[] pem) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, pem == null ? null : pem.clone(), routes,
-                maxBodyBytes, allowedClockSkew);
+                maxBodyBytes, allowedClockSkew, browserHome);
     }
 
     /**
@@ -90,16 +93,31 @@ public final class CosmosRestOptions {
         Map<String, CosmosRoute> next = new LinkedHashMap<>(routes);
         next.put(path, route);
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, next, maxBodyBytes,
-                allowedClockSkew);
+                allowedClockSkew, browserHome);
     }
 
     public CosmosRestOptions withMaxBodyBytes(int bytes) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, bytes,
-                allowedClockSkew);
+                allowedClockSkew, browserHome);
     }
 
     public CosmosRestOptions withAllowedClockSkew(Duration skew) {
-        return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes, skew);
+        return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes, skew,
+                browserHome);
+    }
+
+    /**
+     * Where a browser opening {@code /} is redirected (302), e.g. {@code /_explorer/}: a GET accepting
+     * {@code text/html} without an {@code authorization} header. The SDKs' signed account read still gets the
+     * account. Null (the default): {@code /} is the account for everyone.
+     */
+    public CosmosRestOptions withBrowserHome(String path) {
+        return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,
+                allowedClockSkew, path);
+    }
+
+    public String browserHome() {
+        return browserHome;
     }
 
     public String masterKey() {

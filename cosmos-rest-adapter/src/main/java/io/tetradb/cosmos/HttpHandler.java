@@ -74,14 +74,18 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         String path = "/" + String.join("/", segments);
         byte[] body = ByteBufUtil.getBytes(req.content());
         String method = req.method().name().toUpperCase(Locale.ROOT);
+        if (segments.isEmpty() && options.browserHome() != null && isBrowser(method, req)) {
+            write(ctx, redirect(options.browserHome()), keepAlive);
+            return;
+        }
         CosmosRoute route = route(path);
         Runnable work;
-        if (route != null) {
+        if (path.equals(CERTIFICATE_PATH)) { // first: an extra route mounted under /_explorer/* must not hide it
+            work = () -> write(ctx, certificate(), keepAlive);
+        } else if (route != null) {
             CosmosRoute.Request rr = new CosmosRoute.Request(method, path, query,
                     CosmosApi.lowerCaseHeaders(req.headers()), body);
             work = () -> write(ctx, extra(route, rr), keepAlive);
-        } else if (path.equals(CERTIFICATE_PATH)) {
-            work = () -> write(ctx, certificate(), keepAlive);
         } else {
             boolean secure = ctx.pipeline().get(SslHandler.class) != null;
             RestRequest r = new RestRequest(method, segments, req.headers().copy(), body, secure);
@@ -98,6 +102,23 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         } catch (RejectedExecutionException shuttingDown) {
             write(ctx, RestResponse.error(503, 0, "ServiceUnavailable", "The server is shutting down."), false);
         }
+    }
+
+    /**
+     * A browser opening the endpoint's root: a GET that accepts HTML and carries no Cosmos authorization (the SDKs'
+     * account read always signs, and asks for JSON).
+     */
+    static boolean isBrowser(String method, FullHttpRequest req) {
+        String accept = req.headers().get(HttpHeaderNames.ACCEPT);
+        return method.equals("GET") && !req.headers().contains(HttpHeaderNames.AUTHORIZATION)
+                && accept != null && accept.toLowerCase(Locale.ROOT).contains("text/html");
+    }
+
+    private static RestResponse redirect(String location) {
+        RestResponse r = new RestResponse(302, new byte[0], 0);
+        r.headers.remove("Content-Type");
+        r.header("Location", location);
+        return r;
     }
 
     /** {@code GET /dbs/{db}/colls/{c}/docs/{id}}. */

@@ -3,6 +3,8 @@ package io.tetradb.cosmos;
 import com.azure.cosmos.CosmosClient;
 import com.azure.cosmos.CosmosException;
 import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosStoredProcedureProperties;
+import com.azure.cosmos.models.CosmosStoredProcedureRequestOptions;
 import com.azure.cosmos.models.PartitionKey;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -24,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Master-key auth: known-answer signatures, 401/403 answers, the read-only key, the account document. */
+/** Master-key auth: known-answer signatures, 401/403 answers, the read-only key (401 on writes), the account document. */
 class AuthTest extends ServerFixture {
     static final String READ_ONLY_KEY = "Zm9vYmFyLXJlYWQtb25seS1rZXktZm9yLXRlc3RzLW9ubHktMTIzNDU2Nzg5MA==";
     static final String OLD_DATE = "Fri, 17 Dec 1926 03:15:00 GMT";
@@ -131,14 +133,38 @@ class AuthTest extends ServerFixture {
             var c = reader.getDatabase("authro").getContainer("c");
             assertEquals("p", c.readItem("1", new PartitionKey("p"), ObjectNode.class).getItem().get("pk").asText());
             assertEquals(1, c.queryItems("SELECT * FROM c", null, ObjectNode.class).stream().count());
+            // Cosmos DB answers a write with the read-only key as a wrong key: 401
             CosmosException e = assertThrows(CosmosException.class,
                     () -> c.createItem(Json.object().put("id", "2").put("pk", "p")));
-            assertEquals(403, e.getStatusCode());
+            assertEquals(401, e.getStatusCode());
         } finally {
             reader.close();
         }
         assertThrows(CosmosException.class, () -> sdk.getDatabase("authro").getContainer("c")
                 .readItem("2", new PartitionKey("p"), ObjectNode.class));
+    }
+
+    @Test
+    void readOnlyKeyCannotExecuteAStoredProcedureEvenOneThatOnlyReads() {
+        sdk.createDatabaseIfNotExists("authsp");
+        sdk.getDatabase("authsp").createContainerIfNotExists(new CosmosContainerProperties("c", "/pk"));
+        var scripts = sdk.getDatabase("authsp").getContainer("c").getScripts();
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("hello",
+                "function hello() { getContext().getResponse().setBody('hi'); }"));
+        CosmosStoredProcedureRequestOptions inP = new CosmosStoredProcedureRequestOptions();
+        inP.setPartitionKey(new PartitionKey("p"));
+        assertEquals("\"hi\"", scripts.getStoredProcedure("hello").execute(List.of(), inP).getResponseAsString());
+        CosmosClient reader = client(READ_ONLY_KEY);
+        try {
+            var readerScripts = reader.getDatabase("authsp").getContainer("c").getScripts();
+            assertEquals("hello", readerScripts.getStoredProcedure("hello").read().getProperties().getId());
+            CosmosException e = assertThrows(CosmosException.class,
+                    () -> readerScripts.getStoredProcedure("hello").execute(List.of(), inP));
+            assertEquals(401, e.getStatusCode());
+            assertTrue(e.getMessage().contains("read-only key"), e.getMessage());
+        } finally {
+            reader.close();
+        }
     }
 
     @Test

@@ -24,12 +24,38 @@ class ExtraRoutesTest extends ServerFixture {
                                 .getBytes(StandardCharsets.UTF_8), Map.of("x-extra", "1")))
                 .withRoute("/boom", r -> {
                     throw new IllegalStateException("broken route");
-                });
+                })
+                .withRoute("/_explorer/*", r -> new CosmosRoute.Response(200, "text/plain",
+                        ("page " + r.path()).getBytes(StandardCharsets.UTF_8)))
+                .withCertificatePem("-----PEM-----".getBytes(StandardCharsets.UTF_8))
+                .withBrowserHome("/_explorer/");
     }
 
-    private HttpResponse<String> get(String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(endpoint() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpResponse<String> get(String path, String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(endpoint() + path));
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return HttpClient.newHttpClient().send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aBrowserOpeningTheRootIsSentToTheExplorerAndTheSdksStillGetTheAccount() throws Exception {
+        HttpResponse<String> browser = get("/", "Accept", "text/html,application/xhtml+xml,*/*;q=0.8");
+        assertEquals(302, browser.statusCode());
+        assertEquals("/_explorer/", browser.headers().firstValue("location").orElse(null));
+        // signed (however badly) or asking for JSON: the Cosmos account route answers, not the redirect
+        assertEquals(401, get("/", "Accept", "text/html", "authorization", "type%3Dmaster%26ver%3D1.0%26sig%3Dx")
+                .statusCode());
+        assertEquals(401, get("/", "Accept", "application/json").statusCode());
+        // the SDK (built by the fixture, which reads the signed account at /) keeps working
+        sdk.createDatabaseIfNotExists("browserhome");
+        assertEquals(1, sdk.readAllDatabases().stream().filter(d -> d.getId().equals("browserhome")).count());
+        // the certificate stays where the emulator serves it, even with a route mounted under /_explorer/*
+        HttpResponse<String> pem = get("/_explorer/emulator.pem");
+        assertEquals(200, pem.statusCode());
+        assertEquals("-----PEM-----", pem.body());
+        assertEquals("page /_explorer/index.html", get("/_explorer/index.html").body());
     }
 
     @Test

@@ -11,6 +11,7 @@ import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.cosmos.TlsCertificate;
 import io.tetradb.server.admin.AdminHttpServer;
 import io.tetradb.server.admin.AdminRoutesOnCosmos;
+import io.tetradb.server.explorer.DataExplorer;
 import io.tetradb.server.admin.Readiness;
 import io.tetradb.server.faces.FaceEndpoint;
 import io.tetradb.table.http.TableHttpServer;
@@ -104,7 +105,7 @@ public final class TetraDbServer implements AutoCloseable {
 
     /**
      * The Cosmos endpoint's settings: the configured key (or the emulator's), TLS with the data directory's own
-     * self-signed certificate (made on first start), and the admin routes on the same port.
+     * self-signed certificate (made on first start), the admin routes and the data explorer on the same port.
      */
     private CosmosRestOptions cosmosOptions() {
         CosmosRestOptions options = CosmosRestOptions.defaults()
@@ -115,7 +116,8 @@ public final class TetraDbServer implements AutoCloseable {
         if (config.cosmosReadOnlyKey() != null) {
             options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
         }
-        return AdminRoutesOnCosmos.mount(options, client, readiness);
+        return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness), client,
+                config.bindAddress());
     }
 
     private void startEndpoint(String face, Supplier<Endpoint> starter) {

@@ -9,9 +9,9 @@ import java.util.List;
  * The JSON of {@code GET /api/partitions}. Mapped explicitly from the core's records so that the HTTP contract
  * does not change silently when the core's records do.
  */
-record PartitionsReport(List<Container> containers) {
+public record PartitionsReport(List<Container> containers) {
 
-    static PartitionsReport of(List<PartitionStatistics> statistics) {
+    public static PartitionsReport of(List<PartitionStatistics> statistics) {
         return new PartitionsReport(statistics.stream().map(PartitionsReport::container).toList());
     }
 
