@@ -167,6 +167,24 @@ public final class TtlPurger {
         windowCount += n;
         lastSecond = sec;
         purgedInLastSecond = windowCount;
+        notifyAll();
+    }
+
+    /**
+     * For tests and tools: waits until at least {@code total} items were purged since the store opened (by the
+     * background purger or {@link #purgeNow()}), at most {@code timeout}; returns the total then.
+     */
+    public synchronized long awaitPurgedTotal(long total, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        nudge();
+        while (purged.get() < total) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return purged.get();
     }
 
     private List<ContainerStore> containers() {
