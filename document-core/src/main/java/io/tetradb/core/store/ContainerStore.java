@@ -335,11 +335,22 @@ public final class ContainerStore {
      * Deletes up to {@code max} items expired at {@code nowMillis}, earliest first, one transaction per logical
      * partition (each under its lock, briefly); returns how many it deleted.
      */
+    /** The most deletes one purge transaction makes while it holds a logical partition's lock. */
+    private static final int PURGE_TRANSACTION_ITEMS = 128;
+
+    /** Where the purger's next round starts (the least key after the last entry it took), or null: the start. */
+    private volatile byte[] purgeCursor;
+
     int purgeExpired(long nowMillis, int max) {
         if (deleted || !expiry.active()) {
             return 0;
         }
-        List<byte[]> entries = ExpiryIndex.expired(store.engine(), collId(), nowMillis, max);
+        // from where the last round stopped: the entries before it are deleted, and seeking through their
+        // tombstones every round would make a long purge quadratic; a round that reaches the end starts over
+        byte[] from = purgeCursor;
+        List<byte[]> entries = ExpiryIndex.expired(store.engine(), collId(), from, nowMillis, max);
+        purgeCursor = entries.size() < max ? null : Arrays.copyOf(entries.get(entries.size() - 1),
+                entries.get(entries.size() - 1).length + 1);
         Map<java.nio.ByteBuffer, List<byte[]>> byPartition = new LinkedHashMap<>();
         for (byte[] e : entries) {
             byte[] lp = logicalPartitionOf(ExpiryIndex.docKeyOf(e));
@@ -347,7 +358,10 @@ public final class ContainerStore {
         }
         int n = 0;
         for (Map.Entry<ByteBuffer, List<byte[]>> e : byPartition.entrySet()) {
-            n += purgePartition(e.getKey().array(), e.getValue());
+            List<byte[]> all = e.getValue();
+            for (int i = 0; i < all.size(); i += PURGE_TRANSACTION_ITEMS) { // short lock holds: writers wait little
+                n += purgePartition(e.getKey().array(), all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS)));
+            }
         }
         return n;
     }
@@ -856,6 +870,8 @@ public final class ContainerStore {
         private final List<byte[]> staleExpiry = new ArrayList<>();
         private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
+        /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
+        private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this.pk = pk;
@@ -1054,7 +1070,16 @@ public final class ContainerStore {
         /** The item as the transaction's operations see it: absent when its version has expired. */
         private byte[] visible(String id) {
             byte[] cur = current(id);
-            return cur != null && rule.active() && rule.expiresAt(store.codec().parse(cur)) <= now ? null : cur;
+            if (cur == null || !rule.active()) {
+                return cur;
+            }
+            ObjectNode node = after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id);
+            return rule.expiresAt(node) <= now ? null : cur;
+        }
+
+        /** The stored version (before the transaction) of {@code id}, parsed once; not to be changed. */
+        private ObjectNode parsedBefore(String id) {
+            return parsedBefore.computeIfAbsent(id, i -> store.codec().parse(before.get(i)));
         }
 
         private void load(String id) {
@@ -1080,7 +1105,7 @@ public final class ContainerStore {
                 return t;
             }
             byte[] old = before.get(id);
-            return old == null ? List.of() : UniqueKeyIndex.terms(uniqueKeys, lpPrefix, store.codec().parse(old));
+            return old == null ? List.of() : UniqueKeyIndex.terms(uniqueKeys, lpPrefix, parsedBefore(id));
         }
 
         /**
@@ -1089,17 +1114,34 @@ public final class ContainerStore {
          * item are dropped.
          */
         int purge(List<byte[]> entries) {
-            int n = 0;
+            List<String> ids = new ArrayList<>(entries.size());
+            List<byte[]> docKeys = new ArrayList<>(entries.size());
             for (byte[] entry : entries) {
                 byte[] docKey = ExpiryIndex.docKeyOf(entry);
                 String id = new String(docKey, lpPrefix.length, docKey.length - lpPrefix.length, StandardCharsets.UTF_8);
-                load(id);
+                ids.add(id);
+                if (!before.containsKey(id)) {
+                    keys.put(id, docKey);
+                    before.put(id, null);
+                    docKeys.add(docKey);
+                }
+            }
+            List<byte[]> stored = docKeys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, docKeys);
+            for (int i = 0; i < stored.size(); i++) { // one multi-get for the batch, not a get per item
+                byte[] k = docKeys.get(i);
+                before.put(new String(k, lpPrefix.length, k.length - lpPrefix.length, StandardCharsets.UTF_8),
+                        stored.get(i));
+            }
+            int n = 0;
+            for (int e = 0; e < entries.size(); e++) {
+                byte[] entry = entries.get(e);
+                String id = ids.get(e);
                 byte[] cur = current(id);
                 if (cur == null) {
                     staleExpiry.add(entry);
                     continue;
                 }
-                long at = rule.expiresAt(store.codec().parse(cur));
+                long at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
                 if (at != ExpiryIndex.expiresAtOf(entry)) {
                     staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
                 }
@@ -1177,7 +1219,7 @@ public final class ContainerStore {
                 if (old == null || !policies.policyFor(docKey(i)).enabled()) {
                     return List.of();
                 }
-                ObjectNode node = store.codec().parse(old);
+                ObjectNode node = parsedBefore(i);
                 return entries(i, node, node.path("_ts").asLong());
             });
         }
@@ -1214,7 +1256,7 @@ public final class ContainerStore {
                         ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
                                 : ChangeRecord.REPLACE, id, now == null && purged.contains(id)));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
-                    long expiredAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(store.codec().parse(old));
+                    long expiredAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
                     ExpiryIndex.move(ws, key, expiredAt, expiryAfter.getOrDefault(id, expiredAt));
                 }
             }

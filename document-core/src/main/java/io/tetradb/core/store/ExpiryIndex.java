@@ -138,10 +138,15 @@ final class ExpiryIndex {
         });
     }
 
-    /** Up to {@code max} entries of the container expired at {@code nowMillis}, earliest first. */
-    static List<byte[]> expired(StorageEngine engine, int collId, long nowMillis, int max) {
+    /** Up to {@code max} entries of the container expired at {@code nowMillis}, earliest first, from {@code from} (null: the start). */
+    static List<byte[]> expired(StorageEngine engine, int collId, byte[] from, long nowMillis, int max) {
         List<byte[]> out = new ArrayList<>();
-        engine.scan(Space.META, prefix(collId), expiredEnd(collId, nowMillis), kv -> {
+        byte[] end = expiredEnd(collId, nowMillis);
+        byte[] start = from == null ? prefix(collId) : from;
+        if (Arrays.compareUnsigned(start, end) >= 0) {
+            return out;
+        }
+        engine.scan(Space.META, start, end, kv -> {
             out.add(kv.key());
             return out.size() < max;
         });
