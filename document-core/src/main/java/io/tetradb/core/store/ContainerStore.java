@@ -1256,8 +1256,8 @@ public final class ContainerStore {
                         ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
                                 : ChangeRecord.REPLACE, id, now == null && purged.contains(id)));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
-                    long expiredAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
-                    ExpiryIndex.move(ws, key, expiredAt, expiryAfter.getOrDefault(id, expiredAt));
+                    long wasAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
+                    ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
                 }
             }
             for (byte[] stale : staleExpiry) {
