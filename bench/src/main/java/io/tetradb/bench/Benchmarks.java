@@ -7,6 +7,7 @@ import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 import io.tetradb.bench.scripts.ScriptsBenchmark;
 import io.tetradb.bench.table.TableBenchmark;
+import io.tetradb.bench.ttl.TtlBenchmark;
 import io.tetradb.bench.wal.WalSyncBenchmark;
 
 import java.util.List;
@@ -22,7 +23,8 @@ public final class Benchmarks {
             new MongoBenchmark(),
             new CosmosBenchmark(),
             new WalSyncBenchmark(),
-            new ScriptsBenchmark()
+            new ScriptsBenchmark(),
+            new TtlBenchmark()
     );
 
     private Benchmarks() {

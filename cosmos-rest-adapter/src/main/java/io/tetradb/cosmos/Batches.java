@@ -49,22 +49,8 @@ final class Batches {
             for (JsonNode o : body) {
                 ops.add(operation(o));
             }
-            try {
-                results.addAll(api.unique.write(t.store(), pk, () -> {
-                    List<ObjectNode> docs = new ArrayList<>();
-                    for (ItemOperation op : ops) {
-                        docs.add(Items.after(t, pk, op));
-                    }
-                    return docs;
-                }, () -> t.store().executeBatch(pk, ops)));
-            } catch (UniqueKeys.Violation v) {
-                // as the core reports a failed batch: the failing operation's status, 424 for the others
-                for (int i = 0; i < ops.size(); i++) {
-                    results.add(new ItemResult(ops.get(i).type(), ops.get(i).id(), i == v.operation ? 409 : 424,
-                            null, null, 0, i == v.operation ? v.getMessage() : "Failed dependency: another operation "
-                            + "of the batch failed."));
-                }
-            }
+            // the core checks unique keys inside the batch's transaction: the failing operation gets 409, the others 424
+            results.addAll(t.store().executeBatch(pk, ops));
         } else {
             for (JsonNode o : body) {
                 results.add(bulkOne(r, t, o));

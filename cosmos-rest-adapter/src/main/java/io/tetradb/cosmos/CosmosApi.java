@@ -34,7 +34,6 @@ final class CosmosApi {
     final Batches batches;
     final Offers offers;
     final Scripts scripts;
-    final UniqueKeys unique = new UniqueKeys();
     private final java.util.concurrent.ConcurrentHashMap<String, Target> targets =
             new java.util.concurrent.ConcurrentHashMap<>();
 

@@ -93,10 +93,6 @@ final class Items {
         if (pre == null && post == null) {
             return op.type() == ItemOperation.Type.DELETE ? t.store().execute(pk, op) : write(t, pk, op);
         }
-        if (!UniqueKeys.of(t.store()).isEmpty()) {
-            // the pre-trigger may change the item after the unique-key check would have looked at it
-            throw CosmosError.badRequest("Triggers are not run on containers with unique keys on this endpoint yet.");
-        }
         var e = t.store().scripts().writeWithTriggers(pk, op, pre, post);
         ItemResult w = e.item();
         return new ItemResult(w.type(), w.id(), w.status(), w.stored(), w.etag(), e.requestCharge(), w.error());
@@ -116,37 +112,9 @@ final class Items {
         return java.net.URLDecoder.decode(names[0].trim(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    /** One write, checked against the container's unique keys when it has any. */
+    /** One write; the core enforces the container's unique keys (409 "Unique index constraint violation."). */
     ItemResult write(Target t, PartitionKeyValue pk, ItemOperation op) {
-        if (UniqueKeys.of(t.store()).isEmpty()) {
-            return t.store().execute(pk, op);
-        }
-        return api.unique.write(t.store(), pk, () -> java.util.Collections.singletonList(after(t, pk, op)),
-                () -> t.store().execute(pk, op));
-    }
-
-    /** The item as {@code op} would store it (null when it stores none, or the core will refuse the operation). */
-    static ObjectNode after(Target t, PartitionKeyValue pk, ItemOperation op) {
-        switch (op.type()) {
-            case CREATE:
-            case UPSERT:
-                return op.item();
-            case REPLACE: {
-                ObjectNode copy = op.item().deepCopy();
-                copy.put("id", op.id());
-                return copy;
-            }
-            case PATCH:
-                try {
-                    ItemResult current = t.store().read(pk, op.id(), null);
-                    return io.tetradb.core.patch.PatchApplier.apply(t.store().codec().parse(current.stored()),
-                            op.patch());
-                } catch (RuntimeException refusedLater) {
-                    return null;
-                }
-            default:
-                return null;
-        }
+        return t.store().execute(pk, op);
     }
 
     private ItemResult readItem(Target t, PartitionKeyValue pk, String id, String ifNoneMatch) {

@@ -44,9 +44,14 @@ abstract class ServerFixture {
         startOn(dir);
     }
 
+    /** The store's clock (a test of expiry gives a ManualClock). */
+    java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
+    }
+
     void startOn(Path data) {
         core = new io.tetradb.document.CosmosClientBuilder().dataDirectory(data).durability(Durability.ASYNC)
-                .buildClient();
+                .clock(clock()).buildClient();
         server = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, core, options());
         sdk = client(KEY);
     }

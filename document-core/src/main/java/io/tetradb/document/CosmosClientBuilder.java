@@ -27,6 +27,14 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    private java.time.Clock clock = java.time.Clock.systemUTC();
+
+    /** TetraDB extension: the time source of {@code _ts} and of expiry (tests pass a {@code ManualClock}). */
+    public CosmosClientBuilder clock(java.time.Clock clock) {
+        this.clock = java.util.Objects.requireNonNull(clock);
+        return this;
+    }
+
     public CosmosClientBuilder dataDirectory(Path dataDirectory) {
         this.dataDirectory = dataDirectory;
         return this;
@@ -79,7 +87,8 @@ public final class CosmosClientBuilder {
                 .withDurability(durability)
                 .withSplitThresholdBytes(splitThresholdBytes)
                 .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes)
-                .withBlockCacheBytes(blockCacheBytes);
+                .withBlockCacheBytes(blockCacheBytes)
+                .withClock(clock);
         CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled);
         client.coreStore().scriptEngine().setLimits(scriptLimits);
         return client;

@@ -11,6 +11,7 @@ public final class CosmosContainerProperties {
     private IndexingPolicy indexingPolicy = new IndexingPolicy();
     private Integer defaultTimeToLiveInSeconds;
     private Integer maxItemBytes;
+    private UniqueKeyPolicy uniqueKeyPolicy = new UniqueKeyPolicy();
     private String resourceId;
     private long timestamp;
 
@@ -29,6 +30,7 @@ public final class CosmosContainerProperties {
         p.indexingPolicy = IndexingPolicy.fromJson(def.indexingPolicy());
         p.defaultTimeToLiveInSeconds = def.defaultTimeToLive();
         p.maxItemBytes = def.maxItemBytes();
+        p.uniqueKeyPolicy = UniqueKeyPolicy.fromJson(def.uniqueKeyPolicy());
         p.resourceId = def.rid();
         p.timestamp = def.ts();
         return p;
@@ -66,6 +68,16 @@ public final class CosmosContainerProperties {
      * (the default) is the store's limit, Cosmos DB's 2 MB. Set when the container is created (1 KiB to 256 MiB);
      * a transactional batch of the container may then hold one item of this size.
      */
+    public UniqueKeyPolicy getUniqueKeyPolicy() {
+        return uniqueKeyPolicy;
+    }
+
+    /** The unique keys (at most 10 of at most 16 paths); fixed once the container exists, as in Cosmos DB. */
+    public CosmosContainerProperties setUniqueKeyPolicy(UniqueKeyPolicy policy) {
+        this.uniqueKeyPolicy = policy == null ? new UniqueKeyPolicy() : policy;
+        return this;
+    }
+
     public Integer getMaxItemBytes() {
         return maxItemBytes;
     }

@@ -40,7 +40,9 @@ public final class CosmosDatabase {
     public CosmosContainerResponse createContainer(CosmosContainerProperties properties, ThroughputProperties throughput) {
         ContainerStore c = CosmosException.call(() -> client.coreStore().createContainer(id, properties.getId(),
                 properties.getPartitionKeyDefinition().toCore(), properties.getIndexingPolicy().toJson(),
-                properties.getDefaultTimeToLiveInSeconds(), CosmosClient.manual(throughput), null,
+                properties.getDefaultTimeToLiveInSeconds(), CosmosClient.manual(throughput),
+                properties.getUniqueKeyPolicy().getUniqueKeys().isEmpty() ? null
+                        : properties.getUniqueKeyPolicy().toJson(),
                 properties.getMaxItemBytes()));
         return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c.definition()));
     }

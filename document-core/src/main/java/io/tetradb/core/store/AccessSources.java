@@ -41,6 +41,12 @@ final class AccessSources {
 
     PlanExecutor.DocSource source(AccessPath access, List<PartitionKeyValue> partitions, EpkRange range,
                                           byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
+        PlanExecutor.DocSource in = unexpired(access, partitions, range, resumeAt, firstBatch, metrics);
+        return container.expiryRule().active() ? new UnexpiredSource(in, container) : in; // TTL hook
+    }
+
+    private PlanExecutor.DocSource unexpired(AccessPath access, List<PartitionKeyValue> partitions, EpkRange range,
+                                             byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
         byte[] collId = container.collIdBytes();
         if (access.composite() != null) {
             return compositeSource(access, partitions, range, resumeAt, firstBatch, metrics);

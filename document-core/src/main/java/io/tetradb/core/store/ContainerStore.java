@@ -19,6 +19,7 @@ import io.tetradb.core.query.sql.SqlToPlan;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.ttl.ExpiryRule;
 import io.tetradb.core.value.IndexKeyEncoding;
 import org.apache.commons.codec.digest.MurmurHash3;
 
@@ -59,6 +60,10 @@ public final class ContainerStore {
     /** The background rebuild after a policy change, or null. */
     private volatile IndexRebuild rebuild;
     private final PathDictionary paths;
+    /** When items expire (see {@link ExpiryIndex}); swapped whole, under the exclusive {@link #mapLock}. */
+    private volatile io.tetradb.core.ttl.ExpiryRule expiry;
+    /** The unique keys the core enforces (see {@link UniqueKeyIndex}); fixed at creation, as in Cosmos DB. */
+    private final io.tetradb.core.unique.UniqueKeyPolicy uniqueKeys;
 
     ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map) {
         this(store, definition, databaseRid, dbId, map,
@@ -76,6 +81,8 @@ public final class ContainerStore {
         this.map = map;
         this.indexing = indexing;
         this.paths = new PathDictionary(store.engine(), definition.collId());
+        this.expiry = ExpiryIndex.load(store.engine(), definition);
+        this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
     }
 
     public ContainerDefinition definition() {
@@ -139,6 +146,9 @@ public final class ContainerStore {
     void replaceDefinition(ContainerDefinition next, IndexingState nextIndexing) {
         definition = next;
         indexing = nextIndexing;
+        if (!java.util.Objects.equals(expiry.defaultTtl(), next.defaultTimeToLive())) {
+            replaceExpiryRule(expiry.withDefaultTtl(next.defaultTimeToLive()), new WriteSet()); // TTL hook
+        }
     }
 
     IndexRebuild indexRebuild() {
@@ -243,7 +253,7 @@ public final class ContainerStore {
         checkLevels(pk);
         byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
         byte[] stored = store.engine().get(Space.DOCS, key);
-        if (stored == null) {
+        if (stored == null || isExpired(stored)) {
             throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
         }
         String etag = etag(ItemCodec.lsn(stored));
@@ -259,14 +269,131 @@ public final class ContainerStore {
         checkNotDeleted();
         byte[] from = Keys.concat(collId, range.min());
         byte[] to = Keys.concat(collId, range.max());
-        store.engine().scan(Space.DOCS, from, to, kv -> visitor.test(kv.value()));
+        store.engine().scan(Space.DOCS, from, to, kv -> isExpired(kv.value()) || visitor.test(kv.value()));
     }
 
     /** Visits every item of one logical partition, in id order. */
     public void scan(PartitionKeyValue pk, Predicate<byte[]> visitor) {
         checkNotDeleted();
         byte[] prefix = Keys.concat(collId, pk.epk(), pk.encoded());
-        store.engine().scan(Space.DOCS, prefix, Keys.prefixEnd(prefix), kv -> visitor.test(kv.value()));
+        store.engine().scan(Space.DOCS, prefix, Keys.prefixEnd(prefix),
+                kv -> isExpired(kv.value()) || visitor.test(kv.value()));
+    }
+
+    // ---- time to live (see ExpiryIndex, TtlPurger) ----------------------------------------------------------------
+
+    /** When this container's items expire. */
+    public ExpiryRule expiryRule() {
+        return expiry;
+    }
+
+    /** True when the stored version has expired by the store's clock: reads, feeds and queries then skip it. */
+    boolean isExpired(byte[] stored) {
+        ExpiryRule r = expiry;
+        return r.active() && r.expiresAt(store.codec().parse(stored)) <= store.config().clock().millis();
+    }
+
+    /** As {@link #isExpired(byte[])} for a parsed stored item. */
+    boolean isExpired(JsonNode storedItem) {
+        ExpiryRule r = expiry;
+        return r.active() && r.expiresAt(storedItem) <= store.config().clock().millis();
+    }
+
+    /**
+     * Adds (or, with {@code seconds} null, removes) a date-field expiry: items expire {@code seconds} after the date
+     * at {@code path} (segments). A MongoDB TTL index is one. Existing items' expiry entries are recomputed at once,
+     * with the container's writers held off meanwhile.
+     */
+    public void setDateFieldExpiry(String name, List<String> path, Long seconds) {
+        mapLock.writeLock().lock();
+        try {
+            checkNotDeleted();
+            WriteSet ws = new WriteSet();
+            ExpiryRule next;
+            if (seconds == null) {
+                ws.delete(Space.META, ExpiryIndex.dateFieldKey(collId(), name));
+                next = expiry.withoutDateField(name);
+            } else {
+                ExpiryRule.DateField f = new ExpiryRule.DateField(name, List.copyOf(path), seconds);
+                ws.put(Space.META, ExpiryIndex.dateFieldKey(collId(), name), ExpiryIndex.encode(f));
+                next = expiry.withDateField(f);
+            }
+            replaceExpiryRule(next, ws);
+        } finally {
+            mapLock.writeLock().unlock();
+        }
+    }
+
+    /** Under the exclusive {@link #mapLock}: the new rule and the expiry index rebuilt for it, in one write. */
+    private void replaceExpiryRule(ExpiryRule next, WriteSet ws) {
+        ExpiryIndex.rebuild(this, next, ws);
+        store.engine().apply(ws);
+        expiry = next;
+    }
+
+    /**
+     * Deletes up to {@code max} items expired at {@code nowMillis}, earliest first, one transaction per logical
+     * partition (each under its lock, briefly); returns how many it deleted.
+     */
+    /** The most deletes one purge transaction makes while it holds a logical partition's lock. */
+    private static final int PURGE_TRANSACTION_ITEMS = 128;
+
+    /** Where the purger's next round starts (the least key after the last entry it took), or null: the start. */
+    private volatile byte[] purgeCursor;
+
+    int purgeExpired(long nowMillis, int max) {
+        if (deleted || !expiry.active()) {
+            return 0;
+        }
+        // from where the last round stopped: the entries before it are deleted, and seeking through their
+        // tombstones every round would make a long purge quadratic; a round that reaches the end starts over
+        byte[] from = purgeCursor;
+        List<byte[]> entries = ExpiryIndex.expired(store.engine(), collId(), from, nowMillis, max);
+        purgeCursor = entries.size() < max ? null : Arrays.copyOf(entries.get(entries.size() - 1),
+                entries.get(entries.size() - 1).length + 1);
+        Map<java.nio.ByteBuffer, List<byte[]>> byPartition = new LinkedHashMap<>();
+        for (byte[] e : entries) {
+            byte[] lp = logicalPartitionOf(ExpiryIndex.docKeyOf(e));
+            byPartition.computeIfAbsent(ByteBuffer.wrap(lp), k -> new ArrayList<>()).add(e);
+        }
+        int n = 0;
+        for (Map.Entry<ByteBuffer, List<byte[]>> e : byPartition.entrySet()) {
+            List<byte[]> all = e.getValue();
+            for (int i = 0; i < all.size(); i += PURGE_TRANSACTION_ITEMS) { // short lock holds: writers wait little
+                n += purgePartition(e.getKey().array(), all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS)));
+            }
+        }
+        return n;
+    }
+
+    private int purgePartition(byte[] lpPrefix, List<byte[]> entries) {
+        int levels = definition.partitionKey().levels();
+        PartitionKeyValue pk = PartitionKeyValue.decode(lpPrefix, collId.length + 16 * levels, lpPrefix.length);
+        mapLock.readLock().lock();
+        try {
+            if (deleted) {
+                return 0;
+            }
+            ReentrantLock lock = store.lockFor(lpPrefix);
+            lock.lock();
+            Transaction tx;
+            int n;
+            try {
+                tx = new Transaction(pk, lpPrefix, List.of());
+                n = tx.purge(entries);
+                if (n == 0 && tx.staleExpiry.isEmpty()) {
+                    return 0;
+                }
+                // no wait for the fsync: nobody is acknowledged; the WAL sync that follows covers it
+                store.engine().applyDeferred(tx.writeSet());
+            } finally {
+                lock.unlock();
+            }
+            map.route(pk.epk()).add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
+            return n;
+        } finally {
+            mapLock.readLock().unlock();
+        }
     }
 
     // ---- queries -----------------------------------------------------------------------------------------------
@@ -410,6 +537,7 @@ public final class ContainerStore {
                     throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
                             + partitionKeyOf(op.item()) + " does not match the partition key of the request " + pk);
                 }
+                io.tetradb.core.ttl.TimeToLive.validateItem(op.item(), definition.defaultTimeToLive());
                 body = writer.write(op.item());
                 checkSize(body.length);
             }
@@ -612,6 +740,7 @@ public final class ContainerStore {
                         StandardCharsets.UTF_8), kv.value());
                 return true;
             });
+            view.values().removeIf(ContainerStore.this::isExpired);
             for (Map.Entry<String, byte[]> e : tx.after.entrySet()) {
                 if (e.getValue() == null) {
                     view.remove(e.getKey());
@@ -728,9 +857,21 @@ public final class ContainerStore {
         private long deltaItems;
         private long deltaLogicalPartitions;
         private int failedAt = -1;
-        private final long ts = System.currentTimeMillis() / 1000;
+        /** The store's clock (controllable in tests): the versions' {@code _ts} and what has expired. */
+        private final long now = store.config().clock().millis();
+        private final long ts = now / 1000;
         /** Read under the locks, so no rebuild chunk moves its cursor across this partition meanwhile. */
         private final IndexingState policies = indexing;
+        private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
+        /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
+        private final Map<String, Long> expiryAfter = new HashMap<>();
+        /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
+        private final Set<String> purged = new HashSet<>();
+        private final List<byte[]> staleExpiry = new ArrayList<>();
+        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
+        private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
+        /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
+        private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this.pk = pk;
@@ -794,11 +935,10 @@ public final class ContainerStore {
 
         /** One operation of an open transaction: loads its item if new to the transaction, applies it, checks the limit. */
         ItemResult step(Prepared p) {
-            if (!before.containsKey(p.id())) {
-                byte[] key = Keys.concat(lpPrefix, Keys.utf8(p.id()));
-                keys.put(p.id(), key);
-                before.put(p.id(), store.engine().get(Space.DOCS, key));
-            }
+            load(p.id());
+            Map<ByteBuffer, String> uniqueWas = uniqueKeys.isEmpty() ? null : unique.snapshot();
+            List<ByteBuffer> uniqueTermsWas = uniqueAfter.get(p.id());
+            Long expiryWas = expiryAfter.get(p.id());
             long bytesBefore = deltaBytes;
             long itemsBefore = deltaItems;
             long lsnBefore = lsn;
@@ -813,6 +953,11 @@ public final class ContainerStore {
                 deltaBytes = bytesBefore;
                 deltaItems = itemsBefore;
                 lsn = lsnBefore;
+                if (uniqueWas != null) {
+                    unique.restore(uniqueWas);
+                }
+                restore(uniqueAfter, p.id(), uniqueTermsWas);
+                restore(expiryAfter, p.id(), expiryWas);
                 if (had) {
                     after.put(p.id(), was);
                     entriesAfter.put(p.id(), entriesWas);
@@ -840,7 +985,7 @@ public final class ContainerStore {
         private ItemResult apply(Prepared p) {
             ItemOperation op = p.op();
             String id = p.id();
-            byte[] cur = current(id);
+            byte[] cur = visible(id);
             String curEtag = cur == null ? null : etag(ItemCodec.lsn(cur));
             switch (op.type()) {
                 case READ -> {
@@ -887,6 +1032,7 @@ public final class ContainerStore {
                         }
                     }
                     ObjectNode patched = PatchApplier.apply(store.codec().parse(cur), op.patch());
+                    io.tetradb.core.ttl.TimeToLive.validateItem(patched, definition.defaultTimeToLive());
                     byte[] body = store.codec().body(patched);
                     checkSize(body.length);
                     ItemResult r = write(op.type(), id, body, patched, Status.OK);
@@ -897,19 +1043,116 @@ public final class ContainerStore {
                 case DELETE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
-                    long size = docKey(id).length + cur.length;
-                    List<ByteBuffer> removed = currentEntries(id);
-                    lsn++;
-                    after.put(id, null);
-                    lastLsn.put(id, lsn);
-                    entriesAfter.put(id, List.of());
-                    deltaBytes -= size + bytes(removed);
-                    deltaItems--;
-                    return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null,
-                            RequestCharge.delete(size) + RequestCharge.indexEntries(removed.size()), null);
+                    return remove(op.type(), id, cur);
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+
+        private ItemResult remove(ItemOperation.Type type, String id, byte[] cur) {
+            long size = docKey(id).length + cur.length;
+            List<ByteBuffer> removed = currentEntries(id);
+            if (!uniqueKeys.isEmpty()) {
+                unique.replace(id, currentUniqueTerms(id), List.of());
+                uniqueAfter.put(id, List.of());
+            }
+            expiryAfter.put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
+            lsn++;
+            after.put(id, null);
+            lastLsn.put(id, lsn);
+            entriesAfter.put(id, List.of());
+            deltaBytes -= size + bytes(removed);
+            deltaItems--;
+            return new ItemResult(type, id, Status.NO_CONTENT, null, null,
+                    RequestCharge.delete(size) + RequestCharge.indexEntries(removed.size()), null);
+        }
+
+        /** The item as the transaction's operations see it: absent when its version has expired. */
+        private byte[] visible(String id) {
+            byte[] cur = current(id);
+            if (cur == null || !rule.active()) {
+                return cur;
+            }
+            ObjectNode node = after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id);
+            return rule.expiresAt(node) <= now ? null : cur;
+        }
+
+        /** The stored version (before the transaction) of {@code id}, parsed once; not to be changed. */
+        private ObjectNode parsedBefore(String id) {
+            return parsedBefore.computeIfAbsent(id, i -> store.codec().parse(before.get(i)));
+        }
+
+        private void load(String id) {
+            if (!before.containsKey(id)) {
+                byte[] key = Keys.concat(lpPrefix, Keys.utf8(id));
+                keys.put(id, key);
+                before.put(id, store.engine().get(Space.DOCS, key));
+            }
+        }
+
+        private <V> void restore(Map<String, V> map, String id, V was) {
+            if (was == null) {
+                map.remove(id);
+            } else {
+                map.put(id, was);
+            }
+        }
+
+        /** The unique-key entries the item has at this point of the transaction. */
+        private List<ByteBuffer> currentUniqueTerms(String id) {
+            List<ByteBuffer> t = uniqueAfter.get(id);
+            if (t != null) {
+                return t;
+            }
+            byte[] old = before.get(id);
+            return old == null ? List.of() : UniqueKeyIndex.terms(uniqueKeys, lpPrefix, parsedBefore(id));
+        }
+
+        /**
+         * The purger's work in this partition: deletes the items of {@code entries} (expiry-index keys) whose stored
+         * version has expired at {@code now}, as deletes flagged as expired; entries that no longer match their
+         * item are dropped.
+         */
+        int purge(List<byte[]> entries) {
+            List<String> ids = new ArrayList<>(entries.size());
+            List<byte[]> docKeys = new ArrayList<>(entries.size());
+            for (byte[] entry : entries) {
+                byte[] docKey = ExpiryIndex.docKeyOf(entry);
+                String id = new String(docKey, lpPrefix.length, docKey.length - lpPrefix.length, StandardCharsets.UTF_8);
+                ids.add(id);
+                if (!before.containsKey(id)) {
+                    keys.put(id, docKey);
+                    before.put(id, null);
+                    docKeys.add(docKey);
+                }
+            }
+            List<byte[]> stored = docKeys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, docKeys);
+            for (int i = 0; i < stored.size(); i++) { // one multi-get for the batch, not a get per item
+                byte[] k = docKeys.get(i);
+                before.put(new String(k, lpPrefix.length, k.length - lpPrefix.length, StandardCharsets.UTF_8),
+                        stored.get(i));
+            }
+            int n = 0;
+            for (int e = 0; e < entries.size(); e++) {
+                byte[] entry = entries.get(e);
+                String id = ids.get(e);
+                byte[] cur = current(id);
+                if (cur == null) {
+                    staleExpiry.add(entry);
+                    continue;
+                }
+                long at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
+                if (at != ExpiryIndex.expiresAtOf(entry)) {
+                    staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                }
+                if (at > now) {
+                    continue;
+                }
+                results.add(remove(ItemOperation.Type.DELETE, id, cur));
+                purged.add(id);
+                n++;
+            }
+            return n;
         }
 
         private void checkPatchable(String path) {
@@ -941,6 +1184,12 @@ public final class ContainerStore {
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
             byte[] cur = current(id);
+            if (!uniqueKeys.isEmpty()) { // checked before anything changes: a violation leaves the transaction as it was
+                List<ByteBuffer> terms = UniqueKeyIndex.terms(uniqueKeys, lpPrefix, item);
+                unique.replace(id, currentUniqueTerms(id), terms);
+                uniqueAfter.put(id, terms);
+            }
+            expiryAfter.put(id, rule.active() ? rule.expiresAt(item, ts) : ExpiryRule.NEVER);
             List<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
@@ -970,7 +1219,7 @@ public final class ContainerStore {
                 if (old == null || !policies.policyFor(docKey(i)).enabled()) {
                     return List.of();
                 }
-                ObjectNode node = store.codec().parse(old);
+                ObjectNode node = parsedBefore(i);
                 return entries(i, node, node.path("_ts").asLong());
             });
         }
@@ -1005,8 +1254,16 @@ public final class ContainerStore {
                 }
                 ws.put(Space.FEED, Keys.withLong(lpPrefix, lastLsn.get(id)),
                         ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
-                                : ChangeRecord.REPLACE, id));
+                                : ChangeRecord.REPLACE, id, now == null && purged.contains(id)));
+                if (rule.active()) { // TTL hook: the item's expiry entry moves with it
+                    long wasAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
+                    ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
+                }
             }
+            for (byte[] stale : staleExpiry) {
+                ws.delete(Space.META, stale);
+            }
+            unique.addTo(ws);
             index.addTo(ws);
             long items = stats.items() + deltaItems;
             if (stats.items() == 0 && items > 0) {

@@ -53,6 +53,14 @@ public final class CoreStore implements AutoCloseable {
             stripes[i] = new ReentrantLock();
         }
         this.splitter = new PartitionSplitter(this);
+        this.ttlPurger = new TtlPurger(this);
+    }
+
+    private final TtlPurger ttlPurger;
+
+    /** The background deletion of expired items, with its rate and counters (see {@link TtlPurger}). */
+    public TtlPurger ttlPurger() {
+        return ttlPurger;
     }
 
     /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
@@ -60,6 +68,7 @@ public final class CoreStore implements AutoCloseable {
         CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
                 config.blockCacheBytes()));
         store.resumeIndexRebuilds();
+        store.ttlPurger.start();
         return store;
     }
 
@@ -187,9 +196,8 @@ public final class CoreStore implements AutoCloseable {
             throw new StoreException(Status.BAD_REQUEST, "throughput must be at least 400 RU/s, got " + throughput);
         }
         io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // refuses an invalid policy with 400
-        if (defaultTimeToLive != null && (defaultTimeToLive == 0 || defaultTimeToLive < -1)) {
-            throw new StoreException(Status.BAD_REQUEST, "defaultTimeToLive must be -1 or a positive number of seconds");
-        }
+        io.tetradb.core.ttl.TimeToLive.validateDefault(defaultTimeToLive);
+        io.tetradb.core.unique.UniqueKeyPolicy.of(uniqueKeyPolicy); // 400 if Cosmos DB would refuse it
         synchronized (ddl) {
             DatabaseDefinition db = readDatabase(database);
             if (engine.get(Space.META, Keys.container(database, id)) != null) {
@@ -253,9 +261,7 @@ public final class CoreStore implements AutoCloseable {
                                                 JsonNode indexingPolicy, Integer defaultTimeToLive) {
         io.tetradb.core.index.CompiledIndexingPolicy next =
                 io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // 400 if invalid
-        if (defaultTimeToLive != null && (defaultTimeToLive == 0 || defaultTimeToLive < -1)) {
-            throw new StoreException(Status.BAD_REQUEST, "defaultTimeToLive must be -1 or a positive number of seconds");
-        }
+        io.tetradb.core.ttl.TimeToLive.validateDefault(defaultTimeToLive);
         while (true) {
             ContainerStore c = container(database, id);
             try {
@@ -339,6 +345,8 @@ public final class CoreStore implements AutoCloseable {
                         .delete(Space.META, Keys.indexRebuild(collId))
                         .deleteRange(Space.META, Keys.scriptPrefix(collId), Keys.scriptPrefix(collId + 1))
                         .delete(Space.META, Keys.container(database, id));
+                ExpiryIndex.dropAll(ws, collId);
+                UniqueKeyIndex.dropAll(ws, collId);
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
@@ -466,6 +474,7 @@ public final class CoreStore implements AutoCloseable {
         for (ContainerStore c : containers.values()) {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
+        ttlPurger.stop();
         splitter.close();
         engine.close();
     }

@@ -16,6 +16,9 @@ import java.util.Arrays;
  *       06 · collId(4) · path                     → path id (4), see PathDictionary
  *       07 · collId(4)                            → unfinished index rebuild (RebuildRecord)
  *       08 · collId(4) · kind(1) · id             → server-side script (ScriptDefinitions)
+ *       20 · collId(4) · expiresAt(8) · EPK · pk · id  → expiry index entry (ExpiryIndex)
+ *       21 · collId(4) · name                     → date-field expiry (ExpiryIndex)
+ *       22 · collId(4) · EPK · pk · keyNo · values → unique-key owner id (UniqueKeyIndex)
  * INDEX collId(4) · pathId(4) · enc(value) · EPK · pk · id → nothing
  * </pre>
  * {@code collId · EPK · pk} is the logical partition prefix; because the partition key encoding is self-delimiting,

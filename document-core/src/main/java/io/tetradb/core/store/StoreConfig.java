@@ -11,7 +11,21 @@ import java.nio.file.Path;
  * @param logicalPartitionLimitBytes a write that would grow one logical partition past this fails (Cosmos: 20 GB)
  */
 public record StoreConfig(Path dataDirectory, Durability durability, long splitThresholdBytes,
-                          long logicalPartitionLimitBytes, long blockCacheBytes, Limits limits) {
+                          long logicalPartitionLimitBytes, long blockCacheBytes, Limits limits,
+                          java.time.Clock clock) {
+    /** Without a clock: the system's (UTC). The clock gives items their {@code _ts} and decides when they expire. */
+    public StoreConfig(Path dataDirectory, Durability durability, long splitThresholdBytes,
+                       long logicalPartitionLimitBytes, long blockCacheBytes, Limits limits) {
+        this(dataDirectory, durability, splitThresholdBytes, logicalPartitionLimitBytes, blockCacheBytes, limits,
+                java.time.Clock.systemUTC());
+    }
+
+    /** The same configuration with another time source (tests move a controllable clock instead of sleeping). */
+    public StoreConfig withClock(java.time.Clock c) {
+        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, logicalPartitionLimitBytes,
+                blockCacheBytes, limits, c);
+    }
+
     public static final long DEFAULT_SPLIT_THRESHOLD = 50L * 1024 * 1024 * 1024;
     public static final long DEFAULT_LOGICAL_PARTITION_LIMIT = 20L * 1024 * 1024 * 1024;
     /**
@@ -36,18 +50,18 @@ public record StoreConfig(Path dataDirectory, Durability durability, long splitT
     }
 
     public StoreConfig withDurability(Durability d) {
-        return new StoreConfig(dataDirectory, d, splitThresholdBytes, logicalPartitionLimitBytes, blockCacheBytes, limits);
+        return new StoreConfig(dataDirectory, d, splitThresholdBytes, logicalPartitionLimitBytes, blockCacheBytes, limits, clock);
     }
 
     public StoreConfig withSplitThresholdBytes(long b) {
-        return new StoreConfig(dataDirectory, durability, b, logicalPartitionLimitBytes, blockCacheBytes, limits);
+        return new StoreConfig(dataDirectory, durability, b, logicalPartitionLimitBytes, blockCacheBytes, limits, clock);
     }
 
     public StoreConfig withBlockCacheBytes(long b) {
-        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, logicalPartitionLimitBytes, b, limits);
+        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, logicalPartitionLimitBytes, b, limits, clock);
     }
 
     public StoreConfig withLogicalPartitionLimitBytes(long b) {
-        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, b, blockCacheBytes, limits);
+        return new StoreConfig(dataDirectory, durability, splitThresholdBytes, b, blockCacheBytes, limits, clock);
     }
 }

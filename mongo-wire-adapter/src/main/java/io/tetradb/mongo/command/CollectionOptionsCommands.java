@@ -8,7 +8,7 @@ import org.bson.BsonValue;
 
 import java.util.List;
 
-/** {@code collMod}: changes a collection's validator, validationLevel and validationAction. */
+/** {@code collMod}: changes a collection's validator, validationLevel and validationAction, and a TTL index. */
 final class CollectionOptionsCommands {
     static final List<String> VALIDATION = List.of("validator", "validationLevel", "validationAction");
     /** Fields drivers add to every command. */
@@ -20,8 +20,11 @@ final class CollectionOptionsCommands {
 
     private final MongoCatalog catalog;
 
-    CollectionOptionsCommands(MongoCatalog catalog) {
+    private final io.tetradb.mongo.store.IndexCatalog indexes;
+
+    CollectionOptionsCommands(MongoCatalog catalog, io.tetradb.mongo.store.IndexCatalog indexes) {
         this.catalog = catalog;
+        this.indexes = indexes;
     }
 
     void register(CommandDispatcher d) {
@@ -63,9 +66,18 @@ final class CollectionOptionsCommands {
             throw new MongoError(ErrorCode.NAMESPACE_NOT_FOUND, "ns does not exist: " + ctx.database() + "." + name);
         }
         BsonDocument options = catalog.options().of(coll);
+        BsonDocument ttlReply = new BsonDocument();
         for (String field : cmd.keySet()) {
             BsonValue v = cmd.get(field);
             if (field.equals("collMod") || GENERIC_ARGUMENTS.contains(field)) {
+                continue;
+            }
+            if (field.equals("index")) { // a TTL index's expireAfterSeconds
+                if (!v.isDocument()) {
+                    throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'collMod.index' is the wrong type '"
+                            + io.tetradb.mongo.bson.BsonTypeNames.name(v) + "', expected type 'object'");
+                }
+                ttlReply = indexes.modifyTtl(coll, v.asDocument());
                 continue;
             }
             if (!VALIDATION.contains(field)) {
@@ -75,6 +87,6 @@ final class CollectionOptionsCommands {
             options.put(field, v);
         }
         catalog.options().set(coll, options);
-        return Replies.ok(new BsonDocument());
+        return Replies.ok(ttlReply);
     }
 }

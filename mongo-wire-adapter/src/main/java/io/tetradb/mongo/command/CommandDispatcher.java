@@ -50,7 +50,7 @@ public final class CommandDispatcher implements AutoCloseable {
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
-        new CollectionOptionsCommands(catalog).register(this);
+        new CollectionOptionsCommands(catalog, indexes).register(this);
         TransactionCommands.register(this, transactions);
         CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
         register("aggregate", (ctx, cmd) -> {

@@ -93,6 +93,11 @@ public final class IndexCatalog {
             boolean sameName = existing.getString("name").equals(name);
             boolean sameKey = existing.get("key").equals(key);
             if (sameName && sameKey) {
+                if (!java.util.Objects.equals(existing.get("expireAfterSeconds"), spec.get("expireAfterSeconds"))) {
+                    throw new MongoError(ErrorCode.INDEX_OPTIONS_CONFLICT, "An equivalent index already exists with "
+                            + "the same name but different options. Requested index: " + spec.toJson()
+                            + ", existing index: " + existing.toJson());
+                }
                 return false;
             }
             if (sameName) {
@@ -124,6 +129,7 @@ public final class IndexCatalog {
                 coll.indexSpecs.invalidate();
             }
             applyPolicy(coll);
+            TtlIndexes.apply(coll, name.asString().getValue(), stored);
         }
         awaitIndexBuild(coll); // as MongoDB's createIndexes, answer once the index serves queries
         return true;
@@ -146,7 +152,62 @@ public final class IndexCatalog {
                 coll.indexSpecs.invalidate();
             }
             applyPolicy(coll);
+            TtlIndexes.apply(coll, name, null);
         }
+    }
+
+    /**
+     * {@code collMod}'s {@code index: {keyPattern | name, expireAfterSeconds}}: changes (or adds) an index's time to
+     * live; returns MongoDB's reply fields ({@code expireAfterSeconds_old} when it had one, {@code _new}).
+     */
+    public BsonDocument modifyTtl(MongoCollection coll, BsonDocument change) {
+        BsonValue byName = change.get("name");
+        BsonValue byKey = change.get("keyPattern");
+        if ((byName == null) == (byKey == null)) {
+            throw new MongoError(ErrorCode.INVALID_OPTIONS, "Must specify either index name or key pattern.");
+        }
+        BsonValue seconds = change.get("expireAfterSeconds");
+        if (seconds == null) {
+            throw new MongoError(ErrorCode.INVALID_OPTIONS, "no expireAfterSeconds or hidden field");
+        }
+        long next = TtlIndexes.checkSeconds(seconds, "", ErrorCode.INVALID_OPTIONS);
+        BsonDocument found = null;
+        for (BsonDocument spec : cached(coll)) {
+            if (byName != null ? spec.get("name").equals(byName) : spec.get("key").equals(byKey)) {
+                found = spec;
+            }
+        }
+        if (found == null) {
+            throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "cannot find index " + (byName != null
+                    ? byName.asString().getValue() : io.tetradb.mongo.bson.BsonText.of(byKey)) + " for ns "
+                    + coll.namespace());
+        }
+        String name = found.getString("name").getValue();
+        if (name.equals("_id_")) {
+            throw new MongoError(ErrorCode.INVALID_OPTIONS, "the _id field does not support TTL indexes");
+        }
+        if (found.getDocument("key").size() != 1) {
+            throw new MongoError(ErrorCode.INVALID_OPTIONS, "TTL indexes are single-field indexes, compound indexes "
+                    + "do not support TTL");
+        }
+        BsonDocument reply = new BsonDocument();
+        if (found.containsKey("expireAfterSeconds")) {
+            reply.append("expireAfterSeconds_old", found.get("expireAfterSeconds"));
+        }
+        reply.append("expireAfterSeconds_new", new org.bson.BsonInt64(next));
+        MongoCollection sys = catalog.collection(coll.database(), MongoCatalog.INDEXES);
+        StoredDoc d = sys.findById(new BsonString(coll.name() + "." + name), new double[1]);
+        BsonDocument stored = d.doc().clone();
+        stored.put("expireAfterSeconds", new org.bson.BsonInt64(next));
+        synchronized (coll.uniqueLock) {
+            try {
+                sys.replace(d, stored, new double[1]);
+            } finally {
+                coll.indexSpecs.invalidate();
+            }
+            TtlIndexes.apply(coll, name, stored);
+        }
+        return reply;
     }
 
     /**

@@ -11,10 +11,10 @@ import java.util.Set;
 
 /**
  * What {@code createIndexes} accepts. Index kinds this face cannot serve are refused when they are created rather
- * than accepted and then ignored: text and geospatial indexes (this face has no {@code $text}/{@code $near}) and TTL
- * indexes ({@code expireAfterSeconds}: nothing would expire the documents yet) get 67 CannotCreateIndex, the code
+ * than accepted and then ignored: text and geospatial indexes (this face has no {@code $text}/{@code $near}) get 67
+ * CannotCreateIndex, the code
  * MongoDB answers for an index it cannot build from a valid request (e.g. an unknown index type, "Unknown index
- * plugin").
+ * plugin"). TTL indexes ({@code expireAfterSeconds}) are served by the core's expiry, see {@link TtlIndexes}.
  */
 final class IndexSpecs {
     private static final Set<String> OPTIONS = Set.of("key", "name", "v", "unique", "sparse",
@@ -54,10 +54,7 @@ final class IndexSpecs {
                         + "can't be 0, NaN or of type " + v.getBsonType() + " for field: " + e.getKey());
             }
         }
-        if (spec.containsKey("expireAfterSeconds")) {
-            throw new MongoError(ErrorCode.CANNOT_CREATE_INDEX, "TTL indexes (expireAfterSeconds) are not supported "
-                    + "by this server yet: documents would never expire");
-        }
+        TtlIndexes.check(spec);
         BsonValue partial = spec.get("partialFilterExpression");
         if (partial != null) {
             if (!partial.isDocument()) {

@@ -46,9 +46,14 @@ abstract class SdkTestBase {
     @BeforeAll
     void startServer() throws Exception {
         dir = Files.createTempDirectory("tables-sdk");
-        cosmos = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.ASYNC).buildClient();
+        cosmos = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.ASYNC).clock(clock()).buildClient();
         server = TableHttpServer.start(InetAddress.getLoopbackAddress(), 0, cosmos);
         service = new TableServiceClientBuilder().connectionString(connectionString(KEY)).buildClient();
+    }
+
+    /** The store's clock (a test of expiry gives a ManualClock). */
+    java.time.Clock clock() {
+        return java.time.Clock.systemUTC();
     }
 
     String endpoint() {

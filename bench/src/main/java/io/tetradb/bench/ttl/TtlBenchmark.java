@@ -1,0 +1,119 @@
+package io.tetradb.bench.ttl;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.BenchData;
+import io.tetradb.bench.Benchmark;
+import io.tetradb.bench.Report;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.CoreStore;
+import io.tetradb.core.store.ItemOperation;
+import io.tetradb.core.store.StoreConfig;
+import io.tetradb.core.ttl.ManualClock;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The TTL purger's rate: a container full of 1 KiB items that have all expired (the store's clock is moved past their
+ * time to live) is purged by the background purger while one writer keeps writing fresh items. Prints the purge rate,
+ * the purger thread's CPU per purged item, the process's CPU per purged item, and the writer's rate meanwhile.
+ */
+public final class TtlBenchmark implements Benchmark {
+    private static final ObjectMapper M = new ObjectMapper();
+
+    @Override
+    public String name() {
+        return "ttl";
+    }
+
+    @Override
+    public String description() {
+        return "TTL purge rate of expired 1 KiB items while a writer writes (target >= 50k items/s), CPU per purged item";
+    }
+
+    @Override
+    public void run(boolean quick, Report out) throws Exception {
+        int expired = quick ? 100_000 : 1_000_000;
+        int partitions = 100;
+        Path dir = BenchData.fresh("ttl");
+        ManualClock clock = new ManualClock();
+        String pad = "x".repeat(1000);
+        try (CoreStore store = CoreStore.open(StoreConfig.defaults(dir).withClock(clock))) {
+            store.createDatabase("db", null);
+            ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 60, null, null);
+            out.progress("loading " + expired + " items with a 60 s time to live");
+            for (int b = 0; b < expired / 100; b++) {
+                String p = "p" + (b % partitions);
+                List<ItemOperation> ops = new ArrayList<>(100);
+                for (int i = 0; i < 100; i++) {
+                    ops.add(ItemOperation.create(item("e" + b + "-" + i, p, pad)));
+                }
+                c.executeBatch(PartitionKeyValue.of(M.getNodeFactory().textNode(p)), ops);
+            }
+            store.awaitBackgroundWork(60_000);
+            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+            long purgerThread = purgerThreadId();
+            long purgerCpu0 = threads.getThreadCpuTime(purgerThread);
+            long processCpu0 = processCpuNanos();
+            long purged0 = store.ttlPurger().purgedTotal();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong written = new AtomicLong();
+            Thread writer = new Thread(() -> {
+                for (long i = 0; !stop.get(); i++) {
+                    String p = "p" + (i % partitions);
+                    c.execute(PartitionKeyValue.of(M.getNodeFactory().textNode(p)),
+                            ItemOperation.create(item("w" + i, p, pad)));
+                    written.incrementAndGet();
+                }
+            }, "bench-writer");
+            long t0 = System.nanoTime();
+            clock.advance(Duration.ofSeconds(61)); // everything loaded has expired; the writer's items live 60 s more
+            writer.start();
+            store.ttlPurger().nudge();
+            store.ttlPurger().awaitPurgedTotal(purged0 + expired, Duration.ofMinutes(10));
+            long elapsed = System.nanoTime() - t0;
+            stop.set(true);
+            writer.join();
+            long purged = store.ttlPurger().purgedTotal() - purged0;
+            double seconds = elapsed / 1e9;
+            double purgerCpuUs = (threads.getThreadCpuTime(purgerThread) - purgerCpu0) / 1e3 / Math.max(1, purged);
+            double processCpuUs = (processCpuNanos() - processCpu0) / 1e3 / Math.max(1, purged);
+            out.note("items of 1 KiB, " + partitions + " logical partitions, default durability (SYNC); one writer "
+                    + "writing 1 KiB items one by one meanwhile; the machine is shared with other work");
+            out.result(String.format(Locale.ROOT, "BENCH ttl purge-rate=%.0f purged=%d seconds=%.2f "
+                            + "purger_cpu_us_per_item=%.1f process_cpu_us_per_item=%.1f writes_during=%.0f",
+                    purged / seconds, purged, seconds, purgerCpuUs, processCpuUs, written.get() / seconds));
+            out.result(String.format(Locale.ROOT, "RATIO ttl purge-rate/target %.2f", purged / seconds / 50_000.0));
+        } finally {
+            BenchData.delete(dir);
+        }
+    }
+
+    private static ObjectNode item(String id, String pk, String pad) {
+        return M.createObjectNode().put("id", id).put("pk", pk).put("pad", pad);
+    }
+
+    private static long purgerThreadId() {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals("tetradb-ttl-purger")) {
+                return t.getId();
+            }
+        }
+        throw new IllegalStateException("no purger thread");
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+}

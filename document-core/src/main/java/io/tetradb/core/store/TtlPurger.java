@@ -1,0 +1,206 @@
+package io.tetradb.core.store;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Deletes expired items in the background (Cosmos DB and MongoDB both purge in the background; until then the items
+ * are already invisible). It takes the expiry index's earliest entries in small batches, one short transaction per
+ * logical partition, and never more than {@link #maxItemsPerSecond()} a second, so foreground writers of a partition
+ * wait at most one small batch. Its counters are what the metrics report shows.
+ */
+public final class TtlPurger {
+    /** Expired entries taken per container per round (deleted in transactions of at most 128 per partition). */
+    static final int BATCH = 2048;
+    private static final long IDLE_NANOS = 200_000_000L;
+
+    private final CoreStore store;
+    private final AtomicLong purged = new AtomicLong();
+    private final AtomicLong rounds = new AtomicLong();
+    private volatile int maxItemsPerSecond;
+    private volatile long lastSecond;
+    private volatile long purgedInLastSecond;
+    private long windowStart;
+    private long windowCount;
+    private volatile boolean running;
+    private Thread thread;
+
+    TtlPurger(CoreStore store) {
+        this.store = store;
+        this.maxItemsPerSecond = Integer.getInteger("tetradb.ttl.purgeRate", 200_000);
+    }
+
+    /** The most items deleted per second (default 200,000; system property {@code tetradb.ttl.purgeRate}). */
+    public int maxItemsPerSecond() {
+        return maxItemsPerSecond;
+    }
+
+    public void maxItemsPerSecond(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("the purge rate must be at least 1 item per second");
+        }
+        maxItemsPerSecond = n;
+    }
+
+    /** Items deleted because they expired since the store opened. */
+    public long purgedTotal() {
+        return purged.get();
+    }
+
+    /** Items deleted in the last whole second the purger worked through. */
+    public long purgedLastSecond() {
+        return System.nanoTime() / 1_000_000_000L - lastSecond > 1 ? 0 : purgedInLastSecond;
+    }
+
+    /** Rounds over the containers so far (each round purges what has expired, within the rate). */
+    public long rounds() {
+        return rounds.get();
+    }
+
+    synchronized void start() {
+        if (running) {
+            return;
+        }
+        running = true;
+        thread = new Thread(this::loop, "tetradb-ttl-purger");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    synchronized void stop() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            thread = null;
+        }
+    }
+
+    /** Wakes the purger now (a test moved the clock, or an index changed). */
+    public void nudge() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /**
+     * Purges everything expired by the store's clock now, in the caller's thread and within no rate (for tests and
+     * tools); returns how many items it deleted.
+     */
+    public long purgeNow() {
+        long n = 0;
+        while (true) {
+            long round = round(Integer.MAX_VALUE);
+            n += round;
+            if (round == 0) {
+                return n;
+            }
+        }
+    }
+
+    private void loop() {
+        while (running) {
+            long n;
+            try {
+                n = round(allowance());
+            } catch (RuntimeException e) {
+                n = 0; // a container deleted or the store closing meanwhile: the next round sees it
+            }
+            if (n == 0) {
+                LockSupport.parkNanos(IDLE_NANOS);
+            } else {
+                Thread.yield(); // let foreground writers at the partitions between batches
+            }
+        }
+    }
+
+    /** How many items this second still allows; waits for the next second when none. */
+    private int allowance() {
+        while (running) {
+            long sec = System.nanoTime() / 1_000_000_000L;
+            synchronized (this) {
+                if (sec != windowStart) {
+                    windowStart = sec;
+                    windowCount = 0;
+                }
+                long left = maxItemsPerSecond - windowCount;
+                if (left > 0) {
+                    return (int) Math.min(left, Integer.MAX_VALUE);
+                }
+            }
+            LockSupport.parkNanos(1_000_000_000L - System.nanoTime() % 1_000_000_000L);
+        }
+        return 0;
+    }
+
+    /** One pass over the containers, each purging at most a batch; returns how many items it deleted. */
+    private long round(int allowance) {
+        long n = 0;
+        for (ContainerStore c : containers()) {
+            int max = (int) Math.min(BATCH, allowance - n);
+            if (max <= 0) {
+                break;
+            }
+            n += c.purgeExpired(store.config().clock().millis(), max);
+        }
+        rounds.incrementAndGet();
+        if (n > 0) {
+            count(n);
+        }
+        return n;
+    }
+
+    private synchronized void count(long n) {
+        purged.addAndGet(n);
+        long sec = System.nanoTime() / 1_000_000_000L;
+        if (sec != windowStart) {
+            windowStart = sec;
+            windowCount = 0;
+        }
+        windowCount += n;
+        lastSecond = sec;
+        purgedInLastSecond = windowCount;
+        notifyAll();
+    }
+
+    /**
+     * For tests and tools: waits until at least {@code total} items were purged since the store opened (by the
+     * background purger or {@link #purgeNow()}), at most {@code timeout}; returns the total then.
+     */
+    public synchronized long awaitPurgedTotal(long total, java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        nudge();
+        while (purged.get() < total) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+        return purged.get();
+    }
+
+    private List<ContainerStore> containers() {
+        List<ContainerStore> out = new ArrayList<>();
+        for (DatabaseDefinition db : store.listDatabases()) {
+            for (ContainerDefinition c : store.listContainers(db.id())) {
+                try {
+                    ContainerStore cs = store.container(db.id(), c.id());
+                    if (cs.expiryRule().active()) {
+                        out.add(cs);
+                    }
+                } catch (RuntimeException gone) {
+                    // deleted meanwhile
+                }
+            }
+        }
+        return out;
+    }
+}

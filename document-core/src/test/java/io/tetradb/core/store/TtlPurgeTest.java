@@ -1,0 +1,128 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.ttl.ManualClock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The purger against the store itself: flagged change records, index consistency, and purging under write load. */
+class TtlPurgeTest {
+    static final ObjectMapper M = new ObjectMapper();
+    @TempDir
+    Path dir;
+    final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
+
+    private CoreStore open() {
+        return CoreStore.open(StoreConfig.defaults(dir).withClock(clock));
+    }
+
+    private static ObjectNode item(String id, String pk) {
+        return M.createObjectNode().put("id", id).put("pk", pk).put("v", id.hashCode());
+    }
+
+    private static long expiryEntries(CoreStore s, ContainerStore c) {
+        long[] n = {0};
+        byte[] p = ExpiryIndex.prefix(c.collId());
+        s.engine().scan(Space.META, p, Keys.prefixEnd(p), kv -> ++n[0] > 0);
+        return n[0];
+    }
+
+    @Test
+    void purgedDeletesAreFlaggedInTheChangeFeedAndLeaveNoIndexBehind() throws InterruptedException {
+        try (CoreStore s = open()) {
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 5, null, null);
+            PartitionKeyValue pk = PartitionKeyValue.of(M.getNodeFactory().textNode("a"));
+            c.execute(pk, ItemOperation.create(item("x", "a")));
+            c.execute(pk, ItemOperation.create(item("y", "a")));
+            c.execute(pk, ItemOperation.delete("y", null));
+            assertEquals(1, expiryEntries(s, c));
+            clock.advance(Duration.ofSeconds(5));
+            s.ttlPurger().purgeNow();
+            assertEquals(1, s.ttlPurger().awaitPurgedTotal(1, Duration.ofSeconds(30)));
+            assertEquals(0, expiryEntries(s, c));
+            assertTrue(c.checkIndexes().consistent());
+            List<byte[]> records = new ArrayList<>();
+            byte[] coll = Keys.collId(c.collId());
+            s.engine().scan(Space.FEED, coll, Keys.prefixEnd(coll), kv -> records.add(kv.value()));
+            assertEquals(2, records.size(), "one tombstone per deleted item");
+            int flagged = 0;
+            for (byte[] r : records) {
+                assertTrue(ChangeRecord.isDelete(r));
+                flagged += ChangeRecord.ttlExpired(r) ? 1 : 0;
+            }
+            assertEquals(1, flagged, "only the purger's delete says timeToLiveExpired");
+            assertNull(s.engine().get(Space.DOCS, Keys.concat(coll, pk.epk(), pk.encoded(), Keys.utf8("x"))));
+        }
+    }
+
+    @Test
+    void theBackgroundPurgerKeepsUpWhileWritersWrite() throws Exception {
+        int expired = 20_000;
+        try (CoreStore s = open()) {
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 60, null, null);
+            for (int b = 0; b < expired / 100; b++) {
+                String p = "p" + (b % 50);
+                PartitionKeyValue pk = PartitionKeyValue.of(M.getNodeFactory().textNode(p));
+                List<ItemOperation> ops = new ArrayList<>();
+                for (int i = 0; i < 100; i++) {
+                    ops.add(ItemOperation.create(item("old" + b + "-" + i, p)));
+                }
+                c.executeBatch(pk, ops);
+            }
+            clock.advance(Duration.ofSeconds(61)); // every item above has expired; the writers' items live 60 s more
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicLong written = new AtomicLong();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            List<Thread> writers = new ArrayList<>();
+            for (int w = 0; w < 2; w++) {
+                int writer = w;
+                Thread t = new Thread(() -> {
+                    try {
+                        for (int i = 0; !stop.get(); i++) {
+                            String p = "p" + (i % 50);
+                            c.execute(PartitionKeyValue.of(M.getNodeFactory().textNode(p)),
+                                    ItemOperation.create(item("new" + writer + "-" + i, p)));
+                            written.incrementAndGet();
+                        }
+                    } catch (Throwable e) {
+                        failure.set(e);
+                    }
+                });
+                t.start();
+                writers.add(t);
+            }
+            s.ttlPurger().awaitPurgedTotal(expired, Duration.ofSeconds(120));
+            stop.set(true);
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertNull(failure.get());
+            assertEquals(expired, s.ttlPurger().purgedTotal(), "every expired item purged, nothing else");
+            assertTrue(written.get() > 0);
+            long left = c.query(io.tetradb.core.query.sql.SqlParser.parse("SELECT VALUE COUNT(1) FROM c"), null, null,
+                    java.util.Map.of()).results().get(0).asLong();
+            assertEquals(written.get(), left, "the writers' items all stay");
+            assertEquals(written.get(), expiryEntries(s, c));
+            assertTrue(c.checkIndexes().consistent());
+        }
+    }
+}
