@@ -38,24 +38,7 @@ final class SystemStore {
 
     /** The database's metadata container; null when it does not exist and {@code create} is false. */
     private ContainerStore container(String db, boolean create) {
-        try {
-            return store.container(db, CONTAINER);
-        } catch (StoreException e) {
-            if (e.status() != 404) {
-                throw e;
-            }
-        }
-        if (!create) {
-            return null;
-        }
-        try {
-            return store.createContainer(db, CONTAINER, PartitionKeyDefinition.of("/coll"), null, null, null, null);
-        } catch (StoreException e) {
-            if (e.status() == 409) { // made meanwhile by another request
-                return store.container(db, CONTAINER);
-            }
-            throw e;
-        }
+        return store.metadataContainer(db, CONTAINER, PartitionKeyDefinition.of("/coll"), create);
     }
 
     private static PartitionKeyValue key(String coll) {

@@ -242,6 +242,33 @@ public final class CoreStore implements AutoCloseable {
         }
     }
 
+    /**
+     * A face's own metadata container (e.g. {@code system.cosmos}): the container, or null when it does not exist and
+     * {@code create} is false; created with default policies when {@code create} is true (a concurrent creation by
+     * another request is fine). The database must exist.
+     */
+    public ContainerStore metadataContainer(String database, String id, PartitionKeyDefinition partitionKey,
+                                            boolean create) {
+        try {
+            return container(database, id);
+        } catch (io.tetradb.core.StoreException e) {
+            if (e.status() != 404) {
+                throw e;
+            }
+        }
+        if (!create) {
+            return null;
+        }
+        try {
+            return createContainer(database, id, partitionKey, null, null, null, null);
+        } catch (io.tetradb.core.StoreException e) {
+            if (e.status() == 409) { // made meanwhile by another request
+                return container(database, id);
+            }
+            throw e;
+        }
+    }
+
     public List<ContainerDefinition> listContainers(String database) {
         readDatabase(database);
         List<ContainerDefinition> out = new ArrayList<>();

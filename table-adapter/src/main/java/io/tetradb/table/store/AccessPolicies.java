@@ -121,24 +121,6 @@ public final class AccessPolicies {
     }
 
     private ContainerStore container(boolean create) {
-        try {
-            return core.container(account, CONTAINER);
-        } catch (StoreException e) {
-            if (e.status() != 404) {
-                throw e;
-            }
-        }
-        if (!create) {
-            return null;
-        }
-        try {
-            return core.createContainer(account, CONTAINER, PartitionKeyDefinition.of("/table"), null, null, null,
-                    null);
-        } catch (StoreException e) {
-            if (e.status() == 409) { // made meanwhile by another request
-                return core.container(account, CONTAINER);
-            }
-            throw e;
-        }
+        return core.metadataContainer(account, CONTAINER, PartitionKeyDefinition.of("/table"), create);
     }
 }
