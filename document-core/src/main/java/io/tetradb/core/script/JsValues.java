@@ -21,21 +21,35 @@ import org.mozilla.javascript.Undefined;
 final class JsValues {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final int MAX_DEPTH = 128;
+    /** The sealed shared scope's Object.prototype and Array.prototype: sealed, so they never get a toJSON. */
+    private final Scriptable objectPrototype;
+    private final Scriptable arrayPrototype;
 
-    private JsValues() {
+    JsValues(Scriptable sealedShared) {
+        this.objectPrototype = ScriptableObject.getObjectPrototype(sealedShared);
+        this.arrayPrototype = ScriptableObject.getArrayPrototype(sealedShared);
     }
 
     /** The JSON of {@code v}, or null where JSON.stringify gives undefined (undefined, a function). */
-    static JsonNode toJson(Context cx, Scriptable scope, Object v) {
+    JsonNode toJson(Context cx, Scriptable scope, Object v) {
         return convert(cx, scope, v, "", 0);
     }
 
-    private static JsonNode convert(Context cx, Scriptable scope, Object v, Object key, int depth) {
+    /**
+     * Whether {@code s} may have a toJSON: not for a plain object or array whose prototype is the sealed one and
+     * which has no own toJSON (the common case, without walking the prototype chain for a miss).
+     */
+    private boolean mayHaveToJson(Scriptable s) {
+        Scriptable proto = s.getPrototype();
+        return !(proto == objectPrototype || proto == arrayPrototype) || s.has("toJSON", s);
+    }
+
+    private JsonNode convert(Context cx, Scriptable scope, Object v, Object key, int depth) {
         if (depth > MAX_DEPTH) {
             throw new StoreException(Status.BAD_REQUEST, "a document nested deeper than " + MAX_DEPTH
                     + " levels (or a cyclic one) cannot be stored");
         }
-        if (v instanceof Scriptable s && !(v instanceof Function)) {
+        if (v instanceof Scriptable s && !(v instanceof Function) && mayHaveToJson(s)) {
             Object toJson = ScriptableObject.getProperty(s, "toJSON");
             if (toJson instanceof Function f) {
                 v = f.call(cx, scope, s, new Object[]{key});
@@ -84,7 +98,11 @@ final class JsValues {
             }
             ObjectNode out = NODES.objectNode();
             for (Object id : o.getIds()) {
-                Object value = id instanceof Integer i ? o.get(i, o) : ScriptableObject.getProperty(o, id.toString());
+                // own enumerable ids: read on the object itself (getters run), the chain only if it is not there
+                Object value = id instanceof Integer i ? o.get(i, o) : o.get(id.toString(), o);
+                if (value == Scriptable.NOT_FOUND) {
+                    value = ScriptableObject.getProperty(o, id.toString());
+                }
                 JsonNode e = convert(cx, scope, value, id.toString(), depth + 1);
                 if (e != null) {
                     out.set(id.toString(), e);

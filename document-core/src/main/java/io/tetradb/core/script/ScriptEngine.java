@@ -10,15 +10,19 @@ import org.mozilla.javascript.EcmaError;
 import org.mozilla.javascript.EvaluatorException;
 import org.mozilla.javascript.Function;
 import org.mozilla.javascript.JavaScriptException;
+import org.mozilla.javascript.NativeObject;
 import org.mozilla.javascript.Parser;
 import org.mozilla.javascript.RhinoException;
 import org.mozilla.javascript.Script;
+import org.mozilla.javascript.ScriptRuntime;
 import org.mozilla.javascript.Scriptable;
 import org.mozilla.javascript.ScriptableObject;
 import org.mozilla.javascript.Undefined;
 import org.mozilla.javascript.ast.AstNode;
 import org.mozilla.javascript.ast.AstRoot;
 import org.mozilla.javascript.ast.FunctionNode;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -47,7 +51,7 @@ public final class ScriptEngine {
     private final ContextFactory factory = new LimitedFactory();
     /** The sealed shared scope and the prelude's install function, made on first use (stores that run no script
      * never pay for them). */
-    private record Runtime(ScriptableObject shared, Function install) {
+    private record Runtime(ScriptableObject shared, Function install, JsValues values, Scriptable ok) {
     }
 
     private volatile Runtime runtime;
@@ -121,9 +125,11 @@ public final class ScriptEngine {
             } catch (IOException e) {
                 throw new IllegalStateException("the script prelude is missing", e);
             }
-            Function install = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
+            Function factory = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
+            Function install = (Function) factory.call(cx, shared, shared, new Object[]{new MakeFunction()});
+            Scriptable ok = (Scriptable) cx.evaluateString(shared, "Object.freeze({ok: true})", "ok", 1, null);
             shared.sealObject();
-            return new Runtime(shared, install);
+            return new Runtime(shared, install, new JsValues(shared), ok);
         } finally {
             Context.exit();
         }
@@ -219,7 +225,7 @@ public final class ScriptEngine {
             scope.setPrototype(shared);
             scope.setParentScope(null);
             Scriptable driver = (Scriptable) install.call(cx, shared, shared,
-                    new Object[]{new HostFunction(host, budget), scope, kind, requestJson});
+                    new Object[]{new HostFunction(host, budget, rt), scope, kind, requestJson});
             Object value = compiled.script().exec(cx, scope);
             Object fn = compiled.entry() == null ? value : ScriptableObject.getProperty(scope, compiled.entry());
             Function run = (Function) ScriptableObject.getProperty(driver, "run");
@@ -274,16 +280,40 @@ public final class ScriptEngine {
         return n instanceof CharSequence c ? c.toString() : "Error";
     }
 
+    /**
+     * The prelude's {@code make(proto, s)}: a new object of prototype {@code proto} holding the execution's state
+     * {@code s} in a hidden, read-only, permanent {@code __s} (what {@code Object.create(proto, {__s: {value: s}})}
+     * makes, without building and reading the descriptor objects on every execution).
+     */
+    private static final class MakeFunction extends BaseFunction {
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            NativeObject o = new NativeObject();
+            o.setPrototype((Scriptable) args[0]);
+            o.setParentScope(ScriptableObject.getTopLevelScope(scope));
+            o.defineProperty("__s", args[1], ScriptableObject.READONLY | ScriptableObject.DONTENUM
+                    | ScriptableObject.PERMANENT);
+            return o;
+        }
+    }
+
     /** The one function a script can call into Java: counts and bounds collection operations, passes JSON. */
     private static final class HostFunction extends BaseFunction {
+        private static final String OK = "{\"ok\":true}";
         private final transient ScriptHost host;
         private final transient ScriptBudget budget;
+        private final transient Runtime runtime;
 
-        HostFunction(ScriptHost host, ScriptBudget budget) {
+        HostFunction(ScriptHost host, ScriptBudget budget, Runtime runtime) {
             this.host = host;
             this.budget = budget;
+            this.runtime = runtime;
         }
 
+        /**
+         * {@code host(op, args)}, or {@code host(op, null, link, doc, options, want)} for a document operation, whose
+         * arguments are passed one by one so that no wrapper object is built in the script and walked here.
+         */
         @Override
         public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
             budget.check();
@@ -291,14 +321,31 @@ public final class ScriptEngine {
             if (COLLECTION_OPS.contains(op) && !budget.accept()) {
                 return "{\"accepted\":false}";
             }
+            JsValues values = runtime.values();
             com.fasterxml.jackson.databind.JsonNode json;
             try {
-                json = args.length > 1 ? JsValues.toJson(cx, scope, args[1]) : null;
+                if (args.length > 2) {
+                    ObjectNode a = JSON.createObjectNode();
+                    putIfDefined(a, "link", values.toJson(cx, scope, args[2]));
+                    putIfDefined(a, "doc", args.length > 3 ? values.toJson(cx, scope, args[3]) : null);
+                    putIfDefined(a, "options", args.length > 4 ? values.toJson(cx, scope, args[4]) : null);
+                    a.put("want", args.length > 5 && ScriptRuntime.toBoolean(args[5]));
+                    json = a;
+                } else {
+                    json = args.length > 1 ? values.toJson(cx, scope, args[1]) : null;
+                }
             } catch (StoreException e) {
                 return JSON.createObjectNode().put("ok", false).put("status", e.status()).put("message", e.getMessage())
                         .toString();
             }
-            return host.call(op, json == null ? JSON.createObjectNode() : json);
+            String out = host.call(op, json == null ? JSON.createObjectNode() : json);
+            return OK.equals(out) ? runtime.ok() : out; // a bare success is the shared frozen {ok: true}
+        }
+
+        private static void putIfDefined(ObjectNode a, String name, com.fasterxml.jackson.databind.JsonNode v) {
+            if (v != null) {
+                a.set(name, v);
+            }
         }
     }
 
@@ -344,7 +391,7 @@ public final class ScriptEngine {
                     scope.setParentScope(null);
                     ScriptHost none = (op, a) -> "{\"ok\":false,\"status\":400,\"message\":\"a UDF has no context\"}";
                     driver = (Scriptable) install.call(cx, shared, shared,
-                            new Object[]{new HostFunction(none, budget), scope, "udf", null});
+                            new Object[]{new HostFunction(none, budget, runtime()), scope, "udf", null});
                 }
                 Object fn = functions.get(name);
                 if (fn == null) {
