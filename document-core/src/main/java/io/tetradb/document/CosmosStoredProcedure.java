@@ -65,13 +65,37 @@ public final class CosmosStoredProcedure {
                                                  CosmosStoredProcedureRequestOptions options) {
         String json;
         try {
-            json = procedureParams == null ? "[]" : MAPPER.writeValueAsString(procedureParams);
+            json = procedureParams == null ? "[]" : paramsJson(procedureParams);
         } catch (JsonProcessingException e) {
             throw new CosmosException(Status.BAD_REQUEST, 0, "the parameters cannot be serialised as JSON: "
                     + e.getOriginalMessage());
         }
         return executeJson(json, options);
     }
+
+    /** The parameters as a JSON array: strings, integers, booleans and nulls written directly, the rest by Jackson. */
+    private static String paramsJson(List<Object> params) throws JsonProcessingException {
+        StringBuilder out = new StringBuilder().append('[');
+        for (Object p : params) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            if (p == null || p instanceof Boolean || p instanceof Integer || p instanceof Long || p instanceof Short
+                    || p instanceof Byte) {
+                out.append(p);
+            } else if (p instanceof String s) {
+                out.append('"');
+                JSON_STRINGS.quoteAsString(s, out);
+                out.append('"');
+            } else {
+                out.append(MAPPER.writeValueAsString(p));
+            }
+        }
+        return out.append(']').toString();
+    }
+
+    private static final com.fasterxml.jackson.core.io.JsonStringEncoder JSON_STRINGS =
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
 
     /**
      * TetraDB extension for the REST face: as {@link #execute}, with the parameters as the JSON array text the

@@ -201,6 +201,19 @@ public final class ContainerScripts {
         }
     }
 
+    private volatile String linksJson;
+
+    /** The answer to a script's "links" call: the container's self and alt links (fixed for the container). */
+    String linksJson() {
+        String l = linksJson;
+        if (l == null) {
+            l = mapper.createObjectNode().put("ok", true).put("self", container.selfLink())
+                    .put("alt", container.altLink()).toString();
+            linksJson = l;
+        }
+        return l;
+    }
+
     /** Stored procedure bodies by id, read on first use and dropped on every change of a stored procedure. */
     private final Map<String, String> sprocBodies = new ConcurrentHashMap<>();
 

@@ -126,7 +126,7 @@ public final class ScriptEngine {
                 throw new IllegalStateException("the script prelude is missing", e);
             }
             Function factory = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
-            Function install = (Function) factory.call(cx, shared, shared, new Object[]{new MakeFunction()});
+            Function install = (Function) factory.call(cx, shared, shared, new Object[]{new MakeFunction(), new ReturningFunction(null)});
             Scriptable ok = (Scriptable) cx.evaluateString(shared, "Object.freeze({ok: true})", "ok", 1, null);
             shared.sealObject();
             return new Runtime(shared, install, new JsValues(shared), ok);
@@ -294,6 +294,25 @@ public final class ScriptEngine {
             o.defineProperty("__s", args[1], ScriptableObject.READONLY | ScriptableObject.DONTENUM
                     | ScriptableObject.PERMANENT);
             return o;
+        }
+    }
+
+    /** The prelude's {@code returning(value)}: a function that returns {@code value} (an execution's getContext). */
+    private static final class ReturningFunction extends BaseFunction {
+        private final transient Object value;
+
+        ReturningFunction(Object value) {
+            this.value = value;
+        }
+
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            if (value == null) { // the factory itself
+                ReturningFunction f = new ReturningFunction(args[0]);
+                ScriptRuntime.setFunctionProtoAndParent(f, cx, ScriptableObject.getTopLevelScope(scope));
+                return f;
+            }
+            return value;
         }
     }
 

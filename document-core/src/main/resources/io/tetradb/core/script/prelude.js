@@ -1,5 +1,6 @@
 // Cosmos DB's server-side JavaScript API over one host function. Evaluated once into the sealed shared scope and
-// called once with make(proto, s) (Java: a new object of prototype proto with s in a hidden, read-only __s property):
+// called once with make(proto, s) (Java: a new object of prototype proto with s in a hidden, read-only __s property)
+// and returning(value) (Java: a function that returns value):
 // the API's methods live on frozen prototypes shared by every execution; install(host, global, kind, requestJson),
 // called once per execution in a fresh child scope, makes that execution's few objects, each holding the
 // execution's state in __s. (Methods use `this`: call them on their objects, as Cosmos DB's samples do.)
@@ -7,7 +8,7 @@
 // and walk), returns JSON text: {"ok":true,...} or {"ok":false,"status":n,"message":"..."}, or {"accepted":false}
 // once the execution is near its bounds; a bare success comes as one shared frozen {ok: true} object instead.
 // Functions called per operation declare no inner functions: Rhino gives those an activation object per call.
-(function (make) {
+(function (make, returning) {
   'use strict';
 
   function parsed(r) {
@@ -224,7 +225,7 @@
     s.responseObject = make(Response, s);
     var context = make(Context, s);
     if (kind !== 'udf') {
-      g.getContext = function () { return context; };
+      g.getContext = returning(context); // a Java function: no closure and no activation per execution
       g.__ = s.collection;
     }
     g.console = make(Console, s);
