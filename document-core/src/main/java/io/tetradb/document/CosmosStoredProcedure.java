@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.script.ContainerScripts;
+import io.tetradb.core.script.ScriptFailure;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ScriptDefinitions.Kind;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 /** One stored procedure, as azure-cosmos' {@code CosmosStoredProcedure}: read, replace, delete, execute. */
 public final class CosmosStoredProcedure {
@@ -73,6 +77,14 @@ public final class CosmosStoredProcedure {
         return executeJson(json, options);
     }
 
+    /** The response header of a stored procedure's console log. */
+    public static final String SCRIPT_LOG_HEADER = "x-ms-documentdb-script-log-results";
+
+    /** As Cosmos DB sends the log header: percent-encoded, spaces as %20. */
+    public static String percentEncoded(String log) {
+        return URLEncoder.encode(log == null ? "" : log, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
     /** The parameters as a JSON array: strings, integers, booleans and nulls written directly, the rest by Jackson. */
     private static String paramsJson(List<Object> params) throws JsonProcessingException {
         StringBuilder out = new StringBuilder().append('[');
@@ -108,8 +120,14 @@ public final class CosmosStoredProcedure {
                         + "(CosmosStoredProcedureRequestOptions.setPartitionKey)");
             }
             ContainerStore store = containerStore();
-            ContainerScripts.Execution e = store.scripts().executeStoredProcedure(id,
-                    options.getPartitionKey().toValue(store.definition().partitionKey().levels()), paramsJsonArray);
+            ContainerScripts.Execution e;
+            try {
+                e = store.scripts().executeStoredProcedure(id,
+                        options.getPartitionKey().toValue(store.definition().partitionKey().levels()), paramsJsonArray);
+            } catch (ScriptFailure f) {
+                throw new CosmosException(f, options.isScriptLoggingEnabled()
+                        ? Map.of(SCRIPT_LOG_HEADER, percentEncoded(f.scriptLog())) : Map.of());
+            }
             return new CosmosStoredProcedureResponse(Status.OK, null, e.body() == null ? "" : e.body(),
                     options.isScriptLoggingEnabled() ? e.log() : null, e.requestCharge());
         });

@@ -205,6 +205,32 @@ class StoredProcedureTest {
     }
 
     @Test
+    void theLogWrittenBeforeAFailureComesWithTheError() {
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("logsThenFails", """
+                function logsThenFails() {
+                  var coll = getContext().getCollection();
+                  coll.createDocument(coll.getSelfLink(), {id: "never", tenant: "t1"});
+                  console.log("step 1 & 100%");
+                  console.log("step", 2);
+                  while (true) {}
+                }"""));
+        client.close();
+        client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(ScriptLimits.DEFAULTS.withTimeout(java.time.Duration.ofMillis(300))).buildClient();
+        c = client.getDatabase("db").getContainer("library");
+        scripts = c.getScripts();
+        CosmosException e = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("logsThenFails")
+                .execute(null, inT1().setScriptLoggingEnabled(true)));
+        assertEquals(408, e.getStatusCode());
+        assertEquals("step 1 & 100%\nstep 2\n", java.net.URLDecoder.decode(
+                e.getResponseHeaders().get("x-ms-documentdb-script-log-results"), java.nio.charset.StandardCharsets.UTF_8));
+        CosmosException quiet = assertThrows(CosmosException.class,
+                () -> scripts.getStoredProcedure("logsThenFails").execute(null, inT1()));
+        assertTrue(quiet.getResponseHeaders().isEmpty(), "no log unless asked for");
+        assertFalse(exists(c, "never"));
+    }
+
+    @Test
     void everyCollectionOperationWorksWithSelfAndAltLinks() throws Exception {
         String body = """
                 function all() {

@@ -191,13 +191,17 @@ public final class ContainerScripts {
         ScriptLimits limits = engine.limits();
         try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
-            ScriptEngine.Result r = engine.execute("sproc", body, session, paramsJson, null, limits);
-            if (r.body() != null && r.body().length() > limits.maxResponseBytes()) {
-                throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE, "the response body is " + r.body().length()
-                        + " characters; the largest allowed is " + limits.maxResponseBytes());
+            try {
+                ScriptEngine.Result r = engine.execute("sproc", body, session, paramsJson, null, limits);
+                if (r.body() != null && r.body().length() > limits.maxResponseBytes()) {
+                    throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE, "the response body is "
+                            + r.body().length() + " characters; the largest allowed is " + limits.maxResponseBytes());
+                }
+                tx.commit();
+                return new Execution(r.body(), session.log(), round(session.charge() + r.cpuCharge()), null);
+            } catch (StoreException e) {
+                throw new ScriptFailure(e, session.log()); // rolled back; the log written so far goes with the error
             }
-            tx.commit();
-            return new Execution(r.body(), session.log(), round(session.charge() + r.cpuCharge()), null);
         }
     }
 
