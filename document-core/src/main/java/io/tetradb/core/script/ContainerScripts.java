@@ -346,14 +346,13 @@ public final class ContainerScripts {
                 if (session == null) {
                     session = engine.udfSession(ContainerScripts.this::udfBody);
                 }
-                String out = session.call(name, args.stream().map(a -> a.isMissingNode() ? "null" : a.toString())
-                        .collect(java.util.stream.Collectors.joining(",", "[", "]")));
-                return out == null ? MissingNode.getInstance() : parse(out);
+                JsonNode out = session.call(name, args);
+                return out == null ? MissingNode.getInstance() : out;
             }
 
             @Override
             public synchronized double cpuCharge() {
-                return session == null ? 0 : session.instructions() * ScriptEngine.RU_PER_INSTRUCTION;
+                return session == null ? 0 : ScriptEngine.charged(session.instructions()) * ScriptEngine.RU_PER_INSTRUCTION;
             }
         };
     }

@@ -30,6 +30,64 @@ final class JsValues {
         this.arrayPrototype = ScriptableObject.getArrayPrototype(sealedShared);
     }
 
+    /**
+     * A JSON tree as a script value, as {@code JSON.parse} of its text would make it (numbers as doubles; a missing
+     * value as null), built directly: the arguments of every UDF call cross here.
+     */
+    Object fromJson(Context cx, Scriptable scope, JsonNode n) {
+        if (n == null || n.isNull() || n.isMissingNode()) {
+            return null;
+        }
+        if (n.isTextual()) {
+            return n.textValue();
+        }
+        if (n.isNumber()) {
+            return n.doubleValue();
+        }
+        if (n.isBoolean()) {
+            return n.booleanValue();
+        }
+        if (n.isArray()) {
+            Object[] elements = new Object[n.size()];
+            for (int i = 0; i < elements.length; i++) {
+                elements[i] = fromJson(cx, scope, n.get(i));
+            }
+            return cx.newArray(scope, elements);
+        }
+        if (n.isObject()) {
+            Scriptable o = cx.newObject(scope);
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> f = it.next();
+                Object v = fromJson(cx, scope, f.getValue());
+                int index = arrayIndex(f.getKey());
+                if (index >= 0) { // Rhino keeps index-like keys ("0") apart from names, as JSON.parse puts them
+                    o.put(index, o, v);
+                } else {
+                    o.put(f.getKey(), o, v);
+                }
+            }
+            return o;
+        }
+        return n.asText(); // binary and POJO nodes do not occur in items
+    }
+
+    /** The key as a canonical array index (digits, no leading zero, below 2^31 - 1), or -1. */
+    private static int arrayIndex(String key) {
+        int len = key.length();
+        if (len == 0 || len > 10 || (len > 1 && key.charAt(0) == '0')) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < len; i++) {
+            char c = key.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v < Integer.MAX_VALUE ? (int) v : -1;
+    }
+
     /** The JSON of {@code v}, or null where JSON.stringify gives undefined (undefined, a function). */
     JsonNode toJson(Context cx, Scriptable scope, Object v) {
         return convert(cx, scope, v, "", 0);

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ScriptEngine {
     /** Instructions between two observer calls: the granularity of the time check and of the CPU count. */
     static final int OBSERVER_THRESHOLD = 10_000;
+    /** Instructions are charged in whole steps of this many (see {@link #charged}). */
+    static final int CHARGE_STEP = 10_000;
     /** Request units per counted instruction: 1 RU per 100,000 instructions. */
     public static final double RU_PER_INSTRUCTION = 1.0 / 100_000;
     private static final Object BUDGET = new Object();
@@ -65,8 +68,17 @@ public final class ScriptEngine {
     /** What an execution left: the response body and the (pre-trigger's) request body as JSON, and its CPU count. */
     public record Result(String body, String request, long instructions) {
         public double cpuCharge() {
-            return instructions * RU_PER_INSTRUCTION;
+            return charged(instructions) * RU_PER_INSTRUCTION;
         }
+    }
+
+    /**
+     * The instructions charged: whole steps of {@link #CHARGE_STEP}, not the exact count, which can differ by an
+     * instruction or two between runs of the same code (call sites linked on first use) and must not change a
+     * charge; so a short script's CPU rounds to 0.
+     */
+    static long charged(long instructions) {
+        return instructions / CHARGE_STEP * CHARGE_STEP;
     }
 
     private static final class LimitedFactory extends ContextFactory {
@@ -93,8 +105,8 @@ public final class ScriptEngine {
         protected void observeInstructionCount(Context cx, int instructionCount) {
             Object b = cx.getThreadLocal(BUDGET);
             if (b instanceof ScriptBudget budget) {
-                // whole steps, not the exact count: Rhino's count can differ by an instruction or two between runs of
-                // the same code (call sites linked on first use), which must not change a charge
+                // whole steps, not the exact count: Rhino's count can differ between runs of the same code (call
+                // sites linked on first use), which must not change a charge
                 budget.instructions += OBSERVER_THRESHOLD;
                 budget.check();
             }
@@ -125,6 +137,8 @@ public final class ScriptEngine {
             } catch (IOException e) {
                 throw new IllegalStateException("the script prelude is missing", e);
             }
+            Function guards = (Function) cx.evaluateString(shared, resource("guards.js"), "guards.js", 1, null);
+            guards.call(cx, shared, shared, new Object[]{new MaxStringLength()});
             Function factory = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
             Function install = (Function) factory.call(cx, shared, shared, new Object[]{new MakeFunction(), new ReturningFunction(null)});
             Scriptable ok = (Scriptable) cx.evaluateString(shared, "Object.freeze({ok: true})", "ok", 1, null);
@@ -134,6 +148,31 @@ public final class ScriptEngine {
             Context.exit();
         }
     }
+
+    private static String resource(String name) {
+        try (InputStream in = ScriptEngine.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the script resource " + name + " is missing", e);
+        }
+    }
+
+    /**
+     * The longest string one built-in call may make, in characters: an eighth of the allocation bound (a Java
+     * string of n characters can take 2n bytes, and building it by doubling a buffer about as much again).
+     */
+    private static final class MaxStringLength extends BaseFunction {
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            Object b = cx.getThreadLocal(BUDGET);
+            long bound = b instanceof ScriptBudget budget ? budget.limits.maxAllocatedBytes()
+                    : ScriptLimits.DEFAULTS.maxAllocatedBytes();
+            return (double) Math.min(bound / 8, MAX_STRING_LENGTH);
+        }
+    }
+
+    /** V8's longest string (2^29 - 24 characters), whatever the allocation bound. */
+    static final long MAX_STRING_LENGTH = (1L << 29) - 24;
 
     public ScriptLimits limits() {
         return limits;
@@ -238,6 +277,8 @@ public final class ScriptEngine {
         } catch (StackOverflowError e) {
             throw new StoreException(Status.BAD_REQUEST, "Encountered exception while executing function. "
                     + "Exception = RangeError: Maximum call stack size exceeded");
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(limits);
         } finally {
             cx.putThreadLocal(BUDGET, previous);
             Context.exit();
@@ -258,6 +299,16 @@ public final class ScriptEngine {
         }
         return new StoreException(Status.BAD_REQUEST, "The script allocated more than its bound of "
                 + limits.maxAllocatedBytes() + " bytes; it was stopped and everything it did was rolled back.");
+    }
+
+    /**
+     * One allocation of the script's thread did not fit in the heap (a built-in asked for more than there is): what
+     * the script made is garbage as soon as its scope is dropped, so the server goes on.
+     */
+    static StoreException outOfMemory(ScriptLimits limits) {
+        return new StoreException(Status.BAD_REQUEST, "The script needed more memory than the server has for it "
+                + "(bound: " + limits.maxAllocatedBytes() + " bytes allocated); it was stopped and everything it did "
+                + "was rolled back.");
     }
 
     static StoreException scriptError(RhinoException e) {
@@ -396,8 +447,12 @@ public final class ScriptEngine {
             return budget.instructions;
         }
 
-        /** The UDF's value as JSON text, or null for undefined. */
-        public synchronized String call(String name, String argsJson) {
+        /**
+         * The UDF's value, or null for undefined. Arguments and value cross as trees ({@link JsValues}), as
+         * {@code JSON.parse} and {@code JSON.stringify} would carry them, without JSON text in between.
+         */
+        public synchronized com.fasterxml.jackson.databind.JsonNode call(String name,
+                                                                          List<com.fasterxml.jackson.databind.JsonNode> args) {
             Context cx = factory.enterContext();
             Object previous = cx.getThreadLocal(BUDGET);
             cx.putThreadLocal(BUDGET, budget);
@@ -429,9 +484,13 @@ public final class ScriptEngine {
                     }
                     functions.put(name, fn);
                 }
-                Function udf = (Function) ScriptableObject.getProperty(driver, "udf");
-                Object out = udf.call(cx, scope, driver, new Object[]{fn, argsJson});
-                return out == null || out instanceof Undefined ? null : Context.toString(out);
+                JsValues values = runtime().values();
+                Object[] jsArgs = new Object[args.size()];
+                for (int i = 0; i < jsArgs.length; i++) {
+                    jsArgs[i] = values.fromJson(cx, scope, args.get(i));
+                }
+                Object out = ((Function) fn).call(cx, scope, scope, jsArgs);
+                return values.toJson(cx, scope, out);
             } catch (ScriptStop e) {
                 throw stopped(e, sessionLimits);
             } catch (RhinoException e) {
@@ -439,6 +498,8 @@ public final class ScriptEngine {
                 throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": " + se.getMessage());
             } catch (StackOverflowError e) {
                 throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": Maximum call stack size exceeded");
+            } catch (OutOfMemoryError e) {
+                throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": " + outOfMemory(sessionLimits).getMessage());
             } finally {
                 cx.putThreadLocal(BUDGET, previous);
                 Context.exit();

@@ -204,11 +204,6 @@
       if (s.responseSet && s.responseBody !== undefined) { out.body = JSON.stringify(s.responseBody); }
       if (s.requestBody !== undefined) { out.request = JSON.stringify(s.requestBody); }
       return out;
-    },
-    // a UDF: its value as JSON, or undefined
-    udf: function (fn, argsJson) {
-      var v = fn.apply(undefined, JSON.parse(argsJson));
-      return v === undefined ? undefined : JSON.stringify(v);
     }
   };
   [Collection, Request, Response, Context, Console, Driver].forEach(function (proto) {
