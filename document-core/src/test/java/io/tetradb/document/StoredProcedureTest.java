@@ -208,15 +208,15 @@ class StoredProcedureTest {
     void theLogWrittenBeforeAFailureComesWithTheError() {
         scripts.createStoredProcedure(new CosmosStoredProcedureProperties("logsThenFails", """
                 function logsThenFails() {
-                  var coll = getContext().getCollection();
-                  coll.createDocument(coll.getSelfLink(), {id: "never", tenant: "t1"});
                   console.log("step 1 & 100%");
                   console.log("step", 2);
+                  var coll = getContext().getCollection();
+                  coll.createDocument(coll.getSelfLink(), {id: "never", tenant: "t1"});
                   while (true) {}
                 }"""));
         client.close();
         client = new CosmosClientBuilder().dataDirectory(dir)
-                .scriptLimits(ScriptLimits.DEFAULTS.withTimeout(java.time.Duration.ofMillis(300))).buildClient();
+                .scriptLimits(ScriptLimits.DEFAULTS.withTimeout(java.time.Duration.ofMillis(1000))).buildClient();
         c = client.getDatabase("db").getContainer("library");
         scripts = c.getScripts();
         CosmosException e = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("logsThenFails")
