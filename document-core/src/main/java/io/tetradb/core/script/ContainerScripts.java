@@ -249,6 +249,8 @@ public final class ContainerScripts {
             case UPSERT -> "Upsert";
             case REPLACE -> "Replace";
             case DELETE -> "Delete";
+            // patch: Cosmos DB documents triggers for create, replace, delete (and upsert) only and its trigger
+            // operations have no Patch; what it runs on a patch is not documented, so a named trigger is refused
             default -> throw new StoreException(Status.BAD_REQUEST, "triggers run on create, upsert, replace and "
                     + "delete, not on " + op.type().name().toLowerCase());
         };
