@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.script.ContainerScripts;
+import io.tetradb.core.script.ScriptFailure;
+import io.tetradb.document.CosmosStoredProcedure;
 import io.tetradb.core.store.ScriptDefinitions.Kind;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,15 +73,23 @@ final class Scripts {
         PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
         String params = r.body() == null || r.body().length == 0 ? null
                 : new String(r.body(), StandardCharsets.UTF_8);
-        // the core's errors (400 script error, 404, 408, 413) reach CosmosApi.handle, which answers them via asCosmos
-        ContainerScripts.Execution e = scripts.executeStoredProcedure(id, pk, params);
+        // the core's other errors (404) reach CosmosApi.handle, which answers them via asCosmos
+        boolean logging = r.flag("x-ms-documentdb-script-enable-logging");
+        ContainerScripts.Execution e;
+        try {
+            e = scripts.executeStoredProcedure(id, pk, params);
+        } catch (ScriptFailure f) { // 400 script error, 408, 413: with the log written before the failure
+            RestResponse error = RestResponse.error(asCosmos(f));
+            if (logging) {
+                error.header(CosmosStoredProcedure.SCRIPT_LOG_HEADER, CosmosStoredProcedure.percentEncoded(f.scriptLog()));
+            }
+            return error;
+        }
         String body = e.body() == null ? "" : e.body();
         RestResponse out = new RestResponse(200, body.getBytes(StandardCharsets.UTF_8), e.requestCharge());
-        if (r.flag("x-ms-documentdb-script-enable-logging")) {
-            String log = e.log() == null ? "" : e.log();
+        if (logging) {
             // Cosmos DB percent-encodes the log (spaces as %20); the SDKs URL-decode it
-            out.header("x-ms-documentdb-script-log-results",
-                    URLEncoder.encode(log, StandardCharsets.UTF_8).replace("+", "%20"));
+            out.header(CosmosStoredProcedure.SCRIPT_LOG_HEADER, CosmosStoredProcedure.percentEncoded(e.log()));
         }
         Items.sessionHeaders(out, t, 1);
         return out;

@@ -146,6 +146,26 @@ class ScriptsExecutionTest extends ServerFixture {
     }
 
     @Test
+    void theLogWrittenBeforeAFailureComesWithTheError() throws Exception {
+        var scripts = c.getScripts();
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("logsThenFails",
+                "function logsThenFails() { var coll = getContext().getCollection(); "
+                        + "coll.createDocument(coll.getSelfLink(), {id: 'never', pk: 'p'}); "
+                        + "console.log('step 1 & 100%'); console.log('step', 2); throw new Error('rule broken'); }"));
+        CosmosException e = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("logsThenFails")
+                .execute(List.of(), new CosmosStoredProcedureRequestOptions().setPartitionKey(new PartitionKey("p"))
+                        .setScriptLoggingEnabled(true)));
+        assertEquals(400, e.getStatusCode());
+        assertTrue(e.getMessage().contains("rule broken"), e.getMessage());
+        String header = e.getResponseHeaders().get("x-ms-documentdb-script-log-results");
+        assertEquals("step 1 & 100%\nstep 2\n", java.net.URLDecoder.decode(header, java.nio.charset.StandardCharsets.UTF_8));
+        CosmosException quiet = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("logsThenFails")
+                .execute(List.of(), new CosmosStoredProcedureRequestOptions().setPartitionKey(new PartitionKey("p"))));
+        assertNull(quiet.getResponseHeaders().get("x-ms-documentdb-script-log-results"), "no log unless asked for");
+        assertThrows(CosmosException.class, () -> c.readItem("never", new PartitionKey("p"), ObjectNode.class));
+    }
+
+    @Test
     void executionErrorsAnswerTheCoresStatusesAsJson() throws Exception {
         var scripts = c.getScripts();
         CosmosException missing = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("nope")

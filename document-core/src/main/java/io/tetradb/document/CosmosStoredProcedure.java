@@ -5,10 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.script.ContainerScripts;
+import io.tetradb.core.script.ScriptFailure;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ScriptDefinitions.Kind;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 /** One stored procedure, as azure-cosmos' {@code CosmosStoredProcedure}: read, replace, delete, execute. */
 public final class CosmosStoredProcedure {
@@ -65,13 +69,45 @@ public final class CosmosStoredProcedure {
                                                  CosmosStoredProcedureRequestOptions options) {
         String json;
         try {
-            json = procedureParams == null ? "[]" : MAPPER.writeValueAsString(procedureParams);
+            json = procedureParams == null ? "[]" : paramsJson(procedureParams);
         } catch (JsonProcessingException e) {
             throw new CosmosException(Status.BAD_REQUEST, 0, "the parameters cannot be serialised as JSON: "
                     + e.getOriginalMessage());
         }
         return executeJson(json, options);
     }
+
+    /** The response header of a stored procedure's console log. */
+    public static final String SCRIPT_LOG_HEADER = "x-ms-documentdb-script-log-results";
+
+    /** As Cosmos DB sends the log header: percent-encoded, spaces as %20. */
+    public static String percentEncoded(String log) {
+        return URLEncoder.encode(log == null ? "" : log, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** The parameters as a JSON array: strings, integers, booleans and nulls written directly, the rest by Jackson. */
+    private static String paramsJson(List<Object> params) throws JsonProcessingException {
+        StringBuilder out = new StringBuilder().append('[');
+        for (Object p : params) {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            if (p == null || p instanceof Boolean || p instanceof Integer || p instanceof Long || p instanceof Short
+                    || p instanceof Byte) {
+                out.append(p);
+            } else if (p instanceof String s) {
+                out.append('"');
+                JSON_STRINGS.quoteAsString(s, out);
+                out.append('"');
+            } else {
+                out.append(MAPPER.writeValueAsString(p));
+            }
+        }
+        return out.append(']').toString();
+    }
+
+    private static final com.fasterxml.jackson.core.io.JsonStringEncoder JSON_STRINGS =
+            com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance();
 
     /**
      * TetraDB extension for the REST face: as {@link #execute}, with the parameters as the JSON array text the
@@ -84,8 +120,14 @@ public final class CosmosStoredProcedure {
                         + "(CosmosStoredProcedureRequestOptions.setPartitionKey)");
             }
             ContainerStore store = containerStore();
-            ContainerScripts.Execution e = store.scripts().executeStoredProcedure(id,
-                    options.getPartitionKey().toValue(store.definition().partitionKey().levels()), paramsJsonArray);
+            ContainerScripts.Execution e;
+            try {
+                e = store.scripts().executeStoredProcedure(id,
+                        options.getPartitionKey().toValue(store.definition().partitionKey().levels()), paramsJsonArray);
+            } catch (ScriptFailure f) {
+                throw new CosmosException(f, options.isScriptLoggingEnabled()
+                        ? Map.of(SCRIPT_LOG_HEADER, percentEncoded(f.scriptLog())) : Map.of());
+            }
             return new CosmosStoredProcedureResponse(Status.OK, null, e.body() == null ? "" : e.body(),
                     options.isScriptLoggingEnabled() ? e.log() : null, e.requestCharge());
         });

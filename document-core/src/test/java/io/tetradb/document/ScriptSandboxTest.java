@@ -160,7 +160,33 @@ class ScriptSandboxTest {
     }
 
     @Test
+    void aHugeStringFromOneBuiltInCallIsRefusedBeforeItIsMade() {
+        // each asks the JVM for gigabytes in one call, between two checks of the allocation bound
+        for (String huge : List.of("'x'.repeat(1e9)", "String.prototype.repeat.call('ab', 1e9)",
+                "'x'.padStart(2e9)", "'x'.padEnd(2e9, 'y')", "new Array(1e9).join('x')")) {
+            CosmosException e = fails("huge" + Math.abs(huge.hashCode()), "function huge() { var coll = getContext()"
+                    + ".getCollection(); coll.createDocument(coll.getSelfLink(), {id: 'made', tenant: 't1'}); "
+                    + "return " + huge + ".length; }");
+            assertEquals(400, e.getStatusCode(), huge);
+            assertTrue(e.getMessage().contains("RangeError: Invalid string length"), huge + ": " + e.getMessage());
+        }
+        assertFalse(exists(c, "made"));
+        // within the bound the built-ins work as before
+        scripts.createStoredProcedure(new CosmosStoredProcedureProperties("fits",
+                "function fits() { getContext().getResponse().setBody(['ab'.repeat(3), '7'.padStart(3, '0'), "
+                        + "'x'.padEnd(2), [1, 2].join('-'), 'y'.repeat(1000000).length]); }"));
+        assertEquals("[\"ababab\",\"007\",\"x \",\"1-2\",1000000]",
+                scripts.getStoredProcedure("fits").execute(null, inT1()).getResponseAsString());
+    }
+
+    @Test
     void memoryAndStackAreBounded() {
+        // the allocation bound, not the time bound, must stop the hog: the default 5 s, as the machine may be loaded
+        client.close();
+        client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(ScriptLimits.DEFAULTS.withMaxAllocatedBytes(256L << 20)).buildClient();
+        c = client.getDatabase("db").getContainer("library");
+        scripts = c.getScripts();
         CosmosException mem = fails("hog", "function hog() { var a = []; for (;;) { a.push('x'.repeat(1048576) + a.length); } }");
         assertEquals(400, mem.getStatusCode(), mem.toString());
         assertTrue(mem.getMessage().contains("allocated more than its bound of 268435456 bytes"), mem.getMessage());

@@ -79,6 +79,16 @@ class TriggerAndUdfTest {
         assertEquals(400, assertThrows(CosmosException.class,
                 () -> c.createItem(order("o3", 1), new PartitionKey("t1"), pre("nope"))).getStatusCode());
         assertFalse(exists(c, "o3"));
+        // a trigger named on a patch is refused, not silently skipped (Cosmos DB documents none for patch)
+        scripts.createTrigger(new CosmosTriggerProperties("stampAll", "function stampAll() {}")
+                .setTriggerType(TriggerType.PRE).setTriggerOperation(TriggerOperation.ALL));
+        CosmosPatchItemRequestOptions patchWithTrigger = new CosmosPatchItemRequestOptions();
+        patchWithTrigger.setPreTriggerInclude(List.of("stampAll"));
+        CosmosException onPatch = assertThrows(CosmosException.class, () -> c.patchItem("o2", new PartitionKey("t1"),
+                CosmosPatchOperations.create().increment("/amount", 1), patchWithTrigger, ObjectNode.class));
+        assertEquals(400, onPatch.getStatusCode());
+        assertTrue(onPatch.getMessage().contains("not on patch"), onPatch.getMessage());
+        assertEquals(5, read(c, "o2").path("amount").asInt());
     }
 
     @Test

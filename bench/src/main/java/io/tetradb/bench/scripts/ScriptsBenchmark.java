@@ -54,6 +54,9 @@ public final class ScriptsBenchmark implements Benchmark {
     public void run(boolean quick, Report out) throws Exception {
         int rounds = quick ? 3 : 5;
         int callsPerRound = quick ? 150 : 500;
+        // Rhino compiles each script to its own classes, which the JIT compiles only after some thousand calls:
+        // without this warm-up a quick run measured mostly the JIT (ratio 1.7 against 1.2 once warm)
+        int warmUpCalls = quick ? 1500 : 3000;
         int emptyCalls = quick ? 2000 : 10000;
         int udfItems = 10_000;
         int queriesPerRound = quick ? 3 : 6;
@@ -71,12 +74,17 @@ public final class ScriptsBenchmark implements Benchmark {
             CosmosStoredProcedure empty = c.getScripts().getStoredProcedure("empty");
 
             out.note("scripts: single thread, SYNC durability (fsync per commit) on both sides; 10 creates of ~100 B "
-                    + "items into one logical partition per call; " + rounds + " interleaved rounds of " + callsPerRound
-                    + " calls");
+                    + "items into one logical partition per call; " + warmUpCalls + " warm-up calls per side, then "
+                    + rounds + " interleaved rounds of " + callsPerRound + " calls");
+            out.note("scripts: server CPU per call = the calling thread's CPU time during the call (script, "
+                    + "transaction, RocksDB write) + the store's tetradb-* threads' (WAL fsync); GC, JIT and RocksDB's "
+                    + "background threads not counted");
             Samples sproc = new Samples();
             Samples batch = new Samples();
+            CallCpu sprocCpu = new CallCpu();
+            CallCpu batchCpu = new CallCpu();
             int seq = 0;
-            for (int w = 0; w < callsPerRound / 5; w++) { // warm-up: engine, compiled script, JIT
+            for (int w = 0; w < warmUpCalls; w++) { // warm-up: engine, compiled script, JIT
                 runSproc(tenWrites, "w" + (seq++));
                 runBatch(c, "w" + (seq++));
             }
@@ -85,22 +93,32 @@ public final class ScriptsBenchmark implements Benchmark {
                 long sprocNanos = 0;
                 long batchNanos = 0;
                 for (int i = 0; i < callsPerRound; i++) {
+                    String sPrefix = "s" + (seq++);
+                    sprocCpu.start();
                     long s = System.nanoTime();
-                    runSproc(tenWrites, "s" + (seq++));
+                    runSproc(tenWrites, sPrefix);
                     long m = System.nanoTime();
-                    runBatch(c, "b" + (seq++));
+                    sprocCpu.stop();
+                    String bPrefix = "b" + (seq++);
+                    batchCpu.start();
+                    long m2 = System.nanoTime();
+                    runBatch(c, bPrefix);
                     long e = System.nanoTime();
+                    batchCpu.stop();
                     sproc.latency(m - s);
-                    batch.latency(e - m);
+                    batch.latency(e - m2);
                     sprocNanos += m - s;
-                    batchNanos += e - m;
+                    batchNanos += e - m2;
                 }
                 sproc.round(callsPerRound * 10L, sprocNanos);
                 batch.round(callsPerRound * 10L, batchNanos);
             }
             out.bench("scripts.ten-writes.sproc", 0, "items_per_s", sproc);
             out.bench("scripts.ten-writes.batch", 0, "items_per_s", batch);
+            sprocCpu.report(out, "scripts.ten-writes.sproc-cpu");
+            batchCpu.report(out, "scripts.ten-writes.batch-cpu");
             out.ratio("sproc/batch latency p50", sproc.percentileMicros(0.5) / batch.percentileMicros(0.5));
+            out.ratio("sproc/batch server-cpu", sprocCpu.serverMicrosPerCall() / batchCpu.serverMicrosPerCall());
 
             out.note("scripts: empty stored procedure (function empty() {}), read-only so no commit; "
                     + emptyCalls + " calls after as many warm-up calls");
@@ -110,16 +128,20 @@ public final class ScriptsBenchmark implements Benchmark {
                 empty.execute(null, inP);
             }
             Samples emptySamples = new Samples();
+            CallCpu emptyCpu = new CallCpu();
             for (int r = 0; r < rounds; r++) {
                 long t0 = System.nanoTime();
+                emptyCpu.start(); // per round: a call is too short to read two CPU clocks around it
                 for (int i = 0; i < emptyCalls / rounds; i++) {
                     long s = System.nanoTime();
                     empty.execute(null, inP);
                     emptySamples.latency(System.nanoTime() - s);
                 }
+                emptyCpu.stop(emptyCalls / rounds);
                 emptySamples.round(emptyCalls / rounds, System.nanoTime() - t0);
             }
             out.bench("scripts.empty-sproc.core", 0, "ops_per_s", emptySamples);
+            emptyCpu.report(out, "scripts.empty-sproc.core-cpu");
 
             out.note("scripts: " + udfItems + " items over 100 logical partitions; SELECT VALUE udf.gross(c.price) "
                     + "vs SELECT VALUE c.price * 1.2 + 1 over all of them (cross-partition scan), "
@@ -134,29 +156,40 @@ public final class ScriptsBenchmark implements Benchmark {
             }
             String udf = "SELECT VALUE udf.gross(c.price) FROM c WHERE IS_DEFINED(c.price)";
             String inline = "SELECT VALUE c.price * 1.2 + 1 FROM c WHERE IS_DEFINED(c.price)";
-            query(c, udf, udfItems);
-            query(c, inline, udfItems); // warm-up
+            for (int w = 0; w < queriesPerRound; w++) { // warm-up
+                query(c, udf, udfItems);
+                query(c, inline, udfItems);
+            }
             Samples udfSamples = new Samples();
             Samples inlineSamples = new Samples();
+            CallCpu udfCpu = new CallCpu();
+            CallCpu inlineCpu = new CallCpu();
             for (int r = 0; r < rounds; r++) {
                 long udfNanos = 0;
                 long inlineNanos = 0;
                 for (int i = 0; i < queriesPerRound; i++) { // query by query alternately
+                    udfCpu.start();
                     long s = System.nanoTime();
                     query(c, udf, udfItems);
                     long m = System.nanoTime();
+                    udfCpu.stop();
+                    inlineCpu.start();
+                    long m2 = System.nanoTime();
                     query(c, inline, udfItems);
                     long e = System.nanoTime();
+                    inlineCpu.stop();
                     udfSamples.latency(m - s);
-                    inlineSamples.latency(e - m);
+                    inlineSamples.latency(e - m2);
                     udfNanos += m - s;
-                    inlineNanos += e - m;
+                    inlineNanos += e - m2;
                 }
                 udfSamples.round((long) queriesPerRound * udfItems, udfNanos);
                 inlineSamples.round((long) queriesPerRound * udfItems, inlineNanos);
             }
             out.bench("scripts.query-10k.udf", udfItems, "items_per_s", udfSamples);
             out.bench("scripts.query-10k.inline", udfItems, "items_per_s", inlineSamples);
+            udfCpu.report(out, "scripts.query-10k.udf-cpu");
+            inlineCpu.report(out, "scripts.query-10k.inline-cpu");
             out.ratio("udf/inline latency p50", udfSamples.percentileMicros(0.5) / inlineSamples.percentileMicros(0.5));
         } finally {
             BenchData.delete(dir);

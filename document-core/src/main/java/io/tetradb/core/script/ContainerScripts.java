@@ -191,14 +191,31 @@ public final class ContainerScripts {
         ScriptLimits limits = engine.limits();
         try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
-            ScriptEngine.Result r = engine.execute("sproc", body, session, paramsJson, null, limits);
-            if (r.body() != null && r.body().length() > limits.maxResponseBytes()) {
-                throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE, "the response body is " + r.body().length()
-                        + " characters; the largest allowed is " + limits.maxResponseBytes());
+            try {
+                ScriptEngine.Result r = engine.execute("sproc", body, session, paramsJson, null, limits);
+                if (r.body() != null && r.body().length() > limits.maxResponseBytes()) {
+                    throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE, "the response body is "
+                            + r.body().length() + " characters; the largest allowed is " + limits.maxResponseBytes());
+                }
+                tx.commit();
+                return new Execution(r.body(), session.log(), round(session.charge() + r.cpuCharge()), null);
+            } catch (StoreException e) {
+                throw new ScriptFailure(e, session.log()); // rolled back; the log written so far goes with the error
             }
-            tx.commit();
-            return new Execution(r.body(), session.log(), round(session.charge() + r.cpuCharge()), null);
         }
+    }
+
+    private volatile String linksJson;
+
+    /** The answer to a script's "links" call: the container's self and alt links (fixed for the container). */
+    String linksJson() {
+        String l = linksJson;
+        if (l == null) {
+            l = mapper.createObjectNode().put("ok", true).put("self", container.selfLink())
+                    .put("alt", container.altLink()).toString();
+            linksJson = l;
+        }
+        return l;
     }
 
     /** Stored procedure bodies by id, read on first use and dropped on every change of a stored procedure. */
@@ -232,6 +249,8 @@ public final class ContainerScripts {
             case UPSERT -> "Upsert";
             case REPLACE -> "Replace";
             case DELETE -> "Delete";
+            // patch: Cosmos DB documents triggers for create, replace, delete (and upsert) only and its trigger
+            // operations have no Patch; what it runs on a patch is not documented, so a named trigger is refused
             default -> throw new StoreException(Status.BAD_REQUEST, "triggers run on create, upsert, replace and "
                     + "delete, not on " + op.type().name().toLowerCase());
         };
@@ -329,14 +348,13 @@ public final class ContainerScripts {
                 if (session == null) {
                     session = engine.udfSession(ContainerScripts.this::udfBody);
                 }
-                String out = session.call(name, args.stream().map(a -> a.isMissingNode() ? "null" : a.toString())
-                        .collect(java.util.stream.Collectors.joining(",", "[", "]")));
-                return out == null ? MissingNode.getInstance() : parse(out);
+                JsonNode out = session.call(name, args);
+                return out == null ? MissingNode.getInstance() : out;
             }
 
             @Override
             public synchronized double cpuCharge() {
-                return session == null ? 0 : session.instructions() * ScriptEngine.RU_PER_INSTRUCTION;
+                return session == null ? 0 : ScriptEngine.charged(session.instructions()) * ScriptEngine.RU_PER_INSTRUCTION;
             }
         };
     }

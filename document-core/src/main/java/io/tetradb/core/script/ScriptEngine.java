@@ -10,9 +10,11 @@ import org.mozilla.javascript.EcmaError;
 import org.mozilla.javascript.EvaluatorException;
 import org.mozilla.javascript.Function;
 import org.mozilla.javascript.JavaScriptException;
+import org.mozilla.javascript.NativeObject;
 import org.mozilla.javascript.Parser;
 import org.mozilla.javascript.RhinoException;
 import org.mozilla.javascript.Script;
+import org.mozilla.javascript.ScriptRuntime;
 import org.mozilla.javascript.Scriptable;
 import org.mozilla.javascript.ScriptableObject;
 import org.mozilla.javascript.Undefined;
@@ -20,9 +22,12 @@ import org.mozilla.javascript.ast.AstNode;
 import org.mozilla.javascript.ast.AstRoot;
 import org.mozilla.javascript.ast.FunctionNode;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -38,6 +43,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class ScriptEngine {
     /** Instructions between two observer calls: the granularity of the time check and of the CPU count. */
     static final int OBSERVER_THRESHOLD = 10_000;
+    /** Instructions are charged in whole steps of this many (see {@link #charged}). */
+    static final int CHARGE_STEP = 10_000;
     /** Request units per counted instruction: 1 RU per 100,000 instructions. */
     public static final double RU_PER_INSTRUCTION = 1.0 / 100_000;
     private static final Object BUDGET = new Object();
@@ -47,7 +54,7 @@ public final class ScriptEngine {
     private final ContextFactory factory = new LimitedFactory();
     /** The sealed shared scope and the prelude's install function, made on first use (stores that run no script
      * never pay for them). */
-    private record Runtime(ScriptableObject shared, Function install) {
+    private record Runtime(ScriptableObject shared, Function install, JsValues values, Scriptable ok) {
     }
 
     private volatile Runtime runtime;
@@ -61,8 +68,17 @@ public final class ScriptEngine {
     /** What an execution left: the response body and the (pre-trigger's) request body as JSON, and its CPU count. */
     public record Result(String body, String request, long instructions) {
         public double cpuCharge() {
-            return instructions * RU_PER_INSTRUCTION;
+            return charged(instructions) * RU_PER_INSTRUCTION;
         }
+    }
+
+    /**
+     * The instructions charged: whole steps of {@link #CHARGE_STEP}, not the exact count, which can differ by an
+     * instruction or two between runs of the same code (call sites linked on first use) and must not change a
+     * charge; so a short script's CPU rounds to 0.
+     */
+    static long charged(long instructions) {
+        return instructions / CHARGE_STEP * CHARGE_STEP;
     }
 
     private static final class LimitedFactory extends ContextFactory {
@@ -89,8 +105,8 @@ public final class ScriptEngine {
         protected void observeInstructionCount(Context cx, int instructionCount) {
             Object b = cx.getThreadLocal(BUDGET);
             if (b instanceof ScriptBudget budget) {
-                // whole steps, not the exact count: Rhino's count can differ by an instruction or two between runs of
-                // the same code (call sites linked on first use), which must not change a charge
+                // whole steps, not the exact count: Rhino's count can differ between runs of the same code (call
+                // sites linked on first use), which must not change a charge
                 budget.instructions += OBSERVER_THRESHOLD;
                 budget.check();
             }
@@ -121,13 +137,42 @@ public final class ScriptEngine {
             } catch (IOException e) {
                 throw new IllegalStateException("the script prelude is missing", e);
             }
-            Function install = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
+            Function guards = (Function) cx.evaluateString(shared, resource("guards.js"), "guards.js", 1, null);
+            guards.call(cx, shared, shared, new Object[]{new MaxStringLength()});
+            Function factory = (Function) cx.evaluateString(shared, prelude, "prelude.js", 1, null);
+            Function install = (Function) factory.call(cx, shared, shared, new Object[]{new MakeFunction(), new ReturningFunction(null)});
+            Scriptable ok = (Scriptable) cx.evaluateString(shared, "Object.freeze({ok: true})", "ok", 1, null);
             shared.sealObject();
-            return new Runtime(shared, install);
+            return new Runtime(shared, install, new JsValues(shared), ok);
         } finally {
             Context.exit();
         }
     }
+
+    private static String resource(String name) {
+        try (InputStream in = ScriptEngine.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the script resource " + name + " is missing", e);
+        }
+    }
+
+    /**
+     * The longest string one built-in call may make, in characters: an eighth of the allocation bound (a Java
+     * string of n characters can take 2n bytes, and building it by doubling a buffer about as much again).
+     */
+    private static final class MaxStringLength extends BaseFunction {
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            Object b = cx.getThreadLocal(BUDGET);
+            long bound = b instanceof ScriptBudget budget ? budget.limits.maxAllocatedBytes()
+                    : ScriptLimits.DEFAULTS.maxAllocatedBytes();
+            return (double) Math.min(bound / 8, MAX_STRING_LENGTH);
+        }
+    }
+
+    /** V8's longest string (2^29 - 24 characters), whatever the allocation bound. */
+    static final long MAX_STRING_LENGTH = (1L << 29) - 24;
 
     public ScriptLimits limits() {
         return limits;
@@ -219,7 +264,7 @@ public final class ScriptEngine {
             scope.setPrototype(shared);
             scope.setParentScope(null);
             Scriptable driver = (Scriptable) install.call(cx, shared, shared,
-                    new Object[]{new HostFunction(host, budget), scope, kind, requestJson});
+                    new Object[]{new HostFunction(host, budget, rt), scope, kind, requestJson});
             Object value = compiled.script().exec(cx, scope);
             Object fn = compiled.entry() == null ? value : ScriptableObject.getProperty(scope, compiled.entry());
             Function run = (Function) ScriptableObject.getProperty(driver, "run");
@@ -232,6 +277,8 @@ public final class ScriptEngine {
         } catch (StackOverflowError e) {
             throw new StoreException(Status.BAD_REQUEST, "Encountered exception while executing function. "
                     + "Exception = RangeError: Maximum call stack size exceeded");
+        } catch (OutOfMemoryError e) {
+            throw outOfMemory(limits);
         } finally {
             cx.putThreadLocal(BUDGET, previous);
             Context.exit();
@@ -254,6 +301,16 @@ public final class ScriptEngine {
                 + limits.maxAllocatedBytes() + " bytes; it was stopped and everything it did was rolled back.");
     }
 
+    /**
+     * One allocation of the script's thread did not fit in the heap (a built-in asked for more than there is): what
+     * the script made is garbage as soon as its scope is dropped, so the server goes on.
+     */
+    static StoreException outOfMemory(ScriptLimits limits) {
+        return new StoreException(Status.BAD_REQUEST, "The script needed more memory than the server has for it "
+                + "(bound: " + limits.maxAllocatedBytes() + " bytes allocated); it was stopped and everything it did "
+                + "was rolled back.");
+    }
+
     static StoreException scriptError(RhinoException e) {
         String what;
         if (e instanceof JavaScriptException js) {
@@ -274,16 +331,59 @@ public final class ScriptEngine {
         return n instanceof CharSequence c ? c.toString() : "Error";
     }
 
-    /** The one function a script can call into Java: counts and bounds collection operations, passes JSON. */
-    private static final class HostFunction extends BaseFunction {
-        private final transient ScriptHost host;
-        private final transient ScriptBudget budget;
+    /**
+     * The prelude's {@code make(proto, s)}: a new object of prototype {@code proto} holding the execution's state
+     * {@code s} in a hidden, read-only, permanent {@code __s} (what {@code Object.create(proto, {__s: {value: s}})}
+     * makes, without building and reading the descriptor objects on every execution).
+     */
+    private static final class MakeFunction extends BaseFunction {
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            NativeObject o = new NativeObject();
+            o.setPrototype((Scriptable) args[0]);
+            o.setParentScope(ScriptableObject.getTopLevelScope(scope));
+            o.defineProperty("__s", args[1], ScriptableObject.READONLY | ScriptableObject.DONTENUM
+                    | ScriptableObject.PERMANENT);
+            return o;
+        }
+    }
 
-        HostFunction(ScriptHost host, ScriptBudget budget) {
-            this.host = host;
-            this.budget = budget;
+    /** The prelude's {@code returning(value)}: a function that returns {@code value} (an execution's getContext). */
+    private static final class ReturningFunction extends BaseFunction {
+        private final transient Object value;
+
+        ReturningFunction(Object value) {
+            this.value = value;
         }
 
+        @Override
+        public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
+            if (value == null) { // the factory itself
+                ReturningFunction f = new ReturningFunction(args[0]);
+                ScriptRuntime.setFunctionProtoAndParent(f, cx, ScriptableObject.getTopLevelScope(scope));
+                return f;
+            }
+            return value;
+        }
+    }
+
+    /** The one function a script can call into Java: counts and bounds collection operations, passes JSON. */
+    private static final class HostFunction extends BaseFunction {
+        private static final String OK = "{\"ok\":true}";
+        private final transient ScriptHost host;
+        private final transient ScriptBudget budget;
+        private final transient Runtime runtime;
+
+        HostFunction(ScriptHost host, ScriptBudget budget, Runtime runtime) {
+            this.host = host;
+            this.budget = budget;
+            this.runtime = runtime;
+        }
+
+        /**
+         * {@code host(op, args)}, or {@code host(op, null, link, doc, options, want)} for a document operation, whose
+         * arguments are passed one by one so that no wrapper object is built in the script and walked here.
+         */
         @Override
         public Object call(Context cx, Scriptable scope, Scriptable thisObj, Object[] args) {
             budget.check();
@@ -291,14 +391,31 @@ public final class ScriptEngine {
             if (COLLECTION_OPS.contains(op) && !budget.accept()) {
                 return "{\"accepted\":false}";
             }
+            JsValues values = runtime.values();
             com.fasterxml.jackson.databind.JsonNode json;
             try {
-                json = args.length > 1 ? JsValues.toJson(cx, scope, args[1]) : null;
+                if (args.length > 2) {
+                    ObjectNode a = JSON.createObjectNode();
+                    putIfDefined(a, "link", values.toJson(cx, scope, args[2]));
+                    putIfDefined(a, "doc", args.length > 3 ? values.toJson(cx, scope, args[3]) : null);
+                    putIfDefined(a, "options", args.length > 4 ? values.toJson(cx, scope, args[4]) : null);
+                    a.put("want", args.length > 5 && ScriptRuntime.toBoolean(args[5]));
+                    json = a;
+                } else {
+                    json = args.length > 1 ? values.toJson(cx, scope, args[1]) : null;
+                }
             } catch (StoreException e) {
                 return JSON.createObjectNode().put("ok", false).put("status", e.status()).put("message", e.getMessage())
                         .toString();
             }
-            return host.call(op, json == null ? JSON.createObjectNode() : json);
+            String out = host.call(op, json == null ? JSON.createObjectNode() : json);
+            return OK.equals(out) ? runtime.ok() : out; // a bare success is the shared frozen {ok: true}
+        }
+
+        private static void putIfDefined(ObjectNode a, String name, com.fasterxml.jackson.databind.JsonNode v) {
+            if (v != null) {
+                a.set(name, v);
+            }
         }
     }
 
@@ -330,8 +447,12 @@ public final class ScriptEngine {
             return budget.instructions;
         }
 
-        /** The UDF's value as JSON text, or null for undefined. */
-        public synchronized String call(String name, String argsJson) {
+        /**
+         * The UDF's value, or null for undefined. Arguments and value cross as trees ({@link JsValues}), as
+         * {@code JSON.parse} and {@code JSON.stringify} would carry them, without JSON text in between.
+         */
+        public synchronized com.fasterxml.jackson.databind.JsonNode call(String name,
+                                                                          List<com.fasterxml.jackson.databind.JsonNode> args) {
             Context cx = factory.enterContext();
             Object previous = cx.getThreadLocal(BUDGET);
             cx.putThreadLocal(BUDGET, budget);
@@ -344,7 +465,7 @@ public final class ScriptEngine {
                     scope.setParentScope(null);
                     ScriptHost none = (op, a) -> "{\"ok\":false,\"status\":400,\"message\":\"a UDF has no context\"}";
                     driver = (Scriptable) install.call(cx, shared, shared,
-                            new Object[]{new HostFunction(none, budget), scope, "udf", null});
+                            new Object[]{new HostFunction(none, budget, runtime()), scope, "udf", null});
                 }
                 Object fn = functions.get(name);
                 if (fn == null) {
@@ -363,9 +484,13 @@ public final class ScriptEngine {
                     }
                     functions.put(name, fn);
                 }
-                Function udf = (Function) ScriptableObject.getProperty(driver, "udf");
-                Object out = udf.call(cx, scope, driver, new Object[]{fn, argsJson});
-                return out == null || out instanceof Undefined ? null : Context.toString(out);
+                JsValues values = runtime().values();
+                Object[] jsArgs = new Object[args.size()];
+                for (int i = 0; i < jsArgs.length; i++) {
+                    jsArgs[i] = values.fromJson(cx, scope, args.get(i));
+                }
+                Object out = ((Function) fn).call(cx, scope, scope, jsArgs);
+                return values.toJson(cx, scope, out);
             } catch (ScriptStop e) {
                 throw stopped(e, sessionLimits);
             } catch (RhinoException e) {
@@ -373,6 +498,8 @@ public final class ScriptEngine {
                 throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": " + se.getMessage());
             } catch (StackOverflowError e) {
                 throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": Maximum call stack size exceeded");
+            } catch (OutOfMemoryError e) {
+                throw new StoreException(Status.BAD_REQUEST, "udf." + name + ": " + outOfMemory(sessionLimits).getMessage());
             } finally {
                 cx.putThreadLocal(BUDGET, previous);
                 Context.exit();

@@ -60,9 +60,11 @@ final class ScriptSession implements ScriptHost {
 
     @Override
     public String call(String op, JsonNode args) {
+        if (op.equals("links")) {
+            return scripts.linksJson();
+        }
         try {
             ObjectNode out = switch (op) {
-                case "links" -> mapper.createObjectNode().put("self", container.selfLink()).put("alt", container.altLink());
                 case "log" -> {
                     if (log.length() < maxLogChars) {
                         String line = args.path("line").asText();

@@ -1,14 +1,21 @@
-// Cosmos DB's server-side JavaScript API over one host function. Evaluated once into the sealed shared scope: the
-// API's methods live on frozen prototypes shared by every execution; install(host, global, kind, requestJson), called
-// once per execution in a fresh child scope, makes that execution's few objects, each holding the execution's state
-// in a hidden, read-only __s property. (Methods use `this`: call them on their objects, as Cosmos DB's samples do.)
-// host(op, args) returns JSON text: {"ok":true,...} or {"ok":false,"status":n,"message":"..."}, or
-// {"accepted":false} once the execution is near its bounds.
-(function () {
+// Cosmos DB's server-side JavaScript API over one host function. Evaluated once into the sealed shared scope and
+// called once with make(proto, s) (Java: a new object of prototype proto with s in a hidden, read-only __s property)
+// and returning(value) (Java: a function that returns value):
+// the API's methods live on frozen prototypes shared by every execution; install(host, global, kind, requestJson),
+// called once per execution in a fresh child scope, makes that execution's few objects, each holding the
+// execution's state in __s. (Methods use `this`: call them on their objects, as Cosmos DB's samples do.)
+// host(op, args), or host(op, null, link, doc, options, want) for document operations (no wrapper object to build
+// and walk), returns JSON text: {"ok":true,...} or {"ok":false,"status":n,"message":"..."}, or {"accepted":false}
+// once the execution is near its bounds; a bare success comes as one shared frozen {ok: true} object instead.
+// Functions called per operation declare no inner functions: Rhino gives those an activation object per call.
+(function (make, returning) {
   'use strict';
 
+  function parsed(r) {
+    return typeof r === 'string' ? JSON.parse(r) : r;
+  }
   function call(s, op, args) {
-    return JSON.parse(s.host(op, args)); // args cross as a tree (JsValues), results as JSON text
+    return parsed(s.host(op, args)); // args cross as a tree (JsValues), results as JSON text
   }
   function toError(r) {
     var e = new Error(r.message);
@@ -24,19 +31,28 @@
   // there is none) and returns true. Callbacks run after the current turn, in order, as Cosmos DB runs them.
   function operation(s, op, args, callback, shape) {
     args.want = typeof callback === 'function'; // without a callback nobody reads the resource: skip it
-    var r = call(s, op, args);
+    return outcome(s, call(s, op, args), callback, shape);
+  }
+  // a document operation: link, doc and options go to the host as they are
+  function documentOperation(s, op, l, doc, options, callback) {
+    var want = typeof callback === 'function'; // without a callback nobody reads the resource: skip it
+    return outcome(s, parsed(s.host(op, null, l, doc, options, want)), callback, undefined);
+  }
+  function outcome(s, r, callback, shape) {
     if (r.accepted === false) { return false; }
     if (!r.ok) {
       var err = toError(r);
       if (typeof callback !== 'function') { throw err; }
-      s.queue.push(function () { callback(err, undefined, r.options || {}); });
+      later(s, callback, err, undefined, r.options || {});
       return true;
     }
     if (typeof callback === 'function') {
-      var value = shape ? shape(r) : r.resource;
-      s.queue.push(function () { callback(undefined, value, r.options || {}); });
+      later(s, callback, undefined, shape ? shape(r) : r.resource, r.options || {});
     }
     return true;
+  }
+  function later(s, callback, err, value, options) {
+    s.queue.push(function () { callback(err, value, options); });
   }
   function link(s, which) {
     if (!s.links) { s.links = call(s, 'links', {}); }
@@ -100,24 +116,24 @@
     getSelfLink: function () { return link(this.__s, 'self'); },
     getAltLink: function () { return link(this.__s, 'alt'); },
     createDocument: function (l, doc, options, callback) {
-      var oc = optsAndCallback(options, callback);
-      return operation(this.__s, 'create', { link: l, doc: doc, options: oc.options }, oc.callback);
+      if (typeof options === 'function') { callback = options; options = undefined; }
+      return documentOperation(this.__s, 'create', l, doc, options, callback);
     },
     upsertDocument: function (l, doc, options, callback) {
-      var oc = optsAndCallback(options, callback);
-      return operation(this.__s, 'upsert', { link: l, doc: doc, options: oc.options }, oc.callback);
+      if (typeof options === 'function') { callback = options; options = undefined; }
+      return documentOperation(this.__s, 'upsert', l, doc, options, callback);
     },
     replaceDocument: function (l, doc, options, callback) {
-      var oc = optsAndCallback(options, callback);
-      return operation(this.__s, 'replace', { link: l, doc: doc, options: oc.options }, oc.callback);
+      if (typeof options === 'function') { callback = options; options = undefined; }
+      return documentOperation(this.__s, 'replace', l, doc, options, callback);
     },
     readDocument: function (l, options, callback) {
-      var oc = optsAndCallback(options, callback);
-      return operation(this.__s, 'read', { link: l, options: oc.options }, oc.callback);
+      if (typeof options === 'function') { callback = options; options = undefined; }
+      return documentOperation(this.__s, 'read', l, undefined, options, callback);
     },
     deleteDocument: function (l, options, callback) {
-      var oc = optsAndCallback(options, callback);
-      return operation(this.__s, 'delete', { link: l, options: oc.options }, oc.callback);
+      if (typeof options === 'function') { callback = options; options = undefined; }
+      return documentOperation(this.__s, 'delete', l, undefined, options, callback);
     },
     patchDocument: function (l, patch, options, callback) {
       var oc = optsAndCallback(options, callback);
@@ -188,21 +204,12 @@
       if (s.responseSet && s.responseBody !== undefined) { out.body = JSON.stringify(s.responseBody); }
       if (s.requestBody !== undefined) { out.request = JSON.stringify(s.requestBody); }
       return out;
-    },
-    // a UDF: its value as JSON, or undefined
-    udf: function (fn, argsJson) {
-      var v = fn.apply(undefined, JSON.parse(argsJson));
-      return v === undefined ? undefined : JSON.stringify(v);
     }
   };
   [Collection, Request, Response, Context, Console, Driver].forEach(function (proto) {
     Object.keys(proto).forEach(function (k) { Object.freeze(proto[k]); });
     Object.freeze(proto);
   });
-
-  function make(proto, s) {
-    return Object.create(proto, { __s: { value: s } }); // hidden, read-only, not enumerable
-  }
 
   return function install(host, g, kind, requestJson) {
     var request = requestJson ? JSON.parse(requestJson) : {};
@@ -213,10 +220,10 @@
     s.responseObject = make(Response, s);
     var context = make(Context, s);
     if (kind !== 'udf') {
-      g.getContext = function () { return context; };
+      g.getContext = returning(context); // a Java function: no closure and no activation per execution
       g.__ = s.collection;
     }
     g.console = make(Console, s);
     return make(Driver, s);
   };
-})()
+})
