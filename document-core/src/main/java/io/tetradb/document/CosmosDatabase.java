@@ -42,7 +42,11 @@ public final class CosmosDatabase {
                 properties.getPartitionKeyDefinition().toCore(), properties.getIndexingPolicy().toJson(),
                 properties.getDefaultTimeToLiveInSeconds(), CosmosClient.manual(throughput), null,
                 properties.getMaxItemBytes()));
-        return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c.definition()));
+        CosmosException.call(() -> {
+            CosmosContainerProperties.applyChangeFeedPolicy(properties, c);
+            return null;
+        });
+        return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c));
     }
 
     public CosmosContainerResponse createContainer(String containerId, String partitionKeyPath) {

@@ -76,6 +76,15 @@ public final class ContainerStore {
         this.map = map;
         this.indexing = indexing;
         this.paths = new PathDictionary(store.engine(), definition.collId());
+        this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
+    }
+
+    // ---- change feed (io.tetradb.core.feed) ---------------------------------------------------------------------
+    private final io.tetradb.core.feed.ChangeFeed feed;
+
+    /** The container's change feed: its records are written by every transaction below. */
+    public io.tetradb.core.feed.ChangeFeed changeFeed() {
+        return feed;
     }
 
     public ContainerDefinition definition() {
@@ -516,15 +525,19 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return results;
                 }
-                durable = store.engine().applyDeferred(tx.writeSet());
+                durable = applyReleasingFeedOnFailure(tx);
             } finally {
                 lock.unlock();
             }
             // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
-            if (deferred == null) {
-                store.engine().awaitDurable(durable);
-            } else {
-                deferred.add(durable);
+            try {
+                if (deferred == null) {
+                    store.engine().awaitDurable(durable);
+                } else {
+                    deferred.add(durable);
+                }
+            } finally {
+                feed.release(tx.feedTicket); // feed readers may read past it once it is durable (or handed over)
             }
             PhysicalPartition pp = map.route(pk.epk());
             pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
@@ -640,12 +653,16 @@ public final class ContainerStore {
             }
             long durable;
             try {
-                durable = store.engine().applyDeferred(tx.writeSet());
+                durable = applyReleasingFeedOnFailure(tx);
             } finally {
                 lock.unlock();
             }
             try {
-                store.engine().awaitDurable(durable);
+                try {
+                    store.engine().awaitDurable(durable);
+                } finally {
+                    feed.release(tx.feedTicket);
+                }
                 PhysicalPartition pp = map.route(pk.epk());
                 pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
                 if (tx.deltaBytes > 0) {
@@ -678,6 +695,16 @@ public final class ContainerStore {
             if (!open) {
                 throw new IllegalStateException("the transaction is already committed or rolled back");
             }
+        }
+    }
+
+    /** Applies the transaction's write set; if that fails, its change-feed numbers are given back at once. */
+    private long applyReleasingFeedOnFailure(Transaction tx) {
+        try {
+            return store.engine().applyDeferred(tx.writeSet());
+        } catch (RuntimeException | Error e) {
+            feed.release(tx.feedTicket);
+            throw e;
         }
     }
 
@@ -731,6 +758,13 @@ public final class ContainerStore {
         private final long ts = System.currentTimeMillis() / 1000;
         /** Read under the locks, so no rebuild chunk moves its cursor across this partition meanwhile. */
         private final IndexingState policies = indexing;
+        /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
+        private long feedTicket;
+        /**
+         * Ids whose delete is a TTL purge: their change records carry {@code timeToLiveExpired} (the TTL purge fills
+         * this before {@link #writeSet()}).
+         */
+        private Set<String> ttlExpired = Set.of();
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this.pk = pk;
@@ -983,6 +1017,7 @@ public final class ContainerStore {
         WriteSet writeSet() {
             WriteSet ws = new WriteSet();
             IndexWrites index = new IndexWrites();
+            io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -999,13 +1034,9 @@ public final class ContainerStore {
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
-                // the change feed keeps one record per item (its latest version) plus delete tombstones
-                if (old != null) {
-                    ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));
-                }
-                ws.put(Space.FEED, Keys.withLong(lpPrefix, lastLsn.get(id)),
-                        ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
-                                : ChangeRecord.REPLACE, id));
+                // one change record per changed item; the feed's pruner removes superseded ones later
+                feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
+                        now, old, old == null ? 0 : ItemCodec.lsn(old), ttlExpired.contains(id));
             }
             index.addTo(ws);
             long items = stats.items() + deltaItems;
@@ -1017,6 +1048,7 @@ public final class ContainerStore {
             if (lsn != stats.lsn()) {
                 ws.put(Space.META, statsKey(), new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn).encode());
             }
+            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis()); // last: nothing can fail after it
             return ws;
         }
     }

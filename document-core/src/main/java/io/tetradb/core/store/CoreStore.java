@@ -53,6 +53,17 @@ public final class CoreStore implements AutoCloseable {
             stripes[i] = new ReentrantLock();
         }
         this.splitter = new PartitionSplitter(this);
+        byte[] containers = engine.get(Space.META, Keys.counter("container"));
+        this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
+                containers == null ? 0 : (int) Keys.readLong(containers, 0),
+                java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
+    }
+
+    /** The containers' change feeds: the store-wide sequence, the readers' wake-ups, the pruner. */
+    private final io.tetradb.core.feed.ChangeFeeds changeFeeds;
+
+    public io.tetradb.core.feed.ChangeFeeds changeFeeds() {
+        return changeFeeds;
     }
 
     /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
@@ -342,6 +353,7 @@ public final class CoreStore implements AutoCloseable {
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
+                changeFeeds.forget(collId);
             } finally {
                 c.mapLock.writeLock().unlock();
             }
@@ -467,6 +479,7 @@ public final class CoreStore implements AutoCloseable {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
         splitter.close();
+        changeFeeds.close();
         engine.close();
     }
 }
