@@ -280,7 +280,7 @@ public final class CosmosContainer {
         }), options.getMaxItemCount());
     }
 
-    private ChangeFeedContinuation startOf(CosmosChangeFeedRequestOptions o) {
+    ChangeFeedContinuation startOf(CosmosChangeFeedRequestOptions o) {
         ContainerStore store = store();
         io.tetradb.core.feed.ChangeFeedMode mode = o.isAllVersionsAndDeletes()
                 ? io.tetradb.core.feed.ChangeFeedMode.ALL_VERSIONS_AND_DELETES

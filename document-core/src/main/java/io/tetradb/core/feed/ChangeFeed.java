@@ -70,6 +70,14 @@ public final class ChangeFeed {
         return feeds.stablePosition();
     }
 
+    /**
+     * Waits until a change beyond {@code position} may be readable (some container committed one) or {@code maxMillis}
+     * pass; returns the stable position. Pollers react within a millisecond instead of sleeping a poll delay.
+     */
+    public long awaitBeyond(long position, long maxMillis) throws InterruptedException {
+        return feeds.awaitBeyond(position, maxMillis);
+    }
+
     // ---- writing -----------------------------------------------------------------------------------------------
 
     /** Collects the change records of one transaction; see {@link Batch#writeTo(WriteSet, long)}. */
