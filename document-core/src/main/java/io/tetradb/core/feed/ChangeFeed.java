@@ -171,7 +171,10 @@ public final class ChangeFeed {
                 long seq = FeedKeys.seqOf(c.key());
                 ChangeRecord r = ChangeRecord.decode(seq, c.value());
                 position = seq;
-                if (scope.includes(r) && r.crtsMillis() >= request.notBeforeMillis()) {
+                if (r.crtsMillis() < request.notBeforeMillis()) {
+                    continue; // before the point in time: skipped without counting, so one page gets past them
+                }
+                if (scope.includes(r)) {
                     if (latest) {
                         byte[] item = latestItem(r);
                         if (item != null) {
