@@ -2,6 +2,7 @@ package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.cosmos.CosmosBenchmark;
+import io.tetradb.bench.feed.FeedBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
@@ -22,7 +23,8 @@ public final class Benchmarks {
             new MongoBenchmark(),
             new CosmosBenchmark(),
             new WalSyncBenchmark(),
-            new ScriptsBenchmark()
+            new ScriptsBenchmark(),
+            new FeedBenchmark()
     );
 
     private Benchmarks() {

@@ -31,6 +31,11 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
     private static final String OWNER = "Owner";
     private static final String CONTINUATION = "ContinuationToken";
     private static final String TIMESTAMP = "timestamp";
+    /**
+     * How long a caught-up worker lets changes gather after the first new one commits. Each handled batch costs a
+     * lease write (the checkpoint); without the window a steady trickle of writes would double the store's writes.
+     */
+    static final long BATCH_WINDOW_MILLIS = 5;
 
     private final String host;
     private final CosmosContainer feed;
@@ -422,7 +427,11 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
                     token = page.getContinuationToken();
                     if (page.drained) {
                         long position = ChangeFeedContinuation.decode(token).position();
-                        feed.store().changeFeed().awaitBeyond(position, wait);
+                        long woke = feed.store().changeFeed().awaitBeyond(position, wait);
+                        if (woke > position) {
+                            // woken by a commit: let a few more gather, so one checkpoint covers a batch of changes
+                            Thread.sleep(BATCH_WINDOW_MILLIS);
+                        }
                     }
                 } catch (InterruptedException e) {
                     return;
