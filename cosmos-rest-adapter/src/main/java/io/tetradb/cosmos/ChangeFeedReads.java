@@ -43,8 +43,10 @@ final class ChangeFeedReads {
             throw CosmosError.badRequest("changeFeedPolicy.retentionDuration must be a whole number of minutes from 0 "
                     + "to " + io.tetradb.core.feed.ChangeFeedPolicy.MAX_RETENTION.toMinutes() + ".");
         }
-        c.changeFeed().setPolicy(new io.tetradb.core.feed.ChangeFeedPolicy(
-                java.time.Duration.ofMinutes(minutes.asLong())));
+        var policy = new io.tetradb.core.feed.ChangeFeedPolicy(java.time.Duration.ofMinutes(minutes.asLong()));
+        if (!policy.equals(c.changeFeed().policy())) {
+            c.changeFeed().setPolicy(policy);
+        }
     }
 
     /** Shows the container's change feed policy when it keeps all versions and deletes. */

@@ -53,7 +53,7 @@ public final class CosmosContainerProperties {
 
     /** Stores the properties' change feed policy, if they name one. */
     static void applyChangeFeedPolicy(CosmosContainerProperties p, io.tetradb.core.store.ContainerStore store) {
-        if (p.changeFeedPolicy != null) {
+        if (p.changeFeedPolicy != null && !p.changeFeedPolicy.toCore().equals(store.changeFeed().policy())) {
             store.changeFeed().setPolicy(p.changeFeedPolicy.toCore());
         }
     }

@@ -236,6 +236,28 @@ class ChangeFeedTest {
     }
 
     @Test
+    void theSequenceNeverGoesBackEvenWhenTheContainerHoldingTheHighestNumbersIsDeleted() {
+        client.getDatabase("db").createContainer("gone", "/pk");
+        CosmosContainer gone = client.getDatabase("db").getContainer("gone");
+        for (int i = 0; i < 5; i++) {
+            gone.createItem(item("g" + i, "p", i));
+        }
+        long before = client.coreStore().changeFeeds().stablePosition();
+        gone.delete();
+        client.close();
+        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        c = client.getDatabase("db").getContainer("c");
+        assertTrue(client.coreStore().changeFeeds().stablePosition() >= before);
+        String token = c.queryChangeFeed(CosmosChangeFeedRequestOptions.createForProcessingFromNow(
+                FeedRange.forFullRange()), JsonNode.class).iterableByPage().iterator().next().getContinuationToken();
+        c.createItem(item("new", "p", 1));
+        List<JsonNode> after = new ArrayList<>();
+        drainTo(c, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), after);
+        assertEquals(List.of("new"), ids(after));
+        assertTrue(client.coreStore().changeFeeds().stablePosition() > before);
+    }
+
+    @Test
     void aTokenOfAnotherContainerIsRejected() {
         client.getDatabase("db").createContainer("other", "/pk");
         String token = c.queryChangeFeed(CosmosChangeFeedRequestOptions.createForProcessingFromNow(

@@ -33,6 +33,10 @@ public final class ChangeFeeds implements AutoCloseable {
                 }
             }
         }
+        byte[] highWater = engine.get(Space.FEED, FeedKeys.highWater());
+        if (highWater != null) {
+            last = Math.max(last, java.nio.ByteBuffer.wrap(highWater).getLong());
+        }
         this.sequencer = new FeedSequencer(last);
         this.pruner = new FeedPruner(this, pruneInterval);
     }
@@ -40,6 +44,14 @@ public final class ChangeFeeds implements AutoCloseable {
     /** The feed of one container (made on first use; a container's store asks once). */
     public ChangeFeed open(int collId, int partitionKeyLevels) {
         return feeds.computeIfAbsent(collId, id -> new ChangeFeed(this, id, partitionKeyLevels));
+    }
+
+    /**
+     * Adds the sequence's high-water mark to a container delete's write set: the deleted records may have held the
+     * highest numbers, and positions handed out must never be reused.
+     */
+    public void keepHighWater(io.tetradb.core.storage.WriteSet ws) {
+        ws.put(Space.FEED, FeedKeys.highWater(), java.nio.ByteBuffer.allocate(8).putLong(sequencer.last()).array());
     }
 
     /** A deleted container's feed is gone (its records went with the container's key range). */

@@ -9,6 +9,8 @@ import java.nio.ByteBuffer;
  * <pre>
  * collId · 'S' · seq(8)  → {@link ChangeRecord}
  * collId · 'M'           → {@link ChangeFeedPolicy}
+ * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
+ *                          deleted, so the sequence never goes back after a restart
  * </pre>
  */
 final class FeedKeys {
@@ -25,6 +27,10 @@ final class FeedKeys {
 
     static long seqOf(byte[] key) {
         return ByteBuffer.wrap(key, 5, 8).getLong();
+    }
+
+    static byte[] highWater() {
+        return ByteBuffer.allocate(5).putInt(0).put((byte) 'H').array();
     }
 
     static byte[] policy(int collId) {

@@ -350,6 +350,7 @@ public final class CoreStore implements AutoCloseable {
                         .delete(Space.META, Keys.indexRebuild(collId))
                         .deleteRange(Space.META, Keys.scriptPrefix(collId), Keys.scriptPrefix(collId + 1))
                         .delete(Space.META, Keys.container(database, id));
+                changeFeeds.keepHighWater(ws);
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
