@@ -41,9 +41,7 @@ public final class ChangeFeed {
         this.collId = collId;
         this.levels = levels;
         this.policy = ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
-        if (policy.allVersionsAndDeletes()) {
-            superseded.set(1); // retention: the pruner must look at old records after a restart too
-        }
+        superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
     }
 
     int collId() {
