@@ -258,6 +258,38 @@ class ChangeFeedTest {
     }
 
     @Test
+    void aRangeTokenTakenBeforeASplitReadsEveryLaterChangeOfThatRangeAfterIt() throws Exception {
+        client.close();
+        client = new CosmosClientBuilder().dataDirectory(dir.resolve("split")).splitThresholdBytes(64 * 1024)
+                .buildClient();
+        client.createDatabase("db");
+        client.getDatabase("db").createContainer("s", "/pk");
+        CosmosContainer s = client.getDatabase("db").getContainer("s");
+        List<FeedRange> before = s.getFeedRanges();
+        assertEquals(1, before.size());
+        List<JsonNode> none = new ArrayList<>();
+        String token = drainTo(s, CosmosChangeFeedRequestOptions.createForProcessingFromNow(before.get(0)), none);
+        Set<String> written = new HashSet<>();
+        for (int i = 0; i < 300; i++) {
+            s.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % 40)).put("fill", "x".repeat(900)));
+            written.add("i" + i);
+        }
+        client.coreStore().awaitSplits();
+        List<FeedRange> after = s.getFeedRanges();
+        assertTrue(after.size() >= 2, "the container split");
+        List<JsonNode> changes = new ArrayList<>();
+        drainTo(s, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), changes);
+        assertEquals(written, new HashSet<>(ids(changes)));
+        assertEquals(300, changes.size());
+        // and the children's own feeds together hold the same changes once
+        int total = 0;
+        for (FeedRange child : after) {
+            total += drain(s, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(child)).size();
+        }
+        assertEquals(300, total);
+    }
+
+    @Test
     void aTokenOfAnotherContainerIsRejected() {
         client.getDatabase("db").createContainer("other", "/pk");
         String token = c.queryChangeFeed(CosmosChangeFeedRequestOptions.createForProcessingFromNow(
