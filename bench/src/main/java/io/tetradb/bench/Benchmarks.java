@@ -2,6 +2,7 @@ package io.tetradb.bench;
 
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.cosmos.CosmosBenchmark;
+import io.tetradb.bench.feed.FeedBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
@@ -24,7 +25,8 @@ public final class Benchmarks {
             new CosmosBenchmark(),
             new WalSyncBenchmark(),
             new ScriptsBenchmark(),
-            new TtlBenchmark()
+            new TtlBenchmark(),
+            new FeedBenchmark()
     );
 
     private Benchmarks() {

@@ -42,11 +42,13 @@ final class Containers {
         }
         ContainerStore c = api.store.createContainer(db.id(), id, pk, nullIfMissing(body.get("indexingPolicy")),
                 ttl(body), CosmosApi.throughput(r), nullIfMissing(body.get("uniqueKeyPolicy")));
+        ChangeFeedReads.applyPolicy(body, c);
         if (CosmosApi.isAutoscale(r)) {
             api.offers.record(db.id(), id, c.definition().throughput(), true);
         }
         ObjectNode json = json(CosmosApi.target(db, c));
-        return RestResponse.json(201, json, 5).header("etag", json.path("_etag").asText());
+        return RestResponse.json(201, json, 5).header("etag", json.path("_etag").asText())
+                .header(OWNER, "dbs/" + db.id());
     }
 
     static RestResponse single(CosmosApi api, RestRequest r, Target t) {
@@ -54,7 +56,9 @@ final class Containers {
         switch (r.method()) {
             case "GET": {
                 ObjectNode json = json(t);
+                // the owner's name: the Java SDK builds the container's name link from it (its change feed needs it)
                 return RestResponse.json(200, json, 1).header("etag", json.path("_etag").asText())
+                        .header(OWNER, "dbs/" + t.database().id())
                         .header(PROGRESS, Long.toString(t.store().indexTransformationProgress()))
                         .header(PHYSICAL_PARTITIONS, Integer.toString(t.store().partitionMap().partitions().size()));
             }
@@ -78,6 +82,7 @@ final class Containers {
                 api.store.replaceContainer(t.database().id(), t.name(), partitionKey(body.get("partitionKey")),
                         nullIfMissing(body.get("indexingPolicy")), ttl(body));
                 Target after = api.target(t.database(), t.name());
+                ChangeFeedReads.applyPolicy(body, after.store());
                 ObjectNode json = json(after);
                 return RestResponse.json(200, json, 5).header("etag", json.path("_etag").asText())
                         .header(PROGRESS, Long.toString(after.store().indexTransformationProgress()));
@@ -140,6 +145,8 @@ final class Containers {
         return new PartitionKeyDefinition(paths, kind, version);
     }
 
+    static final String OWNER = "x-ms-alt-content-path";
+
     static ObjectNode json(Target t) {
         ContainerDefinition d = t.definition();
         ObjectNode n = Json.object();
@@ -158,6 +165,7 @@ final class Containers {
         n.putObject("conflictResolutionPolicy").put("mode", "LastWriterWins")
                 .put("conflictResolutionPath", "/_ts").put("conflictResolutionProcedure", "");
         n.putObject("geospatialConfig").put("type", "Geography");
+        ChangeFeedReads.describePolicy(n, t.store());
         n.put("_rid", t.collRid());
         n.put("_ts", d.ts());
         n.put("_self", t.self());

@@ -31,6 +31,7 @@ final class CosmosApi {
     final SystemStore system;
     final Items items;
     final Queries queries;
+    final ChangeFeedReads changeFeed = new ChangeFeedReads(this);
     final Batches batches;
     final Offers offers;
     final Scripts scripts;

@@ -35,9 +35,8 @@ final class Items {
         if (r.size() == 5) {
             CosmosApi.requireMethod(r, "GET", "POST");
             if (r.method().equals("GET")) {
-                if (r.header("A-IM") != null) {
-                    throw CosmosError.badRequest("The change feed is not served by this endpoint yet (A-IM: "
-                            + r.header("A-IM") + "); read it through the core's Java API.");
+                if (ChangeFeedReads.isChangeFeed(r)) {
+                    return api.changeFeed.read(r, t);
                 }
                 return api.queries.readFeed(r, t);
             }

@@ -92,10 +92,22 @@ class BadInputTest extends ServerFixture {
     }
 
     @Test
-    void theChangeFeedIsRefusedClearly() throws Exception {
-        RawClient.Answer a = raw.send("GET", DOCS, null, Map.of("A-IM", "Incremental Feed"));
+    void badChangeFeedRequestsAndUsersAreRefusedClearly() throws Exception {
+        RawClient.Answer a = raw.send("GET", DOCS, null, Map.of("A-IM", "Everything"));
         assertError(a, 400);
-        assertTrue(a.json().get("message").asText().contains("change feed"), a.text());
+        assertTrue(a.json().get("message").asText().contains("Incremental Feed"), a.text());
+        RawClient.Answer etag = raw.send("GET", DOCS, null, Map.of("A-IM", "Incremental Feed", "If-None-Match", "\"x7\""));
+        assertError(etag, 400);
+        assertTrue(etag.json().get("message").asText().contains("change feed continuation"), etag.text());
+        RawClient.Answer since = raw.send("GET", DOCS, null, Map.of("A-IM", "Incremental Feed",
+                "If-Modified-Since", "yesterday"));
+        assertError(since, 400);
+        assertTrue(since.json().get("message").asText().contains("RFC 1123"), since.text());
+        assertError(raw.send("GET", DOCS, null, Map.of("A-IM", "Incremental Feed",
+                "x-ms-documentdb-partitionkeyrangeid", "7")), 410);
+        RawClient.Answer fullFidelity = raw.send("GET", DOCS, null, Map.of("A-IM", "Full-Fidelity Feed"));
+        assertError(fullFidelity, 400); // no all-versions retention on this container
+        assertTrue(fullFidelity.json().get("message").asText().contains("retention"), fullFidelity.text());
         assertError(raw.send("POST", "/dbs/bad/users", "{\"id\":\"u\"}"), 404);
     }
 

@@ -60,7 +60,7 @@ public final class CosmosContainer {
     public CosmosContainerResponse read() {
         ContainerStore store = CosmosException.call(this::store);
         long progress = store.indexTransformationProgress();
-        return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store.definition()), progress);
+        return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store), progress);
     }
 
     /**
@@ -85,7 +85,8 @@ public final class CosmosContainer {
                     properties.getPartitionKeyDefinition().toCore(), properties.getIndexingPolicy().toJson(),
                     properties.getDefaultTimeToLiveInSeconds());
             ContainerStore store = store();
-            return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store.definition()),
+            CosmosContainerProperties.applyChangeFeedPolicy(properties, store);
+            return new CosmosContainerResponse(Status.OK, CosmosContainerProperties.of(store),
                     store.indexTransformationProgress());
         });
     }
@@ -260,6 +261,70 @@ public final class CosmosContainer {
             throw new StoreException(Status.BAD_REQUEST, "a query result cannot be read as " + type.getName()
                     + ": " + e.getOriginalMessage());
         }
+    }
+
+    // ---- change feed -------------------------------------------------------------------------------------------
+
+    /**
+     * Reads the container's change feed page by page, as azure-cosmos' {@code queryChangeFeed}: the iteration ends
+     * when the feed has nothing newer; the last page's {@link FeedResponse#getContinuationToken()} resumes it later
+     * (also after a restart or a partition split). In latest-version mode each result is the item (with {@code _lsn});
+     * with {@link CosmosChangeFeedRequestOptions#allVersionsAndDeletes()} it is {@code {current, previous, metadata}}.
+     */
+    public <T> CosmosPagedIterable<T> queryChangeFeed(CosmosChangeFeedRequestOptions options, Class<T> type) {
+        if (options == null) {
+            throw new NullPointerException("Argument 'options' must not be null.");
+        }
+        ChangeFeedContinuation first = CosmosException.call(() -> startOf(options));
+        return new CosmosPagedIterable<>((continuation, size) -> CosmosException.call(() -> {
+            ChangeFeedContinuation at = continuation == null ? first : ChangeFeedContinuation.decode(continuation);
+            return readChangeFeed(at, size, type);
+        }), options.getMaxItemCount());
+    }
+
+    ChangeFeedContinuation startOf(CosmosChangeFeedRequestOptions o) {
+        ContainerStore store = store();
+        io.tetradb.core.feed.ChangeFeedMode mode = o.isAllVersionsAndDeletes()
+                ? io.tetradb.core.feed.ChangeFeedMode.ALL_VERSIONS_AND_DELETES
+                : io.tetradb.core.feed.ChangeFeedMode.LATEST_VERSION;
+        if (o.start() == CosmosChangeFeedRequestOptions.Start.CONTINUATION) {
+            ChangeFeedContinuation c = ChangeFeedContinuation.decode(o.continuation());
+            if (!c.containerRid().equals(store.definition().rid())) {
+                throw new StoreException(Status.BAD_REQUEST, "the continuation token belongs to another container");
+            }
+            return c;
+        }
+        FeedRange range = o.getFeedRange();
+        PartitionKeyValue pk = range.partitionKey() == null ? null : range.partitionKey()
+                .toValue(store.definition().partitionKey().levels());
+        long position = o.start() == CosmosChangeFeedRequestOptions.Start.NOW ? store.changeFeed().currentPosition() : 0;
+        long since = o.start() == CosmosChangeFeedRequestOptions.Start.POINT_IN_TIME ? o.pointInTime().toEpochMilli() : 0;
+        return new ChangeFeedContinuation(store.definition().rid(), mode, range.range(), pk, position, since);
+    }
+
+    private <T> FeedResponse<T> readChangeFeed(ChangeFeedContinuation at, int size, Class<T> type) {
+        ContainerStore store = store();
+        long started = System.nanoTime();
+        io.tetradb.core.feed.ChangeFeedPage page = store.changeFeed().read(new io.tetradb.core.feed.ChangeFeedRequest(
+                at.mode(), at.range(), at.partitionKey(), at.position(), at.notBeforeMillis(), size));
+        List<T> results = new ArrayList<>(page.changes().size());
+        long bytes = 0;
+        for (io.tetradb.core.feed.ChangeFeedPage.Change c : page.changes()) {
+            JsonNode node = at.mode() == io.tetradb.core.feed.ChangeFeedMode.LATEST_VERSION
+                    ? io.tetradb.core.feed.ChangeFeedJson.latestVersion(codec().mapper(), c)
+                    : io.tetradb.core.feed.ChangeFeedJson.allVersions(codec().mapper(), c,
+                    store.definition().partitionKey());
+            bytes += c.item() == null ? 0 : c.item().length;
+            results.add(convert(node, type));
+        }
+        ChangeFeedContinuation next = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(),
+                at.partitionKey(), page.continuation(), at.notBeforeMillis());
+        double charge = results.isEmpty() ? 1 : Math.max(1, bytes / 1024.0);
+        FeedResponse<T> response = new FeedResponse<>(results, next.encode(), charge,
+                new QueryMetrics(results.size(), bytes, results.size(), 0, System.nanoTime() - started),
+                "changeFeed", null, null);
+        response.drained = page.caughtUp();
+        return response;
     }
 
     /** One feed range per physical partition, in EPK order. */

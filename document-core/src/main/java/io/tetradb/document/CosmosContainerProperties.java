@@ -36,6 +36,30 @@ public final class CosmosContainerProperties {
         return p;
     }
 
+    private ChangeFeedPolicy changeFeedPolicy;
+
+    /** The change feed policy (null when not set: latest version only). */
+    public ChangeFeedPolicy getChangeFeedPolicy() {
+        return changeFeedPolicy;
+    }
+
+    public CosmosContainerProperties setChangeFeedPolicy(ChangeFeedPolicy changeFeedPolicy) {
+        this.changeFeedPolicy = changeFeedPolicy;
+        return this;
+    }
+
+    /** The definition plus what the container's store keeps beside it (its change feed policy). */
+    static CosmosContainerProperties of(io.tetradb.core.store.ContainerStore store) {
+        return of(store.definition()).setChangeFeedPolicy(ChangeFeedPolicy.of(store.changeFeed().policy()));
+    }
+
+    /** Stores the properties' change feed policy, if they name one. */
+    static void applyChangeFeedPolicy(CosmosContainerProperties p, io.tetradb.core.store.ContainerStore store) {
+        if (p.changeFeedPolicy != null && !p.changeFeedPolicy.toCore().equals(store.changeFeed().policy())) {
+            store.changeFeed().setPolicy(p.changeFeedPolicy.toCore());
+        }
+    }
+
     public String getId() {
         return id;
     }

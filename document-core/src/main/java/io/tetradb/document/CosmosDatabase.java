@@ -44,7 +44,11 @@ public final class CosmosDatabase {
                 properties.getUniqueKeyPolicy().getUniqueKeys().isEmpty() ? null
                         : properties.getUniqueKeyPolicy().toJson(),
                 properties.getMaxItemBytes()));
-        return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c.definition()));
+        CosmosException.call(() -> {
+            CosmosContainerProperties.applyChangeFeedPolicy(properties, c);
+            return null;
+        });
+        return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c));
     }
 
     public CosmosContainerResponse createContainer(String containerId, String partitionKeyPath) {

@@ -69,10 +69,11 @@ public final class CosmosPagedIterable<T> implements Iterable<T> {
         return () -> new Iterator<>() {
             private String next = continuationToken;
             private boolean started;
+            private boolean drained;
 
             @Override
             public boolean hasNext() {
-                return !started || next != null;
+                return !started || (next != null && !drained);
             }
 
             @Override
@@ -83,6 +84,7 @@ public final class CosmosPagedIterable<T> implements Iterable<T> {
                 started = true;
                 FeedResponse<T> page = source.page(next, pageSize);
                 next = page.getContinuationToken();
+                drained = page.drained;
                 return page;
             }
         };

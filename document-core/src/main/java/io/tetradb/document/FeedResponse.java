@@ -14,6 +14,8 @@ public final class FeedResponse<T> {
     private final String accessPath;
     private final String indexMetrics;
     private final ObjectNode explain;
+    /** A change feed page that read up to the end of the feed: iteration stops after it (its token resumes later). */
+    boolean drained;
 
     FeedResponse(List<T> results, String continuationToken, double requestCharge, QueryMetrics metrics,
                  String accessPath, String indexMetrics, ObjectNode explain) {
@@ -24,6 +26,11 @@ public final class FeedResponse<T> {
         this.requestCharge = requestCharge;
         this.metrics = metrics;
         this.accessPath = accessPath;
+    }
+
+    /** Change feed: true when the feed had nothing new (Cosmos DB answers 304 Not Modified). */
+    public boolean isNoChanges() {
+        return drained && results.isEmpty();
     }
 
     public List<T> getResults() {

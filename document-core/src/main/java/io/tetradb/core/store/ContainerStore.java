@@ -83,6 +83,15 @@ public final class ContainerStore {
         this.paths = new PathDictionary(store.engine(), definition.collId());
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
+        this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
+    }
+
+    // ---- change feed (io.tetradb.core.feed) ---------------------------------------------------------------------
+    private final io.tetradb.core.feed.ChangeFeed feed;
+
+    /** The container's change feed: its records are written by every transaction below. */
+    public io.tetradb.core.feed.ChangeFeed changeFeed() {
+        return feed;
     }
 
     public ContainerDefinition definition() {
@@ -644,15 +653,19 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return results;
                 }
-                durable = store.engine().applyDeferred(tx.writeSet());
+                durable = applyReleasingFeedOnFailure(tx);
             } finally {
                 lock.unlock();
             }
             // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
-            if (deferred == null) {
-                store.engine().awaitDurable(durable);
-            } else {
-                deferred.add(durable);
+            try {
+                if (deferred == null) {
+                    store.engine().awaitDurable(durable);
+                } else {
+                    deferred.add(durable);
+                }
+            } finally {
+                feed.release(tx.feedTicket); // feed readers may read past it once it is durable (or handed over)
             }
             PhysicalPartition pp = map.route(pk.epk());
             pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
@@ -769,12 +782,16 @@ public final class ContainerStore {
             }
             long durable;
             try {
-                durable = store.engine().applyDeferred(tx.writeSet());
+                durable = applyReleasingFeedOnFailure(tx);
             } finally {
                 lock.unlock();
             }
             try {
-                store.engine().awaitDurable(durable);
+                try {
+                    store.engine().awaitDurable(durable);
+                } finally {
+                    feed.release(tx.feedTicket);
+                }
                 PhysicalPartition pp = map.route(pk.epk());
                 pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
                 if (tx.deltaBytes > 0) {
@@ -807,6 +824,16 @@ public final class ContainerStore {
             if (!open) {
                 throw new IllegalStateException("the transaction is already committed or rolled back");
             }
+        }
+    }
+
+    /** Applies the transaction's write set; if that fails, its change-feed numbers are given back at once. */
+    private long applyReleasingFeedOnFailure(Transaction tx) {
+        try {
+            return store.engine().applyDeferred(tx.writeSet());
+        } catch (RuntimeException | Error e) {
+            feed.release(tx.feedTicket);
+            throw e;
         }
     }
 
@@ -872,6 +899,8 @@ public final class ContainerStore {
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
         /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
         private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
+        /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
+        private long feedTicket;
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this.pk = pk;
@@ -1232,6 +1261,7 @@ public final class ContainerStore {
         WriteSet writeSet() {
             WriteSet ws = new WriteSet();
             IndexWrites index = new IndexWrites();
+            io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -1248,13 +1278,9 @@ public final class ContainerStore {
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
-                // the change feed keeps one record per item (its latest version) plus delete tombstones
-                if (old != null) {
-                    ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));
-                }
-                ws.put(Space.FEED, Keys.withLong(lpPrefix, lastLsn.get(id)),
-                        ChangeRecord.encode(now == null ? ChangeRecord.DELETE : old == null ? ChangeRecord.CREATE
-                                : ChangeRecord.REPLACE, id, now == null && purged.contains(id)));
+                // one change record per changed item; the feed's pruner removes superseded ones later
+                feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
+                        now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
                     long wasAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
                     ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
@@ -1274,6 +1300,7 @@ public final class ContainerStore {
             if (lsn != stats.lsn()) {
                 ws.put(Space.META, statsKey(), new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn).encode());
             }
+            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis()); // last: nothing can fail after it
             return ws;
         }
     }

@@ -53,7 +53,18 @@ public final class CoreStore implements AutoCloseable {
             stripes[i] = new ReentrantLock();
         }
         this.splitter = new PartitionSplitter(this);
-        this.ttlPurger = new TtlPurger(this);
+        byte[] containers = engine.get(Space.META, Keys.counter("container"));
+        this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
+                containers == null ? 0 : (int) Keys.readLong(containers, 0),
+                java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
+        this.ttlPurger = new TtlPurger(this); // after the feeds: its deletes write change records
+    }
+
+    /** The containers' change feeds: the store-wide sequence, the readers' wake-ups, the pruner. */
+    private final io.tetradb.core.feed.ChangeFeeds changeFeeds;
+
+    public io.tetradb.core.feed.ChangeFeeds changeFeeds() {
+        return changeFeeds;
     }
 
     private final TtlPurger ttlPurger;
@@ -374,9 +385,11 @@ public final class CoreStore implements AutoCloseable {
                         .delete(Space.META, Keys.container(database, id));
                 ExpiryIndex.dropAll(ws, collId);
                 UniqueKeyIndex.dropAll(ws, collId);
+                changeFeeds.keepHighWater(ws);
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
+                changeFeeds.forget(collId);
             } finally {
                 c.mapLock.writeLock().unlock();
             }
@@ -503,6 +516,7 @@ public final class CoreStore implements AutoCloseable {
         }
         ttlPurger.stop();
         splitter.close();
+        changeFeeds.close();
         engine.close();
     }
 }

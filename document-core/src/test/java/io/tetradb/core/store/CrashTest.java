@@ -39,6 +39,7 @@ class CrashTest {
         long seed = random.nextLong();
         random.setSeed(seed);
         Set<String> acknowledged = new HashSet<>();
+        FeedState feed = new FeedState();
         int killedAfterAcks = 0;
         for (int round = 0; round < ROUNDS; round++) {
             int killAfter = 5 + random.nextInt(150);
@@ -68,12 +69,18 @@ class CrashTest {
             }
             assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
             killedAfterAcks += acks;
-            verify(dir, acknowledged, seed);
+            verify(dir, acknowledged, seed, feed);
         }
         assertTrue(killedAfterAcks >= ROUNDS * 5);
     }
 
-    private static void verify(Path dir, Set<String> acknowledged, long seed) {
+    /** The change feed position and the item ids seen at the previous verification. */
+    static final class FeedState {
+        String token;
+        Set<String> ids = new HashSet<>();
+    }
+
+    private static void verify(Path dir, Set<String> acknowledged, long seed, FeedState feed) {
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir)
                 .splitThresholdBytes(CrashWriter.SPLIT_THRESHOLD).buildClient()) {
             ContainerStore store = client.coreStore().container("crash", "c");
@@ -105,7 +112,56 @@ class CrashTest {
             long items = client.getDatabase("crash").getContainer("c").readPartitionStatistics().physicalPartitions()
                     .stream().mapToLong(p -> p.itemCount()).sum();
             assertEquals(perBatch.size() * CrashWriter.ITEMS + counters.size(), items);
+            verifyChangeFeed(client, store, acknowledged, seed, feed);
         }
+    }
+
+    /**
+     * The change feed from the beginning holds exactly the stored items, each once, at its stored version (so every
+     * acknowledged write, nothing torn); and read from the previous round's continuation it holds exactly the items
+     * that appeared since, plus the counters that changed.
+     */
+    private static void verifyChangeFeed(CosmosClient client, ContainerStore store, Set<String> acknowledged,
+                                         long seed, FeedState feed) {
+        io.tetradb.document.CosmosContainer c = client.getDatabase("crash").getContainer("c");
+        Map<String, Long> stored = new HashMap<>();
+        store.scan(io.tetradb.core.partition.EpkRange.FULL, bytes -> {
+            ObjectNode item = store.codec().parse(bytes);
+            stored.put(item.get("pk").asText() + "/" + item.get("id").asText(), ItemCodec.lsn(bytes));
+            return true;
+        });
+        Map<String, Long> inFeed = new HashMap<>();
+        String token = null;
+        for (io.tetradb.document.FeedResponse<ObjectNode> page : c.queryChangeFeed(io.tetradb.document
+                .CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange())
+                .setMaxItemCount(500), ObjectNode.class).iterableByPage()) {
+            for (ObjectNode n : page.getResults()) {
+                assertEquals(null, inFeed.put(n.get("pk").asText() + "/" + n.get("id").asText(),
+                        n.get("_lsn").asLong()), "an item twice in the feed (seed " + seed + ")");
+            }
+            token = page.getContinuationToken();
+        }
+        assertEquals(stored, inFeed, "the feed holds exactly the stored items at their versions (seed " + seed + ")");
+        for (String batch : acknowledged) {
+            assertTrue(inFeed.keySet().stream().anyMatch(k -> k.endsWith("/" + batch + "-0")),
+                    "acknowledged batch " + batch + " in the feed (seed " + seed + ")");
+        }
+        if (feed.token != null) {
+            Set<String> since = new HashSet<>();
+            for (ObjectNode n : c.queryChangeFeed(io.tetradb.document.CosmosChangeFeedRequestOptions
+                    .createForProcessingFromContinuation(feed.token), ObjectNode.class)) {
+                if (!n.get("id").asText().equals("counter")) {
+                    since.add(n.get("pk").asText() + "/" + n.get("id").asText());
+                }
+            }
+            Set<String> expected = new HashSet<>(stored.keySet());
+            expected.removeAll(feed.ids);
+            expected.removeIf(k -> k.endsWith("/counter"));
+            assertEquals(expected, since, "the continuation of the previous round sees exactly what came after it "
+                    + "(seed " + seed + ")");
+        }
+        feed.token = token;
+        feed.ids = new HashSet<>(stored.keySet());
     }
 
     private static String javaBin() {

@@ -49,6 +49,7 @@ class TtlPurgeTest {
         try (CoreStore s = open()) {
             s.createDatabase("db", null);
             ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 5, null, null);
+            c.changeFeed().setPolicy(new io.tetradb.core.feed.ChangeFeedPolicy(Duration.ofHours(1)));
             PartitionKeyValue pk = PartitionKeyValue.of(M.getNodeFactory().textNode("a"));
             c.execute(pk, ItemOperation.create(item("x", "a")));
             c.execute(pk, ItemOperation.create(item("y", "a")));
@@ -59,14 +60,19 @@ class TtlPurgeTest {
             assertEquals(1, s.ttlPurger().awaitPurgedTotal(1, Duration.ofSeconds(30)));
             assertEquals(0, expiryEntries(s, c));
             assertTrue(c.checkIndexes().consistent());
-            List<byte[]> records = new ArrayList<>();
             byte[] coll = Keys.collId(c.collId());
-            s.engine().scan(Space.FEED, coll, Keys.prefixEnd(coll), kv -> records.add(kv.value()));
-            assertEquals(2, records.size(), "one tombstone per deleted item");
+            List<io.tetradb.core.feed.ChangeRecord> deletes = new ArrayList<>();
+            for (io.tetradb.core.feed.ChangeFeedPage.Change ch : c.changeFeed().read(
+                    new io.tetradb.core.feed.ChangeFeedRequest(io.tetradb.core.feed.ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                            null, null, 0, 0, 100)).changes()) {
+                if (ch.record().operationType() == io.tetradb.core.feed.ChangeRecord.OperationType.DELETE) {
+                    deletes.add(ch.record());
+                }
+            }
+            assertEquals(2, deletes.size(), "one tombstone per deleted item");
             int flagged = 0;
-            for (byte[] r : records) {
-                assertTrue(ChangeRecord.isDelete(r));
-                flagged += ChangeRecord.ttlExpired(r) ? 1 : 0;
+            for (io.tetradb.core.feed.ChangeRecord r : deletes) {
+                flagged += r.ttlExpired() ? 1 : 0;
             }
             assertEquals(1, flagged, "only the purger's delete says timeToLiveExpired");
             assertNull(s.engine().get(Space.DOCS, Keys.concat(coll, pk.epk(), pk.encoded(), Keys.utf8("x"))));

@@ -1,0 +1,293 @@
+package io.tetradb.bench.feed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.BenchData;
+import io.tetradb.bench.Benchmark;
+import io.tetradb.bench.Report;
+import io.tetradb.bench.Samples;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.document.ChangeFeedProcessor;
+import io.tetradb.document.ChangeFeedProcessorBuilder;
+import io.tetradb.document.ChangeFeedProcessorOptions;
+import io.tetradb.document.CosmosChangeFeedRequestOptions;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.CosmosContainerProperties;
+import io.tetradb.document.CosmosDatabase;
+import io.tetradb.document.FeedRange;
+import io.tetradb.document.FeedResponse;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The change feed under write load, in one JVM over the embedded document API (SYNC durability, 1 KiB items,
+ * indexing off so the feed's own cost is not drowned by index writes):
+ * <ul>
+ *   <li>{@code feed.write.without} / {@code feed.write.with-feed}: items/s of {@value #WRITERS} writer threads, with no
+ *       processor, and with a change feed processor (one host, leases in a container of the same store) consuming
+ *       every change; rounds alternate; {@code RATIO write with-feed/without};</li>
+ *   <li>{@code feed.lag}: writes paced at {@value #PACED_RATE}/s with the processor running; lag = from just before
+ *       the write call to the processor's handler seeing the change (p50/p99);</li>
+ *   <li>{@code feed.read}: items/s of one reader draining the whole feed from the beginning ({@code queryChangeFeed},
+ *       1000 per page);</li>
+ *   <li>process CPU per write with and without the processor (the whole JVM: writers, processor, RocksDB, GC).</li>
+ *   <li>TTL purge rate: {@link #ttlPurge} — the TTL work's place in this benchmark.</li>
+ * </ul>
+ */
+public final class FeedBenchmark implements Benchmark {
+    static final int WRITERS = 8;
+    static final int PACED_RATE = 5_000;
+    static final int PARTITION_KEYS = 1_000;
+    private static final ObjectMapper M = new ObjectMapper();
+    private static final String FILL = "x".repeat(900);
+
+    @Override
+    public String name() {
+        return "feed";
+    }
+
+    @Override
+    public String description() {
+        return "change feed: write rate with/without a processor, end-to-end lag at 5k writes/s, feed read rate";
+    }
+
+    @Override
+    public void run(boolean quick, Report out) throws Exception {
+        int total = quick ? 20_000 : 100_000;
+        int rounds = quick ? 2 : 3;
+        int perRound = total / rounds;
+        int paced = quick ? 10_000 : 100_000;
+        Path dir = BenchData.fresh("feed");
+        out.note("change feed benchmark: " + WRITERS + " writer threads, 1 KiB items, " + PARTITION_KEYS
+                + " partition keys, SYNC, indexing off; " + rounds + " rounds of " + perRound
+                + " writes per side; lag over " + paced + " writes paced at " + PACED_RATE + "/s");
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
+                .buildClient()) {
+            client.createDatabase("bench");
+            CosmosDatabase db = client.getDatabase("bench");
+            db.createContainer("leases", "/id");
+            Samples without = new Samples();
+            Samples with = new Samples();
+            long cpuWithout = 0;
+            long cpuWith = 0;
+            long delivered = 0;
+            // a warm-up round of each side (JIT, caches), not measured
+            write(container(db, "warm-plain"), perRound / 2, 0, null);
+            CosmosContainer warm = container(db, "warm-fed");
+            Consumer warmConsumer = new Consumer(perRound / 2);
+            ChangeFeedProcessor warmProcessor = processor(warm, db.getContainer("leases"), "warm", warmConsumer);
+            warmProcessor.start();
+            warmConsumer.awaitLeases(warm);
+            write(warm, perRound / 2, 0, null);
+            warmConsumer.awaitAll();
+            warmProcessor.stop();
+            for (int r = 0; r < rounds; r++) {
+                CosmosContainer plain = container(db, "plain" + r);
+                long c0 = processCpu();
+                long t0 = System.nanoTime();
+                write(plain, perRound, 0, null);
+                long t1 = System.nanoTime();
+                cpuWithout += processCpu() - c0;
+                without.round(perRound, t1 - t0);
+                out.progress(String.format(Locale.ROOT, "round %d without: %.0f items/s", r, perRound * 1e9 / (t1 - t0)));
+
+                CosmosContainer fed = container(db, "fed" + r);
+                Consumer consumer = new Consumer(perRound);
+                ChangeFeedProcessor p = processor(fed, db.getContainer("leases"), "round" + r, consumer);
+                p.start();
+                consumer.awaitLeases(fed);
+                c0 = processCpu();
+                t0 = System.nanoTime();
+                write(fed, perRound, 0, null);
+                t1 = System.nanoTime();
+                consumer.awaitAll();
+                cpuWith += processCpu() - c0;
+                p.stop();
+                with.round(perRound, t1 - t0);
+                delivered += consumer.count.get();
+                out.progress(String.format(Locale.ROOT, "round %d with-feed: %.0f items/s, %d delivered", r,
+                        perRound * 1e9 / (t1 - t0), consumer.count.get()));
+            }
+            out.bench("feed.write.without", perRound, "items_per_s", without);
+            out.bench("feed.write.with-feed", perRound, "items_per_s", with);
+            out.ratio("write with-feed/without", with.medianRate() / without.medianRate());
+            out.result(String.format(Locale.ROOT, "BENCH feed.cpu.without items=%d process_cpu_us_per_write=%.1f",
+                    (long) perRound * rounds, cpuWithout / 1000.0 / ((long) perRound * rounds)));
+            out.result(String.format(Locale.ROOT, "BENCH feed.cpu.with-feed items=%d process_cpu_us_per_write=%.1f "
+                    + "(writes plus the processor reading and handling every change)", (long) perRound * rounds,
+                    cpuWith / 1000.0 / ((long) perRound * rounds)));
+            out.note("delivered by the processors: " + delivered + " of " + (long) perRound * rounds + " writes");
+
+            // lag at a paced rate
+            CosmosContainer lagged = container(db, "lag");
+            Consumer consumer = new Consumer(paced);
+            ChangeFeedProcessor p = processor(lagged, db.getContainer("leases"), "lag", consumer);
+            p.start();
+            consumer.awaitLeases(lagged);
+            long t0 = System.nanoTime();
+            write(lagged, paced, PACED_RATE, consumer);
+            long t1 = System.nanoTime();
+            consumer.awaitAll();
+            p.stop();
+            Samples lag = consumer.lag;
+            lag.round(paced, t1 - t0);
+            out.result(String.format(Locale.ROOT, "BENCH feed.lag items=%d writes_per_s=%.0f lag_p50_ms=%.2f "
+                            + "lag_p99_ms=%.2f lag_max_ms=%.2f", paced, lag.medianRate(),
+                    lag.percentileMicros(0.5) / 1000, lag.percentileMicros(0.99) / 1000,
+                    lag.percentileMicros(1.0) / 1000));
+
+            // feed read rate: one reader drains the lag container's feed from the beginning
+            Samples read = new Samples();
+            for (int r = 0; r < rounds; r++) {
+                long s0 = System.nanoTime();
+                long n = 0;
+                for (FeedResponse<JsonNode> page : lagged.queryChangeFeed(CosmosChangeFeedRequestOptions
+                        .createForProcessingFromBeginning(FeedRange.forFullRange()).setMaxItemCount(1000),
+                        JsonNode.class).iterableByPage()) {
+                    n += page.getResults().size();
+                }
+                long s1 = System.nanoTime();
+                n--; // the probe item that showed the processor was reading
+                if (n != paced) {
+                    throw new IllegalStateException("the feed holds " + n + " changes, expected " + paced);
+                }
+                read.round(n, s1 - s0);
+            }
+            out.bench("feed.read", paced, "items_per_s", read);
+            ttlPurge(quick, client, out);
+        } finally {
+            BenchData.delete(dir);
+        }
+    }
+
+    /**
+     * The TTL purge rate while writes go on (issue 15: at least 50k expired items/s). Measured by the TTL work, which
+     * owns the purge; this branch has no TTL purge to measure.
+     */
+    static void ttlPurge(boolean quick, CosmosClient client, Report out) {
+        out.note("feed.ttl-purge: not measured here (the TTL purge is built on its own branch; it fills this in)");
+    }
+
+    private static CosmosContainer container(CosmosDatabase db, String id) {
+        db.createContainer(new CosmosContainerProperties(id, "/pk")
+                .setIndexingPolicy(new io.tetradb.document.IndexingPolicy()
+                        .setIndexingMode(io.tetradb.document.IndexingMode.NONE).setAutomatic(false)
+                        .setIncludedPaths(List.of()).setExcludedPaths(List.of())));
+        return db.getContainer(id);
+    }
+
+    private static ChangeFeedProcessor processor(CosmosContainer feed, CosmosContainer leases, String prefix,
+                                                 Consumer consumer) {
+        return new ChangeFeedProcessorBuilder().hostName("bench-" + prefix).feedContainer(feed).leaseContainer(leases)
+                .options(new ChangeFeedProcessorOptions().setLeasePrefix(prefix).setStartFromBeginning(true)
+                        .setMaxItemCount(1000).setLeaseAcquireInterval(Duration.ofMillis(200))
+                        .setFeedPollDelay(Duration.ofSeconds(1)))
+                .handleChanges(consumer::accept).buildChangeFeedProcessor();
+    }
+
+    /**
+     * {@code count} writes from {@value #WRITERS} threads; {@code rate} > 0 paces them (each thread its share, on a
+     * fixed schedule, so a slow write is followed by catch-up writes rather than a lower rate).
+     */
+    private static void write(CosmosContainer c, int count, int rate, Consumer lagProbe) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        AtomicLong failures = new AtomicLong();
+        for (int w = 0; w < WRITERS; w++) {
+            int writer = w;
+            Thread t = new Thread(() -> {
+                long start = System.nanoTime();
+                long intervalNanos = rate > 0 ? 1_000_000_000L * WRITERS / rate : 0;
+                int n = 0;
+                for (int i = writer; i < count; i += WRITERS, n++) {
+                    if (intervalNanos > 0) {
+                        long due = start + n * intervalNanos;
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) {
+                            LockSupport.parkNanos(wait);
+                        }
+                    }
+                    ObjectNode item = M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % PARTITION_KEYS))
+                            .put("t", System.nanoTime()).put("fill", FILL);
+                    try {
+                        c.createItem(item);
+                    } catch (RuntimeException e) {
+                        failures.incrementAndGet();
+                    }
+                }
+            }, "feed-writer-" + w);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        if (failures.get() > 0) {
+            throw new IllegalStateException(failures.get() + " writes failed");
+        }
+    }
+
+    private static long processCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** The processor's handler: counts the changes and records each one's lag. */
+    private static final class Consumer {
+        final int expected;
+        final AtomicLong count = new AtomicLong();
+        final Samples lag = new Samples();
+        volatile boolean probed;
+
+        Consumer(int expected) {
+            this.expected = expected;
+        }
+
+        void accept(List<JsonNode> changes) {
+            long now = System.nanoTime();
+            int n = 0;
+            synchronized (lag) {
+                for (JsonNode c : changes) {
+                    if (c.get("id").asText().equals("probe")) {
+                        probed = true;
+                        continue;
+                    }
+                    lag.latency(now - c.get("t").asLong());
+                    n++;
+                }
+            }
+            count.addAndGet(n);
+        }
+
+        /** Until the processor took its lease (so the write clock starts with the reader in place). */
+        void awaitLeases(CosmosContainer feed) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + 30_000;
+            feed.createItem(M.createObjectNode().put("id", "probe").put("pk", "probe").put("t", System.nanoTime()));
+            while (!probed) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("the processor took no lease in 30 s");
+                }
+                Thread.sleep(5);
+            }
+        }
+
+        void awaitAll() throws InterruptedException {
+            long deadline = System.currentTimeMillis() + 120_000;
+            while (count.get() < expected) {
+                if (System.currentTimeMillis() > deadline) {
+                    throw new IllegalStateException("the processor delivered " + count.get() + " of " + expected);
+                }
+                Thread.sleep(2);
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+package io.tetradb.core.feed;
+
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.WriteSet;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The change feed of one container. Writers append one {@link ChangeRecord} per changed item inside their own atomic
+ * write ({@link #batch()}); readers page through the records by sequence ({@link #read(ChangeFeedRequest)}).
+ *
+ * <p>Latest-version mode reads the item itself for each create/replace record and shows it only if the record is
+ * still the item's latest version (its lsn equals the stored item's), so an item changed many times appears once, at
+ * its last change. Superseded records and old tombstones are removed later by the {@link FeedPruner}.
+ */
+public final class ChangeFeed {
+    /** Records looked at per page at most, so a narrow scope over a busy container still answers promptly. */
+    static final int MAX_SCANNED_PER_PAGE = 20_000;
+    private static final byte[] LSN_FIELD = ",\"_lsn\":".getBytes(StandardCharsets.US_ASCII);
+
+    private final ChangeFeeds feeds;
+    private final int collId;
+    private final int levels;
+    private volatile ChangeFeedPolicy policy;
+    /** Replaces and deletes since the pruner's last pass: each leaves a record behind to prune. */
+    final AtomicLong superseded = new AtomicLong();
+
+    ChangeFeed(ChangeFeeds feeds, int collId, int levels) {
+        this.feeds = feeds;
+        this.collId = collId;
+        this.levels = levels;
+        this.policy = ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
+        superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
+    }
+
+    int collId() {
+        return collId;
+    }
+
+    public ChangeFeedPolicy policy() {
+        return policy;
+    }
+
+    /** Sets the container's change feed policy (durably). Changes written from now on follow it. */
+    public void setPolicy(ChangeFeedPolicy next) {
+        if (next.retention().compareTo(ChangeFeedPolicy.MAX_RETENTION) > 0) {
+            throw new StoreException(Status.BAD_REQUEST, "the change feed retention is at most "
+                    + ChangeFeedPolicy.MAX_RETENTION.toMinutes() + " minutes");
+        }
+        feeds.engine().apply(new WriteSet().put(Space.FEED, FeedKeys.policy(collId), next.encode()));
+        policy = next;
+        superseded.incrementAndGet();
+    }
+
+    /** The position a "start from now" reader begins after. */
+    public long currentPosition() {
+        return feeds.stablePosition();
+    }
+
+    /**
+     * Waits until a change beyond {@code position} may be readable (some container committed one) or {@code maxMillis}
+     * pass; returns the stable position. Pollers react within a millisecond instead of sleeping a poll delay.
+     */
+    public long awaitBeyond(long position, long maxMillis) throws InterruptedException {
+        return feeds.awaitBeyond(position, maxMillis);
+    }
+
+    // ---- writing -----------------------------------------------------------------------------------------------
+
+    /** Collects the change records of one transaction; see {@link Batch#writeTo(WriteSet, long)}. */
+    public Batch batch() {
+        return new Batch(policy.allVersionsAndDeletes());
+    }
+
+    /** The change records of one transaction, appended to its write set under its partition lock. */
+    public final class Batch {
+        private final boolean images;
+        private final List<ChangeRecord> records = new ArrayList<>(2);
+
+        private Batch(boolean images) {
+            this.images = images;
+        }
+
+        /**
+         * One changed item.
+         *
+         * @param logicalPartition {@code EPK · pk} of the item's logical partition
+         * @param now              the stored item after the change (null: deleted)
+         * @param old              the stored item before the transaction (null: it did not exist)
+         * @param ttlExpired       the delete is the TTL purge's
+         */
+        public void add(byte[] logicalPartition, String id, long lsn, byte[] now, byte[] old, long oldLsn,
+                        boolean ttlExpired) {
+            ChangeRecord.OperationType type = now == null ? ChangeRecord.OperationType.DELETE
+                    : old == null ? ChangeRecord.OperationType.CREATE : ChangeRecord.OperationType.REPLACE;
+            records.add(new ChangeRecord(0, type, lsn, old == null ? 0 : oldLsn, 0, ttlExpired && now == null,
+                    logicalPartition, id, images && now != null ? json(now) : null,
+                    images && old != null ? json(old) : null));
+        }
+
+        /**
+         * Numbers the records and adds them to {@code ws}; returns the ticket to hand to {@link #release(long)} once
+         * the write set is applied (or failed), or 0 when there was nothing to write.
+         */
+        public long writeTo(WriteSet ws, long crtsMillis) {
+            if (records.isEmpty()) {
+                return 0;
+            }
+            long first = feeds.sequencer().allocate(records.size());
+            long seq = first;
+            for (ChangeRecord r : records) {
+                ChangeRecord numbered = new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
+                        r.ttlExpired(), r.logicalPartition(), r.id(), r.current(), r.previous());
+                ws.put(Space.FEED, FeedKeys.record(collId, seq), numbered.encode());
+                if (r.operationType() != ChangeRecord.OperationType.CREATE) {
+                    superseded.incrementAndGet();
+                }
+                seq++;
+            }
+            return first;
+        }
+    }
+
+    /** Gives back a {@link Batch#writeTo(WriteSet, long)} ticket: readers may now read past it. */
+    public void release(long ticket) {
+        if (ticket > 0) {
+            feeds.sequencer().release(ticket);
+        }
+    }
+
+    private static byte[] json(byte[] stored) {
+        return Arrays.copyOfRange(stored, io.tetradb.core.store.ItemCodec.HEADER, stored.length);
+    }
+
+    // ---- reading -----------------------------------------------------------------------------------------------
+
+    /** One page of changes after {@code request.after()}, up to the stable end of the feed. */
+    public ChangeFeedPage read(ChangeFeedRequest request) {
+        if (request.mode() == ChangeFeedMode.ALL_VERSIONS_AND_DELETES && !policy.allVersionsAndDeletes()) {
+            throw new StoreException(Status.BAD_REQUEST, "the all versions and deletes change feed needs a change feed "
+                    + "policy with a retention on the container (Cosmos DB: ChangeFeedPolicy"
+                    + ".createAllVersionsAndDeletesPolicy); this container keeps the latest version only");
+        }
+        long stable = feeds.stablePosition();
+        long after = request.after();
+        List<ChangeFeedPage.Change> out = new ArrayList<>();
+        if (after >= stable) {
+            return new ChangeFeedPage(out, Math.max(after, 0), true);
+        }
+        Scope scope = new Scope(request);
+        boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
+        long position = after;
+        int scanned = 0;
+        boolean caughtUp = true;
+        try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(collId, after + 1),
+                FeedKeys.record(collId, stable + 1), false)) {
+            while (c.next()) {
+                long seq = FeedKeys.seqOf(c.key());
+                ChangeRecord r = ChangeRecord.decode(seq, c.value());
+                position = seq;
+                if (r.crtsMillis() < request.notBeforeMillis()) {
+                    continue; // before the point in time: skipped without counting, so one page gets past them
+                }
+                if (scope.includes(r)) {
+                    if (latest) {
+                        byte[] item = latestItem(r);
+                        if (item != null) {
+                            out.add(new ChangeFeedPage.Change(r, item));
+                        }
+                    } else {
+                        out.add(new ChangeFeedPage.Change(r, null));
+                    }
+                }
+                if (out.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
+                    caughtUp = false;
+                    break;
+                }
+            }
+        }
+        if (caughtUp) {
+            position = stable;
+        }
+        return new ChangeFeedPage(out, position, caughtUp);
+    }
+
+    /** The stored item as JSON with {@code _lsn}, if {@code r} is a create/replace that is still its latest version. */
+    private byte[] latestItem(ChangeRecord r) {
+        if (r.operationType() == ChangeRecord.OperationType.DELETE) {
+            return null;
+        }
+        byte[] stored = feeds.engine().get(Space.DOCS, docKey(r));
+        if (stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn()) {
+            return null; // deleted or changed since: a later record stands for it
+        }
+        return withLsn(stored, r.lsn());
+    }
+
+    byte[] docKey(ChangeRecord r) {
+        byte[] id = r.id().getBytes(StandardCharsets.UTF_8);
+        return ByteBuffer.allocate(4 + r.logicalPartition().length + id.length).putInt(collId)
+                .put(r.logicalPartition()).put(id).array();
+    }
+
+    /** The stored item's JSON with {@code "_lsn": lsn} added before its closing brace. */
+    static byte[] withLsn(byte[] stored, long lsn) {
+        int start = io.tetradb.core.store.ItemCodec.HEADER;
+        int close = stored.length - 1;
+        while (close > start && stored[close] != '}') {
+            close--;
+        }
+        byte[] digits = Long.toString(lsn).getBytes(StandardCharsets.US_ASCII);
+        byte[] out = new byte[close - start + LSN_FIELD.length + digits.length + 1];
+        System.arraycopy(stored, start, out, 0, close - start);
+        System.arraycopy(LSN_FIELD, 0, out, close - start, LSN_FIELD.length);
+        System.arraycopy(digits, 0, out, close - start + LSN_FIELD.length, digits.length);
+        out[out.length - 1] = '}';
+        return out;
+    }
+
+    /** Adds {@code _lsn} to an image kept in a record (JSON without the stored header). */
+    public static byte[] imageWithLsn(byte[] json, long lsn) {
+        byte[] stored = new byte[io.tetradb.core.store.ItemCodec.HEADER + json.length];
+        System.arraycopy(json, 0, stored, io.tetradb.core.store.ItemCodec.HEADER, json.length);
+        return withLsn(stored, lsn);
+    }
+
+    /** Which records a request covers: an EPK range, one logical partition, or a hierarchical key prefix. */
+    private final class Scope {
+        private final EpkRange range;
+        private final byte[] logicalPartition;
+
+        Scope(ChangeFeedRequest request) {
+            PartitionKeyValue pk = request.partitionKey();
+            EpkRange r = request.range();
+            byte[] lp = null;
+            if (pk != null) {
+                if (pk.levels() < levels && !pk.isNone()) {
+                    EpkRange prefix = EpkRange.prefixOf(pk.epk());
+                    r = new EpkRange(max(r.min(), prefix.min()), min(r.max(), prefix.max()));
+                } else {
+                    lp = new byte[pk.epk().length + pk.encoded().length];
+                    System.arraycopy(pk.epk(), 0, lp, 0, pk.epk().length);
+                    System.arraycopy(pk.encoded(), 0, lp, pk.epk().length, pk.encoded().length);
+                }
+            }
+            this.range = r;
+            this.logicalPartition = lp;
+        }
+
+        boolean includes(ChangeRecord rec) {
+            if (logicalPartition != null) {
+                return Arrays.equals(rec.logicalPartition(), logicalPartition);
+            }
+            if (range.equals(EpkRange.FULL)) {
+                return true;
+            }
+            byte[] epk = Arrays.copyOf(rec.logicalPartition(), 16 * levels);
+            return range.contains(epk);
+        }
+    }
+
+    private static byte[] max(byte[] a, byte[] b) {
+        return EpkRange.compare(a, b) >= 0 ? a : b;
+    }
+
+    private static byte[] min(byte[] a, byte[] b) {
+        return EpkRange.compare(a, b) <= 0 ? a : b;
+    }
+
+    /** For the pruner: the retention of all versions (zero: latest version only). */
+    Duration retention() {
+        return policy.retention();
+    }
+
+    int levels() {
+        return levels;
+    }
+}

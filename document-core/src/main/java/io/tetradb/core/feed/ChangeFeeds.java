@@ -1,0 +1,95 @@
+package io.tetradb.core.feed;
+
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The store's change feeds: the store-wide sequence, one {@link ChangeFeed} per open container, and the background
+ * {@link FeedPruner}. The core store creates one at open and closes it at close.
+ */
+public final class ChangeFeeds implements AutoCloseable {
+    private final StorageEngine engine;
+    private final FeedSequencer sequencer;
+    private final Map<Integer, ChangeFeed> feeds = new ConcurrentHashMap<>();
+    private final FeedPruner pruner;
+
+    /**
+     * @param maxCollId the highest container id ever given out: recovery looks for the highest sequence number in
+     *                  each container's feed (a reverse seek each)
+     */
+    public ChangeFeeds(StorageEngine engine, int maxCollId, Duration pruneInterval) {
+        this.engine = engine;
+        long last = 0;
+        for (int collId = 1; collId <= maxCollId; collId++) {
+            try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.record(collId, 0),
+                    FeedKeys.record(collId, Long.MAX_VALUE), true)) {
+                if (c.next()) {
+                    last = Math.max(last, FeedKeys.seqOf(c.key()));
+                }
+            }
+        }
+        byte[] highWater = engine.get(Space.FEED, FeedKeys.highWater());
+        if (highWater != null) {
+            last = Math.max(last, java.nio.ByteBuffer.wrap(highWater).getLong());
+        }
+        this.sequencer = new FeedSequencer(last);
+        this.pruner = new FeedPruner(this, pruneInterval);
+    }
+
+    /** The feed of one container (made on first use; a container's store asks once). */
+    public ChangeFeed open(int collId, int partitionKeyLevels) {
+        return feeds.computeIfAbsent(collId, id -> new ChangeFeed(this, id, partitionKeyLevels));
+    }
+
+    /**
+     * Adds the sequence's high-water mark to a container delete's write set: the deleted records may have held the
+     * highest numbers, and positions handed out must never be reused.
+     */
+    public void keepHighWater(io.tetradb.core.storage.WriteSet ws) {
+        ws.put(Space.FEED, FeedKeys.highWater(), java.nio.ByteBuffer.allocate(8).putLong(sequencer.last()).array());
+    }
+
+    /** A deleted container's feed is gone (its records went with the container's key range). */
+    public void forget(int collId) {
+        feeds.remove(collId);
+    }
+
+    /** The position every reader can see up to: every change numbered up to it is applied. */
+    public long stablePosition() {
+        return sequencer.stable();
+    }
+
+    /**
+     * Waits until a change beyond {@code position} is visible (in any container) or {@code maxMillis} pass; returns
+     * the stable position. Lets pollers (the change feed processor, REST long polls) react within a millisecond.
+     */
+    public long awaitBeyond(long position, long maxMillis) throws InterruptedException {
+        return sequencer.awaitBeyond(position, maxMillis);
+    }
+
+    public FeedPruner pruner() {
+        return pruner;
+    }
+
+    StorageEngine engine() {
+        return engine;
+    }
+
+    FeedSequencer sequencer() {
+        return sequencer;
+    }
+
+    Iterable<ChangeFeed> all() {
+        return feeds.values();
+    }
+
+    @Override
+    public void close() {
+        pruner.close();
+    }
+}

@@ -1,0 +1,47 @@
+package io.tetradb.core.feed;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Keys of the FEED space. Every key starts with the 4-byte container id (so deleting a container drops its feed);
+ * the byte after it tells the kind. Records written before this layout ({@code collId · EPK · pk · lsn}) have an EPK
+ * byte there, always below 0x40, so they never collide and the pruner drops them.
+ * <pre>
+ * collId · 'S' · seq(8)  → {@link ChangeRecord}
+ * collId · 'M'           → {@link ChangeFeedPolicy}
+ * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
+ *                          deleted, so the sequence never goes back after a restart
+ * </pre>
+ */
+final class FeedKeys {
+    static final byte RECORD = 'S';
+    static final byte POLICY = 'M';
+    static final byte LEGACY_END = 0x40;
+
+    private FeedKeys() {
+    }
+
+    static byte[] record(int collId, long seq) {
+        return ByteBuffer.allocate(13).putInt(collId).put(RECORD).putLong(seq).array();
+    }
+
+    static long seqOf(byte[] key) {
+        return ByteBuffer.wrap(key, 5, 8).getLong();
+    }
+
+    static byte[] highWater() {
+        return ByteBuffer.allocate(5).putInt(0).put((byte) 'H').array();
+    }
+
+    static byte[] policy(int collId) {
+        return ByteBuffer.allocate(5).putInt(collId).put(POLICY).array();
+    }
+
+    static byte[] legacyStart(int collId) {
+        return ByteBuffer.allocate(4).putInt(collId).array();
+    }
+
+    static byte[] legacyEnd(int collId) {
+        return ByteBuffer.allocate(5).putInt(collId).put(LEGACY_END).array();
+    }
+}

@@ -1,0 +1,63 @@
+package io.tetradb.core.feed;
+
+import java.util.TreeMap;
+
+/**
+ * The store-wide feed sequence. Writers take numbers under their partition lock and give them back once their batch
+ * is applied (and durable, when they wait for that); readers read only up to {@link #stable()}, the highest number
+ * below which no batch is still in flight, so a reader that resumes after position n never misses a change that
+ * commits later with a smaller number.
+ */
+final class FeedSequencer {
+    private long last;
+    /** First number of each batch in flight → how many batches hold it (always 1; a map keeps the smallest handy). */
+    private final TreeMap<Long, Integer> inFlight = new TreeMap<>();
+
+    FeedSequencer(long last) {
+        this.last = last;
+    }
+
+    /** Takes {@code count} consecutive numbers; returns the first. Must be {@link #release(long) released}. */
+    synchronized long allocate(int count) {
+        long first = last + 1;
+        last += count;
+        inFlight.put(first, 1);
+        return first;
+    }
+
+    /** The batch that took {@code first} is applied, or abandoned. */
+    synchronized void release(long first) {
+        inFlight.remove(first);
+        notifyAll();
+    }
+
+    /** Every change numbered up to this is applied (or will never be). */
+    synchronized long stable() {
+        return inFlight.isEmpty() ? last : inFlight.firstKey() - 1;
+    }
+
+    synchronized long last() {
+        return last;
+    }
+
+    /** Raises the counter (recovery: the highest number found in a container's feed). */
+    synchronized void atLeast(long seq) {
+        if (seq > last) {
+            last = seq;
+        }
+    }
+
+    /** Waits until {@link #stable()} passes {@code seq} or the time runs out; returns the stable position. */
+    synchronized long awaitBeyond(long seq, long maxMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + maxMillis * 1_000_000;
+        long s;
+        while ((s = stable()) <= seq) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            wait(left);
+        }
+        return s;
+    }
+}

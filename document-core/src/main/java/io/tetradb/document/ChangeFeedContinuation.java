@@ -1,0 +1,60 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.feed.ChangeFeedMode;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.partition.PartitionKeyValue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+
+/**
+ * A change feed continuation token: the container, the mode, the feed range (EPK range or partition key) and the
+ * feed position (store-wide sequence) read up to. Base64 of JSON. Because the position is store-wide, not per
+ * physical partition, a token stays valid for its range across partition splits and restarts.
+ */
+record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange range, PartitionKeyValue partitionKey,
+                              long position, long notBeforeMillis) {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    String encode() {
+        ObjectNode n = MAPPER.createObjectNode();
+        n.put("v", 1).put("rid", containerRid).put("mode", mode.name());
+        n.put("min", range.minHex()).put("max", range.maxHex());
+        if (partitionKey != null) {
+            n.set("pk", partitionKey.toJson());
+        }
+        n.put("position", position);
+        if (notBeforeMillis > 0) {
+            n.put("since", notBeforeMillis);
+        }
+        return Base64.getEncoder().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
+    }
+
+    static ChangeFeedContinuation decode(String token) {
+        try {
+            JsonNode n = MAPPER.readTree(Base64.getDecoder().decode(token));
+            PartitionKeyValue pk = null;
+            if (n.hasNonNull("pk")) {
+                List<JsonNode> components = new ArrayList<>();
+                for (JsonNode c : (ArrayNode) n.get("pk")) {
+                    components.add(c.isObject() && c.isEmpty()
+                            ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : c);
+                }
+                pk = PartitionKeyValue.of(components);
+            }
+            return new ChangeFeedContinuation(n.get("rid").asText(), ChangeFeedMode.valueOf(n.get("mode").asText()),
+                    EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), pk, n.get("position").asLong(),
+                    n.path("since").asLong(0));
+        } catch (Exception e) {
+            throw new StoreException(Status.BAD_REQUEST, "'" + token + "' is not a change feed continuation token");
+        }
+    }
+}

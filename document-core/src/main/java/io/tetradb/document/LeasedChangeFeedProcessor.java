@@ -1,0 +1,498 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.partition.EpkRange;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The change feed processor: one lease per feed range, stored as an item of the lease container
+ * ({@code {id, LeaseToken, FeedRange, ContinuationToken, Owner, timestamp}}), taken and renewed with etag
+ * conditions. A balancer thread takes expired leases and steals from hosts that own more than their share; one
+ * worker thread per owned lease reads its range, calls the handler and then saves the continuation in the lease.
+ * A lease whose range split is split into one lease per child range, each starting from the parent's position.
+ */
+final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
+    private static final Logger LOG = Logger.getLogger(LeasedChangeFeedProcessor.class.getName());
+    private static final String OWNER = "Owner";
+    private static final String CONTINUATION = "ContinuationToken";
+    private static final String TIMESTAMP = "timestamp";
+    /**
+     * How long a caught-up worker lets changes gather after the first new one commits. Each handled batch costs a
+     * lease write (the checkpoint); without the window a steady trickle of writes would double the store's writes.
+     */
+    static final long BATCH_WINDOW_MILLIS = 5;
+
+    private final String host;
+    private final CosmosContainer feed;
+    private final CosmosContainer leases;
+    private final Consumer<List<JsonNode>> handler;
+    private final boolean allVersionsAndDeletes;
+    private final ChangeFeedProcessorOptions options;
+    private final String prefix;
+    private final Map<String, Worker> workers = new ConcurrentHashMap<>();
+    private volatile boolean running;
+    private Thread balancer;
+
+    LeasedChangeFeedProcessor(String host, CosmosContainer feed, CosmosContainer leases,
+                              Consumer<List<JsonNode>> handler, boolean allVersionsAndDeletes,
+                              ChangeFeedProcessorOptions options) {
+        this.host = host;
+        this.feed = feed;
+        this.leases = leases;
+        this.handler = handler;
+        this.allVersionsAndDeletes = allVersionsAndDeletes;
+        this.options = options;
+        this.prefix = options.getLeasePrefix() + feed.getDatabase().getId() + "." + feed.getId() + "..";
+    }
+
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        createMissingLeases();
+        running = true;
+        balancer = new Thread(this::balanceLoop, "tetradb-cfp-" + host);
+        balancer.setDaemon(true);
+        balancer.start();
+    }
+
+    @Override
+    public synchronized void stop() {
+        halt(true);
+    }
+
+    /** For crash tests: stops every thread at once and leaves the leases as they are (owned, to expire). */
+    synchronized void kill() {
+        halt(false);
+    }
+
+    private void halt(boolean releaseLeases) {
+        if (!running) {
+            return;
+        }
+        running = false;
+        balancer.interrupt();
+        join(balancer);
+        for (Worker w : new ArrayList<>(workers.values())) {
+            w.stop();
+            if (releaseLeases) {
+                w.release();
+            }
+        }
+        workers.clear();
+    }
+
+    @Override
+    public boolean isStarted() {
+        return running;
+    }
+
+    @Override
+    public Map<String, Integer> getEstimatedLag() {
+        Map<String, Integer> lag = new HashMap<>();
+        for (ObjectNode lease : readLeases()) {
+            String token = lease.path(CONTINUATION).asText(null);
+            if (token == null) {
+                continue;
+            }
+            int n = 0;
+            for (FeedResponse<JsonNode> page : feed.queryChangeFeed(CosmosChangeFeedRequestOptions
+                    .createForProcessingFromContinuation(token).setMaxItemCount(1000), JsonNode.class).iterableByPage()) {
+                n += page.getResults().size();
+            }
+            lag.put(lease.path("LeaseToken").asText(), n);
+        }
+        return lag;
+    }
+
+    /** The ids of the leases this host works on now (for tests and tools). */
+    Set<String> ownedLeases() {
+        return new HashSet<>(workers.keySet());
+    }
+
+    // ---- leases ------------------------------------------------------------------------------------------------
+
+    private List<ObjectNode> readLeases() {
+        List<ObjectNode> out = new ArrayList<>();
+        leases.queryItems(new SqlQuerySpec("SELECT * FROM c WHERE STARTSWITH(c.id, @prefix)",
+                new SqlParameter("@prefix", prefix)), new CosmosQueryRequestOptions(), ObjectNode.class)
+                .forEach(out::add);
+        return out;
+    }
+
+    /** One lease per current feed range that no lease covers yet, positioned at the configured start. */
+    private void createMissingLeases() {
+        List<EpkRange> covered = readLeases().stream().map(LeasedChangeFeedProcessor::rangeOf).toList();
+        for (FeedRange r : feed.getFeedRanges()) {
+            boolean inside = covered.stream().anyMatch(c -> EpkRange.compare(c.min(), r.range().min()) <= 0
+                    && EpkRange.compare(r.range().max(), c.max()) <= 0);
+            if (!inside) {
+                createLease(r.range(), startToken(r));
+            }
+        }
+    }
+
+    private String startToken(FeedRange r) {
+        // all versions and deletes start from now, as in Cosmos DB
+        CosmosChangeFeedRequestOptions o = allVersionsAndDeletes
+                ? CosmosChangeFeedRequestOptions.createForProcessingFromNow(r).allVersionsAndDeletes()
+                : options.getStartTime() != null
+                ? CosmosChangeFeedRequestOptions.createForProcessingFromPointInTime(options.getStartTime(), r)
+                : options.isStartFromBeginning() ? CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(r)
+                : CosmosChangeFeedRequestOptions.createForProcessingFromNow(r);
+        return CosmosException.call(() -> feed.startOf(o).encode());
+    }
+
+    private void createLease(EpkRange range, String token) {
+        String token2 = range.minHex() + "-" + range.maxHex();
+        ObjectNode lease = JsonNodeFactory.instance.objectNode();
+        lease.put("id", prefix + token2);
+        lease.put("version", 1);
+        lease.put("LeaseToken", token2);
+        lease.putObject("FeedRange").putObject("EPKRange").put("min", range.minHex()).put("max", range.maxHex());
+        lease.put(CONTINUATION, token);
+        lease.putNull(OWNER);
+        lease.put(TIMESTAMP, Instant.now().toString());
+        try {
+            leases.createItem(lease);
+        } catch (CosmosException e) {
+            if (e.getStatusCode() != Status.CONFLICT) {
+                throw e; // 409: another host created it first
+            }
+        }
+    }
+
+    private static EpkRange rangeOf(JsonNode lease) {
+        JsonNode r = lease.path("FeedRange").path("EPKRange");
+        return EpkRange.ofHex(r.path("min").asText(), r.path("max").asText());
+    }
+
+    private boolean expired(JsonNode lease, Instant now) {
+        JsonNode owner = lease.get(OWNER);
+        if (owner == null || owner.isNull()) {
+            return true;
+        }
+        Instant renewed = Instant.parse(lease.path(TIMESTAMP).asText(Instant.EPOCH.toString()));
+        return renewed.plus(options.getLeaseExpirationInterval()).isBefore(now);
+    }
+
+    private static String etagOf(JsonNode lease) {
+        return lease.path("_etag").asText();
+    }
+
+    /** Replaces the lease if it still has {@code etag}; the new etag, or null when someone else changed it. */
+    private String replaceLease(ObjectNode lease, String etag) {
+        String id = lease.path("id").asText();
+        try {
+            return leases.replaceItem(lease, id, new PartitionKey(id),
+                    new CosmosItemRequestOptions().setIfMatchETag(etag)).getETag();
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == Status.PRECONDITION_FAILED || e.getStatusCode() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private ObjectNode readLease(String id) {
+        try {
+            return leases.readItem(id, new PartitionKey(id), ObjectNode.class).getItem();
+        } catch (CosmosException e) {
+            if (e.getStatusCode() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    // ---- balancing ---------------------------------------------------------------------------------------------
+
+    private void balanceLoop() {
+        long nextAcquire = 0;
+        long nextRenew = 0;
+        while (running) {
+            try {
+                long now = System.currentTimeMillis();
+                if (now >= nextRenew) {
+                    for (Worker w : new ArrayList<>(workers.values())) {
+                        w.renew();
+                    }
+                    nextRenew = now + options.getLeaseRenewInterval().toMillis();
+                }
+                if (now >= nextAcquire) {
+                    balance();
+                    nextAcquire = now + options.getLeaseAcquireInterval().toMillis();
+                }
+                Thread.sleep(Math.max(1, Math.min(nextAcquire, nextRenew) - System.currentTimeMillis()));
+            } catch (InterruptedException e) {
+                return;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                LOG.log(Level.WARNING, "change feed processor " + host + ": balancing failed, retrying", e);
+                try {
+                    Thread.sleep(options.getLeaseAcquireInterval().toMillis());
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void balance() {
+        createMissingLeases();
+        List<ObjectNode> all = readLeases();
+        Instant now = Instant.now();
+        Map<String, List<ObjectNode>> byOwner = new HashMap<>();
+        byOwner.put(host, new ArrayList<>());
+        List<ObjectNode> free = new ArrayList<>();
+        Set<String> present = new HashSet<>();
+        for (ObjectNode l : all) {
+            present.add(l.path("id").asText());
+            if (expired(l, now)) {
+                free.add(l);
+            } else {
+                byOwner.computeIfAbsent(l.path(OWNER).asText(), o -> new ArrayList<>()).add(l);
+            }
+        }
+        // workers whose lease another host took (or that is gone) stop
+        Set<String> mine = new HashSet<>();
+        byOwner.get(host).forEach(l -> mine.add(l.path("id").asText()));
+        for (Worker w : new ArrayList<>(workers.values())) {
+            if (!mine.contains(w.id) && !free.stream().anyMatch(l -> l.path("id").asText().equals(w.id))) {
+                w.stop();
+                workers.remove(w.id);
+            }
+        }
+        if (splitOwnedLeases(byOwner.get(host))) {
+            return; // the children are taken at the next pass
+        }
+        int target = (all.size() + byOwner.size() - 1) / byOwner.size();
+        int owned = byOwner.get(host).size();
+        // leases this host owns but has no worker for (it restarted within the expiry): resume them
+        for (ObjectNode l : byOwner.get(host)) {
+            if (!workers.containsKey(l.path("id").asText())) {
+                take(l);
+            }
+        }
+        Collections.shuffle(free);
+        for (ObjectNode l : free) {
+            if (owned >= target) {
+                break;
+            }
+            if (take(l)) {
+                owned++;
+            }
+        }
+        if (owned < target) {
+            // steal one lease from the busiest host that owns more than its share
+            byOwner.entrySet().stream().filter(e -> !e.getKey().equals(host) && e.getValue().size() > target)
+                    .max((a, b) -> Integer.compare(a.getValue().size(), b.getValue().size()))
+                    .ifPresent(e -> take(e.getValue().get(0)));
+        }
+    }
+
+    /** Takes a lease (owner = this host, renewed now) if nobody changed it meanwhile, and starts its worker. */
+    private boolean take(ObjectNode lease) {
+        ObjectNode mine = lease.deepCopy();
+        mine.put(OWNER, host);
+        mine.put(TIMESTAMP, Instant.now().toString());
+        String etag = replaceLease(mine, etagOf(lease));
+        if (etag == null) {
+            return false;
+        }
+        Worker w = new Worker(mine, etag);
+        Worker before = workers.put(w.id, w);
+        if (before != null) {
+            before.stop();
+        }
+        w.start();
+        return true;
+    }
+
+    /** A lease of this host whose range now spans several feed ranges becomes one lease per child range. */
+    private boolean splitOwnedLeases(List<ObjectNode> owned) {
+        boolean split = false;
+        List<FeedRange> current = feed.getFeedRanges();
+        for (ObjectNode lease : owned) {
+            EpkRange r = rangeOf(lease);
+            List<FeedRange> children = current.stream().filter(c -> EpkRange.compare(r.min(), c.range().min()) <= 0
+                    && EpkRange.compare(c.range().max(), r.max()) <= 0).toList();
+            if (children.size() < 2) {
+                continue;
+            }
+            String id = lease.path("id").asText();
+            Worker w = workers.remove(id);
+            if (w != null) {
+                w.stop();
+            }
+            ObjectNode latest = readLease(id);
+            if (latest == null || !host.equals(latest.path(OWNER).asText())) {
+                continue;
+            }
+            ChangeFeedContinuation parent = ChangeFeedContinuation.decode(latest.path(CONTINUATION).asText());
+            for (FeedRange child : children) {
+                createLease(child.range(), new ChangeFeedContinuation(parent.containerRid(), parent.mode(),
+                        child.range(), parent.partitionKey(), parent.position(), parent.notBeforeMillis()).encode());
+            }
+            try {
+                leases.deleteItem(id, new PartitionKey(id),
+                        new CosmosItemRequestOptions().setIfMatchETag(etagOf(latest)));
+            } catch (CosmosException e) {
+                if (e.getStatusCode() != Status.PRECONDITION_FAILED && e.getStatusCode() != Status.NOT_FOUND) {
+                    throw e;
+                }
+            }
+            split = true;
+        }
+        return split;
+    }
+
+    private static void join(Thread t) {
+        if (t == null || t == Thread.currentThread()) {
+            return;
+        }
+        try {
+            t.join(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ---- one owned lease ---------------------------------------------------------------------------------------
+
+    private final class Worker {
+        final String id;
+        /** The lease as last written by this host, and its etag; guarded by this worker. */
+        private ObjectNode lease;
+        private String etag;
+        private volatile boolean stopped;
+        private final Thread thread;
+
+        Worker(ObjectNode lease, String etag) {
+            this.id = lease.path("id").asText();
+            this.lease = lease;
+            this.etag = etag;
+            this.thread = new Thread(this::run, "tetradb-cfp-" + host + "-" + lease.path("LeaseToken").asText());
+            this.thread.setDaemon(true);
+        }
+
+        void start() {
+            thread.start();
+        }
+
+        void stop() {
+            stopped = true;
+            thread.interrupt();
+            join(thread);
+        }
+
+        private synchronized String token() {
+            return lease.path(CONTINUATION).asText();
+        }
+
+        private void run() {
+            String token = token();
+            long wait = options.getFeedPollDelay().toMillis();
+            while (!stopped && running) {
+                try {
+                    FeedResponse<JsonNode> page = feed.queryChangeFeed(CosmosChangeFeedRequestOptions
+                            .createForProcessingFromContinuation(token).setMaxItemCount(options.getMaxItemCount()),
+                            JsonNode.class).iterableByPage().iterator().next();
+                    if (!page.getResults().isEmpty()) {
+                        handler.accept(page.getResults());
+                        if (!checkpoint(page.getContinuationToken())) {
+                            return; // the lease went to another host: it continues from the saved position
+                        }
+                    } else {
+                        keep(page.getContinuationToken());
+                    }
+                    token = page.getContinuationToken();
+                    if (page.drained) {
+                        long position = ChangeFeedContinuation.decode(token).position();
+                        long woke = feed.store().changeFeed().awaitBeyond(position, wait);
+                        if (woke > position) {
+                            // woken by a commit: let a few more gather, so one checkpoint covers a batch of changes
+                            Thread.sleep(BATCH_WINDOW_MILLIS);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    return;
+                } catch (RuntimeException e) {
+                    if (stopped || !running) {
+                        return;
+                    }
+                    // a failing handler (or read): the same changes are delivered again after the poll delay
+                    LOG.log(Level.WARNING, "change feed processor " + host + ": lease " + id + " failed; retrying", e);
+                    try {
+                        Thread.sleep(wait);
+                    } catch (InterruptedException ie) {
+                        return;
+                    }
+                }
+            }
+        }
+
+        /** Keeps the position past empty pages in memory; it is saved with the next checkpoint or renewal. */
+        private synchronized void keep(String token) {
+            lease.put(CONTINUATION, token);
+        }
+
+        /** Saves the position after a handled batch; false when the lease is no longer this host's. */
+        private synchronized boolean checkpoint(String token) {
+            lease.put(CONTINUATION, token);
+            return write();
+        }
+
+        synchronized void renew() {
+            if (!stopped && !write()) {
+                stopped = true;
+                thread.interrupt();
+                workers.remove(id, this);
+            }
+        }
+
+        /** Writes the lease (renewed now); after a lost etag race it rereads and retries if the lease is still ours. */
+        private boolean write() {
+            for (int attempt = 0; attempt < 3; attempt++) {
+                lease.put(OWNER, host);
+                lease.put(TIMESTAMP, Instant.now().toString());
+                String next = replaceLease(lease, etag);
+                if (next != null) {
+                    etag = next;
+                    return true;
+                }
+                ObjectNode current = readLease(id);
+                if (current == null || !host.equals(current.path(OWNER).asText(null))) {
+                    stopped = true;
+                    return false;
+                }
+                etag = etagOf(current);
+            }
+            return false;
+        }
+
+        /** Gives the lease up (owner cleared), keeping its position. */
+        synchronized void release() {
+            lease.putNull(OWNER);
+            replaceLease(lease, etag);
+        }
+    }
+}
