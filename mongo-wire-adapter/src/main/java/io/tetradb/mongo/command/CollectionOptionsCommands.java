@@ -68,9 +68,14 @@ final class CollectionOptionsCommands {
             if (field.equals("collMod") || GENERIC_ARGUMENTS.contains(field)) {
                 continue;
             }
+            if (field.equals(io.tetradb.mongo.changestream.PrePostImages.OPTION)) {
+                options.put(field, io.tetradb.mongo.changestream.PrePostImages.checked("collMod", v));
+                continue;
+            }
             if (!VALIDATION.contains(field)) {
                 throw new MongoError(ErrorCode.INVALID_OPTIONS, "collMod option '" + field + "' is not supported by "
-                        + "this server (validator, validationLevel and validationAction are)");
+                        + "this server (validator, validationLevel, validationAction and "
+                        + "changeStreamPreAndPostImages are)");
             }
             options.put(field, v);
         }
