@@ -142,8 +142,19 @@ final class ChangeStream {
             pending = new ArrayList<>(pending.subList(0, max - out.size()));
             reached = pending.get(pending.size() - 1).event().seq();
         }
+        long last = position;
         for (Pending p : pending) {
-            BsonDocument event = event(p.event(), p.coll());
+            BsonDocument event;
+            try {
+                event = event(p.event(), p.coll());
+            } catch (MongoError e) {
+                if (out.isEmpty()) {
+                    throw e;
+                }
+                reached = last; // deliver what came before; the next getMore fails on this event
+                break;
+            }
+            last = p.event().seq();
             if (event != null) {
                 out.add(event);
             }
