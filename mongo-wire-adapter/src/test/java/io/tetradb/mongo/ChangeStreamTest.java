@@ -243,6 +243,24 @@ class ChangeStreamTest extends MongoServerTestBase {
     }
 
     @Test
+    void databaseStreamSeesDropsThenDropDatabaseAndInvalidate() {
+        MongoDatabase db = client.getDatabase("csdropdb");
+        db.getCollection("x").insertOne(new Document("_id", 1));
+        db.getCollection("y").insertOne(new Document("_id", 1));
+        try (var cursor = open(db.watch())) {
+            db.getCollection("x").insertOne(new Document("_id", 2));
+            assertEquals(OperationType.INSERT, cursor.next().getOperationType());
+            db.drop();
+            List<ChangeStreamDocument<Document>> e = take(cursor, 4);
+            assertEquals(List.of(OperationType.DROP, OperationType.DROP, OperationType.DROP_DATABASE,
+                    OperationType.INVALIDATE), e.stream().map(ChangeStreamDocument::getOperationType).toList());
+            assertEquals(java.util.Set.of("x", "y"), java.util.Set.of(e.get(0).getNamespace().getCollectionName(),
+                    e.get(1).getNamespace().getCollectionName()));
+            assertEquals("csdropdb", e.get(2).getDatabaseName());
+        }
+    }
+
+    @Test
     void preImagesNeedTheCollectionOption() {
         MongoDatabase db = client.getDatabase("cs");
         db.getCollection("images").drop();
