@@ -46,6 +46,11 @@ import java.util.Set;
  */
 public final class DocumentMapper {
     public static final String TYPES = "_types";
+    /**
+     * Marks a document last written by a replacement (change streams tell {@code replace} from {@code update} by
+     * it). No user field is stored under this name: a user's top-level {@code ~rep} is stored as {@code ~~rep}.
+     */
+    public static final String REPLACED = "~rep";
     private static final Set<String> RESERVED = Set.of("id", "_rid", "_self", "_etag", "_attachments", "_ts", TYPES);
     private static final JsonWriterSettings RELAXED = JsonWriterSettings.builder().outputMode(JsonMode.RELAXED).build();
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -135,7 +140,7 @@ public final class DocumentMapper {
         BsonDocument stored = new BsonDocument();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (!RESERVED.contains(e.getKey())) {
+            if (!RESERVED.contains(e.getKey()) && !e.getKey().equals(REPLACED)) {
                 stored.put(e.getKey(), bson(e.getValue()));
             }
         }
@@ -159,7 +164,7 @@ public final class DocumentMapper {
                 p.nextToken();
                 if (name.equals(TYPES)) {
                     types = mapper.readTree(p);
-                } else if (RESERVED.contains(name)) {
+                } else if (RESERVED.contains(name) || name.equals(REPLACED)) {
                     p.skipChildren();
                 } else {
                     stored.put(name, streamed(mapper, p));

@@ -80,9 +80,14 @@ final class CollectionOptionsCommands {
                 ttlReply = indexes.modifyTtl(coll, v.asDocument());
                 continue;
             }
+            if (field.equals(io.tetradb.mongo.changestream.PrePostImages.OPTION)) {
+                options.put(field, io.tetradb.mongo.changestream.PrePostImages.checked("collMod", v));
+                continue;
+            }
             if (!VALIDATION.contains(field)) {
                 throw new MongoError(ErrorCode.INVALID_OPTIONS, "collMod option '" + field + "' is not supported by "
-                        + "this server (validator, validationLevel and validationAction are)");
+                        + "this server (validator, validationLevel, validationAction, index (a TTL index's expireAfterSeconds) and "
+                        + "changeStreamPreAndPostImages are)");
             }
             options.put(field, v);
         }

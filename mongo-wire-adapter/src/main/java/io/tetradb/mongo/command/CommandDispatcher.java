@@ -30,6 +30,7 @@ public final class CommandDispatcher implements AutoCloseable {
     private final AuthCommands auth;
     final OpCounters opCounters = new OpCounters();
     private final io.tetradb.mongo.txn.TransactionTable transactions = new io.tetradb.mongo.txn.TransactionTable();
+    private final io.tetradb.mongo.changestream.ChangeStreamCommands changeStreams;
 
     public CommandDispatcher(CosmosClient client) {
         this(client, io.tetradb.mongo.auth.MongoUsers.none());
@@ -38,6 +39,7 @@ public final class CommandDispatcher implements AutoCloseable {
     public CommandDispatcher(CosmosClient client, io.tetradb.mongo.auth.MongoUsers users) {
         this.catalog = new MongoCatalog(client.coreStore());
         this.cursors = new Cursors();
+        this.changeStreams = new io.tetradb.mongo.changestream.ChangeStreamCommands(catalog);
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
         io.tetradb.mongo.auth.UserDirectory directory = new io.tetradb.mongo.auth.UserDirectory(users, catalog);
         this.auth = new AuthCommands(directory);
@@ -54,8 +56,29 @@ public final class CommandDispatcher implements AutoCloseable {
         TransactionCommands.register(this, transactions);
         CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
         register("aggregate", (ctx, cmd) -> {
+            if (io.tetradb.mongo.changestream.ChangeStreamCommands.isChangeStream(cmd)) {
+                return changeStreams.aggregate(ctx.database(), cmd);
+            }
             BsonDocument currentOp = AdminCommands.currentOpStage(this, ctx, cmd);
             return currentOp != null ? currentOp : aggregate.run(ctx, cmd);
+        });
+        // change stream cursors are the change streams' own; every other cursor id goes on to ReadCommands
+        CommandHandler getMore = handlers.get("getMore");
+        register("getMore", (ctx, cmd) -> changeStreams.owns(cmd.get("getMore"))
+                ? changeStreams.getMore(ctx.database(), cmd) : getMore.run(ctx, cmd));
+        CommandHandler killCursors = handlers.get("killCursors");
+        register("killCursors", (ctx, cmd) -> {
+            if (!cmd.isArray("cursors")) {
+                return killCursors.run(ctx, cmd);
+            }
+            java.util.List<Long> streams = changeStreams.kill(cmd.getArray("cursors"));
+            BsonDocument rest = cmd.clone();
+            rest.getArray("cursors").removeIf(v -> v.isNumber() && streams.contains(v.asNumber().longValue()));
+            BsonDocument reply = killCursors.run(ctx, rest);
+            if (reply.isArray("cursorsKilled")) {
+                streams.forEach(id -> reply.getArray("cursorsKilled").add(new org.bson.BsonInt64(id)));
+            }
+            return reply;
         });
     }
 
@@ -176,5 +199,6 @@ public final class CommandDispatcher implements AutoCloseable {
     @Override
     public void close() {
         cursors.closeAll();
+        changeStreams.closeAll();
     }
 }

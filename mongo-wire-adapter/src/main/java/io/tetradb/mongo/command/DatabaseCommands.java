@@ -145,12 +145,16 @@ final class DatabaseCommands {
         for (String option : cmd.keySet()) {
             boolean off = cmd.get(option).isBoolean() && !cmd.getBoolean(option).getValue();
             if (!off && List.of("capped", "timeseries", "viewOn", "pipeline", "clusteredIndex", "collation",
-                    "expireAfterSeconds", "changeStreamPreAndPostImages", "encryptedFields").contains(option)) {
+                    "expireAfterSeconds", "encryptedFields").contains(option)) {
                 throw new MongoError(ErrorCode.NOT_IMPLEMENTED, "create with '" + option + "' is not supported");
             }
         }
         CollectionOptionsCommands.checkCreateFields(cmd);
         BsonDocument options = CollectionOptionsCommands.validationOptions(ctx.database() + "." + name, cmd);
+        if (cmd.containsKey(io.tetradb.mongo.changestream.PrePostImages.OPTION)) {
+            options.append(io.tetradb.mongo.changestream.PrePostImages.OPTION, io.tetradb.mongo.changestream
+                    .PrePostImages.checked("create", cmd.get(io.tetradb.mongo.changestream.PrePostImages.OPTION)));
+        }
         catalog.create(ctx.database(), name, true);
         if (!options.isEmpty()) {
             catalog.options().set(catalog.collection(ctx.database(), name), options);

@@ -273,7 +273,8 @@ final class WriteCommands {
                     validator.check(current.doc(), next);
                 }
                 if (changed) {
-                    writeChecked(coll, unique, next, () -> written[0] = coll.replace(read, next, charge));
+                    writeChecked(coll, unique, next, () -> written[0] = coll.replace(read, next, charge,
+                            applier.isReplacement()));
                 }
                 if (written[0]) {
                     matched++;

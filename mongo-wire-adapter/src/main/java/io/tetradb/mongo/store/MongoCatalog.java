@@ -88,6 +88,7 @@ public final class MongoCatalog {
         try {
             store.createContainer(db, name, PartitionKeyDefinition.of(PARTITION_KEY_PATH),
                     initialPolicy(name), null, null, null, Limits.MAX_STORED_ITEM_BYTES);
+            keepChanges(db, name);
         } catch (StoreException e) {
             if (e.status() != Status.CONFLICT) {
                 throw e;
@@ -131,6 +132,14 @@ public final class MongoCatalog {
         }
         store.createContainer(db, name, PartitionKeyDefinition.of(path), initialPolicy(name), null, null, null,
                 Limits.MAX_STORED_ITEM_BYTES);
+        keepChanges(db, name);
+    }
+
+    /** A user collection's feed keeps every change with its images, for change streams (see FeedAdapter). */
+    private void keepChanges(String db, String name) {
+        if (!name.startsWith("system.")) {
+            io.tetradb.mongo.changestream.FeedAdapter.keepAllVersions(store.container(db, name));
+        }
     }
 
     /** Drops a collection; false if it did not exist. */

@@ -332,7 +332,15 @@ public final class MongoCollection {
      * between (the caller reads again and retries).
      */
     public boolean replace(StoredDoc old, BsonDocument next, double[] charge) {
+        return replace(old, next, charge, false);
+    }
+
+    /** As {@link #replace(StoredDoc, BsonDocument, double[])}; a replacement is marked for change streams. */
+    public boolean replace(StoredDoc old, BsonDocument next, double[] charge, boolean replacement) {
         ObjectNode item = DocumentMapper.toItem(next);
+        if (replacement) {
+            item.put(DocumentMapper.REPLACED, true);
+        }
         if (!partitionOf(next, item).equals(old.partition())) {
             throw new MongoError(ErrorCode.IMMUTABLE_FIELD, "the shard key field '" + shardField
                     + "' cannot be changed");

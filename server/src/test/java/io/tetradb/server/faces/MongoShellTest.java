@@ -63,6 +63,28 @@ class MongoShellTest {
         }
     }
 
+    /** mongosh's {@code db.coll.watch()}: a change stream cursor that returns the events of later writes. */
+    @Test
+    void mongoshWatchesACollection(@TempDir Path dataDir) throws Exception {
+        NodeClients.requireNodeAndNpm();
+        Path dir = Path.of(System.getProperty("mongosh.dir", "target/mongosh"));
+        NodeClients.install(dir, "mongosh", System.getProperty("mongosh.version", "2.12.0"));
+        String script = "const cs = db.getSiblingDB('watched').events.watch([], {fullDocument: 'updateLookup'});"
+                + "db.getSiblingDB('watched').events.insertOne({_id: 1, n: 1});"
+                + "db.getSiblingDB('watched').events.updateOne({_id: 1}, {$inc: {n: 1}});"
+                + "const a = cs.next(); const b = cs.next(); cs.close();"
+                + "print(JSON.stringify({ops: [a.operationType, b.operationType], n: b.fullDocument.n,"
+                + " updated: b.updateDescription.updatedFields}));";
+        try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withMongoPort(0)).start()) {
+            String out = NodeClients.run(dir, MONGOSH_TIMEOUT_SECONDS, "node", "node_modules/mongosh/bin/mongosh.js",
+                    server.endpoint("mongo").url(), "--quiet", "--eval", script);
+            JsonNode r = new ObjectMapper().readTree(out.strip().lines().reduce((a, b) -> b).orElseThrow());
+            assertEquals("[\"insert\",\"update\"]", r.get("ops").toString());
+            assertEquals(2, r.get("n").asInt());
+            assertEquals("{\"n\":2}", r.get("updated").toString());
+        }
+    }
+
     /**
      * The issue's scripted session over the seed files {@code students-classes-single-collection.jsonl} and
      * {@code customer-invoices.jsonl}: insert, {@code createIndex}, the finds of examples/README.md (index

@@ -1,0 +1,113 @@
+package io.tetradb.mongo.changestream;
+
+import io.tetradb.core.feed.ChangeFeed;
+import io.tetradb.core.feed.ChangeFeedMode;
+import io.tetradb.core.feed.ChangeFeedPage;
+import io.tetradb.core.feed.ChangeFeedPolicy;
+import io.tetradb.core.feed.ChangeFeedRequest;
+import io.tetradb.core.feed.ChangeFeeds;
+import io.tetradb.core.feed.ChangeRecord;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.CoreStore;
+import io.tetradb.mongo.bson.DocumentMapper;
+import org.bson.BsonDocument;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one place the Mongo face touches the core's change feed ({@code io.tetradb.core.feed}): it turns the change
+ * records of a collection's container into {@link FeedEvent}s with BSON images (through the face's own
+ * {@link DocumentMapper}), and exposes the store-wide sequence's stable position and wake-up.
+ *
+ * <p>Change streams need deletes and the images before and after each change, which the core keeps only in its
+ * all-versions-and-deletes mode; so every Mongo collection gets that policy with {@link #RETENTION} (MongoDB's
+ * equivalent is the oplog window).
+ */
+public final class FeedAdapter {
+    /** How long change events stay resumable: {@code -Dtetradb.mongo.changeStreamRetentionMinutes} (24 h). */
+    public static final Duration RETENTION = Duration.ofMinutes(
+            Long.getLong("tetradb.mongo.changeStreamRetentionMinutes", 24 * 60));
+
+    private final ChangeFeeds feeds;
+
+    public FeedAdapter(CoreStore store) {
+        this.feeds = store.changeFeeds();
+    }
+
+    /** Makes the container keep every change with its images (idempotent; a collection created earlier gets it late). */
+    public static void keepAllVersions(ContainerStore container) {
+        ChangeFeed feed = container.changeFeed();
+        if (!feed.policy().allVersionsAndDeletes() || feed.policy().retention().compareTo(RETENTION) < 0) {
+            feed.setPolicy(new ChangeFeedPolicy(RETENTION));
+        }
+    }
+
+    /** The position every change up to which is readable. */
+    public long stablePosition() {
+        return feeds.stablePosition();
+    }
+
+    /** Waits (on the calling thread, never spinning) until a change beyond {@code position} is readable. */
+    public long awaitBeyond(long position, long maxMillis) throws InterruptedException {
+        return feeds.awaitBeyond(position, maxMillis);
+    }
+
+    /**
+     * The changes of {@code container} numbered in {@code (after, upTo]}, at most {@code max}, in order;
+     * {@code notBeforeMillis} skips changes committed earlier.
+     */
+    public List<FeedEvent> read(ContainerStore container, long after, long upTo, int max, long notBeforeMillis) {
+        keepAllVersions(container);
+        com.fasterxml.jackson.databind.ObjectMapper mapper = container.codec().mapper();
+        List<FeedEvent> out = new ArrayList<>();
+        long position = after;
+        while (position < upTo && out.size() < max) {
+            ChangeFeedPage page = container.changeFeed().read(new ChangeFeedRequest(
+                    ChangeFeedMode.ALL_VERSIONS_AND_DELETES, null, null, position, notBeforeMillis, max - out.size()));
+            for (ChangeFeedPage.Change c : page.changes()) {
+                ChangeRecord r = c.record();
+                if (r.seq() > upTo) {
+                    return out;
+                }
+                out.add(new FeedEvent(r.seq(), kind(r.operationType()), r.crtsMillis(), r.ttlExpired(),
+                        r.operationType() == ChangeRecord.OperationType.REPLACE && replacement(mapper, r.current()),
+                        image(mapper, r.current()), image(mapper, r.previous())));
+            }
+            if (page.continuation() <= position) {
+                break;
+            }
+            position = page.continuation();
+            if (page.caughtUp()) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static FeedEvent.Kind kind(ChangeRecord.OperationType t) {
+        return switch (t) {
+            case CREATE -> FeedEvent.Kind.INSERT;
+            case REPLACE -> FeedEvent.Kind.CHANGE;
+            case DELETE -> FeedEvent.Kind.DELETE;
+        };
+    }
+
+    /** Whether the stored image carries {@link DocumentMapper#REPLACED} (written by a replacement). */
+    private static boolean replacement(com.fasterxml.jackson.databind.ObjectMapper mapper, byte[] json) {
+        if (json == null) {
+            return false;
+        }
+        try {
+            com.fasterxml.jackson.databind.JsonNode marker = mapper.readTree(json).get(DocumentMapper.REPLACED);
+            return marker != null && marker.asBoolean();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("a change record's image is not JSON", e);
+        }
+    }
+
+    private static BsonDocument image(com.fasterxml.jackson.databind.ObjectMapper mapper, byte[] json) {
+        return json == null ? null : DocumentMapper.fromItemJson(mapper, json, 0, json.length);
+    }
+}
