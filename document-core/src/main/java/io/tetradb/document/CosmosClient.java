@@ -25,6 +25,7 @@ public final class CosmosClient implements AutoCloseable {
 
     public CosmosDatabaseResponse createDatabase(String id, ThroughputProperties throughput) {
         DatabaseDefinition db = CosmosException.call(() -> store.createDatabase(id, manual(throughput)));
+        Throughputs.recordAutoscale(store, db, throughput);
         return new CosmosDatabaseResponse(Status.CREATED, new CosmosDatabaseProperties(db));
     }
 
@@ -72,8 +73,9 @@ public final class CosmosClient implements AutoCloseable {
         store.close();
     }
 
+    /** The RU/s a creation sizes partitions by: the manual value or the autoscale maximum. */
     static Integer manual(ThroughputProperties throughput) {
-        return throughput == null ? null : throughput.getManualThroughput();
+        return throughput == null ? null : throughput.settings().maxRuPerSecond();
     }
 
     static StoreException notFound(String what) {

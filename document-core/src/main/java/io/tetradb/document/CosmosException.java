@@ -13,12 +13,22 @@ public class CosmosException extends RuntimeException {
         super(message);
         this.statusCode = statusCode;
         this.subStatusCode = subStatusCode;
+        this.retryAfter = java.time.Duration.ZERO;
     }
+
+    private final java.time.Duration retryAfter;
 
     CosmosException(StoreException e) {
         super(e.getMessage(), e);
         this.statusCode = e.status();
         this.subStatusCode = e.subStatus();
+        this.retryAfter = e instanceof io.tetradb.core.throughput.RequestRateTooLargeException r
+                ? java.time.Duration.ofMillis(r.retryAfterMillis()) : java.time.Duration.ZERO;
+    }
+
+    /** For a 429: how long to wait before retrying (as azure-cosmos); zero otherwise. */
+    public java.time.Duration getRetryAfterDuration() {
+        return retryAfter;
     }
 
     public int getStatusCode() {

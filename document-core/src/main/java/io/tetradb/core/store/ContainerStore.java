@@ -230,6 +230,11 @@ public final class ContainerStore {
         }
     }
 
+    /** The RU budgets this container's requests are admitted and charged by (see {@link RateLimiter}). */
+    public RateLimiter rateLimiter() {
+        return store.rateLimiter();
+    }
+
     /** The partition key of an item under this container's definition. */
     public PartitionKeyValue partitionKeyOf(JsonNode item) {
         return definition.partitionKey().extract(item);
@@ -241,17 +246,21 @@ public final class ContainerStore {
     public ItemResult read(PartitionKeyValue pk, String id, String ifNoneMatchETag) {
         checkNotDeleted();
         checkLevels(pk);
+        io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
         byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
         byte[] stored = store.engine().get(Space.DOCS, key);
         if (stored == null) {
+            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
             throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
         }
         String etag = etag(ItemCodec.lsn(stored));
         if (ifNoneMatchETag != null && etagMatches(ifNoneMatchETag, etag)) {
+            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
             return new ItemResult(ItemOperation.Type.READ, id, Status.NOT_MODIFIED, null, etag, RequestCharge.miss(), null);
         }
-        return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag,
-                RequestCharge.read(key.length + stored.length), null);
+        double charge = RequestCharge.read(key.length + stored.length);
+        store.rateLimiter().settle(budget, charge, pk); // throughput
+        return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag, charge, null);
     }
 
     /** Visits every item whose EPK is in {@code range}, in key order, until the visitor returns false. */
@@ -286,7 +295,11 @@ public final class ContainerStore {
         if (pk != null) {
             checkLevels(pk);
         }
-        return new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
+                ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
+        ContainerQuery.Page page = new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
+        return page;
     }
 
     /** One page of a Cosmos SQL query (see {@link #queryPage(LogicalPlan, Map, PartitionKeyValue, EpkRange, String, int, long)}). */
@@ -295,7 +308,12 @@ public final class ContainerStore {
         LogicalPlan plan = SqlToPlan.compile(query);
         if (plan == null) {
             checkNotDeleted();
-            return new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation, maxItems, maxBytes);
+            List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
+                    ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
+            ContainerQuery.Page page = new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation,
+                    maxItems, maxBytes);
+            store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
+            return page;
         }
         return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes);
     }
@@ -476,6 +494,18 @@ public final class ContainerStore {
     private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
                                  DeferredCommits deferred) {
         checkLevels(pk);
+        io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
+        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred);
+        double charge = 0;
+        for (ItemResult r : results) {
+            charge += r.requestCharge();
+        }
+        store.rateLimiter().settle(budget, charge, pk); // throughput
+        return results;
+    }
+
+    private List<ItemResult> runAdmitted(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
+                                         DeferredCommits deferred) {
         List<Prepared> prepared = new ArrayList<>(ops.size());
         long batchBytes = 0;
         try (ItemCodec.BodyWriter writer = store.codec().new BodyWriter()) {

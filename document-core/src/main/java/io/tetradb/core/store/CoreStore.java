@@ -104,6 +104,20 @@ public final class CoreStore implements AutoCloseable {
         return splitter;
     }
 
+    // ---- throughput (see ThroughputCatalog, RateLimiter) --------------------------------------------------------
+    private final ThroughputCatalog throughput = new ThroughputCatalog(this);
+    private final RateLimiter rateLimiter = new RateLimiter(this);
+
+    /** Provisioned throughput of databases and containers: read, replace (raises split partitions). */
+    public ThroughputCatalog throughput() {
+        return throughput;
+    }
+
+    /** Per-partition RU budgets: metering always, 429s when {@link RateLimiter#setEnabled(boolean) enabled}. */
+    public RateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
     ReentrantLock lockFor(byte[] logicalPartitionPrefix) {
         int h = java.util.Arrays.hashCode(logicalPartitionPrefix);
         return stripes[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
@@ -467,6 +481,7 @@ public final class CoreStore implements AutoCloseable {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
         splitter.close();
+        throughput.close();
         engine.close();
     }
 }
