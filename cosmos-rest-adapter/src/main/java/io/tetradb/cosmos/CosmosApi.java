@@ -54,6 +54,10 @@ final class CosmosApi {
             return route(r);
         } catch (CosmosError e) {
             return RestResponse.error(e);
+        } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
+            // 429 / 3200 with the wait the SDKs' throttling retry policies read
+            return RestResponse.error(Scripts.asCosmos(e))
+                    .header("x-ms-retry-after-ms", Long.toString(e.retryAfterMillis()));
         } catch (StoreException e) {
             return RestResponse.error(Scripts.asCosmos(e));
         } catch (RuntimeException | Error e) {
