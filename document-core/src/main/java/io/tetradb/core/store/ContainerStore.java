@@ -921,8 +921,8 @@ public final class ContainerStore {
                     checkSize(body.length);
                     ItemResult r = write(op.type(), id, body, patched, Status.OK);
                     return new ItemResult(r.type(), id, r.status(), r.stored(), r.etag(),
-                            RequestCharge.patch(cur.length, r.stored().length)
-                                    + RequestCharge.indexEntries(entriesAfter.get(id).size()), null);
+                            Math.round((RequestCharge.patch(cur.length, r.stored().length)
+                                    + RequestCharge.indexEntries(entriesAfter.get(id).size())) * 100) / 100.0, null);
                 }
                 case DELETE -> {
                     requireExists(cur, id);
@@ -936,7 +936,7 @@ public final class ContainerStore {
                     deltaBytes -= size + bytes(removed);
                     deltaItems--;
                     return new ItemResult(op.type(), id, Status.NO_CONTENT, null, null,
-                            RequestCharge.delete(size) + RequestCharge.indexEntries(removed.size()), null);
+                            RequestCharge.write(size, removed.size()), null);
                 }
                 default -> throw new IllegalStateException();
             }
@@ -984,7 +984,7 @@ public final class ContainerStore {
             lastLsn.put(id, lsn);
             entriesAfter.put(id, entries);
             return new ItemResult(type, id, status, stored, etag,
-                    RequestCharge.write(size) + RequestCharge.indexEntries(entries.size()), null);
+                    RequestCharge.write(size, entries.size()), null);
         }
 
         /** The index entries the item has at this point of the transaction. */
