@@ -59,6 +59,11 @@ public final class CosmosClient implements AutoCloseable {
         return CosmosException.call(store::partitionStatistics);
     }
 
+    /** TetraDB extension: RU consumption and throttling per physical partition (what the partition page shows). */
+    public List<io.tetradb.core.store.ThroughputMetrics.Container> readAllThroughputMetrics(int windowSeconds) {
+        return CosmosException.call(() -> store.throughputMetrics(windowSeconds));
+    }
+
     /** The core store under this client, for the other faces and the server. */
     public CoreStore coreStore() {
         return store;

@@ -113,6 +113,11 @@ public final class CoreStore implements AutoCloseable {
         return throughput;
     }
 
+    /** Every container's RU consumption per physical partition over the last {@code windowSeconds} seconds. */
+    public List<ThroughputMetrics.Container> throughputMetrics(int windowSeconds) {
+        return ThroughputMetrics.of(this, windowSeconds);
+    }
+
     /** Per-partition RU budgets: metering always, 429s when {@link RateLimiter#setEnabled(boolean) enabled}. */
     public RateLimiter rateLimiter() {
         return rateLimiter;
