@@ -22,7 +22,8 @@ public final class Benchmarks {
             new MongoBenchmark(),
             new CosmosBenchmark(),
             new WalSyncBenchmark(),
-            new ScriptsBenchmark()
+            new ScriptsBenchmark(),
+            new io.tetradb.bench.throttle.ThrottleBenchmark()
     );
 
     private Benchmarks() {

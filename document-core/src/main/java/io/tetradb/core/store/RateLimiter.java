@@ -92,7 +92,7 @@ public final class RateLimiter {
     /** After the request: pays its real charge (may leave the bucket in debt). */
     public void settle(PartitionBudget b, double charge, PartitionKeyValue pk) {
         if (b != null && charge > 0) {
-            b.settle(charge, pk == null ? null : pk.toString(), clock.getAsLong());
+            b.settle(charge, pk, clock.getAsLong());
         }
     }
 

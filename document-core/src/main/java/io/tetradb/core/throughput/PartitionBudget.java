@@ -27,7 +27,8 @@ public final class PartitionBudget {
     private final long[] secondOfSlot = new long[WINDOW_SECONDS];
     private long throttledTotal;
     private double ruTotal;
-    private final Map<String, DoubleAdder> ruByLogicalPartition = new ConcurrentHashMap<>();
+    /** Keyed by the partition key value itself (its text is made only when the metrics are read). */
+    private final Map<Object, DoubleAdder> ruByLogicalPartition = new ConcurrentHashMap<>();
 
     /** A full bucket at {@code now} (nanoseconds of the limiter's clock). */
     public PartitionBudget(String name, double ruPerSecond, long now) {
@@ -75,8 +76,11 @@ public final class PartitionBudget {
         return Math.max(1, (long) Math.ceil(seconds * 1000));
     }
 
-    /** Pays a finished request's real charge; {@code logicalPartition} (may be null) is counted for the top list. */
-    public void settle(double charge, String logicalPartition, long now) {
+    /**
+     * Pays a finished request's real charge; {@code logicalPartition} (may be null; any value with equals, hashCode
+     * and a readable toString) is counted for the top list.
+     */
+    public void settle(double charge, Object logicalPartition, long now) {
         synchronized (this) {
             refill(now);
             tokens -= charge;
@@ -136,7 +140,7 @@ public final class PartitionBudget {
     /** The logical partitions that consumed the most RU since this budget was made, highest first. */
     public java.util.List<Map.Entry<String, Double>> topLogicalPartitions(int n) {
         return ruByLogicalPartition.entrySet().stream()
-                .map(e -> Map.entry(e.getKey(), e.getValue().sum()))
+                .map(e -> Map.entry(String.valueOf(e.getKey()), e.getValue().sum()))
                 .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
                 .limit(n)
                 .toList();
