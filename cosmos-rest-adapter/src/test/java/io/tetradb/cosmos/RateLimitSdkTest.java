@@ -54,8 +54,8 @@ class RateLimitSdkTest extends ServerFixture {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<Integer>> writes = new ArrayList<>();
-            for (int i = 0; i < 60; i++) { // 60 writes of 8 KB: about 2,400 RU against 400 RU/s
-                ObjectNode item = Json.object().put("id", "n" + i).put("pk", "hot").put("pad", "x".repeat(8000));
+            for (int i = 0; i < 40; i++) { // 40 writes of 100 KB: about 2,000 RU against 400 RU/s
+                ObjectNode item = Json.object().put("id", "n" + i).put("pk", "hot").put("pad", "x".repeat(100_000));
                 writes.add(pool.submit(() -> c.createItem(item).getStatusCode()));
             }
             for (Future<Integer> w : writes) {
@@ -66,7 +66,7 @@ class RateLimitSdkTest extends ServerFixture {
             patient.close();
         }
         assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried");
-        assertEquals(60, core.coreStore().container(db, "burst").statistics().physicalPartitions().get(0).itemCount());
+        assertEquals(40, core.coreStore().container(db, "burst").statistics().physicalPartitions().get(0).itemCount());
     }
 
     @Test
@@ -77,9 +77,9 @@ class RateLimitSdkTest extends ServerFixture {
                 ThroughputProperties.createManualThroughput(400));
         RawClient raw = new RawClient(endpoint(), KEY);
         RawClient.Answer last = null;
-        for (int i = 0; i < 20; i++) { // 60 KB writes: a few spend 400 RU
+        for (int i = 0; i < 20; i++) { // 500 KB writes (~230 RU): the second or third is over 400 RU/s
             last = raw.send("POST", "/dbs/" + db + "/colls/raw/docs",
-                    "{\"id\":\"r" + i + "\",\"pk\":\"a\",\"pad\":\"" + "y".repeat(60000) + "\"}",
+                    "{\"id\":\"r" + i + "\",\"pk\":\"a\",\"pad\":\"" + "y".repeat(500_000) + "\"}",
                     Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
             if (last.status() == 429) {
                 break;

@@ -361,6 +361,7 @@ public final class CoreStore implements AutoCloseable {
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
+                rateLimiter.forget(c); // throughput: its budgets go with it
             } finally {
                 c.mapLock.writeLock().unlock();
             }

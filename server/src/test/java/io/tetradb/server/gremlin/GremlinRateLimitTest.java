@@ -57,8 +57,8 @@ class GremlinRateLimitTest {
     @Test
     void aThrottledTraversalCarriesCosmosStatusAttributes() {
         ExecutionException failed = assertThrows(ExecutionException.class, () -> {
-            for (int i = 0; i < 200; i++) { // 20 KB vertices in one partition: 400 RU/s are spent within a few
-                client.submit("g_hot.addV('p').property('pk','a').property('pad', 'x' * 20000)").all().get();
+            for (int i = 0; i < 200; i++) { // 200 KB vertices (~94 RU) in one partition: 400 RU/s spent within a few
+                client.submit("g_hot.addV('p').property('pk','a').property('pad', 'x' * 200000)").all().get();
             }
         });
         ResponseException e = assertInstanceOf(ResponseException.class, failed.getCause());
