@@ -20,6 +20,8 @@ class ThroughputCommandsTest extends MongoServerTestBase {
     @BeforeAll
     static void rateLimitingOn() {
         store.coreStore().rateLimiter().setEnabled(true);
+        // the buckets' clock stands still: a spent budget stays spent (nothing here depends on the machine's speed)
+        store.coreStore().rateLimiter().setClock(() -> 1_000_000_000_000L);
     }
 
     @Test
