@@ -26,7 +26,8 @@ public final class Benchmarks {
             new WalSyncBenchmark(),
             new ScriptsBenchmark(),
             new TtlBenchmark(),
-            new FeedBenchmark()
+            new FeedBenchmark(),
+            new io.tetradb.bench.throttle.ThrottleBenchmark()
     );
 
     private Benchmarks() {

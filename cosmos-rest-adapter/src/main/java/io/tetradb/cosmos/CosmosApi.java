@@ -51,9 +51,19 @@ final class CosmosApi {
 
     RestResponse handle(RestRequest r) {
         try {
-            return route(r);
+            RestResponse answer = route(r);
+            if (r.method().equals("GET") || Queries.isQuery(r)) {
+                // reads at strong or bounded-staleness consistency cost twice, as in Cosmos DB
+                answer.requestCharge = io.tetradb.core.store.RequestCharge.atConsistency(answer.requestCharge,
+                        r.header("x-ms-consistency-level"));
+            }
+            return answer;
         } catch (CosmosError e) {
             return RestResponse.error(e);
+        } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
+            // 429 / 3200 with the wait the SDKs' throttling retry policies read
+            return RestResponse.error(Scripts.asCosmos(e))
+                    .header("x-ms-retry-after-ms", Long.toString(e.retryAfterMillis()));
         } catch (StoreException e) {
             return RestResponse.error(Scripts.asCosmos(e));
         } catch (RuntimeException | Error e) {

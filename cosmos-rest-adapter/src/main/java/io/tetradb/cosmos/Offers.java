@@ -3,20 +3,23 @@ package io.tetradb.cosmos;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.store.ContainerDefinition;
+import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.DatabaseDefinition;
+import io.tetradb.core.store.ThroughputCatalog;
+import io.tetradb.core.throughput.ThroughputSettings;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Offers (provisioned throughput, docs/cosmos-rest.md §3.5): one per database created with throughput, one per
- * container (its own throughput, 400 RU/s when neither it nor its database has any; none when it shares its
- * database's). Read, list, query (the SDKs find an offer by {@code offerResourceId} or {@code resource}) and replace.
- * A replaced throughput is recorded and reported; the physical partition count stays what creation chose.
+ * container with its own (the core's default 400 RU/s when neither it nor its database has any; none when it shares
+ * its database's). Read, list, query (the SDKs find an offer by {@code offerResourceId} or {@code resource}) and
+ * replace, all on the core's throughput catalog: lowering is immediate; a raise past 10,000 RU/s per physical
+ * partition splits partitions and answers {@code x-ms-offer-replace-pending: true} until they exist, as Cosmos DB.
  */
 final class Offers {
-    static final int MIN_THROUGHPUT = 400;
-    private static final String KIND = "offer";
+    static final int MIN_THROUGHPUT = ThroughputSettings.MIN_MANUAL;
 
     private final CosmosApi api;
 
@@ -35,52 +38,62 @@ final class Offers {
         String rid = r.segment(1);
         CosmosApi.requireMethod(r, "GET", "PUT");
         Located found = find(rid);
-        if (r.method().equals("GET")) {
-            return RestResponse.json(200, found.offer, 1).header("etag", found.offer.path("_etag").asText());
+        if (r.method().equals("PUT")) {
+            ObjectNode body = Json.parseObject(r.body());
+            JsonNode content = body.path("content");
+            ThroughputSettings settings;
+            if (content.path("offerAutopilotSettings").path("maxThroughput").canConvertToInt()) {
+                settings = ThroughputSettings.autoscale(content.path("offerAutopilotSettings").path("maxThroughput").intValue());
+            } else if (content.path("offerThroughput").canConvertToInt()) {
+                settings = ThroughputSettings.manual(content.path("offerThroughput").intValue());
+            } else {
+                throw CosmosError.badRequest("An offer replace needs content.offerThroughput (or "
+                        + "content.offerAutopilotSettings.maxThroughput).");
+            }
+            if (settings.validationError() != null) {
+                throw CosmosError.badRequest("The offer " + settings.validationError() + ".");
+            }
+            if (found.container.isEmpty()) {
+                api.store.throughput().replaceDatabase(found.database, settings);
+            } else {
+                api.store.throughput().replaceContainer(found.database, found.container, settings);
+            }
+            found = find(rid);
         }
-        ObjectNode body = Json.parseObject(r.body());
-        JsonNode content = body.path("content");
-        int throughput;
-        boolean autoscale = content.path("offerAutopilotSettings").path("maxThroughput").canConvertToInt();
-        if (autoscale) {
-            throughput = content.path("offerAutopilotSettings").path("maxThroughput").intValue();
-        } else if (content.path("offerThroughput").canConvertToInt()) {
-            throughput = content.path("offerThroughput").intValue();
-        } else {
-            throw CosmosError.badRequest("An offer replace needs content.offerThroughput (or "
-                    + "content.offerAutopilotSettings.maxThroughput).");
-        }
-        if (throughput < MIN_THROUGHPUT) {
-            throw CosmosError.badRequest("The offer throughput must be at least " + MIN_THROUGHPUT + " RU/s, got "
-                    + throughput + ".");
-        }
-        record(found.database, found.container, throughput, autoscale);
-        ObjectNode offer = find(rid).offer;
-        return RestResponse.json(200, offer, 1).header("etag", offer.path("_etag").asText());
+        return RestResponse.json(200, found.offer, 1).header("etag", found.offer.path("_etag").asText())
+                .header("x-ms-offer-replace-pending", found.pending ? "true" : null);
     }
 
-    /** Records a throughput set after creation (or an autoscale maximum given at creation). */
+    /** Records the autoscale maximum given at creation (the core sized the partitions by it). */
     void record(String database, String container, int throughput, boolean autoscale) {
-        ObjectNode setting = Json.object().put("offerThroughput", throughput);
-        if (autoscale) {
-            setting.put("autoscaleMaxThroughput", throughput);
+        if (!autoscale) {
+            return;
         }
-        api.system.upsert(database, container, KIND, "throughput", setting);
+        ThroughputSettings settings = ThroughputSettings.autoscale(throughput);
+        if (container.isEmpty()) {
+            api.store.throughput().recordDatabase(api.store.readDatabase(database), settings);
+        } else {
+            api.store.throughput().recordContainer(api.store.container(database, container), settings);
+        }
     }
 
-    private record Located(String database, String container, ObjectNode offer) {
+    private record Located(String database, String container, ObjectNode offer, boolean pending) {
     }
 
     private Located find(String rid) {
         for (DatabaseDefinition d : api.store.listDatabases()) {
-            if (d.throughput() != null && ResourceIds.databaseOffer(d).equals(rid)) {
-                return new Located(d.id(), "", databaseOffer(d));
+            if (ResourceIds.databaseOffer(d).equals(rid)) {
+                ObjectNode offer = databaseOffer(d);
+                if (offer != null) {
+                    return new Located(d.id(), "", offer, false);
+                }
             }
             for (ContainerDefinition c : api.store.listContainers(d.id())) {
                 if (!SystemStore.isSystem(c.id()) && ResourceIds.containerOffer(c).equals(rid)) {
-                    ObjectNode offer = containerOffer(d, c);
+                    ContainerStore store = api.store.container(d.id(), c.id());
+                    ObjectNode offer = containerOffer(d, store);
                     if (offer != null) {
-                        return new Located(d.id(), c.id(), offer);
+                        return new Located(d.id(), c.id(), offer, api.store.throughput().effective(store).replacePending());
                     }
                 }
             }
@@ -91,12 +104,13 @@ final class Offers {
     List<ObjectNode> all() {
         List<ObjectNode> out = new ArrayList<>();
         for (DatabaseDefinition d : api.store.listDatabases()) {
-            if (d.throughput() != null) {
-                out.add(databaseOffer(d));
+            ObjectNode dbOffer = databaseOffer(d);
+            if (dbOffer != null) {
+                out.add(dbOffer);
             }
             for (ContainerDefinition c : api.store.listContainers(d.id())) {
                 if (!SystemStore.isSystem(c.id())) {
-                    ObjectNode offer = containerOffer(d, c);
+                    ObjectNode offer = containerOffer(d, api.store.container(d.id(), c.id()));
                     if (offer != null) {
                         out.add(offer);
                     }
@@ -107,44 +121,44 @@ final class Offers {
     }
 
     private ObjectNode databaseOffer(DatabaseDefinition d) {
-        SystemStore.Entry e = api.system.get(d.id(), "", KIND, "throughput");
-        return offer(ResourceIds.databaseOffer(d), "dbs/" + d.rid() + "/", d.rid(), d.throughput(), e, d.ts());
+        ThroughputSettings s = api.store.throughput().database(d);
+        if (s == null) {
+            return null;
+        }
+        int current = api.store.rateLimiter().currentThroughput(s, api.store.rateLimiter().databaseBudgets(d));
+        return offer(ResourceIds.databaseOffer(d), "dbs/" + d.rid() + "/", d.rid(), s, current, d.ts());
     }
 
-    private ObjectNode containerOffer(DatabaseDefinition d, ContainerDefinition c) {
-        Integer own = c.throughput();
-        if (own == null && d.throughput() != null) {
+    private ObjectNode containerOffer(DatabaseDefinition d, ContainerStore c) {
+        ThroughputCatalog.ContainerThroughput t = api.store.throughput().effective(c);
+        if (t.sharedWithDatabase()) {
             return null; // shares its database's throughput
         }
-        String collRid = ResourceIds.container(c);
-        SystemStore.Entry e = api.system.get(d.id(), c.id(), KIND, "throughput");
-        return offer(ResourceIds.containerOffer(c), "dbs/" + d.rid() + "/colls/" + collRid + "/", collRid,
-                own == null ? MIN_THROUGHPUT : own, e, c.ts());
+        ContainerDefinition def = c.definition();
+        String collRid = ResourceIds.container(def);
+        int current = api.store.rateLimiter().currentThroughput(t.settings(), api.store.rateLimiter().budgets(c).all());
+        return offer(ResourceIds.containerOffer(def), "dbs/" + d.rid() + "/colls/" + collRid + "/", collRid,
+                t.settings(), current, def.ts());
     }
 
-    /** An offer: the recorded setting if there is one, else the throughput the resource was created with. */
-    private static ObjectNode offer(String rid, String resource, String resourceRid, int initial,
-                                    SystemStore.Entry recorded, long ts) {
-        int throughput = recorded == null ? initial : recorded.resource().path("offerThroughput").asInt(initial);
-        int autoscaleMax = recorded == null ? 0 : recorded.resource().path("autoscaleMaxThroughput").asInt(0);
+    /** An offer as Cosmos DB shows it; autoscale reports its current level as {@code offerThroughput}. */
+    private static ObjectNode offer(String rid, String resource, String resourceRid, ThroughputSettings s,
+                                    int current, long ts) {
         ObjectNode o = Json.object();
         o.put("resource", resource);
         o.put("offerType", "Invalid");
         o.put("offerResourceId", resourceRid);
         o.put("offerVersion", "V2");
         ObjectNode content = o.putObject("content");
-        if (autoscaleMax > 0) {
-            // autoscale: the current throughput is a tenth of the maximum while idle, as Cosmos DB reports it
-            content.put("offerThroughput", Math.max(MIN_THROUGHPUT, autoscaleMax / 10));
-            content.putObject("offerAutopilotSettings").put("maxThroughput", autoscaleMax);
-        } else {
-            content.put("offerThroughput", throughput);
+        content.put("offerThroughput", current);
+        if (s.isAutoscale()) {
+            content.putObject("offerAutopilotSettings").put("maxThroughput", s.autoscaleMax());
         }
         content.put("offerIsRUPerMinuteThroughputEnabled", false);
         o.put("id", rid);
         o.put("_rid", rid);
         o.put("_self", "offers/" + rid + "/");
-        o.put("_etag", "\"" + Integer.toHexString(java.util.Objects.hash(rid, throughput, autoscaleMax)) + "\"");
+        o.put("_etag", "\"" + Integer.toHexString(java.util.Objects.hash(rid, s)) + "\"");
         o.put("_ts", ts);
         return o;
     }

@@ -25,6 +25,7 @@ public final class CosmosClient implements AutoCloseable {
 
     public CosmosDatabaseResponse createDatabase(String id, ThroughputProperties throughput) {
         DatabaseDefinition db = CosmosException.call(() -> store.createDatabase(id, manual(throughput)));
+        Throughputs.recordAutoscale(store, db, throughput);
         return new CosmosDatabaseResponse(Status.CREATED, new CosmosDatabaseProperties(db));
     }
 
@@ -58,6 +59,11 @@ public final class CosmosClient implements AutoCloseable {
         return CosmosException.call(store::partitionStatistics);
     }
 
+    /** TetraDB extension: RU consumption and throttling per physical partition (what the partition page shows). */
+    public List<io.tetradb.core.store.ThroughputMetrics.Container> readAllThroughputMetrics(int windowSeconds) {
+        return CosmosException.call(() -> store.throughputMetrics(windowSeconds));
+    }
+
     /** The core store under this client, for the other faces and the server. */
     public CoreStore coreStore() {
         return store;
@@ -72,8 +78,9 @@ public final class CosmosClient implements AutoCloseable {
         store.close();
     }
 
+    /** The RU/s a creation sizes partitions by: the manual value or the autoscale maximum. */
     static Integer manual(ThroughputProperties throughput) {
-        return throughput == null ? null : throughput.getManualThroughput();
+        return throughput == null ? null : throughput.settings().maxRuPerSecond();
     }
 
     static StoreException notFound(String what) {

@@ -79,6 +79,18 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    private boolean rateLimiting;
+
+    /**
+     * TetraDB extension: throttle requests over their physical partition's share of the provisioned RU/s with 429
+     * (sub-status 3200) and a retry-after, as Cosmos DB does. Off by default, like the emulator without
+     * {@code /EnableRateLimiting}.
+     */
+    public CosmosClientBuilder rateLimiting(boolean enabled) {
+        this.rateLimiting = enabled;
+        return this;
+    }
+
     public CosmosClient buildClient() {
         if (dataDirectory == null) {
             throw new IllegalArgumentException("dataDirectory is required");
@@ -91,6 +103,7 @@ public final class CosmosClientBuilder {
                 .withClock(clock);
         CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled);
         client.coreStore().scriptEngine().setLimits(scriptLimits);
+        client.coreStore().rateLimiter().setEnabled(rateLimiting);
         return client;
     }
 }

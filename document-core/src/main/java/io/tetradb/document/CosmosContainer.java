@@ -91,6 +91,22 @@ public final class CosmosContainer {
         });
     }
 
+    /** The container's own throughput; 404 when it shares its database's (it has no offer of its own). */
+    public ThroughputResponse readThroughput() {
+        return CosmosException.call(() -> Throughputs.read(client.coreStore(), store()));
+    }
+
+    /**
+     * Replaces the container's throughput. Lowering is immediate; raising beyond 10,000 RU/s per physical partition
+     * splits partitions online and the response reports {@link ThroughputResponse#isReplacePending()} until done.
+     */
+    public ThroughputResponse replaceThroughput(ThroughputProperties throughput) {
+        return CosmosException.call(() -> {
+            client.coreStore().throughput().replaceContainer(database.getId(), id, throughput.settings());
+            return Throughputs.read(client.coreStore(), store());
+        });
+    }
+
     public CosmosContainerResponse delete() {
         CosmosException.call(() -> {
             client.coreStore().deleteContainer(database.getId(), id);

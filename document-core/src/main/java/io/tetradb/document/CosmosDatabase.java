@@ -48,6 +48,7 @@ public final class CosmosDatabase {
             CosmosContainerProperties.applyChangeFeedPolicy(properties, c);
             return null;
         });
+        Throughputs.recordAutoscale(client.coreStore(), c, throughput);
         return new CosmosContainerResponse(Status.CREATED, CosmosContainerProperties.of(c));
     }
 
@@ -73,6 +74,19 @@ public final class CosmosDatabase {
 
     public CosmosContainerResponse createContainerIfNotExists(String containerId, String partitionKeyPath) {
         return createContainerIfNotExists(new CosmosContainerProperties(containerId, partitionKeyPath));
+    }
+
+    /** The database's shared throughput; 404 when it has none (its containers have their own). */
+    public ThroughputResponse readThroughput() {
+        return CosmosException.call(() -> Throughputs.read(client.coreStore(), client.coreStore().readDatabase(id)));
+    }
+
+    /** Replaces the database's shared throughput; 404 when it has none. */
+    public ThroughputResponse replaceThroughput(ThroughputProperties throughput) {
+        return CosmosException.call(() -> {
+            client.coreStore().throughput().replaceDatabase(id, throughput.settings());
+            return Throughputs.read(client.coreStore(), client.coreStore().readDatabase(id));
+        });
     }
 
     /** A handle; nothing is checked until it is used. */

@@ -16,7 +16,10 @@ public class CosmosException extends RuntimeException {
         this.statusCode = statusCode;
         this.subStatusCode = subStatusCode;
         this.responseHeaders = Map.of();
+        this.retryAfter = java.time.Duration.ZERO;
     }
+
+    private final java.time.Duration retryAfter;
 
     CosmosException(StoreException e) {
         this(e, Map.of());
@@ -27,6 +30,8 @@ public class CosmosException extends RuntimeException {
         this.statusCode = e.status();
         this.subStatusCode = e.subStatus();
         this.responseHeaders = Map.copyOf(responseHeaders);
+        this.retryAfter = e instanceof io.tetradb.core.throughput.RequestRateTooLargeException r
+                ? java.time.Duration.ofMillis(r.retryAfterMillis()) : java.time.Duration.ZERO;
     }
 
     /**
@@ -36,6 +41,11 @@ public class CosmosException extends RuntimeException {
      */
     public Map<String, String> getResponseHeaders() {
         return responseHeaders;
+    }
+
+    /** For a 429: how long to wait before retrying (as azure-cosmos); zero otherwise. */
+    public java.time.Duration getRetryAfterDuration() {
+        return retryAfter;
     }
 
     public int getStatusCode() {

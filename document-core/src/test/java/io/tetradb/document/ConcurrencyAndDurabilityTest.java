@@ -112,16 +112,17 @@ class ConcurrencyAndDurabilityTest {
             client.createDatabase("db");
             client.getDatabase("db").createContainer("c", "/pk");
             CosmosContainer c = client.getDatabase("db").getContainer("c");
-            // about 1 KB stored: 1 RU to read, 5 RU to write, plus 0.05 RU for each of its 4 index entries
-            // (id, pk, f, _ts)
+            // under 1 KB stored costs what 1 KB costs: 1 RU to read, 4.9 RU to write plus 0.1 RU for each of its
+            // 4 index entries (id, pk, f, _ts)
             ObjectNode small = M.createObjectNode().put("id", "a").put("pk", "p").put("f", "x".repeat(700));
-            assertEquals(5.2, c.createItem(small).getRequestCharge());
+            assertEquals(5.3, c.createItem(small).getRequestCharge());
             assertEquals(1.0, c.readItem("a", new PartitionKey("p"), ObjectNode.class).getRequestCharge());
-            // about 10 KB: 10 and 50 (+0.2)
-            ObjectNode big = M.createObjectNode().put("id", "b").put("pk", "p").put("f", "x".repeat(10 * 1024 - 400));
-            assertEquals(50.2, c.createItem(big).getRequestCharge());
-            assertEquals(10.0, c.readItem("b", new PartitionKey("p"), ObjectNode.class).getRequestCharge());
-            assertEquals(50.2, c.deleteItem("b", new PartitionKey("p"), null).getRequestCharge());
+            // about 100 KB with 8 index entries: Cosmos DB's ~50 RU to write and 10 RU to read
+            ObjectNode big = M.createObjectNode().put("id", "b").put("pk", "p").put("a", 1).put("b", 2).put("c", 3)
+                    .put("d", 4).put("f", "x".repeat(100 * 1024 - 300));
+            assertEquals(50.0, c.createItem(big).getRequestCharge(), 0.2);
+            assertEquals(10.0, c.readItem("b", new PartitionKey("p"), ObjectNode.class).getRequestCharge(), 0.05);
+            assertEquals(50.0, c.deleteItem("b", new PartitionKey("p"), null).getRequestCharge(), 0.2);
         }
     }
 

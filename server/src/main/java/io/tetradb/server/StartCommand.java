@@ -77,6 +77,17 @@ final class StartCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int tablePort;
 
+    @Option(names = "--rate-limit", paramLabel = "on|off", defaultValue = "off",
+            description = "Answer requests over their physical partition's share of the provisioned RU/s with 429 "
+                    + "and a retry-after, as Cosmos DB does (default: ${DEFAULT-VALUE}, like the emulator without "
+                    + "/EnableRateLimiting).")
+    String rateLimit;
+
+    @Option(names = "--split-threshold-bytes", paramLabel = "N",
+            description = "Split a physical partition once it holds more than N bytes (default: Cosmos DB's 50 GB); "
+                    + "small values show splits with little data.")
+    Long splitThresholdBytes;
+
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
             description = "Loopback address every endpoint binds to (default: ${DEFAULT-VALUE}); other addresses "
                     + "are refused until every face can require credentials.")
@@ -105,9 +116,10 @@ final class StartCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        StoreOptions storeOptions = storeOptions();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TetraDbServer server = new TetraDbServer(config);
+        TetraDbServer server = new TetraDbServer(config, storeOptions);
         try {
             server.start();
         } catch (StartupException e) {
@@ -128,6 +140,21 @@ final class StartCommand implements Callable<Integer> {
         out.flush();
         signals.awaitAndStop();
         return 0;
+    }
+
+    private StoreOptions storeOptions() {
+        if (!rateLimit.equals("on") && !rateLimit.equals("off")) {
+            throw new ParameterException(spec.commandLine(), "--rate-limit is on or off, not '" + rateLimit + "'");
+        }
+        StoreOptions options = StoreOptions.DEFAULTS.withRateLimit(rateLimit.equals("on"));
+        if (splitThresholdBytes != null) {
+            if (splitThresholdBytes <= 0) {
+                throw new ParameterException(spec.commandLine(), "--split-threshold-bytes must be positive, not "
+                        + splitThresholdBytes);
+            }
+            options = options.withSplitThresholdBytes(splitThresholdBytes);
+        }
+        return options;
     }
 
     /**

@@ -52,9 +52,17 @@ public final class TetraDbServer implements AutoCloseable {
     private boolean closed;
 
     public TetraDbServer(ServerConfig config) {
+        this(config, StoreOptions.DEFAULTS);
+    }
+
+    /** With {@code store}: rate limiting and the split threshold of the store it opens. */
+    public TetraDbServer(ServerConfig config, StoreOptions store) {
         this.config = config;
+        this.storeOptions = store;
         this.readiness = new Readiness(faces(config));
     }
+
+    private final StoreOptions storeOptions;
 
     /** Opens the store and starts every endpoint; on failure releases whatever was started and throws. */
     public synchronized TetraDbServer start() {
@@ -62,7 +70,7 @@ public final class TetraDbServer implements AutoCloseable {
             throw new IllegalStateException("a server starts once");
         }
         started = true;
-        client = openClient(config.dataDirectory());
+        client = openClient(config.dataDirectory(), storeOptions);
         try {
             InetAddress bind = config.bindAddress();
             if (config.httpPort() != null) {
@@ -194,12 +202,13 @@ public final class TetraDbServer implements AutoCloseable {
         }
     }
 
-    private static CosmosClient openClient(Path dir) {
+    private static CosmosClient openClient(Path dir, StoreOptions options) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new StartupException("data directory " + dir + " is not a directory", null);
         }
         try {
-            return new CosmosClientBuilder().dataDirectory(dir).buildClient();
+            return new CosmosClientBuilder().dataDirectory(dir).rateLimiting(options.rateLimit())
+                    .splitThresholdBytes(options.splitThresholdBytes()).buildClient();
         } catch (RuntimeException e) {
             if (e instanceof DataDirectoryInUseException) {
                 throw new StartupException(e.getMessage(), e);

@@ -56,6 +56,18 @@ class TetraDbCommandTest {
     }
 
     @Test
+    void throughputOptionsAreCheckedBeforeAnythingStarts(@TempDir Path dir) {
+        Path data = dir.resolve("data");
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--rate-limit", "maybe", "--http-port", "0"));
+        assertTrue(err.toString().contains("--rate-limit is on or off, not 'maybe'"), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "0", "--http-port", "0"));
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "x", "--http-port", "0"));
+        assertTrue(Files.notExists(data), "nothing was opened");
+        assertEquals(0, run("start", "--help"));
+        assertTrue(out.toString().contains("--rate-limit") && out.toString().contains("--split-threshold-bytes"));
+    }
+
+    @Test
     void helpExitsWith0() {
         assertEquals(0, run("start", "--help"));
         assertTrue(out.toString().contains("--data-dir"));

@@ -189,10 +189,16 @@ public final class ContainerScripts {
             throw new StoreException(Status.BAD_REQUEST, "stored procedure parameters must be a JSON array");
         }
         ScriptLimits limits = engine.limits();
+        var budget = container.rateLimiter().admit(container, pk.epk()); // throughput
         try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
             try {
-                ScriptEngine.Result r = engine.execute("sproc", body, session, paramsJson, null, limits);
+                ScriptEngine.Result r;
+                try {
+                    r = engine.execute("sproc", body, session, paramsJson, null, limits);
+                } finally {
+                    container.rateLimiter().settle(budget, session.charge(), pk); // throughput: what it did, even if it threw
+                }
                 if (r.body() != null && r.body().length() > limits.maxResponseBytes()) {
                     throw new StoreException(Status.REQUEST_ENTITY_TOO_LARGE, "the response body is "
                             + r.body().length() + " characters; the largest allowed is " + limits.maxResponseBytes());
@@ -244,6 +250,14 @@ public final class ContainerScripts {
      * rolls all of it back.
      */
     public Execution writeWithTriggers(PartitionKeyValue pk, ItemOperation op, String preTrigger, String postTrigger) {
+        var budget = container.rateLimiter().admit(container, pk.epk()); // throughput
+        Execution done = writeWithTriggersAdmitted(pk, op, preTrigger, postTrigger);
+        container.rateLimiter().settle(budget, done.requestCharge(), pk);
+        return done;
+    }
+
+    private Execution writeWithTriggersAdmitted(PartitionKeyValue pk, ItemOperation op, String preTrigger,
+                                                String postTrigger) {
         String operation = switch (op.type()) {
             case CREATE -> "Create";
             case UPSERT -> "Upsert";

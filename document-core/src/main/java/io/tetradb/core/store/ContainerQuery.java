@@ -108,8 +108,7 @@ public final class ContainerQuery {
                 next = QueryToken.offset(fingerprint.getAsInt(), access.id(), offset + results.size()).encode();
             }
         }
-        double charge = udfs.cpuCharge() + RequestCharge.query(metrics.bytesLoaded)
-                + RequestCharge.indexEntries((int) Math.min(Integer.MAX_VALUE, metrics.indexEntries));
+        double charge = udfs.cpuCharge() + RequestCharge.query(metrics.bytesLoaded, metrics.indexEntries);
         String scope = partitions == null ? (range == null ? "all partitions" : "feed range " + range)
                 : partitions.size() + " logical partition(s)";
         List<PartitionKeyValue> explainedPartitions = partitions;

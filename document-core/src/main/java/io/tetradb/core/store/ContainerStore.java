@@ -249,6 +249,11 @@ public final class ContainerStore {
         }
     }
 
+    /** The RU budgets this container's requests are admitted and charged by (see {@link RateLimiter}). */
+    public RateLimiter rateLimiter() {
+        return store.rateLimiter();
+    }
+
     /** The partition key of an item under this container's definition. */
     public PartitionKeyValue partitionKeyOf(JsonNode item) {
         return definition.partitionKey().extract(item);
@@ -260,17 +265,21 @@ public final class ContainerStore {
     public ItemResult read(PartitionKeyValue pk, String id, String ifNoneMatchETag) {
         checkNotDeleted();
         checkLevels(pk);
+        io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
         byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
         byte[] stored = store.engine().get(Space.DOCS, key);
         if (stored == null || isExpired(stored)) {
+            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
             throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
         }
         String etag = etag(ItemCodec.lsn(stored));
         if (ifNoneMatchETag != null && etagMatches(ifNoneMatchETag, etag)) {
+            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
             return new ItemResult(ItemOperation.Type.READ, id, Status.NOT_MODIFIED, null, etag, RequestCharge.miss(), null);
         }
-        return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag,
-                RequestCharge.read(key.length + stored.length), null);
+        double charge = RequestCharge.read(key.length + stored.length);
+        store.rateLimiter().settle(budget, charge, pk); // throughput
+        return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag, charge, null);
     }
 
     /** Visits every item whose EPK is in {@code range}, in key order, until the visitor returns false. */
@@ -422,7 +431,11 @@ public final class ContainerStore {
         if (pk != null) {
             checkLevels(pk);
         }
-        return new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
+                ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
+        ContainerQuery.Page page = new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
+        return page;
     }
 
     /** One page of a Cosmos SQL query (see {@link #queryPage(LogicalPlan, Map, PartitionKeyValue, EpkRange, String, int, long)}). */
@@ -431,7 +444,12 @@ public final class ContainerStore {
         LogicalPlan plan = SqlToPlan.compile(query);
         if (plan == null) {
             checkNotDeleted();
-            return new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation, maxItems, maxBytes);
+            List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
+                    ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
+            ContainerQuery.Page page = new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation,
+                    maxItems, maxBytes);
+            store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
+            return page;
         }
         return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes);
     }
@@ -613,6 +631,18 @@ public final class ContainerStore {
     private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
                                  DeferredCommits deferred) {
         checkLevels(pk);
+        io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
+        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred);
+        double charge = 0;
+        for (ItemResult r : results) {
+            charge += r.requestCharge();
+        }
+        store.rateLimiter().settle(budget, charge, pk); // throughput
+        return results;
+    }
+
+    private List<ItemResult> runAdmitted(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
+                                         DeferredCommits deferred) {
         List<Prepared> prepared = new ArrayList<>(ops.size());
         long batchBytes = 0;
         try (ItemCodec.BodyWriter writer = store.codec().new BodyWriter()) {
@@ -1066,8 +1096,8 @@ public final class ContainerStore {
                     checkSize(body.length);
                     ItemResult r = write(op.type(), id, body, patched, Status.OK);
                     return new ItemResult(r.type(), id, r.status(), r.stored(), r.etag(),
-                            RequestCharge.patch(cur.length, r.stored().length)
-                                    + RequestCharge.indexEntries(entriesAfter.get(id).size()), null);
+                            Math.round((RequestCharge.patch(cur.length, r.stored().length)
+                                    + RequestCharge.indexEntries(entriesAfter.get(id).size())) * 100) / 100.0, null);
                 }
                 case DELETE -> {
                     requireExists(cur, id);
@@ -1093,7 +1123,7 @@ public final class ContainerStore {
             deltaBytes -= size + bytes(removed);
             deltaItems--;
             return new ItemResult(type, id, Status.NO_CONTENT, null, null,
-                    RequestCharge.delete(size) + RequestCharge.indexEntries(removed.size()), null);
+                    RequestCharge.write(size, removed.size()), null);
         }
 
         /** The item as the transaction's operations see it: absent when its version has expired. */
@@ -1232,7 +1262,7 @@ public final class ContainerStore {
             lastLsn.put(id, lsn);
             entriesAfter.put(id, entries);
             return new ItemResult(type, id, status, stored, etag,
-                    RequestCharge.write(size) + RequestCharge.indexEntries(entries.size()), null);
+                    RequestCharge.write(size, entries.size()), null);
         }
 
         /** The index entries the item has at this point of the transaction. */

@@ -124,6 +124,25 @@ public final class CoreStore implements AutoCloseable {
         return splitter;
     }
 
+    // ---- throughput (see ThroughputCatalog, RateLimiter) --------------------------------------------------------
+    private final ThroughputCatalog throughput = new ThroughputCatalog(this);
+    private final RateLimiter rateLimiter = new RateLimiter(this);
+
+    /** Provisioned throughput of databases and containers: read, replace (raises split partitions). */
+    public ThroughputCatalog throughput() {
+        return throughput;
+    }
+
+    /** Every container's RU consumption per physical partition over the last {@code windowSeconds} seconds. */
+    public List<ThroughputMetrics.Container> throughputMetrics(int windowSeconds) {
+        return ThroughputMetrics.of(this, windowSeconds);
+    }
+
+    /** Per-partition RU budgets: metering always, 429s when {@link RateLimiter#setEnabled(boolean) enabled}. */
+    public RateLimiter rateLimiter() {
+        return rateLimiter;
+    }
+
     ReentrantLock lockFor(byte[] logicalPartitionPrefix) {
         int h = java.util.Arrays.hashCode(logicalPartitionPrefix);
         return stripes[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
@@ -390,6 +409,7 @@ public final class CoreStore implements AutoCloseable {
                 c.markDeleted();
                 containers.remove(key(database, id));
                 changeFeeds.forget(collId);
+                rateLimiter.forget(c); // throughput: its budgets go with it
             } finally {
                 c.mapLock.writeLock().unlock();
             }
@@ -517,6 +537,7 @@ public final class CoreStore implements AutoCloseable {
         ttlPurger.stop();
         splitter.close();
         changeFeeds.close();
+        throughput.close();
         engine.close();
     }
 }

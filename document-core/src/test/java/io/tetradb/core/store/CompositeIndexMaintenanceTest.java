@@ -240,7 +240,7 @@ class CompositeIndexMaintenanceTest {
             CosmosItemResponse<ObjectNode> plain = client.getDatabase("db").getContainer("plain").createItem(item);
             CosmosItemResponse<ObjectNode> comp = client.getDatabase("db").getContainer("comp").createItem(item);
             client.getDatabase("db").getContainer("off").createItem(item);
-            assertEquals(0.10, comp.getRequestCharge() - plain.getRequestCharge(), 1e-9, "two composite entries");
+            assertEquals(0.20, comp.getRequestCharge() - plain.getRequestCharge(), 1e-9, "two composite entries, 0.1 RU each");
             ContainerStore compStore = client.coreStore().container("db", "comp");
             assertEquals(3 + 2, compStore.checkIndexes().stored(), "id, _ts, x and one entry per composite");
             assertTrue(compStore.checkIndexes().consistent());
@@ -252,7 +252,7 @@ class CompositeIndexMaintenanceTest {
                     .getRequestCharge();
             double deletePlain = client.getDatabase("db").getContainer("plain").deleteItem("i", new PartitionKey("p"), null)
                     .getRequestCharge();
-            assertEquals(0.10, delete - deletePlain, 1e-9);
+            assertEquals(0.20, delete - deletePlain, 1e-9, "two composite entries removed, 0.1 RU each");
             assertEquals(0, compStore.partitionMap().partitions().get(0).bytes());
         }
     }

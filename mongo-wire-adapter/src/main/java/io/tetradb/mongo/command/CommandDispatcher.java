@@ -53,6 +53,7 @@ public final class CommandDispatcher implements AutoCloseable {
         new WriteCommands(catalog, indexes).register(this);
         new IndexCommands(catalog, indexes).register(this);
         new CollectionOptionsCommands(catalog, indexes).register(this);
+        new CustomActionCommands(catalog).register(this); // Cosmos DB's throughput commands
         TransactionCommands.register(this, transactions);
         CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
         register("aggregate", (ctx, cmd) -> {

@@ -12,6 +12,12 @@ public final class MongoErrors {
         if (e instanceof MongoError m) {
             return m;
         }
+        if (e instanceof io.tetradb.core.throughput.RequestRateTooLargeException t) {
+            // Cosmos DB's API for MongoDB: code 16500 with the wait in the message, which its retry guidance parses
+            return new MongoError(ErrorCode.REQUEST_RATE_TOO_LARGE, "Error=16500, RetryAfterMs=" + t.retryAfterMillis()
+                    + ", Details='Response status code does not indicate success: TooManyRequests (429); Substatus: "
+                    + t.subStatus() + "; Reason: (" + t.getMessage() + ")'");
+        }
         if (e instanceof StoreException s) {
             String message = s.status() == Status.REQUEST_ENTITY_TOO_LARGE
                     ? "document too large for this server's store: " + s.getMessage() : s.getMessage();

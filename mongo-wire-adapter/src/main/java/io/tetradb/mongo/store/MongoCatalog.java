@@ -77,6 +77,11 @@ public final class MongoCatalog {
 
     /** Creates a collection; NamespaceExists (48) if it exists and {@code failIfExists}. */
     public void create(String db, String name, boolean failIfExists) {
+        create(db, name, failIfExists, null);
+    }
+
+    /** As {@link #create(String, String, boolean)} with the collection's own throughput (RU/s; null: none). */
+    public void create(String db, String name, boolean failIfExists, Integer throughput) {
         checkNames(db, name);
         try {
             store.createDatabase(db, null);
@@ -87,7 +92,7 @@ public final class MongoCatalog {
         }
         try {
             store.createContainer(db, name, PartitionKeyDefinition.of(PARTITION_KEY_PATH),
-                    initialPolicy(name), null, null, null, Limits.MAX_STORED_ITEM_BYTES);
+                    initialPolicy(name), null, throughput, null, Limits.MAX_STORED_ITEM_BYTES);
             keepChanges(db, name);
         } catch (StoreException e) {
             if (e.status() != Status.CONFLICT) {
@@ -105,6 +110,11 @@ public final class MongoCatalog {
      * cannot be sharded (its documents would have to move); an empty one is created again.
      */
     public void shard(String db, String name, String field) {
+        shard(db, name, field, null);
+    }
+
+    /** As {@link #shard(String, String, String)}, creating the collection with its own throughput (null: none). */
+    public void shard(String db, String name, String field, Integer throughput) {
         checkNames(db, name);
         if (!field.matches("[A-Za-z_][A-Za-z0-9_]*")) {
             throw new MongoError(ErrorCode.BAD_VALUE, "the shard key must be one top-level field with a plain name, "
@@ -130,7 +140,7 @@ public final class MongoCatalog {
                 throw e;
             }
         }
-        store.createContainer(db, name, PartitionKeyDefinition.of(path), initialPolicy(name), null, null, null,
+        store.createContainer(db, name, PartitionKeyDefinition.of(path), initialPolicy(name), null, throughput, null,
                 Limits.MAX_STORED_ITEM_BYTES);
         keepChanges(db, name);
     }

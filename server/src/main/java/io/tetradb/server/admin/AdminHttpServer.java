@@ -58,7 +58,8 @@ public final class AdminHttpServer implements Endpoint {
      * {@code readiness}.
      */
     public static AdminHttpServer start(InetAddress bind, int port, CosmosClient client, Readiness readiness) {
-        return start(bind, port, client::readAllPartitionStatistics, readiness);
+        return start(bind, port, client::readAllPartitionStatistics,
+                () -> client.readAllThroughputMetrics(ThroughputReport.WINDOW_SECONDS), readiness);
     }
 
     static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics) {
@@ -67,12 +68,18 @@ public final class AdminHttpServer implements Endpoint {
 
     static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics,
                                  Readiness readiness) {
+        return start(bind, port, statistics, List::of, readiness);
+    }
+
+    static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics,
+                                 Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput,
+                                 Readiness readiness) {
         // one IO thread is plenty for an admin port; routes run on workers because they scan RocksDB
         EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("tetradb-admin-io", true));
         ExecutorService workers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("tetradb-admin", true));
         // every open connection, so that close() can end them before the store goes away
         ChannelGroup channels = new DefaultChannelGroup("tetradb-admin", GlobalEventExecutor.INSTANCE);
-        AdminRoutes routes = new AdminRoutes(statistics, readiness);
+        AdminRoutes routes = new AdminRoutes(statistics, throughput, readiness);
         try {
             Channel server = new ServerBootstrap()
                     .group(io)

@@ -24,9 +24,19 @@ final class AdminRoutes {
      * @param readiness  which faces listen yet: {@code /health} answers 200 only when all do
      */
     AdminRoutes(Supplier<List<PartitionStatistics>> statistics, Readiness readiness) {
+        this(statistics, List::of, readiness);
+    }
+
+    /** @param throughput the throughput metrics ({@code /api/metrics}, {@code /metrics}) */
+    AdminRoutes(Supplier<List<PartitionStatistics>> statistics,
+                Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput, Readiness readiness) {
         Supplier<FullHttpResponse> page = () -> HttpResponses.html(PartitionsPage.html());
         this.routes = Map.of(
                 "/health", () -> health(readiness.report()),
+                "/api/metrics", () -> HttpResponses.json(HttpResponseStatus.OK,
+                        ThroughputReport.json(throughput.get())),
+                "/metrics", () -> HttpResponses.text(ThroughputReport.PROMETHEUS_TYPE,
+                        ThroughputReport.prometheus(throughput.get())),
                 "/api/partitions", () -> HttpResponses.json(HttpResponseStatus.OK,
                         PartitionsReport.of(statistics.get())),
                 "/", page,

@@ -18,14 +18,15 @@ import java.util.Map;
  * are read-only). {@code /} stays the Cosmos account document the SDKs read.
  */
 public final class AdminRoutesOnCosmos {
-    static final List<String> PATHS = List.of("/health", "/api/partitions", "/partitions");
+    static final List<String> PATHS = List.of("/health", "/api/partitions", "/partitions", "/api/metrics", "/metrics");
 
     private AdminRoutesOnCosmos() {
     }
 
     /** {@code options} with the admin routes added. */
     public static CosmosRestOptions mount(CosmosRestOptions options, CosmosClient client, Readiness readiness) {
-        AdminRoutes routes = new AdminRoutes(client::readAllPartitionStatistics, readiness);
+        AdminRoutes routes = new AdminRoutes(client::readAllPartitionStatistics,
+                () -> client.readAllThroughputMetrics(ThroughputReport.WINDOW_SECONDS), readiness);
         CosmosRestOptions mounted = options;
         for (String path : PATHS) {
             mounted = mounted.withRoute(path, request -> answer(routes.handle(HttpMethod.valueOf(request.method()),

@@ -36,6 +36,10 @@ final class HttpResponses {
     record ErrorBody(String code, String message) {
     }
 
+    static FullHttpResponse text(String contentType, String text) {
+        return response(HttpResponseStatus.OK, contentType, text.getBytes(StandardCharsets.UTF_8));
+    }
+
     static FullHttpResponse html(String page) {
         return response(HttpResponseStatus.OK, "text/html; charset=utf-8", page.getBytes(StandardCharsets.UTF_8));
     }

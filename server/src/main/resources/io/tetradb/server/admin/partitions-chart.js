@@ -58,7 +58,39 @@ function logicalTable(p, container) {
   return table;
 }
 
-function containerCard(c) {
+// the throughput of one physical partition, drawn under its storage bar: the hottest second of the last minute
+// against the partition's budget (Cosmos DB's normalized RU consumption), and the requests throttled
+function ruRow(m) {
+  const row = el('div', 'bar-row ru');
+  row.appendChild(el('span', 'label', 'RU/s (last minute)'));
+  const cls = m.throttled > 0 || m.normalizedUtilization >= 1 ? 'danger' : m.normalizedUtilization >= 0.7 ? 'hot' : '';
+  row.appendChild(bar(m.normalizedUtilization, cls));
+  const figures = el('span', 'figures', m.averageRuPerSecond + ' RU/s avg · hottest second '
+      + (100 * m.normalizedUtilization).toFixed(0) + '% of ' + m.budgetRuPerSecond + ' RU/s · '
+      + m.throttled + ' throttled');
+  if (m.topLogicalPartitions.length) {
+    figures.title = 'top logical partitions by RU: ' + m.topLogicalPartitions.map(l => l.partitionKey + ' ' + l.ru + ' RU').join(', ');
+  }
+  row.appendChild(figures);
+  return row;
+}
+
+function ruTable(m) {
+  const table = el('table');
+  const head = el('tr');
+  ['top logical partitions by RU', 'RU'].forEach(h => head.appendChild(el('th', '', h)));
+  table.appendChild(head);
+  for (const l of m.topLogicalPartitions) {
+    const tr = el('tr');
+    tr.appendChild(el('td', 'pk', l.partitionKey));
+    tr.appendChild(el('td', 'num', String(l.ru)));
+    table.appendChild(tr);
+  }
+  return table;
+}
+
+// metrics: the container's entry of /api/metrics, or undefined (then no throughput is drawn)
+function containerCard(c, metrics) {
   const card = el('div', 'container');
   const title = el('h2', '', c.database + ' / ' + c.container);
   const parts = c.physicalPartitions;
@@ -72,7 +104,17 @@ function containerCard(c) {
   if (parts.some(p => p.largestLogicalPartitions.some(l => l.nearLimit))) {
     title.appendChild(el('span', 'badge limit', 'logical partition near its limit'));
   }
+  if (metrics && metrics.partitions.some(m => m.throttled > 0)) {
+    title.appendChild(el('span', 'badge throttled', 'throttled (429) in the last minute'));
+  }
   card.appendChild(title);
+  if (metrics) {
+    card.appendChild(el('div', 'meta', (metrics.mode === 'autoscale'
+        ? 'autoscale up to ' + metrics.autoscaleMax + ' RU/s, now ' + metrics.currentThroughput + ' RU/s'
+        : metrics.throughput + ' RU/s') + (metrics.sharedWithDatabase ? ' shared with database ' + c.database : '')
+        + (metrics.replacePending ? ' · throughput change pending (partitions splitting)' : '')
+        + ' · rate limiting ' + (metrics.rateLimiting ? 'on' : 'off')));
+  }
   card.appendChild(el('div', 'meta',
       'partition key ' + c.partitionKeyPaths.join(', ') + ' · ' + parts.length + ' physical partition'
       + (parts.length === 1 ? '' : 's') + ' · ' + bytes(c.bytes) + ' · ' + c.itemCount + ' items · split at '
@@ -89,7 +131,10 @@ function containerCard(c) {
     row.appendChild(el('span', 'figures', bytes(p.bytes) + ' · ' + p.itemCount + ' items · '
         + p.logicalPartitionCount + ' logical · ' + pct(p.bytes, c.bytes) + ' of container'));
     section.appendChild(row);
+    const m = metrics && !metrics.sharedWithDatabase ? metrics.partitions.find(x => x.id === p.id) : null;
+    if (m) section.appendChild(ruRow(m));
     if (p.largestLogicalPartitions.length) section.appendChild(logicalTable(p, c));
+    if (m && m.topLogicalPartitions.length) section.appendChild(ruTable(m));
     card.appendChild(section);
   }
   return card;

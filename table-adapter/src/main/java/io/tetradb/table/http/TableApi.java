@@ -62,6 +62,12 @@ final class TableApi {
             answer = route(r, path);
         } catch (TableException e) {
             answer = "acl".equals(r.param("comp")) ? Errors.ofXml(e) : Errors.of(e, MetadataLevel.of(r));
+            if (e instanceof io.tetradb.table.model.TableThrottledException t) {
+                answer.header("x-ms-retry-after-ms", Long.toString(t.retryAfterMillis()));
+            }
+        } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) { // a path without its own translation
+            answer = Errors.of(new io.tetradb.table.model.TableThrottledException(e.retryAfterMillis(), e.getMessage()),
+                    MetadataLevel.of(r)).header("x-ms-retry-after-ms", Long.toString(e.retryAfterMillis()));
         } catch (RuntimeException e) {
             LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));

@@ -399,6 +399,9 @@ public final class Table {
 
     /** A core failure in Tables' terms. */
     static TableException translate(StoreException e) {
+        if (e instanceof io.tetradb.core.throughput.RequestRateTooLargeException t) {
+            return new io.tetradb.table.model.TableThrottledException(t.retryAfterMillis(), t.getMessage());
+        }
         return switch (e.status()) {
             case 404 -> new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
             case 409 -> new TableException(409, "EntityAlreadyExists", "The specified entity already exists.");

@@ -44,6 +44,7 @@ final class ChargedContext extends Context {
                 && !message.getStatus().getAttributes().containsKey(ChargeMeter.REQUEST_CHARGE)) {
             Map<String, Object> attributes = new HashMap<>(message.getStatus().getAttributes());
             attributes.putAll(meter.take(message.getRequestId(), code.isFinalResponse()));
+            ThrottleAttributes.addTo(message, attributes); // a 429 from the core, as Cosmos DB's Gremlin API shows it
             return ResponseMessage.build(message.getRequestId())
                     .code(message.getStatus().getCode())
                     .statusMessage(message.getStatus().getMessage())

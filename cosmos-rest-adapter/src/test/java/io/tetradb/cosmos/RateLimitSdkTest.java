@@ -1,0 +1,134 @@
+package io.tetradb.cosmos;
+
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.ThroughputProperties;
+import com.azure.cosmos.models.ThroughputResponse;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.throughput.PartitionBudget;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Rate limiting through the REST face with both real SDKs: a 400 RU/s container, a burst of writes far over budget;
+ * the server answers 429 / 3200 with {@code x-ms-retry-after-ms}, the SDKs' built-in throttling retries wait and
+ * every write succeeds. Raising throughput past 10,000 RU/s per partition reports the replace as pending.
+ */
+class RateLimitSdkTest extends ServerFixture {
+    @BeforeAll
+    void rateLimitingOn() {
+        core.coreStore().rateLimiter().setEnabled(true);
+    }
+
+    private long throttled(String db, String container) {
+        var c = core.coreStore().container(db, container);
+        long now = core.coreStore().rateLimiter().now();
+        return core.coreStore().rateLimiter().budgets(c).all().stream()
+                .mapToLong(b -> b.usage(now, PartitionBudget.WINDOW_SECONDS - 1).throttledTotal()).sum();
+    }
+
+    @Test
+    void javaSdkRetriesThrottledWritesUntilTheyAllSucceed() throws Exception {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("burst", "/pk"),
+                ThroughputProperties.createManualThroughput(400));
+        // the SDK's throttling retry, with room for 8 writers that contend for one partition's budget
+        com.azure.cosmos.CosmosClient patient = new com.azure.cosmos.CosmosClientBuilder().endpoint(endpoint()).key(KEY)
+                .gatewayMode().throttlingRetryOptions(new com.azure.cosmos.ThrottlingRetryOptions()
+                        .setMaxRetryAttemptsOnThrottledRequests(1000)
+                        .setMaxRetryWaitTime(java.time.Duration.ofSeconds(120))).buildClient();
+        CosmosContainer c = patient.getDatabase(db).getContainer("burst");
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Integer>> writes = new ArrayList<>();
+            for (int i = 0; i < 40; i++) { // 40 writes of 100 KB: about 2,000 RU against 400 RU/s
+                ObjectNode item = Json.object().put("id", "n" + i).put("pk", "hot").put("pad", "x".repeat(100_000));
+                writes.add(pool.submit(() -> c.createItem(item).getStatusCode()));
+            }
+            for (Future<Integer> w : writes) {
+                assertEquals(201, w.get());
+            }
+        } finally {
+            pool.shutdown();
+            patient.close();
+        }
+        assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried");
+        assertEquals(40, core.coreStore().container(db, "burst").statistics().physicalPartitions().get(0).itemCount());
+    }
+
+    @Test
+    void a429CarriesSubStatus3200AndRetryAfter() throws Exception {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("raw", "/pk"),
+                ThroughputProperties.createManualThroughput(400));
+        RawClient raw = new RawClient(endpoint(), KEY);
+        RawClient.Answer last = null;
+        for (int i = 0; i < 20; i++) { // 500 KB writes (~230 RU): the second or third is over 400 RU/s
+            last = raw.send("POST", "/dbs/" + db + "/colls/raw/docs",
+                    "{\"id\":\"r" + i + "\",\"pk\":\"a\",\"pad\":\"" + "y".repeat(500_000) + "\"}",
+                    Map.of("x-ms-documentdb-partitionkey", "[\"a\"]"));
+            if (last.status() == 429) {
+                break;
+            }
+        }
+        assertEquals(429, last.status(), last.text());
+        assertEquals("3200", last.header("x-ms-substatus"));
+        assertTrue(Long.parseLong(last.header("x-ms-retry-after-ms")) >= 1);
+        assertEquals("TooManyRequests", last.json().get("code").asText());
+    }
+
+    @Test
+    void nodeSdkRetriesThrottledWritesUntilTheyAllSucceed() throws Exception {
+        String db = unique("rlnode");
+        String out = NodeSdkTest.runScript("cosmos-throttle.mjs", Map.of(), endpoint(), KEY, db);
+        assertTrue(out.contains("OK node throttle"), out);
+        assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried: " + out);
+    }
+
+    @Test
+    void raisingPastTenThousandPerPartitionIsPendingUntilTheSplitsAreDone() throws Exception {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("grow", "/pk"),
+                ThroughputProperties.createManualThroughput(10_000));
+        CosmosContainer c = sdk.getDatabase(db).getContainer("grow");
+        ThroughputResponse r = c.replaceThroughput(ThroughputProperties.createManualThroughput(30_000));
+        assertEquals(30_000, (int) r.getProperties().getManualThroughput());
+        core.coreStore().throughput().awaitSplits();
+        assertEquals(3, core.coreStore().container(db, "grow").partitionMap().partitions().size());
+        assertFalse(c.readThroughput().isReplacePending());
+        // lowering is immediate
+        assertFalse(c.replaceThroughput(ThroughputProperties.createManualThroughput(1000)).isReplacePending());
+        assertEquals(1000, (int) c.readThroughput().getProperties().getManualThroughput());
+    }
+
+    @Test
+    void autoscaleOfferReportsItsMaximumAndCurrentLevel() {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("auto", "/pk"),
+                ThroughputProperties.createAutoscaledThroughput(4000));
+        ThroughputResponse r = sdk.getDatabase(db).getContainer("auto").readThroughput();
+        assertEquals(4000, r.getProperties().getAutoscaleMaxThroughput());
+        try {
+            sdk.getDatabase(db).getContainer("auto").replaceThroughput(ThroughputProperties.createManualThroughput(100));
+            throw new AssertionError("100 RU/s was accepted");
+        } catch (CosmosException e) {
+            assertEquals(400, e.getStatusCode());
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.tetradb.core.throughput;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.DoubleAdder;
+
+/**
+ * The RU budget of one physical partition: a token bucket that refills at the partition's share of the provisioned
+ * RU/s and holds at most one second of it (Cosmos DB throttles any second that consumes more than the provisioned
+ * RU/s; its opt-in "burst capacity" is not modelled). A request is admitted while the bucket is positive and pays its
+ * real charge afterwards, so the bucket may go into debt, as Cosmos DB lets the request that crosses the budget
+ * finish. Alongside it keeps what the metrics show: RU per second and throttled requests for the last
+ * {@link #WINDOW_SECONDS} seconds, and the RU per logical partition.
+ */
+public final class PartitionBudget {
+    public static final int WINDOW_SECONDS = 300;
+    private static final long NANOS = 1_000_000_000L;
+    /** Logical partitions remembered per physical partition for the "top logical partitions" view. */
+    private static final int MAX_TRACKED_KEYS = 1024;
+
+    private final String name;
+    private double ruPerSecond;
+    private double tokens;
+    private long refilledAt;
+    private final double[] ruBySecond = new double[WINDOW_SECONDS];
+    private final long[] throttledBySecond = new long[WINDOW_SECONDS];
+    private final long[] secondOfSlot = new long[WINDOW_SECONDS];
+    private long throttledTotal;
+    private double ruTotal;
+    /** Keyed by the partition key value itself (its text is made only when the metrics are read). */
+    private final Map<Object, DoubleAdder> ruByLogicalPartition = new ConcurrentHashMap<>();
+
+    /** A full bucket at {@code now} (nanoseconds of the limiter's clock). */
+    public PartitionBudget(String name, double ruPerSecond, long now) {
+        this.name = name;
+        this.ruPerSecond = ruPerSecond;
+        this.tokens = ruPerSecond;
+        this.refilledAt = now;
+        java.util.Arrays.fill(secondOfSlot, Long.MIN_VALUE);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public synchronized double ruPerSecond() {
+        return ruPerSecond;
+    }
+
+    /** A new share (throughput replaced, or partitions added): the tokens already earned stay, capped at a second. */
+    public synchronized void setRuPerSecond(double rate, long now) {
+        refill(now);
+        ruPerSecond = rate;
+        tokens = Math.min(tokens, rate);
+    }
+
+    /** The RU in the bucket at {@code now} (negative: debt). */
+    public synchronized double tokens(long now) {
+        refill(now);
+        return tokens;
+    }
+
+    /**
+     * 0 when a request may run now; otherwise the milliseconds until the bucket is positive again (at least 1), and
+     * the refusal is counted.
+     */
+    public synchronized long admit(long now) {
+        refill(now);
+        if (tokens > 0) {
+            return 0;
+        }
+        long slot = slot(now);
+        throttledBySecond[(int) slot]++;
+        throttledTotal++;
+        double seconds = (-tokens + 1e-9) / ruPerSecond;
+        return Math.max(1, (long) Math.ceil(seconds * 1000));
+    }
+
+    /**
+     * Pays a finished request's real charge; {@code logicalPartition} (may be null; any value with equals, hashCode
+     * and a readable toString) is counted for the top list.
+     */
+    public void settle(double charge, Object logicalPartition, long now) {
+        synchronized (this) {
+            refill(now);
+            tokens -= charge;
+            ruBySecond[(int) slot(now)] += charge;
+            ruTotal += charge;
+        }
+        if (logicalPartition != null) {
+            DoubleAdder a = ruByLogicalPartition.get(logicalPartition);
+            if (a == null && ruByLogicalPartition.size() < MAX_TRACKED_KEYS) {
+                a = ruByLogicalPartition.computeIfAbsent(logicalPartition, k -> new DoubleAdder());
+            }
+            if (a != null) {
+                a.add(charge);
+            }
+        }
+    }
+
+    private void refill(long now) {
+        long elapsed = now - refilledAt;
+        if (elapsed > 0) {
+            tokens = Math.min(ruPerSecond, tokens + ruPerSecond * elapsed / NANOS);
+            refilledAt = now;
+        }
+    }
+
+    /** The ring slot of the second {@code now} falls in, cleared when it last held an older second. */
+    private long slot(long now) {
+        long second = Math.floorDiv(now, NANOS);
+        int slot = (int) Math.floorMod(second, WINDOW_SECONDS);
+        if (secondOfSlot[slot] != second) {
+            secondOfSlot[slot] = second;
+            ruBySecond[slot] = 0;
+            throttledBySecond[slot] = 0;
+        }
+        return slot;
+    }
+
+    /** What the metrics show about the last {@code seconds} seconds (the current one excluded, it is not over). */
+    public synchronized Usage usage(long now, int seconds) {
+        seconds = Math.max(1, Math.min(WINDOW_SECONDS - 1, seconds));
+        long current = Math.floorDiv(now, NANOS);
+        double sum = 0;
+        double hottest = 0;
+        long throttled = 0;
+        for (long s = current - seconds; s < current; s++) {
+            int slot = (int) Math.floorMod(s, WINDOW_SECONDS);
+            if (secondOfSlot[slot] == s) {
+                sum += ruBySecond[slot];
+                hottest = Math.max(hottest, ruBySecond[slot]);
+                throttled += throttledBySecond[slot];
+            }
+        }
+        return new Usage(name, ruPerSecond, sum / seconds, hottest, ruPerSecond <= 0 ? 0 : hottest / ruPerSecond,
+                throttled, throttledTotal, ruTotal);
+    }
+
+    /** The logical partitions that consumed the most RU since this budget was made, highest first. */
+    public java.util.List<Map.Entry<String, Double>> topLogicalPartitions(int n) {
+        return ruByLogicalPartition.entrySet().stream()
+                .map(e -> Map.entry(String.valueOf(e.getKey()), e.getValue().sum()))
+                .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
+                .limit(n)
+                .toList();
+    }
+
+    /**
+     * @param budgetRuPerSecond    the partition's share of the provisioned RU/s
+     * @param averageRuPerSecond   RU consumed per second over the window
+     * @param hottestSecondRu      the RU of the busiest second in the window
+     * @param normalizedUtilization the hottest second's RU / the budget (Cosmos DB's "normalized RU consumption")
+     */
+    public record Usage(String partition, double budgetRuPerSecond, double averageRuPerSecond, double hottestSecondRu,
+                        double normalizedUtilization, long throttledInWindow, long throttledTotal, double ruTotal) {
+    }
+}
