@@ -313,8 +313,10 @@ class ChangeFeedTest {
             c.deleteItem("i" + i, new PartitionKey("p" + (i % 3)), null);
         }
         FeedPruner pruner = client.coreStore().changeFeeds().pruner();
-        long removed = pruner.pruneOnce();
-        assertEquals(50 + 10 + 10, removed, "50 first versions, the 10 deleted items' second versions, 10 tombstones");
+        pruner.pruneOnce();
+        // counted since the store opened: the background pass (every 5 s) may have taken part of it meanwhile
+        assertEquals(50 + 10 + 10, pruner.prunedRecords(),
+                "50 first versions, the 10 deleted items' second versions, 10 tombstones");
         assertEquals(0, pruner.pruneOnce(), "nothing left to prune");
         List<JsonNode> all = drain(c, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
                 FeedRange.forFullRange()));

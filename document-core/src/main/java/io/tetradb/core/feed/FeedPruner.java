@@ -86,9 +86,10 @@ public final class FeedPruner implements AutoCloseable {
                 FeedKeys.record(feed.collId(), stable + 1), false)) {
             while (c.next() && !closed) {
                 ChangeRecord r = ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value());
-                if (r.crtsMillis() >= cutoff) {
-                    // within the retention, and everything after it is newer still
-                    keptSomething |= retentionMillis > 0;
+                if (retentionMillis > 0 && r.crtsMillis() >= cutoff) {
+                    // within the retention, and everything after it is newer still (without a retention nothing
+                    // is kept for its age: a record written in this very millisecond is as prunable as older ones)
+                    keptSomething = true;
                     break;
                 }
                 if (isPrunable(feed, r)) {

@@ -403,7 +403,8 @@ public final class ContainerStore {
                     return 0;
                 }
                 // no wait for the fsync: nobody is acknowledged; the WAL sync that follows covers it
-                store.engine().applyDeferred(tx.writeSet());
+                applyReleasingFeedOnFailure(tx);
+                feed.release(tx.feedTicket); // applied: feed readers may read past the purge's records
             } finally {
                 lock.unlock();
             }
