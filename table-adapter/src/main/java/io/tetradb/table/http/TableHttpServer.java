@@ -9,6 +9,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.tetradb.core.net.ConnectionGuard;
+import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 
 import java.net.InetAddress;
@@ -60,6 +62,19 @@ public final class TableHttpServer implements AutoCloseable {
      */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
                                         Map<String, String> accountKeys) {
+        return start(bind, port, client, accountKeys, ConnectionLimits.defaults(), MAX_BODY_BYTES);
+    }
+
+    /**
+     * Serves the given accounts with these connection limits, refusing request bodies over {@code maxBodyBytes}
+     * with 413 (Azure's limit, 4 MiB, unless lowered).
+     */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
+                                        Map<String, String> accountKeys, ConnectionLimits limits, int maxBodyBytes) {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("the body limit must be positive");
+        }
+        ConnectionGuard guard = new ConnectionGuard("tables", limits);
         TableApi api = new TableApi(client, accountKeys);
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -77,14 +92,18 @@ public final class TableHttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
+                            if (!guard.admit(c)) {
+                                return;
+                            }
                             c.pipeline()
                                     .addLast(new HttpServerCodec())
                                     .addLast(new DrainAfterRefusal())
-                                    .addLast(new BodyLimit(MAX_BODY_BYTES))
+                                    .addLast("aggregate", new BodyLimit(maxBodyBytes))
                                     // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
                                     // so the connection stays open while the refused body is read away
                                     .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new RequestHandler(api, pool));
+                            guard.install(c.pipeline(), "aggregate");
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();
