@@ -42,6 +42,7 @@ public final class TetraDbServer implements AutoCloseable {
     private static final String TLS_DIRECTORY = "tls";
 
     private final ServerConfig config;
+    private final ServerLimits limits;
     private final Readiness readiness;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private CosmosClient client;
@@ -49,7 +50,13 @@ public final class TetraDbServer implements AutoCloseable {
     private boolean closed;
 
     public TetraDbServer(ServerConfig config) {
+        this(config, ServerLimits.defaults());
+    }
+
+    /** A server whose faces enforce {@code limits} and whose RocksDB is sized from their memory budget. */
+    public TetraDbServer(ServerConfig config, ServerLimits limits) {
         this.config = config;
+        this.limits = limits;
         this.readiness = new Readiness(faces(config));
     }
 
@@ -59,7 +66,7 @@ public final class TetraDbServer implements AutoCloseable {
             throw new IllegalStateException("a server starts once");
         }
         started = true;
-        client = openClient(config.dataDirectory());
+        client = openClient(config.dataDirectory(), limits.memory());
         try {
             InetAddress bind = config.bindAddress();
             if (config.httpPort() != null) {
@@ -68,20 +75,22 @@ public final class TetraDbServer implements AutoCloseable {
             if (config.cosmosPort() != null) {
                 // first after admin: the emulator's port is what a supervisor polls for /health
                 startEndpoint(COSMOS, () -> FaceEndpoint.start(COSMOS, "https", "/", bind, config.cosmosPort(),
-                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions()),
+                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions(), limits.connections()),
                         CosmosHttpServer::address));
             }
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
-                        config.graphs(), config.gremlinScriptTimeout()));
+                        config.graphs(), config.gremlinScriptTimeout(), limits));
             }
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
-                        port -> MongoWireServer.start(bind, port, client), MongoWireServer::address));
+                        port -> MongoWireServer.start(bind, port, client, io.tetradb.mongo.auth.MongoUsers.none(),
+                                limits.connections()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
                 startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/devstoreaccount1", bind,
-                        config.tablePort(), port -> TableHttpServer.start(bind, port, client),
+                        config.tablePort(), port -> TableHttpServer.start(bind, port, client,
+                                limits.connections(), limits.requestBytes(TableHttpServer.MAX_BODY_BYTES)),
                         TableHttpServer::address));
             }
         } catch (RuntimeException e) {
@@ -104,6 +113,7 @@ public final class TetraDbServer implements AutoCloseable {
         if (config.cosmosReadOnlyKey() != null) {
             options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
         }
+        options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()));
         return AdminRoutesOnCosmos.mount(options, client, readiness);
     }
 
@@ -181,12 +191,16 @@ public final class TetraDbServer implements AutoCloseable {
         }
     }
 
-    private static CosmosClient openClient(Path dir) {
+    private static CosmosClient openClient(Path dir, MemoryBudget memory) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new StartupException("data directory " + dir + " is not a directory", null);
         }
         try {
-            return new CosmosClientBuilder().dataDirectory(dir).buildClient();
+            CosmosClientBuilder builder = new CosmosClientBuilder().dataDirectory(dir);
+            if (memory != null) {
+                builder.blockCacheBytes(memory.rocksDbBytes());
+            }
+            return builder.buildClient();
         } catch (RuntimeException e) {
             if (e instanceof DataDirectoryInUseException) {
                 throw new StartupException(e.getMessage(), e);

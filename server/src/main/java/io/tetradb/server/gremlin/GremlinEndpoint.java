@@ -3,6 +3,7 @@ package io.tetradb.server.gremlin;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.Endpoint;
+import io.tetradb.server.ServerLimits;
 import io.tetradb.server.StartupException;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
 import org.apache.commons.configuration2.BaseConfiguration;
@@ -55,10 +56,18 @@ public final class GremlinEndpoint implements Endpoint {
      */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
                                         Duration scriptTimeout) {
+        return start(bind, port, client, specs, scriptTimeout, ServerLimits.defaults());
+    }
+
+    /** As above, with the server's connection limits and request size cap (Gremlin Server's maxContentLength). */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout, ServerLimits limits) {
         for (int attempt = 1; ; attempt++) {
             int actual = port != 0 ? port : freePort(bind);
             Map<GraphSpec, TetraGraph> graphs = open(client, specs);
-            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs, scriptTimeout));
+            EmbeddedSettings settings = new EmbeddedSettings(bind, actual, graphs, scriptTimeout);
+            settings.limit(limits);
+            GremlinServer server = new GremlinServer(settings);
             try {
                 server.start().join();
                 return new GremlinEndpoint(server, new InetSocketAddress(bind, actual), graphs);

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TableHttpServer implements AutoCloseable {
     /** Bodies above 4 MiB are refused with 413 RequestBodyTooLarge before they are read whole, as Azure does. */
-    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -54,6 +54,13 @@ public final class TableHttpServer implements AutoCloseable {
     /** Serves the well-known development account {@code devstoreaccount1} with its well-known key. */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client) {
         return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY));
+    }
+
+    /** Serves the development account with these connection limits and request body limit. */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client, ConnectionLimits limits,
+                                        int maxBodyBytes) {
+        return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY), limits,
+                maxBodyBytes);
     }
 
     /**
