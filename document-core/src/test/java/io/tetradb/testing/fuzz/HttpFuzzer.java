@@ -32,6 +32,15 @@ public final class HttpFuzzer {
     /** Runs the fuzz and returns its tally (already reported); throws if the face stopped serving. */
     public static FuzzTally run(String face, InetSocketAddress target, List<byte[]> seeds, FuzzSettings settings,
                                 Runnable realClient) throws Exception {
+        return run(face, target, null, seeds, settings, realClient);
+    }
+
+    /**
+     * As above, with a {@code preamble} sent unmutated on each connection first, whose HTTP answer (through its blank
+     * line) is read before the input goes: a WebSocket upgrade, so that the inputs are frames.
+     */
+    public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
+                                FuzzSettings settings, Runnable realClient) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
         AtomicLong sent = new AtomicLong();
         long deadline = System.nanoTime() + settings.budget().toNanos();
@@ -52,7 +61,7 @@ public final class HttpFuzzer {
                         synchronized (tally) {
                             tally.input();
                         }
-                        Outcome outcome = send(target, input);
+                        Outcome outcome = send(target, preamble, input);
                         synchronized (tally) {
                             switch (outcome) {
                                 case ANSWERED -> tally.answered();
@@ -81,10 +90,13 @@ public final class HttpFuzzer {
 
     private enum Outcome { ANSWERED, CLOSED, HUNG }
 
-    private static Outcome send(InetSocketAddress target, byte[] input) throws IOException {
+    private static Outcome send(InetSocketAddress target, byte[] preamble, byte[] input) throws IOException {
         try (Socket s = new Socket()) {
             s.setSoLinger(true, 0); // no TIME_WAIT: the long form opens hundreds of thousands of connections
             s.connect(target, BOUND_MILLIS);
+            if (preamble != null && !exchangePreamble(s, preamble)) {
+                return Outcome.CLOSED;
+            }
             try {
                 s.getOutputStream().write(input);
                 s.getOutputStream().flush();
@@ -110,6 +122,47 @@ public final class HttpFuzzer {
                 return Outcome.CLOSED;
             }
         }
+    }
+
+    /** Sends the preamble and reads its answer's head; false if the server closed instead. */
+    private static boolean exchangePreamble(Socket s, byte[] preamble) throws IOException {
+        s.getOutputStream().write(preamble);
+        s.setSoTimeout(BOUND_MILLIS);
+        InputStream in = s.getInputStream();
+        int matched = 0;
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                return false;
+            }
+            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        return true;
+    }
+
+    /** A masked client WebSocket frame (RFC 6455) of this opcode and payload, with the length in the shortest form. */
+    public static byte[] webSocketFrame(int opcode, byte[] payload, long declaredLength) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(0x80 | opcode);
+        if (declaredLength < 126) {
+            out.write(0x80 | (int) declaredLength);
+        } else if (declaredLength <= 0xffff) {
+            out.write(0x80 | 126);
+            out.write((int) (declaredLength >> 8));
+            out.write((int) declaredLength & 0xff);
+        } else {
+            out.write(0x80 | 127);
+            for (int i = 7; i >= 0; i--) {
+                out.write((int) (declaredLength >> (8 * i)) & 0xff);
+            }
+        }
+        byte[] mask = {0x11, 0x22, 0x33, 0x44};
+        out.writeBytes(mask);
+        for (int i = 0; i < payload.length; i++) {
+            out.write(payload[i] ^ mask[i % 4]);
+        }
+        return out.toByteArray();
     }
 
     /** {@code {"a":{"a":...}}} nested {@code levels} deep. */
