@@ -22,6 +22,11 @@ public record MemoryBudget(long bytes) {
 
     /** {@code 1g}, {@code 768m}, {@code 2048k} or a number of bytes (the JVM's -Xmx notation). */
     public static MemoryBudget parse(String text) {
+        return new MemoryBudget(parseBytes(text));
+    }
+
+    /** A size in the -Xmx notation, in bytes. */
+    public static long parseBytes(String text) {
         String t = text.strip().toLowerCase(Locale.ROOT);
         long unit = 1;
         if (t.endsWith("g") || t.endsWith("m") || t.endsWith("k")) {
@@ -33,9 +38,9 @@ public record MemoryBudget(long bytes) {
             t = t.substring(0, t.length() - 1);
         }
         try {
-            return new MemoryBudget(Math.multiplyExact(Long.parseLong(t), unit));
+            return Math.multiplyExact(Long.parseLong(t), unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("a memory budget is a size such as 1g or 768m, not '" + text + "'");
+            throw new IllegalArgumentException("a memory size is written like 1g or 768m, not '" + text + "'");
         }
     }
 

@@ -12,11 +12,17 @@ import io.tetradb.core.net.ConnectionLimits;
  * @param maxRequestBytes a lower cap on request bodies for the Tables and Cosmos faces and on Gremlin Server's
  *                        maxContentLength; null keeps each face's own (Tables 4 MiB, Cosmos 2 MiB, Gremlin 10 MiB).
  *                        Mongo keeps maxMessageSizeBytes (48 MB), which drivers read from {@code hello}.
+ * @param queryMemoryBytes what one query may hold to sort, group or de-duplicate (Cosmos SQL: 400; Mongo: error 292
+ *                        QueryExceededMemoryLimitNoDiskUseAllowed); null keeps the default, 100 MiB
  */
-public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes) {
+public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes,
+                           Long queryMemoryBytes) {
     public ServerLimits {
         if (connections == null) {
             connections = ConnectionLimits.defaults();
+        }
+        if (queryMemoryBytes != null && queryMemoryBytes < (1L << 20)) {
+            throw new IllegalArgumentException("the query memory limit must be at least 1m");
         }
         if (maxRequestBytes != null && maxRequestBytes < 1024) {
             throw new IllegalArgumentException("the request size cap must be at least 1024 bytes");
@@ -24,7 +30,7 @@ public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, In
     }
 
     public static ServerLimits defaults() {
-        return new ServerLimits(null, ConnectionLimits.defaults(), null);
+        return new ServerLimits(null, ConnectionLimits.defaults(), null, null);
     }
 
     /** The smaller of a face's own limit and the cap. */

@@ -107,6 +107,11 @@ final class StartCommand implements Callable<Integer> {
                     + "Server's maxContentLength: 10 MiB). Mongo keeps maxMessageSizeBytes, 48 MB. Default: none.")
     Integer maxRequestBytes;
 
+    @Option(names = "--query-memory", paramLabel = "SIZE",
+            description = "What one query may hold in memory to sort, group or de-duplicate, e.g. 100m; beyond, it "
+                    + "fails (Cosmos: 400, Mongo: 292 QueryExceededMemoryLimitNoDiskUseAllowed). Default: 100m.")
+    String queryMemory;
+
     @Override
     public Integer call() {
         if (httpPort != null) {
@@ -172,7 +177,8 @@ final class StartCommand implements Callable<Integer> {
             String budget = option(memory, "TETRADB_MEMORY");
             return new ServerLimits(MemoryBudget.parse(budget == null ? "1g" : budget),
                     new ConnectionLimits(maxConnections, maxConnectionsPerAddress,
-                            Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes);
+                            Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes,
+                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

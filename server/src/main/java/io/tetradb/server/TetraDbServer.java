@@ -66,6 +66,9 @@ public final class TetraDbServer implements AutoCloseable {
             throw new IllegalStateException("a server starts once");
         }
         started = true;
+        if (limits.queryMemoryBytes() != null) {
+            io.tetradb.core.query.eval.QueryMemory.setLimitBytes(limits.queryMemoryBytes()); // one per process
+        }
         client = openClient(config.dataDirectory(), limits.memory());
         try {
             InetAddress bind = config.bindAddress();
