@@ -96,6 +96,9 @@ class MongoWireFuzzTest extends MongoServerTestBase {
             }
         }
         long heapAfter = tally.report();
+        Document cursors = client.getDatabase("admin").runCommand(new Document("serverStatus", 1))
+                .get("metrics", Document.class).get("cursor", Document.class);
+        System.out.println("FUZZ mongo cursors " + cursors.toJson());
         assertTrue(tally.hangs().isEmpty(), "hangs: " + tally.hangs());
         assertEquals(canaryBefore, canary.find().into(new ArrayList<>()), "the canary data is unchanged");
         assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1)).get("ok", Number.class)
