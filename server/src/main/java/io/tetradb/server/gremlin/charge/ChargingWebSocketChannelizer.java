@@ -75,6 +75,7 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
         pipeline.replace(TEXT_DECODER, TEXT_DECODER, textDecoder);
         pipeline.replace(BINARY_DECODER, BINARY_DECODER, binaryDecoder);
         pipeline.addAfter(RESPONSE_ENCODER, "one-line-errors", oneLineErrors);
+        pipeline.addLast("quiet-connection-errors", io.tetradb.server.gremlin.security.QuietConnectionErrors.INSTANCE);
         super.finalize(pipeline);
     }
 
