@@ -115,12 +115,7 @@ public final class ConnectionGuard {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
                     if (deadline == null) {
-                        deadline = ctx.executor().schedule(() -> {
-                            timedOut.incrementAndGet();
-                            LOG.log(System.Logger.Level.DEBUG, () -> face + ": closing " + ctx.channel().remoteAddress()
-                                    + ": a request took longer than " + limits.requestReadTimeout() + " to arrive");
-                            ctx.close();
-                        }, limits.requestReadTimeout().toNanos(), TimeUnit.NANOSECONDS);
+                        startDeadline(ctx);
                     }
                     ctx.fireChannelRead(msg);
                 }
@@ -142,6 +137,19 @@ public final class ConnectionGuard {
                     ctx.fireChannelRead(msg);
                 }
             };
+        }
+
+        private void startDeadline(ChannelHandlerContext ctx) {
+            deadline = ctx.executor().schedule(() -> {
+                if (!ctx.channel().config().isAutoRead()) {
+                    startDeadline(ctx); // the face stopped reading (back-pressure, pacing): not the client's delay
+                    return;
+                }
+                timedOut.incrementAndGet();
+                LOG.log(System.Logger.Level.DEBUG, () -> face + ": closing " + ctx.channel().remoteAddress()
+                        + ": a request took longer than " + limits.requestReadTimeout() + " to arrive");
+                ctx.close();
+            }, limits.requestReadTimeout().toNanos(), TimeUnit.NANOSECONDS);
         }
 
         private void cancel() {
