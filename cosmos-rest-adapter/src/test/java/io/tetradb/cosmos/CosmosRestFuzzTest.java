@@ -52,6 +52,21 @@ class CosmosRestFuzzTest extends ServerFixture {
                 + (heapAfter - tally.heapBefore()) / (1024 * 1024) + " MB");
     }
 
+    @Test
+    void aChunkedBodyOverTwoMegabytesIs413BeforeItIsAggregated() throws Exception {
+        sdk.createDatabaseIfNotExists("fuzz");
+        sdk.getDatabase("fuzz").createContainerIfNotExists(new CosmosContainerProperties("c", "/pk"));
+        String docs = "/dbs/fuzz/colls/c/docs";
+        StringBuilder head = new StringBuilder("POST " + docs + " HTTP/1.1\r\n");
+        for (String h : withHeader(signed("POST", docs, KEY), "x-ms-documentdb-partitionkey: [\"p1\"]")) {
+            head.append(h).append("\r\n");
+        }
+        String answer = io.tetradb.testing.fuzz.ChunkedFlood.send(new InetSocketAddress("127.0.0.1",
+                server.address().getPort()), head.toString(), 64L * 1024 * 1024);
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.contains("\"code\":\"RequestEntityTooLarge\""), answer);
+    }
+
     private static List<String> canaryItems(CosmosContainer c) {
         List<String> items = new ArrayList<>();
         c.queryItems("SELECT c.id, c.pk, c.v FROM c ORDER BY c.id", new CosmosQueryRequestOptions(),

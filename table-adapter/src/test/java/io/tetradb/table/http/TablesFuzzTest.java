@@ -51,6 +51,20 @@ class TablesFuzzTest extends SdkTestBase {
                 + (heapAfter - tally.heapBefore()) / (1024 * 1024) + " MB");
     }
 
+    @Test
+    void aChunkedBodyOverFourMegabytesIs413BeforeItIsAggregated() throws Exception {
+        service.createTableIfNotExists("fuzz");
+        String table = "/devstoreaccount1/fuzz";
+        StringBuilder head = new StringBuilder("POST " + table + " HTTP/1.1\r\n");
+        for (String h : signed("POST", table, KEY)) {
+            head.append(h).append("\r\n");
+        }
+        String answer = io.tetradb.testing.fuzz.ChunkedFlood.send(new InetSocketAddress("127.0.0.1",
+                server.address().getPort()), head.toString(), 64L * 1024 * 1024);
+        assertTrue(answer.startsWith("HTTP/1.1 413"), answer);
+        assertTrue(answer.contains("RequestBodyTooLarge"), answer);
+    }
+
     private static List<String> rows(TableClient table) {
         List<String> rows = new ArrayList<>();
         table.listEntities().forEach(e -> rows.add(e.getPartitionKey() + "/" + e.getRowKey() + "="
