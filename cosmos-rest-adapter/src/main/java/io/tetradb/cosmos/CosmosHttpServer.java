@@ -10,6 +10,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.ssl.OptionalSslHandler;
+import io.tetradb.core.net.ConnectionGuard;
+import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 
 import java.net.InetAddress;
@@ -52,6 +54,13 @@ public final class CosmosHttpServer implements AutoCloseable {
     }
 
     public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client, CosmosRestOptions options) {
+        return start(bind, port, client, options, ConnectionLimits.defaults());
+    }
+
+    /** Serves with these options and connection limits (see {@link ConnectionLimits}). */
+    public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client, CosmosRestOptions options,
+                                         ConnectionLimits limits) {
+        ConnectionGuard guard = new ConnectionGuard("cosmos", limits);
         CosmosApi api = new CosmosApi(client.coreStore(), options, Clock.systemUTC());
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -69,14 +78,18 @@ public final class CosmosHttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
+                            if (!guard.admit(c)) {
+                                return;
+                            }
                             if (options.sslContext() != null) {
                                 c.pipeline().addLast(new OptionalSslHandler(options.sslContext()));
                             }
                             c.pipeline()
                                     .addLast(new HttpServerCodec())
                                     .addLast(new HttpServerKeepAliveHandler())
-                                    .addLast(new BodyLimit(options.maxBodyBytes()))
+                                    .addLast("aggregate", new BodyLimit(options.maxBodyBytes()))
                                     .addLast(new HttpHandler(api, options, pool));
+                            guard.install(c.pipeline(), "aggregate");
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();

@@ -13,6 +13,8 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.tetradb.core.net.ConnectionGuard;
+import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
@@ -51,7 +53,11 @@ public final class MongoWireServer implements AutoCloseable {
     private final CommandDispatcher dispatcher;
     private volatile boolean closed;
 
-    private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
+    private final ConnectionGuard guard;
+
+    private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users,
+                            ConnectionLimits limits) {
+        this.guard = new ConnectionGuard("mongo", limits);
         this.dispatcher = new CommandDispatcher(client, users);
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -71,11 +77,15 @@ public final class MongoWireServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
+                            if (!guard.admit(ch)) {
+                                return;
+                            }
                             channels.add(ch);
                             ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
                                     Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
                             ch.pipeline().addLast("commands",
                                     new ConnectionHandler(dispatcher, connectionIds.incrementAndGet(), commandThreads));
+                            guard.install(ch.pipeline(), "frames");
                         }
                     });
             this.serverChannel = b.bind(bind, port).syncUninterruptibly().channel();
@@ -96,7 +106,18 @@ public final class MongoWireServer implements AutoCloseable {
      * non-loopback address may be bound without users is the caller's policy (ARCHITECTURE.md: it may not).
      */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users) {
-        return new MongoWireServer(bind, port, client, users);
+        return start(bind, port, client, users, ConnectionLimits.defaults());
+    }
+
+    /** Starts serving with these connection limits (see {@link ConnectionLimits}). */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
+                                        ConnectionLimits limits) {
+        return new MongoWireServer(bind, port, client, users, limits);
+    }
+
+    /** The connection limits in force, with their counters. */
+    public ConnectionGuard connectionGuard() {
+        return guard;
     }
 
     /** Where the server listens (the actual port when started with 0). */

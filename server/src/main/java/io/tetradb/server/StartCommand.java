@@ -1,5 +1,6 @@
 package io.tetradb.server;
 
+import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.server.gremlin.GraphSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -93,6 +94,42 @@ final class StartCommand implements Callable<Integer> {
                     + "are refused until every face can require credentials.")
     InetAddress bind;
 
+    @Option(names = "--memory", paramLabel = "SIZE",
+            description = "Memory budget of the process, heap and RocksDB together, e.g. 1g or 768m: half is the "
+                    + "Java heap (the tetradb script passes -Xmx), a quarter RocksDB's cache and write buffers "
+                    + "(default: $TETRADB_MEMORY, else 1g).")
+    String memory;
+
+    @Option(names = "--max-connections", paramLabel = "N",
+            defaultValue = "" + ConnectionLimits.DEFAULT_MAX_CONNECTIONS,
+            description = "Open connections each face accepts; beyond, new ones are closed (default: ${DEFAULT-VALUE}).")
+    int maxConnections;
+
+    @Option(names = "--max-connections-per-address", paramLabel = "N",
+            defaultValue = "" + ConnectionLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+            description = "Open connections each face accepts from one client IP address (default: ${DEFAULT-VALUE}).")
+    int maxConnectionsPerAddress;
+
+    @Option(names = "--request-read-timeout-ms", paramLabel = "MS", defaultValue = "30000",
+            description = "Longest a request may take to arrive once its first byte has; then its connection is "
+                    + "closed (slow clients; default: ${DEFAULT-VALUE}).")
+    long requestReadTimeoutMs;
+
+    @Option(names = "--max-requests-per-second", paramLabel = "N", defaultValue = "0",
+            description = "Requests per second one Mongo, Tables or Cosmos connection may send; beyond, reading that "
+                    + "connection pauses until the second is over. 0: unlimited (default).")
+    int maxRequestsPerSecond;
+
+    @Option(names = "--max-request-bytes", paramLabel = "N",
+            description = "A lower cap on request bodies (Tables: 413 above 4 MiB, Cosmos: 413 above 2 MiB, Gremlin "
+                    + "Server's maxContentLength: 10 MiB). Mongo keeps maxMessageSizeBytes, 48 MB. Default: none.")
+    Integer maxRequestBytes;
+
+    @Option(names = "--query-memory", paramLabel = "SIZE",
+            description = "What one query may hold in memory to sort, group or de-duplicate, e.g. 100m; beyond, it "
+                    + "fails (Cosmos: 400, Mongo: 292 QueryExceededMemoryLimitNoDiskUseAllowed). Default: 100m.")
+    String queryMemory;
+
     @Override
     public Integer call() {
         if (httpPort != null) {
@@ -117,9 +154,10 @@ final class StartCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         StoreOptions storeOptions = storeOptions();
+        ServerLimits limits = limits();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TetraDbServer server = new TetraDbServer(config, storeOptions);
+        TetraDbServer server = new TetraDbServer(config, storeOptions, limits);
         try {
             server.start();
         } catch (StartupException e) {
@@ -166,6 +204,18 @@ final class StartCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--bind " + bind.getHostAddress()
                     + " is refused: only a loopback address (127.0.0.1, ::1) may be bound until every face "
                     + "requires credentials (the admin, Gremlin and Tables endpoints cannot yet)");
+        }
+    }
+
+    private ServerLimits limits() {
+        try {
+            String budget = option(memory, "TETRADB_MEMORY");
+            return new ServerLimits(MemoryBudget.parse(budget == null ? "1g" : budget),
+                    new ConnectionLimits(maxConnections, maxConnectionsPerAddress,
+                            Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes,
+                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory));
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
     }
 

@@ -45,6 +45,7 @@ public final class TetraDbServer implements AutoCloseable {
     private static final String TLS_DIRECTORY = "tls";
 
     private final ServerConfig config;
+    private final ServerLimits limits;
     private final Readiness readiness;
     private final List<Endpoint> endpoints = new ArrayList<>();
     private CosmosClient client;
@@ -52,13 +53,24 @@ public final class TetraDbServer implements AutoCloseable {
     private boolean closed;
 
     public TetraDbServer(ServerConfig config) {
-        this(config, StoreOptions.DEFAULTS);
+        this(config, StoreOptions.DEFAULTS, ServerLimits.defaults());
     }
 
     /** With {@code store}: rate limiting and the split threshold of the store it opens. */
     public TetraDbServer(ServerConfig config, StoreOptions store) {
+        this(config, store, ServerLimits.defaults());
+    }
+
+    /** A server whose faces enforce {@code limits} and whose RocksDB is sized from their memory budget. */
+    public TetraDbServer(ServerConfig config, ServerLimits limits) {
+        this(config, StoreOptions.DEFAULTS, limits);
+    }
+
+    /** With the store's options (rate limiting, split threshold) and the faces' limits and memory budget. */
+    public TetraDbServer(ServerConfig config, StoreOptions store, ServerLimits limits) {
         this.config = config;
         this.storeOptions = store;
+        this.limits = limits;
         this.readiness = new Readiness(faces(config));
     }
 
@@ -70,7 +82,10 @@ public final class TetraDbServer implements AutoCloseable {
             throw new IllegalStateException("a server starts once");
         }
         started = true;
-        client = openClient(config.dataDirectory(), storeOptions);
+        if (limits.queryMemoryBytes() != null) {
+            io.tetradb.core.query.eval.QueryMemory.setLimitBytes(limits.queryMemoryBytes()); // one per process
+        }
+        client = openClient(config.dataDirectory(), storeOptions, limits.memory());
         try {
             InetAddress bind = config.bindAddress();
             if (config.httpPort() != null) {
@@ -79,20 +94,22 @@ public final class TetraDbServer implements AutoCloseable {
             if (config.cosmosPort() != null) {
                 // first after admin: the emulator's port is what a supervisor polls for /health
                 startEndpoint(COSMOS, () -> FaceEndpoint.start(COSMOS, "https", "/", bind, config.cosmosPort(),
-                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions()),
+                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions(), limits.connections()),
                         CosmosHttpServer::address));
             }
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
-                        config.graphs(), config.gremlinScriptTimeout(), gremlinCredentials()));
+                        config.graphs(), config.gremlinScriptTimeout(), gremlinCredentials(), limits));
             }
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
-                        port -> MongoWireServer.start(bind, port, client), MongoWireServer::address));
+                        port -> MongoWireServer.start(bind, port, client, io.tetradb.mongo.auth.MongoUsers.none(),
+                                limits.connections()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
                 startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/devstoreaccount1", bind,
-                        config.tablePort(), port -> TableHttpServer.start(bind, port, client),
+                        config.tablePort(), port -> TableHttpServer.start(bind, port, client,
+                                limits.connections(), limits.requestBytes(TableHttpServer.MAX_BODY_BYTES)),
                         TableHttpServer::address));
             }
         } catch (RuntimeException e) {
@@ -124,6 +141,7 @@ public final class TetraDbServer implements AutoCloseable {
         if (config.cosmosReadOnlyKey() != null) {
             options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
         }
+        options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()));
         return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness), client,
                 config.bindAddress());
     }
@@ -202,13 +220,17 @@ public final class TetraDbServer implements AutoCloseable {
         }
     }
 
-    private static CosmosClient openClient(Path dir, StoreOptions options) {
+    private static CosmosClient openClient(Path dir, StoreOptions options, MemoryBudget memory) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new StartupException("data directory " + dir + " is not a directory", null);
         }
         try {
-            return new CosmosClientBuilder().dataDirectory(dir).rateLimiting(options.rateLimit())
-                    .splitThresholdBytes(options.splitThresholdBytes()).buildClient();
+            CosmosClientBuilder builder = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(options.rateLimit())
+                    .splitThresholdBytes(options.splitThresholdBytes());
+            if (memory != null) {
+                builder.blockCacheBytes(memory.rocksDbBytes());
+            }
+            return builder.buildClient();
         } catch (RuntimeException e) {
             if (e instanceof DataDirectoryInUseException) {
                 throw new StartupException(e.getMessage(), e);

@@ -10,6 +10,8 @@ public enum ErrorCode {
     UNAUTHORIZED(13, "Unauthorized"),
     AUTHENTICATION_FAILED(18, "AuthenticationFailed"),
     TYPE_MISMATCH(14, "TypeMismatch"),
+    OVERFLOW(15, "Overflow"),
+    INVALID_BSON(22, "InvalidBSON"),
     ILLEGAL_OPERATION(20, "IllegalOperation"),
     NAMESPACE_NOT_FOUND(26, "NamespaceNotFound"),
     INDEX_NOT_FOUND(27, "IndexNotFound"),

@@ -24,7 +24,7 @@ public final class Limits {
     /** Bytes per reply batch, leaving room for the envelope (MongoDB cuts batches at 16 MB). */
     public static final int MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
 
-    /** Bytes a sort or a pipeline may hold in memory (MongoDB's 100 MB; beyond it error 292, not an exhausted heap). */
+    /** MongoDB's 100 MB for a sort or a pipeline; the bound in force is the process's QueryMemory (--query-memory). */
     public static final long MAX_IN_MEMORY_BYTES = 100L * 1024 * 1024;
 
     private Limits() {

@@ -1,7 +1,6 @@
 package io.tetradb.mongo.query;
 
 import io.tetradb.mongo.command.ErrorCode;
-import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.command.MongoError;
 import io.tetradb.mongo.store.MongoCollection;
 import org.bson.BsonDocument;
@@ -15,8 +14,9 @@ public final class MemoryBudget {
     private final long limit;
     private long bytes;
 
+    /** Bounded by the process's query memory limit (the server's --query-memory; MongoDB's 100 MB by default). */
     public MemoryBudget(String what) {
-        this(what, Limits.MAX_IN_MEMORY_BYTES);
+        this(what, io.tetradb.core.query.eval.QueryMemory.limitBytes());
     }
 
     MemoryBudget(String what, long limit) {

@@ -73,6 +73,14 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
         Request request;
         try {
             request = RequestDecoder.decode(frame);
+        } catch (ProtocolException e) {
+            if (e.code() == null || frame.readableBytes() < 16) {
+                LOG.debug("closing connection {}: {}", connectionId, e.getMessage());
+                ctx.close();
+            } else {
+                answerUnparsable(ctx, frame, e);
+            }
+            return;
         } catch (RuntimeException e) {
             LOG.debug("closing connection {}: {}", connectionId, e.getMessage());
             ctx.close();
@@ -125,6 +133,31 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             ctx.close();
             return null;
         });
+    }
+
+    /** A whole frame whose content does not parse: mongod answers it with the error and keeps the connection. */
+    private void answerUnparsable(ChannelHandlerContext ctx, ByteBuf frame, ProtocolException e) {
+        int requestId = frame.getIntLE(frame.readerIndex() + 4);
+        int opCode = frame.getIntLE(frame.readerIndex() + 12);
+        BsonDocument error = Replies.error(e.code(), e.getMessage(), null);
+        int responseId = RESPONSE_IDS.incrementAndGet();
+        Runnable answer = () -> {
+            if (!ctx.channel().isActive()) {
+                return;
+            }
+            if (opCode == OpCode.OP_QUERY) {
+                BsonDocument legacy = new BsonDocument("$err", error.get("errmsg")).append("code", error.get("code"))
+                        .append("ok", error.get("ok"));
+                ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, requestId, legacy, true));
+            } else {
+                ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, requestId, error));
+            }
+        };
+        if (pending.get() == 0 && tail.isDone()) {
+            answer.run();
+        } else {
+            tail = tail.thenRunAsync(answer, commands); // after the replies already due on this connection
+        }
     }
 
     private void reply(ChannelHandlerContext ctx, Request r, int responseId) {

@@ -1,6 +1,8 @@
 package io.tetradb.mongo.wire;
 
 import io.netty.buffer.ByteBuf;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.Limits;
 import org.bson.BsonArray;
 import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
@@ -21,6 +23,8 @@ public final class RequestDecoder {
     static final int CHECKSUM_PRESENT = 1;
     static final int MORE_TO_COME = 1 << 1;
     private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+    /** mongod's BSONObjMaxInternalSize: a document in a command may exceed the user limit by 16 KiB of envelope. */
+    static final int MAX_DOCUMENT_BYTES = Limits.MAX_BSON_OBJECT_SIZE + 16 * 1024;
 
     private RequestDecoder() {
     }
@@ -58,7 +62,7 @@ public final class RequestDecoder {
                 if (body != null) {
                     throw new ProtocolException("OP_MSG has more than one kind-0 section");
                 }
-                body = document(buf, end);
+                body = commandDocument(buf, end);
             } else if (kind == 1) {
                 int start = buf.position();
                 int size = need(buf, 4).getInt();
@@ -92,7 +96,7 @@ public final class RequestDecoder {
         need(buf, 8);
         buf.getInt(); // numberToSkip
         buf.getInt(); // numberToReturn
-        BsonDocument query = document(buf, buf.limit());
+        BsonDocument query = commandDocument(buf, buf.limit());
         int dot = namespace.indexOf('.');
         String db = dot < 0 ? namespace : namespace.substring(0, dot);
         if (!namespace.endsWith(".$cmd")) {
@@ -111,6 +115,22 @@ public final class RequestDecoder {
         return buf;
     }
 
+    /**
+     * The command itself (not a document of a kind-1 sequence, whose size the command judges per document): over
+     * mongod's BSONObjMaxInternalSize it is BSONObjectTooLarge.
+     */
+    private static BsonDocument commandDocument(ByteBuffer buf, int end) {
+        if (end - buf.position() >= 4) {
+            int size = buf.getInt(buf.position());
+            if (size > MAX_DOCUMENT_BYTES) {
+                throw new ProtocolException("BSONObj size: " + size + " (0x"
+                        + Integer.toHexString(size).toUpperCase() + ") is invalid. Size must be between 0 and "
+                        + MAX_DOCUMENT_BYTES + "(16MB)", ErrorCode.BSON_OBJECT_TOO_LARGE);
+            }
+        }
+        return document(buf, end);
+    }
+
     private static BsonDocument document(ByteBuffer buf, int end) {
         int start = buf.position();
         if (end - start < 5) {
@@ -120,6 +140,7 @@ public final class RequestDecoder {
         if (size < 5 || start + size > end) {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
+        BsonBounds.check(buf, start, start + size);
         ByteBuffer slice = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         slice.position(start).limit(start + size);
         try (BsonBinaryReader reader = new BsonBinaryReader(slice.slice().order(ByteOrder.LITTLE_ENDIAN))) {
@@ -127,7 +148,7 @@ public final class RequestDecoder {
             buf.position(start + size);
             return doc;
         } catch (RuntimeException e) {
-            throw new ProtocolException("invalid BSON: " + e.getMessage(), e);
+            throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
         }
     }
 

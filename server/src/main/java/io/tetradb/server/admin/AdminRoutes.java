@@ -44,8 +44,13 @@ final class AdminRoutes {
     }
 
     private static FullHttpResponse health(Readiness.Report report) {
+        // the readiness report, then the process's memory (RSS, heap) for whoever watches the budget
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("status", report.status());
+        body.put("faces", report.faces());
+        body.put("memory", MemoryReport.now());
         return HttpResponses.json(report.ready() ? HttpResponseStatus.OK : HttpResponseStatus.SERVICE_UNAVAILABLE,
-                report);
+                body);
     }
 
     /** Never throws: unknown path → 404, other method → 405, failure → 500. */

@@ -10,6 +10,9 @@ import io.tetradb.server.gremlin.security.GremlinSandbox;
 import io.tetradb.server.gremlin.security.SandboxGremlinPlugin;
 import org.apache.tinkerpop.gremlin.groovy.jsr223.GroovyCompilerGremlinPlugin;
 import org.apache.tinkerpop.gremlin.jsr223.ImportGremlinPlugin;
+import io.tetradb.core.net.ConnectionGuard;
+import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.server.ServerLimits;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.jsr223.GremlinServerGremlinPlugin;
 import org.apache.tinkerpop.gremlin.util.ser.GraphBinaryMessageSerializerV1;
@@ -38,6 +41,8 @@ import java.util.Set;
  */
 public final class EmbeddedSettings extends Settings {
     private final Map<GraphSpec, TetraGraph> graphs;
+    /** Counts this server's connections against the limits; read by the channelizer for each new connection. */
+    private ConnectionGuard connectionGuard = new ConnectionGuard("gremlin", ConnectionLimits.defaults());
 
     EmbeddedSettings(InetAddress host, int port, Map<GraphSpec, TetraGraph> graphs, Duration scriptTimeout,
                      GremlinCredentials credentials) {
@@ -97,6 +102,24 @@ public final class EmbeddedSettings extends Settings {
         this.authorization = new AuthorizationSettings();
         this.authorization.authorizer = GremlinAuthorizer.class.getName();
         this.authorization.config = Map.of(GremlinAuthorizer.GRAPHS, byName);
+    }
+
+    /**
+     * The server's limits: connections per face and per address, and a lower maxContentLength (Gremlin Server
+     * answers a larger HTTP request 413 and closes a WebSocket with a larger frame with status 1009). Gremlin
+     * Server's idleConnectionTimeout closes a connection that sends nothing for twice the drivers' keep-alive interval
+     * (the Java driver pings every 180 s).
+     */
+    void limit(ServerLimits limits) {
+        this.connectionGuard = new ConnectionGuard("gremlin", limits.connections());
+        this.maxContentLength = limits.requestBytes((int) Math.min(Integer.MAX_VALUE, this.maxContentLength));
+        this.idleConnectionTimeout = IDLE_CONNECTION_TIMEOUT_MS;
+    }
+
+    static final long IDLE_CONNECTION_TIMEOUT_MS = 360_000;
+
+    public ConnectionGuard connectionGuard() {
+        return connectionGuard;
     }
 
     private static SerializerSettings serializer(String className, Map<String, Object> config) {

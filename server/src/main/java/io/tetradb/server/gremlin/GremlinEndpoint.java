@@ -3,6 +3,7 @@ package io.tetradb.server.gremlin;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.Endpoint;
+import io.tetradb.server.ServerLimits;
 import io.tetradb.server.StartupException;
 import io.tetradb.server.gremlin.security.GremlinCredentials;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
@@ -56,7 +57,7 @@ public final class GremlinEndpoint implements Endpoint {
      */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
                                         Duration scriptTimeout) {
-        return start(bind, port, client, specs, scriptTimeout, null);
+        return start(bind, port, client, specs, scriptTimeout, null, ServerLimits.defaults());
     }
 
     /**
@@ -65,10 +66,24 @@ public final class GremlinEndpoint implements Endpoint {
      */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
                                         Duration scriptTimeout, GremlinCredentials credentials) {
+        return start(bind, port, client, specs, scriptTimeout, credentials, ServerLimits.defaults());
+    }
+
+    /** As above, with the server's connection limits and request size cap (Gremlin Server's maxContentLength). */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout, ServerLimits limits) {
+        return start(bind, port, client, specs, scriptTimeout, null, limits);
+    }
+
+    /** With credentials (null: none needed) and the server's limits. */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout, GremlinCredentials credentials, ServerLimits limits) {
         for (int attempt = 1; ; attempt++) {
             int actual = port != 0 ? port : freePort(bind);
             Map<GraphSpec, TetraGraph> graphs = open(client, specs);
-            GremlinServer server = new GremlinServer(new EmbeddedSettings(bind, actual, graphs, scriptTimeout, credentials));
+            EmbeddedSettings settings = new EmbeddedSettings(bind, actual, graphs, scriptTimeout, credentials);
+            settings.limit(limits);
+            GremlinServer server = new GremlinServer(settings);
             try {
                 server.start().join();
                 return new GremlinEndpoint(server, new InetSocketAddress(bind, actual), graphs);

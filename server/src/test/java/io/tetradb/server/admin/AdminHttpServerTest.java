@@ -65,6 +65,13 @@ class AdminHttpServerTest {
             assertEquals(200, ready.statusCode());
             assertEquals("ok", TestHttp.json(ready).get("status").asText());
             assertEquals("ws://127.0.0.1:2/gremlin", TestHttp.json(ready).get("faces").get(1).get("url").asText());
+            JsonNode memory = TestHttp.json(ready).get("memory");
+            long heapMax = Runtime.getRuntime().maxMemory();
+            assertTrue(memory.get("rssBytes").asLong() > memory.get("heapUsedBytes").asLong() / 2, memory.toString());
+            assertTrue(memory.get("heapUsedBytes").asLong() > 0);
+            assertTrue(memory.get("heapCommittedBytes").asLong() >= memory.get("heapUsedBytes").asLong());
+            assertEquals(heapMax, memory.get("heapMaxBytes").asLong());
+            assertTrue(List.of("VmRSS", "jvm-committed").contains(memory.get("rssSource").asText()));
 
             readiness.stopping();
             HttpResponse<String> stopping = TestHttp.get(server.url(), "/health");

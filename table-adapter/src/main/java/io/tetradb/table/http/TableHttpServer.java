@@ -9,6 +9,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.tetradb.core.net.ConnectionGuard;
+import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 
 import java.net.InetAddress;
@@ -33,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class TableHttpServer implements AutoCloseable {
     /** Bodies above 4 MiB are refused with 413 RequestBodyTooLarge before they are read whole, as Azure does. */
-    static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
+    public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
@@ -54,12 +56,32 @@ public final class TableHttpServer implements AutoCloseable {
         return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY));
     }
 
+    /** Serves the development account with these connection limits and request body limit. */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client, ConnectionLimits limits,
+                                        int maxBodyBytes) {
+        return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY), limits,
+                maxBodyBytes);
+    }
+
     /**
      * Serves the given accounts (name → base64 key). Each account's tables live in the core database of the same
      * name.
      */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
                                         Map<String, String> accountKeys) {
+        return start(bind, port, client, accountKeys, ConnectionLimits.defaults(), MAX_BODY_BYTES);
+    }
+
+    /**
+     * Serves the given accounts with these connection limits, refusing request bodies over {@code maxBodyBytes}
+     * with 413 (Azure's limit, 4 MiB, unless lowered).
+     */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
+                                        Map<String, String> accountKeys, ConnectionLimits limits, int maxBodyBytes) {
+        if (maxBodyBytes < 1) {
+            throw new IllegalArgumentException("the body limit must be positive");
+        }
+        ConnectionGuard guard = new ConnectionGuard("tables", limits);
         TableApi api = new TableApi(client, accountKeys);
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
@@ -77,14 +99,18 @@ public final class TableHttpServer implements AutoCloseable {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
+                            if (!guard.admit(c)) {
+                                return;
+                            }
                             c.pipeline()
                                     .addLast(new HttpServerCodec())
                                     .addLast(new DrainAfterRefusal())
-                                    .addLast(new BodyLimit(MAX_BODY_BYTES))
+                                    .addLast("aggregate", new BodyLimit(maxBodyBytes))
                                     // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
                                     // so the connection stays open while the refused body is read away
                                     .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new RequestHandler(api, pool));
+                            guard.install(c.pipeline(), "aggregate");
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();

@@ -143,8 +143,10 @@ public final class PlanExecutor {
         if (p.distinct()) {
             TreeSet<JsonNode> seen = new TreeSet<>(ValueOrder.INSTANCE);
             List<JsonNode> unique = new ArrayList<>();
+            QueryMemory memory = new QueryMemory();
             for (JsonNode r : results) {
                 if (seen.add(r)) {
+                    memory.hold(JsonLength.of(r)); // QueryMemory
                     unique.add(r);
                 }
             }
@@ -200,6 +202,7 @@ public final class PlanExecutor {
     }
 
     private List<JsonNode> sortAndProject(Pipeline p, DocSource source, long[] window) {
+        QueryMemory memory = new QueryMemory();
         List<OrderByItem> sort = p.sort();
         Comparator<Keyed> order = (a, b) -> {
             for (int i = 0; i < sort.size(); i++) {
@@ -222,6 +225,9 @@ public final class PlanExecutor {
                     key.add(eval.evaluate(o.expr(), row));
                 }
                 keyed.add(new Keyed(key, row));
+            }
+            if (!bounded) {
+                memory.hold(d.storedBytes()); // the rows hold the document (QueryMemory); a TOP n sort keeps n
             }
             if (bounded && keyed.size() > 2 * keep + 1024) {
                 keyed.sort(order); // stable: among equal keys the earlier rows stay first
@@ -285,13 +291,19 @@ public final class PlanExecutor {
         List<Expr.FunctionCall> calls = new ArrayList<>();
         outputs.forEach(e -> aggregateCalls(e, calls));
         TreeMap<List<JsonNode>, Group> groups = new TreeMap<>(KEY_ORDER);
+        QueryMemory memory = new QueryMemory();
         for (SourceDoc d = source.next(); d != null; d = source.next()) {
             for (Env row : rows(p, d)) {
                 List<JsonNode> key = new ArrayList<>(a.keys().size());
                 for (Expr e : a.keys()) {
                     key.add(eval.evaluate(e, row));
                 }
-                Group g = groups.computeIfAbsent(key, k -> new Group(row, calls));
+                Group g = groups.get(key);
+                if (g == null) {
+                    g = new Group(row, calls);
+                    groups.put(key, g);
+                    memory.hold(d.storedBytes()); // a group keeps its first row (QueryMemory)
+                }
                 for (Map.Entry<Expr.FunctionCall, Aggregates.Accumulator> f : g.folded.entrySet()) {
                     JsonNode v = eval.evaluate(f.getKey().args().get(0), row);
                     if (!v.isMissingNode()) {

@@ -65,12 +65,17 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
 
     @Override
     public void finalize(ChannelPipeline pipeline) {
+        if (settings instanceof io.tetradb.server.gremlin.EmbeddedSettings embedded
+                && !embedded.connectionGuard().admit(pipeline.channel())) {
+            return; // over the connection limits: already closed
+        }
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
         // every frame answered, even one that cannot be read; every error answered on one line
         pipeline.replace(TEXT_DECODER, TEXT_DECODER, textDecoder);
         pipeline.replace(BINARY_DECODER, BINARY_DECODER, binaryDecoder);
         pipeline.addAfter(RESPONSE_ENCODER, "one-line-errors", oneLineErrors);
+        pipeline.addLast("quiet-connection-errors", io.tetradb.server.gremlin.security.QuietConnectionErrors.INSTANCE);
         super.finalize(pipeline);
     }
 

@@ -1,0 +1,184 @@
+package io.tetradb.core.net;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One face's {@link ConnectionLimits} on its Netty connections. A face calls {@link #admit} first thing in its
+ * channel initializer (a connection over the limits is closed before any handler sees it, as mongod closes a
+ * connection beyond maxIncomingConnections), then puts {@link #firstBytes} at the head of the pipeline and
+ * {@link #wholeRequest} right after the decoder that emits whole requests (frame decoder, HTTP aggregator): between
+ * the two, a request has {@code requestReadTimeout} to arrive, and a connection's requests per second are paced.
+ */
+public final class ConnectionGuard {
+    private static final System.Logger LOG = System.getLogger(ConnectionGuard.class.getName());
+
+    private final String face;
+    private final ConnectionLimits limits;
+    private final AtomicInteger open = new AtomicInteger();
+    private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger timedOut = new AtomicInteger();
+
+    public ConnectionGuard(String face, ConnectionLimits limits) {
+        this.face = face;
+        this.limits = limits;
+    }
+
+    public ConnectionLimits limits() {
+        return limits;
+    }
+
+    /** Counts the connection in, or closes it when it is over a limit; false means the caller adds no handlers. */
+    public boolean admit(Channel channel) {
+        InetAddress address = channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        if (open.incrementAndGet() > limits.maxConnections()) {
+            open.decrementAndGet();
+            return refuse(channel, "the face's " + limits.maxConnections() + " connections are open");
+        }
+        if (address != null) {
+            AtomicInteger mine = perAddress.computeIfAbsent(address, k -> new AtomicInteger());
+            if (mine.incrementAndGet() > limits.maxConnectionsPerAddress()) {
+                release(address);
+                open.decrementAndGet();
+                return refuse(channel, limits.maxConnectionsPerAddress() + " connections from "
+                        + address.getHostAddress() + " are open");
+            }
+        }
+        channel.closeFuture().addListener(f -> {
+            open.decrementAndGet();
+            if (address != null) {
+                release(address);
+            }
+        });
+        return true;
+    }
+
+    private void release(InetAddress address) {
+        perAddress.computeIfPresent(address, (k, n) -> n.decrementAndGet() <= 0 ? null : n);
+    }
+
+    private boolean refuse(Channel channel, String why) {
+        int n = refused.incrementAndGet();
+        if (n == 1 || n % 1000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, face + ": connection from " + channel.remoteAddress()
+                    + " refused because " + why + " (" + n + " refused so far)");
+        }
+        channel.close();
+        return false;
+    }
+
+    /** Open connections now (for tests and reports). */
+    public int openConnections() {
+        return open.get();
+    }
+
+    /** Connections closed because a request did not arrive whole in time. */
+    public int timedOut() {
+        return timedOut.get();
+    }
+
+    /** Handlers for one connection: put the first at the pipeline's head, the second after the request decoder. */
+    public RequestPacing pacing() {
+        return new RequestPacing();
+    }
+
+    /** The head handler of {@code pipeline}'s connection and its whole-request handler, added by name. */
+    public void install(ChannelPipeline pipeline, String afterDecoder) {
+        RequestPacing pacing = pacing();
+        pipeline.addFirst("guard-first-bytes", pacing.firstBytes());
+        pipeline.addAfter(afterDecoder, "guard-whole-request", pacing.wholeRequest());
+    }
+
+    /** One connection's request deadline and rate. Not shared: both handlers run on the connection's event loop. */
+    public final class RequestPacing {
+        private ScheduledFuture<?> deadline;
+        private long secondStartedNanos;
+        private int requestsThisSecond;
+        private boolean paused;
+
+        private RequestPacing() {
+        }
+
+        public ChannelHandler firstBytes() {
+            return new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (deadline == null) {
+                        startDeadline(ctx);
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+
+                @Override
+                public void channelInactive(ChannelHandlerContext ctx) {
+                    cancel();
+                    ctx.fireChannelInactive();
+                }
+            };
+        }
+
+        public ChannelHandler wholeRequest() {
+            return new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    cancel();
+                    pace(ctx);
+                    ctx.fireChannelRead(msg);
+                }
+            };
+        }
+
+        private void startDeadline(ChannelHandlerContext ctx) {
+            deadline = ctx.executor().schedule(() -> {
+                if (!ctx.channel().config().isAutoRead()) {
+                    startDeadline(ctx); // the face stopped reading (back-pressure, pacing): not the client's delay
+                    return;
+                }
+                timedOut.incrementAndGet();
+                LOG.log(System.Logger.Level.DEBUG, () -> face + ": closing " + ctx.channel().remoteAddress()
+                        + ": a request took longer than " + limits.requestReadTimeout() + " to arrive");
+                ctx.close();
+            }, limits.requestReadTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        private void cancel() {
+            if (deadline != null) {
+                deadline.cancel(false);
+                deadline = null;
+            }
+        }
+
+        /** Past the rate, stop reading until the current second is over; the client's writes then wait in TCP. */
+        private void pace(ChannelHandlerContext ctx) {
+            if (limits.maxRequestsPerSecond() == 0) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - secondStartedNanos >= 1_000_000_000L) {
+                secondStartedNanos = now;
+                requestsThisSecond = 0;
+            }
+            if (++requestsThisSecond >= limits.maxRequestsPerSecond() && !paused) {
+                paused = true;
+                ctx.channel().config().setAutoRead(false);
+                long wait = 1_000_000_000L - (now - secondStartedNanos);
+                ctx.executor().schedule(() -> {
+                    paused = false;
+                    ctx.channel().config().setAutoRead(true);
+                    ctx.read();
+                }, wait, TimeUnit.NANOSECONDS);
+            }
+        }
+    }
+}

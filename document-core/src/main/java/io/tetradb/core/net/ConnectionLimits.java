@@ -1,0 +1,51 @@
+package io.tetradb.core.net;
+
+import java.time.Duration;
+
+/**
+ * What one network face lets its clients hold: open connections in all and from one client address, how long a
+ * request may take to arrive once its first byte has (slow-loris clients), and how many requests per second one
+ * connection may send (0: no limit). The defaults protect a 2-core machine while leaving room for the SDKs' own pools
+ * (the MongoDB drivers open up to 100 connections per client, the Cosmos SDK's gateway pool up to 1000).
+ *
+ * @param maxConnections            open connections this face accepts in all; beyond, a new one is closed at once
+ * @param maxConnectionsPerAddress  open connections from one client IP address; beyond, a new one is closed at once
+ * @param requestReadTimeout        longest time from a request's first byte to its last; then the connection closes
+ * @param maxRequestsPerSecond      requests per second one connection may send: beyond, the face stops reading that
+ *                                  connection until the second has passed (TCP pushes back); 0 means unlimited
+ */
+public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
+                               int maxRequestsPerSecond) {
+    public static final int DEFAULT_MAX_CONNECTIONS = 1000;
+    public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 500;
+    public static final Duration DEFAULT_REQUEST_READ_TIMEOUT = Duration.ofSeconds(30);
+
+    public ConnectionLimits {
+        if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
+            throw new IllegalArgumentException("connection limits must be at least 1");
+        }
+        if (requestReadTimeout == null || requestReadTimeout.isNegative() || requestReadTimeout.isZero()) {
+            throw new IllegalArgumentException("the request read timeout must be positive");
+        }
+        if (maxRequestsPerSecond < 0) {
+            throw new IllegalArgumentException("the request rate must be 0 (unlimited) or positive");
+        }
+    }
+
+    public static ConnectionLimits defaults() {
+        return new ConnectionLimits(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+                DEFAULT_REQUEST_READ_TIMEOUT, 0);
+    }
+
+    public ConnectionLimits withMaxConnections(int total, int perAddress) {
+        return new ConnectionLimits(total, perAddress, requestReadTimeout, maxRequestsPerSecond);
+    }
+
+    public ConnectionLimits withRequestReadTimeout(Duration timeout) {
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, timeout, maxRequestsPerSecond);
+    }
+
+    public ConnectionLimits withMaxRequestsPerSecond(int perSecond) {
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, perSecond);
+    }
+}

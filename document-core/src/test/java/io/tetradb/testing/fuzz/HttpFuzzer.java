@@ -1,0 +1,200 @@
+package io.tetradb.testing.fuzz;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Sends mutated HTTP requests, one per connection, from a few threads. Each connection must be answered (any bytes
+ * back) or, once the client has finished sending, closed by the server within {@link #BOUND_MILLIS}; otherwise it
+ * counts as a hang. Every 500 inputs, and at the end, {@code realClient} must succeed: the face still serves.
+ * Thread {@code t}'s inputs derive from {@code seed + t}, so a seed replays the same inputs.
+ */
+public final class HttpFuzzer {
+    public static final int BOUND_MILLIS = 15_000;
+    /** How long to wait for an answer before finishing the request by closing the sending side. */
+    private static final int ANSWER_WAIT_MILLIS = 100;
+    private static final int THREADS = 16;
+
+    private HttpFuzzer() {
+    }
+
+    /** Runs the fuzz and returns its tally (already reported); throws if the face stopped serving. */
+    public static FuzzTally run(String face, InetSocketAddress target, List<byte[]> seeds, FuzzSettings settings,
+                                Runnable realClient) throws Exception {
+        return run(face, target, null, seeds, settings, realClient);
+    }
+
+    /**
+     * As above, with a {@code preamble} sent unmutated on each connection first, whose HTTP answer (through its blank
+     * line) is read before the input goes: a WebSocket upgrade, so that the inputs are frames.
+     */
+    public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
+                                FuzzSettings settings, Runnable realClient) throws Exception {
+        FuzzTally tally = new FuzzTally(face, settings.seed());
+        AtomicLong sent = new AtomicLong();
+        long deadline = System.nanoTime() + settings.budget().toNanos();
+        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                Random random = new Random(settings.seed() + t);
+                done.add(threads.submit(() -> {
+                    ByteMutator mutator = new ByteMutator(random);
+                    while (System.nanoTime() < deadline) {
+                        long n = sent.incrementAndGet();
+                        if (n > settings.inputs()) {
+                            return null;
+                        }
+                        byte[] seedInput = seeds.get(random.nextInt(seeds.size()));
+                        byte[] input = random.nextInt(10) == 0 ? seedInput : mutator.mutate(seedInput);
+                        synchronized (tally) {
+                            tally.input();
+                        }
+                        Outcome outcome = send(target, preamble, input);
+                        synchronized (tally) {
+                            switch (outcome) {
+                                case ANSWERED -> tally.answered();
+                                case CLOSED -> tally.closedByServer();
+                                default -> tally.hang(face + " input " + n + ": "
+                                        + new String(input, 0, Math.min(120, input.length), StandardCharsets.ISO_8859_1));
+                            }
+                        }
+                        if (n % 500 == 0) {
+                            realClient.run();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        realClient.run();
+        tally.report();
+        return tally;
+    }
+
+    private enum Outcome { ANSWERED, CLOSED, HUNG }
+
+    private static Outcome send(InetSocketAddress target, byte[] preamble, byte[] input) throws IOException {
+        try (Socket s = new Socket()) {
+            s.setSoLinger(true, 0); // no TIME_WAIT: the long form opens hundreds of thousands of connections
+            s.connect(target, BOUND_MILLIS);
+            if (preamble != null && !exchangePreamble(s, preamble)) {
+                return Outcome.CLOSED;
+            }
+            try {
+                s.getOutputStream().write(input);
+                s.getOutputStream().flush();
+            } catch (IOException e) {
+                return Outcome.CLOSED; // the server closed while we were still sending (e.g. after a 413)
+            }
+            InputStream in = s.getInputStream();
+            s.setSoTimeout(ANSWER_WAIT_MILLIS);
+            try {
+                return in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED;
+            } catch (SocketTimeoutException e) {
+                // not answered yet: the request may be incomplete, so finish sending and wait for answer or close
+            } catch (IOException e) {
+                return Outcome.CLOSED;
+            }
+            try {
+                s.shutdownOutput();
+                s.setSoTimeout(BOUND_MILLIS);
+                return in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED;
+            } catch (SocketTimeoutException e) {
+                return Outcome.HUNG;
+            } catch (IOException e) {
+                return Outcome.CLOSED;
+            }
+        }
+    }
+
+    /** Sends the preamble and reads its answer's head; false if the server closed instead. */
+    private static boolean exchangePreamble(Socket s, byte[] preamble) throws IOException {
+        s.getOutputStream().write(preamble);
+        s.setSoTimeout(BOUND_MILLIS);
+        InputStream in = s.getInputStream();
+        int matched = 0;
+        byte[] end = {'\r', '\n', '\r', '\n'};
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                return false;
+            }
+            matched = b == end[matched] ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        return true;
+    }
+
+    /** A masked client WebSocket frame (RFC 6455) of this opcode and payload, with the length in the shortest form. */
+    public static byte[] webSocketFrame(int opcode, byte[] payload, long declaredLength) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(0x80 | opcode);
+        if (declaredLength < 126) {
+            out.write(0x80 | (int) declaredLength);
+        } else if (declaredLength <= 0xffff) {
+            out.write(0x80 | 126);
+            out.write((int) (declaredLength >> 8));
+            out.write((int) declaredLength & 0xff);
+        } else {
+            out.write(0x80 | 127);
+            for (int i = 7; i >= 0; i--) {
+                out.write((int) (declaredLength >> (8 * i)) & 0xff);
+            }
+        }
+        byte[] mask = {0x11, 0x22, 0x33, 0x44};
+        out.writeBytes(mask);
+        for (int i = 0; i < payload.length; i++) {
+            out.write(payload[i] ^ mask[i % 4]);
+        }
+        return out.toByteArray();
+    }
+
+    /** {@code {"a":{"a":...}}} nested {@code levels} deep. */
+    public static String deepJson(int levels) {
+        return "{\"a\":".repeat(levels) + "1" + "}".repeat(levels);
+    }
+
+    /** A raw HTTP/1.1 request with these headers (each "Name: value") and body; Content-Length is added. */
+    public static byte[] request(String method, String target, List<String> headers, byte[] body) {
+        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+        for (String h : headers) {
+            head.append(h).append("\r\n");
+        }
+        head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+        byte[] h = head.toString().getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[h.length + body.length];
+        System.arraycopy(h, 0, out, 0, h.length);
+        System.arraycopy(body, 0, out, h.length, body.length);
+        return out;
+    }
+
+    /** A request that declares more than it sends: Content-Length, or a chunk size, far over any limit. */
+    public static List<byte[]> oversizedDeclarations(String method, String target, List<String> headers) {
+        StringBuilder head = new StringBuilder(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+        for (String h : headers) {
+            head.append(h).append("\r\n");
+        }
+        return List.of(
+                (head + "Content-Length: 2147483647\r\n\r\n{\"id\":").getBytes(StandardCharsets.UTF_8),
+                (head + "Content-Length: 99999999999999999999\r\n\r\n{").getBytes(StandardCharsets.UTF_8),
+                (head + "Transfer-Encoding: chunked\r\n\r\n7fffffff\r\n{\"id\":").getBytes(StandardCharsets.UTF_8),
+                (head + "Transfer-Encoding: chunked\r\n\r\n" + "100000\r\n" + "x".repeat(1024))
+                        .getBytes(StandardCharsets.UTF_8));
+    }
+}
