@@ -76,6 +76,44 @@ public final class ContainerStore {
         this.map = map;
         this.indexing = indexing;
         this.paths = new PathDictionary(store.engine(), definition.collId());
+        // graph adjacency (GraphAdjacency): on when the container carries its durable mark
+        this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
+                ? null : new GraphAdjacency(this, store);
+    }
+
+    // ---- graph adjacency (see GraphAdjacency) ------------------------------------------------------------------
+
+    /** Adjacency entries of a graph container, or null when the container has none. */
+    private volatile GraphAdjacency adjacency;
+
+    /** The container's graph adjacency, or null if {@link #enableGraphAdjacency()} was never called on it. */
+    public GraphAdjacency graphAdjacency() {
+        return adjacency;
+    }
+
+    /**
+     * Keeps adjacency entries for the container's edge items from now on (durably), building them for the edges it
+     * already holds; writers wait meanwhile. Only for containers with a one-path partition key.
+     */
+    public GraphAdjacency enableGraphAdjacency() {
+        GraphAdjacency a = adjacency;
+        if (a != null) {
+            return a;
+        }
+        GraphAdjacency.refuseUnless(definition.partitionKey().levels() == 1,
+                "graph adjacency needs a partition key with one path");
+        mapLock.writeLock().lock();
+        try {
+            checkNotDeleted();
+            if (adjacency == null) {
+                GraphAdjacency built = new GraphAdjacency(this, store);
+                built.rebuild();
+                adjacency = built;
+            }
+            return adjacency;
+        } finally {
+            mapLock.writeLock().unlock();
+        }
     }
 
     public ContainerDefinition definition() {
@@ -999,6 +1037,9 @@ public final class ContainerStore {
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
+                if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
+                    adjacency.addWrites(pk, old, now, ws);
+                }
                 // the change feed keeps one record per item (its latest version) plus delete tombstones
                 if (old != null) {
                     ws.delete(Space.FEED, Keys.withLong(lpPrefix, ItemCodec.lsn(old)));

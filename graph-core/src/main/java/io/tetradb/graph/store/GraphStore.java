@@ -15,12 +15,18 @@ import io.tetradb.document.PartitionKey;
 import io.tetradb.document.SqlParameter;
 import io.tetradb.document.SqlQuerySpec;
 
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.GraphAdjacency;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The graph's only door to the core: point reads, writes and SQL queries on one container, each charge added to
@@ -54,9 +60,80 @@ public final class GraphStore {
 
     /** {@code cachedItems}: how many parsed items to keep (0: none). */
     public GraphStore(CosmosContainer container, int cachedItems) {
+        this(container, cachedItems, null);
+    }
+
+    /**
+     * {@code core}: the container's core store, for its adjacency entries (null: none, every hop reads edge items).
+     */
+    public GraphStore(CosmosContainer container, int cachedItems, Supplier<ContainerStore> core) {
         this.container = container;
         this.cache = new ItemCache(cachedItems);
+        this.core = core;
     }
+
+    // ---- adjacency entries (the core's GraphAdjacency) --------------------------------------------------------
+
+    private final Supplier<ContainerStore> core;
+    private volatile ContainerStore coreStore;
+
+    private ContainerStore coreStore() {
+        ContainerStore c = coreStore;
+        if (c == null || c.isDeleted()) {
+            c = core.get();
+            coreStore = c;
+        }
+        return c;
+    }
+
+    /** Turns the core's adjacency entries on for this container (built for the edges it holds) if they are not yet. */
+    public void enableAdjacency() {
+        if (core != null) {
+            coreStore().enableGraphAdjacency();
+        }
+    }
+
+    /** The container's adjacency entries, or null when the graph reads edge items instead. */
+    public GraphAdjacency adjacency() {
+        return core == null ? null : coreStore().graphAdjacency();
+    }
+
+    /**
+     * Visits a vertex's adjacency entries (see {@link GraphAdjacency#scan}); charges 1 RU per scan plus 0.01 per
+     * entry (a seek and keys only: no item is loaded).
+     */
+    public void adjacency(GraphAdjacency adjacency, Object pk, String id, byte direction, String label,
+                          Predicate<GraphAdjacency.Entry> visitor) {
+        int[] n = {0};
+        adjacency.scan(partitionKeyValue(pk), id, direction, label, e -> {
+            n[0]++;
+            return visitor.test(e);
+        });
+        charges.add(1 + 0.01 * n[0]);
+    }
+
+    /** How many adjacency entries a vertex has in a direction (and label); charged as {@link #adjacency}. */
+    public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
+        long n = adjacency.count(partitionKeyValue(pk), id, direction, label);
+        charges.add(1 + 0.01 * n);
+        return n;
+    }
+
+    /** The core's value of a partition key, shared as {@link #partitionKey} is (its hash is computed once). */
+    public static PartitionKeyValue partitionKeyValue(Object pk) {
+        PartitionKeyValue k = PARTITION_KEY_VALUES.get(pk);
+        if (k == null) {
+            if (PARTITION_KEY_VALUES.size() > 65_536) {
+                PARTITION_KEY_VALUES.clear();
+            }
+            k = PartitionKeyValue.of(PartitionKeyValue.component(pk));
+            PARTITION_KEY_VALUES.put(pk, k);
+        }
+        return k;
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Object, PartitionKeyValue> PARTITION_KEY_VALUES =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public RequestCharges charges() {
         return charges;

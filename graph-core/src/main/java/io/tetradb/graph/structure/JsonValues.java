@@ -5,7 +5,33 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /** Partition key values (string, number, boolean) as JSON and back. */
 final class JsonValues {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** A JSON object's bytes parsed, or null if they are not one. */
+    static com.fasterxml.jackson.databind.node.ObjectNode parseObject(byte[] json) {
+        try {
+            return MAPPER.readTree(json) instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A partition key value decoded from the core's key encoding: numbers come back as doubles there, so an
+     * integral one is an Integer (or Long), as {@link #scalar(JsonNode)} reads it from an item.
+     */
+    static Object partitionKeyValue(JsonNode n) {
+        if (n != null && n.isNumber()) {
+            double d = n.doubleValue();
+            if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 9.007199254740992E15) {
+                long l = (long) d;
+                return l == (int) l ? (Object) (int) l : (Object) l;
+            }
+            return d;
+        }
+        return scalar(n);
+    }
 
     private JsonValues() {
     }

@@ -66,6 +66,15 @@ abstract class TetraElement implements Element {
     /** The current item; throws if the element was removed. */
     ObjectNode item() {
         long now = store().version(pk, key);
+        if (item == null && seededAt == now) {
+            ObjectNode seed = seed(); // an edge made from an adjacency entry carrying its properties
+            seededAt = -2;
+            if (seed != null) {
+                item = seed;
+                seen = now;
+                return item;
+            }
+        }
         if (item == null || seen != now) {
             ObjectNode fresh = store().read(pk, key);
             if (fresh == null) {
@@ -83,7 +92,13 @@ abstract class TetraElement implements Element {
      */
     void update(Consumer<ObjectNode> change) {
         for (int attempt = 0; ; attempt++) {
-            ObjectNode current = item().deepCopy();
+            ObjectNode base = item();
+            if (!base.has(io.tetradb.graph.store.Layout.ETAG)) { // a seed: write over the stored item's etag only
+                item = null;
+                seen = -1;
+                base = item();
+            }
+            ObjectNode current = base.deepCopy();
             change.accept(current);
             if (store().replace(current, pk)) {
                 item = current;
@@ -95,6 +110,14 @@ abstract class TetraElement implements Element {
             }
             seen = -1; // read it again
         }
+    }
+
+    /** The write count of this element's stripe when {@link #seed()} was known current; -2: no seed. */
+    long seededAt = -2;
+
+    /** An item known without reading it (as current as {@link #seededAt}), or null. */
+    ObjectNode seed() {
+        return null;
     }
 
     abstract IllegalStateException removed();
