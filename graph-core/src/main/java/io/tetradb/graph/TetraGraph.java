@@ -66,6 +66,8 @@ public final class TetraGraph implements Graph {
     public static final String DURABILITY = "tetra.durability";
     public static final String DEFAULT_CARDINALITY = "tetra.defaultCardinality";
     public static final String CACHED_ITEMS = "tetra.cachedItems";
+    /** The parsed items' estimated heap size, at most (bytes). */
+    public static final String CACHED_BYTES = "tetra.cachedBytes";
     /** Whether hops read the core's adjacency entries (default) or query edge items (for comparisons). */
     public static final String READ_ADJACENCY = "tetra.readAdjacency";
 
@@ -73,7 +75,9 @@ public final class TetraGraph implements Graph {
         TraversalStrategies.GlobalCache.registerStrategies(TetraGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
                         .addStrategies(TetraGraphStepStrategy.instance(), TetraIdStrategy.instance(),
-                                TetraCountStrategy.instance()));
+                                TetraCountStrategy.instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraAdjacencyCountStrategy
+                                        .instance()));
     }
 
     private final Configuration configuration;
@@ -118,7 +122,7 @@ public final class TetraGraph implements Graph {
                     + actual + ", not /" + partitionKey);
         }
         this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS),
-                () -> client.coreStore().container(database, container));
+                configuration.getLong(CACHED_BYTES, GraphStore.DEFAULT_CACHED_BYTES), () -> client.coreStore().container(database, container));
         store.enableAdjacency();
         this.readAdjacency = configuration.getBoolean(READ_ADJACENCY, true);
         this.finder = new ElementFinder(this);

@@ -83,6 +83,13 @@ public final class ContainerStore {
 
     // ---- graph adjacency (see GraphAdjacency) ------------------------------------------------------------------
 
+    private final WriteStamps writeStamps = new WriteStamps();
+
+    /** Write counters by logical partition, for exact caches above the core (see {@link WriteStamps}). */
+    public WriteStamps writeStamps() {
+        return writeStamps;
+    }
+
     /** Adjacency entries of a graph container, or null when the container has none. */
     private volatile GraphAdjacency adjacency;
 
@@ -555,6 +562,7 @@ public final class ContainerStore {
                     return results;
                 }
                 durable = store.engine().applyDeferred(tx.writeSet());
+                writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 lock.unlock();
             }
@@ -679,6 +687,7 @@ public final class ContainerStore {
             long durable;
             try {
                 durable = store.engine().applyDeferred(tx.writeSet());
+                writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 lock.unlock();
             }

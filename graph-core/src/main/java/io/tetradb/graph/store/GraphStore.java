@@ -50,7 +50,9 @@ public final class GraphStore {
     private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
 
     /** Parsed items kept for reuse when the core confirms they are current: enough for a working set of vertices. */
-    public static final int DEFAULT_CACHED_ITEMS = 20_000;
+    public static final int DEFAULT_CACHED_ITEMS = 100_000;
+    /** The parsed items' estimated heap size, at most. */
+    public static final long DEFAULT_CACHED_BYTES = 64L << 20;
 
     private final ItemCache cache;
 
@@ -68,7 +70,13 @@ public final class GraphStore {
      */
     public GraphStore(CosmosContainer container, int cachedItems, Supplier<ContainerStore> core) {
         this.container = container;
-        this.cache = new ItemCache(cachedItems);
+        this(container, cachedItems, DEFAULT_CACHED_BYTES, core);
+    }
+
+    /** {@code cachedBytes}: the parsed items kept, at most (an estimate of their heap size). */
+    public GraphStore(CosmosContainer container, int cachedItems, long cachedBytes, Supplier<ContainerStore> core) {
+        this.container = container;
+        this.cache = new ItemCache(cachedItems, cachedBytes);
         this.core = core;
     }
 
@@ -82,6 +90,7 @@ public final class GraphStore {
         if (c == null || c.isDeleted()) {
             c = core.get();
             coreStore = c;
+            cache.clear(); // stamps of another container instance mean nothing here
         }
         return c;
     }
@@ -164,16 +173,23 @@ public final class GraphStore {
      */
     public ObjectNode read(Object pk, String id) {
         ItemCache.Entry cached = cache.get(pk, id);
+        // the partition's write stamp before the read: the cached item is current while it is unchanged
+        long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk));
+        if (cached != null && stamp >= 0 && cached.stamp() == stamp) {
+            charges.add(1); // what the core charges a point read (or a 304)
+            return cached.item();
+        }
         CosmosItemRequestOptions options = cached == null ? null
                 : new CosmosItemRequestOptions().setIfNoneMatchETag(cached.etag());
         try {
             CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), options, ObjectNode.class);
             charges.add(r.getRequestCharge());
             if (r.getStatusCode() == 304 && cached != null) {
+                cache.put(pk, id, cached.item(), stamp);
                 return cached.item();
             }
             ObjectNode item = strip(r.getItem());
-            cache.put(pk, id, item);
+            cache.put(pk, id, item, stamp);
             return item;
         } catch (CosmosException e) {
             if (e.getStatusCode() == 404) {

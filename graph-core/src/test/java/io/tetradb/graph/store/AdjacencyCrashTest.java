@@ -1,0 +1,93 @@
+package io.tetradb.graph.store;
+
+import io.tetradb.core.store.GraphAdjacency;
+import io.tetradb.graph.TetraGraph;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * A child JVM adds edges (one by one and as bulk batches) and removes some, printing each acknowledged edge; the test
+ * SIGKILLs it at a random moment, reopens the graph, and checks that the adjacency entries are exactly the ones the
+ * edge items call for and that every acknowledged edge is found through them in both directions.
+ */
+class AdjacencyCrashTest {
+    static final int ROUNDS = 4;
+
+    @Test
+    void killedEdgeWriterLeavesConsistentAdjacency(@TempDir Path dir) throws Exception {
+        Random random = new Random();
+        long seed = random.nextLong();
+        random.setSeed(seed);
+        List<String[]> acknowledged = new ArrayList<>();
+        for (int round = 0; round < ROUNDS; round++) {
+            int killAfter = 20 + random.nextInt(300);
+            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), AdjacencyCrashWriter.class.getName(), dir.toString(),
+                    Integer.toString(round)).redirectErrorStream(true).start();
+            int acks = 0;
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                String line;
+                while ((line = out.readLine()) != null) {
+                    if (line.startsWith("ACK ")) {
+                        acknowledged.add(line.substring(4).split(" "));
+                        if (++acks >= killAfter) {
+                            break;
+                        }
+                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
+                        fail("writer failed (seed " + seed + "): " + line);
+                    }
+                    if (System.nanoTime() > deadline) {
+                        fail("writer too slow (seed " + seed + ")");
+                    }
+                }
+                child.destroyForcibly(); // SIGKILL, in the middle of later writes
+                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
+            }
+            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
+            verify(dir, acknowledged, seed);
+        }
+    }
+
+    private static void verify(Path dir, List<String[]> acknowledged, long seed) {
+        BaseConfiguration conf = new BaseConfiguration();
+        conf.setProperty(TetraGraph.DIRECTORY, dir.toString());
+        try (TetraGraph graph = TetraGraph.open(conf)) {
+            GraphAdjacency.Check check = graph.store().adjacency().check();
+            assertTrue(check.consistent(), check + " (seed " + seed + ")");
+            GraphTraversalSource g = graph.traversal();
+            assertEquals(2 * g.E().count().next(), check.stored(), "seed " + seed);
+            for (String[] ack : acknowledged) { // edgePk edgeId fromPk fromId toPk toId, or DROPPED edgePk edgeId
+                if (ack[0].equals("DROPPED")) {
+                    assertEquals(0, g.E(List.of(ack[1], ack[2])).count().next(), "seed " + seed);
+                    continue;
+                }
+                List<Object> edge = List.of(ack[0], ack[1]);
+                if (acknowledged.stream().anyMatch(a -> a[0].equals("DROPPED") && a[1].equals(ack[0])
+                        && a[2].equals(ack[1]))) {
+                    continue;
+                }
+                assertEquals(List.of(List.of(ack[4], ack[5])),
+                        g.V(List.of(ack[2], ack[3])).outE().hasId(edge).inV().id().toList(), "seed " + seed);
+                assertEquals(List.of(List.of(ack[2], ack[3])),
+                        g.V(List.of(ack[4], ack[5])).inE().hasId(edge).outV().id().toList(), "seed " + seed);
+            }
+        }
+    }
+}
