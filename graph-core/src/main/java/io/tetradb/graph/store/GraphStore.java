@@ -69,7 +69,6 @@ public final class GraphStore {
      * {@code core}: the container's core store, for its adjacency entries (null: none, every hop reads edge items).
      */
     public GraphStore(CosmosContainer container, int cachedItems, Supplier<ContainerStore> core) {
-        this.container = container;
         this(container, cachedItems, DEFAULT_CACHED_BYTES, core);
     }
 

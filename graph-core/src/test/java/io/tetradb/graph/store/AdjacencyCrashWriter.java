@@ -16,7 +16,7 @@ import java.util.Random;
 /**
  * The child process of {@link AdjacencyCrashTest}: adds edges forever (one by one through {@code addEdge}, and ten at
  * a time as one transactional batch), removes every seventh, and prints {@code ACK edgePk edgeId fromPk fromId toPk
- * toId} (or {@code ACK DROPPED edgePk edgeId}) once each write is acknowledged (durable: SYNC), until it is killed.
+ * toId} (or {@code DROPPING edgePk edgeId} before a removal and {@code ACK DROPPED edgePk edgeId} after it) once each write is acknowledged (durable: SYNC), until it is killed.
  */
 public final class AdjacencyCrashWriter {
     public static void main(String[] args) {
@@ -49,6 +49,8 @@ public final class AdjacencyCrashWriter {
                     lines.forEach(System.out::println);
                 } else if (n % 7 == 6 && !added.isEmpty()) {
                     Edge e = added.remove(random.nextInt(added.size()));
+                    System.out.println("DROPPING " + ids(e)); // from here on its presence is uncertain
+                    System.out.flush();
                     e.remove();
                     System.out.println("ACK DROPPED " + ids(e));
                 } else {

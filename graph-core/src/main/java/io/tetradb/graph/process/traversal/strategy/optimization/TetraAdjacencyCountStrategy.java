@@ -39,7 +39,7 @@ public final class TetraAdjacencyCountStrategy
                     && hop.getLabels().isEmpty() && count.getLabels().isEmpty()) {
                 TetraDegreeCountStep step = new TetraDegreeCountStep(traversal, hop.getDirection(),
                         hop.getEdgeLabels());
-                TraversalHelper.replaceStep(count, step, traversal);
+                TraversalHelper.replaceStep((Step) count, (Step) step, traversal);
                 traversal.removeStep(hop);
                 steps = traversal.getSteps();
             }
