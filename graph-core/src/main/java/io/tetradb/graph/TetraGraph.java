@@ -77,6 +77,8 @@ public final class TetraGraph implements Graph {
                         .addStrategies(TetraGraphStepStrategy.instance(), TetraIdStrategy.instance(),
                                 TetraCountStrategy.instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraAdjacencyCountStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraLabelCountStrategy
                                         .instance()));
     }
 

@@ -65,9 +65,133 @@ public final class GraphAdjacency {
         return Keys.withByte(META_MARK, Keys.collId(collId));
     }
 
-    /** One adjacency entry as a reader sees it. {@code properties}: the edge's properties as JSON, or null when not carried. */
-    public record Entry(byte direction, String label, JsonNode otherPk, String otherId, String edgeId,
-                        String otherLabel, byte[] properties) {
+    /**
+     * One adjacency entry as a reader sees it. Its parts are read from the key and value bytes when first asked for
+     * (a hop to vertices never builds the edge id or the properties).
+     */
+    public static final class Entry {
+        private final byte[] key;
+        private final byte[] value;
+        private final int labelAt;
+        private final int pkAt;
+        private final int pkEnd;
+        private final int otherIdAt;
+        private final int edgeIdAt;
+        private final Strings strings;
+        private String label;
+        private JsonNode otherPk;
+        private String otherId;
+        private String edgeId;
+        private String otherLabel;
+
+        private Entry(byte[] key, int at, byte[] value, Strings strings) {
+            this.key = key;
+            this.value = value;
+            this.strings = strings;
+            this.labelAt = at + 1;
+            this.pkAt = skipEscaped(key, labelAt);
+            this.pkEnd = pkAt + PartitionKeyValue.encodedLength(key, pkAt, 1);
+            this.otherIdAt = pkEnd;
+            this.edgeIdAt = skipEscaped(key, otherIdAt);
+        }
+
+        /** {@link #OUT} or {@link #IN}. */
+        public byte direction() {
+            return key[labelAt - 1];
+        }
+
+        public String label() {
+            if (label == null) {
+                label = strings.label(key, labelAt);
+            }
+            return label;
+        }
+
+        /** The other vertex's partition key value (a string, number or boolean node). */
+        public JsonNode otherPk() {
+            if (otherPk == null) {
+                otherPk = component(key, pkAt, pkEnd);
+            }
+            return otherPk;
+        }
+
+        public String otherId() {
+            if (otherId == null) {
+                otherId = unescape(key, new int[]{otherIdAt});
+            }
+            return otherId;
+        }
+
+        public String edgeId() {
+            if (edgeId == null) {
+                edgeId = unescape(key, new int[]{edgeIdAt});
+            }
+            return edgeId;
+        }
+
+        public String otherLabel() {
+            if (otherLabel == null) {
+                otherLabel = strings.label(value, 1);
+            }
+            return otherLabel;
+        }
+
+        /** The edge's properties as JSON ({@code {}} as no bytes), or null when the entry does not carry them. */
+        public byte[] properties() {
+            if (value[0] != 1) {
+                return null;
+            }
+            int from = skipEscaped(value, 1);
+            return Arrays.copyOfRange(value, from, value.length);
+        }
+    }
+
+    /** Labels decoded during one scan: a vertex's entries repeat a few labels, so each is built once. */
+    private static final class Strings {
+        private byte[] lastBytes;
+        private int lastFrom;
+        private int lastLength = -1;
+        private String last;
+        private byte[] otherBytes;
+        private int otherFrom;
+        private int otherLength = -1;
+        private String other;
+
+        String label(byte[] b, int from) {
+            int end = skipEscaped(b, from) - 2;
+            int length = end - from;
+            if (length == lastLength && Arrays.equals(b, from, end, lastBytes, lastFrom, lastFrom + length)) {
+                return last;
+            }
+            if (length == otherLength && Arrays.equals(b, from, end, otherBytes, otherFrom, otherFrom + length)) {
+                return other;
+            }
+            String s = unescape(b, new int[]{from});
+            otherBytes = lastBytes;
+            otherFrom = lastFrom;
+            otherLength = lastLength;
+            other = last;
+            lastBytes = b;
+            lastFrom = from;
+            lastLength = length;
+            last = s;
+            return s;
+        }
+    }
+
+    /** The index just past the escaped string at {@code at} (past its terminator). */
+    static int skipEscaped(byte[] b, int at) {
+        int i = at;
+        while (true) {
+            if (b[i] == 0) {
+                if (b[i + 1] == 1) {
+                    return i + 2;
+                }
+                i += 2;
+            } else {
+                i++;
+            }
+        }
     }
 
     // ---- writing ------------------------------------------------------------------------------------------------
@@ -249,8 +373,9 @@ public final class GraphAdjacency {
     public void scan(PartitionKeyValue vertexPk, String vertexId, byte dir, String label, Predicate<Entry> visitor) {
         byte[] from = prefix(vertexPk, vertexId, dir, label);
         int vertexEnd = prefix(vertexPk, vertexId, (byte) 0, null).length;
+        Strings strings = new Strings();
         store.engine().scan(Space.ADJACENCY, from, Keys.prefixEnd(from),
-                kv -> visitor.test(decode(kv.key(), vertexEnd, kv.value())));
+                kv -> visitor.test(new Entry(kv.key(), vertexEnd, kv.value(), strings)));
     }
 
     /** How many entries {@link #scan} would visit, without decoding them. */
@@ -264,19 +389,28 @@ public final class GraphAdjacency {
         return n[0];
     }
 
-    private static Entry decode(byte[] key, int at, byte[] value) {
-        byte dir = key[at];
-        int[] i = {at + 1};
-        String label = unescape(key, i);
-        int pkLength = PartitionKeyValue.encodedLength(key, i[0], 1);
-        JsonNode otherPk = PartitionKeyValue.decode(key, i[0], i[0] + pkLength).components().get(0);
-        i[0] += pkLength;
-        String otherId = unescape(key, i);
-        String edgeId = unescape(key, i);
-        int[] v = {1};
-        String otherLabel = unescape(value, v);
-        byte[] props = value[0] == 1 ? Arrays.copyOfRange(value, v[0], value.length) : null;
-        return new Entry(dir, label, otherPk, otherId, edgeId, otherLabel, props);
+    /**
+     * One partition key component from its encoding ({@link PartitionKeyValue#encoded()}): strings and numbers read
+     * here, without building a PartitionKeyValue (which hashes its EPK: a third of an entry's decoding); other
+     * values through PartitionKeyValue.
+     */
+    private static JsonNode component(byte[] b, int from, int end) {
+        if (b[from] == 0x08) { // string: varint length, UTF-8
+            int i = from + 1;
+            int len = 0;
+            for (int shift = 0; ; shift += 7) {
+                int x = b[i++] & 0xFF;
+                len |= (x & 0x7F) << shift;
+                if (x < 0x80) {
+                    break;
+                }
+            }
+            if (i + len == end) {
+                return com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        new String(b, i, len, StandardCharsets.UTF_8));
+            }
+        }
+        return PartitionKeyValue.decode(b, from, end).components().get(0);
     }
 
     // ---- checking and rebuilding ---------------------------------------------------------------------------------

@@ -32,9 +32,17 @@ abstract class TetraElement implements Element {
         this.seen = item == null ? -1 : graph.store().version(pk, key);
     }
 
+    /** The id, made once: traversals hash and compare it often ({@code dedup()}, bulking). */
+    private List<Object> id;
+
     @Override
     public List<Object> id() {
-        return ElementIds.of(pk, key);
+        List<Object> i = id;
+        if (i == null) {
+            i = ElementIds.of(pk, key);
+            id = i;
+        }
+        return i;
     }
 
     public Object partitionKeyValue() {
