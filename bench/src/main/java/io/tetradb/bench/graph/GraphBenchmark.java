@@ -93,6 +93,12 @@ public final class GraphBenchmark implements Benchmark {
         return TetraGraph.open(client, conf);
     }
 
+    /** This process's CPU time (every thread: the bulk loader writes from several). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     /** The measuring thread's CPU time: steadier than wall time on a shared machine (a second view, not the target). */
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -116,6 +122,8 @@ public final class GraphBenchmark implements Benchmark {
                     + "into TetraGraph (SYNC, partition key = country) and TinkerGraph; load = Gryo read + writes");
             Samples tinkerLoad = new Samples();
             Samples tetraLoad = new Samples();
+            Samples tetraLoadCpu = new Samples(); // elements per second of the whole process's CPU time
+            Samples tinkerLoadCpu = new Samples();
             TinkerGraph tinker = null;
             TetraGraph tetra = null;
             long elements = 0;
@@ -123,9 +131,11 @@ public final class GraphBenchmark implements Benchmark {
                 if (tinker != null) {
                     tinker.close();
                 }
+                long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 tinker = TinkerFactory.createAirRoutes();
                 long tinkerNanos = System.nanoTime() - t0;
+                long tinkerCpu = processCpuNanos() - c0;
                 long tinkerElements = tinker.traversal().V().count().next() + tinker.traversal().E().count().next();
 
                 if (tetra != null) {
@@ -135,6 +145,7 @@ public final class GraphBenchmark implements Benchmark {
                 tetra = openGraph(client, "air" + round);
                 // each load starts on a settled store: the previous round's flushes, compactions and deletion done
                 client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                long c1 = processCpuNanos();
                 long t1 = System.nanoTime();
                 BulkLoader.Loaded loaded;
                 try (InputStream in = GraphBenchmark.class.getResourceAsStream(RESOURCE)) {
@@ -142,6 +153,7 @@ public final class GraphBenchmark implements Benchmark {
                             .read(GryoReader.build().create(), in);
                 }
                 long tetraNanos = System.nanoTime() - t1;
+                long tetraCpu = processCpuNanos() - c1;
                 if (loaded.elements() != tinkerElements) {
                     throw new IllegalStateException("TetraGraph loaded " + loaded + ", TinkerGraph " + tinkerElements);
                 }
@@ -151,19 +163,21 @@ public final class GraphBenchmark implements Benchmark {
                 if (round > 0) {
                     tinkerLoad.round(elements, tinkerNanos);
                     tetraLoad.round(elements, tetraNanos);
+                    tinkerLoadCpu.round(elements, tinkerCpu);
+                    tetraLoadCpu.round(elements, tetraCpu);
                 }
             }
             long settled = client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
             out.progress("compactions after the load settled in " + settled + " ms");
-            out.result(String.format(Locale.ROOT, "BENCH graph.load.tetra elements=%d elements_per_s=%.0f", elements,
-                    tetraLoad.medianRate()));
-            out.result(String.format(Locale.ROOT, "BENCH graph.load.tinkergraph elements=%d elements_per_s=%.0f",
-                    elements, tinkerLoad.medianRate()));
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tetra elements=%d elements_per_s=%.0f "
+                    + "elements_per_cpu_s=%.0f", elements, tetraLoad.medianRate(), tetraLoadCpu.medianRate()));
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tinkergraph elements=%d elements_per_s=%.0f "
+                    + "elements_per_cpu_s=%.0f", elements, tinkerLoad.medianRate(), tinkerLoadCpu.medianRate()));
             out.ratio("load tetra/tinkergraph", tetraLoad.medianRate() / tinkerLoad.medianRate());
             try {
                 boolean ok = traversals(tinker, tetra, "", "traversal");
                 tetra.close();
-                ok &= janus(tinker, tetraLoad.medianRate());
+                ok &= janus(tinker, tetraLoad.medianRate(), tetraLoadCpu.medianRate());
                 return uncached(tinker) && ok;
             } finally {
                 tinker.close();
@@ -176,7 +190,7 @@ public final class GraphBenchmark implements Benchmark {
          * loaded (a commit per 100 elements, as TetraGraph's batches), the same traversals, results checked equal to
          * TinkerGraph's; compared with TetraGraph's medians measured above. Skipped with a note if the peer is not built.
          */
-        private boolean janus(TinkerGraph tinker, double tetraLoadRate) throws Exception {
+        private boolean janus(TinkerGraph tinker, double tetraLoadRate, double tetraLoadCpuRate) throws Exception {
             Path build = JanusGraphPeer.built();
             if (build == null) {
                 out.note("JanusGraph peer not built (bench/peers/janusgraph; bench/run graph builds it): skipped");
@@ -186,18 +200,21 @@ public final class GraphBenchmark implements Benchmark {
             try (JanusGraphPeer janus = new JanusGraphPeer(build, BenchData.root().resolve("janusgraph-peer.log"))) {
                 Path gryo = JanusGraphPeer.extract(RESOURCE, dir);
                 Samples load = new Samples();
+                Samples loadCpu = new Samples();
                 int rounds = c.loadRounds() > 3 ? 2 : 1;
                 long elements = 0;
                 for (int round = 0; round < rounds; round++) {
                     long[] r = janus.load(dir.resolve("db" + round), gryo, 100);
                     elements = r[0];
                     load.round(r[0], r[1]);
+                    loadCpu.round(r[0], r[2]);
                     out.progress(String.format(Locale.ROOT, "janusgraph load round %d: %.0f ms (%d elements)", round,
                             r[1] / 1e6, r[0]));
                 }
-                out.result(String.format(Locale.ROOT, "BENCH graph.load.janusgraph elements=%d elements_per_s=%.0f",
-                        elements, load.medianRate()));
+                out.result(String.format(Locale.ROOT, "BENCH graph.load.janusgraph elements=%d elements_per_s=%.0f "
+                        + "elements_per_cpu_s=%.0f", elements, load.medianRate(), loadCpu.medianRate()));
                 out.ratio("load tetra/janusgraph", tetraLoadRate / load.medianRate());
+                out.ratio("load-cpu tetra/janusgraph", tetraLoadCpuRate / loadCpu.medianRate());
                 janus.ids(AirRoutesTraversals.CODES);
                 GraphTraversalSource gTinker = tinker.traversal();
                 Map<String, Object> tinkerIds = ids(gTinker);

@@ -78,10 +78,13 @@ final class JanusGraphPeer implements Closeable {
         return file;
     }
 
-    /** Loads the Gryo file into a fresh graph at {@code dataDir}, a commit per {@code batch}; returns {elements, nanos}. */
+    /**
+     * Loads the Gryo file into a fresh graph at {@code dataDir}, a commit per {@code batch}; returns {elements, nanos,
+     * the peer process's CPU nanos}.
+     */
     long[] load(Path dataDir, Path gryo, int batch) throws IOException {
         String[] r = call("LOAD " + dataDir + " " + gryo + " " + batch, "LOADED").split(" ");
-        return new long[]{Long.parseLong(r[0]), Long.parseLong(r[1])};
+        return new long[]{Long.parseLong(r[0]), Long.parseLong(r[1]), Long.parseLong(r[2])};
     }
 
     void ids(List<String> codes) throws IOException {

@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 public final class WriteStamps {
     private static final int STRIPES = 1 << 12;
     private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
+    /** Bumped with every stripe: unchanged means no write reached the container at all. */
+    private final java.util.concurrent.atomic.AtomicLong any = new java.util.concurrent.atomic.AtomicLong();
 
     WriteStamps() {
     }
@@ -24,8 +26,14 @@ public final class WriteStamps {
         return stamps.get(stripe(pk));
     }
 
+    /** The container's stamp: changes with every write to any of its logical partitions. */
+    public long any() {
+        return any.get();
+    }
+
     void bump(PartitionKeyValue pk) {
         stamps.incrementAndGet(stripe(pk));
+        any.incrementAndGet();
     }
 
     private static int stripe(PartitionKeyValue pk) {

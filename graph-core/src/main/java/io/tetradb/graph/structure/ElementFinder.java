@@ -2,6 +2,7 @@ package io.tetradb.graph.structure;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.store.GraphStore;
 import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.Sql;
 import org.apache.tinkerpop.gremlin.structure.Direction;
@@ -164,22 +165,16 @@ public final class ElementFinder {
      * in TinkerGraph); one key-range scan per direction and label, no edge item read.
      */
     void visit(GraphAdjacency adjacency, TetraVertex v, Direction direction, String[] labels,
-               Consumer<GraphAdjacency.Entry> visitor) {
+               Consumer<GraphStore.Hop> visitor) {
         for (byte dir : direction == Direction.OUT ? OUT_ONLY : direction == Direction.IN ? IN_ONLY : BOTH) {
             if (labels.length == 0) {
-                graph.store().adjacency(adjacency, v.pk, v.key, dir, null, e -> {
-                    visitor.accept(e);
-                    return true;
-                });
+                graph.store().adjacency(adjacency, v.pk, v.key, dir, null).forEach(visitor);
             } else {
                 for (int i = 0; i < labels.length; i++) {
                     if (labels[i] == null || Arrays.asList(labels).subList(0, i).contains(labels[i])) {
                         continue;
                     }
-                    graph.store().adjacency(adjacency, v.pk, v.key, dir, labels[i], e -> {
-                        visitor.accept(e);
-                        return true;
-                    });
+                    graph.store().adjacency(adjacency, v.pk, v.key, dir, labels[i]).forEach(visitor);
                 }
             }
         }
@@ -211,13 +206,12 @@ public final class ElementFinder {
     private static final byte[] BOTH = {GraphAdjacency.OUT, GraphAdjacency.IN};
 
     /** The vertex at the other end of an entry, made without reading it. */
-    TetraVertex other(GraphAdjacency.Entry e) {
-        return new TetraVertex(graph, JsonValues.partitionKeyValue(e.otherPk()), e.otherId(),
-                e.otherLabel().isEmpty() ? null : e.otherLabel(), null);
+    TetraVertex other(GraphStore.Hop e) {
+        return new TetraVertex(graph, e.otherPk(), e.otherId(), e.otherLabel().isEmpty() ? null : e.otherLabel(), null);
     }
 
     /** The edge of an entry of {@code v}, made without reading it. */
-    TetraEdge edge(TetraVertex v, GraphAdjacency.Entry e) {
+    TetraEdge edge(TetraVertex v, GraphStore.Hop e) {
         TetraVertex other = other(e);
         return e.direction() == GraphAdjacency.OUT
                 ? new TetraEdge(graph, e.edgeId(), e.label(), v, other, e.properties())

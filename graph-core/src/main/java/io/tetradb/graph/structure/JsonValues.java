@@ -17,22 +17,6 @@ final class JsonValues {
         }
     }
 
-    /**
-     * A partition key value decoded from the core's key encoding: numbers come back as doubles there, so an
-     * integral one is an Integer (or Long), as {@link #scalar(JsonNode)} reads it from an item.
-     */
-    static Object partitionKeyValue(JsonNode n) {
-        if (n != null && n.isNumber()) {
-            double d = n.doubleValue();
-            if (d == Math.rint(d) && !Double.isInfinite(d) && Math.abs(d) < 9.007199254740992E15) {
-                long l = (long) d;
-                return l == (int) l ? (Object) (int) l : (Object) l;
-            }
-            return d;
-        }
-        return scalar(n);
-    }
-
     private JsonValues() {
     }
 

@@ -59,9 +59,10 @@ class AdjacencyPropertyTest {
                 try (TetraGraph a = TetraGraph.open(client, withEntries);
                      TetraGraph b = TetraGraph.open(client, withItems)) {
                     build(a, random);
-                    mutate(a, client.getDatabase("graphdb").getContainer(container), random);
                     String why = "seed " + seed + " round " + round;
-                    compare(a, b, why);
+                    compare(a, b, why + " before changes"); // fills the vertex and adjacency caches
+                    mutate(a, client.getDatabase("graphdb").getContainer(container), random);
+                    compare(a, b, why); // every change, through either face, must be seen
                     GraphAdjacency.Check check = a.store().adjacency().check();
                     assertTrue(check.consistent(), check + " " + why);
                     assertEquals(2L * b.traversal().E().count().next(), check.stored(), why);

@@ -35,7 +35,7 @@ import java.util.TreeMap;
  * The JanusGraph 1.1.0 (BerkeleyJE, persistent, fsync per commit) side of TetraDB's {@code graph} benchmark, run in
  * its own JVM because JanusGraph is built on TinkerPop 3.7.3. Commands on stdin, one per line; answers on stdout:
  * <pre>
- * LOAD dataDir gryoFile batch  → LOADED elements nanos      (copy air-routes in, a commit every batch elements)
+ * LOAD dataDir gryoFile batch  → LOADED elements nanos cpuNanos (copy air-routes in, a commit every batch elements)
  * IDS code...                  → IDS code=id...             (the vertex id of each airport code)
  * RUN name ordered warmNanos measureNanos minRuns maxRuns gremlin
  *                              → RESULT name p50Micros cpuP50Micros runs canonical...  (canonical results, \u0001-separated)
@@ -71,9 +71,11 @@ public final class JanusPeer {
                         try (InputStream file = Files.newInputStream(Paths.get(w[2]))) {
                             GryoReader.build().create().readGraph(file, source);
                         }
+                        long c0 = processCpuNanos();
                         long t0 = System.nanoTime();
                         long elements = copy(source, graph, Integer.parseInt(w[3]));
-                        out.println("LOADED " + elements + " " + (System.nanoTime() - t0));
+                        long nanos = System.nanoTime() - t0;
+                        out.println("LOADED " + elements + " " + nanos + " " + (processCpuNanos() - c0));
                     }
                     case "IDS" -> {
                         GraphTraversalSource g = graph.traversal();
@@ -139,6 +141,11 @@ public final class JanusPeer {
         }
         target.tx().commit();
         return n;
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static String run(JanusGraph graph, GremlinLangScriptEngine engine, Map<String, Object> ids, String[] w)
