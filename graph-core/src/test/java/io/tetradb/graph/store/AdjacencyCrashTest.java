@@ -8,12 +8,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,31 +43,55 @@ class AdjacencyCrashTest {
                     "-cp", System.getProperty("java.class.path"), AdjacencyCrashWriter.class.getName(), dir.toString(),
                     Integer.toString(round)).redirectErrorStream(true).start();
             int acks = 0;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("DROPPING ")) {
-                        acknowledged.add(("MAYBE " + line.substring(9)).split(" "));
-                    } else if (line.startsWith("ACK ")) {
-                        acknowledged.add(line.substring(4).split(" "));
-                        if (++acks >= killAfter) {
-                            break;
-                        }
-                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
-                        fail("writer failed (seed " + seed + "): " + line);
+            // a reader thread takes every line the child prints, up to its death (also those after the kill point)
+            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String l; (l = out.readLine()) != null; ) {
+                        lines.add(l);
                     }
-                    if (System.nanoTime() > deadline) {
-                        fail("writer too slow (seed " + seed + ")");
-                    }
+                } catch (IOException closed) {
+                    // the child died
+                } finally {
+                    lines.add(EOF);
                 }
-                child.destroyForcibly(); // SIGKILL, in the middle of later writes
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
+            });
+            reader.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            for (String line; acks < killAfter; ) {
+                line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null || line.equals(EOF)) {
+                    break; // too slow, or the writer died: reported below
+                }
+                acks += record(line, acknowledged);
+                if (line.startsWith("FAILED") || line.contains("Exception")) {
+                    fail("writer failed (seed " + seed + "): " + line);
+                }
+            }
+            child.destroyForcibly(); // SIGKILL, in the middle of later writes
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
+            reader.join(30_000);
+            // what the child printed before it died: removals it began (and writes it finished) meanwhile
+            for (String line; (line = lines.poll()) != null && !line.equals(EOF); ) {
+                record(line, acknowledged);
             }
             assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
             verify(dir, acknowledged, seed);
         }
+    }
+
+    private static final String EOF = "\u0000EOF";
+
+    /** Records an ACK or DROPPING line; 1 if it was an acknowledgement. */
+    private static int record(String line, List<String[]> acknowledged) {
+        if (line.startsWith("DROPPING ")) {
+            acknowledged.add(("MAYBE " + line.substring(9)).split(" "));
+        } else if (line.startsWith("ACK ")) {
+            acknowledged.add(line.substring(4).split(" "));
+            return 1;
+        }
+        return 0;
     }
 
     private static void verify(Path dir, List<String[]> acknowledged, long seed) {
@@ -77,8 +104,8 @@ class AdjacencyCrashTest {
             assertEquals(2 * g.E().count().next(), check.stored(), "seed " + seed);
             // edgePk edgeId fromPk fromId toPk toId, DROPPED edgePk edgeId, or MAYBE edgePk edgeId (a removal begun)
             for (String[] ack : acknowledged) {
-                if (ack[0].equals("MAYBE")) {
-                    continue;
+                if (ack[0].equals("MAYBE") || ack.length != (ack[0].equals("DROPPED") ? 3 : 6)) {
+                    continue; // a removal begun, or a line the kill cut short
                 }
                 if (ack[0].equals("DROPPED")) {
                     assertEquals(0, g.E(List.of(ack[1], ack[2])).count().next(), "seed " + seed);
