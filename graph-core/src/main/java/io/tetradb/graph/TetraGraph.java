@@ -66,18 +66,32 @@ public final class TetraGraph implements Graph {
     public static final String DURABILITY = "tetra.durability";
     public static final String DEFAULT_CARDINALITY = "tetra.defaultCardinality";
     public static final String CACHED_ITEMS = "tetra.cachedItems";
+    /** The parsed items' estimated heap size, at most (bytes). */
+    public static final String CACHED_BYTES = "tetra.cachedBytes";
+    /** Whether hops read the core's adjacency entries (default) or query edge items (for comparisons). */
+    public static final String READ_ADJACENCY = "tetra.readAdjacency";
 
     static {
         TraversalStrategies.GlobalCache.registerStrategies(TetraGraph.class,
                 TraversalStrategies.GlobalCache.getStrategies(Graph.class).clone()
                         .addStrategies(TetraGraphStepStrategy.instance(), TetraIdStrategy.instance(),
-                                TetraCountStrategy.instance()));
+                                TetraCountStrategy.instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraAdjacencyCountStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraLabelCountStrategy
+                                        .instance()));
     }
 
     private final Configuration configuration;
     private final CosmosClient client;
     private final boolean ownsClient;
     private final GraphStore store;
+    private final boolean readAdjacency;
+
+    /** The core's adjacency entries when hops read them, else null (hops query edge items). */
+    public io.tetradb.core.store.GraphAdjacency adjacency() {
+        return readAdjacency ? store.adjacency() : null;
+    }
     private final String partitionKey;
     private final Object defaultPartition;
     private final TetraFeatures features;
@@ -109,7 +123,10 @@ public final class TetraGraph implements Graph {
             throw new IllegalArgumentException("container " + database + "/" + container + " is partitioned by "
                     + actual + ", not /" + partitionKey);
         }
-        this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS));
+        this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS),
+                configuration.getLong(CACHED_BYTES, GraphStore.DEFAULT_CACHED_BYTES), () -> client.coreStore().container(database, container));
+        store.enableAdjacency();
+        this.readAdjacency = configuration.getBoolean(READ_ADJACENCY, true);
         this.finder = new ElementFinder(this);
     }
 

@@ -93,6 +93,12 @@ public final class GraphBenchmark implements Benchmark {
         return TetraGraph.open(client, conf);
     }
 
+    /** This process's CPU time (every thread: the bulk loader writes from several). */
+    static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
     /** The measuring thread's CPU time: steadier than wall time on a shared machine (a second view, not the target). */
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -100,6 +106,10 @@ public final class GraphBenchmark implements Benchmark {
         private final Config c;
         private final CosmosClient client;
         private final Report out;
+
+        /** TetraGraph's median time (and thread CPU) per traversal, for the JanusGraph comparison. */
+        private final Map<String, Double> tetraMicros = new HashMap<>();
+        private final Map<String, Double> tetraCpuMicros = new HashMap<>();
 
         Run(Config c, CosmosClient client, Report out) {
             this.c = c;
@@ -112,6 +122,8 @@ public final class GraphBenchmark implements Benchmark {
                     + "into TetraGraph (SYNC, partition key = country) and TinkerGraph; load = Gryo read + writes");
             Samples tinkerLoad = new Samples();
             Samples tetraLoad = new Samples();
+            Samples tetraLoadCpu = new Samples(); // elements per second of the whole process's CPU time
+            Samples tinkerLoadCpu = new Samples();
             TinkerGraph tinker = null;
             TetraGraph tetra = null;
             long elements = 0;
@@ -119,9 +131,11 @@ public final class GraphBenchmark implements Benchmark {
                 if (tinker != null) {
                     tinker.close();
                 }
+                long c0 = processCpuNanos();
                 long t0 = System.nanoTime();
                 tinker = TinkerFactory.createAirRoutes();
                 long tinkerNanos = System.nanoTime() - t0;
+                long tinkerCpu = processCpuNanos() - c0;
                 long tinkerElements = tinker.traversal().V().count().next() + tinker.traversal().E().count().next();
 
                 if (tetra != null) {
@@ -131,6 +145,7 @@ public final class GraphBenchmark implements Benchmark {
                 tetra = openGraph(client, "air" + round);
                 // each load starts on a settled store: the previous round's flushes, compactions and deletion done
                 client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                long c1 = processCpuNanos();
                 long t1 = System.nanoTime();
                 BulkLoader.Loaded loaded;
                 try (InputStream in = GraphBenchmark.class.getResourceAsStream(RESOURCE)) {
@@ -138,6 +153,7 @@ public final class GraphBenchmark implements Benchmark {
                             .read(GryoReader.build().create(), in);
                 }
                 long tetraNanos = System.nanoTime() - t1;
+                long tetraCpu = processCpuNanos() - c1;
                 if (loaded.elements() != tinkerElements) {
                     throw new IllegalStateException("TetraGraph loaded " + loaded + ", TinkerGraph " + tinkerElements);
                 }
@@ -147,22 +163,98 @@ public final class GraphBenchmark implements Benchmark {
                 if (round > 0) {
                     tinkerLoad.round(elements, tinkerNanos);
                     tetraLoad.round(elements, tetraNanos);
+                    tinkerLoadCpu.round(elements, tinkerCpu);
+                    tetraLoadCpu.round(elements, tetraCpu);
                 }
             }
             long settled = client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
             out.progress("compactions after the load settled in " + settled + " ms");
-            out.result(String.format(Locale.ROOT, "BENCH graph.load.tetra elements=%d elements_per_s=%.0f", elements,
-                    tetraLoad.medianRate()));
-            out.result(String.format(Locale.ROOT, "BENCH graph.load.tinkergraph elements=%d elements_per_s=%.0f",
-                    elements, tinkerLoad.medianRate()));
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tetra elements=%d elements_per_s=%.0f "
+                    + "elements_per_cpu_s=%.0f", elements, tetraLoad.medianRate(), tetraLoadCpu.medianRate()));
+            out.result(String.format(Locale.ROOT, "BENCH graph.load.tinkergraph elements=%d elements_per_s=%.0f "
+                    + "elements_per_cpu_s=%.0f", elements, tinkerLoad.medianRate(), tinkerLoadCpu.medianRate()));
             out.ratio("load tetra/tinkergraph", tetraLoad.medianRate() / tinkerLoad.medianRate());
             try {
                 boolean ok = traversals(tinker, tetra, "", "traversal");
                 tetra.close();
+                ok &= janus(tinker, tetraLoad.medianRate(), tetraLoadCpu.medianRate());
                 return uncached(tinker) && ok;
             } finally {
                 tinker.close();
                 tetra.close();
+            }
+        }
+
+        /**
+         * JanusGraph 1.1.0 on BerkeleyJE (persistent, fsync per commit) in its own JVM: the same air-routes file
+         * loaded (a commit per 100 elements, as TetraGraph's batches), the same traversals, results checked equal to
+         * TinkerGraph's; compared with TetraGraph's medians measured above. Skipped with a note if the peer is not built.
+         */
+        private boolean janus(TinkerGraph tinker, double tetraLoadRate, double tetraLoadCpuRate) throws Exception {
+            Path build = JanusGraphPeer.built();
+            if (build == null) {
+                out.note("JanusGraph peer not built (bench/peers/janusgraph; bench/run graph builds it): skipped");
+                return true;
+            }
+            Path dir = BenchData.fresh("graph-janus");
+            try (JanusGraphPeer janus = new JanusGraphPeer(build, BenchData.root().resolve("janusgraph-peer.log"))) {
+                Path gryo = JanusGraphPeer.extract(RESOURCE, dir);
+                Samples load = new Samples();
+                Samples loadCpu = new Samples();
+                int rounds = c.loadRounds() > 3 ? 2 : 1;
+                long elements = 0;
+                for (int round = 0; round < rounds; round++) {
+                    long[] r = janus.load(dir.resolve("db" + round), gryo, 100);
+                    elements = r[0];
+                    load.round(r[0], r[1]);
+                    loadCpu.round(r[0], r[2]);
+                    out.progress(String.format(Locale.ROOT, "janusgraph load round %d: %.0f ms (%d elements)", round,
+                            r[1] / 1e6, r[0]));
+                }
+                out.result(String.format(Locale.ROOT, "BENCH graph.load.janusgraph elements=%d elements_per_s=%.0f "
+                        + "elements_per_cpu_s=%.0f", elements, load.medianRate(), loadCpu.medianRate()));
+                out.ratio("load tetra/janusgraph", tetraLoadRate / load.medianRate());
+                out.ratio("load-cpu tetra/janusgraph", tetraLoadCpuRate / loadCpu.medianRate());
+                janus.ids(AirRoutesTraversals.CODES);
+                GraphTraversalSource gTinker = tinker.traversal();
+                Map<String, Object> tinkerIds = ids(gTinker);
+                boolean ok = true;
+                double logSum = 0;
+                double cpuLogSum = 0;
+                int n = 0;
+                int slower = 0;
+                for (AirRoutesTraversals.Case t : AirRoutesTraversals.ALL) {
+                    List<String> want = CanonicalResult.of(gTinkerRun(gTinker, tinkerIds, t), t.ordered());
+                    JanusGraphPeer.Result r = janus.run(t, c);
+                    if (!want.equals(r.canonical())) {
+                        out.result("FAIL graph.janusgraph." + t.name() + " results differ: tinkergraph "
+                                + abbreviate(want) + " janusgraph " + abbreviate(r.canonical()));
+                        ok = false;
+                        continue;
+                    }
+                    Double tetraUs = tetraMicros.get(t.name());
+                    if (tetraUs == null) {
+                        continue; // TetraGraph failed this one (reported above)
+                    }
+                    double ratio = tetraUs / r.p50Micros();
+                    double cpuRatio = tetraCpuMicros.get(t.name()) / r.cpuP50Micros();
+                    slower += ratio > 1 ? 1 : 0;
+                    logSum += Math.log(ratio);
+                    cpuLogSum += Math.log(cpuRatio);
+                    n++;
+                    out.result(String.format(Locale.ROOT, "BENCH graph.janusgraph.%s results=%d tetra_p50_us=%.1f "
+                                    + "janusgraph_p50_us=%.1f ratio=%.2f tetra_cpu_p50_us=%.1f janusgraph_cpu_p50_us=%.1f "
+                                    + "cpu_ratio=%.2f", t.name(), want.size(), tetraUs, r.p50Micros(), ratio,
+                            tetraCpuMicros.get(t.name()), r.cpuP50Micros(), cpuRatio));
+                }
+                if (n > 0) {
+                    out.ratio("traversal tetra/janusgraph", Math.exp(logSum / n));
+                    out.ratio("traversal-cpu tetra/janusgraph", Math.exp(cpuLogSum / n));
+                    out.note("traversals where TetraGraph is slower than JanusGraph: " + slower + " of " + n);
+                }
+                return ok;
+            } finally {
+                BenchData.delete(dir);
             }
         }
 
@@ -237,6 +329,10 @@ public final class GraphBenchmark implements Benchmark {
                 measure(gTinker, tinkerIds, gTetra, tetraIds, t, tk, tt, tkCpu, ttCpu);
                 double tkUs = tk.percentileMicros(0.5);
                 double ttUs = tt.percentileMicros(0.5);
+                if (prefix.isEmpty()) {
+                    tetraMicros.put(t.name(), ttUs);
+                    tetraCpuMicros.put(t.name(), ttCpu.percentileMicros(0.5));
+                }
                 double ratio = ttUs / tkUs;
                 double cpuRatio = ttCpu.percentileMicros(0.5) / tkCpu.percentileMicros(0.5);
                 logSum += Math.log(ratio);

@@ -30,14 +30,14 @@ public final class TraversalProfileHarness {
 
     /** Pieces of the benchmark's traversals, to see where their time goes. */
     static final java.util.List<AirRoutesTraversals.Case> PROBES = java.util.List.of(
-            new AirRoutesTraversals.Case("probe-out-count", true,
+            new AirRoutesTraversals.Case("probe-out-count", true, null,
                     (g, id) -> g.V(id.apply("SEA")).out("route").count()),
-            new AirRoutesTraversals.Case("probe-outE-count", true,
+            new AirRoutesTraversals.Case("probe-outE-count", true, null,
                     (g, id) -> g.V(id.apply("SEA")).outE("route").count()),
-            new AirRoutesTraversals.Case("probe-in-count", true,
+            new AirRoutesTraversals.Case("probe-in-count", true, null,
                     (g, id) -> g.V(id.apply("SEA")).in("route").count()),
-            new AirRoutesTraversals.Case("probe-V-count", true, (g, id) -> g.V().count()),
-            new AirRoutesTraversals.Case("probe-id", true, (g, id) -> g.V(id.apply("SEA"))));
+            new AirRoutesTraversals.Case("probe-V-count", true, null, (g, id) -> g.V().count()),
+            new AirRoutesTraversals.Case("probe-id", true, null, (g, id) -> g.V(id.apply("SEA"))));
 
     public static void main(String[] args) throws Exception {
         double seconds = Double.parseDouble(args[0]);

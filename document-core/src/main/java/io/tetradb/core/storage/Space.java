@@ -9,7 +9,12 @@ public enum Space {
     /** {@code collId · EPK · pk · lsn} → change record. */
     FEED("feed"),
     /** {@code collId · pathId · enc(value) · EPK · pk · id} → nothing: one entry per indexed scalar of an item. */
-    INDEX("index");
+    INDEX("index"),
+    /**
+     * {@code collId · EPK · pk · vertexId · direction · label · otherPk · otherId · edgeId} → other vertex's label and
+     * the edge's properties: the adjacency of graph containers (see {@code store.GraphAdjacency}).
+     */
+    ADJACENCY("adjacency");
 
     private final String familyName;
 

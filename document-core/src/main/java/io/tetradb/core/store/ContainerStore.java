@@ -84,6 +84,9 @@ public final class ContainerStore {
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
+        // graph adjacency (GraphAdjacency): on when the container carries its durable mark
+        this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
+                ? null : new GraphAdjacency(this, store);
     }
 
     // ---- change feed (io.tetradb.core.feed) ---------------------------------------------------------------------
@@ -92,6 +95,48 @@ public final class ContainerStore {
     /** The container's change feed: its records are written by every transaction below. */
     public io.tetradb.core.feed.ChangeFeed changeFeed() {
         return feed;
+    }
+
+    // ---- graph adjacency (see GraphAdjacency) ------------------------------------------------------------------
+
+    private final WriteStamps writeStamps = new WriteStamps();
+
+    /** Write counters by logical partition, for exact caches above the core (see {@link WriteStamps}). */
+    public WriteStamps writeStamps() {
+        return writeStamps;
+    }
+
+    /** Adjacency entries of a graph container, or null when the container has none. */
+    private volatile GraphAdjacency adjacency;
+
+    /** The container's graph adjacency, or null if {@link #enableGraphAdjacency()} was never called on it. */
+    public GraphAdjacency graphAdjacency() {
+        return adjacency;
+    }
+
+    /**
+     * Keeps adjacency entries for the container's edge items from now on (durably), building them for the edges it
+     * already holds; writers wait meanwhile. Only for containers with a one-path partition key.
+     */
+    public GraphAdjacency enableGraphAdjacency() {
+        GraphAdjacency a = adjacency;
+        if (a != null) {
+            return a;
+        }
+        GraphAdjacency.refuseUnless(definition.partitionKey().levels() == 1,
+                "graph adjacency needs a partition key with one path");
+        mapLock.writeLock().lock();
+        try {
+            checkNotDeleted();
+            if (adjacency == null) {
+                GraphAdjacency built = new GraphAdjacency(this, store);
+                built.rebuild();
+                adjacency = built;
+            }
+            return adjacency;
+        } finally {
+            mapLock.writeLock().unlock();
+        }
     }
 
     public ContainerDefinition definition() {
@@ -405,6 +450,7 @@ public final class ContainerStore {
                 // no wait for the fsync: nobody is acknowledged; the WAL sync that follows covers it
                 applyReleasingFeedOnFailure(tx);
                 feed.release(tx.feedTicket); // applied: feed readers may read past the purge's records
+                writeStamps.bump(pk); // expired items leave the caches above the core too
             } finally {
                 lock.unlock();
             }
@@ -685,6 +731,7 @@ public final class ContainerStore {
                     return results;
                 }
                 durable = applyReleasingFeedOnFailure(tx);
+                writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 lock.unlock();
             }
@@ -814,6 +861,7 @@ public final class ContainerStore {
             long durable;
             try {
                 durable = applyReleasingFeedOnFailure(tx);
+                writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 lock.unlock();
             }
@@ -1309,6 +1357,9 @@ public final class ContainerStore {
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
+                if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
+                    adjacency.addWrites(pk, old, now, ws);
+                }
                 // one change record per changed item; the feed's pruner removes superseded ones later
                 feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));

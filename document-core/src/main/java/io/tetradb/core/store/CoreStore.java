@@ -396,6 +396,8 @@ public final class CoreStore implements AutoCloseable {
                         .deleteRange(Space.DOCS, coll, next)
                         .deleteRange(Space.FEED, coll, next)
                         .deleteRange(Space.INDEX, coll, next)
+                        .deleteRange(Space.ADJACENCY, coll, next)
+                        .delete(Space.META, GraphAdjacency.metaKey(collId))
                         .deleteRange(Space.META, Keys.pathPrefix(collId), Keys.pathPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))

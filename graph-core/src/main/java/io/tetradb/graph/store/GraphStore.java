@@ -15,12 +15,18 @@ import io.tetradb.document.PartitionKey;
 import io.tetradb.document.SqlParameter;
 import io.tetradb.document.SqlQuerySpec;
 
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.GraphAdjacency;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The graph's only door to the core: point reads, writes and SQL queries on one container, each charge added to
@@ -44,7 +50,9 @@ public final class GraphStore {
     private final ThreadLocal<String> lastAccessPath = ThreadLocal.withInitial(() -> "");
 
     /** Parsed items kept for reuse when the core confirms they are current: enough for a working set of vertices. */
-    public static final int DEFAULT_CACHED_ITEMS = 20_000;
+    public static final int DEFAULT_CACHED_ITEMS = 100_000;
+    /** The parsed items' estimated heap size, at most. */
+    public static final long DEFAULT_CACHED_BYTES = 64L << 20;
 
     private final ItemCache cache;
 
@@ -54,9 +62,132 @@ public final class GraphStore {
 
     /** {@code cachedItems}: how many parsed items to keep (0: none). */
     public GraphStore(CosmosContainer container, int cachedItems) {
-        this.container = container;
-        this.cache = new ItemCache(cachedItems);
+        this(container, cachedItems, null);
     }
+
+    /**
+     * {@code core}: the container's core store, for its adjacency entries (null: none, every hop reads edge items).
+     */
+    public GraphStore(CosmosContainer container, int cachedItems, Supplier<ContainerStore> core) {
+        this(container, cachedItems, DEFAULT_CACHED_BYTES, core);
+    }
+
+    /** {@code cachedBytes}: the parsed items kept, at most (an estimate of their heap size). */
+    public GraphStore(CosmosContainer container, int cachedItems, long cachedBytes, Supplier<ContainerStore> core) {
+        this.container = container;
+        this.cache = new ItemCache(cachedItems, cachedBytes);
+        this.core = core;
+    }
+
+    // ---- adjacency entries (the core's GraphAdjacency) --------------------------------------------------------
+
+    private final Supplier<ContainerStore> core;
+    private volatile ContainerStore coreStore;
+
+    private ContainerStore coreStore() {
+        ContainerStore c = coreStore;
+        if (c == null || c.isDeleted()) {
+            c = core.get();
+            coreStore = c;
+            cache.clear(); // stamps of another container instance mean nothing here
+            adjacencyCache.clear();
+        }
+        return c;
+    }
+
+    /** Turns the core's adjacency entries on for this container (built for the edges it holds) if they are not yet. */
+    public void enableAdjacency() {
+        if (core != null) {
+            coreStore().enableGraphAdjacency();
+        }
+    }
+
+    /** The container's adjacency entries, or null when the graph reads edge items instead. */
+    public GraphAdjacency adjacency() {
+        return core == null ? null : coreStore().graphAdjacency();
+    }
+
+    private final AdjacencyCache adjacencyCache = new AdjacencyCache(DEFAULT_CACHED_BYTES);
+
+    /**
+     * A vertex's adjacency entries in one direction ({@link GraphAdjacency#OUT} or {@link GraphAdjacency#IN}) and
+     * label (null: every label), decoded, from {@link AdjacencyCache} while the core's write stamps say they are
+     * current, else by one scan (charged 1 RU plus 0.01 per entry; a cached list is charged alike). Shared: do not
+     * change the list.
+     */
+    public List<Hop> adjacency(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
+        ContainerStore core = coreStore();
+        io.tetradb.core.store.WriteStamps stamps = core.writeStamps();
+        PartitionKeyValue pkv = partitionKeyValue(pk);
+        long stamp = direction == GraphAdjacency.OUT ? stamps.stamp(pkv) : stamps.any(); // before the scan
+        List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
+        if (hops == null) {
+            List<Hop> read = new ArrayList<>();
+            adjacency.scan(pkv, id, direction, label, e -> {
+                read.add(new Hop(e.direction(), e.label(), otherPk(e.otherPk()), e.otherId(), e.otherLabel(),
+                        e.edgeId(), e.properties()));
+                return true;
+            });
+            hops = read;
+            adjacencyCache.put(pk, id, direction, label, stamp, hops);
+        }
+        charges.add(1 + 0.01 * hops.size());
+        return hops;
+    }
+
+    /** One adjacency entry, decoded. {@code properties}: the edge's properties as JSON, null when not carried. */
+    public record Hop(byte direction, String label, Object otherPk, String otherId, String otherLabel, String edgeId,
+                      byte[] properties) {
+    }
+
+    /**
+     * A partition key value decoded from the core's key encoding: numbers come back as doubles there, so an
+     * integral one is an Integer (or Long), as an item's JSON number reads.
+     */
+    private static Object otherPk(JsonNode n) {
+        if (n.isTextual()) {
+            return n.textValue();
+        }
+        if (n.isBoolean()) {
+            return n.booleanValue();
+        }
+        double d = n.doubleValue();
+        if (d == Math.rint(d) && Math.abs(d) < 9.007199254740992E15) {
+            long l = (long) d;
+            return l == (int) l ? (Object) (int) l : (Object) l;
+        }
+        return d;
+    }
+
+    /**
+     * How many adjacency entries a vertex has in a direction (and label): a cached list's size, else a count of keys
+     * (nothing decoded); charged as {@link #adjacency}.
+     */
+    public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
+        ContainerStore core = coreStore();
+        PartitionKeyValue pkv = partitionKeyValue(pk);
+        long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
+        List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
+        long n = hops != null ? hops.size() : adjacency.count(pkv, id, direction, label);
+        charges.add(1 + 0.01 * n);
+        return n;
+    }
+
+    /** The core's value of a partition key, shared as {@link #partitionKey} is (its hash is computed once). */
+    public static PartitionKeyValue partitionKeyValue(Object pk) {
+        PartitionKeyValue k = PARTITION_KEY_VALUES.get(pk);
+        if (k == null) {
+            if (PARTITION_KEY_VALUES.size() > 65_536) {
+                PARTITION_KEY_VALUES.clear();
+            }
+            k = PartitionKeyValue.of(PartitionKeyValue.component(pk));
+            PARTITION_KEY_VALUES.put(pk, k);
+        }
+        return k;
+    }
+
+    private static final java.util.concurrent.ConcurrentHashMap<Object, PartitionKeyValue> PARTITION_KEY_VALUES =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public RequestCharges charges() {
         return charges;
@@ -87,16 +218,23 @@ public final class GraphStore {
      */
     public ObjectNode read(Object pk, String id) {
         ItemCache.Entry cached = cache.get(pk, id);
+        // the partition's write stamp before the read: the cached item is current while it is unchanged
+        long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk));
+        if (cached != null && stamp >= 0 && cached.stamp() == stamp) {
+            charges.add(1); // what the core charges a point read (or a 304)
+            return cached.item();
+        }
         CosmosItemRequestOptions options = cached == null ? null
                 : new CosmosItemRequestOptions().setIfNoneMatchETag(cached.etag());
         try {
             CosmosItemResponse<ObjectNode> r = container.readItem(id, partitionKey(pk), options, ObjectNode.class);
             charges.add(r.getRequestCharge());
             if (r.getStatusCode() == 304 && cached != null) {
+                cache.put(pk, id, cached.item(), stamp);
                 return cached.item();
             }
             ObjectNode item = strip(r.getItem());
-            cache.put(pk, id, item);
+            cache.put(pk, id, item, stamp);
             return item;
         } catch (CosmosException e) {
             if (e.getStatusCode() == 404) {

@@ -4,31 +4,37 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Iterator;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Parsed items by address, each with the etag it was read at. Never trusted on its own: a read sends the cached
- * etag as {@code If-None-Match} and the core answers 304 when the stored item is still that version, so the read
- * costs one storage lookup instead of parsing the item's JSON again (the largest cost of a traversal that reads
- * vertex properties). Any writer, through any face, changes the etag, so a stale entry is never returned.
+ * Parsed items (vertices, mostly) by address, each with the etag it was read at and its logical partition's write
+ * stamp then (the core's {@code WriteStamps}). Exact: while the partition's stamp is unchanged no write reached it,
+ * so the item is returned without asking the core at all; once it changed, a read sends the cached etag as
+ * {@code If-None-Match} and the core answers 304 when the item is still that version (one storage lookup, no parse).
+ * Any writer, through any face, bumps the stamp and changes the etag, so a stale entry is never returned.
  *
  * <p>The cached nodes are shared: callers must not change them (elements copy an item before changing it).
- * Bounded: past {@code capacity} entries, arbitrary entries are dropped.
+ * Bounded by entries and by bytes (an estimate of the parsed tree): past either, arbitrary entries are dropped.
  */
 final class ItemCache {
     private record Key(Object pk, String id) {
     }
 
-    /** A cached item and the etag it was read at. */
-    record Entry(ObjectNode item, String etag) {
+    /** A cached item, the etag it was read at, its partition's write stamp before that read, its estimated size. */
+    record Entry(ObjectNode item, String etag, long stamp, int bytes) {
     }
 
     private final ConcurrentHashMap<Key, Entry> items = new ConcurrentHashMap<>();
     private final int capacity;
+    private final long maxBytes;
+    private final AtomicLong bytes = new AtomicLong();
 
-    ItemCache(int capacity) {
+    ItemCache(int capacity, long maxBytes) {
         this.capacity = capacity;
+        this.maxBytes = maxBytes;
     }
 
     /** The cached item at (pk, id), or null. */
@@ -42,27 +48,63 @@ final class ItemCache {
         return e == null ? null : e.asText();
     }
 
-    void put(Object pk, String id, ObjectNode item) {
+    void put(Object pk, String id, ObjectNode item, long stamp) {
         String etag = etag(item);
         if (capacity == 0 || etag == null) {
             return;
         }
-        if (items.size() >= capacity) {
+        int size = estimate(item);
+        if (items.size() >= capacity || bytes.get() + size > maxBytes) {
             evict();
         }
-        items.put(new Key(pk, Objects.requireNonNull(id)), new Entry(item, etag));
+        Entry old = items.put(new Key(pk, Objects.requireNonNull(id)), new Entry(item, etag, stamp, size));
+        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
     }
 
     void remove(Object pk, String id) {
-        items.remove(new Key(pk, id));
+        Entry old = items.remove(new Key(pk, id));
+        if (old != null) {
+            bytes.addAndGet(-old.bytes());
+        }
+    }
+
+    void clear() {
+        items.clear();
+        bytes.set(0);
+    }
+
+    /** The estimated bytes held. */
+    long bytes() {
+        return bytes.get();
     }
 
     /** Drops about a quarter of the entries (in hash order: arbitrary ones). */
     private void evict() {
-        int drop = Math.max(1, capacity / 4);
-        for (Iterator<Key> it = items.keySet().iterator(); it.hasNext() && drop > 0; drop--) {
-            it.next();
+        int drop = Math.max(1, items.size() / 4);
+        for (Iterator<Map.Entry<Key, Entry>> it = items.entrySet().iterator(); it.hasNext() && drop > 0; drop--) {
+            Entry e = it.next().getValue();
             it.remove();
+            bytes.addAndGet(-e.bytes());
         }
+    }
+
+    /** A parsed tree's heap size, roughly: a node's header plus its text. */
+    static int estimate(JsonNode n) {
+        if (n.isObject()) {
+            int size = 64;
+            for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> f = it.next();
+                size += 48 + 2 * f.getKey().length() + estimate(f.getValue());
+            }
+            return size;
+        }
+        if (n.isArray()) {
+            int size = 40;
+            for (JsonNode e : n) {
+                size += 8 + estimate(e);
+            }
+            return size;
+        }
+        return n.isTextual() ? 56 + 2 * n.textValue().length() : 24;
     }
 }

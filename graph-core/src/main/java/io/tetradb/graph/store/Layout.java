@@ -41,15 +41,14 @@ public final class Layout {
 
     /**
      * The indexing policy of a container the graph creates: Cosmos DB's default (every path but {@code _etag}) minus
-     * the edge fields that only describe the other end ({@code _vertexLabel}, {@code _sinkLabel},
-     * {@code _sinkPartition}): the graph reads them from the edge item and never seeks on them, and leaving them out
-     * saves three of an edge's ten index entries on every edge write. Document-face queries on them still work (as
-     * filters). {@code _vertexId} (out-edges), {@code _sink} (in-edges), {@code _isEdge} ({@code g.E()}) and
-     * {@code label} stay indexed.
+     * the edge fields the graph never seeks on: {@code _vertexLabel}, {@code _sinkLabel}, {@code _sinkPartition}
+     * (read from the edge or its adjacency entry) and {@code _vertexId}, {@code _sink} (hops read the core's
+     * adjacency entries instead). That saves five of an edge's twelve index entries on every edge write. Document-face
+     * queries on them still work (as filters). {@code _isEdge} ({@code g.E()}) and {@code label} stay indexed.
      */
     public static IndexingPolicy indexingPolicy() {
         return new IndexingPolicy().setExcludedPaths(List.of("/\"_etag\"/?", "/" + VERTEX_LABEL + "/?",
-                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?"));
+                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?"));
     }
 
     /** True for names the layout uses itself: such a property key is refused. */

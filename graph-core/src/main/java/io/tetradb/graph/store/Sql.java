@@ -8,6 +8,8 @@ public final class Sql {
     private final StringBuilder where = new StringBuilder();
     private final Map<String, Object> parameters = new LinkedHashMap<>();
     private final String select;
+    /** What follows the WHERE clause ({@code GROUP BY ...}), or "". */
+    private String tail = "";
 
     public Sql(String select) {
         this.select = select;
@@ -37,8 +39,15 @@ public final class Sql {
         return copy;
     }
 
+    /** The same query with a clause after the WHERE clause (e.g. {@code GROUP BY c.label}). */
+    public Sql withTail(String clause) {
+        Sql copy = withSelect(select);
+        copy.tail = " " + clause;
+        return copy;
+    }
+
     public String text() {
-        return where.isEmpty() ? select : select + " WHERE " + where;
+        return (where.isEmpty() ? select : select + " WHERE " + where) + tail;
     }
 
     public Map<String, Object> parameters() {

@@ -2,6 +2,7 @@ package io.tetradb.graph.structure;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.store.GraphStore;
 import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.Sql;
 import org.apache.tinkerpop.gremlin.structure.Direction;
@@ -10,12 +11,15 @@ import org.apache.tinkerpop.gremlin.structure.Element;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
 
+import io.tetradb.core.store.GraphAdjacency;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Every way the graph finds elements in the core: by id (point reads when the partition is known, a fan-out
@@ -107,6 +111,12 @@ public final class ElementFinder {
      * ({@code _isEdge}, {@code label}, {@code _sinkPartition}) would cost more than testing them here.
      */
     public Iterator<Edge> edges(TetraVertex v, Direction direction, String... labels) {
+        GraphAdjacency adjacency = graph.adjacency();
+        if (adjacency != null) {
+            List<Edge> out = new ArrayList<>();
+            visit(adjacency, v, direction, labels, e -> out.add(edge(v, e)));
+            return out.iterator();
+        }
         Set<String> wanted = labels.length == 0 ? null : new HashSet<>(Arrays.asList(labels));
         List<Iterator<Element>> parts = new ArrayList<>(2);
         if (direction != Direction.IN) {
@@ -131,6 +141,12 @@ public final class ElementFinder {
 
     /** The other ends of a vertex's edges, without reading them (an edge knows their id, partition and label). */
     public Iterator<Vertex> adjacent(TetraVertex v, Direction direction, String... labels) {
+        GraphAdjacency adjacency = graph.adjacency();
+        if (adjacency != null) {
+            List<Vertex> out = new ArrayList<>();
+            visit(adjacency, v, direction, labels, e -> out.add(other(e)));
+            return out.iterator();
+        }
         List<Iterator<Vertex>> parts = new ArrayList<>(2);
         if (direction != Direction.IN) {
             parts.add(IteratorUtils.map(edges(v, Direction.OUT, labels), Edge::inVertex));
@@ -141,4 +157,64 @@ public final class ElementFinder {
         return parts.size() == 1 ? parts.get(0) : IteratorUtils.concat(parts.get(0), parts.get(1));
     }
 
+
+    // ---- adjacency entries ----------------------------------------------------------------------------------------
+
+    /**
+     * Visits a vertex's adjacency entries: out-entries first, then in-entries (a self-loop is seen once each way, as
+     * in TinkerGraph); one key-range scan per direction and label, no edge item read.
+     */
+    void visit(GraphAdjacency adjacency, TetraVertex v, Direction direction, String[] labels,
+               Consumer<GraphStore.Hop> visitor) {
+        for (byte dir : direction == Direction.OUT ? OUT_ONLY : direction == Direction.IN ? IN_ONLY : BOTH) {
+            if (labels.length == 0) {
+                graph.store().adjacency(adjacency, v.pk, v.key, dir, null).forEach(visitor);
+            } else {
+                for (int i = 0; i < labels.length; i++) {
+                    if (labels[i] == null || Arrays.asList(labels).subList(0, i).contains(labels[i])) {
+                        continue;
+                    }
+                    graph.store().adjacency(adjacency, v.pk, v.key, dir, labels[i]).forEach(visitor);
+                }
+            }
+        }
+    }
+
+    /** How many edges a vertex has in a direction with these labels (any label if none), from entry keys only. */
+    public long countEdges(TetraVertex v, Direction direction, String... labels) {
+        GraphAdjacency adjacency = graph.adjacency();
+        if (adjacency == null) {
+            return IteratorUtils.count(edges(v, direction, labels));
+        }
+        long n = 0;
+        for (byte dir : direction == Direction.OUT ? OUT_ONLY : direction == Direction.IN ? IN_ONLY : BOTH) {
+            if (labels.length == 0) {
+                n += graph.store().countAdjacent(adjacency, v.pk, v.key, dir, null);
+            } else {
+                for (int i = 0; i < labels.length; i++) {
+                    if (labels[i] != null && !Arrays.asList(labels).subList(0, i).contains(labels[i])) {
+                        n += graph.store().countAdjacent(adjacency, v.pk, v.key, dir, labels[i]);
+                    }
+                }
+            }
+        }
+        return n;
+    }
+
+    private static final byte[] OUT_ONLY = {GraphAdjacency.OUT};
+    private static final byte[] IN_ONLY = {GraphAdjacency.IN};
+    private static final byte[] BOTH = {GraphAdjacency.OUT, GraphAdjacency.IN};
+
+    /** The vertex at the other end of an entry, made without reading it. */
+    TetraVertex other(GraphStore.Hop e) {
+        return new TetraVertex(graph, e.otherPk(), e.otherId(), e.otherLabel().isEmpty() ? null : e.otherLabel(), null);
+    }
+
+    /** The edge of an entry of {@code v}, made without reading it. */
+    TetraEdge edge(TetraVertex v, GraphStore.Hop e) {
+        TetraVertex other = other(e);
+        return e.direction() == GraphAdjacency.OUT
+                ? new TetraEdge(graph, e.edgeId(), e.label(), v, other, e.properties())
+                : new TetraEdge(graph, e.edgeId(), e.label(), other, v, e.properties());
+    }
 }

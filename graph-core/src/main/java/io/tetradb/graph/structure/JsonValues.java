@@ -5,7 +5,17 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
 /** Partition key values (string, number, boolean) as JSON and back. */
 final class JsonValues {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    static final JsonNodeFactory F = JsonNodeFactory.instance;
+    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /** A JSON object's bytes parsed, or null if they are not one. */
+    static com.fasterxml.jackson.databind.node.ObjectNode parseObject(byte[] json) {
+        try {
+            return MAPPER.readTree(json) instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
 
     private JsonValues() {
     }

@@ -34,6 +34,38 @@ public final class TetraEdge extends TetraElement implements Edge {
         super(graph, pk, key, label, item);
     }
 
+    /** The ends, when known without the item (an edge made from an adjacency entry); else null. */
+    private TetraVertex out;
+    private TetraVertex in;
+    /** The edge's properties as JSON from its adjacency entry, or null when the entry does not carry them. */
+    private byte[] carried;
+
+    /** An edge made from an adjacency entry: no item is read until a property is asked for that it does not carry. */
+    TetraEdge(TetraGraph graph, String key, String label, TetraVertex out, TetraVertex in, byte[] carried) {
+        super(graph, out.pk, key, label, null);
+        this.out = out;
+        this.in = in;
+        this.carried = carried;
+        if (carried != null) {
+            seededAt = graph.store().version(out.pk, key);
+        }
+    }
+
+    @Override
+    ObjectNode seed() {
+        byte[] json = carried;
+        carried = null;
+        if (json == null) {
+            return null;
+        }
+        ObjectNode item = json.length == 0 ? JsonValues.F.objectNode() : JsonValues.parseObject(json);
+        if (item == null) {
+            return null;
+        }
+        ObjectNode full = ElementItems.edge(graph, key, label, out.pk, out.key, out.label(), in.pk, in.key, in.label());
+        full.setAll(item);
+        return full;
+    }
     static TetraEdge create(TetraVertex out, String label, Vertex inVertex, Object... keyValues) {
         if (inVertex == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
@@ -93,6 +125,9 @@ public final class TetraEdge extends TetraElement implements Edge {
 
     @Override
     public Vertex outVertex() {
+        if (out != null) {
+            return new TetraVertex(graph, out.pk, out.key, out.label, null);
+        }
         ObjectNode item = item();
         return new TetraVertex(graph, pk, item.get(Layout.VERTEX_ID).asText(), item.get(Layout.VERTEX_LABEL).asText(),
                 null);
@@ -100,6 +135,9 @@ public final class TetraEdge extends TetraElement implements Edge {
 
     @Override
     public Vertex inVertex() {
+        if (in != null) {
+            return new TetraVertex(graph, in.pk, in.key, in.label, null);
+        }
         ObjectNode item = item();
         return new TetraVertex(graph, JsonValues.scalar(item.get(Layout.SINK_PARTITION)),
                 item.get(Layout.SINK).asText(), item.get(Layout.SINK_LABEL).asText(), null);

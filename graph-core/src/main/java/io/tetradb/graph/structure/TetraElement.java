@@ -32,9 +32,17 @@ abstract class TetraElement implements Element {
         this.seen = item == null ? -1 : graph.store().version(pk, key);
     }
 
+    /** The id, made once: traversals hash and compare it often ({@code dedup()}, bulking). */
+    private List<Object> id;
+
     @Override
     public List<Object> id() {
-        return ElementIds.of(pk, key);
+        List<Object> i = id;
+        if (i == null) {
+            i = ElementIds.of(pk, key);
+            id = i;
+        }
+        return i;
     }
 
     public Object partitionKeyValue() {
@@ -66,6 +74,15 @@ abstract class TetraElement implements Element {
     /** The current item; throws if the element was removed. */
     ObjectNode item() {
         long now = store().version(pk, key);
+        if (item == null && seededAt == now) {
+            ObjectNode seed = seed(); // an edge made from an adjacency entry carrying its properties
+            seededAt = -2;
+            if (seed != null) {
+                item = seed;
+                seen = now;
+                return item;
+            }
+        }
         if (item == null || seen != now) {
             ObjectNode fresh = store().read(pk, key);
             if (fresh == null) {
@@ -83,7 +100,13 @@ abstract class TetraElement implements Element {
      */
     void update(Consumer<ObjectNode> change) {
         for (int attempt = 0; ; attempt++) {
-            ObjectNode current = item().deepCopy();
+            ObjectNode base = item();
+            if (!base.has(io.tetradb.graph.store.Layout.ETAG)) { // a seed: write over the stored item's etag only
+                item = null;
+                seen = -1;
+                base = item();
+            }
+            ObjectNode current = base.deepCopy();
             change.accept(current);
             if (store().replace(current, pk)) {
                 item = current;
@@ -95,6 +118,14 @@ abstract class TetraElement implements Element {
             }
             seen = -1; // read it again
         }
+    }
+
+    /** The write count of this element's stripe when {@link #seed()} was known current; -2: no seed. */
+    long seededAt = -2;
+
+    /** An item known without reading it (as current as {@link #seededAt}), or null. */
+    ObjectNode seed() {
+        return null;
     }
 
     abstract IllegalStateException removed();

@@ -1,0 +1,482 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.WriteSet;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The adjacency of a graph container: for every edge item (Azure Cosmos DB's Gremlin layout: {@code _isEdge: true},
+ * source {@code _vertexId/_vertexLabel} in the edge's own logical partition, target
+ * {@code _sink/_sinkLabel/_sinkPartition}), one entry under its source vertex and one under its target:
+ * <pre>
+ * ADJACENCY collId · EPK(v) · pk(v) · esc(vertexId) · dir(1) · esc(label) · pk(other) · esc(otherId) · esc(edgeId)
+ *           → flag(1) · esc(otherLabel) · [edge properties as JSON, when flag is 1]
+ * </pre>
+ * so a vertex's edges, per direction and label, are one key-range scan that never reads an edge item. The entries are
+ * derived from the edge items alone and written in the same {@link WriteSet} as the item (whatever face wrote it),
+ * so they are exactly as durable and atomic as the item. The core knows nothing of TinkerPop: only these field
+ * names. A container has adjacency once {@link ContainerStore#enableGraphAdjacency()} was called (a durable mark).
+ * {@code esc} escapes 0x00 as 0x00 0xFF and ends with 0x00 0x01, so strings are self-delimiting.
+ */
+public final class GraphAdjacency {
+    public static final byte OUT = 1;
+    public static final byte IN = 2;
+    /** Edge properties longer than this (as JSON) are not copied into the entries: readers then read the edge. */
+    static final int MAX_CARRIED_PROPERTY_BYTES = 512;
+    /** META · 'G' · collId → the durable mark of a container with adjacency. */
+    private static final byte META_MARK = 0x47;
+
+    static final String IS_EDGE = "_isEdge";
+    static final String VERTEX_ID = "_vertexId";
+    static final String VERTEX_LABEL = "_vertexLabel";
+    static final String SINK = "_sink";
+    static final String SINK_LABEL = "_sinkLabel";
+    static final String SINK_PARTITION = "_sinkPartition";
+    private static final byte[] IS_EDGE_BYTES = IS_EDGE.getBytes(StandardCharsets.UTF_8);
+    private static final Set<String> NOT_PROPERTIES = Set.of("id", "label", IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
+            SINK_LABEL, SINK_PARTITION, "_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
+
+    private final ContainerStore container;
+    private final CoreStore store;
+    private final byte[] collId;
+
+    GraphAdjacency(ContainerStore container, CoreStore store) {
+        this.container = container;
+        this.store = store;
+        this.collId = Keys.collId(container.collId());
+    }
+
+    static byte[] metaKey(int collId) {
+        return Keys.withByte(META_MARK, Keys.collId(collId));
+    }
+
+    /**
+     * One adjacency entry as a reader sees it. Its parts are read from the key and value bytes when first asked for
+     * (a hop to vertices never builds the edge id or the properties).
+     */
+    public static final class Entry {
+        private final byte[] key;
+        private final byte[] value;
+        private final int labelAt;
+        private final int pkAt;
+        private final int pkEnd;
+        private final int otherIdAt;
+        private final int edgeIdAt;
+        private final Strings strings;
+        private String label;
+        private JsonNode otherPk;
+        private String otherId;
+        private String edgeId;
+        private String otherLabel;
+
+        private Entry(byte[] key, int at, byte[] value, Strings strings) {
+            this.key = key;
+            this.value = value;
+            this.strings = strings;
+            this.labelAt = at + 1;
+            this.pkAt = skipEscaped(key, labelAt);
+            this.pkEnd = pkAt + PartitionKeyValue.encodedLength(key, pkAt, 1);
+            this.otherIdAt = pkEnd;
+            this.edgeIdAt = skipEscaped(key, otherIdAt);
+        }
+
+        /** {@link #OUT} or {@link #IN}. */
+        public byte direction() {
+            return key[labelAt - 1];
+        }
+
+        public String label() {
+            if (label == null) {
+                label = strings.label(key, labelAt);
+            }
+            return label;
+        }
+
+        /** The other vertex's partition key value (a string, number or boolean node). */
+        public JsonNode otherPk() {
+            if (otherPk == null) {
+                otherPk = component(key, pkAt, pkEnd);
+            }
+            return otherPk;
+        }
+
+        public String otherId() {
+            if (otherId == null) {
+                otherId = unescape(key, new int[]{otherIdAt});
+            }
+            return otherId;
+        }
+
+        public String edgeId() {
+            if (edgeId == null) {
+                edgeId = unescape(key, new int[]{edgeIdAt});
+            }
+            return edgeId;
+        }
+
+        public String otherLabel() {
+            if (otherLabel == null) {
+                otherLabel = strings.label(value, 1);
+            }
+            return otherLabel;
+        }
+
+        /** The edge's properties as JSON ({@code {}} as no bytes), or null when the entry does not carry them. */
+        public byte[] properties() {
+            if (value[0] != 1) {
+                return null;
+            }
+            int from = skipEscaped(value, 1);
+            return Arrays.copyOfRange(value, from, value.length);
+        }
+    }
+
+    /** Labels decoded during one scan: a vertex's entries repeat a few labels, so each is built once. */
+    private static final class Strings {
+        private byte[] lastBytes;
+        private int lastFrom;
+        private int lastLength = -1;
+        private String last;
+        private byte[] otherBytes;
+        private int otherFrom;
+        private int otherLength = -1;
+        private String other;
+
+        String label(byte[] b, int from) {
+            int end = skipEscaped(b, from) - 2;
+            int length = end - from;
+            if (length == lastLength && Arrays.equals(b, from, end, lastBytes, lastFrom, lastFrom + length)) {
+                return last;
+            }
+            if (length == otherLength && Arrays.equals(b, from, end, otherBytes, otherFrom, otherFrom + length)) {
+                return other;
+            }
+            String s = unescape(b, new int[]{from});
+            otherBytes = lastBytes;
+            otherFrom = lastFrom;
+            otherLength = lastLength;
+            other = last;
+            lastBytes = b;
+            lastFrom = from;
+            lastLength = length;
+            last = s;
+            return s;
+        }
+    }
+
+    /** The index just past the escaped string at {@code at} (past its terminator). */
+    static int skipEscaped(byte[] b, int at) {
+        int i = at;
+        while (true) {
+            if (b[i] == 0) {
+                if (b[i + 1] == 1) {
+                    return i + 2;
+                }
+                i += 2;
+            } else {
+                i++;
+            }
+        }
+    }
+
+    // ---- writing ------------------------------------------------------------------------------------------------
+
+    /** Adds to {@code ws} the entry changes from one stored version of an item of partition {@code pk} to the next. */
+    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, WriteSet ws) {
+        Map<ByteBuffer, byte[]> was = entriesOf(pk, old);
+        Map<ByteBuffer, byte[]> is = entriesOf(pk, now);
+        if (was.isEmpty() && is.isEmpty()) {
+            return;
+        }
+        for (ByteBuffer k : was.keySet()) {
+            if (!is.containsKey(k)) {
+                ws.delete(Space.ADJACENCY, k.array());
+            }
+        }
+        for (Map.Entry<ByteBuffer, byte[]> e : is.entrySet()) {
+            if (!Arrays.equals(was.get(e.getKey()), e.getValue())) {
+                ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
+            }
+        }
+    }
+
+    private Map<ByteBuffer, byte[]> entriesOf(PartitionKeyValue pk, byte[] stored) {
+        if (stored == null
+                || TopLevelFields.has(stored, ItemCodec.HEADER, IS_EDGE_BYTES) == TopLevelFields.Presence.ABSENT) {
+            return Map.of(); // not an edge: no parse
+        }
+        return entriesOf(pk, store.codec().parse(stored));
+    }
+
+    /** The two entries (key → value) of an edge item stored in partition {@code pk}; none for any other item. */
+    Map<ByteBuffer, byte[]> entriesOf(PartitionKeyValue pk, ObjectNode item) {
+        if (!item.path(IS_EDGE).asBoolean(false) || pk.levels() != 1) {
+            return Map.of();
+        }
+        JsonNode id = item.get("id");
+        JsonNode label = item.get("label");
+        JsonNode source = item.get(VERTEX_ID);
+        JsonNode sink = item.get(SINK);
+        JsonNode sinkPartition = item.get(SINK_PARTITION);
+        if (!textual(id) || !textual(label) || !textual(source) || !textual(sink) || sinkPartition == null
+                || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
+            return Map.of(); // not a well-formed edge: the graph does not see it as one either
+        }
+        PartitionKeyValue target;
+        try {
+            target = PartitionKeyValue.of(sinkPartition);
+        } catch (StoreException e) {
+            return Map.of();
+        }
+        byte[] props = properties(item);
+        Map<ByteBuffer, byte[]> out = new HashMap<>(4);
+        out.put(ByteBuffer.wrap(key(pk, source.textValue(), OUT, label.textValue(), target, sink.textValue(),
+                id.textValue())), value(item.path(SINK_LABEL).asText(""), props));
+        out.put(ByteBuffer.wrap(key(target, sink.textValue(), IN, label.textValue(), pk, source.textValue(),
+                id.textValue())), value(item.path(VERTEX_LABEL).asText(""), props));
+        return out;
+    }
+
+    private static boolean textual(JsonNode n) {
+        return n != null && n.isTextual();
+    }
+
+    /** The edge's own properties as JSON (null when longer than {@link #MAX_CARRIED_PROPERTY_BYTES}). */
+    private byte[] properties(ObjectNode item) {
+        ObjectNode props = store.codec().mapper().createObjectNode();
+        String pkField = partitionKeyField();
+        for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            if (!NOT_PROPERTIES.contains(f.getKey()) && !f.getKey().equals(pkField)) {
+                props.set(f.getKey(), f.getValue());
+            }
+        }
+        if (props.isEmpty()) {
+            return new byte[0];
+        }
+        try {
+            byte[] json = store.codec().mapper().writeValueAsBytes(props);
+            return json.length <= MAX_CARRIED_PROPERTY_BYTES ? json : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private String partitionKeyField() {
+        String path = container.definition().partitionKey().paths().get(0);
+        return path.substring(1);
+    }
+
+    private byte[] key(PartitionKeyValue vertexPk, String vertexId, byte dir, String label, PartitionKeyValue otherPk,
+                       String otherId, String edgeId) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(96);
+        out.writeBytes(collId);
+        out.writeBytes(vertexPk.epk());
+        out.writeBytes(vertexPk.encoded());
+        escape(out, vertexId);
+        out.write(dir);
+        escape(out, label);
+        out.writeBytes(otherPk.encoded());
+        escape(out, otherId);
+        escape(out, edgeId);
+        return out.toByteArray();
+    }
+
+    private static byte[] value(String otherLabel, byte[] props) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(32 + (props == null ? 0 : props.length));
+        out.write(props == null ? 0 : 1);
+        escape(out, otherLabel);
+        if (props != null) {
+            out.writeBytes(props);
+        }
+        return out.toByteArray();
+    }
+
+    static void escape(ByteArrayOutputStream out, String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        for (byte x : b) {
+            out.write(x);
+            if (x == 0) {
+                out.write(0xFF);
+            }
+        }
+        out.write(0);
+        out.write(1);
+    }
+
+    /** Reads an escaped string at {@code at[0]}, moving {@code at[0]} past its terminator. */
+    static String unescape(byte[] b, int[] at) {
+        int start = at[0];
+        int i = start;
+        boolean escaped = false;
+        while (true) {
+            if (b[i] == 0) {
+                if (b[i + 1] == 1) {
+                    break;
+                }
+                escaped = true;
+                i += 2;
+            } else {
+                i++;
+            }
+        }
+        at[0] = i + 2;
+        if (!escaped) {
+            return new String(b, start, i - start, StandardCharsets.UTF_8);
+        }
+        ByteArrayOutputStream raw = new ByteArrayOutputStream(i - start);
+        for (int j = start; j < i; j++) {
+            raw.write(b[j]);
+            if (b[j] == 0) {
+                j++; // the 0xFF after an escaped zero
+            }
+        }
+        return raw.toString(StandardCharsets.UTF_8);
+    }
+
+    // ---- reading ------------------------------------------------------------------------------------------------
+
+    private byte[] prefix(PartitionKeyValue vertexPk, String vertexId, byte dir, String label) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64);
+        out.writeBytes(collId);
+        out.writeBytes(vertexPk.epk());
+        out.writeBytes(vertexPk.encoded());
+        escape(out, vertexId);
+        if (dir != 0) {
+            out.write(dir);
+            if (label != null) {
+                escape(out, label);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Visits a vertex's entries in key order (direction, label, other vertex, edge id) until the visitor returns
+     * false. {@code dir} 0: both directions; {@code label} null: every label (only with a direction).
+     */
+    public void scan(PartitionKeyValue vertexPk, String vertexId, byte dir, String label, Predicate<Entry> visitor) {
+        byte[] from = prefix(vertexPk, vertexId, dir, label);
+        int vertexEnd = prefix(vertexPk, vertexId, (byte) 0, null).length;
+        Strings strings = new Strings();
+        store.engine().scan(Space.ADJACENCY, from, Keys.prefixEnd(from),
+                kv -> visitor.test(new Entry(kv.key(), vertexEnd, kv.value(), strings)));
+    }
+
+    /** How many entries {@link #scan} would visit, without decoding them. */
+    public long count(PartitionKeyValue vertexPk, String vertexId, byte dir, String label) {
+        byte[] from = prefix(vertexPk, vertexId, dir, label);
+        long[] n = {0};
+        store.engine().scan(Space.ADJACENCY, from, Keys.prefixEnd(from), kv -> {
+            n[0]++;
+            return true;
+        });
+        return n[0];
+    }
+
+    /**
+     * One partition key component from its encoding ({@link PartitionKeyValue#encoded()}): strings and numbers read
+     * here, without building a PartitionKeyValue (which hashes its EPK: a third of an entry's decoding); other
+     * values through PartitionKeyValue.
+     */
+    private static JsonNode component(byte[] b, int from, int end) {
+        if (b[from] == 0x08) { // string: varint length, UTF-8
+            int i = from + 1;
+            int len = 0;
+            for (int shift = 0; ; shift += 7) {
+                int x = b[i++] & 0xFF;
+                len |= (x & 0x7F) << shift;
+                if (x < 0x80) {
+                    break;
+                }
+            }
+            if (i + len == end) {
+                return com.fasterxml.jackson.databind.node.TextNode.valueOf(
+                        new String(b, i, len, StandardCharsets.UTF_8));
+            }
+        }
+        return PartitionKeyValue.decode(b, from, end).components().get(0);
+    }
+
+    // ---- checking and rebuilding ---------------------------------------------------------------------------------
+
+    /** What {@link #check()} found: entries the edge items call for, entries stored, and the differences. */
+    public record Check(long expected, long stored, long missing, long extra, long differing) {
+        public boolean consistent() {
+            return missing == 0 && extra == 0 && differing == 0;
+        }
+    }
+
+    private Map<ByteBuffer, byte[]> expected() {
+        Map<ByteBuffer, byte[]> expected = new HashMap<>();
+        byte[] end = Keys.collId(container.collId() + 1);
+        store.engine().scan(Space.DOCS, collId, end, kv -> {
+            if (TopLevelFields.has(kv.value(), ItemCodec.HEADER, IS_EDGE_BYTES) != TopLevelFields.Presence.ABSENT) {
+                ObjectNode item = store.codec().parse(kv.value());
+                expected.putAll(entriesOf(container.partitionKeyOf(item), item));
+            }
+            return true;
+        });
+        return expected;
+    }
+
+    /**
+     * Recomputes every edge's entries from the items and compares them with the stored ones (for tests, operators
+     * and after crashes; it reads the whole container, so run it when no one writes).
+     */
+    public Check check() {
+        Map<ByteBuffer, byte[]> expected = expected();
+        long[] n = {0, 0, 0};
+        byte[] end = Keys.collId(container.collId() + 1);
+        store.engine().scan(Space.ADJACENCY, collId, end, kv -> {
+            n[0]++;
+            byte[] want = expected.get(ByteBuffer.wrap(kv.key()));
+            if (want == null) {
+                n[1]++;
+            } else if (!Arrays.equals(want, kv.value())) {
+                n[2]++;
+            }
+            return true;
+        });
+        long present = n[0] - n[1];
+        return new Check(expected.size(), n[0], expected.size() - present, n[1], n[2]);
+    }
+
+    /** Replaces every entry by the ones the items call for; the caller keeps writers out. */
+    void rebuild() {
+        Map<ByteBuffer, byte[]> expected = expected();
+        byte[] end = Keys.collId(container.collId() + 1);
+        store.engine().apply(new WriteSet().deleteRange(Space.ADJACENCY, collId, end));
+        WriteSet ws = new WriteSet();
+        for (Map.Entry<ByteBuffer, byte[]> e : expected.entrySet()) {
+            ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
+            if (ws.writes().size() >= 10_000) {
+                store.engine().apply(ws);
+                ws = new WriteSet();
+            }
+        }
+        ws.put(Space.META, metaKey(container.collId()), new byte[]{1});
+        store.engine().apply(ws);
+    }
+
+    static void refuseUnless(boolean ok, String why) {
+        if (!ok) {
+            throw new StoreException(Status.BAD_REQUEST, why);
+        }
+    }
+}

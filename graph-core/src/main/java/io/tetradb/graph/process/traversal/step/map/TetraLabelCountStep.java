@@ -1,0 +1,51 @@
+package io.tetradb.graph.process.traversal.step.map;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.store.Sql;
+import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
+import org.apache.tinkerpop.gremlin.process.traversal.Traverser;
+import org.apache.tinkerpop.gremlin.process.traversal.step.util.AbstractStep;
+import org.apache.tinkerpop.gremlin.process.traversal.util.FastNoSuchElementException;
+import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+
+/** {@code g.V()...groupCount().by(label)} answered by the core: one {@code GROUP BY c.label} query with counts. */
+public final class TetraLabelCountStep<S> extends AbstractStep<S, Map<String, Long>> {
+    private final Sql sql;
+    private boolean done;
+
+    public TetraLabelCountStep(Traversal.Admin traversal, Sql sql) {
+        super(traversal);
+        this.sql = sql;
+    }
+
+    @Override
+    protected Traverser.Admin<Map<String, Long>> processNextStart() {
+        if (done) {
+            throw FastNoSuchElementException.instance();
+        }
+        done = true;
+        TetraGraph graph = (TetraGraph) getTraversal().getGraph().get();
+        Map<String, Long> counts = new HashMap<>();
+        for (Iterator<ObjectNode> it = graph.store().query(sql, null); it.hasNext(); ) {
+            ObjectNode row = it.next();
+            counts.merge(row.path("k").asText(), row.path("n").asLong(), Long::sum);
+        }
+        return getTraversal().getTraverserGenerator().generate(counts, (AbstractStep) this, 1L);
+    }
+
+    @Override
+    public void reset() {
+        super.reset();
+        done = false;
+    }
+
+    @Override
+    public String toString() {
+        return StringFactory.stepString(this, "sql:" + sql);
+    }
+}

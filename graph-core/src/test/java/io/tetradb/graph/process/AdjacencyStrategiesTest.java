@@ -1,0 +1,76 @@
+package io.tetradb.graph.process;
+
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TetraGraph;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The provider strategies that fold what the core's adjacency entries and queries answer, and their results. */
+class AdjacencyStrategiesTest {
+    @TempDir
+    Path dir;
+    CosmosClient client;
+    TetraGraph graph;
+    GraphTraversalSource g;
+
+    @BeforeEach
+    void open() {
+        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        graph = TetraGraph.open(client, new BaseConfiguration());
+        g = graph.traversal();
+        g.addV("city").property(T.id, "a").property("pk", "X").as("a")
+                .addV("city").property(T.id, "b").property("pk", "Y").as("b")
+                .addV("town").property(T.id, "c").property("pk", "X").as("c")
+                .addE("road").from("a").to("b").addE("road").from("a").to("b") // two edges between a and b
+                .addE("rail").from("a").to("c").addE("road").from("a").to("a") // a self-loop
+                .addE("road").from("b").to("a").iterate();
+    }
+
+    @AfterEach
+    void close() {
+        graph.close();
+        client.close();
+    }
+
+    @Test
+    void hopThenCountCountsEntryKeys() {
+        List<Object> a = List.of("X", "a");
+        assertEquals(4L, g.V(a).out().count().next());
+        assertEquals(3L, g.V(a).out("road").count().next());
+        assertEquals(2L, g.V(a).in().count().next()); // the self-loop and b's road
+        assertEquals(6L, g.V(a).both().count().next()); // the self-loop counts once each way, as in TinkerGraph
+        assertEquals(1L, g.V(a).outE("rail").count().next());
+        assertEquals(10L, g.V().out().out().count().next());
+        assertEquals(0L, g.V(List.of("X", "c")).out().count().next());
+        assertEquals(Map.of("out", 4L, "in", 2L), g.V(a).project("out", "in").by(__.out().count())
+                .by(__.in().count()).next());
+        assertTrue(g.V(a).out().count().explain().toString().contains("TetraDegreeCountStep"));
+    }
+
+    @Test
+    void groupCountByLabelIsOneCoreQuery() {
+        assertEquals(Map.of("city", 2L, "town", 1L), g.V().groupCount().by(T.label).next());
+        assertEquals(Map.of("road", 4L, "rail", 1L), g.E().groupCount().by(T.label).next());
+        assertEquals(Map.of("city", 2L), g.V().hasLabel("city").groupCount().by(T.label).next());
+        assertTrue(g.V().groupCount().by(T.label).explain().toString().contains("TetraLabelCountStep"));
+        graph.close();
+        client.getDatabase("graphdb").getContainer("graph").deleteItem("c",
+                new io.tetradb.document.PartitionKey("X"), new io.tetradb.document.CosmosItemRequestOptions());
+        graph = TetraGraph.open(client, new BaseConfiguration());
+        assertEquals(Map.of("city", 2L), graph.traversal().V().groupCount().by(T.label).next());
+    }
+}
