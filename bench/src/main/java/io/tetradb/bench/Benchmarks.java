@@ -3,6 +3,7 @@ package io.tetradb.bench;
 import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.cosmos.CosmosBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
+import io.tetradb.bench.itemformat.ItemFormatBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 import io.tetradb.bench.scripts.ScriptsBenchmark;
@@ -22,7 +23,8 @@ public final class Benchmarks {
             new MongoBenchmark(),
             new CosmosBenchmark(),
             new WalSyncBenchmark(),
-            new ScriptsBenchmark()
+            new ScriptsBenchmark(),
+            new ItemFormatBenchmark()
     );
 
     private Benchmarks() {

@@ -227,29 +227,28 @@ public final class BinaryItemWriter {
         utf8(s);
     }
 
-    /** varint length · UTF-8; ASCII written straight into the buffer. */
+    /** varint length · UTF-8; ASCII (the common case) written straight into the buffer without a copy. */
     private void utf8(String s) {
         int n = s.length();
-        if (n < 128) {
-            ensure(1 + 3 * n);
-            int at = len + 1;
-            boolean ascii = true;
-            for (int i = 0; i < n; i++) {
-                char c = s.charAt(i);
-                if (c >= 0x80) {
-                    ascii = false;
-                    break;
-                }
-                buf[at + i] = (byte) c;
+        int lengthBytes = n < (1 << 7) ? 1 : n < (1 << 14) ? 2 : n < (1 << 21) ? 3 : n < (1 << 28) ? 4 : 5;
+        ensure(lengthBytes + n);
+        int at = len + lengthBytes;
+        int i = 0;
+        byte[] b = buf;
+        while (i < n) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                break;
             }
-            if (ascii) {
-                buf[len] = (byte) n;
-                len = at + n;
-                return;
-            }
+            b[at + i] = (byte) c;
+            i++;
         }
-        byte[] b = Utf8.encode(s);
-        bytes(b);
+        if (i == n) {
+            varint(n);
+            len += n;
+            return;
+        }
+        bytes(Utf8.encode(s));
     }
 
     private void bytes(byte[] b) {
