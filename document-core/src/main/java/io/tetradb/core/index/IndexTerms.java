@@ -132,8 +132,8 @@ public final class IndexTerms {
                 throw new IllegalStateException(e);
             }
         }
-        if (node.isPojo()) {
-            return POJOS.valueToTree(((com.fasterxml.jackson.databind.node.POJONode) node).getPojo());
+        if (node instanceof com.fasterxml.jackson.databind.node.POJONode pojo) { // not a typed value (TypedNode)
+            return POJOS.valueToTree(pojo.getPojo());
         }
         return node;
     }

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 
 import static io.tetradb.core.item.BinaryItemFormat.*;
 
@@ -31,14 +32,25 @@ public final class BinaryItemWriter {
     private int[] scratch = new int[64];
     private int scratchTop;
     private final int maxDepth;
+    /** How nodes outside the value model (Jackson's BinaryNode, POJONode) are stored, or null to refuse them. */
+    private final UnaryOperator<JsonNode> foreign;
 
     public BinaryItemWriter() {
         this(1024, 256);
     }
 
     public BinaryItemWriter(int initialCapacity, int maxDepth) {
+        this(initialCapacity, maxDepth, null);
+    }
+
+    /**
+     * @param foreign turns a node outside the value model into one inside it (the store gives such nodes their JSON
+     *                form, as the JSON-text format always did); null refuses them
+     */
+    public BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign) {
         this.buf = new byte[Math.max(16, initialCapacity)];
         this.maxDepth = maxDepth;
+        this.foreign = foreign;
     }
 
     public static byte[] encode(JsonNode value) {
@@ -65,10 +77,17 @@ public final class BinaryItemWriter {
     }
 
     private void value(JsonNode v, int depth) {
-        if (depth > maxDepth) {
-            throw new IllegalArgumentException("the item is nested deeper than " + maxDepth + " levels");
+        ValueType type;
+        try {
+            type = ValueType.of(v);
+        } catch (IllegalArgumentException outsideTheModel) {
+            if (foreign == null) {
+                throw outsideTheModel;
+            }
+            value(foreign.apply(v), depth);
+            return;
         }
-        switch (ValueType.of(v)) {
+        switch (type) {
             case NULL -> put(NULL);
             case BOOLEAN -> put(v.booleanValue() ? TRUE : FALSE);
             case INT32 -> {
@@ -100,8 +119,14 @@ public final class BinaryItemWriter {
                 }
             }
             case STRING -> string(v.textValue());
-            case ARRAY -> array(v, depth);
-            case OBJECT -> object(v, depth);
+            case ARRAY -> {
+                checkDepth(depth);
+                array(v, depth);
+            }
+            case OBJECT -> {
+                checkDepth(depth);
+                object(v, depth);
+            }
             case DATE_TIME -> {
                 DateTimeNode d = (DateTimeNode) v;
                 fixed64(d.hasOffset() ? DATE_TIME_OFFSET : DATE_TIME, d.ticks());
@@ -136,6 +161,13 @@ public final class BinaryItemWriter {
             case MAX_KEY -> put(MAX_KEY);
             case UNDEFINED -> throw new IllegalArgumentException("an item cannot hold an undefined value");
             default -> throw new AssertionError(v);
+        }
+    }
+
+    /** A container at {@code depth} (the root is 0) is the {@code depth + 1}-th level of nesting. */
+    private void checkDepth(int depth) {
+        if (depth + 1 > maxDepth) {
+            throw new IllegalArgumentException("the item is nested too deeply: more than " + maxDepth + " levels");
         }
     }
 
