@@ -17,7 +17,6 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Random;
-import java.util.UUID;
 
 /**
  * Random values of every type of the core's model, drawn from small pools so that values collide within and across
@@ -165,9 +164,5 @@ public final class TypedValueGenerator {
         for (int i = 0; i < b.length; i++) {
             b[i] = (byte) (rnd.nextInt(3) == 0 ? 0xFF : rnd.nextInt(3));
         }
-    }
-
-    public static UUID uuid(Random rnd) {
-        return new UUID(rnd.nextLong(), rnd.nextLong());
     }
 }

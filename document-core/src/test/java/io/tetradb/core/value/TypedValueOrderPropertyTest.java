@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -140,7 +139,4 @@ class TypedValueOrderPropertyTest {
         return p.length < x.length && Arrays.equals(p, 0, p.length, x, 0, p.length)
                 || x.length < p.length && Arrays.equals(x, 0, x.length, p, 0, x.length);
     }
-
-    @SuppressWarnings("unused")
-    private static final Comparator<byte[]> BYTES = Arrays::compareUnsigned;
 }
