@@ -121,6 +121,10 @@ public final class IndexTerms {
      * binary as base64 text, embedded POJOs as their JSON.
      */
     static JsonNode asStored(JsonNode node) {
+        if (node instanceof io.tetradb.core.value.TypedNode typed) {
+            // SQL sees a typed value (DateTime, ObjectId, ...) as its JSON view, which is also what JSON text stores
+            return typed.jsonView();
+        }
         if (node.isFloat() || node.isBigDecimal()) {
             return com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.parseDouble(node.asText()));
         }
