@@ -4,6 +4,7 @@ import io.tetradb.bench.core.CoreBenchmark;
 import io.tetradb.bench.cosmos.CosmosBenchmark;
 import io.tetradb.bench.feed.FeedBenchmark;
 import io.tetradb.bench.graph.GraphBenchmark;
+import io.tetradb.bench.itemformat.ItemFormatBenchmark;
 import io.tetradb.bench.mongo.MongoBenchmark;
 import io.tetradb.bench.query.QueryBenchmark;
 import io.tetradb.bench.scripts.ScriptsBenchmark;
@@ -27,7 +28,8 @@ public final class Benchmarks {
             new ScriptsBenchmark(),
             new TtlBenchmark(),
             new FeedBenchmark(),
-            new io.tetradb.bench.throttle.ThrottleBenchmark()
+            new io.tetradb.bench.throttle.ThrottleBenchmark(),
+            new ItemFormatBenchmark()
     );
 
     private Benchmarks() {

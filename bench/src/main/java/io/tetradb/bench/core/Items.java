@@ -18,7 +18,7 @@ import java.util.SplittableRandom;
  * it under the key the core uses ({@code collId(4) · EPK(16) · encoded pk · id}) with a value shaped like the core's
  * stored bytes ({@code 01 · lsn(8) · JSON with the system properties}).
  */
-final class Items {
+public final class Items {
     static final int ITEM_BYTES = 1024;
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final char[] ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".toCharArray();
@@ -29,7 +29,7 @@ final class Items {
     private final byte[][] devicePrefixes;
 
     /** @param collId the container's id inside the store (the first 4 bytes of its keys) */
-    Items(int collId, int devices) {
+    public Items(int collId, int devices) {
         this.collId = collId;
         this.deviceIds = new String[devices];
         this.devicePrefixes = new byte[devices][];
@@ -58,7 +58,7 @@ final class Items {
         return deviceIds[device];
     }
 
-    static String id(String kind, long n) {
+    public static String id(String kind, long n) {
         return kind + pad(n, 10);
     }
 
@@ -73,7 +73,7 @@ final class Items {
     }
 
     /** The user's item: {@link #ITEM_BYTES} bytes of JSON, deterministic in {@code seed}. */
-    ObjectNode item(String id, int device, long seed) {
+    public ObjectNode item(String id, int device, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         ObjectNode n = MAPPER.createObjectNode();
         n.put("id", id);

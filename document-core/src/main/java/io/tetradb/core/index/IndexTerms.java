@@ -121,6 +121,10 @@ public final class IndexTerms {
      * binary as base64 text, embedded POJOs as their JSON.
      */
     static JsonNode asStored(JsonNode node) {
+        if (node instanceof io.tetradb.core.value.TypedNode typed) {
+            // SQL sees a typed value (DateTime, ObjectId, ...) as its JSON view, which is also what JSON text stores
+            return typed.jsonView();
+        }
         if (node.isFloat() || node.isBigDecimal()) {
             return com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.parseDouble(node.asText()));
         }
@@ -132,8 +136,8 @@ public final class IndexTerms {
                 throw new IllegalStateException(e);
             }
         }
-        if (node.isPojo()) {
-            return POJOS.valueToTree(((com.fasterxml.jackson.databind.node.POJONode) node).getPojo());
+        if (node instanceof com.fasterxml.jackson.databind.node.POJONode pojo) { // not a typed value (TypedNode)
+            return POJOS.valueToTree(pojo.getPojo());
         }
         return node;
     }

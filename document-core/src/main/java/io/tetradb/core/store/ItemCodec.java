@@ -20,6 +20,9 @@ import java.util.Set;
 /**
  * Stored item bytes: {@code 01 · lsn(8) · JSON}. The JSON is the user's item followed by the system properties
  * ({@code _rid _self _etag _attachments _ts}); the lsn in the header gives the etag without parsing the JSON.
+ * With the system property {@code tetradb.itemFormat=binary} new items are written in the binary format instead
+ * ({@link io.tetradb.core.item.StoredItems}: {@code 02 · lsn(8) · TB1 ·} system properties); both formats are
+ * always read, item by item, so a data directory may hold both and needs no conversion.
  */
 public final class ItemCodec {
     public static final int HEADER = 9;
@@ -27,6 +30,9 @@ public final class ItemCodec {
     static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
 
     private final ObjectMapper mapper;
+    /** Write new items in the binary format (io.tetradb.core.item); both formats are read either way. */
+    private final boolean binary = "binary".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "json"));
+    private final int maxNestingDepth;
     /** Nodes only read features from it, so one instance serves every thread. */
     private final com.fasterxml.jackson.databind.SerializerProvider provider;
 
@@ -39,6 +45,12 @@ public final class ItemCodec {
         this.mapper = new ObjectMapper(factory)
                 .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
         this.provider = mapper.getSerializerProviderInstance();
+        this.maxNestingDepth = maxNestingDepth;
+    }
+
+    /** True when new items are written in the binary format. */
+    public boolean writesBinary() {
+        return binary;
     }
 
     /** The user part of an item as JSON (system properties left out; {@link #finish} appends the current ones). */
@@ -56,9 +68,13 @@ public final class ItemCodec {
     public final class BodyWriter implements AutoCloseable {
         private final ByteArrayBuilder out = new ByteArrayBuilder(2048);
         private JsonGenerator gen;
+        private io.tetradb.core.item.BinaryItemWriter binaryWriter;
 
         public byte[] write(ObjectNode item) {
             ObjectNode user = withoutSystemProperties(item);
+            if (binary) {
+                return writeBinary(user);
+            }
             try {
                 if (gen == null) {
                     gen = mapper.getFactory().createGenerator(out);
@@ -78,9 +94,29 @@ public final class ItemCodec {
             }
         }
 
+        private byte[] writeBinary(ObjectNode user) {
+            if (binaryWriter == null) {
+                binaryWriter = new io.tetradb.core.item.BinaryItemWriter(2048, maxNestingDepth, ItemCodec.this::jsonForm);
+            }
+            try {
+                return binaryWriter.write(user);
+            } catch (IllegalArgumentException e) {
+                throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());
+            }
+        }
+
         @Override
         public void close() {
             out.release();
+        }
+    }
+
+    /** A node outside the value model (BinaryNode, POJONode) as its JSON reads back: what the JSON format stores. */
+    private JsonNode jsonForm(JsonNode foreign) {
+        try {
+            return mapper.readTree(mapper.writeValueAsBytes(foreign));
+        } catch (IOException e) {
+            throw new StoreException(Status.BAD_REQUEST, "the item cannot be serialised: " + e.getMessage());
         }
     }
 
@@ -110,6 +146,9 @@ public final class ItemCodec {
      * {@code "_rid":"…","_self":"…/docs/<rid>/","_etag":"\"…\"","_attachments":"attachments/","_ts":…}}.
      */
     static byte[] finish(byte[] json, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        if (io.tetradb.core.item.StoredItems.isBinaryBody(json)) {
+            return io.tetradb.core.item.StoredItems.finish(json, lsn, rid, selfPrefix, etag, ts);
+        }
         byte[] etagBytes = ascii(etag);
         byte[] tsBytes = ascii(Long.toString(ts));
         int userLength = json.length - 1; // without the closing brace
@@ -153,6 +192,9 @@ public final class ItemCodec {
     }
 
     public ObjectNode parse(byte[] stored) {
+        if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
+            return io.tetradb.core.item.StoredItems.parse(stored);
+        }
         try {
             return (ObjectNode) mapper.readTree(stored, HEADER, stored.length - HEADER);
         } catch (IOException e) {
@@ -165,10 +207,28 @@ public final class ItemCodec {
             if (type == ObjectNode.class || type == JsonNode.class) {
                 return type.cast(parse(stored));
             }
+            if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
+                return mapper.treeToValue(parse(stored), type);
+            }
             return mapper.readValue(stored, HEADER, stored.length - HEADER, type);
         } catch (IOException e) {
             throw new StoreException(Status.BAD_REQUEST, "the item cannot be read as " + type.getName() + ": "
                     + e.getMessage());
+        }
+    }
+
+    /**
+     * The whole stored item as JSON text (system properties included), whichever format it is stored in: for callers
+     * that hand the item on as JSON (the REST faces). Typed values appear as their JSON view.
+     */
+    public byte[] jsonText(byte[] stored) {
+        if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
+            return java.util.Arrays.copyOfRange(stored, HEADER, stored.length);
+        }
+        try {
+            return mapper.writeValueAsBytes(parse(stored));
+        } catch (IOException e) {
+            throw new IllegalStateException("stored item cannot be written as JSON", e);
         }
     }
 

@@ -82,6 +82,12 @@ final class TopLevelFields {
 
     /** Whether the JSON object starting at {@code from} has a top-level field named {@code name} (UTF-8). */
     static Presence has(byte[] b, int from, byte[] name) {
+        if (from == ItemCodec.HEADER && io.tetradb.core.item.StoredItems.isBinary(b)) {
+            // a binary item: its field table answers exactly (system properties are always there)
+            boolean system = ItemCodec.SYSTEM_PROPERTIES.contains(new String(name, StandardCharsets.UTF_8));
+            return io.tetradb.core.item.StoredItems.hasTopLevelField(b, name, system)
+                    ? Presence.PRESENT : Presence.ABSENT;
+        }
         int i = skipSpace(b, from);
         if (i >= b.length || b[i] != '{') {
             return Presence.UNSURE;

@@ -210,9 +210,23 @@ public final class IndexKeyEncoding {
                 }
                 out.put(END);
                 return;
-            default:
-                throw new AssertionError(rank);
+            default: {
+                // a typed value: its rank as the tag, then its own self-delimiting, ordered body
+                out.put(rank);
+                byte[] body = ((TypedNode) v).keyBody();
+                out.put(body, 0, body.length);
+                return;
+            }
         }
+    }
+
+    /** A string's units and terminator (the body after {@link #TAG_STRING}), for typed values' key bodies. */
+    static byte[] stringBody(String s) {
+        Buf out = new Buf(s.length() + 2);
+        writeUnits(s, out);
+        out.put(0x00);
+        out.put(0x01);
+        return out.toArray();
     }
 
     private static void writeUnits(String s, Buf out) {
@@ -417,9 +431,49 @@ public final class IndexKeyEncoding {
                     return o;
                 }
                 default:
+                    return typed(tag);
+            }
+        }
+
+        /** The typed values' bodies (see each {@link TypedNode#keyBody}). */
+        JsonNode typed(int tag) {
+            switch (tag) {
+                case ValueOrder.RANK_MIN_KEY:
+                    return MinKeyNode.INSTANCE;
+                case ValueOrder.RANK_MAX_KEY:
+                    return MaxKeyNode.INSTANCE;
+                case ValueOrder.RANK_BINARY: {
+                    int length = KeyBytes.getInt(bytes(4), 0);
+                    int subtype = next();
+                    byte[] data = bytes(length);
+                    return subtype == BinaryDataNode.SUBTYPE_UUID && length == 16
+                            ? UuidNode.of(data) : BinaryDataNode.wrap(subtype, data);
+                }
+                case ValueOrder.RANK_OBJECT_ID:
+                    return ObjectIdNode.of(bytes(12));
+                case ValueOrder.RANK_DATE_TIME:
+                    return DateTimeNode.ofTicks(KeyBytes.getLong(bytes(8), 0) ^ Long.MIN_VALUE);
+                case ValueOrder.RANK_TIMESTAMP:
+                    return TimestampNode.ofValue(KeyBytes.getLong(bytes(8), 0));
+                case ValueOrder.RANK_REGEX: {
+                    String pattern = string();
+                    return RegexNode.of(pattern, string());
+                }
+                default:
                     throw new IllegalArgumentException("unknown type tag 0x" + Integer.toHexString(tag)
                             + " at " + (pos - 1));
             }
+        }
+
+        byte[] bytes(int n) {
+            if (n < 0 || pos + n > b.length) {
+                throw new IllegalArgumentException("truncated encoded value");
+            }
+            byte[] out = new byte[n];
+            for (int i = 0; i < n; i++) {
+                out[i] = (byte) next();
+            }
+            return out;
         }
 
         String string() {

@@ -55,14 +55,14 @@ import java.util.Map;
  * <h2>Room for more types</h2>
  * Type ranks are spaced by 8 so that the non-JSON types of the other faces can be slotted in later without
  * renumbering (the rank doubles as the type tag of {@link IndexKeyEncoding}, so gaps keep stored keys valid):
- * MinKey below undefined; binary, ObjectId, date, timestamp, regex above object; MaxKey at the top. Where the Mongo
- * face needs BSON's own order (which puts object before array and boolean after ObjectId) it maps onto these ranks
- * or sorts with its own rank table; none of that is implemented yet, and such nodes (e.g. Jackson's
+ * MinKey below undefined; binary (and UUID), ObjectId, date, timestamp, regex above object; MaxKey at the top (see
+ * {@link TypedNode}; within each type the order MongoDB uses). Where the Mongo face needs BSON's own order (which puts
+ * object before array and boolean after ObjectId) it sorts with {@link BsonOrder}. Other Jackson nodes (e.g.
  * {@code BinaryNode}, {@code POJONode}) are rejected with {@link IllegalArgumentException}.
  */
 public final class ValueOrder implements Comparator<JsonNode> {
 
-    /** Reserved for MongoDB's MinKey (not implemented). */
+    /** MongoDB's MinKey ({@link MinKeyNode}). */
     public static final int RANK_MIN_KEY = 0x08;
     public static final int RANK_UNDEFINED = 0x10;
     public static final int RANK_NULL = 0x18;
@@ -71,9 +71,15 @@ public final class ValueOrder implements Comparator<JsonNode> {
     public static final int RANK_STRING = 0x30;
     public static final int RANK_ARRAY = 0x38;
     public static final int RANK_OBJECT = 0x40;
-    // Reserved for later faces (not implemented): binary 0x48, ObjectId 0x50, date 0x58, timestamp 0x60,
-    // regex 0x68, ... MaxKey 0xF0. 0x00 and 0xFF are never type ranks (key-range sentinels).
-    /** Reserved for MongoDB's MaxKey (not implemented). */
+    // The typed values of the other faces ({@link TypedNode}), after every JSON type so that the JSON order is
+    // unchanged. 0x00 and 0xFF are never type ranks (key-range sentinels).
+    /** Binary data and UUIDs ({@link BinaryDataNode}, {@link UuidNode}). */
+    public static final int RANK_BINARY = 0x48;
+    public static final int RANK_OBJECT_ID = 0x50;
+    public static final int RANK_DATE_TIME = 0x58;
+    public static final int RANK_TIMESTAMP = 0x60;
+    public static final int RANK_REGEX = 0x68;
+    /** MongoDB's MaxKey ({@link MaxKeyNode}). */
     public static final int RANK_MAX_KEY = 0xF0;
 
     public static final ValueOrder INSTANCE = new ValueOrder();
@@ -87,6 +93,9 @@ public final class ValueOrder implements Comparator<JsonNode> {
     public static int typeRank(JsonNode v) {
         if (v == null) {
             return RANK_UNDEFINED;
+        }
+        if (v instanceof TypedNode typed) {
+            return typed.typeRank();
         }
         JsonNodeType t = v.getNodeType();
         switch (t) {
@@ -139,7 +148,7 @@ public final class ValueOrder implements Comparator<JsonNode> {
             case RANK_OBJECT:
                 return compareObjects(a, b);
             default:
-                throw new AssertionError(ra);
+                return ((TypedNode) a).compareSameRank((TypedNode) b);
         }
     }
 

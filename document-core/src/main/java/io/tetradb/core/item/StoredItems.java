@@ -1,0 +1,96 @@
+package io.tetradb.core.item;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The stored form of an item in the binary format: {@code 02 · lsn(8) · TB1 object (the user's item) · rid ·
+ * self prefix · etag · ts}, where the three strings are varint-length UTF-8 and ts an i64. The system properties sit
+ * in a trailer rather than in the object because they are only known under the partition's lock, after the body was
+ * encoded outside it; read back, they follow the user's fields as {@code _rid _self _etag _attachments _ts}, exactly
+ * as the JSON-text format ({@code 01 · lsn(8) · JSON}) has them. The header (format byte, lsn) is shared by both.
+ */
+public final class StoredItems {
+    /** The format byte of binary stored items (JSON-text items have 0x01). */
+    public static final byte FORMAT = 0x02;
+    public static final int HEADER = 9;
+    private static final byte[] ATTACHMENTS = "attachments/".getBytes(StandardCharsets.US_ASCII);
+
+    private StoredItems() {
+    }
+
+    public static boolean isBinary(byte[] stored) {
+        return stored.length > 0 && stored[0] == FORMAT;
+    }
+
+    /** True when {@code body} is a TB1 object (a JSON body starts with '{'). */
+    public static boolean isBinaryBody(byte[] body) {
+        return body.length > 0 && (body[0] == BinaryItemFormat.OBJECT || body[0] == BinaryItemFormat.OBJECT_WIDE);
+    }
+
+    /** The stored bytes of a binary {@code body} with its header and system properties. */
+    public static byte[] finish(byte[] body, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        byte[] etagBytes = etag.getBytes(StandardCharsets.UTF_8);
+        int n = HEADER + body.length + 5 + rid.length + 5 + selfPrefix.length + 5 + etagBytes.length + 8;
+        byte[] out = new byte[n];
+        out[0] = FORMAT;
+        for (int i = 0; i < 8; i++) {
+            out[1 + i] = (byte) (lsn >>> (56 - 8 * i));
+        }
+        System.arraycopy(body, 0, out, HEADER, body.length);
+        int at = HEADER + body.length;
+        at = putString(out, at, rid);
+        at = putString(out, at, selfPrefix);
+        at = putString(out, at, etagBytes);
+        Bytes.putI64(out, at, ts);
+        return java.util.Arrays.copyOf(out, at + 8);
+    }
+
+    private static int putString(byte[] out, int at, byte[] s) {
+        int v = s.length;
+        while ((v & ~0x7F) != 0) {
+            out[at++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out[at++] = (byte) v;
+        System.arraycopy(s, 0, out, at, s.length);
+        return at + s.length;
+    }
+
+    /** The whole item, system properties included, as a tree. */
+    public static ObjectNode parse(byte[] stored) {
+        ObjectNode item = BinaryItemReader.readObject(stored, HEADER);
+        int at = BinaryItemReader.skip(stored, HEADER);
+        long v = BinaryItemReader.varintAt(stored, at);
+        String rid = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        v = BinaryItemReader.varintAt(stored, at);
+        String selfPrefix = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        v = BinaryItemReader.varintAt(stored, at);
+        String etag = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        long ts = Bytes.i64(stored, at);
+        item.put("_rid", rid);
+        item.put("_self", selfPrefix + rid + "/");
+        item.put("_etag", "\"" + etag + "\""); // an etag is a quoted string, as in the JSON form
+        item.put("_attachments", new String(ATTACHMENTS, StandardCharsets.US_ASCII));
+        item.put("_ts", ts);
+        return item;
+    }
+
+    private static String string(byte[] b, long v) {
+        return new String(b, (int) (v >>> 32), (int) v, StandardCharsets.UTF_8);
+    }
+
+    /** Whether the item has top-level field {@code name} (UTF-8), found through the field table. */
+    public static boolean hasTopLevelField(byte[] stored, byte[] name, boolean systemProperty) {
+        return systemProperty || BinaryItemReader.find(stored, HEADER, name) >= 0;
+    }
+
+    /** The offset of top-level user field {@code name} in {@code stored}, or -1. */
+    public static int findTopLevel(byte[] stored, String name) {
+        return BinaryItemReader.find(stored, HEADER, name);
+    }
+}
