@@ -152,6 +152,23 @@ class RoleEnforcementTest {
     }
 
     @Test
+    void listDatabasesShowsOnlyTheDatabasesAUserHoldsARoleOn() {
+        try (MongoClient c = as("reader", "app")) {
+            assertEquals(List.of("app"), c.listDatabaseNames().into(new java.util.ArrayList<>()),
+                    "MongoDB's authorizedDatabases: a user without the listDatabases action sees its own databases");
+            refused("not authorized on admin", () -> c.getDatabase("admin").runCommand(new Document("listDatabases", 1)
+                    .append("authorizedDatabases", false)));
+        }
+        try (MongoClient c = as("anyreader", "admin")) {
+            List<String> all = c.listDatabaseNames().into(new java.util.ArrayList<>());
+            assertTrue(all.containsAll(List.of("app", "other")), all.toString());
+            assertEquals(List.of("admin"), c.getDatabase("admin").runCommand(new Document("listDatabases", 1)
+                    .append("nameOnly", true).append("authorizedDatabases", true)).getList("databases", Document.class)
+                    .stream().map(d -> d.getString("name")).toList(), "asked for: only where it holds a role");
+        }
+    }
+
+    @Test
     void adminOnlyRolesReachEveryDatabaseOrTheServer() {
         try (MongoClient c = as("anyreader", "admin")) {
             assertEquals(1, c.getDatabase("other").getCollection("c").countDocuments());

@@ -206,6 +206,16 @@ public final class Privileges {
         return text.length() > 200 ? text.substring(0, 200) + "…" : text;
     }
 
+    /** The admin roles that carry MongoDB's {@code listDatabases} action on the cluster. */
+    private static final Set<String> LIST_DATABASES = Set.of("root", "__system", "readAnyDatabase",
+            "readWriteAnyDatabase", "dbAdminAnyDatabase", "userAdminAnyDatabase", "clusterMonitor", "clusterManager",
+            "clusterAdmin", "backup");
+
+    /** Whether {@code grants} carry the {@code listDatabases} action (every database is listed to them). */
+    public static boolean mayListAllDatabases(List<Grant> grants) {
+        return grants.stream().anyMatch(g -> g.db().equals(UserDirectory.DATABASE) && LIST_DATABASES.contains(g.role()));
+    }
+
     /** Whether {@code grants} allow {@code action} on {@code database}. */
     public static boolean allows(List<Grant> grants, Action action, String database) {
         if (action == Action.ANY) {

@@ -34,6 +34,35 @@ final class AuthCommands {
         return !users.isEmpty();
     }
 
+    /**
+     * The databases {@code listDatabases} may show this connection, as MongoDB's {@code authorizedDatabases} decides:
+     * null for every database (no authentication, or a user with the listDatabases action who did not ask for the
+     * filter), else the databases the user holds a role on; 13 when {@code authorizedDatabases: false} is asked for
+     * without the action.
+     */
+    java.util.function.Predicate<String> listedDatabases(ConnectionState connection, BsonDocument command) {
+        if (!enabled() || connection.user() == null) {
+            return null;
+        }
+        java.util.List<io.tetradb.mongo.auth.Privileges.Grant> grants =
+                users.grants(connection.userDatabase(), connection.user());
+        boolean mayListAll = io.tetradb.mongo.auth.Privileges.mayListAllDatabases(grants);
+        org.bson.BsonValue asked = command.get("authorizedDatabases");
+        if (asked != null && asked.isBoolean() && !asked.asBoolean().getValue()) {
+            if (!mayListAll) {
+                throw new MongoError(ErrorCode.UNAUTHORIZED,
+                        "not authorized on admin to execute command { listDatabases: 1, authorizedDatabases: false }");
+            }
+            return null;
+        }
+        if (mayListAll && (asked == null || !asked.isBoolean())) {
+            return null;
+        }
+        java.util.Set<String> held = new java.util.HashSet<>();
+        grants.forEach(g -> held.add(g.db()));
+        return held::contains;
+    }
+
     /** Why the connection's user may not run {@code command} on {@code database} (its roles), or null. */
     String refusal(ConnectionState connection, String database, String name, BsonDocument command) {
         java.util.List<io.tetradb.mongo.auth.Privileges.Grant> grants =

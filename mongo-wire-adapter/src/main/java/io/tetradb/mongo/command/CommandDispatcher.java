@@ -48,6 +48,7 @@ public final class CommandDispatcher implements AutoCloseable {
         AdminCommands.register(this, auth);
         DatabaseCommands databases = new DatabaseCommands(catalog, indexes);
         databases.onUsersChanged(directory::reload);
+        databases.listedDatabases((ctx, cmd) -> auth.listedDatabases(ctx.connection(), cmd));
         databases.register(this);
         new ReadCommands(catalog, indexes, cursors, databases).register(this);
         new WriteCommands(catalog, indexes).register(this);

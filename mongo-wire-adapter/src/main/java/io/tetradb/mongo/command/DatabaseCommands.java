@@ -29,6 +29,15 @@ final class DatabaseCommands {
     private Runnable usersChanged = () -> {
     };
 
+    /** Which databases listDatabases shows a connection (null: all); see AuthCommands#listedDatabases. */
+    private java.util.function.BiFunction<CommandContext, BsonDocument, java.util.function.Predicate<String>> listed =
+            (ctx, cmd) -> null;
+
+    void listedDatabases(java.util.function.BiFunction<CommandContext, BsonDocument,
+            java.util.function.Predicate<String>> rule) {
+        this.listed = rule;
+    }
+
     /** What to run when admin.system.users may have gone (a drop, a rename, admin's dropDatabase). */
     void onUsersChanged(Runnable action) {
         this.usersChanged = action;
@@ -77,11 +86,15 @@ final class DatabaseCommands {
     private BsonDocument listDatabases(CommandContext ctx, BsonDocument cmd) {
         boolean nameOnly = Args.bool(cmd, "nameOnly", false);
         FilterMatcher filter = FilterMatcher.compile(Args.document(cmd, "filter"));
+        java.util.function.Predicate<String> visible = listed.apply(ctx, cmd);
         BsonArray dbs = new BsonArray();
         long total = 0;
         for (String db : catalog.databases()) {
             if (!catalog.hasCollections(db)) {
                 continue; // MongoDB: a database is gone with its last collection
+            }
+            if (visible != null && !visible.test(db)) {
+                continue; // authorizedDatabases: only those the user holds a role on
             }
             long size = sizeOf(db);
             BsonDocument d = new BsonDocument("name", new BsonString(db));
