@@ -44,6 +44,34 @@ class ThroughputCommandsTest extends MongoServerTestBase {
     }
 
     @Test
+    void aThrottledCommitIs16500AndATransientTransactionError() {
+        MongoDatabase db = client.getDatabase("rltx");
+        db.runCommand(new Document("customAction", "CreateCollection").append("collection", "orders")
+                .append("offerThroughput", 400));
+        try (com.mongodb.client.ClientSession session = client.startSession()) {
+            session.startTransaction();
+            db.getCollection("orders").insertOne(session, new Document("_id", "in-tx"));
+            // the budget is spent outside the transaction before it commits (the buckets' clock stands still)
+            assertThrows(MongoWriteException.class, () -> {
+                for (int i = 0; i < 1000; i++) {
+                    db.getCollection("orders").insertOne(new Document("_id", i).append("pad", "x".repeat(20_000)));
+                }
+            });
+            MongoCommandException e = assertThrows(MongoCommandException.class, session::commitTransaction);
+            assertEquals(16500, e.getErrorCode());
+            assertTrue(e.getErrorMessage().contains("RetryAfterMs="), e.getErrorMessage());
+            assertTrue(e.hasErrorLabel("TransientTransactionError"), "the whole transaction may be retried");
+        }
+        store.coreStore().rateLimiter().setEnabled(false);
+        try {
+            assertEquals(0, db.getCollection("orders").countDocuments(new Document("_id", "in-tx")),
+                    "a throttled commit applies nothing");
+        } finally {
+            store.coreStore().rateLimiter().setEnabled(true);
+        }
+    }
+
+    @Test
     void createGetAndUpdateCollectionThroughput() {
         MongoDatabase db = client.getDatabase("cc");
         assertEquals(1.0, db.runCommand(new Document("customAction", "CreateCollection").append("collection", "orders")

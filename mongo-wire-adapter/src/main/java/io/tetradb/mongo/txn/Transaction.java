@@ -170,6 +170,11 @@ public final class Transaction {
                 List<ItemResult> results;
                 try {
                     results = collection.container().executeBatch(partition, ops);
+                } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
+                    // Cosmos DB's API for MongoDB: 16500 with the wait; nothing was applied, so the whole transaction
+                    // may be retried (TransientTransactionError, which withTransaction acts on)
+                    throw new TransactionError(ErrorCode.REQUEST_RATE_TOO_LARGE,
+                            io.tetradb.mongo.command.MongoErrors.of(e).getMessage(), true);
                 } catch (StoreException e) {
                     throw new TransactionError(e.status() == Status.REQUEST_ENTITY_TOO_LARGE
                             || e.status() == Status.BAD_REQUEST ? ErrorCode.TRANSACTION_TOO_LARGE
