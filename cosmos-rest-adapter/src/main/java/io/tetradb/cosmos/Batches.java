@@ -7,6 +7,7 @@ import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
+import io.tetradb.core.throughput.RequestRateTooLargeException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,9 @@ import java.util.Locale;
  * {@code docs} with {@code x-ms-cosmos-is-batch-request}. An atomic batch (one logical partition, the partition key
  * header) runs as one core transaction: 200 when every operation succeeded, else 207 with the failed operation's
  * status and 424 for the others, nothing applied. Bulk ({@code x-ms-cosmos-batch-atomic: false}) runs each operation
- * on its own, with its partition key in the operation.
+ * on its own, with its partition key in the operation; an operation refused by its partition's RU budget is that
+ * operation's 429 (sub-status 3200, {@code retryAfterMilliseconds}), which the SDKs' bulk executors retry on their
+ * own, while the operations that had budget are applied, as in Cosmos DB.
  */
 final class Batches {
     static final int MAX_OPERATIONS = 100;
@@ -43,6 +46,8 @@ final class Batches {
         String atomic = r.header("x-ms-cosmos-batch-atomic");
         boolean isAtomic = atomic == null || !atomic.trim().equalsIgnoreCase("false");
         List<ItemResult> results = new ArrayList<>();
+        // per bulk operation: the wait a throttled operation's result carries (0 when it was not throttled)
+        long[] retryAfter = new long[body.size()];
         if (isAtomic) {
             PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
             List<ItemOperation> ops = new ArrayList<>();
@@ -52,21 +57,34 @@ final class Batches {
             // the core checks unique keys inside the batch's transaction: the failing operation gets 409, the others 424
             results.addAll(t.store().executeBatch(pk, ops));
         } else {
+            int i = 0;
             for (JsonNode o : body) {
-                results.add(bulkOne(r, t, o));
+                try {
+                    results.add(bulkOne(r, t, o));
+                } catch (RequestRateTooLargeException e) {
+                    retryAfter[i] = e.retryAfterMillis();
+                    results.add(new ItemResult(null, o.path("id").asText(null), e.status(), null, null, 0,
+                            e.getMessage()));
+                }
+                i++;
             }
         }
         ArrayNode out = Json.array();
         boolean allOk = true;
         double charge = 0;
         long lsn = 1;
-        for (ItemResult res : results) {
+        for (int i = 0; i < results.size(); i++) {
+            ItemResult res = results.get(i);
             ObjectNode e = out.addObject();
             e.put("statusCode", res.status());
             if (!res.isSuccess()) {
                 allOk = false;
                 if (res.status() == 403) {
                     e.put("subStatusCode", 1014);
+                }
+                if (retryAfter[i] > 0) {
+                    e.put("subStatusCode", RequestRateTooLargeException.SUB_STATUS_RU_BUDGET_EXCEEDED);
+                    e.put("retryAfterMilliseconds", retryAfter[i]);
                 }
                 if (res.error() != null) {
                     e.put("message", res.error());
@@ -108,6 +126,8 @@ final class Batches {
             return api.items.write(t, pk, op);
         } catch (CosmosError e) {
             return new ItemResult(null, o.path("id").asText(null), e.status, null, null, 0, e.getMessage());
+        } catch (RequestRateTooLargeException e) {
+            throw e; // the caller records its wait with the operation's result
         } catch (StoreException e) {
             return new ItemResult(null, o.path("id").asText(null), e.status(), null, null, 0, e.getMessage());
         }

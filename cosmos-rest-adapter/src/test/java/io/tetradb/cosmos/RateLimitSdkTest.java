@@ -70,6 +70,73 @@ class RateLimitSdkTest extends ServerFixture {
     }
 
     @Test
+    void javaSdkBulkRetriesTheThrottledOperationsOnly() throws Exception {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("bulk", "/pk"),
+                ThroughputProperties.createManualThroughput(400));
+        com.azure.cosmos.CosmosClient patient = new com.azure.cosmos.CosmosClientBuilder().endpoint(endpoint()).key(KEY)
+                .gatewayMode().throttlingRetryOptions(new com.azure.cosmos.ThrottlingRetryOptions()
+                        .setMaxRetryAttemptsOnThrottledRequests(1000)
+                        .setMaxRetryWaitTime(java.time.Duration.ofSeconds(120))).buildClient();
+        try {
+            CosmosContainer c = patient.getDatabase(db).getContainer("bulk");
+            List<com.azure.cosmos.models.CosmosItemOperation> ops = new ArrayList<>();
+            for (int i = 0; i < 40; i++) { // 40 creates of 50 KB in two partitions: ~1,000 RU against 400 RU/s
+                String pk = i % 2 == 0 ? "even" : "odd";
+                ObjectNode item = Json.object().put("id", "b" + i).put("pk", pk).put("pad", "z".repeat(50_000));
+                ops.add(com.azure.cosmos.models.CosmosBulkOperations.getCreateItemOperation(item,
+                        new com.azure.cosmos.models.PartitionKey(pk)));
+            }
+            int created = 0;
+            for (var r : c.executeBulkOperations(ops)) {
+                assertEquals(201, r.getResponse().getStatusCode(), String.valueOf(r.getException()));
+                created++;
+            }
+            assertEquals(40, created);
+        } finally {
+            patient.close();
+        }
+        assertTrue(throttled(db, "bulk") > 0, "some bulk operations were throttled and retried");
+        assertEquals(40, core.coreStore().container(db, "bulk").statistics().physicalPartitions().get(0).itemCount());
+    }
+
+    @Test
+    void aThrottledBulkOperationIsItsOwn429WhileTheOthersApply() throws Exception {
+        String db = unique("rl");
+        sdk.createDatabase(db);
+        sdk.getDatabase(db).createContainer(new CosmosContainerProperties("rawbulk", "/pk"),
+                ThroughputProperties.createManualThroughput(400));
+        RawClient raw = new RawClient(endpoint(), KEY);
+        StringBuilder ops = new StringBuilder("[");
+        for (int i = 0; i < 10; i++) { // 10 creates of 150 KB (~70 RU each) against 400 RU/s: the last ones wait
+            ops.append(i == 0 ? "" : ",").append("{\"operationType\":\"Create\",\"partitionKey\":\"[\\\"p\\\"]\",")
+                    .append("\"resourceBody\":{\"id\":\"o").append(i).append("\",\"pk\":\"p\",\"pad\":\"")
+                    .append("q".repeat(150_000)).append("\"}}");
+        }
+        ops.append("]");
+        RawClient.Answer a = raw.send("POST", "/dbs/" + db + "/colls/rawbulk/docs", ops.toString(),
+                Map.of("x-ms-cosmos-is-batch-request", "True", "x-ms-cosmos-batch-atomic", "False",
+                        "Content-Type", "application/json"));
+        assertEquals(207, a.status(), a.text());
+        int applied = 0;
+        int throttledOps = 0;
+        for (var r : a.json()) {
+            if (r.get("statusCode").asInt() == 201) {
+                applied++;
+            } else {
+                assertEquals(429, r.get("statusCode").asInt(), r.toString());
+                assertEquals(3200, r.get("subStatusCode").asInt());
+                assertTrue(r.get("retryAfterMilliseconds").asLong() >= 1);
+                throttledOps++;
+            }
+        }
+        assertTrue(applied > 0 && throttledOps > 0, a.text().substring(0, Math.min(300, a.text().length())));
+        assertEquals(applied, core.coreStore().container(db, "rawbulk").statistics().physicalPartitions().get(0)
+                .itemCount());
+    }
+
+    @Test
     void a429CarriesSubStatus3200AndRetryAfter() throws Exception {
         String db = unique("rl");
         sdk.createDatabase(db);
