@@ -73,6 +73,36 @@ class ThroughputTest {
         c.createItem(item("late", "k"));
     }
 
+    /** RU admitted by creates in one instant of the clock until the first 429. */
+    static double writeUntilThrottled(CosmosContainer c, String prefix) {
+        double spent = 0;
+        for (int i = 0; ; i++) {
+            try {
+                spent += c.createItem(item(prefix + i, "k")).getRequestCharge();
+            } catch (CosmosException e) {
+                assertEquals(429, e.getStatusCode());
+                return spent;
+            }
+        }
+    }
+
+    @Test
+    void burstCapacitySpendsBankedIdleRuAfterTheBudget() {
+        client = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(true).burstCapacity(true).buildClient();
+        client.coreStore().rateLimiter().setClock(clock::get);
+        CosmosContainer c = container("db", ThroughputProperties.createManualThroughput(400));
+        c.createItem(item("first", "k")); // the partition's budget exists from here
+        clock.addAndGet(60_000 * MS); // a minute idle banks 60 × 400 RU
+        double withBurst = writeUntilThrottled(c, "b");
+        assertTrue(withBurst > 2500 && withBurst < 3100, "~3,000 RU in one instant (400 + the 2,600 RU/s burst "
+                + "rate): " + withBurst);
+        // the same without burst capacity: one second's budget only
+        client.coreStore().rateLimiter().setBurstCapacity(false);
+        clock.addAndGet(60_000 * MS);
+        double without = writeUntilThrottled(c, "n");
+        assertTrue(without >= 400 && without < 420, "400 RU/s and the request that crossed it: " + without);
+    }
+
     @Test
     void offByDefaultNothingIsThrottled() {
         open(false);

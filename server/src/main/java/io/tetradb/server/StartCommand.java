@@ -84,6 +84,12 @@ final class StartCommand implements Callable<Integer> {
                     + "/EnableRateLimiting).")
     String rateLimit;
 
+    @Option(names = "--burst-capacity", paramLabel = "on|off", defaultValue = "off",
+            description = "With --rate-limit on: Cosmos DB's burst capacity, partitions below 3,000 RU/s bank up to 5 "
+                    + "minutes of unused RU and spend them at up to 3,000 RU/s (default: ${DEFAULT-VALUE}, an opt-in "
+                    + "feature in Cosmos DB too).")
+    String burstCapacity;
+
     @Option(names = "--split-threshold-bytes", paramLabel = "N",
             description = "Split a physical partition once it holds more than N bytes (default: Cosmos DB's 50 GB); "
                     + "small values show splits with little data.")
@@ -184,7 +190,12 @@ final class StartCommand implements Callable<Integer> {
         if (!rateLimit.equals("on") && !rateLimit.equals("off")) {
             throw new ParameterException(spec.commandLine(), "--rate-limit is on or off, not '" + rateLimit + "'");
         }
-        StoreOptions options = StoreOptions.DEFAULTS.withRateLimit(rateLimit.equals("on"));
+        if (!burstCapacity.equals("on") && !burstCapacity.equals("off")) {
+            throw new ParameterException(spec.commandLine(), "--burst-capacity is on or off, not '" + burstCapacity
+                    + "'");
+        }
+        StoreOptions options = StoreOptions.DEFAULTS.withRateLimit(rateLimit.equals("on"))
+                .withBurstCapacity(burstCapacity.equals("on"));
         if (splitThresholdBytes != null) {
             if (splitThresholdBytes <= 0) {
                 throw new ParameterException(spec.commandLine(), "--split-threshold-bytes must be positive, not "

@@ -9,9 +9,10 @@ import io.tetradb.core.store.StoreConfig;
  *
  * @param rateLimit           answer requests over their partition's RU/s with 429 and a retry-after
  * @param splitThresholdBytes a physical partition larger than this splits
+ * @param burstCapacity       Cosmos DB's opt-in burst capacity: partitions below 3,000 RU/s bank idle RU
  */
-public record StoreOptions(boolean rateLimit, long splitThresholdBytes) {
-    public static final StoreOptions DEFAULTS = new StoreOptions(false, StoreConfig.DEFAULT_SPLIT_THRESHOLD);
+public record StoreOptions(boolean rateLimit, long splitThresholdBytes, boolean burstCapacity) {
+    public static final StoreOptions DEFAULTS = new StoreOptions(false, StoreConfig.DEFAULT_SPLIT_THRESHOLD, false);
 
     public StoreOptions {
         if (splitThresholdBytes <= 0) {
@@ -21,10 +22,14 @@ public record StoreOptions(boolean rateLimit, long splitThresholdBytes) {
     }
 
     public StoreOptions withRateLimit(boolean on) {
-        return new StoreOptions(on, splitThresholdBytes);
+        return new StoreOptions(on, splitThresholdBytes, burstCapacity);
+    }
+
+    public StoreOptions withBurstCapacity(boolean on) {
+        return new StoreOptions(rateLimit, splitThresholdBytes, on);
     }
 
     public StoreOptions withSplitThresholdBytes(long bytes) {
-        return new StoreOptions(rateLimit, bytes);
+        return new StoreOptions(rateLimit, bytes, burstCapacity);
     }
 }

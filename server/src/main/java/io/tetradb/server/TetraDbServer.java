@@ -226,7 +226,7 @@ public final class TetraDbServer implements AutoCloseable {
         }
         try {
             CosmosClientBuilder builder = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(options.rateLimit())
-                    .splitThresholdBytes(options.splitThresholdBytes());
+                    .burstCapacity(options.burstCapacity()).splitThresholdBytes(options.splitThresholdBytes());
             if (memory != null) {
                 builder.blockCacheBytes(memory.rocksDbBytes());
             }

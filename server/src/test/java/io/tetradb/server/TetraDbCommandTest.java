@@ -60,6 +60,8 @@ class TetraDbCommandTest {
         Path data = dir.resolve("data");
         assertEquals(2, run("start", "--data-dir", data.toString(), "--rate-limit", "maybe", "--http-port", "0"));
         assertTrue(err.toString().contains("--rate-limit is on or off, not 'maybe'"), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--burst-capacity", "maybe", "--http-port", "0"));
+        assertTrue(err.toString().contains("--burst-capacity is on or off, not 'maybe'"), err.toString());
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "0", "--http-port", "0"));
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "x", "--http-port", "0"));
         assertTrue(Files.notExists(data), "nothing was opened");

@@ -28,6 +28,7 @@ import java.util.function.LongSupplier;
 public final class RateLimiter {
     private final CoreStore store;
     private volatile boolean enabled;
+    private volatile boolean burstCapacity;
     private volatile LongSupplier clock = System::nanoTime;
     private final Map<Integer, ContainerBudgets> containers = new ConcurrentHashMap<>();
     private final Map<Integer, DatabaseBudgets> databases = new ConcurrentHashMap<>();
@@ -43,6 +44,25 @@ public final class RateLimiter {
 
     public boolean isEnabled() {
         return enabled;
+    }
+
+    /**
+     * Turns Cosmos DB's burst capacity on or off for every partition (off by default: an opt-in account feature):
+     * partitions below 3,000 RU/s bank up to 5 minutes of unused RU and spend them at up to 3,000 RU/s.
+     */
+    public void setBurstCapacity(boolean on) {
+        burstCapacity = on;
+        long now = clock.getAsLong();
+        for (ContainerBudgets cb : containers.values()) {
+            cb.all().forEach(b -> b.setBurstCapacity(on, now));
+        }
+        for (DatabaseBudgets d : databases.values()) {
+            d.all().forEach(b -> b.setBurstCapacity(on, now));
+        }
+    }
+
+    public boolean isBurstCapacity() {
+        return burstCapacity;
     }
 
     /** For tests: the nanosecond clock the buckets refill by. */
@@ -160,7 +180,7 @@ public final class RateLimiter {
             DatabaseDefinition db = store.readDatabase(c.definition().database());
             DatabaseBudgets d = databases.get(db.dbId());
             if (d == null || d.version != version) {
-                d = new DatabaseBudgets(db.id(), t.settings(), version, d, now);
+                d = new DatabaseBudgets(db.id(), t.settings(), version, d, now, burstCapacity);
                 databases.put(db.dbId(), d);
             }
             next = new ContainerBudgets(c.partitionMap(), version, d);
@@ -178,6 +198,7 @@ public final class RateLimiter {
                     b = kept;
                 } else {
                     b = new PartitionBudget(c.definition().id() + "/" + p.id(), perPartition, now);
+                    b.setBurstCapacity(burstCapacity, now);
                 }
                 next.byPartition.put(p, b);
                 next.byId.put(p.id(), b);
@@ -242,7 +263,8 @@ public final class RateLimiter {
         final EpkRange[] ranges;
         final PartitionBudget[] budgets;
 
-        DatabaseBudgets(String name, ThroughputSettings settings, long version, DatabaseBudgets old, long now) {
+        DatabaseBudgets(String name, ThroughputSettings settings, long version, DatabaseBudgets old, long now,
+                        boolean burstCapacity) {
             this.version = version;
             int n = settings.partitionsNeeded();
             this.ranges = EpkRange.initialRanges(n);
@@ -254,6 +276,7 @@ public final class RateLimiter {
                     budgets[i] = old.budgets[i];
                 } else {
                     budgets[i] = new PartitionBudget(name + "/shared-" + i, share, now);
+                    budgets[i].setBurstCapacity(burstCapacity, now);
                 }
             }
         }

@@ -25,7 +25,7 @@ public final class ThroughputMetrics {
     /** {@code id} is the physical partition's id, or −1 − i for the i-th budget of a shared database. */
     public record Partition(int id, String name, double budgetRuPerSecond, double averageRuPerSecond,
                             double hottestSecondRu, double normalizedUtilization, long throttled, long throttledTotal,
-                            double ruTotal, List<Logical> topLogicalPartitions) {
+                            double ruTotal, double burstReserveRu, List<Logical> topLogicalPartitions) {
     }
 
     public record Logical(String partitionKey, double ru) {
@@ -50,7 +50,8 @@ public final class ThroughputMetrics {
                     partitions.add(new Partition(id, b.name(), round(u.budgetRuPerSecond()),
                             round(u.averageRuPerSecond()), round(u.hottestSecondRu()),
                             Math.round(u.normalizedUtilization() * 1000) / 1000.0, u.throttledInWindow(),
-                            u.throttledTotal(), round(u.ruTotal()), b.topLogicalPartitions(5).stream()
+                            u.throttledTotal(), round(u.ruTotal()), round(b.burstReserve(now)),
+                            b.topLogicalPartitions(5).stream()
                             .map(e -> new Logical(e.getKey(), round(e.getValue()))).toList()));
                 }
                 ThroughputSettings s = t.settings();

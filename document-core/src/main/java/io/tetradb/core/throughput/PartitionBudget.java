@@ -7,21 +7,33 @@ import java.util.concurrent.atomic.DoubleAdder;
 /**
  * The RU budget of one physical partition: a token bucket that refills at the partition's share of the provisioned
  * RU/s and holds at most one second of it (Cosmos DB throttles any second that consumes more than the provisioned
- * RU/s; its opt-in "burst capacity" is not modelled). A request is admitted while the bucket is positive and pays its
- * real charge afterwards, so the bucket may go into debt, as Cosmos DB lets the request that crosses the budget
- * finish. Alongside it keeps what the metrics show: RU per second and throttled requests for the last
- * {@link #WINDOW_SECONDS} seconds, and the RU per logical partition.
+ * RU/s). A request is admitted while the bucket is positive and pays its real charge afterwards, so the bucket may go
+ * into debt, as Cosmos DB lets the request that crosses the budget finish. Alongside it keeps what the metrics show:
+ * RU per second and throttled requests for the last {@link #WINDOW_SECONDS} seconds, and the RU per logical partition.
+ *
+ * <p>With {@linkplain #setBurstCapacity burst capacity} on (Cosmos DB's opt-in account feature), a partition of less
+ * than {@value #BURST_RATE_LIMIT} RU/s banks what it leaves unused, up to {@value #BURST_RESERVE_SECONDS} seconds of
+ * its share, and spends the bank when its bucket is empty, at a rate that keeps its total at most
+ * {@value #BURST_RATE_LIMIT} RU/s (learn.microsoft.com/azure/cosmos-db/burst-capacity).
  */
 public final class PartitionBudget {
     public static final int WINDOW_SECONDS = 300;
     private static final long NANOS = 1_000_000_000L;
     /** Logical partitions remembered per physical partition for the "top logical partitions" view. */
     private static final int MAX_TRACKED_KEYS = 1024;
+    /** Burst capacity: the idle seconds a partition may bank, and the RU/s it may reach while spending them. */
+    public static final int BURST_RESERVE_SECONDS = 300;
+    public static final int BURST_RATE_LIMIT = 3000;
 
     private final String name;
     private double ruPerSecond;
     private double tokens;
     private long refilledAt;
+    private boolean burst;
+    /** Banked idle RU (burst capacity), at most {@link #BURST_RESERVE_SECONDS} × the share. */
+    private double burstReserve;
+    /** Bucket of the extra rate burst may add (3,000 RU/s minus the share), so a burst never exceeds 3,000 RU/s. */
+    private double burstRateTokens;
     private final double[] ruBySecond = new double[WINDOW_SECONDS];
     private final long[] throttledBySecond = new long[WINDOW_SECONDS];
     private final long[] secondOfSlot = new long[WINDOW_SECONDS];
@@ -52,6 +64,33 @@ public final class PartitionBudget {
         refill(now);
         ruPerSecond = rate;
         tokens = Math.min(tokens, rate);
+        burstReserve = Math.min(burstReserve, rate * BURST_RESERVE_SECONDS);
+        burstRateTokens = Math.min(burstRateTokens, burstRate());
+    }
+
+    /** Turns burst capacity on or off; turning it off forgets the bank, turning it on starts an empty one. */
+    public synchronized void setBurstCapacity(boolean on, long now) {
+        refill(now);
+        if (on != burst) {
+            burst = on;
+            burstReserve = 0;
+            burstRateTokens = burstRate();
+        }
+    }
+
+    /** The banked RU burst capacity may still spend (0 when burst capacity is off). */
+    public synchronized double burstReserve(long now) {
+        refill(now);
+        return burstReserve;
+    }
+
+    /** The extra RU/s a burst may add to the share: up to 3,000 RU/s in all, none for partitions at or above it. */
+    private double burstRate() {
+        return burst ? Math.max(0, BURST_RATE_LIMIT - ruPerSecond) : 0;
+    }
+
+    private boolean canBurst() {
+        return burst && burstReserve > 0 && burstRateTokens > 0;
     }
 
     /** The RU in the bucket at {@code now} (negative: debt). */
@@ -66,13 +105,17 @@ public final class PartitionBudget {
      */
     public synchronized long admit(long now) {
         refill(now);
-        if (tokens > 0) {
+        if (tokens > 0 || canBurst()) {
             return 0;
         }
         long slot = slot(now);
         throttledBySecond[(int) slot]++;
         throttledTotal++;
         double seconds = (-tokens + 1e-9) / ruPerSecond;
+        if (burst && burstReserve > 0 && burstRate() > 0) {
+            // the bank has RU left: the wait is until the burst rate has room again, if that comes first
+            seconds = Math.min(seconds, (-burstRateTokens + 1e-9) / burstRate());
+        }
         return Math.max(1, (long) Math.ceil(seconds * 1000));
     }
 
@@ -83,7 +126,7 @@ public final class PartitionBudget {
     public void settle(double charge, Object logicalPartition, long now) {
         synchronized (this) {
             refill(now);
-            tokens -= charge;
+            pay(charge);
             ruBySecond[(int) slot(now)] += charge;
             ruTotal += charge;
         }
@@ -98,10 +141,34 @@ public final class PartitionBudget {
         }
     }
 
+    /** The bucket pays first; what it cannot pay comes from the burst bank while it may spend; the rest is debt. */
+    private void pay(double charge) {
+        double fromBucket = Math.max(0, Math.min(tokens, charge));
+        tokens -= fromBucket;
+        double rest = charge - fromBucket;
+        if (rest > 0 && canBurst()) {
+            double fromBank = Math.min(rest, burstReserve);
+            burstReserve -= fromBank;
+            burstRateTokens -= fromBank; // may go into debt: the next burst waits for the rate to recover
+            rest -= fromBank;
+        }
+        tokens -= rest;
+    }
+
     private void refill(long now) {
         long elapsed = now - refilledAt;
         if (elapsed > 0) {
-            tokens = Math.min(ruPerSecond, tokens + ruPerSecond * elapsed / NANOS);
+            double seconds = (double) elapsed / NANOS;
+            double filled = tokens + ruPerSecond * seconds;
+            if (filled > ruPerSecond) {
+                if (burstRate() > 0) { // burst capacity: what the full bucket cannot hold is banked
+                    burstReserve = Math.min(ruPerSecond * BURST_RESERVE_SECONDS,
+                            burstReserve + filled - Math.max(ruPerSecond, tokens));
+                }
+                filled = ruPerSecond;
+            }
+            tokens = filled;
+            burstRateTokens = Math.min(burstRate(), burstRateTokens + burstRate() * seconds);
             refilledAt = now;
         }
     }

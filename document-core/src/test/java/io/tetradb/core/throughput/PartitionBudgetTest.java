@@ -70,4 +70,54 @@ class PartitionBudgetTest {
         // five minutes later the window holds none of it
         assertEquals(0, b.usage(400 * S, 60).hottestSecondRu(), 1e-9);
     }
+
+    /** Admits and pays requests of {@code charge} RU at {@code now} until one is refused; the RU admitted. */
+    private static double spendUntilRefused(PartitionBudget b, double charge, long now) {
+        double spent = 0;
+        while (b.admit(now) == 0) {
+            b.settle(charge, null, now);
+            spent += charge;
+            if (spent > 1_000_000) {
+                throw new AssertionError("never refused");
+            }
+        }
+        return spent;
+    }
+
+    @Test
+    void burstCapacityBanksIdleRuAndSpendsItAtUpToThreeThousandRuPerSecond() {
+        PartitionBudget b = new PartitionBudget("p", 400, 0);
+        b.setBurstCapacity(true, 0);
+        assertEquals(4000, b.burstReserve(10 * S), 1e-6, "10 idle seconds at 400 RU/s banked");
+        // the full bucket (400) and then the bank at the burst rate's room (3,000 - 400 = 2,600 in one second)
+        assertEquals(3000, spendUntilRefused(b, 100, 10 * S), 1e-6);
+        assertEquals(4000 - 2600, b.burstReserve(10 * S), 1e-6);
+        long retry = b.admit(10 * S);
+        assertTrue(retry >= 1 && retry <= 40, "the burst rate has room again within ~40 ms, not 1 s: " + retry);
+        // one second later: another 400 + 2,600 would be allowed, but the bank holds only 1,400 + what it earned (0)
+        assertEquals(400 + 1400, spendUntilRefused(b, 100, 11 * S), 1e-6);
+        assertEquals(0, b.burstReserve(11 * S), 1e-6);
+        // the bank is empty: the plain bucket's rate again
+        assertEquals(400, spendUntilRefused(b, 100, 12 * S), 1e-6);
+    }
+
+    @Test
+    void theBankHoldsAtMostFiveMinutesAndNothingWithoutBurstCapacity() {
+        PartitionBudget on = new PartitionBudget("on", 100, 0);
+        on.setBurstCapacity(true, 0);
+        assertEquals(100 * PartitionBudget.BURST_RESERVE_SECONDS, on.burstReserve(3600 * S), 1e-6);
+        PartitionBudget off = new PartitionBudget("off", 100, 0);
+        assertEquals(0, off.burstReserve(3600 * S), 1e-9);
+        assertEquals(100, spendUntilRefused(off, 10, 3600 * S), 1e-6, "one second of budget only");
+        on.setBurstCapacity(false, 3600 * S);
+        assertEquals(0, on.burstReserve(3600 * S), 1e-9, "turned off: the bank is gone");
+    }
+
+    @Test
+    void partitionsAtOrAboveThreeThousandRuPerSecondGetNoBurst() {
+        PartitionBudget b = new PartitionBudget("p", 5000, 0);
+        b.setBurstCapacity(true, 0);
+        assertEquals(0, b.burstReserve(60 * S), 1e-9);
+        assertEquals(5000, spendUntilRefused(b, 500, 60 * S), 1e-6);
+    }
 }
