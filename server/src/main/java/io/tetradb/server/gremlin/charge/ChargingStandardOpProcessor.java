@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin.charge;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.tetradb.server.gremlin.security.AbandonedEvaluations;
 import org.apache.tinkerpop.gremlin.server.Context;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.op.standard.StandardOpProcessor;
@@ -10,6 +11,7 @@ import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Gremlin Server's script processor (gremlin-groovy, gremlin-lang) with charge attributes on every result batch. */
 final class ChargingStandardOpProcessor extends StandardOpProcessor {
@@ -21,7 +23,24 @@ final class ChargingStandardOpProcessor extends StandardOpProcessor {
 
     @Override
     protected void handleIterator(Context context, Iterator itty) throws InterruptedException {
-        super.handleIterator(context, MaterializedResults.of(context, itty));
+        try {
+            super.handleIterator(context, MaterializedResults.of(context, itty));
+        } finally {
+            AbandonedEvaluations.end();
+        }
+    }
+
+    /** The bindings are made on the evaluating thread just before the script runs: skip it if its client has gone. */
+    @Override
+    protected Function<Context, BindingSupplier> getBindingMaker() {
+        Function<Context, BindingSupplier> stock = super.getBindingMaker();
+        return ctx -> {
+            BindingSupplier bindings = stock.apply(ctx);
+            return () -> {
+                AbandonedEvaluations.begin(ctx);
+                return bindings.get();
+            };
+        };
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin.charge;
 
 import io.netty.channel.ChannelHandlerContext;
+import io.tetradb.server.gremlin.security.AbandonedEvaluations;
 import org.apache.tinkerpop.gremlin.server.Context;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.op.traversal.TraversalOpProcessor;
@@ -23,6 +24,29 @@ final class ChargingTraversalOpProcessor extends TraversalOpProcessor {
     @Override
     protected void handleIterator(Context context, Iterator itty, Graph graph) throws InterruptedException {
         super.handleIterator(context, MaterializedResults.of(context, itty), graph);
+    }
+
+    /** On the evaluating thread before the traversal runs: skip it if its client has gone. */
+    @Override
+    protected void beforeProcessing(Graph graph, Context context) {
+        try {
+            AbandonedEvaluations.begin(context);
+        } catch (org.apache.tinkerpop.gremlin.server.op.OpProcessorException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        super.beforeProcessing(graph, context);
+    }
+
+    @Override
+    protected void onTraversalSuccess(Graph graph, Context context) {
+        AbandonedEvaluations.end();
+        super.onTraversalSuccess(graph, context);
+    }
+
+    @Override
+    protected void onError(Graph graph, Context context, Throwable error) {
+        AbandonedEvaluations.end();
+        super.onError(graph, context, error);
     }
 
     @Override
