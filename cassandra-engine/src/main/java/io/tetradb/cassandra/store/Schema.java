@@ -1,0 +1,23 @@
+package io.tetradb.cassandra.store;
+
+import com.datastax.oss.driver.api.core.CqlSession;
+
+/** The keyspace and the one table of {@link CassandraPartitionStore}, created if missing. */
+final class Schema {
+    private Schema() {
+    }
+
+    static void create(CqlSession session, String keyspace, int replicationFactor) {
+        if (!keyspace.matches("[a-z][a-z0-9_]{0,47}")) {
+            throw new IllegalArgumentException("a keyspace name is a lower-case letter, then letters, digits or _ "
+                    + "(at most 48): '" + keyspace + "'");
+        }
+        session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = "
+                + "{'class': 'SimpleStrategy', 'replication_factor': " + replicationFactor + "}");
+        // kind 0: items keyed by id; kind 1: change records keyed by lsn; version: the logical partition's, and
+        // txid the mark of the transaction that set it (to settle an apply whose outcome Cassandra reported unknown)
+        session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + ".partitions (container int, lp blob, "
+                + "kind tinyint, key blob, version bigint static, txid uuid static, value blob, "
+                + "PRIMARY KEY ((container, lp), kind, key))");
+    }
+}
