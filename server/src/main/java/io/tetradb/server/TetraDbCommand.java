@@ -8,7 +8,7 @@ import picocli.CommandLine.Spec;
 /** The {@code tetradb} command line. Exit codes: 0 ok, 1 runtime failure, 2 usage error. */
 @Command(name = "tetradb", mixinStandardHelpOptions = true, versionProvider = TetraDbCommand.Version.class,
         description = "TetraDB: one partitioned, persistent document store with several faces.",
-        subcommands = {StartCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {StartCommand.class, DevClusterCommand.class, CommandLine.HelpCommand.class})
 public final class TetraDbCommand implements Runnable {
     @Spec
     CommandSpec spec;

@@ -56,6 +56,18 @@ class TetraDbCommandTest {
     }
 
     @Test
+    void devClusterOptionsAreCheckedBeforeAnyNodeStarts(@TempDir Path dir) {
+        Path nodes = dir.resolve("nodes");
+        assertEquals(2, run("dev-cluster", "--nodes", "0", "--dir", nodes.toString()));
+        assertTrue(err.toString().contains("--nodes is 1 to 9, not 0"), err.toString());
+        assertEquals(2, run("dev-cluster", "--nodes", "10", "--dir", nodes.toString()));
+        assertEquals(2, run("dev-cluster", "--heap", "lots", "--dir", nodes.toString()));
+        assertTrue(err.toString().contains("--heap takes a size such as 384m, not 'lots'"), err.toString());
+        assertTrue(Files.notExists(nodes), "no node was set up");
+        assertEquals(0, run("dev-cluster", "--help"));
+    }
+
+    @Test
     void throughputOptionsAreCheckedBeforeAnythingStarts(@TempDir Path dir) {
         Path data = dir.resolve("data");
         assertEquals(2, run("start", "--data-dir", data.toString(), "--rate-limit", "maybe", "--http-port", "0"));
