@@ -17,9 +17,6 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +85,8 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             work = () -> write(ctx, extra(route, rr), keepAlive);
         } else {
             boolean secure = ctx.pipeline().get(SslHandler.class) != null;
-            RestRequest r = new RestRequest(method, segments, req.headers().copy(), body, secure);
+            // the headers object outlives the request's release (only the content is reference-counted): no copy
+            RestRequest r = new RestRequest(method, segments, req.headers(), body, secure);
             if (isPointRead(method, segments)) {
                 // one item by its key: a lookup that never waits for an fsync, answered on the event loop (two
                 // thread hand-offs cost more than the read); writes and queries keep to the pool
@@ -128,11 +126,21 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
     /** The path's segments, percent-decoded ({@code +} stays a plus: this is a path, not a form). */
     static List<String> segments(String rawPath) {
-        List<String> out = new ArrayList<>();
-        for (String s : rawPath.split("/")) {
-            if (!s.isEmpty()) {
-                out.add(URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+        List<String> out = new ArrayList<>(8);
+        int start = 0;
+        int n = rawPath.length();
+        while (start <= n) {
+            int end = rawPath.indexOf('/', start);
+            if (end < 0) {
+                end = n;
             }
+            if (end > start) {
+                String s = rawPath.substring(start, end);
+                // most segments (names, RIDs) have nothing encoded: skip the decoder's copy
+                out.add(s.indexOf('%') < 0 && s.indexOf('+') < 0 ? s
+                        : URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8));
+            }
+            start = end + 1;
         }
         return out;
     }
@@ -187,8 +195,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
         resp.headers().set("x-ms-gatewayversion", "version=2.14.0");
         resp.headers().set("x-ms-serviceversion", "version=2.14.0.0");
-        resp.headers().set(HttpHeaderNames.DATE, DateTimeFormatter.RFC_1123_DATE_TIME.format(
-                ZonedDateTime.now(ZoneOffset.UTC)));
+        resp.headers().set(HttpHeaderNames.DATE, HttpDate.now());
         resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
         HttpUtil.setKeepAlive(resp, keepAlive);
         ctx.writeAndFlush(resp);
