@@ -39,10 +39,10 @@ final class Users {
                 return api.feed(r, db.rid(), "Users", users);
             }
             ObjectNode body = properties(r);
-            UserStore.Entry e = r.flag("x-ms-documentdb-is-upsert") && api.users.user(db.id(), id(body)) != null
-                    ? api.users.replaceUser(db.id(), id(body), body, null)
+            boolean replaces = r.flag("x-ms-documentdb-is-upsert") && api.users.user(db.id(), id(body)) != null;
+            UserStore.Entry e = replaces ? api.users.replaceUser(db.id(), id(body), body, null)
                     : api.users.createUser(db.id(), body);
-            return answer(r.flag("x-ms-documentdb-is-upsert") ? 200 : 201, userJson(db, e));
+            return answer(replaces ? 200 : 201, userJson(db, e)); // an upsert that creates is 201, as Cosmos DB
         }
         String user = userName(db, r.segment(3));
         if (n == 4) {
@@ -83,9 +83,10 @@ final class Users {
             ObjectNode body = permission(r, db);
             ObjectNode scope = (ObjectNode) body.remove("_scope");
             boolean upsert = r.flag("x-ms-documentdb-is-upsert");
+            boolean replaces = upsert && api.users.permission(db.id(), user, id(body)) != null;
             UserStore.Entry e = upsert ? api.users.upsertPermission(db.id(), user, body, scope)
                     : api.users.createPermission(db.id(), user, body, scope);
-            return answer(upsert ? 200 : 201, permissionJson(db, user, e, seconds));
+            return answer(replaces ? 200 : 201, permissionJson(db, user, e, seconds));
         }
         String name = permissionName(db, user, r.segment(5));
         CosmosApi.requireMethod(r, "GET", "PUT", "DELETE");
