@@ -122,6 +122,9 @@ class ResourceTokensTest extends ServerFixture {
         assertStatus(409, () -> d.createUser(new CosmosUserProperties().setId("bob")));
         assertTrue(d.readAllUsers().stream().anyMatch(u -> u.getId().equals("bob")));
         assertEquals(1, d.queryUsers("SELECT * FROM u WHERE u.id = 'bob'").stream().count());
+        assertEquals(201, d.upsertUser(new CosmosUserProperties().setId("carl")).getStatusCode());
+        assertEquals(200, d.upsertUser(new CosmosUserProperties().setId("carl")).getStatusCode());
+        d.getUser("carl").delete();
 
         var bob = admin.getDatabase(db).getUser("bob");
         CosmosPermissionProperties created = bob.createPermission(permission("read-orders", PermissionMode.READ,
