@@ -234,6 +234,31 @@ class ResourceTokensTest extends ServerFixture {
     }
 
     @Test
+    void scriptsAndBatchesFollowTheModeAndThePartition() {
+        sdk.getDatabase(db).getContainer("orders").getScripts().createStoredProcedure(
+                new com.azure.cosmos.models.CosmosStoredProcedureProperties("one",
+                        "function one() { getContext().getResponse().setBody(1); }"));
+        var options = new com.azure.cosmos.models.CosmosStoredProcedureRequestOptions()
+                .setPartitionKey(new PartitionKey("a"));
+        CosmosClient reader = tokenClient(token(permission("read-scripts", PermissionMode.READ, "orders")));
+        assertEquals("one", orders(reader).getScripts().getStoredProcedure("one").read().getProperties().getId());
+        // executing may write: an All token's business, as the read-only key's rule
+        assertStatus(403, () -> orders(reader).getScripts().getStoredProcedure("one").execute(List.of(), options));
+        CosmosClient writer = tokenClient(token(permission("all-a-scripts", PermissionMode.ALL, "orders")
+                .setResourcePartitionKey(new PartitionKey("a"))));
+        assertEquals("1", orders(writer).getScripts().getStoredProcedure("one").execute(List.of(), options)
+                .getResponseAsString());
+        var inA = com.azure.cosmos.models.CosmosBatch.createCosmosBatch(new PartitionKey("a"));
+        inA.createItemOperation(item("ba", "a"));
+        assertEquals(200, orders(writer).executeCosmosBatch(inA).getStatusCode());
+        var inB = com.azure.cosmos.models.CosmosBatch.createCosmosBatch(new PartitionKey("b"));
+        inB.createItemOperation(item("bb", "b"));
+        assertStatus(403, () -> orders(writer).executeCosmosBatch(inB));
+        assertStatus(404, () -> sdk.getDatabase(db).getContainer("orders").readItem("bb", new PartitionKey("b"),
+                JsonNode.class));
+    }
+
+    @Test
     void anItemTokenReadsThatItemOnly() {
         CosmosClient c = tokenClient(token(permission("o1-only", PermissionMode.READ, "orders")
                 .setResourcePath(ContainerChildResourceType.ITEM, "o1")));
