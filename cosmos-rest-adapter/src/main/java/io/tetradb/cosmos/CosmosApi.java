@@ -35,6 +35,9 @@ final class CosmosApi {
     final Batches batches;
     final Offers offers;
     final Scripts scripts;
+    final UserStore users;
+    private final ResourceTokenAuth resourceTokenAuth;
+    private final Users userRoutes;
     private final java.util.concurrent.ConcurrentHashMap<String, Target> targets =
             new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -47,6 +50,10 @@ final class CosmosApi {
         this.batches = new Batches(this);
         this.offers = new Offers(this);
         this.scripts = new Scripts(this);
+        this.users = new UserStore(store);
+        ResourceTokens tokens = new ResourceTokens(options.masterKey(), store.config().clock());
+        this.resourceTokenAuth = new ResourceTokenAuth(this, tokens);
+        this.userRoutes = new Users(this, tokens);
     }
 
     RestResponse handle(RestRequest r) {
@@ -74,7 +81,12 @@ final class CosmosApi {
 
     private RestResponse route(RestRequest r) {
         List<String> s = r.segments();
-        MasterKeyAuth.Grant grant = auth.verify(r);
+        MasterKeyAuth.Grant grant = null;
+        if (ResourceTokens.isResourceToken(r.header("authorization"))) {
+            resourceTokenAuth.authorize(r); // 401/403 unless the permission covers the request (null grant)
+        } else {
+            grant = auth.verify(r);
+        }
         if (grant == MasterKeyAuth.Grant.READ_ONLY && writes(r)) {
             // Cosmos DB answers a write signed with a read-only key (a stored procedure's execution included) as it
             // answers a wrong key: 401 (learn.microsoft.com troubleshoot-unauthorized; azure-cosmos-dotnet-v2#123)
@@ -85,6 +97,9 @@ final class CosmosApi {
         if (s.isEmpty()) {
             requireMethod(r, "GET");
             return RestResponse.json(200, Account.document(r), 1);
+        }
+        if (s.size() >= 3 && s.get(0).equals("dbs") && s.get(2).equals("users")) {
+            return userRoutes.handle(r, database(s.get(1)), grant);
         }
         switch (s.get(0)) {
             case "dbs":
@@ -149,8 +164,7 @@ final class CosmosApi {
             return RestResponse.empty(204, 1);
         }
         if (!r.segment(2).equals("colls")) {
-            throw CosmosError.notFound("Unknown resource '" + r.segment(2) + "' under a database (users and "
-                    + "permissions are not served yet).");
+            throw CosmosError.notFound("Unknown resource '" + r.segment(2) + "' under a database.");
         }
         if (n == 3) {
             requireMethod(r, "GET", "POST");

@@ -97,6 +97,28 @@ final class ResourceIds {
         return encode(new byte[]{(byte) (n >>> 16), (byte) (n >>> 8), (byte) n});
     }
 
+    /** A user: the database's 4 bytes, then 4 from the user's name with the top bit clear (a user, not a container). */
+    static String user(String databaseRid, byte[] name) {
+        byte[] out = Arrays.copyOf(decode(databaseRid), 8);
+        long h = fnv(name);
+        for (int i = 0; i < 4; i++) {
+            out[4 + i] = (byte) (h >>> (24 - 8 * i));
+        }
+        out[4] = (byte) ((out[4] & 0x7F) | 0x01);
+        return encode(out);
+    }
+
+    /** A permission: its user's 8 bytes, then 8 from the permission's name. */
+    static String permission(String userRid, String name) {
+        byte[] out = Arrays.copyOf(decode(userRid), 16);
+        long h = fnv(name.getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < 8; i++) {
+            out[8 + i] = (byte) (h >>> (56 - 8 * i));
+        }
+        out[8] = (byte) ((out[8] & 0x7F) | 0x01);
+        return encode(out);
+    }
+
     /** The database named by a RID, or null. */
     static DatabaseDefinition findDatabase(CoreStore store, String rid) {
         for (DatabaseDefinition d : store.listDatabases()) {

@@ -108,7 +108,9 @@ class BadInputTest extends ServerFixture {
         RawClient.Answer fullFidelity = raw.send("GET", DOCS, null, Map.of("A-IM", "Full-Fidelity Feed"));
         assertError(fullFidelity, 400); // no all-versions retention on this container
         assertTrue(fullFidelity.json().get("message").asText().contains("retention"), fullFidelity.text());
-        assertError(raw.send("POST", "/dbs/bad/users", "{\"id\":\"u\"}"), 404);
+        assertError(raw.send("POST", "/dbs/nodb/users", "{\"id\":\"u\"}"), 404); // users of no database
+        assertError(raw.send("POST", "/dbs/bad/users", "{\"id\":\"u/x\"}"), 400); // a slash in a user's id
+        assertError(raw.send("POST", "/dbs/bad/users/nobody/permissions", "{\"id\":\"p\"}"), 404);
     }
 
     @Test
