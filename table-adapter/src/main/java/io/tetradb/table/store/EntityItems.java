@@ -52,6 +52,14 @@ public final class EntityItems {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }
 
+    /**
+     * The item for an entity written at {@code timestamp}, in one of this face's tables: typed when the core stores
+     * {@code typed} (binary) items, else in the earlier shape, which JSON text keeps exactly.
+     */
+    static ObjectNode toItem(Entity e, Instant timestamp, boolean typed) {
+        return typed ? toItem(e, timestamp) : LegacyEntityValues.toItem(e, timestamp);
+    }
+
     /** The item for an entity written at {@code timestamp}, in one of this face's tables. */
     public static ObjectNode toItem(Entity e, Instant timestamp) {
         ObjectNode item = F.objectNode();
@@ -94,7 +102,12 @@ public final class EntityItems {
      * Decimal128 read through Tables and written back unchanged keeps its type. In this face's own tables the
      * PartitionKey, RowKey and {@code timestamp} are set; in others the keys stay the item's own.
      */
-    static ObjectNode overlay(JsonNode stored, Entity e, boolean replace, Instant timestamp, EntityLayout layout) {
+    static ObjectNode overlay(JsonNode stored, Entity e, boolean replace, Instant timestamp, EntityLayout layout,
+                              boolean typed) {
+        if (layout.isTables() && !typed) { // JSON text: the earlier shape, entity by entity
+            Entity current = fromItem(stored, layout);
+            return LegacyEntityValues.toItem(replace ? e : current.mergedWith(e), timestamp);
+        }
         if (layout.isTables() && LegacyEntityValues.tags(stored) != null) {
             stored = toItem(fromItem(stored, layout), timestamp); // the earlier shape: rewritten typed
         }

@@ -276,7 +276,8 @@ public final class Table {
         EntityRules.checkEntity(e);
         Instant written = DateTimes.nextWriteTime();
         try {
-            ObjectNode item = layout.isTables() ? EntityItems.toItem(e, written) : EntityItems.toForeignItem(e, layout);
+            ObjectNode item = layout.isTables() ? EntityItems.toItem(e, written, typed())
+                    : EntityItems.toForeignItem(e, layout);
             ItemResult r = container.execute(pk(e.partitionKey()), op.apply(item));
             return new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null);
         } catch (StoreException ex) {
@@ -290,7 +291,8 @@ public final class Table {
      */
     private Outcome rewrite(ItemResult cur, Entity e, boolean replace) {
         Instant written = DateTimes.nextWriteTime();
-        ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, replace, written, layout);
+        ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, replace, written, layout,
+                typed());
         try {
             ItemResult r = container.execute(storedPartition(item, e),
                     ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
@@ -397,7 +399,7 @@ public final class Table {
                     } else {
                         charge += cur.requestCharge();
                         ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, true, written,
-                                layout);
+                                layout, typed());
                         core.add(ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
                     }
                     continue;
@@ -436,7 +438,7 @@ public final class Table {
                             charge += cur.requestCharge();
                             EntityRules.checkEntity(stored.mergedWith(e));
                             ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, false,
-                                    written, layout);
+                                    written, layout, typed());
                             core.add(ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
                         }
                     }
@@ -482,7 +484,7 @@ public final class Table {
 
     private ObjectNode checked(Entity e, Instant written) {
         EntityRules.checkEntity(e);
-        return layout.isTables() ? EntityItems.toItem(e, written) : EntityItems.toForeignItem(e, layout);
+        return layout.isTables() ? EntityItems.toItem(e, written, typed()) : EntityItems.toForeignItem(e, layout);
     }
 
     private ItemResult readOrNull(Entity e) {
@@ -504,6 +506,11 @@ public final class Table {
 
     EntityLayout layout() {
         return layout;
+    }
+
+    /** Whether the core stores typed (binary) items; JSON text would lose the Edm types of typed values. */
+    private boolean typed() {
+        return container.codec().writesBinary();
     }
 
     private static TableException preconditionFailed() {

@@ -277,6 +277,41 @@ class TypedEntityItemsTest {
         assertEquals(MinKeyNode.INSTANCE, updated.get("low"), "values Tables does not show stay");
     }
 
+    /**
+     * While the core writes JSON text (its default until the binary item format is), typed values would lose their
+     * types there: entities are then written in the earlier shape, which keeps them, and filters still find them.
+     */
+    @Test
+    void aCoreStoringJsonTextGetsTheEarlierShape(@TempDir Path jsonDir) {
+        String previous = System.getProperty("tetradb.itemFormat");
+        System.setProperty("tetradb.itemFormat", "json");
+        try (CosmosClient json = new CosmosClientBuilder().dataDirectory(jsonDir).buildClient()) {
+            Table t = new TableService(json, "devstoreaccount1").createTable("jsontext");
+            Instant when = Instant.parse("2016-03-01T09:30:00.1234567Z");
+            Map<String, EdmValue> p = new LinkedHashMap<>();
+            p.put("L", EdmValue.int64(5));
+            p.put("T", EdmValue.dateTime(when));
+            p.put("G", EdmValue.guid(new UUID(1, 2)));
+            p.put("N", EdmValue.dbl(Double.NaN));
+            t.insert(new Entity("p", "r", p));
+            t.merge(new Entity("p", "r", Map.of("B", EdmValue.binary(new byte[]{7}))), "*", false);
+            Map<String, EdmValue> expected = new LinkedHashMap<>(p);
+            expected.put("B", EdmValue.binary(new byte[]{7}));
+            assertEquals(expected, t.get("p", "r").entity().properties());
+            ContainerStore c = json.coreStore().container("devstoreaccount1", "jsontext");
+            JsonNode item = c.codec().parse(c.read(pk("p"), "r", null).stored());
+            assertEquals("Edm.DateTime", item.path("_types").path("T").textValue());
+            assertEquals(List.of("r"), rowKeys(t, "T eq datetime'2016-03-01T09:30:00.1234567Z' and L eq 5L"));
+            assertEquals(List.of("r"), rowKeys(t, "B eq X'07'"));
+        } finally {
+            if (previous == null) {
+                System.clearProperty("tetradb.itemFormat");
+            } else {
+                System.setProperty("tetradb.itemFormat", previous);
+            }
+        }
+    }
+
     /** Vertices and edges in Cosmos DB's Gremlin layout: their property values, not the graph's bookkeeping. */
     @Test
     void graphItemsShowTheirPropertyValues() throws Exception {
