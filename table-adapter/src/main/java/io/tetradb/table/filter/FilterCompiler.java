@@ -57,11 +57,6 @@ public final class FilterCompiler {
         this.layout = layout;
     }
 
-    /** The condition of a filter over this face's own tables (parameters dropped: for tests of the shape). */
-    public static Expr compile(Filter f) {
-        return compile(f, EntityLayout.TABLES).condition();
-    }
-
     public static Compiled compile(Filter f, EntityLayout layout) {
         FilterCompiler c = new FilterCompiler(layout);
         Expr e = c.expr(f);

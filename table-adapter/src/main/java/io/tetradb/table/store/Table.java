@@ -161,14 +161,7 @@ public final class Table {
         Instant expected = ETags.condition(ifMatch);
         String id = RowKeys.toId(e.rowKey());
         if (!layout.isTables()) {
-            // another face's item: its keys, bookkeeping and the values Tables shows unchanged stay as they are
-            EntityRules.checkEntity(e);
-            ItemResult cur = expected == null ? readForeign(e) : readMatching(e.partitionKey(), e.rowKey(), expected);
-            if (cur == null) {
-                throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
-            }
-            Outcome o = rewrite(cur, e, true);
-            return o.withCharge(cur.requestCharge() + o.requestCharge());
+            return replaceForeign(e, expected, false);
         }
         if (expected == null) {
             return write(e, item -> ItemOperation.replace(id, item, null));
@@ -182,14 +175,37 @@ public final class Table {
     /** Insert or replace. */
     public Outcome upsert(Entity e) {
         if (!layout.isTables()) {
-            EntityRules.checkEntity(e);
-            ItemResult cur = readForeign(e);
-            if (cur != null) {
-                Outcome o = rewrite(cur, e, true);
-                return o.withCharge(cur.requestCharge() + o.requestCharge());
-            }
+            return replaceForeign(e, null, true);
         }
         return write(e, item -> ItemOperation.upsert(item, null));
+    }
+
+    /**
+     * Update (or with {@code insert} upsert) of an entity in another face's container: the stored item is read and
+     * rewritten so that its keys, bookkeeping and the values Tables shows unchanged stay as they are; without an
+     * If-Match a concurrent write is retried, as merges are.
+     */
+    private Outcome replaceForeign(Entity e, Instant expected, boolean insert) {
+        EntityRules.checkEntity(e);
+        for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
+            ItemResult cur = expected == null ? readForeign(e) : readMatching(e.partitionKey(), e.rowKey(), expected);
+            try {
+                if (cur == null) {
+                    if (!insert) {
+                        throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
+                    }
+                    return write(e, item -> ItemOperation.create(item));
+                }
+                Outcome o = rewrite(cur, e, true);
+                return o.withCharge(cur.requestCharge() + o.requestCharge());
+            } catch (TableException ex) {
+                boolean raced = ex.status() == 412 && expected == null || ex.status() == 409 && cur == null;
+                if (!raced) {
+                    throw ex;
+                }
+            }
+        }
+        throw new TableException(503, "ServerBusy", "The entity changed too often to replace; retry");
     }
 
     /**

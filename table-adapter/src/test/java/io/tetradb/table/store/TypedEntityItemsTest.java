@@ -275,6 +275,15 @@ class TypedEntityItemsTest {
         assertEquals(IntNode.valueOf(4), updated.get("qty"));
         assertNull(updated.get("tags"), "a shown property the update leaves out is removed");
         assertEquals(MinKeyNode.INSTANCE, updated.get("low"), "values Tables does not show stay");
+
+        // an upsert (insert or replace) of the existing item replaces it the same way
+        t.upsert(new Entity("east", shown.rowKey(), Map.of("qty", EdmValue.int32(5))));
+        ObjectNode upserted = stored("orders", pk("east"), "o65f1a2b3c4d5e6f708192a3b");
+        assertEquals(oid, upserted.get("_id"));
+        assertEquals("east", upserted.get("region").textValue());
+        assertEquals(IntNode.valueOf(5), upserted.get("qty"));
+        assertNull(upserted.get("ref"));
+        assertEquals(Map.of("qty", EdmValue.int32(5)), t.get("east", shown.rowKey()).entity().properties());
     }
 
     /**
