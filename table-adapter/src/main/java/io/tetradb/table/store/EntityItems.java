@@ -78,6 +78,7 @@ public final class EntityItems {
      * is the core's {@code _ts}.
      */
     static ObjectNode toForeignItem(Entity e, EntityLayout layout) {
+        checkForeignNames(e, layout);
         ObjectNode item = F.objectNode();
         item.put("id", RowKeys.toId(e.rowKey()));
         if (!e.partitionKey().isEmpty()) {
@@ -111,6 +112,7 @@ public final class EntityItems {
         if (layout.isTables() && LegacyEntityValues.tags(stored) != null) {
             stored = toItem(fromItem(stored, layout), timestamp); // the earlier shape: rewritten typed
         }
+        checkForeignNames(e, layout);
         ObjectNode item = F.objectNode();
         for (Iterator<Map.Entry<String, JsonNode>> it = stored.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
@@ -138,6 +140,19 @@ public final class EntityItems {
             item.set(TIMESTAMP, DateTimeNode.of(timestamp));
         }
         return item;
+    }
+
+    /**
+     * A property named like another face's bookkeeping (its partition key property, {@code _id}, the graph's edge
+     * fields) would move or corrupt the item: 400 InvalidInput.
+     */
+    private static void checkForeignNames(Entity e, EntityLayout layout) {
+        for (String name : e.properties().keySet()) {
+            if (layout.bookkeeping(storedName(name))) {
+                throw io.tetradb.table.model.TableException.invalidInput("the property '" + name
+                        + "' is kept by the face that owns this table (its partition key or bookkeeping)");
+            }
+        }
     }
 
     /** The Edm value the Tables API shows for a stored property value (null: none). */

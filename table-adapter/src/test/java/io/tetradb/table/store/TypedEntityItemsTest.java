@@ -276,6 +276,13 @@ class TypedEntityItemsTest {
         assertNull(updated.get("tags"), "a shown property the update leaves out is removed");
         assertEquals(MinKeyNode.INSTANCE, updated.get("low"), "values Tables does not show stay");
 
+        // the other face's partition key property is not the Tables client's to write
+        io.tetradb.table.model.TableException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.table.model.TableException.class, () -> t.merge(new Entity("east", shown.rowKey(),
+                        Map.of("region", EdmValue.string("west"))), "*", false));
+        assertEquals(400, refused.status());
+        assertEquals("east", stored("orders", pk("east"), "o65f1a2b3c4d5e6f708192a3b").get("region").textValue());
+
         // an upsert (insert or replace) of the existing item replaces it the same way
         t.upsert(new Entity("east", shown.rowKey(), Map.of("qty", EdmValue.int32(5))));
         ObjectNode upserted = stored("orders", pk("east"), "o65f1a2b3c4d5e6f708192a3b");
