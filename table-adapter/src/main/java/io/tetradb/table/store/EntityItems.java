@@ -3,46 +3,42 @@ package io.tetradb.table.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.value.DateTimeNode;
 import io.tetradb.table.model.DateTimes;
-import io.tetradb.table.model.EdmType;
 import io.tetradb.table.model.EdmValue;
 import io.tetradb.table.model.Entity;
 
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
- * Entity ↔ the core item it is stored as.
- *
+ * Entity ↔ the core item it is stored as, in the core's typed values ({@link EdmTypedValues}):
  * <pre>
- * {"id": RowKey, "PartitionKey": "Smith", "Timestamp": "2026-11-23T21:11:31.1234567Z",
- *  "Age": 42, "Balance": 9007199254740993, "Joined": "2016-03-01T09:30:00.1234567Z",
- *  "_types": {"Balance": "Edm.Int64", "Joined": "Edm.DateTime"}}
+ * {"id": RowKey, "PartitionKey": "Smith", "Timestamp": DateTime(2026-11-23T21:11:31.1234567Z),
+ *  "Age": Int32(42), "Balance": Int64(9007199254740993), "Joined": DateTime(…), "Ratio": Double(2.0),
+ *  "Key": Guid(…), "Blob": Binary(subtype 0, …)}
  * </pre>
- * Values stay plain JSON where JSON holds them exactly, so the core's indexes, range seeks and SQL see them:
- * String, Int32 and Boolean untagged; Int64 and finite Doubles as JSON numbers, tagged; DateTime as its fixed-width
- * seven-digit UTC text (text order = time order), Guid as lower-case text, Binary as lower-case hex (text order =
- * byte order), non-finite Doubles as {@code "NaN"}, {@code "Infinity"}, {@code "-Infinity"} — all tagged. The tags
- * live in {@code _types} (graph-core's approach). The RowKey is the id ({@link RowKeys}). User properties whose names
- * the core reserves ({@code id} and the {@code _}-names below) are stored as {@code ~name}; no property name can
- * start with {@code ~}, so nothing collides. Items other faces wrote read back with types guessed from JSON
- * (integers in Int32 range → Int32, other integers → Int64, other numbers → Double).
+ * No sidecar: every Edm type is a type of the core, so the core's indexes, range seeks, SQL and the other faces see
+ * the values as what they are. The RowKey is the id ({@link RowKeys}). User properties whose names the core reserves
+ * ({@code id} and the {@code _}-names below) are stored as {@code ~name}; no property name can start with {@code ~},
+ * so nothing collides. Items in the earlier shape (JSON + {@code _types}) still read ({@link LegacyEntityValues}).
+ * Items of other faces read as {@link EdmTypedValues#view} shows their values, with their keys as their container's
+ * {@link EntityLayout} says.
  */
 public final class EntityItems {
-    public static final String TYPES = "_types";
+    public static final String TYPES = LegacyEntityValues.TYPES;
     public static final String PARTITION_KEY = "PartitionKey";
     public static final String TIMESTAMP = "Timestamp";
     private static final Set<String> RESERVED = Set.of("id", "_rid", "_self", "_etag", "_attachments", "_ts",
             TYPES, "_lsn");
     private static final Set<String> SYSTEM = Set.of("id", "_rid", "_self", "_etag", "_attachments", "_ts", TYPES,
             PARTITION_KEY, TIMESTAMP);
+    /** What the core sets on every stored item; a rewritten item leaves them to the core. */
+    private static final Set<String> CORE_SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final HexFormat HEX = HexFormat.of();
 
     private EntityItems() {
     }
@@ -56,67 +52,170 @@ public final class EntityItems {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }
 
-    /** The item for an entity written at {@code timestamp}. */
+    /**
+     * The item for an entity written at {@code timestamp}, in one of this face's tables: typed when the core stores
+     * {@code typed} (binary) items, else in the earlier shape, which JSON text keeps exactly.
+     */
+    static ObjectNode toItem(Entity e, Instant timestamp, boolean typed) {
+        return typed ? toItem(e, timestamp) : LegacyEntityValues.toItem(e, timestamp);
+    }
+
+    /** The item for an entity written at {@code timestamp}, in one of this face's tables. */
     public static ObjectNode toItem(Entity e, Instant timestamp) {
         ObjectNode item = F.objectNode();
         item.put("id", RowKeys.toId(e.rowKey()));
         item.put(PARTITION_KEY, e.partitionKey());
-        item.put(TIMESTAMP, DateTimes.format(timestamp));
-        ObjectNode types = F.objectNode();
+        item.set(TIMESTAMP, DateTimeNode.of(timestamp));
         for (Map.Entry<String, EdmValue> p : e.properties().entrySet()) {
-            String name = storedName(p.getKey());
-            EdmValue v = p.getValue();
-            item.set(name, storedValue(v));
-            if (v.type() != EdmType.STRING && v.type() != EdmType.INT32 && v.type() != EdmType.BOOLEAN) {
-                types.put(name, v.type().odataName());
-            }
-        }
-        if (!types.isEmpty()) {
-            item.set(TYPES, types);
+            item.set(storedName(p.getKey()), EdmTypedValues.node(p.getValue()));
         }
         return item;
     }
 
-    /** The JSON a value of a given type is stored as (also the literal a filter compares with). */
-    public static JsonNode storedValue(EdmValue v) {
-        return switch (v.type()) {
-            case STRING -> F.textNode((String) v.value());
-            case INT32 -> F.numberNode((Integer) v.value());
-            case INT64 -> F.numberNode((Long) v.value());
-            case BOOLEAN -> F.booleanNode((Boolean) v.value());
-            case DOUBLE -> Double.isFinite((Double) v.value()) ? F.numberNode((Double) v.value())
-                    : F.textNode(v.wireText());
-            case DATETIME -> F.textNode(DateTimes.format((Instant) v.value()));
-            case GUID -> F.textNode(v.value().toString());
-            case BINARY -> F.textNode(HEX.formatHex((byte[]) v.value()));
-        };
+    /**
+     * The item for a new entity in another face's container: its id, its PartitionKey at the container's partition
+     * key path (none for the empty PartitionKey, see {@link EntityLayout#partition}), its properties; the Timestamp
+     * is the core's {@code _ts}.
+     */
+    static ObjectNode toForeignItem(Entity e, EntityLayout layout) {
+        checkForeignNames(e, layout);
+        ObjectNode item = F.objectNode();
+        item.put("id", RowKeys.toId(e.rowKey()));
+        if (!e.partitionKey().isEmpty()) {
+            ObjectNode at = item;
+            java.util.List<String> path = layout.partitionKeyPath();
+            for (int i = 0; i < path.size() - 1; i++) {
+                at = at.putObject(path.get(i));
+            }
+            at.put(path.get(path.size() - 1), e.partitionKey());
+        }
+        for (Map.Entry<String, EdmValue> p : e.properties().entrySet()) {
+            item.set(storedName(p.getKey()), EdmTypedValues.node(p.getValue()));
+        }
+        return item;
     }
 
-    /** The entity an item holds, with the ETag of its Timestamp. */
-    public static Entity fromItem(JsonNode item) {
-        String rowKey = RowKeys.fromId(item.path("id").asText());
-        JsonNode pkNode = item.get(PARTITION_KEY);
-        String pk = pkNode == null || pkNode.isNull() ? "" : pkNode.isTextual() ? pkNode.textValue() : pkNode.toString();
-        JsonNode ts = item.get(TIMESTAMP);
-        Instant timestamp;
-        try {
-            timestamp = ts != null && ts.isTextual() ? DateTimes.parse(ts.textValue()) : foreignTimestamp(item);
-        } catch (RuntimeException notOurs) {
-            timestamp = foreignTimestamp(item);
+    /**
+     * A stored item with an entity's properties laid over it (a merge), or replacing the properties the Tables API
+     * shows (an update, {@code replace}). Everything else of the item stays as stored: the other face's keys and
+     * bookkeeping, the values Tables does not show (null, MinKey, MaxKey), and — also on a replace — every property
+     * whose new value equals what the Tables API showed for the stored one, so a sub-document, an ObjectId or a
+     * Decimal128 read through Tables and written back unchanged keeps its type. In this face's own tables the
+     * PartitionKey, RowKey and {@code timestamp} are set; in others the keys stay the item's own.
+     */
+    static ObjectNode overlay(JsonNode stored, Entity e, boolean replace, Instant timestamp, EntityLayout layout,
+                              boolean typed) {
+        if (layout.isTables() && !typed) { // JSON text: the earlier shape, entity by entity
+            Entity current = fromItem(stored, layout);
+            return LegacyEntityValues.toItem(replace ? e : current.mergedWith(e), timestamp);
         }
-        JsonNode types = item.path(TYPES);
+        if (layout.isTables() && LegacyEntityValues.tags(stored) != null) {
+            stored = toItem(fromItem(stored, layout), timestamp); // the earlier shape: rewritten typed
+        }
+        checkForeignNames(e, layout);
+        ObjectNode item = F.objectNode();
+        for (Iterator<Map.Entry<String, JsonNode>> it = stored.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            String name = f.getKey();
+            if (CORE_SYSTEM.contains(name)) {
+                continue;
+            }
+            if (replace && !hidden(name, layout) && !e.properties().containsKey(userName(name))
+                    && shown(f.getValue(), layout) != null) {
+                continue; // a shown property the replacement leaves out
+            }
+            item.set(name, f.getValue());
+        }
+        for (Map.Entry<String, EdmValue> p : e.properties().entrySet()) {
+            String name = storedName(p.getKey());
+            JsonNode current = item.get(name);
+            if (current == null || !p.getValue().equals(shown(current, layout))) {
+                JsonNode node = EdmTypedValues.node(p.getValue());
+                item.set(name, layout.isTables() || current == null ? node : GraphProperties.withValue(current, node));
+            }
+        }
+        if (layout.isTables()) {
+            item.put("id", RowKeys.toId(e.rowKey()));
+            item.put(PARTITION_KEY, e.partitionKey());
+            item.set(TIMESTAMP, DateTimeNode.of(timestamp));
+        }
+        return item;
+    }
+
+    /**
+     * A property named like another face's bookkeeping (its partition key property, {@code _id}, the graph's edge
+     * fields) would move or corrupt the item: 400 InvalidInput.
+     */
+    private static void checkForeignNames(Entity e, EntityLayout layout) {
+        for (String name : e.properties().keySet()) {
+            if (layout.bookkeeping(storedName(name))) {
+                throw io.tetradb.table.model.TableException.invalidInput("the property '" + name
+                        + "' is kept by the face that owns this table (its partition key or bookkeeping)");
+            }
+        }
+    }
+
+    /** The Edm value the Tables API shows for a stored property value (null: none). */
+    private static EdmValue shown(JsonNode value, EntityLayout layout) {
+        return EdmTypedValues.view(layout.isTables() ? value : GraphProperties.plain(value));
+    }
+
+    private static boolean hidden(String name, EntityLayout layout) {
+        return SYSTEM.contains(name) || layout.bookkeeping(name);
+    }
+
+    /** The JSON a value of a given type is stored as (also the literal a filter compares with). */
+    public static JsonNode storedValue(EdmValue v) {
+        return EdmTypedValues.node(v);
+    }
+
+    /** The entity an item of one of this face's tables holds, with the ETag of its Timestamp. */
+    public static Entity fromItem(JsonNode item) {
+        return fromItem(item, EntityLayout.TABLES);
+    }
+
+    /** The entity an item holds, its keys where {@code layout} says, with the ETag of its Timestamp. */
+    public static Entity fromItem(JsonNode item, EntityLayout layout) {
+        String rowKey = layout.rowKey(item);
+        String pk = layout.partitionKey(item);
+        Instant timestamp = layout.isTables() ? ownTimestamp(item) : foreignTimestamp(item);
+        JsonNode legacyTags = LegacyEntityValues.tags(item);
         Map<String, EdmValue> props = new LinkedHashMap<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
-            if (SYSTEM.contains(f.getKey())) {
+            String name = f.getKey();
+            if (hidden(name, layout)) {
                 continue;
             }
-            EdmValue v = readValue(f.getValue(), types.path(f.getKey()).asText(null));
+            JsonNode value = f.getValue();
+            EdmValue v = null;
+            if (legacyTags != null) {
+                v = LegacyEntityValues.read(value, legacyTags.path(name).asText(null));
+            }
+            if (v == null) {
+                v = shown(value, layout);
+            }
             if (v != null) {
-                props.put(userName(f.getKey()), v);
+                props.put(userName(name), v);
             }
         }
         return new Entity(pk, rowKey, timestamp, io.tetradb.table.model.ETags.of(timestamp), props);
+    }
+
+    /** The Timestamp this face stored (typed, or the earlier seven-digit text), else the other face's. */
+    private static Instant ownTimestamp(JsonNode item) {
+        JsonNode ts = item.get(TIMESTAMP);
+        if (ts instanceof DateTimeNode d) {
+            return d.instant();
+        }
+        if (ts != null && ts.isTextual()) {
+            try {
+                return DateTimes.parse(ts.textValue());
+            } catch (RuntimeException notOurs) {
+                // a text another face wrote there
+            }
+        }
+        return foreignTimestamp(item);
     }
 
     /**
@@ -134,48 +233,5 @@ public final class EntityItems {
         } catch (NumberFormatException e) {
             return second;
         }
-    }
-
-    private static EdmValue readValue(JsonNode n, String tag) {
-        EdmType type = tag == null ? null : EdmType.ofOdataName(tag);
-        if (type != null) {
-            try {
-                return switch (type) {
-                    case STRING -> EdmValue.string(n.asText());
-                    case INT32 -> EdmValue.int32(n.asInt());
-                    case INT64 -> EdmValue.int64(n.asLong());
-                    case BOOLEAN -> EdmValue.bool(n.asBoolean());
-                    case DOUBLE -> EdmValue.dbl(n.isTextual() ? parseDouble(n.textValue()) : n.asDouble());
-                    case DATETIME -> EdmValue.dateTime(DateTimes.parse(n.asText()));
-                    case GUID -> EdmValue.guid(UUID.fromString(n.asText()));
-                    case BINARY -> EdmValue.binary(HEX.parseHex(n.asText()));
-                };
-            } catch (RuntimeException changedByAnotherFace) {
-                // the tag no longer fits the value: fall through to the untagged reading
-            }
-        }
-        if (n.isTextual()) {
-            return EdmValue.string(n.textValue());
-        } else if (n.isBoolean()) {
-            return EdmValue.bool(n.booleanValue());
-        } else if (n.isIntegralNumber() && n.canConvertToInt()) {
-            return EdmValue.int32(n.intValue());
-        } else if (n.isIntegralNumber() && n.canConvertToLong()) {
-            return EdmValue.int64(n.longValue());
-        } else if (n.isNumber()) {
-            return EdmValue.dbl(n.doubleValue());
-        } else if (n.isNull() || n.isMissingNode()) {
-            return null;
-        }
-        return EdmValue.string(n.toString()); // arrays and objects other faces wrote: their JSON text
-    }
-
-    static double parseDouble(String s) {
-        return switch (s) {
-            case "NaN" -> Double.NaN;
-            case "Infinity", "INF" -> Double.POSITIVE_INFINITY;
-            case "-Infinity", "-INF" -> Double.NEGATIVE_INFINITY;
-            default -> Double.parseDouble(s);
-        };
     }
 }

@@ -3,7 +3,6 @@ package io.tetradb.table.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.query.plan.LogicalPlan;
@@ -44,7 +43,6 @@ final class EntityQuery {
     /** The matches a face-side sort may hold in memory at most (more: the ordered read). */
     private static final long SEEK_SORT_MAX_BYTES = 32L << 20;
     private static final Expr D = new Expr.Identifier(FilterCompiler.ALIAS);
-    private static final Expr PK = new Expr.PropertyAccess(D, EntityItems.PARTITION_KEY);
     private static final Expr ID = new Expr.PropertyAccess(D, "id");
     private static final Comparator<Entity> TABLES_ORDER =
             Comparator.comparing(Entity::partitionKey).thenComparing(Entity::rowKey);
@@ -52,33 +50,40 @@ final class EntityQuery {
     private EntityQuery() {
     }
 
-    static Table.Page run(ContainerStore container, Filter filter, int top, String continuation, int seekSortLimit) {
+    static Table.Page run(ContainerStore container, EntityLayout layout, Filter filter, int top, String continuation,
+                          int seekSortLimit) {
         Token token = continuation == null ? new Token(null, null) : Token.decode(continuation);
         String pinned = filter == null ? null : FilterCompiler.pinnedPartitionKey(filter);
-        PartitionKeyValue pk = pinned == null ? null : PartitionKeyValue.of(TextNode.valueOf(pinned));
-        Expr condition = filter == null ? null : FilterCompiler.compile(filter);
+        PartitionKeyValue pk = pinned == null ? null : layout.partition(pinned);
+        FilterCompiler.Compiled compiled = filter == null ? null : FilterCompiler.compile(filter, layout);
+        Expr condition = compiled == null ? null : compiled.condition();
+        Map<String, JsonNode> params = compiled == null ? Map.of() : compiled.parameters();
+        Expr pkExpr = FilterCompiler.partitionKeyExpr(layout);
         if (token.position() != null) {
-            Expr from = from(token.position(), pinned != null);
+            Expr from = from(pkExpr, token.position(), pinned != null);
             condition = condition == null ? from : new Expr.Binary(Expr.BinaryOp.AND, condition, from);
         }
         try {
-            if (token.core() == null && filter != null && hasNonKeySeek(filter)) {
-                ContainerQuery.Page all = container.queryPage(plan(condition, null), Map.of(), pk, null, null,
+            // positions are entity keys; in another face's container the RowKey need not be the id: ordered reads only
+            if (token.core() == null && filter != null && layout.isTables() && hasNonKeySeek(filter)) {
+                ContainerQuery.Page all = container.queryPage(plan(condition, null), params, pk, null, null,
                         seekSortLimit + 1, SEEK_SORT_MAX_BYTES);
                 if (all.continuation() == null && all.results().size() <= seekSortLimit) {
-                    List<Entity> matches = entities(all.results());
+                    List<Entity> matches = entities(all.results(), layout);
                     matches.sort(TABLES_ORDER);
                     List<Entity> page = new ArrayList<>(matches.subList(0, Math.min(top, matches.size())));
                     String next = matches.size() > top ? new Token(keys(matches.get(top)), null).encode() : null;
                     return new Table.Page(page, next, all.requestCharge(), all.access() + ", sorted by the table face");
                 }
             }
+            // another face's container has no composite index of the Tables order: its items come in the core's
+            // order (logical partition, then id), which is the Tables order within one partition
             List<OrderByItem> order = pinned != null ? List.of(new OrderByItem(ID, false))
-                    : List.of(new OrderByItem(PK, false), new OrderByItem(ID, false));
-            ContainerQuery.Page page = container.queryPage(plan(condition, order), Map.of(), pk, null, token.core(),
+                    : layout.isTables() ? List.of(new OrderByItem(pkExpr, false), new OrderByItem(ID, false)) : null;
+            ContainerQuery.Page page = container.queryPage(plan(condition, order), params, pk, null, token.core(),
                     top, 4L << 20);
             String next = page.continuation() == null ? null : new Token(token.position(), page.continuation()).encode();
-            return new Table.Page(entities(page.results()), next, page.requestCharge(), page.access());
+            return new Table.Page(entities(page.results(), layout), next, page.requestCharge(), page.access());
         } catch (StoreException e) {
             throw Table.translate(e);
         }
@@ -97,15 +102,15 @@ final class EntityQuery {
     }
 
     /** Entities with keys at or after {@code position}: {@code PK > p OR (PK = p AND id >= r)}. */
-    private static Expr from(List<String> position, boolean onePartition) {
+    private static Expr from(Expr pkExpr, List<String> position, boolean onePartition) {
         Expr idFrom = new Expr.Binary(Expr.BinaryOp.GREATER_OR_EQUAL, ID,
                 new Expr.StringLiteral(RowKeys.toId(position.get(1))));
         if (onePartition) {
             return idFrom;
         }
         Expr pk = new Expr.StringLiteral(position.get(0));
-        return new Expr.Binary(Expr.BinaryOp.OR, new Expr.Binary(Expr.BinaryOp.GREATER, PK, pk),
-                new Expr.Binary(Expr.BinaryOp.AND, new Expr.Binary(Expr.BinaryOp.EQUAL, PK, pk), idFrom));
+        return new Expr.Binary(Expr.BinaryOp.OR, new Expr.Binary(Expr.BinaryOp.GREATER, pkExpr, pk),
+                new Expr.Binary(Expr.BinaryOp.AND, new Expr.Binary(Expr.BinaryOp.EQUAL, pkExpr, pk), idFrom));
     }
 
     /** A top-level conjunct comparing a non-key property with eq/gt/ge/lt/le: an index seek candidate. */
@@ -117,10 +122,10 @@ final class EntityQuery {
                 && !c.property().equals("RowKey");
     }
 
-    private static List<Entity> entities(List<JsonNode> items) {
+    private static List<Entity> entities(List<JsonNode> items, EntityLayout layout) {
         List<Entity> out = new ArrayList<>(items.size());
         for (JsonNode item : items) {
-            out.add(EntityItems.fromItem(item));
+            out.add(EntityItems.fromItem(item, layout));
         }
         return out;
     }

@@ -1,7 +1,6 @@
 package io.tetradb.table.store;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
@@ -36,11 +35,14 @@ public final class Table {
 
     private final String name;
     private final ContainerStore container;
+    /** Where the container's items keep the keys: this face's own table, or another face's container. */
+    private final EntityLayout layout;
     private volatile int seekSortLimit = 5000;
 
     Table(String name, ContainerStore container) {
         this.name = name;
         this.container = container;
+        this.layout = EntityLayout.of(container.definition());
     }
 
     public String name() {
@@ -58,28 +60,34 @@ public final class Table {
     public static final class Outcome {
         private final ItemResult stored;
         private final ItemCodec codec;
+        private final EntityLayout layout;
         private Entity entity;
         private final double requestCharge;
         private final Instant written;
 
         /** The entity of a stored item (null: none), read on demand; {@code written} its Timestamp if known. */
         Outcome(ItemResult stored, ItemCodec codec, double requestCharge, Instant written) {
+            this(stored, codec, EntityLayout.TABLES, requestCharge, written);
+        }
+
+        Outcome(ItemResult stored, ItemCodec codec, EntityLayout layout, double requestCharge, Instant written) {
             this.stored = stored;
             this.codec = codec;
+            this.layout = layout;
             this.requestCharge = requestCharge;
             this.written = written;
         }
 
         /** The same entity with another charge (a merge's read and write together). */
         Outcome withCharge(double total) {
-            Outcome o = new Outcome(stored, codec, total, written);
+            Outcome o = new Outcome(stored, codec, layout, total, written);
             o.entity = entity;
             return o;
         }
 
         public Entity entity() {
             if (entity == null && stored != null) {
-                entity = Table.entity(codec, stored);
+                entity = Table.entity(codec, layout, stored);
             }
             return entity;
         }
@@ -101,10 +109,45 @@ public final class Table {
 
     public Outcome get(String partitionKey, String rowKey) {
         try {
-            ItemResult r = container.read(pk(partitionKey), RowKeys.toId(rowKey), null);
+            ItemResult r = readItem(partitionKey, rowKey);
             return outcome(r);
         } catch (StoreException e) {
             throw translate(e);
+        }
+    }
+
+    /**
+     * The stored item of an entity (404 as the core's StoreException). In another face's container the RowKey may
+     * be the item's {@code _id} rather than its id (a Mongo document's id encodes its {@code _id}): when no item has
+     * the RowKey as id, the partition's item whose {@code _id} shows as that RowKey is read.
+     */
+    private ItemResult readItem(String partitionKey, String rowKey) {
+        try {
+            return container.read(pk(partitionKey), RowKeys.toId(rowKey), null);
+        } catch (StoreException e) {
+            if (e.status() != 404 || layout.isTables()) {
+                throw e;
+            }
+            String id = ForeignIds.idOf(container, pk(partitionKey), rowKey);
+            if (id == null) {
+                throw e;
+            }
+            return container.read(pk(partitionKey), id, null);
+        }
+    }
+
+    /** The stored item of an entity in another face's container (its read charge included), or null. */
+    private ItemResult readForeign(Entity e) {
+        if (layout.isTables()) {
+            return null;
+        }
+        try {
+            return readItem(e.partitionKey(), e.rowKey());
+        } catch (StoreException ex) {
+            if (ex.status() == 404) {
+                return null;
+            }
+            throw translate(ex);
         }
     }
 
@@ -117,6 +160,9 @@ public final class Table {
     public Outcome update(Entity e, String ifMatch) {
         Instant expected = ETags.condition(ifMatch);
         String id = RowKeys.toId(e.rowKey());
+        if (!layout.isTables()) {
+            return replaceForeign(e, expected, false);
+        }
         if (expected == null) {
             return write(e, item -> ItemOperation.replace(id, item, null));
         }
@@ -128,7 +174,38 @@ public final class Table {
 
     /** Insert or replace. */
     public Outcome upsert(Entity e) {
+        if (!layout.isTables()) {
+            return replaceForeign(e, null, true);
+        }
         return write(e, item -> ItemOperation.upsert(item, null));
+    }
+
+    /**
+     * Update (or with {@code insert} upsert) of an entity in another face's container: the stored item is read and
+     * rewritten so that its keys, bookkeeping and the values Tables shows unchanged stay as they are; without an
+     * If-Match a concurrent write is retried, as merges are.
+     */
+    private Outcome replaceForeign(Entity e, Instant expected, boolean insert) {
+        EntityRules.checkEntity(e);
+        for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
+            ItemResult cur = expected == null ? readForeign(e) : readMatching(e.partitionKey(), e.rowKey(), expected);
+            try {
+                if (cur == null) {
+                    if (!insert) {
+                        throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
+                    }
+                    return write(e, item -> ItemOperation.create(item));
+                }
+                Outcome o = rewrite(cur, e, true);
+                return o.withCharge(cur.requestCharge() + o.requestCharge());
+            } catch (TableException ex) {
+                boolean raced = ex.status() == 412 && expected == null || ex.status() == 409 && cur == null;
+                if (!raced) {
+                    throw ex;
+                }
+            }
+        }
+        throw new TableException(503, "ServerBusy", "The entity changed too often to replace; retry");
     }
 
     /**
@@ -138,7 +215,7 @@ public final class Table {
     private ItemResult readMatching(String partitionKey, String rowKey, Instant expected) {
         ItemResult cur;
         try {
-            cur = container.read(pk(partitionKey), RowKeys.toId(rowKey), null);
+            cur = readItem(partitionKey, rowKey);
         } catch (StoreException ex) {
             throw translate(ex);
         }
@@ -159,7 +236,7 @@ public final class Table {
         for (int attempt = 0; attempt < MAX_RETRIES; attempt++) {
             ItemResult cur;
             try {
-                cur = container.read(pk(e.partitionKey()), RowKeys.toId(e.rowKey()), null);
+                cur = readItem(e.partitionKey(), e.rowKey());
                 charge += cur.requestCharge();
             } catch (StoreException ex) {
                 if (ex.status() != 404) {
@@ -179,9 +256,8 @@ public final class Table {
                 if (expected != null && !expected.equals(stored.timestamp())) {
                     throw preconditionFailed();
                 }
-                Entity merged = stored.mergedWith(e);
-                String coreEtag = cur.etag();
-                Outcome o = write(merged, item -> ItemOperation.replace(RowKeys.toId(e.rowKey()), item, coreEtag));
+                EntityRules.checkEntity(stored.mergedWith(e));
+                Outcome o = rewrite(cur, e, false);
                 return o.withCharge(charge + o.requestCharge());
             } catch (TableException ex) {
                 boolean raced = ex.status() == 412 && expected == null || ex.status() == 409 && cur == null;
@@ -198,8 +274,13 @@ public final class Table {
         Instant expected = ETags.condition(ifMatch);
         ItemResult cur = expected == null ? null : readMatching(partitionKey, rowKey, expected);
         try {
+            String id = RowKeys.toId(rowKey);
+            if (!layout.isTables()) { // the other face's id of the RowKey
+                ItemResult found = cur != null ? cur : readItem(partitionKey, rowKey);
+                id = container.codec().parse(found.stored()).path("id").asText();
+            }
             ItemResult r = container.execute(pk(partitionKey),
-                    ItemOperation.delete(RowKeys.toId(rowKey), cur == null ? null : cur.etag()));
+                    ItemOperation.delete(id, cur == null ? null : cur.etag()));
             return new Outcome(null, null, r.requestCharge() + (cur == null ? 0 : cur.requestCharge()), null);
         } catch (StoreException e) {
             throw translate(e);
@@ -211,23 +292,47 @@ public final class Table {
         EntityRules.checkEntity(e);
         Instant written = DateTimes.nextWriteTime();
         try {
-            ItemResult r = container.execute(pk(e.partitionKey()), op.apply(EntityItems.toItem(e, written)));
-            return new Outcome(r, container.codec(), r.requestCharge(), written);
+            ObjectNode item = layout.isTables() ? EntityItems.toItem(e, written, typed())
+                    : EntityItems.toForeignItem(e, layout);
+            ItemResult r = container.execute(pk(e.partitionKey()), op.apply(item));
+            return new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null);
         } catch (StoreException ex) {
             throw translate(ex);
         }
     }
 
+    /**
+     * Replaces the stored item {@code cur} by itself with {@code e}'s properties laid over (a merge) or replacing
+     * the shown ones ({@code replace}), on the condition that it is still {@code cur} ({@link EntityItems#overlay}).
+     */
+    private Outcome rewrite(ItemResult cur, Entity e, boolean replace) {
+        Instant written = DateTimes.nextWriteTime();
+        ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, replace, written, layout,
+                typed());
+        try {
+            ItemResult r = container.execute(storedPartition(item, e),
+                    ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
+            return new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null);
+        } catch (StoreException ex) {
+            throw translate(ex);
+        }
+    }
+
+    /** The logical partition of a rewritten item: the entity's, or in another face's container the item's own. */
+    private PartitionKeyValue storedPartition(ObjectNode item, Entity e) {
+        return layout.isTables() ? pk(e.partitionKey()) : container.definition().partitionKey().extract(item);
+    }
+
     private Outcome outcome(ItemResult r) {
-        return new Outcome(r, container.codec(), r.requestCharge(), null);
+        return new Outcome(r, container.codec(), layout, r.requestCharge(), null);
     }
 
     private Entity entity(ItemResult r) {
-        return entity(container.codec(), r);
+        return entity(container.codec(), layout, r);
     }
 
-    private static Entity entity(ItemCodec codec, ItemResult r) {
-        return EntityItems.fromItem(codec.parse(r.stored()));
+    private static Entity entity(ItemCodec codec, EntityLayout layout, ItemResult r) {
+        return EntityItems.fromItem(codec.parse(r.stored()), layout);
     }
 
     // ---- queries -------------------------------------------------------------------------------------------------
@@ -245,7 +350,8 @@ public final class Table {
      * partition only.
      */
     public Page query(Filter filter, int top, String continuation) {
-        return EntityQuery.run(container, filter, Math.max(1, Math.min(top, MAX_PAGE)), continuation, seekSortLimit);
+        return EntityQuery.run(container, layout, filter, Math.max(1, Math.min(top, MAX_PAGE)), continuation,
+                seekSortLimit);
     }
 
     /** A filter seek matching at most this many entities is sorted by the face (see {@link EntityQuery}). */
@@ -295,6 +401,25 @@ public final class Table {
                 Instant expected = op.kind() == BatchOperation.Kind.UPSERT_REPLACE
                         || op.kind() == BatchOperation.Kind.UPSERT_MERGE || op.kind() == BatchOperation.Kind.INSERT
                         ? null : ETags.condition(op.ifMatch());
+                if (!layout.isTables() && (op.kind() == BatchOperation.Kind.UPDATE
+                        || op.kind() == BatchOperation.Kind.UPSERT_REPLACE)) {
+                    // another face's item: replaced through the overlay that keeps its keys and bookkeeping
+                    EntityRules.checkEntity(e);
+                    ItemResult cur = expected == null ? readOrNull(e)
+                            : readMatching(e.partitionKey(), e.rowKey(), expected);
+                    if (cur == null && op.kind() == BatchOperation.Kind.UPDATE) {
+                        throw new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
+                    }
+                    if (cur == null) {
+                        core.add(ItemOperation.create(checked(e, written)));
+                    } else {
+                        charge += cur.requestCharge();
+                        ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, true, written,
+                                layout, typed());
+                        core.add(ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
+                    }
+                    continue;
+                }
                 switch (op.kind()) {
                     case INSERT -> core.add(ItemOperation.create(checked(e, written)));
                     case UPSERT_REPLACE -> core.add(ItemOperation.upsert(checked(e, written), null));
@@ -327,7 +452,10 @@ public final class Table {
                                 throw preconditionFailed();
                             }
                             charge += cur.requestCharge();
-                            core.add(ItemOperation.replace(id, checked(stored.mergedWith(e), written), cur.etag()));
+                            EntityRules.checkEntity(stored.mergedWith(e));
+                            ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, false,
+                                    written, layout, typed());
+                            core.add(ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
                         }
                     }
                 }
@@ -351,7 +479,7 @@ public final class Table {
         for (ItemResult r : results) {
             charge += r.requestCharge();
             outcomes.add(r.stored() == null ? new Outcome(null, null, r.requestCharge(), null)
-                    : new Outcome(r, container.codec(), r.requestCharge(), written));
+                    : new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null));
         }
         return new BatchResult(outcomes, charge);
     }
@@ -370,14 +498,14 @@ public final class Table {
         }
     }
 
-    private static ObjectNode checked(Entity e, Instant written) {
+    private ObjectNode checked(Entity e, Instant written) {
         EntityRules.checkEntity(e);
-        return EntityItems.toItem(e, written);
+        return layout.isTables() ? EntityItems.toItem(e, written, typed()) : EntityItems.toForeignItem(e, layout);
     }
 
     private ItemResult readOrNull(Entity e) {
         try {
-            return container.read(pk(e.partitionKey()), RowKeys.toId(e.rowKey()), null);
+            return readItem(e.partitionKey(), e.rowKey());
         } catch (StoreException ex) {
             if (ex.status() == 404) {
                 return null;
@@ -388,8 +516,17 @@ public final class Table {
 
     // ---- helpers -------------------------------------------------------------------------------------------------
 
-    private static PartitionKeyValue pk(String partitionKey) {
-        return PartitionKeyValue.of(TextNode.valueOf(partitionKey));
+    private PartitionKeyValue pk(String partitionKey) {
+        return layout.partition(partitionKey);
+    }
+
+    EntityLayout layout() {
+        return layout;
+    }
+
+    /** Whether the core stores typed (binary) items; JSON text would lose the Edm types of typed values. */
+    private boolean typed() {
+        return container.codec().writesBinary();
     }
 
     private static TableException preconditionFailed() {

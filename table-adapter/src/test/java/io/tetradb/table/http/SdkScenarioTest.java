@@ -104,11 +104,11 @@ class SdkScenarioTest extends SdkTestBase {
         assertEquals(5, people.listEntities(new ListEntitiesOptions().setFilter("PartitionKey eq 'Smith'"), null, null)
                 .stream().count());
 
-        // the same data is a container to the document face: one item per entity, typed values as plain JSON
+        // the same data is a container to the document face: one item per entity, a DateTime shown as its JSON view
         ObjectNode item = cosmos.getDatabase("devstoreaccount1").getContainer("people")
                 .readItem("Ben", new PartitionKey("Smith"), ObjectNode.class).getItem();
         assertEquals(42, item.get("Age").intValue());
-        assertEquals("2016-03-01T09:30:00.1234567Z", item.get("Joined").textValue());
+        assertEquals("2016-03-01T09:30:00.1234567Z", item.get("Joined").asText());
 
         // and what the document face writes, the table face reads (types from JSON)
         cosmos.getDatabase("devstoreaccount1").getContainer("people").createItem(M.createObjectNode()

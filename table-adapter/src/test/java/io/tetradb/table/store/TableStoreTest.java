@@ -54,7 +54,7 @@ class TableStoreTest {
     }
 
     @Test
-    void everyTypeRoundTripsAndIsStoredAsPlainJson() {
+    void everyTypeRoundTripsAndIsStoredAsTheCoresTypedValues() {
         Table t = service.createTable("Types");
         UUID g = UUID.randomUUID();
         Instant when = Instant.parse("2016-03-01T09:30:00.1234567Z");
@@ -68,12 +68,18 @@ class TableStoreTest {
         assertEquals("", back.rowKey());
         assertTrue(back.etag().startsWith("W/\""));
 
-        ObjectNode item = client.getDatabase("devstoreaccount1").getContainer("Types")
-                .readItem(RowKeys.EMPTY_ID, new PartitionKey("p"), ObjectNode.class).getItem();
-        assertEquals(9007199254740993L, item.get("L").longValue());
-        assertTrue(item.get("L").isIntegralNumber(), "Int64 is a JSON number");
-        assertEquals("2016-03-01T09:30:00.1234567Z", item.get("T").textValue());
-        assertEquals("Edm.Int64", item.path("_types").path("L").textValue());
+        ObjectNode item = client.coreStore().container("devstoreaccount1", "Types").codec().parse(client.coreStore()
+                .container("devstoreaccount1", "Types").read(io.tetradb.core.partition.PartitionKeyValue.of(
+                        com.fasterxml.jackson.databind.node.TextNode.valueOf("p")), RowKeys.EMPTY_ID, null).stored());
+        assertEquals(com.fasterxml.jackson.databind.node.LongNode.valueOf(9007199254740993L), item.get("L"),
+                "Int64 is the core's Int64");
+        assertEquals(com.fasterxml.jackson.databind.node.IntNode.valueOf(-7), item.get("I"));
+        assertTrue(Double.isNaN(item.get("N").doubleValue()) && item.get("N").isDouble(), "NaN is a Double");
+        assertEquals(io.tetradb.core.value.DateTimeNode.of(when), item.get("T"), "DateTime: 100 ns ticks, exact");
+        assertEquals(io.tetradb.core.value.UuidNode.of(g), item.get("G"));
+        assertEquals(io.tetradb.core.value.BinaryDataNode.of(0, new byte[]{0, 1, (byte) 0xfe}), item.get("Bin"));
+        assertTrue(item.get("Timestamp") instanceof io.tetradb.core.value.DateTimeNode);
+        assertFalse(item.has("_types"), "no sidecar");
         assertEquals("mine", item.get("~id").textValue(), "a user property named id does not collide");
     }
 
