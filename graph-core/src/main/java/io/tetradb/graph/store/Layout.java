@@ -34,8 +34,11 @@ public final class Layout {
     /** Fields the core adds to every item; never properties; all but {@link #ETAG} are stripped when read. */
     public static final Set<String> SYSTEM = Set.of("_rid", "_self", "_attachments", "_ts");
 
+    /** The Mongo face's identity field: another face's view of the element id, never a property. */
+    public static final String MONGO_ID = "_id";
+
     private static final Set<String> RESERVED = Set.of(ID, LABEL, VALUE, IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
-            SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, "_rid", "_self", "_etag", "_attachments", "_ts");
+            SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, MONGO_ID, "_rid", "_self", "_etag", "_attachments", "_ts");
 
     private Layout() {
     }

@@ -223,7 +223,7 @@ class TypedPropertyValuesTest {
     @Test
     void otherFacesValuesShowAsTinkerPopTypes() {
         ObjectNode doc = F.objectNode();
-        doc.put("id", "doc").put("pk", "p").put("name", "plain");
+        doc.put("id", "doc").put("pk", "p").put("name", "plain").put("_id", "doc"); // _id: as the Mongo face keeps it
         doc.set("oid", ObjectIdNode.ofHex("65a1b2c3d4e5f60718293a4b"));
         doc.set("when", DateTimeNode.ofEpochMillis(1_700_000_000_000L));
         doc.set("fine", DateTimeNode.ofTicks(17_000_000_000_000_001L));
