@@ -14,16 +14,43 @@ public final class ValueCodec {
     /** The old shape's sidecar field: reserved, read, never written. */
     public static final String TYPES = LegacyValues.TYPES;
 
+    /**
+     * Whether values are written as typed values: only when the core stores items in its binary format (TB1), which
+     * keeps them; a store writing JSON text would keep only their JSON views, so values are then written in the old
+     * shape ({@link LegacyValueWriter}), which JSON keeps. Like the core's item format, a JVM-wide setting; set by
+     * {@code TetraGraph.open} from the core's {@code ItemCodec.writesBinary()}.
+     */
+    private static volatile boolean typed =
+            "binary".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "json"));
+
     private ValueCodec() {
+    }
+
+    /** Follows the core's item format: typed values when it writes TB1 (see {@link #typed}). */
+    public static void useTypedValues(boolean typedValues) {
+        typed = typedValues;
+    }
+
+    /** True when values are written as the core's typed values. */
+    public static boolean typedValues() {
+        return typed;
     }
 
     /** Checks that a value can be stored; a clear error otherwise. */
     public static void check(Object value) {
-        PropertyValues.toNode(value);
+        if (typed) {
+            PropertyValues.toNode(value);
+        } else {
+            LegacyValueWriter.check(value);
+        }
     }
 
-    /** Writes {@code value} into {@code target[key]} as a typed value. */
+    /** Writes {@code value} into {@code target[key]} as a typed value (in the old shape on a JSON-text store). */
     public static void put(ObjectNode target, String key, Object value) {
+        if (!typed) {
+            LegacyValueWriter.put(target, key, value);
+            return;
+        }
         target.set(key, PropertyValues.toNode(value));
         dropSidecar(target, key);
     }

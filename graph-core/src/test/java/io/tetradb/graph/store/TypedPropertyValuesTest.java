@@ -170,6 +170,42 @@ class TypedPropertyValuesTest {
         }
     }
 
+    /**
+     * On a store that writes JSON text (the core's default until TB1 is), typed values would lose their type: values
+     * are written in the old shape there, which JSON keeps.
+     */
+    @Test
+    void aJsonTextStoreGetsTheOldShape(@TempDir Path jsonDir) throws Exception {
+        String format = System.getProperty("tetradb.itemFormat");
+        System.setProperty("tetradb.itemFormat", "json"); // read by the core's ItemCodec when a store opens
+        try (CosmosClient json = new CosmosClientBuilder().dataDirectory(jsonDir).buildClient();
+             TetraGraph jsonGraph = TetraGraph.open(json, new BaseConfiguration())) {
+            assertFalse(ValueCodec.typedValues());
+            UUID uuid = UUID.randomUUID();
+            jsonGraph.traversal().addV("t").property(T.id, "v").property("pk", "p").property("l", 5L)
+                    .property("date", new Date(42)).property("u", uuid).iterate();
+            ObjectNode v = json.getDatabase("graphdb").getContainer("graph")
+                    .readItem("v", new PartitionKey("p"), ObjectNode.class).getItem();
+            assertEquals("long", v.get("l").get(0).get("_types").get("_value").asText());
+            try (TetraGraph again = TetraGraph.open(json, new BaseConfiguration())) {
+                Vertex read = again.vertices(Arrays.asList("p", "v")).next();
+                assertEquals(5L, (Object) read.value("l"));
+                assertEquals(new Date(42), read.value("date"));
+                assertEquals(uuid, read.value("u"));
+            }
+        } finally {
+            if (format == null) {
+                System.clearProperty("tetradb.itemFormat");
+            } else {
+                System.setProperty("tetradb.itemFormat", format);
+            }
+        }
+        // the next graph on a TB1 store writes typed values again
+        try (TetraGraph typedAgain = TetraGraph.open(client, new BaseConfiguration())) {
+            assertTrue(ValueCodec.typedValues());
+        }
+    }
+
     /** Items in the graph face's earlier shape, written through the core API, read as before and heal on write. */
     @Test
     void itemsOfTheOldShapeStillRead() throws Exception {
