@@ -9,6 +9,7 @@ import io.tetradb.graph.process.traversal.strategy.optimization.TetraCountStrate
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraGraphStepStrategy;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraIdStrategy;
 import io.tetradb.graph.store.GraphStore;
+import io.tetradb.graph.store.ValueCodec;
 import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.RequestCharges;
 import io.tetradb.graph.store.SharedClients;
@@ -123,6 +124,8 @@ public final class TetraGraph implements Graph {
             throw new IllegalArgumentException("container " + database + "/" + container + " is partitioned by "
                     + actual + ", not /" + partitionKey);
         }
+        // typed property values when the core keeps them (TB1 items), the old shape on a JSON-text store
+        ValueCodec.useTypedValues(client.coreStore().codec().writesBinary());
         this.store = new GraphStore(c, configuration.getInt(CACHED_ITEMS, GraphStore.DEFAULT_CACHED_ITEMS),
                 configuration.getLong(CACHED_BYTES, GraphStore.DEFAULT_CACHED_BYTES), () -> client.coreStore().container(database, container));
         store.enableAdjacency();

@@ -136,7 +136,10 @@ public final class GraphAdjacency {
             return otherLabel;
         }
 
-        /** The edge's properties as JSON ({@code {}} as no bytes), or null when the entry does not carry them. */
+        /**
+         * The edge's properties ({@code {}} as no bytes) as JSON, or as TB1 ({@link io.tetradb.core.item}) when they
+         * hold typed values JSON does not keep (first byte not '{'); null when the entry does not carry them.
+         */
         public byte[] properties() {
             if (value[0] != 1) {
                 return null;
@@ -270,10 +273,37 @@ public final class GraphAdjacency {
             return new byte[0];
         }
         try {
-            byte[] json = store.codec().mapper().writeValueAsBytes(props);
-            return json.length <= MAX_CARRIED_PROPERTY_BYTES ? json : null;
-        } catch (JsonProcessingException e) {
+            // typed values JSON would not give back (Int64, Float, dates, ...) are carried in TB1, whose first byte
+            // (an object tag, 0x20/0x21) tells readers apart from JSON's '{'; plain JSON stays JSON
+            byte[] bytes = JsonFaithful.holds(props) ? store.codec().mapper().writeValueAsBytes(props)
+                    : io.tetradb.core.item.BinaryItemWriter.encode(props);
+            return bytes.length <= MAX_CARRIED_PROPERTY_BYTES ? bytes : null;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
             return null;
+        }
+    }
+
+    /** Whether a tree reads back from its JSON text as the same nodes (Int32, Int64 beyond Int32, finite Double). */
+    static final class JsonFaithful {
+        private JsonFaithful() {
+        }
+
+        static boolean holds(JsonNode v) {
+            if (v.isContainerNode()) {
+                for (JsonNode e : v) {
+                    if (!holds(e)) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+            if (v.isTextual() || v.isBoolean() || v.isNull() || v.isInt()) {
+                return true;
+            }
+            if (v.isLong()) {
+                return !v.canConvertToInt();
+            }
+            return v.isDouble() && Double.isFinite(v.doubleValue());
         }
     }
 

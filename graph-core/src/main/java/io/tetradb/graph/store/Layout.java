@@ -13,8 +13,9 @@ import java.util.Set;
  * edge:   {id, &lt;pk&gt;: source pk, label, _isEdge: true, _vertexId, _vertexLabel,
  *          _sink, _sinkLabel, _sinkPartition, &lt;key&gt;: value, ...}
  * </pre>
- * Any object holding plain values (an edge, a vertex property entry) may carry {@code _types} (see
- * {@link ValueCodec}).
+ * Property values are the core's typed values ({@link ValueCodec}); items written before them may carry a
+ * {@code _types} sidecar, still read. A vertex field that is not such an entry array (a document another face wrote
+ * into the container) is one vertex property holding that value.
  */
 public final class Layout {
     public static final String ID = "id";
@@ -33,8 +34,11 @@ public final class Layout {
     /** Fields the core adds to every item; never properties; all but {@link #ETAG} are stripped when read. */
     public static final Set<String> SYSTEM = Set.of("_rid", "_self", "_attachments", "_ts");
 
+    /** The Mongo face's identity field: another face's view of the element id, never a property. */
+    public static final String MONGO_ID = "_id";
+
     private static final Set<String> RESERVED = Set.of(ID, LABEL, VALUE, IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
-            SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, "_rid", "_self", "_etag", "_attachments", "_ts");
+            SINK_LABEL, SINK_PARTITION, ValueCodec.TYPES, MONGO_ID, "_rid", "_self", "_etag", "_attachments", "_ts");
 
     private Layout() {
     }
@@ -49,6 +53,19 @@ public final class Layout {
     public static IndexingPolicy indexingPolicy() {
         return new IndexingPolicy().setExcludedPaths(List.of("/\"_etag\"/?", "/" + VERTEX_LABEL + "/?",
                 "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?"));
+    }
+
+    /** True when {@code field} is a vertex property's entry array: objects, each with a string id and a value. */
+    public static boolean isEntries(com.fasterxml.jackson.databind.JsonNode field) {
+        if (!(field instanceof com.fasterxml.jackson.databind.node.ArrayNode a) || a.isEmpty()) {
+            return false;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode e : a) {
+            if (!e.isObject() || !e.path(ID).isTextual() || !e.has(VALUE)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** True for names the layout uses itself: such a property key is refused. */

@@ -98,7 +98,7 @@ public final class ElementFinder {
     public Element wrap(ObjectNode item) {
         Object pk = JsonValues.scalar(item.get(graph.partitionKey()));
         String id = item.get(Layout.ID).asText();
-        String label = item.path(Layout.LABEL).asText(null);
+        String label = TetraElement.labelOf(item, !item.has(Layout.IS_EDGE));
         return item.has(Layout.IS_EDGE)
                 ? new TetraEdge(graph, pk, id, label, item)
                 : new TetraVertex(graph, pk, id, label, item);

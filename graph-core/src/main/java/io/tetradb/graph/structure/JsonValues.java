@@ -17,6 +17,21 @@ final class JsonValues {
         }
     }
 
+    /**
+     * The edge properties an adjacency entry carries: JSON, or the core's binary item format (TB1, whose object tags
+     * 0x20/0x21 are never a JSON object's first byte) when they hold typed values JSON cannot carry; null if neither.
+     */
+    static com.fasterxml.jackson.databind.node.ObjectNode carriedProperties(byte[] bytes) {
+        if (bytes.length > 0 && bytes[0] != '{') {
+            try {
+                return io.tetradb.core.item.BinaryItemReader.readObject(bytes, 0);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return parseObject(bytes);
+    }
+
     private JsonValues() {
     }
 

@@ -37,7 +37,7 @@ public final class TetraEdge extends TetraElement implements Edge {
     /** The ends, when known without the item (an edge made from an adjacency entry); else null. */
     private TetraVertex out;
     private TetraVertex in;
-    /** The edge's properties as JSON from its adjacency entry, or null when the entry does not carry them. */
+    /** The edge's properties (JSON or TB1) from its adjacency entry, or null when the entry does not carry them. */
     private byte[] carried;
 
     /** An edge made from an adjacency entry: no item is read until a property is asked for that it does not carry. */
@@ -58,7 +58,7 @@ public final class TetraEdge extends TetraElement implements Edge {
         if (json == null) {
             return null;
         }
-        ObjectNode item = json.length == 0 ? JsonValues.F.objectNode() : JsonValues.parseObject(json);
+        ObjectNode item = json.length == 0 ? JsonValues.F.objectNode() : JsonValues.carriedProperties(json);
         if (item == null) {
             return null;
         }
@@ -169,7 +169,10 @@ public final class TetraEdge extends TetraElement implements Edge {
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
             String k = it.next().getKey();
             if (!FIELDS.contains(k) && !Layout.reserved(k) && !k.equals(graph.partitionKey()) && (wanted == null || wanted.contains(k))) {
-                out.add(new TetraProperty<>(this, k, (V) ValueCodec.get(item, k), () -> removeProperty(k)));
+                Object value = ValueCodec.get(item, k);
+                if (value != null) { // JSON null, MinKey, MaxKey (another face's values): no property
+                    out.add(new TetraProperty<>(this, k, (V) value, () -> removeProperty(k)));
+                }
             }
         }
         return out.iterator();

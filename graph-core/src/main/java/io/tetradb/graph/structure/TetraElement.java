@@ -54,10 +54,23 @@ abstract class TetraElement implements Element {
         return key;
     }
 
+    /**
+     * An item's label; TinkerPop's default label when it has none (a document another face wrote into the graph's
+     * container).
+     */
+    static String labelOf(ObjectNode item, boolean vertex) {
+        com.fasterxml.jackson.databind.JsonNode l = item.get(io.tetradb.graph.store.Layout.LABEL);
+        if (l != null && l.isTextual()) {
+            return l.textValue();
+        }
+        return vertex ? org.apache.tinkerpop.gremlin.structure.Vertex.DEFAULT_LABEL
+                : org.apache.tinkerpop.gremlin.structure.Edge.DEFAULT_LABEL;
+    }
+
     @Override
     public String label() {
         if (label == null) {
-            label = item().get(io.tetradb.graph.store.Layout.LABEL).asText();
+            label = labelOf(item(), this instanceof org.apache.tinkerpop.gremlin.structure.Vertex);
         }
         return label;
     }

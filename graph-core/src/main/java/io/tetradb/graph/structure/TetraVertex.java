@@ -143,7 +143,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
         ValueCodec.check(value);
         ObjectNode[] result = new ObjectNode[1];
         update(item -> {
-            ArrayNode entries = item.get(key) instanceof ArrayNode a ? a : F.arrayNode();
+            ArrayNode entries = entries(item, key, true);
             if (card == VertexProperty.Cardinality.set) {
                 for (JsonNode e : entries) {
                     if (Objects.equals(ValueCodec.get((ObjectNode) e, Layout.VALUE), value)) {
@@ -202,10 +202,8 @@ public final class TetraVertex extends TetraElement implements Vertex {
                     if (!hidesPartitionKey()) {
                         out.add((VertexProperty<V>) (VertexProperty<?>) partitionKeyProperty());
                     }
-                } else if (!Layout.reserved(k) && f instanceof ArrayNode entries) {
-                    for (JsonNode e : entries) {
-                        out.add(new TetraVertexProperty<>(this, k, (ObjectNode) e));
-                    }
+                } else if (!Layout.reserved(k)) {
+                    addProperties(out, k, f);
                 }
             }
             return out.iterator();
@@ -221,13 +219,56 @@ public final class TetraVertex extends TetraElement implements Vertex {
                 if (!hidesPartitionKey()) {
                     out.add((VertexProperty<V>) (VertexProperty<?>) partitionKeyProperty());
                 }
-            } else if (!Layout.reserved(k) && f.getValue() instanceof ArrayNode entries) {
-                for (JsonNode e : entries) {
-                    out.add(new TetraVertexProperty<>(this, k, (ObjectNode) e));
-                }
+            } else if (!Layout.reserved(k)) {
+                addProperties(out, k, f.getValue());
             }
         }
         return out.iterator();
+    }
+
+    /** The vertex properties of field {@code k}: its entries, or its plain value (another face's field) as one. */
+    private <V> void addProperties(List<VertexProperty<V>> out, String k, JsonNode field) {
+        if (Layout.isEntries(field)) {
+            for (JsonNode e : field) {
+                out.add(new TetraVertexProperty<>(this, k, (ObjectNode) e));
+            }
+        } else {
+            ObjectNode entry = plainEntry(k, field);
+            if (ValueCodec.get(entry, Layout.VALUE) != null) { // JSON null, MinKey, MaxKey: no property
+                out.add(new TetraVertexProperty<>(this, k, entry));
+            }
+        }
+    }
+
+    /** A plain field as the entry it becomes when written through the graph: {@code {id: <vertex id>/<key>, _value}}. */
+    ObjectNode plainEntry(String k, JsonNode field) {
+        ObjectNode entry = F.objectNode();
+        entry.put(Layout.ID, key + "/" + k);
+        entry.set(Layout.VALUE, field);
+        return entry;
+    }
+
+    /**
+     * The entry array of {@code k} in {@code item}: its entries; a plain field (another face's value) as an array of
+     * its one entry, which {@code forWrite} puts into the item (a copy being changed; never a shared snapshot); a
+     * missing field a new, empty array (not set in the item).
+     */
+    ArrayNode entries(ObjectNode item, String k, boolean forWrite) {
+        JsonNode field = item.get(k);
+        if (field == null) {
+            return F.arrayNode();
+        }
+        if (Layout.isEntries(field)) {
+            return (ArrayNode) field;
+        }
+        ArrayNode entries = F.arrayNode();
+        if (!field.isNull()) {
+            entries.add(plainEntry(k, field));
+        }
+        if (forWrite) {
+            item.set(k, entries);
+        }
+        return entries;
     }
 
     @Override

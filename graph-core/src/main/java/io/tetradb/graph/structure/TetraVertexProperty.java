@@ -97,9 +97,9 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
     }
 
     /** The entry as stored now (null if it was removed). */
-    private ObjectNode current(ObjectNode item) {
-        if (item.get(key) instanceof ArrayNode entries) {
-            for (JsonNode e : entries) {
+    private ObjectNode current(ObjectNode item, boolean forWrite) {
+        if (item.get(key) != null) {
+            for (JsonNode e : vertex.entries(item, key, forWrite)) {
                 if (id.equals(e.path(Layout.ID).asText())) {
                     return (ObjectNode) e;
                 }
@@ -121,7 +121,7 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
         }
         ValueCodec.check(metaValue);
         vertex.update(item -> {
-            ObjectNode e = current(item);
+            ObjectNode e = current(item, true);
             if (e == null) {
                 throw TetraElement.elementAlreadyRemoved(VertexProperty.class, id);
             }
@@ -132,7 +132,7 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
 
     private void removeMeta(String metaKey) {
         vertex.update(item -> {
-            ObjectNode e = current(item);
+            ObjectNode e = current(item, true);
             if (e != null) {
                 ValueCodec.remove(e, metaKey);
             }
@@ -144,7 +144,7 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
         if (partitionKey) {
             return java.util.Collections.emptyIterator();
         }
-        ObjectNode e = current(vertex.item());
+        ObjectNode e = current(vertex.item(), false);
         if (e == null) {
             e = entry;
         }
@@ -152,8 +152,9 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
         List<Property<U>> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = e.fields(); it.hasNext(); ) {
             String k = it.next().getKey();
-            if (!ENTRY_FIELDS.contains(k) && (wanted == null || wanted.contains(k))) {
-                out.add(new TetraProperty<>(this, k, (U) ValueCodec.get(e, k), () -> removeMeta(k)));
+            Object value = !ENTRY_FIELDS.contains(k) && (wanted == null || wanted.contains(k)) ? ValueCodec.get(e, k) : null;
+            if (value != null) {
+                out.add(new TetraProperty<>(this, k, (U) value, () -> removeMeta(k)));
             }
         }
         return out.iterator();
@@ -165,7 +166,8 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
             throw new IllegalStateException("the partition key property of a vertex cannot be removed");
         }
         vertex.update(item -> {
-            if (item.get(key) instanceof ArrayNode entries) {
+            if (item.get(key) != null) {
+                ArrayNode entries = vertex.entries(item, key, true);
                 for (int i = 0; i < entries.size(); i++) {
                     if (id.equals(entries.get(i).path(Layout.ID).asText())) {
                         entries.remove(i);

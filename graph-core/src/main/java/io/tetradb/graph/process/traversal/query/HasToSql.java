@@ -63,7 +63,11 @@ public final class HasToSql {
             return null;
         }
         if (key.equals(T.label.getAccessor())) {
-            return membership("c.label", bp, value, true);
+            // an item without a label (another face's document) is a vertex (an edge) of the default label: a
+            // query for that label cannot ask c.label
+            String defaultLabel = vertices ? org.apache.tinkerpop.gremlin.structure.Vertex.DEFAULT_LABEL
+                    : org.apache.tinkerpop.gremlin.structure.Edge.DEFAULT_LABEL;
+            return containsValue(value, defaultLabel) ? null : membership("c.label", bp, value, true);
         }
         if (key.startsWith("~")) {
             return null;

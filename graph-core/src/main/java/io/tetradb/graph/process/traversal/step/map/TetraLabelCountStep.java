@@ -17,10 +17,14 @@ import java.util.Map;
 public final class TetraLabelCountStep<S> extends AbstractStep<S, Map<String, Long>> {
     private final Sql sql;
     private boolean done;
+    /** The label of an item that has none (another face's document): TinkerPop's default. */
+    private final String defaultLabel;
 
-    public TetraLabelCountStep(Traversal.Admin traversal, Sql sql) {
+    public TetraLabelCountStep(Traversal.Admin traversal, Sql sql, boolean vertices) {
         super(traversal);
         this.sql = sql;
+        this.defaultLabel = vertices ? org.apache.tinkerpop.gremlin.structure.Vertex.DEFAULT_LABEL
+                : org.apache.tinkerpop.gremlin.structure.Edge.DEFAULT_LABEL;
     }
 
     @Override
@@ -33,7 +37,8 @@ public final class TetraLabelCountStep<S> extends AbstractStep<S, Map<String, Lo
         Map<String, Long> counts = new HashMap<>();
         for (Iterator<ObjectNode> it = graph.store().query(sql, null); it.hasNext(); ) {
             ObjectNode row = it.next();
-            counts.merge(row.path("k").asText(), row.path("n").asLong(), Long::sum);
+            String label = row.get("k") != null && row.get("k").isTextual() ? row.get("k").textValue() : defaultLabel;
+            counts.merge(label, row.path("n").asLong(), Long::sum);
         }
         return getTraversal().getTraverserGenerator().generate(counts, (AbstractStep) this, 1L);
     }

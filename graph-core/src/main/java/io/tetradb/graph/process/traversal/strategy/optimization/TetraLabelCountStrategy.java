@@ -52,7 +52,7 @@ public final class TetraLabelCountStrategy extends AbstractTraversalStrategy<Tra
         }
         Sql sql = q.sql().withSelect("SELECT c.label AS k, COUNT(1) AS n FROM c").withTail("GROUP BY c.label");
         TraversalHelper.removeAllSteps(traversal);
-        traversal.addStep(new TetraLabelCountStep<>(traversal, sql));
+        traversal.addStep(new TetraLabelCountStep<>(traversal, sql, graphStep.returnsVertex()));
     }
 
     @Override
