@@ -173,7 +173,11 @@ final class SasAuth {
         } catch (IllegalArgumentException e) {
             throw SharedKeyAuth.failed("the SAS signature is not base64");
         }
-        if (!MessageDigest.isEqual(given, SharedKeyAuth.hmac(keys.key(p.account()), toSign))) {
+        boolean signed = false;
+        for (byte[] key : keys.keys(p.account())) { // either of the account's two keys
+            signed |= MessageDigest.isEqual(given, SharedKeyAuth.hmac(key, toSign));
+        }
+        if (!signed) {
             throw SharedKeyAuth.failed("Signature did not match. String to sign used was " + toSign.replace("\n", "\\n"));
         }
     }
