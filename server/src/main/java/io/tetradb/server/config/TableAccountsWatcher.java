@@ -27,7 +27,7 @@ public final class TableAccountsWatcher implements AutoCloseable {
     private final Path file;
     private final AccountKeys keys;
     private final ScheduledExecutorService timer;
-    private byte[] lastSeen;
+    private volatile byte[] lastSeen;
 
     private TableAccountsWatcher(Path file, AccountKeys keys) {
         this.file = file;
@@ -38,7 +38,7 @@ public final class TableAccountsWatcher implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        timer.scheduleWithFixedDelay(this::check, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::checkQuietly, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Watches {@code file} for new Tables accounts and keys, applying them to {@code keys}. */
@@ -46,7 +46,8 @@ public final class TableAccountsWatcher implements AutoCloseable {
         return new TableAccountsWatcher(file, keys);
     }
 
-    private void check() {
+    /** One look at the file (the timer's work; tests call it to be sure a change was seen). */
+    synchronized void check() {
         byte[] now = bytes();
         if (Arrays.equals(now, lastSeen)) {
             return;
@@ -59,6 +60,10 @@ public final class TableAccountsWatcher implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("{} changed but cannot be used, the Tables keys in force stay: {}", file, e.getMessage());
         }
+    }
+
+    private synchronized void checkQuietly() {
+        check();
     }
 
     private byte[] bytes() {
