@@ -123,7 +123,7 @@ public final class TetraDbServer implements AutoCloseable {
                                 limits.connections(), tls.context()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
-                startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/devstoreaccount1", bind,
+                startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/" + firstTableAccount(), bind,
                         config.tablePort(), port -> TableHttpServer.start(bind, port, client, tableKeys,
                                 limits.connections(), limits.requestBytes(TableHttpServer.MAX_BODY_BYTES),
                                 tls.context()),
@@ -176,6 +176,12 @@ public final class TetraDbServer implements AutoCloseable {
         } catch (IllegalArgumentException e) {
             throw new StartupException(e.getMessage(), e);
         }
+    }
+
+    /** The account the printed Tables URL names: the first configured, else Azurite's. */
+    private String firstTableAccount() {
+        Map<String, List<String>> accounts = config.security().tableAccounts();
+        return accounts == null ? AccountKeys.DEV_ACCOUNT : accounts.keySet().iterator().next();
     }
 
     /** The Tables accounts in force (replaced when {@code tetradb.yaml} changes). */

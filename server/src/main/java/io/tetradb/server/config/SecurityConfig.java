@@ -57,7 +57,8 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
         if ((tlsCertificate == null) != (tlsKey == null)) {
             throw new IllegalArgumentException("a TLS certificate needs its key and a key its certificate");
         }
-        tableAccounts = tableAccounts == null ? null : Map.copyOf(tableAccounts);
+        tableAccounts = tableAccounts == null ? null
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableAccounts)); // in the file's order
     }
 
     /** Nothing configured: every face on its development defaults. */
