@@ -76,6 +76,16 @@ class TlsOnEveryFaceTest {
             people.createTable();
             people.upsertEntity(new TableEntity("Smith", "Ben").addProperty("Age", 42));
             assertEquals(42, people.getEntity("Smith", "Ben").getProperty("Age"));
+            // a SAS for HTTPS only (spr=https) is good over https and refused over plain http
+            String httpsOnly = people.generateSas(new com.azure.data.tables.sas.TableSasSignatureValues(
+                    java.time.OffsetDateTime.now().plusHours(1),
+                    com.azure.data.tables.sas.TableSasPermission.parse("r"))
+                    .setProtocol(com.azure.data.tables.sas.TableSasProtocol.HTTPS_ONLY));
+            assertEquals(42, withSas(server, cert, "https", httpsOnly).getEntity("Smith", "Ben").getProperty("Age"));
+            com.azure.data.tables.models.TableServiceException overHttp = assertThrows(
+                    com.azure.data.tables.models.TableServiceException.class,
+                    () -> withSas(server, cert, "http", httpsOnly).getEntity("Smith", "Ben"));
+            assertEquals("AuthorizationProtocolMismatch", overHttp.getValue().getErrorCode().toString());
 
             Path trustStore = trustStore(dir.resolve("truststore.p12"), cert);
             assertEquals(List.of(1L), gremlin(server, trustStore, true,
@@ -133,6 +143,17 @@ class TlsOnEveryFaceTest {
                 .credential(new AzureNamedKeyCredential(AccountKeys.DEV_ACCOUNT, AccountKeys.DEV_KEY))
                 .httpClient(new NettyAsyncHttpClientBuilder(trusting).build())
                 .buildClient().getTableClient("people");
+    }
+
+    private static TableClient withSas(TetraDbServer server, X509Certificate cert, String scheme, String sas) {
+        reactor.netty.http.client.HttpClient trusting = reactor.netty.http.client.HttpClient.create()
+                .secure(spec -> spec.sslContext(Http11SslContextSpec.forClient()
+                        .configure(b -> b.trustManager(cert))));
+        InetSocketAddress a = server.endpoint("table").address();
+        return new com.azure.data.tables.TableClientBuilder()
+                .endpoint(scheme + "://" + Endpoint.hostPort(a) + "/devstoreaccount1").tableName("people")
+                .credential(new com.azure.core.credential.AzureSasCredential(sas))
+                .httpClient(new NettyAsyncHttpClientBuilder(trusting).build()).buildClient();
     }
 
     private static List<Object> gremlin(TetraDbServer server, Path trustStore, boolean tls, String script)

@@ -191,10 +191,11 @@ final class SasAuth {
             throw SharedKeyAuth.failed("Signed start time is in the future");
         }
         String protocols = r.param("spr");
-        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains("http")) {
+        String used = r.https() ? "https" : "http";
+        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains(used)) {
             throw new TableException(403, "AuthorizationProtocolMismatch",
                     "This request is not authorized to perform this operation using this protocol (the SAS allows "
-                            + protocols + "; this endpoint speaks http).");
+                            + protocols + "; this request came over " + used + ").");
         }
     }
 
