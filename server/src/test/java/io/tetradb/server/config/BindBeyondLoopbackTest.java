@@ -65,7 +65,7 @@ class BindBeyondLoopbackTest {
             mongo.getDatabase("admin").runCommand(new Document("createUser", "ops").append("pwd", "ops-secret")
                     .append("roles", List.of("root")));
         }
-        ServerConfig config = ServerConfig.ephemeral(dir).withoutHttpPort().withCosmosPort(0).withMongoPort(0)
+        ServerConfig config = ServerConfig.ephemeral(dir).withCosmosPort(0).withMongoPort(0)
                 .withTablePort(0).withGremlinPort(0).withCosmosKeys(COSMOS_KEY, null).withGremlinAuth(true)
                 .withSecurity(new SecurityConfig(null, null, Map.of("shop", List.of(TABLE_KEY)), true, null, null,
                         null))
@@ -92,6 +92,10 @@ class BindBeyondLoopbackTest {
                     .header("x-ms-date", date).header("Authorization", masterSignature("GET", date, COSMOS_KEY))
                     .build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(200, signed.statusCode(), signed.body());
+            String admin = "http://" + Endpoint.hostPort(server.endpoint("admin").address());
+            assertEquals(401, get(admin + "/health", null).statusCode(), "the separate admin port too");
+            assertEquals(401, get(admin + "/api/partitions", basic("x", TABLE_KEY)).statusCode());
+            assertEquals(200, get(admin + "/api/partitions", basic("x", COSMOS_KEY)).statusCode());
             HttpResponse<String> explorer = get(cosmos + "/_explorer/api/databases", basic("", COSMOS_KEY));
             assertTrue(explorer.statusCode() >= 400, "the keyless explorer API is not served beyond loopback");
 

@@ -72,6 +72,12 @@ class TlsOnEveryFaceTest {
                         "plain connections on the same port");
             }
 
+            // plain first messages whose length bytes look like a TLS record header of another type (788, 789 and
+            // 791 bytes start 0x14/0x15/0x17 0x03): still the wire protocol (Netty's OptionalSslHandler would not say so)
+            for (int length : new int[] {788, 789, 791}) {
+                assertEquals(1.0, plainPing(server, length), "a plain " + length + "-byte first message");
+            }
+
             TableClient people = tablesOverHttps(server, cert);
             people.createTable();
             people.upsertEntity(new TableEntity("Smith", "Ben").addProperty("Age", 42));
@@ -143,6 +149,40 @@ class TlsOnEveryFaceTest {
                 .credential(new AzureNamedKeyCredential(AccountKeys.DEV_ACCOUNT, AccountKeys.DEV_KEY))
                 .httpClient(new NettyAsyncHttpClientBuilder(trusting).build())
                 .buildClient().getTableClient("people");
+    }
+
+    /** Sends one OP_MSG {@code ping} of exactly {@code length} bytes on a new plain connection; its {@code ok}. */
+    private static double plainPing(TetraDbServer server, int length) throws Exception {
+        InetSocketAddress a = server.endpoint("mongo").address();
+        byte[] message = null;
+        for (int pad = 0; message == null || message.length < length; pad++) {
+            org.bson.BsonDocument ping = new org.bson.BsonDocument("ping", new org.bson.BsonInt32(1))
+                    .append("comment", new org.bson.BsonString("x".repeat(pad)))
+                    .append("$db", new org.bson.BsonString("admin"));
+            message = opMsg(ping);
+        }
+        assertEquals(length, message.length);
+        try (java.net.Socket socket = new java.net.Socket(a.getAddress(), a.getPort())) {
+            socket.setSoTimeout(15_000);
+            socket.getOutputStream().write(message);
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            byte[] header = in.readNBytes(16);
+            int total = java.nio.ByteBuffer.wrap(header).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+            byte[] rest = in.readNBytes(total - 16);
+            byte[] doc = java.util.Arrays.copyOfRange(rest, 5, rest.length); // flagBits, section kind 0
+            return new org.bson.RawBsonDocument(doc).getNumber("ok").doubleValue();
+        }
+    }
+
+    private static byte[] opMsg(org.bson.BsonDocument command) {
+        org.bson.io.BasicOutputBuffer bson = new org.bson.io.BasicOutputBuffer();
+        new org.bson.codecs.BsonDocumentCodec().encode(new org.bson.BsonBinaryWriter(bson), command,
+                org.bson.codecs.EncoderContext.builder().build());
+        byte[] body = bson.toByteArray();
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16 + 4 + 1 + body.length)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt(16 + 4 + 1 + body.length).putInt(7).putInt(0).putInt(2013).putInt(0).put((byte) 0).put(body);
+        return b.array();
     }
 
     private static TableClient withSas(TetraDbServer server, X509Certificate cert, String scheme, String sas) {
