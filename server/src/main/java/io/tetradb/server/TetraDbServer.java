@@ -101,7 +101,8 @@ public final class TetraDbServer implements AutoCloseable {
             checkBind();
             tls = serverTls();
             if (config.tablePort() != null && config.security().tablesFile() != null) {
-                tablesWatcher = TableAccountsWatcher.watch(config.security().tablesFile(), tableKeys);
+                tablesWatcher = TableAccountsWatcher.watch(config.security().tablesFile(), tableKeys,
+                        bind.isLoopbackAddress());
             }
             if (config.httpPort() != null) {
                 startEndpoint(ADMIN, () -> AdminHttpServer.start(bind, config.httpPort(), client, readiness,

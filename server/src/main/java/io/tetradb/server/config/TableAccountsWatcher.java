@@ -29,9 +29,13 @@ public final class TableAccountsWatcher implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile byte[] lastSeen;
 
-    private TableAccountsWatcher(Path file, AccountKeys keys) {
+    /** False beyond loopback: Azurite's public key must never come back there (a deleted file, a pasted sample). */
+    private final boolean developmentKeyAllowed;
+
+    private TableAccountsWatcher(Path file, AccountKeys keys, boolean developmentKeyAllowed) {
         this.file = file;
         this.keys = keys;
+        this.developmentKeyAllowed = developmentKeyAllowed;
         this.lastSeen = bytes();
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "tables-keys-watcher");
@@ -43,7 +47,15 @@ public final class TableAccountsWatcher implements AutoCloseable {
 
     /** Watches {@code file} for new Tables accounts and keys, applying them to {@code keys}. */
     public static TableAccountsWatcher watch(Path file, AccountKeys keys) {
-        return new TableAccountsWatcher(file, keys);
+        return new TableAccountsWatcher(file, keys, true);
+    }
+
+    /**
+     * As {@link #watch(Path, AccountKeys)}; unless {@code developmentKeyAllowed} (a server bound beyond loopback), a
+     * file that would serve Azurite's well-known key (no accounts any more, or that key pasted in) is not applied.
+     */
+    public static TableAccountsWatcher watch(Path file, AccountKeys keys, boolean developmentKeyAllowed) {
+        return new TableAccountsWatcher(file, keys, developmentKeyAllowed);
     }
 
     /** One look at the file (the timer's work; tests call it to be sure a change was seen). */
@@ -54,8 +66,15 @@ public final class TableAccountsWatcher implements AutoCloseable {
         }
         lastSeen = now;
         try {
-            Map<String, List<String>> accounts = SecurityConfig.readTableAccounts(file);
-            keys.replace(accounts != null ? accounts : Map.of(AccountKeys.DEV_ACCOUNT, List.of(AccountKeys.DEV_KEY)));
+            Map<String, List<String>> read = SecurityConfig.readTableAccounts(file);
+            Map<String, List<String>> accounts = read != null ? read
+                    : Map.of(AccountKeys.DEV_ACCOUNT, List.of(AccountKeys.DEV_KEY));
+            if (!developmentKeyAllowed && accounts.values().stream().anyMatch(k -> k.contains(AccountKeys.DEV_KEY))) {
+                LOG.warn("{} changed but would serve Azurite's well-known key on a server bound beyond loopback; "
+                        + "the Tables keys in force stay", file);
+                return;
+            }
+            keys.replace(accounts);
             LOG.info("Tables accounts re-read from {}: {}", file, keys); // names only
         } catch (RuntimeException e) {
             LOG.warn("{} changed but cannot be used, the Tables keys in force stay: {}", file, e.getMessage());

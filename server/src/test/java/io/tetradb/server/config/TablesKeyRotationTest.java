@@ -62,7 +62,7 @@ class TablesKeyRotationTest {
     }
 
     @Test
-    void aBrokenOrEmptiedFileKeepsOrResetsTheKeysAsItSays(@TempDir Path dir) throws Exception {
+    void aBrokenEmptiedOrDeletedFileKeepsOrResetsTheKeysAsItSays(@TempDir Path dir) throws Exception {
         String key1 = newKey();
         Path file = dir.resolve(SecurityConfig.FILE_NAME);
         writeAtomically(file, accounts(key1, newKey()));
@@ -75,6 +75,19 @@ class TablesKeyRotationTest {
             writeAtomically(file, "cosmos: {}\n"); // no Tables accounts any more: Azurite's account again
             watcher.check();
             assertEquals("AccountKeys[devstoreaccount1]", keys.toString());
+        }
+        // beyond loopback Azurite's public key never comes back: a deleted file keeps the keys in force
+        writeAtomically(file, accounts(key1, newKey()));
+        io.tetradb.table.http.AccountKeys locked = io.tetradb.table.http.AccountKeys.of(
+                SecurityConfig.readTableAccounts(file));
+        try (TableAccountsWatcher watcher = TableAccountsWatcher.watch(file, locked, false)) {
+            Files.delete(file);
+            watcher.check();
+            assertEquals("AccountKeys[shop]", locked.toString());
+            writeAtomically(file, "tables:\n  accounts:\n    - name: devstoreaccount1\n      key1: "
+                    + io.tetradb.table.http.AccountKeys.DEV_KEY + "\n");
+            watcher.check();
+            assertEquals("AccountKeys[shop]", locked.toString());
         }
     }
 
