@@ -98,6 +98,16 @@ class TlsOnEveryFaceTest {
                     "g.addV('city').property('pk','USA').property(T.id,'Seattle').count()"));
             assertEquals(List.of(1L), gremlin(server, null, false, "g.V(['USA','Seattle']).count()"),
                     "ws:// on the same port");
+            // the shipped conf/remote-secure.yaml as Cluster.build(File) reads it (port and trust store file moved
+            // to this test's; its credentials go unused on a server without gremlin auth)
+            Cluster secure = Cluster.build(Path.of("..", "conf", "remote-secure.yaml").toFile())
+                    .port(server.endpoint("gremlin").address().getPort()).trustStore(trustStore.toString()).create();
+            try {
+                assertEquals(List.of(1L), secure.connect().submit("g.V().count()").all().get().stream()
+                        .map(Result::getObject).toList());
+            } finally {
+                secure.close();
+            }
         }
     }
 
