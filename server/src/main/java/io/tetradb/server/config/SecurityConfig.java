@@ -74,6 +74,7 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
         TetraDbYaml yaml = null;
         if (file != null && Files.exists(file)) {
             yaml = read(file);
+            warnIfOthersMayRead(file);
         } else if (required) {
             throw new IllegalArgumentException("the configuration file " + file + " does not exist");
         }
@@ -122,6 +123,20 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
     /** The Tables accounts {@code file} holds now (null: none configured), for a re-read after a change. */
     public static Map<String, List<String>> readTableAccounts(Path file) {
         return Files.exists(file) ? accounts(read(file), file) : null;
+    }
+
+    /** The keys must be in the file as they are (HMAC needs them), so say when other users can read it, as ssh does. */
+    private static void warnIfOthersMayRead(Path file) {
+        try {
+            java.util.Set<java.nio.file.attribute.PosixFilePermission> p = Files.getPosixFilePermissions(file);
+            if (p.contains(java.nio.file.attribute.PosixFilePermission.OTHERS_READ)
+                    || p.contains(java.nio.file.attribute.PosixFilePermission.GROUP_READ)) {
+                org.slf4j.LoggerFactory.getLogger(SecurityConfig.class).warn(
+                        "{} holds keys and other users may read it (chmod 600 {})", file, file);
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // not POSIX (Windows): the directory's own permissions apply
+        }
     }
 
     private static TetraDbYaml read(Path file) {
