@@ -154,6 +154,9 @@ final class StartCommand implements Callable<Integer> {
         ServerConfig config;
         try {
             SecurityConfig security = security();
+            if (security.tableAccounts() != null) {
+                io.tetradb.table.http.AccountKeys.of(security.tableAccounts()); // names and keys checked here: exit 2
+            }
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort, graphSpecs(), mongoPort, tablePort,
                     Duration.ofMillis(gremlinTimeoutMs), cosmosPort,
                     cosmosKey != null ? cosmosKey : security.cosmosKey(),

@@ -46,6 +46,20 @@ class TetraDbCommandTest {
     }
 
     @Test
+    void aBadConfigurationFileIsAUsageErrorThatShowsNoKey(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Path file = dir.resolve("tetradb.yaml");
+        String notAKey = "s3cret*not*base64";
+        Files.writeString(file, "tables:\n  accounts:\n    - name: shop\n      key1: " + notAKey + "\n");
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--config", file.toString(), "--http-port", "0"));
+        assertTrue(err.toString().contains("a key of the account shop is not base64"), err.toString());
+        assertTrue(!err.toString().contains(notAKey), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--config", dir.resolve("none.yaml").toString()));
+        assertTrue(err.toString().contains("none.yaml does not exist"), err.toString());
+        assertTrue(Files.notExists(data), "nothing was opened");
+    }
+
+    @Test
     void nonLoopbackBindIsRefusedBeforeAnythingStarts(@TempDir Path dir) {
         Path data = dir.resolve("data");
         assertEquals(2, run("start", "--data-dir", data.toString(), "--bind", "0.0.0.0", "--http-port", "0"));
