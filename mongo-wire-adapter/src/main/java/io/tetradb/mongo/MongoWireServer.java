@@ -11,6 +11,7 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.core.net.ConnectionGuard;
@@ -19,6 +20,7 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
 import io.tetradb.mongo.command.Limits;
+import io.tetradb.mongo.tls.TlsOrPlainDetector;
 import io.tetradb.mongo.wire.ConnectionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +58,7 @@ public final class MongoWireServer implements AutoCloseable {
     private final ConnectionGuard guard;
 
     private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users,
-                            ConnectionLimits limits) {
+                            ConnectionLimits limits, SslContext tls) {
         this.guard = new ConnectionGuard("mongo", limits);
         this.dispatcher = new CommandDispatcher(client, users);
         this.boss = new NioEventLoopGroup(1);
@@ -81,6 +83,9 @@ public final class MongoWireServer implements AutoCloseable {
                                 return;
                             }
                             channels.add(ch);
+                            if (tls != null) {
+                                ch.pipeline().addLast("tls-or-plain", new TlsOrPlainDetector(tls));
+                            }
                             ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
                                     Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
                             ch.pipeline().addLast("commands",
@@ -112,7 +117,16 @@ public final class MongoWireServer implements AutoCloseable {
     /** Starts serving with these connection limits (see {@link ConnectionLimits}). */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
                                         ConnectionLimits limits) {
-        return new MongoWireServer(bind, port, client, users, limits);
+        return new MongoWireServer(bind, port, client, users, limits, null);
+    }
+
+    /**
+     * Starts serving with these limits; with {@code tls}, TLS ({@code mongodb://…/?tls=true}) and plain connections
+     * on the same port, as mongod's {@code allowTLS} mode (see {@link TlsOrPlainDetector}).
+     */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
+                                        ConnectionLimits limits, SslContext tls) {
+        return new MongoWireServer(bind, port, client, users, limits, tls);
     }
 
     /** The connection limits in force, with their counters. */

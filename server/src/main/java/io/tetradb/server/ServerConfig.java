@@ -1,5 +1,6 @@
 package io.tetradb.server;
 
+import io.tetradb.server.config.SecurityConfig;
 import io.tetradb.server.gremlin.GraphSpec;
 import io.tetradb.server.gremlin.GremlinEndpoint;
 
@@ -29,11 +30,13 @@ import java.util.Set;
  * @param cosmosKey     the Cosmos master key (base64); null is the emulator's well-known key
  * @param cosmosReadOnlyKey a second Cosmos key (base64) that may only read and query; null: none
  * @param gremlinAuth   Gremlin Server requires SASL PLAIN credentials (the server's users, or the Cosmos form)
+ * @param security      Tables accounts, the TLS certificate and the file they are re-read from
+ *                      ({@code tetradb.yaml}); null: the development defaults
  */
 public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer httpPort, Integer gremlinPort,
                            List<GraphSpec> graphs, Integer mongoPort, Integer tablePort,
                            Duration gremlinScriptTimeout, Integer cosmosPort, String cosmosKey,
-                           String cosmosReadOnlyKey, boolean gremlinAuth) {
+                           String cosmosReadOnlyKey, boolean gremlinAuth, SecurityConfig security) {
     /** The Cosmos DB emulator's port, which SDK users already have in their settings. */
     public static final int DEFAULT_COSMOS_PORT = 8081;
     public static final int DEFAULT_GREMLIN_PORT = 8182;
@@ -58,12 +61,13 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer 
             throw new IllegalArgumentException("the Cosmos read-only key must be base64 (as the emulator's key is)");
         }
         dataDirectory = dataDirectory.toAbsolutePath().normalize();
+        security = security == null ? SecurityConfig.none() : security;
         graphs = withDefaultGraph(graphs == null ? List.of() : graphs);
     }
 
     /** Admin endpoint only (no Gremlin, Mongo, table or Cosmos endpoint). */
     public ServerConfig(Path dataDirectory, InetAddress bindAddress, int httpPort) {
-        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null, null, null, null, null, false);
+        this(dataDirectory, bindAddress, httpPort, null, List.of(), null, null, null, null, null, null, false, null);
     }
 
     /**
@@ -77,55 +81,67 @@ public record ServerConfig(Path dataDirectory, InetAddress bindAddress, Integer 
     /** The same configuration with Gremlin Server on {@code port} (0 = a free port). */
     public ServerConfig withGremlinPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, port, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration serving these graphs (besides the default one, unless one of them is named like it). */
     public ServerConfig withGraphs(List<GraphSpec> more) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, more, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with the Mongo wire endpoint on {@code port} (0 = a free port). */
     public ServerConfig withMongoPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, port, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with the Azure Tables endpoint on {@code port} (0 = a free port). */
     public ServerConfig withTablePort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, port,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with Gremlin requests bounded by {@code timeout}. */
     public ServerConfig withGremlinScriptTimeout(Duration timeout) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                timeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                timeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with the Cosmos DB REST endpoint on {@code port} (0 = a free port). */
     public ServerConfig withCosmosPort(int port) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, port, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, port, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with these Cosmos keys (null: the emulator's key; null read-only key: none). */
     public ServerConfig withCosmosKeys(String key, String readOnlyKey) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, key, readOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, key, readOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration with Gremlin Server requiring credentials (true) or not. */
     public ServerConfig withGremlinAuth(boolean required) {
         return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, required);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, required, security);
+    }
+
+    /** The same configuration with these Tables accounts, TLS certificate and configuration file. */
+    public ServerConfig withSecurity(SecurityConfig security) {
+        return new ServerConfig(dataDirectory, bindAddress, httpPort, gremlinPort, graphs, mongoPort, tablePort,
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
+    }
+
+    /** The same configuration bound to {@code address} (every endpoint). */
+    public ServerConfig withBindAddress(InetAddress address) {
+        return new ServerConfig(dataDirectory, address, httpPort, gremlinPort, graphs, mongoPort, tablePort,
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     /** The same configuration without the separate admin port (its routes stay on the Cosmos port). */
     public ServerConfig withoutHttpPort() {
         return new ServerConfig(dataDirectory, bindAddress, null, gremlinPort, graphs, mongoPort, tablePort,
-                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth);
+                gremlinScriptTimeout, cosmosPort, cosmosKey, cosmosReadOnlyKey, gremlinAuth, security);
     }
 
     private static boolean validKey(String key) {

@@ -1,6 +1,7 @@
 package io.tetradb.server;
 
 import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.server.config.SecurityConfig;
 import io.tetradb.server.gremlin.GraphSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,6 +27,12 @@ final class StartCommand implements Callable<Integer> {
     @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "./data",
             description = "Data directory, relative to the current directory (default: ${DEFAULT-VALUE}).")
     Path dataDir;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "The credentials and TLS file (YAML; default: $TETRADB_CONFIG, else DIR/tetradb.yaml when "
+                    + "it exists). Environment variables (TETRADB_COSMOS_KEY, TETRADB_TABLES_ACCOUNTS, ...) override "
+                    + "it, options override both.")
+    Path configFile;
 
     @Option(names = "--cosmos-port", paramLabel = "N", defaultValue = "" + ServerConfig.DEFAULT_COSMOS_PORT,
             description = "Cosmos DB REST port (the emulator's): TLS and plain HTTP, plus /health, /api/partitions "
@@ -96,8 +103,9 @@ final class StartCommand implements Callable<Integer> {
     Long splitThresholdBytes;
 
     @Option(names = "--bind", paramLabel = "ADDR", defaultValue = "127.0.0.1",
-            description = "Loopback address every endpoint binds to (default: ${DEFAULT-VALUE}); other addresses "
-                    + "are refused until every face can require credentials.")
+            description = "Address every endpoint binds to (default: ${DEFAULT-VALUE}); beyond loopback only when "
+                    + "every face requires credentials (a Cosmos key, Tables account keys, --gremlin-auth, a Mongo "
+                    + "user), and the admin routes then need the Cosmos key.")
     InetAddress bind;
 
     @Option(names = "--memory", paramLabel = "SIZE",
@@ -145,20 +153,25 @@ final class StartCommand implements Callable<Integer> {
         checkPort("--gremlin-port", gremlinPort);
         checkPort("--mongo-port", mongoPort);
         checkPort("--table-port", tablePort);
-        checkBind();
         if (gremlinTimeoutMs <= 0) {
             throw new ParameterException(spec.commandLine(), "--gremlin-timeout-ms must be positive, not "
                     + gremlinTimeoutMs);
         }
         ServerConfig config;
         try {
+            SecurityConfig security = security();
+            if (security.tableAccounts() != null) {
+                io.tetradb.table.http.AccountKeys.of(security.tableAccounts()); // names and keys checked here: exit 2
+            }
             config = new ServerConfig(dataDir, bind, httpPort, gremlinPort, graphSpecs(), mongoPort, tablePort,
-                    Duration.ofMillis(gremlinTimeoutMs), cosmosPort, option(cosmosKey, "TETRADB_COSMOS_KEY"),
-                    option(cosmosReadOnlyKey, "TETRADB_COSMOS_READ_ONLY_KEY"),
-                    gremlinAuth != null ? gremlinAuth : "true".equalsIgnoreCase(System.getenv("TETRADB_GREMLIN_AUTH")));
+                    Duration.ofMillis(gremlinTimeoutMs), cosmosPort,
+                    cosmosKey != null ? cosmosKey : security.cosmosKey(),
+                    cosmosReadOnlyKey != null ? cosmosReadOnlyKey : security.cosmosReadOnlyKey(),
+                    gremlinAuth != null ? gremlinAuth : Boolean.TRUE.equals(security.gremlinAuth()), security);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        checkBind(config);
         StoreOptions storeOptions = storeOptions();
         ServerLimits limits = limits();
         PrintWriter out = spec.commandLine().getOut();
@@ -207,15 +220,29 @@ final class StartCommand implements Callable<Integer> {
     }
 
     /**
-     * Only loopback: the admin, Gremlin and Tables endpoints cannot require credentials yet, so anything that reached
-     * them from another host would read and write every container.
+     * Beyond loopback only with credentials on every face (see {@link io.tetradb.server.config.BindPolicy}), refused
+     * here before anything opens; whether the Mongo face has a user is known only with the store open, so the server
+     * checks that one at start.
      */
-    private void checkBind() {
-        if (!bind.isLoopbackAddress()) {
-            throw new ParameterException(spec.commandLine(), "--bind " + bind.getHostAddress()
-                    + " is refused: only a loopback address (127.0.0.1, ::1) may be bound until every face "
-                    + "requires credentials (the admin, Gremlin and Tables endpoints cannot yet)");
+    private void checkBind(ServerConfig config) {
+        List<String> missing = TetraDbServer.missingForBind(config, true);
+        if (!missing.isEmpty()) {
+            throw new ParameterException(spec.commandLine(),
+                    io.tetradb.server.config.BindPolicy.refusal(bind, missing));
         }
+    }
+
+    /** The credentials file (given, from the environment, or the data directory's) with the environment on top. */
+    private SecurityConfig security() {
+        Path file = configFile;
+        if (file == null && option(null, "TETRADB_CONFIG") != null) {
+            file = Path.of(option(null, "TETRADB_CONFIG"));
+        }
+        boolean required = file != null;
+        if (file == null) {
+            file = dataDir.resolve(SecurityConfig.FILE_NAME);
+        }
+        return SecurityConfig.load(file.toAbsolutePath().normalize(), required, System.getenv());
     }
 
     private ServerLimits limits() {

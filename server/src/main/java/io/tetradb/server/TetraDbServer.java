@@ -8,8 +8,14 @@ import io.tetradb.mongo.auth.StoredUserCheck;
 import io.tetradb.server.gremlin.security.GremlinCredentials;
 import io.tetradb.cosmos.CosmosHttpServer;
 import io.tetradb.cosmos.CosmosRestOptions;
-import io.tetradb.cosmos.TlsCertificate;
+import io.tetradb.mongo.auth.UserDirectory;
+import io.tetradb.mongo.store.MongoCatalog;
+import io.tetradb.server.admin.AdminAccess;
 import io.tetradb.server.admin.AdminHttpServer;
+import io.tetradb.server.config.BindPolicy;
+import io.tetradb.server.config.ServerTls;
+import io.tetradb.server.config.TableAccountsWatcher;
+import io.tetradb.table.http.AccountKeys;
 import io.tetradb.server.admin.AdminRoutesOnCosmos;
 import io.tetradb.server.explorer.DataExplorer;
 import io.tetradb.server.admin.Readiness;
@@ -26,6 +32,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 /**
@@ -41,8 +48,6 @@ public final class TetraDbServer implements AutoCloseable {
     private static final String MONGO = "mongo";
     private static final String TABLE = "table";
     private static final String COSMOS = "cosmos";
-    /** Where the Cosmos endpoint's self-signed certificate lives: beside RocksDB's files, not among them. */
-    private static final String TLS_DIRECTORY = "tls";
 
     private final ServerConfig config;
     private final ServerLimits limits;
@@ -72,9 +77,14 @@ public final class TetraDbServer implements AutoCloseable {
         this.storeOptions = store;
         this.limits = limits;
         this.readiness = new Readiness(faces(config));
+        Map<String, List<String>> accounts = config.security().tableAccounts();
+        this.tableKeys = accounts == null ? AccountKeys.development() : AccountKeys.of(accounts);
     }
 
     private final StoreOptions storeOptions;
+    private final AccountKeys tableKeys;
+    private ServerTls tls;
+    private TableAccountsWatcher tablesWatcher;
 
     /** Opens the store and starts every endpoint; on failure releases whatever was started and throws. */
     public synchronized TetraDbServer start() {
@@ -88,8 +98,15 @@ public final class TetraDbServer implements AutoCloseable {
         client = openClient(config.dataDirectory(), storeOptions, limits.memory());
         try {
             InetAddress bind = config.bindAddress();
+            checkBind();
+            tls = serverTls();
+            if (config.tablePort() != null && config.security().tablesFile() != null) {
+                tablesWatcher = TableAccountsWatcher.watch(config.security().tablesFile(), tableKeys,
+                        bind.isLoopbackAddress());
+            }
             if (config.httpPort() != null) {
-                startEndpoint(ADMIN, () -> AdminHttpServer.start(bind, config.httpPort(), client, readiness));
+                startEndpoint(ADMIN, () -> AdminHttpServer.start(bind, config.httpPort(), client, readiness,
+                        adminAccess()));
             }
             if (config.cosmosPort() != null) {
                 // first after admin: the emulator's port is what a supervisor polls for /health
@@ -99,17 +116,18 @@ public final class TetraDbServer implements AutoCloseable {
             }
             if (config.gremlinPort() != null) {
                 startEndpoint(GREMLIN, () -> GremlinEndpoint.start(config.bindAddress(), config.gremlinPort(), client,
-                        config.graphs(), config.gremlinScriptTimeout(), gremlinCredentials(), limits));
+                        config.graphs(), config.gremlinScriptTimeout(), gremlinCredentials(), limits, tls.context()));
             }
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
                         port -> MongoWireServer.start(bind, port, client, io.tetradb.mongo.auth.MongoUsers.none(),
-                                limits.connections()), MongoWireServer::address));
+                                limits.connections(), tls.context()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
-                startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/devstoreaccount1", bind,
-                        config.tablePort(), port -> TableHttpServer.start(bind, port, client,
-                                limits.connections(), limits.requestBytes(TableHttpServer.MAX_BODY_BYTES)),
+                startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/" + firstTableAccount(), bind,
+                        config.tablePort(), port -> TableHttpServer.start(bind, port, client, tableKeys,
+                                limits.connections(), limits.requestBytes(TableHttpServer.MAX_BODY_BYTES),
+                                tls.context()),
                         TableHttpServer::address));
             }
         } catch (RuntimeException e) {
@@ -117,6 +135,59 @@ public final class TetraDbServer implements AutoCloseable {
             throw e;
         }
         return this;
+    }
+
+    /**
+     * Beyond loopback every face served must require credentials that are not public (see {@link BindPolicy});
+     * checked with the store open, since the Mongo face's users live in it.
+     */
+    private void checkBind() {
+        boolean mongoHasUsers = config.mongoPort() == null || !new UserDirectory(
+                io.tetradb.mongo.auth.MongoUsers.none(), new MongoCatalog(client.coreStore())).isEmpty();
+        List<String> missing = missingForBind(config, mongoHasUsers);
+        if (!missing.isEmpty()) {
+            throw new StartupException(BindPolicy.refusal(config.bindAddress(), missing), null);
+        }
+    }
+
+    /** What {@code config} lacks for its bind address, given whether the Mongo face has users. */
+    public static List<String> missingForBind(ServerConfig config, boolean mongoHasUsers) {
+        String key = config.cosmosKey();
+        Map<String, List<String>> accounts = config.security().tableAccounts();
+        boolean tablesLocked = accounts != null && accounts.values().stream()
+                .noneMatch(keys -> keys.contains(AccountKeys.DEV_KEY));
+        return BindPolicy.missing(config.bindAddress(),
+                new BindPolicy.Face(config.cosmosPort() != null || config.httpPort() != null,
+                        key != null && !key.equals(CosmosRestOptions.EMULATOR_KEY)),
+                new BindPolicy.Face(config.tablePort() != null, tablesLocked),
+                new BindPolicy.Face(config.gremlinPort() != null, config.gremlinAuth()),
+                new BindPolicy.Face(config.mongoPort() != null, mongoHasUsers));
+    }
+
+    /** The admin routes: open on loopback, the Cosmos master key beyond. */
+    private AdminAccess adminAccess() {
+        return config.bindAddress().isLoopbackAddress() ? AdminAccess.open()
+                : AdminAccess.masterKey(config.cosmosKey() != null ? config.cosmosKey() : CosmosRestOptions.EMULATOR_KEY);
+    }
+
+    private ServerTls serverTls() {
+        try {
+            return ServerTls.of(config.dataDirectory(), config.security().tlsCertificate(),
+                    config.security().tlsKey());
+        } catch (IllegalArgumentException e) {
+            throw new StartupException(e.getMessage(), e);
+        }
+    }
+
+    /** The account the printed Tables URL names: the first configured, else Azurite's. */
+    private String firstTableAccount() {
+        Map<String, List<String>> accounts = config.security().tableAccounts();
+        return accounts == null ? AccountKeys.DEV_ACCOUNT : accounts.keySet().iterator().next();
+    }
+
+    /** The Tables accounts in force (replaced when {@code tetradb.yaml} changes). */
+    public AccountKeys tableAccountKeys() {
+        return tableKeys;
     }
 
     /** What Gremlin clients authenticate with, when --gremlin-auth asks for it: the server's users and the Cosmos keys. */
@@ -133,8 +204,8 @@ public final class TetraDbServer implements AutoCloseable {
      * self-signed certificate (made on first start), the admin routes and the data explorer on the same port.
      */
     private CosmosRestOptions cosmosOptions() {
-        CosmosRestOptions options = CosmosRestOptions.defaults()
-                .withTls(TlsCertificate.loadOrCreate(config.dataDirectory().resolve(TLS_DIRECTORY)));
+        CosmosRestOptions options = CosmosRestOptions.defaults().withSslContext(tls.context())
+                .withCertificatePem(tls.pem());
         if (config.cosmosKey() != null) {
             options = options.withMasterKey(config.cosmosKey());
         }
@@ -142,7 +213,7 @@ public final class TetraDbServer implements AutoCloseable {
             options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
         }
         options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()));
-        return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness), client,
+        return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness, adminAccess()), client,
                 config.bindAddress());
     }
 
@@ -208,6 +279,9 @@ public final class TetraDbServer implements AutoCloseable {
         }
         closed = true;
         readiness.stopping();
+        if (tablesWatcher != null) {
+            tablesWatcher.close();
+        }
         for (int i = endpoints.size() - 1; i >= 0; i--) {
             try {
                 endpoints.get(i).close();

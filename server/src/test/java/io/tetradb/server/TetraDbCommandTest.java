@@ -46,10 +46,29 @@ class TetraDbCommandTest {
     }
 
     @Test
+    void aBadConfigurationFileIsAUsageErrorThatShowsNoKey(@TempDir Path dir) throws Exception {
+        Path data = dir.resolve("data");
+        Path file = dir.resolve("tetradb.yaml");
+        String notAKey = "s3cret*not*base64";
+        Files.writeString(file, "tables:\n  accounts:\n    - name: shop\n      key1: " + notAKey + "\n");
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--config", file.toString(), "--http-port", "0"));
+        assertTrue(err.toString().contains("a key of the account shop is not base64"), err.toString());
+        assertTrue(!err.toString().contains(notAKey), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--config", dir.resolve("none.yaml").toString()));
+        assertTrue(err.toString().contains("none.yaml does not exist"), err.toString());
+        assertTrue(Files.notExists(data), "nothing was opened");
+    }
+
+    @Test
     void nonLoopbackBindIsRefusedBeforeAnythingStarts(@TempDir Path dir) {
         Path data = dir.resolve("data");
         assertEquals(2, run("start", "--data-dir", data.toString(), "--bind", "0.0.0.0", "--http-port", "0"));
-        assertTrue(err.toString().contains("--bind 0.0.0.0 is refused: only a loopback address"), err.toString());
+        assertTrue(err.toString().contains("--bind 0.0.0.0 is refused: beyond loopback every face must require "
+                + "credentials; missing: a Cosmos master key other than the emulator's"), err.toString());
+        for (String missing : new String[] {"Tables accounts with keys other than Azurite's",
+                "Gremlin authentication"}) {
+            assertTrue(err.toString().contains(missing), err.toString());
+        }
         assertEquals(2, run("start", "--data-dir", data.toString(), "--bind", "192.0.2.1", "--http-port", "0"));
         assertTrue(Files.notExists(data), "nothing was opened");
         assertEquals("", out.toString());

@@ -29,9 +29,21 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     /** The last request's work on this connection; only touched on the channel's IO thread. */
     private CompletableFuture<Void> previous = CompletableFuture.completedFuture(null);
 
-    AdminHttpHandler(AdminRoutes routes, Executor workers) {
+    private final AdminAccess access;
+
+    AdminHttpHandler(AdminRoutes routes, Executor workers, AdminAccess access) {
         this.routes = routes;
         this.workers = workers;
+        this.access = access;
+    }
+
+    /** 401 with a basic-auth challenge: the admin routes need the Cosmos master key beyond loopback. */
+    static FullHttpResponse unauthorized() {
+        FullHttpResponse r = HttpResponses.error(HttpResponseStatus.UNAUTHORIZED, "Unauthorized",
+                "the admin routes need the Cosmos master key (HTTP basic auth with the key as the password, or a "
+                        + "Cosmos master-key Authorization header)");
+        r.headers().set(io.netty.handler.codec.http.HttpHeaderNames.WWW_AUTHENTICATE, AdminAccess.REALM);
+        return r;
     }
 
     @Override
@@ -41,7 +53,8 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
         String uri = request.uri();
         boolean malformed = request.decoderResult().isFailure();
         boolean keepAlive = HttpUtil.isKeepAlive(request) && !malformed; // a malformed request ends the connection
-        previous = previous.thenRunAsync(() -> respond(ctx, method, uri, malformed, keepAlive), workers)
+        boolean allowed = access.allows(method.name(), name -> request.headers().get(name));
+        previous = previous.thenRunAsync(() -> respond(ctx, method, uri, malformed, keepAlive, allowed), workers)
                 .exceptionally(e -> {
                     // only when the workers are shut down (the server is stopping): drop the connection
                     ctx.close();
@@ -50,10 +63,10 @@ final class AdminHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest
     }
 
     private void respond(ChannelHandlerContext ctx, HttpMethod method, String uri, boolean malformed,
-                         boolean keepAlive) {
+                         boolean keepAlive, boolean allowed) {
         FullHttpResponse response = malformed
                 ? HttpResponses.error(HttpResponseStatus.BAD_REQUEST, "BadRequest", "malformed HTTP request")
-                : routes.handle(method, uri);
+                : !allowed ? unauthorized() : routes.handle(method, uri);
         HttpUtil.setKeepAlive(response, keepAlive);
         var written = ctx.writeAndFlush(response);
         if (!keepAlive) {

@@ -58,8 +58,14 @@ public final class AdminHttpServer implements Endpoint {
      * {@code readiness}.
      */
     public static AdminHttpServer start(InetAddress bind, int port, CosmosClient client, Readiness readiness) {
+        return start(bind, port, client, readiness, AdminAccess.open());
+    }
+
+    /** As above, answering only the requests {@code access} allows (401 to the others). */
+    public static AdminHttpServer start(InetAddress bind, int port, CosmosClient client, Readiness readiness,
+                                        AdminAccess access) {
         return start(bind, port, client::readAllPartitionStatistics,
-                () -> client.readAllThroughputMetrics(ThroughputReport.WINDOW_SECONDS), readiness);
+                () -> client.readAllThroughputMetrics(ThroughputReport.WINDOW_SECONDS), readiness, access);
     }
 
     static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics) {
@@ -74,6 +80,12 @@ public final class AdminHttpServer implements Endpoint {
     static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics,
                                  Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput,
                                  Readiness readiness) {
+        return start(bind, port, statistics, throughput, readiness, AdminAccess.open());
+    }
+
+    static AdminHttpServer start(InetAddress bind, int port, Supplier<List<PartitionStatistics>> statistics,
+                                 Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput,
+                                 Readiness readiness, AdminAccess access) {
         // one IO thread is plenty for an admin port; routes run on workers because they scan RocksDB
         EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("tetradb-admin-io", true));
         ExecutorService workers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("tetradb-admin", true));
@@ -93,7 +105,7 @@ public final class AdminHttpServer implements Endpoint {
                                     .addLast(new IdleStateHandler(0, 0, IDLE_SECONDS, TimeUnit.SECONDS))
                                     .addLast(new HttpServerCodec())
                                     .addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES))
-                                    .addLast(new AdminHttpHandler(routes, workers));
+                                    .addLast(new AdminHttpHandler(routes, workers, access));
                         }
                     })
                     .bind(bind, port).syncUninterruptibly().channel();

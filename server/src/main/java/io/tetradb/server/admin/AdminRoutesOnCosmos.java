@@ -25,14 +25,26 @@ public final class AdminRoutesOnCosmos {
 
     /** {@code options} with the admin routes added. */
     public static CosmosRestOptions mount(CosmosRestOptions options, CosmosClient client, Readiness readiness) {
+        return mount(options, client, readiness, AdminAccess.open());
+    }
+
+    /** {@code options} with the admin routes added, each answering only requests {@code access} allows. */
+    public static CosmosRestOptions mount(CosmosRestOptions options, CosmosClient client, Readiness readiness,
+                                          AdminAccess access) {
         AdminRoutes routes = new AdminRoutes(client::readAllPartitionStatistics,
                 () -> client.readAllThroughputMetrics(ThroughputReport.WINDOW_SECONDS), readiness);
         CosmosRestOptions mounted = options;
         for (String path : PATHS) {
-            mounted = mounted.withRoute(path, request -> answer(routes.handle(HttpMethod.valueOf(request.method()),
+            mounted = mounted.withRoute(path, request -> !access.allows(request.method(), request.headers()::get)
+                    ? refusal() : answer(routes.handle(HttpMethod.valueOf(request.method()),
                     request.query().isEmpty() ? request.path() : request.path() + "?" + request.query())));
         }
         return mounted;
+    }
+
+    /** 401 with the challenge a browser answers by asking for the key. */
+    private static CosmosRoute.Response refusal() {
+        return answer(AdminHttpHandler.unauthorized());
     }
 
     private static CosmosRoute.Response answer(FullHttpResponse r) {

@@ -122,6 +122,21 @@ public final class EmbeddedSettings extends Settings {
         return connectionGuard;
     }
 
+    /**
+     * TLS with the server's certificate, optional on the same port (Gremlin Server's own {@code ssl} settings would
+     * make it the only way in and want a key store file; the channelizer adds Netty's OptionalSslHandler instead).
+     */
+    private io.netty.handler.ssl.SslContext optionalTls;
+
+    void optionalTls(io.netty.handler.ssl.SslContext context) {
+        this.optionalTls = context;
+    }
+
+    /** The server's TLS context, or null for plain WebSocket only. */
+    public io.netty.handler.ssl.SslContext optionalTls() {
+        return optionalTls;
+    }
+
     private static SerializerSettings serializer(String className, Map<String, Object> config) {
         SerializerSettings s = new SerializerSettings();
         s.className = className;

@@ -78,11 +78,19 @@ public final class GremlinEndpoint implements Endpoint {
     /** With credentials (null: none needed) and the server's limits. */
     public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
                                         Duration scriptTimeout, GremlinCredentials credentials, ServerLimits limits) {
+        return start(bind, port, client, specs, scriptTimeout, credentials, limits, null);
+    }
+
+    /** As above; with {@code tls}, {@code wss://} and {@code ws://} on the same port (null: {@code ws://} only). */
+    public static GremlinEndpoint start(InetAddress bind, int port, CosmosClient client, List<GraphSpec> specs,
+                                        Duration scriptTimeout, GremlinCredentials credentials, ServerLimits limits,
+                                        io.netty.handler.ssl.SslContext tls) {
         for (int attempt = 1; ; attempt++) {
             int actual = port != 0 ? port : freePort(bind);
             Map<GraphSpec, TetraGraph> graphs = open(client, specs);
             EmbeddedSettings settings = new EmbeddedSettings(bind, actual, graphs, scriptTimeout, credentials);
             settings.limit(limits);
+            settings.optionalTls(tls);
             GremlinServer server = new GremlinServer(settings);
             try {
                 server.start().join();

@@ -52,7 +52,8 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         if (method.equals("POST") && tunnelled != null) {
             method = tunnelled.trim().toUpperCase(Locale.ROOT);
         }
-        ApiRequest r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()));
+        ApiRequest r = new ApiRequest(method, req.method().name(), q.rawPath(), q.parameters(), req.headers().copy(), ByteBufUtil.getBytes(req.content()),
+                ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class) != null);
         if (isPointRead(method, q.path())) {
             // one entity by its keys: a key lookup that never waits for an fsync, answered on the event loop (two
             // thread hand-offs cost more than the read); writes and queries keep to the pool

@@ -173,7 +173,11 @@ final class SasAuth {
         } catch (IllegalArgumentException e) {
             throw SharedKeyAuth.failed("the SAS signature is not base64");
         }
-        if (!MessageDigest.isEqual(given, SharedKeyAuth.hmac(keys.key(p.account()), toSign))) {
+        boolean signed = false;
+        for (byte[] key : keys.keys(p.account())) { // either of the account's two keys
+            signed |= MessageDigest.isEqual(given, SharedKeyAuth.hmac(key, toSign));
+        }
+        if (!signed) {
             throw SharedKeyAuth.failed("Signature did not match. String to sign used was " + toSign.replace("\n", "\\n"));
         }
     }
@@ -187,10 +191,11 @@ final class SasAuth {
             throw SharedKeyAuth.failed("Signed start time is in the future");
         }
         String protocols = r.param("spr");
-        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains("http")) {
+        String used = r.https() ? "https" : "http";
+        if (protocols != null && !java.util.Arrays.asList(protocols.split(",")).contains(used)) {
             throw new TableException(403, "AuthorizationProtocolMismatch",
                     "This request is not authorized to perform this operation using this protocol (the SAS allows "
-                            + protocols + "; this endpoint speaks http).");
+                            + protocols + "; this request came over " + used + ").");
         }
     }
 

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Checks a request's {@code Authorization} header: Shared Key and Shared Key Lite in the Table service's flavour.
@@ -31,19 +30,19 @@ final class SharedKeyAuth {
     static final String DEV_KEY =
             "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-    private final Map<String, byte[]> keys;
+    private final AccountKeys keys;
 
-    SharedKeyAuth(Map<String, String> accountKeys) {
-        this.keys = new java.util.HashMap<>();
-        accountKeys.forEach((a, k) -> keys.put(a, Base64.getDecoder().decode(k)));
+    SharedKeyAuth(AccountKeys keys) {
+        this.keys = keys;
     }
 
     boolean knows(String account) {
-        return keys.containsKey(account);
+        return keys.knows(account);
     }
 
-    byte[] key(String account) {
-        return keys.get(account);
+    /** The account's keys (primary, then secondary): a signature made with either is valid. */
+    List<byte[]> keys(String account) {
+        return keys.keys(account);
     }
 
     /** Throws 403 AuthenticationFailed unless the request is signed with the key of {@code account}. */
@@ -60,8 +59,8 @@ final class SharedKeyAuth {
         String scheme = auth.substring(0, space);
         String signer = auth.substring(space + 1, colon);
         String signature = auth.substring(colon + 1);
-        byte[] key = keys.get(signer);
-        if (key == null || !signer.equals(account)) {
+        List<byte[]> accountKeys = keys.keys(signer);
+        if (accountKeys.isEmpty() || !signer.equals(account)) {
             throw failed("the account " + signer + " is not known here or does not own " + account);
         }
         String msDate = r.header("x-ms-date");
@@ -87,9 +86,11 @@ final class SharedKeyAuth {
         } catch (IllegalArgumentException e) {
             throw failed("the signature is not base64");
         }
-        for (String c : candidates) {
-            if (MessageDigest.isEqual(given, hmac(key, c))) {
-                return;
+        for (byte[] key : accountKeys) {
+            for (String c : candidates) {
+                if (MessageDigest.isEqual(given, hmac(key, c))) {
+                    return;
+                }
             }
         }
         throw failed("Server failed to authenticate the request. Make sure the value of Authorization header is "

@@ -31,7 +31,7 @@ final class TableApi {
     private final Map<String, TableService> accounts = new ConcurrentHashMap<>();
     private final BatchHandler batches = new BatchHandler(this);
 
-    TableApi(CosmosClient client, Map<String, String> accountKeys) {
+    TableApi(CosmosClient client, AccountKeys accountKeys) {
         this.client = client;
         this.auth = new SharedKeyAuth(accountKeys);
         this.sas = new SasAuth(auth, this::storedPolicies);

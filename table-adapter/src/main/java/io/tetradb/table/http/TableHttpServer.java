@@ -9,6 +9,8 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.ssl.OptionalSslHandler;
+import io.netty.handler.ssl.SslContext;
 import io.tetradb.core.net.ConnectionGuard;
 import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
@@ -53,14 +55,13 @@ public final class TableHttpServer implements AutoCloseable {
 
     /** Serves the well-known development account {@code devstoreaccount1} with its well-known key. */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client) {
-        return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY));
+        return start(bind, port, client, AccountKeys.development(), ConnectionLimits.defaults(), MAX_BODY_BYTES, null);
     }
 
     /** Serves the development account with these connection limits and request body limit. */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client, ConnectionLimits limits,
                                         int maxBodyBytes) {
-        return start(bind, port, client, Map.of(SharedKeyAuth.DEV_ACCOUNT, SharedKeyAuth.DEV_KEY), limits,
-                maxBodyBytes);
+        return start(bind, port, client, AccountKeys.development(), limits, maxBodyBytes, null);
     }
 
     /**
@@ -78,11 +79,21 @@ public final class TableHttpServer implements AutoCloseable {
      */
     public static TableHttpServer start(InetAddress bind, int port, CosmosClient client,
                                         Map<String, String> accountKeys, ConnectionLimits limits, int maxBodyBytes) {
+        return start(bind, port, client, AccountKeys.single(accountKeys), limits, maxBodyBytes, null);
+    }
+
+    /**
+     * Serves {@code accounts} (two keys each, replaceable while running) with these connection limits and body
+     * limit; with {@code tls}, HTTPS and plain HTTP on the same port (Netty's {@link OptionalSslHandler} tells them
+     * apart by the first bytes), else plain HTTP only.
+     */
+    public static TableHttpServer start(InetAddress bind, int port, CosmosClient client, AccountKeys accounts,
+                                        ConnectionLimits limits, int maxBodyBytes, SslContext tls) {
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("the body limit must be positive");
         }
         ConnectionGuard guard = new ConnectionGuard("tables", limits);
-        TableApi api = new TableApi(client, accountKeys);
+        TableApi api = new TableApi(client, accounts);
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
         AtomicInteger n = new AtomicInteger();
@@ -101,6 +112,9 @@ public final class TableHttpServer implements AutoCloseable {
                         protected void initChannel(SocketChannel c) {
                             if (!guard.admit(c)) {
                                 return;
+                            }
+                            if (tls != null) {
+                                c.pipeline().addLast("tls", new OptionalSslHandler(tls));
                             }
                             c.pipeline()
                                     .addLast(new HttpServerCodec())

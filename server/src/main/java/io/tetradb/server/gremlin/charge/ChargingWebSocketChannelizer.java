@@ -69,6 +69,11 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
                 && !embedded.connectionGuard().admit(pipeline.channel())) {
             return; // over the connection limits: already closed
         }
+        if (settings instanceof io.tetradb.server.gremlin.EmbeddedSettings embedded
+                && embedded.optionalTls() != null) {
+            // wss:// and ws:// on one port: the first bytes tell (an HTTP upgrade is ASCII, a TLS record is not)
+            pipeline.addFirst("optional-tls", new io.netty.handler.ssl.OptionalSslHandler(embedded.optionalTls()));
+        }
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
         // every frame answered, even one that cannot be read; every error answered on one line

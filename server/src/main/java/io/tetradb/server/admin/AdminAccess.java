@@ -1,0 +1,127 @@
+package io.tetradb.server.admin;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.Base64;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * Who may read the admin routes ({@code /health}, {@code /api/...}, {@code /partitions}, {@code /metrics}). On a
+ * loopback-bound server, anyone on the machine ({@link #open()}); beyond loopback, only a holder of the Cosmos
+ * master key ({@link #masterKey}), which it shows in one of two ways:
+ * <ul>
+ * <li>HTTP basic authentication with the key as the password (any user name): what a browser, {@code curl -u} or a
+ * Prometheus {@code basic_auth} scrape sends;</li>
+ * <li>a Cosmos master-key {@code Authorization} header ({@code type=master&ver=1.0&sig=…}, the signature over
+ * {@code verb\n\n\nx-ms-date\n\n} lower-cased: the resource type and link of a route outside the Cosmos resource
+ * model are empty) with an {@code x-ms-date} within 15 minutes, as Cosmos DB checks its own requests.</li>
+ * </ul>
+ * A refusal is 401 with {@code WWW-Authenticate: Basic realm="TetraDB"} so that a browser asks for the key.
+ */
+public final class AdminAccess {
+    static final String REALM = "Basic realm=\"TetraDB\", charset=\"UTF-8\"";
+    private static final Duration SKEW = Duration.ofMinutes(15);
+
+    private final byte[] key;
+    private final String keyText;
+
+    private AdminAccess(String keyText) {
+        this.keyText = keyText;
+        this.key = keyText == null ? null : Base64.getDecoder().decode(keyText);
+    }
+
+    /** Everyone (a loopback-bound server). */
+    public static AdminAccess open() {
+        return new AdminAccess(null);
+    }
+
+    /** Holders of {@code base64Key}, the Cosmos master key. */
+    public static AdminAccess masterKey(String base64Key) {
+        return new AdminAccess(base64Key);
+    }
+
+    public boolean isOpen() {
+        return key == null;
+    }
+
+    /** Whether a request with this verb and these headers (looked up by lower-case name) may pass. */
+    public boolean allows(String method, Function<String, String> header) {
+        if (key == null) {
+            return true;
+        }
+        String auth = header.apply("authorization");
+        if (auth == null) {
+            return false;
+        }
+        if (auth.regionMatches(true, 0, "Basic ", 0, 6)) {
+            return basic(auth.substring(6).strip());
+        }
+        return master(method, auth, header.apply("x-ms-date"));
+    }
+
+    private boolean basic(String token) {
+        String decoded;
+        try {
+            decoded = new String(Base64.getDecoder().decode(token), StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        int colon = decoded.indexOf(':');
+        return colon >= 0 && MessageDigest.isEqual(decoded.substring(colon + 1).getBytes(StandardCharsets.UTF_8),
+                keyText.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private boolean master(String method, String header, String date) {
+        if (date == null || !fresh(date)) {
+            return false;
+        }
+        String decoded = URLDecoder.decode(header, StandardCharsets.UTF_8);
+        String sig = null;
+        boolean masterType = false;
+        for (String part : decoded.split("&")) {
+            if (part.equals("type=master")) {
+                masterType = true;
+            } else if (part.startsWith("sig=")) {
+                sig = part.substring(4);
+            }
+        }
+        if (!masterType || sig == null) {
+            return false;
+        }
+        String payload = method.toLowerCase(Locale.ROOT) + "\n\n\n" + date.toLowerCase(Locale.ROOT) + "\n\n";
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            byte[] expected = mac.doFinal(payload.getBytes(StandardCharsets.UTF_8));
+            return MessageDigest.isEqual(Base64.getDecoder().decode(sig), expected);
+        } catch (IllegalArgumentException e) {
+            return false;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static boolean fresh(String date) {
+        try {
+            Instant at = ZonedDateTime.parse(date, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+            return Duration.between(at, Instant.now()).abs().compareTo(SKEW) <= 0;
+        } catch (DateTimeParseException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return key == null ? "AdminAccess[open]" : "AdminAccess[master key]";
+    }
+}
