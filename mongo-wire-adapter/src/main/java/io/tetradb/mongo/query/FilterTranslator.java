@@ -173,6 +173,13 @@ public final class FilterTranslator {
             return;
         }
         Expr path = path(dotted, v);
+        if (v.isDateTime()) {
+            Expr within = DateSeeks.equality(path, v.asDateTime().getValue());
+            if (within != null) {
+                out.add(hint(within));
+            }
+            return;
+        }
         Expr literal = literal(v);
         if (path != null && literal != null) {
             out.add(hint(new Expr.Binary(Expr.BinaryOp.EQUAL, path, literal)));
@@ -209,6 +216,13 @@ public final class FilterTranslator {
     }
 
     private static void range(String dotted, Expr.BinaryOp op, BsonValue v, List<Expr> out) {
+        if (v.isDateTime()) {
+            Expr bound = DateSeeks.bound(path(dotted, v), op, v.asDateTime().getValue());
+            if (bound != null) {
+                out.add(hint(bound));
+            }
+            return;
+        }
         // only numbers and strings: their stored form orders as MongoDB orders them
         if (!BsonOrder.isNumber(v) && !v.isString() || v.isDecimal128()) {
             return;
@@ -274,8 +288,7 @@ public final class FilterTranslator {
     }
 
     /**
-     * The stored path of a dotted field ({@code c.a.b}); ObjectIds and dates are read at their tagged form's scalar
-     * ({@code c.a["$oid"]}). Null for positional segments (numbers) or empty names.
+     * The stored path of a dotted field ({@code c.a.b}). Null for positional segments (numbers) or empty names.
      */
     private static Expr path(String dotted, BsonValue v) {
         String[] segs = dotted.split("\\.", -1);
@@ -287,13 +300,13 @@ public final class FilterTranslator {
             }
             e = new Expr.PropertyAccess(e, i == 0 ? DocumentMapper.storedName(s) : s);
         }
-        if (v != null && v.isObjectId()) {
-            e = new Expr.PropertyAccess(e, "$oid");
-        }
         return e;
     }
 
-    /** The stored JSON scalar a BSON value compares as in the index, or null when it has none. */
+    /**
+     * The index term a BSON value is found by, or null when it has none: the core indexes a typed value by its JSON
+     * view (an ObjectId by its 24 hex digits), so the seek may also find equal strings, which the matcher drops.
+     */
     private static Expr literal(BsonValue v) {
         return switch (v.getBsonType()) {
             case STRING -> new Expr.StringLiteral(v.asString().getValue());
