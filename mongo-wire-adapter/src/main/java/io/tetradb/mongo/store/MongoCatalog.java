@@ -36,6 +36,9 @@ public final class MongoCatalog {
 
     private final CoreStore store;
     private final Map<String, MongoCollection> open = new ConcurrentHashMap<>();
+    /** Containers {@link LegacyUpgrade} has run on (or runs on now) in this process. */
+    private final java.util.Set<ContainerStore> upgraded = java.util.Collections.newSetFromMap(
+            new java.util.concurrent.ConcurrentHashMap<>());
     private final CollectionOptions options = new CollectionOptions(this);
 
     public MongoCatalog(CoreStore store) {
@@ -226,6 +229,9 @@ public final class MongoCatalog {
         if (m == null || m.container() != c) {
             m = new MongoCollection(db, name, c);
             open.put(db + "." + name, m);
+            if (upgraded.add(c)) {
+                LegacyUpgrade.run(this, m); // documents of the earlier shape become typed values, once
+            }
         }
         return m;
     }
