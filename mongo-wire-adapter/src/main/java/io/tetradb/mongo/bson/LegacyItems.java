@@ -65,6 +65,26 @@ final class LegacyItems {
         }
     }
 
+    /** As {@link #tagged(JsonNode)} for a tagged object already read as a BSON document. */
+    static BsonValue tagged(BsonDocument d) {
+        if (d.size() == 1) {
+            BsonValue date = d.get("$date");
+            if (date != null && date.isString()) {
+                return tagged(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
+                        .put("$date", date.asString().getValue()));
+            }
+            BsonValue oid = d.get("$oid");
+            if (oid != null && oid.isString() && ObjectId.isValid(oid.asString().getValue())) {
+                return new BsonObjectId(new ObjectId(oid.asString().getValue()));
+            }
+        }
+        try {
+            return BsonDocument.parse("{\"v\": " + d.toJson() + "}").get("v");
+        } catch (RuntimeException notExtendedJson) {
+            return null;
+        }
+    }
+
     /** Applies an item's {@code _types} sidecar (when it has one) to the document read from it. */
     static void applySidecar(BsonDocument stored, JsonNode types) {
         if (types == null || !types.isObject()) {
