@@ -86,19 +86,23 @@ public final class DocumentMapper {
 
     /** The top-level fields, {@code _id} first: MongoDB moves {@code _id} to the front of every inserted document. */
     private static void mapFields(BsonDocument doc, ObjectNode out, Walk walk) {
-        DbRefFields.check(doc);
         BsonValue id = doc.get("_id");
         if (id != null) {
             walk.bound += 2 + 3L * 3;
             out.set("_id", typed(id, walk, 1));
         }
+        boolean dollar = false;
         for (Map.Entry<String, BsonValue> e : doc.entrySet()) {
             String name = e.getKey();
             if (name.equals("_id")) {
                 continue;
             }
             walk.bound += 2 + 3L * name.length();
+            dollar |= name.startsWith("$");
             out.set(storedName(name), typed(e.getValue(), walk, 1));
+        }
+        if (dollar) {
+            DbRefFields.check(doc); // the names' rules, only for a document that has a '$' name at all
         }
     }
 
@@ -123,11 +127,15 @@ public final class DocumentMapper {
                 }
                 ObjectNode o = F.objectNode();
                 walk.bound += 5;
-                DbRefFields.check(v.asDocument());
+                boolean dollar = false;
                 for (Map.Entry<String, BsonValue> e : v.asDocument().entrySet()) {
                     String name = e.getKey();
                     walk.bound += 2 + 3L * name.length();
+                    dollar |= name.startsWith("$");
                     o.set(name, typed(e.getValue(), walk, depth + 1));
+                }
+                if (dollar) {
+                    DbRefFields.check(v.asDocument());
                 }
                 return o;
             }

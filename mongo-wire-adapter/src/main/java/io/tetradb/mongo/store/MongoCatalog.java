@@ -56,7 +56,9 @@ public final class MongoCatalog {
 
     /** The collection, or null when it does not exist. */
     public MongoCollection collection(String db, String name) {
-        checkNames(db, name);
+        if (!open.containsKey(db + "." + name)) { // names of a collection opened before were checked then
+            checkNames(db, name);
+        }
         try {
             ContainerStore c = store.container(db, name);
             return wrap(db, name, c);
