@@ -96,6 +96,7 @@ class MongoViewOfOtherFacesTest {
             MongoCollection<BsonDocument> people = mongo.getDatabase("devstoreaccount1")
                     .getCollection("people", BsonDocument.class);
             BsonDocument ben = people.find(Filters.eq("PartitionKey", "Smith")).first();
+            assertEquals(ben, people.find(Filters.eq("_id", "Ben")).first(), "found by its _id, the RowKey");
             assertEquals(new BsonString("Ben"), ben.get("_id"));
             assertEquals(new BsonString("Smith"), ben.get("PartitionKey"));
             assertEquals(new BsonString("ben@contoso.com"), ben.get("Email"));
@@ -117,8 +118,8 @@ class MongoViewOfOtherFacesTest {
                     + ".addV('city').property(T.id,'Tacoma').property('pk','USA').as('b')"
                     + ".addE('road').from('a').to('b').property('miles', 33).iterate()");
             MongoCollection<BsonDocument> graph = mongo.getDatabase("graphdb").getCollection("graph", BsonDocument.class);
-            BsonDocument seattle = graph.find(Filters.eq("label", "city")).into(new java.util.ArrayList<>()).stream()
-                    .filter(d -> d.get("_id").equals(new BsonString("Seattle"))).findFirst().orElseThrow();
+            BsonDocument seattle = graph.find(Filters.eq("_id", "Seattle")).first();
+            assertEquals(2, graph.countDocuments(Filters.eq("label", "city")));
             assertEquals(new BsonString("USA"), seattle.get("pk"));
             assertEquals(new BsonString("Seattle"), seattle.get("name"));
             assertEquals(new BsonInt64(737_015L), seattle.get("pop"));
