@@ -132,6 +132,38 @@ class TypedValuesTest extends MongoServerTestBase {
         assertFalse(stored.has("_types"), stored.toString());
     }
 
+    /** A store still writing JSON text cannot hold typed values: there the earlier shape is read, never converted. */
+    @Test
+    void aJsonTextStoreKeepsTheEarlierShape(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        String format = System.setProperty("tetradb.itemFormat", "json");
+        try (io.tetradb.document.CosmosClient jsonStore = new io.tetradb.document.CosmosClientBuilder()
+                .dataDirectory(dir).buildClient()) {
+            MongoWireServer jsonServer = MongoWireServer.start(java.net.InetAddress.getLoopbackAddress(), 0, jsonStore);
+            try (com.mongodb.client.MongoClient jsonClient = com.mongodb.client.MongoClients.create(
+                    "mongodb://127.0.0.1:" + jsonServer.address().getPort())) {
+                jsonStore.createDatabaseIfNotExists("olddata");
+                jsonStore.getDatabase("olddata").createContainerIfNotExists("orders", "/~pk");
+                jsonStore.getDatabase("olddata").getContainer("orders").createItem(new ObjectMapper().readTree(
+                        "{\"id\": \"n1\", \"_id\": 1, \"customer\": {\"$oid\": \"5f0000000000000000000002\"},"
+                        + " \"qty\": 5, \"_types\": {\"/qty\": \"long\"}}"), PartitionKey.NONE, null);
+                assertEquals(new BsonDocument("_id", new BsonInt32(1)).append("customer", new BsonObjectId(B))
+                        .append("qty", new BsonInt64(5)), jsonClient.getDatabase("olddata")
+                        .getCollection("orders", BsonDocument.class).find().first());
+                ObjectNode stored = jsonStore.getDatabase("olddata").getContainer("orders")
+                        .readItem("n1", PartitionKey.NONE, ObjectNode.class).getItem();
+                assertTrue(stored.has("_types"), "not converted: " + stored);
+            } finally {
+                jsonServer.close();
+            }
+        } finally {
+            if (format == null) {
+                System.clearProperty("tetradb.itemFormat");
+            } else {
+                System.setProperty("tetradb.itemFormat", format);
+            }
+        }
+    }
+
     private static BsonDocument doc(int id, long n, long ms, ObjectId o) {
         return new BsonDocument("_id", new BsonInt32(id)).append("n", new BsonInt64(n)).append("d", new BsonDateTime(ms))
                 .append("o", new BsonObjectId(o));

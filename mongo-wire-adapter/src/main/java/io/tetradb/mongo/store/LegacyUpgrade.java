@@ -29,7 +29,8 @@ import java.util.Set;
  * ({@code {_id: {typedValues: <collection>}}} in the database's {@code system.namespaces}) spares later opens the
  * scan; collections of other faces or sharded ones are scanned once per process (their documents are never
  * rewritten unless they have a Mongo {@code _id}). Progress goes to the log every 10,000 documents.
- * A rewrite is a write: it shows in the collection's change stream as an update.
+ * A rewrite is a write: it shows in the collection's change stream as an update. Runs only on a store that writes
+ * the binary item format (JSON text cannot hold typed values).
  */
 final class LegacyUpgrade {
     private static final System.Logger LOG = System.getLogger(LegacyUpgrade.class.getName());
@@ -42,6 +43,9 @@ final class LegacyUpgrade {
 
     static void run(MongoCatalog catalog, MongoCollection coll) {
         ContainerStore container = coll.container();
+        if (!container.codec().writesBinary()) {
+            return; // a JSON-text store would write the typed values as their JSON views: converting would lose types
+        }
         boolean ours = coll.shardField() == null && !coll.name().startsWith("system.");
         BsonDocument markerId = new BsonDocument("typedValues", new BsonString(coll.name()));
         if (ours) {
