@@ -118,8 +118,11 @@ public final class ExpiryRule {
         return dateMillis(v);
     }
 
-    /** The milliseconds of an Extended JSON date, or {@link #NEVER} for any other value. */
+    /** The milliseconds of a typed date or an Extended JSON date, or {@link #NEVER} for any other value. */
     public static long dateMillis(JsonNode v) {
+        if (v instanceof io.tetradb.core.value.DateTimeNode typed) { // the Mongo face's dates as typed values
+            return typed.epochMillis();
+        }
         if (!v.isObject() || v.size() != 1) {
             return NEVER;
         }

@@ -60,7 +60,7 @@ public final class FeedAdapter {
      */
     public List<FeedEvent> read(ContainerStore container, long after, long upTo, int max, long notBeforeMillis) {
         keepAllVersions(container);
-        com.fasterxml.jackson.databind.ObjectMapper mapper = container.codec().mapper();
+        io.tetradb.core.store.ItemCodec mapper = container.codec();
         List<FeedEvent> out = new ArrayList<>();
         long position = after;
         while (position < upTo && out.size() < max) {
@@ -95,19 +95,23 @@ public final class FeedAdapter {
     }
 
     /** Whether the stored image carries {@link DocumentMapper#REPLACED} (written by a replacement). */
-    private static boolean replacement(com.fasterxml.jackson.databind.ObjectMapper mapper, byte[] json) {
-        if (json == null) {
+    private static boolean replacement(io.tetradb.core.store.ItemCodec codec, byte[] image) {
+        if (image == null) {
             return false;
         }
+        if (io.tetradb.core.item.StoredItems.isBinaryBody(image)) {
+            int at = io.tetradb.core.item.BinaryItemReader.find(image, 0, DocumentMapper.REPLACED);
+            return at >= 0 && io.tetradb.core.item.BinaryItemReader.read(image, at).asBoolean();
+        }
         try {
-            com.fasterxml.jackson.databind.JsonNode marker = mapper.readTree(json).get(DocumentMapper.REPLACED);
+            com.fasterxml.jackson.databind.JsonNode marker = codec.mapper().readTree(image).get(DocumentMapper.REPLACED);
             return marker != null && marker.asBoolean();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("a change record's image is not JSON", e);
         }
     }
 
-    private static BsonDocument image(com.fasterxml.jackson.databind.ObjectMapper mapper, byte[] json) {
-        return json == null ? null : DocumentMapper.fromItemJson(mapper, json, 0, json.length);
+    private static BsonDocument image(io.tetradb.core.store.ItemCodec codec, byte[] image) {
+        return image == null ? null : DocumentMapper.fromImage(codec, image);
     }
 }

@@ -8,12 +8,11 @@ public final class Limits {
     /** Levels of nesting a stored document may have (MongoDB's documented limit); the top document is level 1. */
     public static final int MAX_NESTING_DEPTH = 100;
     /**
-     * The item limit of every collection's container (the core's per-container {@code maxItemBytes}). A document is
-     * stored as relaxed Extended JSON, which is larger than its BSON: no BSON element grows more than about 10.2
-     * times (an empty regex in an array, 5 bytes, becomes {@code {"$regularExpression":{"pattern":"","options":""}}};
-     * control characters in strings 6 times as {@code \u0001}; base64 binaries 4/3), so 11 × 16 MiB holds every
-     * 16 MiB document — except one whose {@code _types} sidecar repeats very long paths (JSON pointers of many
-     * Int64s that fit an Int32, Decimal128s or infinities under long field names), which gets 10334.
+     * The item limit of every collection's container (the core's per-container {@code maxItemBytes}). A store that
+     * writes JSON text holds a document larger than its BSON: no BSON element grows more than about 10.2 times as
+     * JSON (an empty regex in an array, 5 bytes, becomes {@code {"$regularExpression":{"pattern":"","options":""}}}
+     * in the earlier shape; control characters in strings 6 times as {@code \u0001}; base64 binaries 4/3), so
+     * 11 × 16 MiB holds every 16 MiB document. The binary item format is about the size of the BSON.
      */
     public static final int MAX_STORED_ITEM_BYTES = 11 * MAX_BSON_OBJECT_SIZE;
     public static final int MAX_WRITE_BATCH_SIZE = 100_000;

@@ -43,7 +43,7 @@ public final class FilterTranslator {
      */
     public static Expr translate(BsonDocument filter, String shardField) {
         List<Expr> out = new ArrayList<>();
-        conjuncts(filter, "", out);
+        conjuncts(filter, "", out, shardField != null);
         if (shardField != null) {
             BsonValue v = filter.get(shardField);
             if (v != null && v.isDocument() && v.asDocument().size() == 1 && v.asDocument().containsKey("$eq")) {
@@ -106,30 +106,30 @@ public final class FilterTranslator {
         return v.isDocument() && !FilterMatcher.isOperatorDocument(v); // documents may hold strings
     }
 
-    private static void conjuncts(BsonDocument filter, String prefix, List<Expr> out) {
+    private static void conjuncts(BsonDocument filter, String prefix, List<Expr> out, boolean rawIds) {
         for (Map.Entry<String, BsonValue> e : filter.entrySet()) {
             String key = e.getKey();
             BsonValue v = e.getValue();
             if (key.equals("$and") && v.isArray()) {
                 for (BsonValue s : v.asArray()) {
                     if (s.isDocument()) {
-                        conjuncts(s.asDocument(), prefix, out);
+                        conjuncts(s.asDocument(), prefix, out, rawIds);
                     }
                 }
             } else if (!key.startsWith("$")) {
-                field(prefix + key, v, out);
+                field(prefix + key, v, out, rawIds);
             }
         }
     }
 
-    private static void field(String dotted, BsonValue v, List<Expr> out) {
+    private static void field(String dotted, BsonValue v, List<Expr> out, boolean rawIds) {
         if (FilterMatcher.isOperatorDocument(v)) {
             BsonDocument ops = v.asDocument();
             for (Map.Entry<String, BsonValue> op : ops.entrySet()) {
                 BsonValue arg = op.getValue();
                 switch (op.getKey()) {
-                    case "$eq" -> equality(dotted, arg, out);
-                    case "$in" -> in(dotted, arg, out);
+                    case "$eq" -> equality(dotted, arg, out, rawIds);
+                    case "$in" -> in(dotted, arg, out, rawIds);
                     case "$gt" -> range(dotted, Expr.BinaryOp.GREATER, arg, out);
                     case "$gte" -> range(dotted, Expr.BinaryOp.GREATER_OR_EQUAL, arg, out);
                     case "$lt" -> range(dotted, Expr.BinaryOp.LESS, arg, out);
@@ -146,12 +146,12 @@ public final class FilterTranslator {
                     }
                     case "$all" -> {
                         if (arg.isArray() && !arg.asArray().isEmpty() && !arg.asArray().get(0).isDocument()) {
-                            equality(dotted, arg.asArray().get(0), out);
+                            equality(dotted, arg.asArray().get(0), out, rawIds);
                         }
                     }
                     case "$elemMatch" -> {
                         if (arg.isDocument() && !FilterMatcher.isOperatorDocument(arg)) {
-                            conjuncts(arg.asDocument(), dotted + ".", out);
+                            conjuncts(arg.asDocument(), dotted + ".", out, rawIds);
                         }
                     }
                     default -> {
@@ -161,25 +161,48 @@ public final class FilterTranslator {
         } else if (v.isRegularExpression()) {
             regex(dotted, v.asRegularExpression().getPattern(), v.asRegularExpression().getOptions(), out);
         } else {
-            equality(dotted, v, out);
+            equality(dotted, v, out, rawIds);
         }
     }
 
-    private static void equality(String dotted, BsonValue v, List<Expr> out) {
+    private static void equality(String dotted, BsonValue v, List<Expr> out, boolean rawIds) {
         if (dotted.equals("_id")) {
             if (!v.isArray() && !v.isRegularExpression() && !v.isDocument()) {
-                out.add(new Expr.Binary(Expr.BinaryOp.EQUAL, coreId(), new Expr.StringLiteral(IdCodec.encode(v))));
+                List<Expr> ids = new ArrayList<>(2);
+                addIds(v, ids, rawIds);
+                out.add(ids.size() == 1 ? new Expr.Binary(Expr.BinaryOp.EQUAL, coreId(), ids.get(0))
+                        : new Expr.In(coreId(), ids, false));
             }
             return;
         }
         Expr path = path(dotted, v);
+        if (v.isDateTime()) {
+            Expr within = DateSeeks.equality(path, v.asDateTime().getValue());
+            if (within != null) {
+                out.add(hint(within));
+            }
+            return;
+        }
         Expr literal = literal(v);
         if (path != null && literal != null) {
             out.add(hint(new Expr.Binary(Expr.BinaryOp.EQUAL, path, literal)));
         }
     }
 
-    private static void in(String dotted, BsonValue arg, List<Expr> out) {
+    /**
+     * The core ids a Mongo {@code _id} may be stored under: its {@link IdCodec} encoding, and in a container this face
+     * did not create as a collection (another face's, or sharded: {@code rawIds}) a string {@code _id} as the item id
+     * itself too — how such an item shows its id (a table entity's RowKey, a vertex's id; see bson/ForeignItems).
+     */
+    private static void addIds(BsonValue v, List<Expr> ids, boolean rawIds) {
+        String encoded = IdCodec.encode(v);
+        ids.add(new Expr.StringLiteral(encoded));
+        if (rawIds && v.isString() && !v.asString().getValue().equals(encoded) && !v.asString().getValue().isEmpty()) {
+            ids.add(new Expr.StringLiteral(v.asString().getValue()));
+        }
+    }
+
+    private static void in(String dotted, BsonValue arg, List<Expr> out, boolean rawIds) {
         if (!arg.isArray() || arg.asArray().isEmpty()) {
             return;
         }
@@ -190,7 +213,7 @@ public final class FilterTranslator {
                 if (v.isArray() || v.isRegularExpression() || v.isDocument()) {
                     return;
                 }
-                values.add(new Expr.StringLiteral(IdCodec.encode(v)));
+                addIds(v, values, rawIds);
                 continue;
             }
             Expr p = path(dotted, v);
@@ -209,6 +232,13 @@ public final class FilterTranslator {
     }
 
     private static void range(String dotted, Expr.BinaryOp op, BsonValue v, List<Expr> out) {
+        if (v.isDateTime()) {
+            Expr bound = DateSeeks.bound(path(dotted, v), op, v.asDateTime().getValue());
+            if (bound != null) {
+                out.add(hint(bound));
+            }
+            return;
+        }
         // only numbers and strings: their stored form orders as MongoDB orders them
         if (!BsonOrder.isNumber(v) && !v.isString() || v.isDecimal128()) {
             return;
@@ -274,8 +304,7 @@ public final class FilterTranslator {
     }
 
     /**
-     * The stored path of a dotted field ({@code c.a.b}); ObjectIds and dates are read at their tagged form's scalar
-     * ({@code c.a["$oid"]}). Null for positional segments (numbers) or empty names.
+     * The stored path of a dotted field ({@code c.a.b}). Null for positional segments (numbers) or empty names.
      */
     private static Expr path(String dotted, BsonValue v) {
         String[] segs = dotted.split("\\.", -1);
@@ -287,13 +316,13 @@ public final class FilterTranslator {
             }
             e = new Expr.PropertyAccess(e, i == 0 ? DocumentMapper.storedName(s) : s);
         }
-        if (v != null && v.isObjectId()) {
-            e = new Expr.PropertyAccess(e, "$oid");
-        }
         return e;
     }
 
-    /** The stored JSON scalar a BSON value compares as in the index, or null when it has none. */
+    /**
+     * The index term a BSON value is found by, or null when it has none: the core indexes a typed value by its JSON
+     * view (an ObjectId by its 24 hex digits), so the seek may also find equal strings, which the matcher drops.
+     */
     private static Expr literal(BsonValue v) {
         return switch (v.getBsonType()) {
             case STRING -> new Expr.StringLiteral(v.asString().getValue());

@@ -101,11 +101,9 @@ public final class DocStream implements Iterator<StoredDoc> {
                 io.tetradb.core.store.ItemResult r = container.read(partition, pointId, null);
                 requestCharge += r.requestCharge();
                 documentsLoaded++;
-                // straight from the stored JSON text to BSON: no JSON tree in between
-                byte[] stored = r.stored();
-                point = new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItemJson(container.codec().mapper(),
-                        stored, io.tetradb.core.store.ItemCodec.HEADER,
-                        stored.length - io.tetradb.core.store.ItemCodec.HEADER), pointId, r.etag(), partition);
+                // a binary item straight from its typed tree to BSON: no JSON text in between
+                point = new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromStored(container.codec(), r.stored()),
+                        pointId, r.etag(), partition);
             } catch (io.tetradb.core.StoreException e) {
                 if (e.status() != io.tetradb.core.Status.NOT_FOUND) {
                     throw e;

@@ -36,6 +36,9 @@ public final class MongoCatalog {
 
     private final CoreStore store;
     private final Map<String, MongoCollection> open = new ConcurrentHashMap<>();
+    /** Containers {@link LegacyUpgrade} has run on (or runs on now) in this process. */
+    private final java.util.Set<ContainerStore> upgraded = java.util.Collections.newSetFromMap(
+            new java.util.concurrent.ConcurrentHashMap<>());
     private final CollectionOptions options = new CollectionOptions(this);
 
     public MongoCatalog(CoreStore store) {
@@ -53,7 +56,9 @@ public final class MongoCatalog {
 
     /** The collection, or null when it does not exist. */
     public MongoCollection collection(String db, String name) {
-        checkNames(db, name);
+        if (!open.containsKey(db + "." + name)) { // names of a collection opened before were checked then
+            checkNames(db, name);
+        }
         try {
             ContainerStore c = store.container(db, name);
             return wrap(db, name, c);
@@ -226,6 +231,9 @@ public final class MongoCatalog {
         if (m == null || m.container() != c) {
             m = new MongoCollection(db, name, c);
             open.put(db + "." + name, m);
+            if (upgraded.add(c)) {
+                LegacyUpgrade.run(this, m); // documents of the earlier shape become typed values, once
+            }
         }
         return m;
     }

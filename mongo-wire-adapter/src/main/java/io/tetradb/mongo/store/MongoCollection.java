@@ -142,10 +142,8 @@ public final class MongoCollection {
         try {
             ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
-            byte[] stored = r.stored();
-            return new StoredDoc(DocumentMapper.fromItemJson(container.codec().mapper(), stored,
-                    io.tetradb.core.store.ItemCodec.HEADER, stored.length - io.tetradb.core.store.ItemCodec.HEADER),
-                    old.id(), r.etag(), old.partition());
+            return new StoredDoc(DocumentMapper.fromStored(container.codec(), r.stored()), old.id(), r.etag(),
+                    old.partition());
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;
