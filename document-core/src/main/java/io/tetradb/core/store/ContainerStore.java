@@ -453,14 +453,15 @@ public final class ContainerStore {
             byte[] lp = logicalPartitionOf(ExpiryIndex.docKeyOf(e));
             byPartition.computeIfAbsent(ByteBuffer.wrap(lp), k -> new ArrayList<>()).add(e);
         }
-        int n = 0;
+        List<java.util.concurrent.Callable<Integer>> chunks = new ArrayList<>();
         for (Map.Entry<ByteBuffer, List<byte[]>> e : byPartition.entrySet()) {
             List<byte[]> all = e.getValue();
             for (int i = 0; i < all.size(); i += PURGE_TRANSACTION_ITEMS) { // short lock holds: writers wait little
-                n += purgePartition(e.getKey().array(), all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS)));
+                List<byte[]> chunk = all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS));
+                chunks.add(() -> purgePartition(e.getKey().array(), chunk));
             }
         }
-        return n;
+        return store.ttlPurger().runChunks(chunks); // partitions' chunks side by side on the purger's threads
     }
 
     private int purgePartition(byte[] lpPrefix, List<byte[]> entries) {
@@ -1038,6 +1039,8 @@ public final class ContainerStore {
         private final Map<String, Long> expiryAfter = new HashMap<>();
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
         private final Set<String> purged = new HashSet<>();
+        /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
+        private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
         private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
@@ -1318,6 +1321,13 @@ public final class ContainerStore {
                 }
             }
             List<byte[]> stored = docKeys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, docKeys);
+            // Is each entry still its item's expiry? The item's own value says, but needs a parse; when the delete
+            // needs no parse (no index entries, unique keys or adjacency to remove), the entry itself says: one still
+            // there (read under the lock) is current, as every write moves it in the item's own write set and a
+            // rule change rebuilds them all; one gone was moved or deleted since it was listed.
+            boolean deleteParses = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || entries.stream().anyMatch(en -> policies.policyFor(ExpiryIndex.docKeyOf(en)).enabled());
+            List<byte[]> present = deleteParses ? null : store.engine().multiGet(Space.META, entries);
             for (int i = 0; i < stored.size(); i++) { // one multi-get for the batch, not a get per item
                 byte[] k = docKeys.get(i);
                 before.put(new String(k, lpPrefix.length, k.length - lpPrefix.length, StandardCharsets.UTF_8),
@@ -1328,17 +1338,24 @@ public final class ContainerStore {
                 byte[] entry = entries.get(e);
                 String id = ids.get(e);
                 byte[] cur = current(id);
+                if (present != null && (present.get(e) == null || after.containsKey(id))) {
+                    continue; // its item's entry moved (or went) since it was listed; a later round sees the new one
+                }
                 if (cur == null) {
                     staleExpiry.add(entry);
                     continue;
                 }
-                long at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
-                if (at != ExpiryIndex.expiresAtOf(entry)) {
-                    staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                long at = ExpiryIndex.expiresAtOf(entry);
+                if (present == null) { // the item parsed (its delete parses it anyway): its own expiry
+                    at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
+                    if (at != ExpiryIndex.expiresAtOf(entry)) {
+                        staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                    }
                 }
                 if (at > now) {
                     continue;
                 }
+                purgedAt.put(id, at);
                 results.add(remove(ItemOperation.Type.DELETE, id, cur));
                 purged.add(id);
                 n++;
@@ -1452,7 +1469,8 @@ public final class ContainerStore {
                 feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
-                    long wasAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
+                    Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
+                    long wasAt = old == null ? ExpiryRule.NEVER : known != null ? known : rule.expiresAt(parsedBefore(id));
                     ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
                 }
             }
