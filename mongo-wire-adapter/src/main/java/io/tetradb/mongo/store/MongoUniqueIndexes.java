@@ -143,7 +143,11 @@ public final class MongoUniqueIndexes {
         UniqueIndexDefinition definition = new UniqueIndexDefinition(spec.getString("name").getValue(), KIND,
                 JsonNodeFactory.instance.objectNode().put("index", kept.toJson(EJSON)), shard != null);
         try {
-            coll.container().addUniqueIndex(definition);
+            if (!coll.container().addUniqueIndex(definition)) {
+                // one of that name the catalog does not list (a crash between the two writes): replaced
+                coll.container().dropUniqueIndex(definition.name());
+                coll.container().addUniqueIndex(definition);
+            }
         } catch (UniqueIndexViolation v) {
             throw duplicate(coll, kept, v);
         }
