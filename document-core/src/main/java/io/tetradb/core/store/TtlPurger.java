@@ -45,7 +45,7 @@ public final class TtlPurger {
      */
     int runChunks(List<java.util.concurrent.Callable<Integer>> chunks) {
         int n = 0;
-        if (threads == 1 || chunks.size() == 1) {
+        if (threads == 1 || chunks.size() == 1 || !running) { // stopped: no helpers are made again
             for (java.util.concurrent.Callable<Integer> c : chunks) {
                 n += call(c);
             }
@@ -98,16 +98,21 @@ public final class TtlPurger {
         }
     }
 
-    private synchronized java.util.concurrent.ExecutorService helpers() {
-        if (helpers == null) {
-            java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
-            helpers = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
-                Thread t = new Thread(r, "tetradb-ttl-purger-helper-" + count.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
+    /** Guards {@link #helpers} (not the purger's monitor, which {@link #stop()} holds while it joins the thread). */
+    private final Object helpersLock = new Object();
+
+    private java.util.concurrent.ExecutorService helpers() {
+        synchronized (helpersLock) {
+            if (helpers == null) {
+                java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+                helpers = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
+                    Thread t = new Thread(r, "tetradb-ttl-purger-helper-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            return helpers;
         }
-        return helpers;
     }
 
     /** The most items deleted per second (default 200,000; system property {@code tetradb.ttl.purgeRate}). */
@@ -149,9 +154,11 @@ public final class TtlPurger {
 
     synchronized void stop() {
         running = false;
-        if (helpers != null) {
-            helpers.shutdown(); // after the round in progress: the purging thread waits for its helpers
-            helpers = null;
+        synchronized (helpersLock) {
+            if (helpers != null) {
+                helpers.shutdown(); // after the round in progress: the purging thread waits for its helpers
+                helpers = null;
+            }
         }
         if (thread != null) {
             LockSupport.unpark(thread);
