@@ -45,14 +45,14 @@ public final class TtlPurger {
      */
     int runChunks(List<java.util.concurrent.Callable<Integer>> chunks) {
         int n = 0;
-        if (threads == 1 || chunks.size() == 1 || !running) { // stopped: no helpers are made again
+        java.util.concurrent.ExecutorService pool = threads == 1 || chunks.size() == 1 ? null : helpers();
+        if (pool == null) {
             for (java.util.concurrent.Callable<Integer> c : chunks) {
                 n += call(c);
             }
             return n;
         }
-        List<java.util.concurrent.Future<Integer>> running = new ArrayList<>();
-        java.util.concurrent.ExecutorService pool = helpers();
+        List<java.util.concurrent.Future<Integer>> futures = new ArrayList<>();
         java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
         java.util.concurrent.Callable<Integer> worker = () -> { // each worker takes the next chunk until none is left
             int done = 0;
@@ -62,7 +62,7 @@ public final class TtlPurger {
             return done;
         };
         for (int t = 1; t < threads; t++) {
-            running.add(pool.submit(worker));
+            futures.add(pool.submit(worker));
         }
         RuntimeException failed = null;
         try {
@@ -72,7 +72,7 @@ public final class TtlPurger {
         } catch (Exception e) {
             failed = new IllegalStateException(e);
         }
-        for (java.util.concurrent.Future<Integer> f : running) {
+        for (java.util.concurrent.Future<Integer> f : futures) {
             try {
                 n += f.get();
             } catch (java.util.concurrent.ExecutionException e) {
@@ -103,6 +103,9 @@ public final class TtlPurger {
 
     private java.util.concurrent.ExecutorService helpers() {
         synchronized (helpersLock) {
+            if (!running) {
+                return null; // stopped: the chunks run on the calling thread, no pool is made again
+            }
             if (helpers == null) {
                 java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
                 helpers = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
