@@ -234,5 +234,15 @@ class CoreUniqueIndexTest extends MongoServerTestBase {
         assertEquals("E11000 duplicate key error collection: cu.sharded index: tenant_1_email_1 dup key: "
                 + "{ tenant: \"t1\", email: \"a@x\" }", dup.getError().getMessage());
         assertFalse(store.coreStore().container("cu", "sharded").uniqueIndexes().isEmpty());
+        // an unsharded collection's unique index that does not start with the proposed shard key stops sharding
+        MongoCollection<Document> later = fresh("later");
+        later.createIndex(new Document("email", 1), new IndexOptions().unique(true));
+        MongoCommandException notPrefix = assertThrows(MongoCommandException.class, () -> client.getDatabase("admin")
+                .runCommand(new Document("shardCollection", "cu.later").append("key",
+                        new Document("tenant", "hashed"))));
+        assertEquals(72, notPrefix.getErrorCode());
+        assertEquals("can't shard collection 'cu.later' with unique index on { email: 1 } and proposed shard key "
+                + "{ tenant: \"hashed\" }. Uniqueness can't be maintained unless shard key is a prefix",
+                notPrefix.getErrorMessage());
     }
 }
