@@ -29,7 +29,8 @@ public final class Benchmarks {
             new TtlBenchmark(),
             new FeedBenchmark(),
             new io.tetradb.bench.throttle.ThrottleBenchmark(),
-            new ItemFormatBenchmark()
+            new ItemFormatBenchmark(),
+            new io.tetradb.bench.mongounique.MongoUniqueBenchmark()
     );
 
     private Benchmarks() {

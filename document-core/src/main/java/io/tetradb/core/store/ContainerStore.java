@@ -64,6 +64,39 @@ public final class ContainerStore {
     private volatile io.tetradb.core.ttl.ExpiryRule expiry;
     /** The unique keys the core enforces (see {@link UniqueKeyIndex}); fixed at creation, as in Cosmos DB. */
     private final io.tetradb.core.unique.UniqueKeyPolicy uniqueKeys;
+    /** Unique indexes whose keys a face computes (see {@link FaceUniqueIndexes}). */
+    private final FaceUniqueIndexes faceUnique;
+
+    /**
+     * Adds a face-defined unique index (see {@link io.tetradb.core.unique.ItemUniqueIndex}), with the entries of
+     * every stored item, writers held off meanwhile; a key two items hold fails it with
+     * {@link io.tetradb.core.unique.UniqueIndexViolation}, adding nothing. False if one of that name exists.
+     */
+    public boolean addUniqueIndex(io.tetradb.core.unique.UniqueIndexDefinition index) {
+        mapLock.writeLock().lock();
+        try {
+            checkNotDeleted();
+            return faceUnique.add(this, index);
+        } finally {
+            mapLock.writeLock().unlock();
+        }
+    }
+
+    /** Removes a face-defined unique index and its entries; false if there is none of that name. */
+    public boolean dropUniqueIndex(String name) {
+        mapLock.writeLock().lock();
+        try {
+            checkNotDeleted();
+            return faceUnique.drop(name);
+        } finally {
+            mapLock.writeLock().unlock();
+        }
+    }
+
+    /** The face-defined unique indexes, as stored. */
+    public List<io.tetradb.core.unique.UniqueIndexDefinition> uniqueIndexes() {
+        return faceUnique.definitions();
+    }
 
     ContainerStore(CoreStore store, ContainerDefinition definition, String databaseRid, int dbId, PartitionMap map) {
         this(store, definition, databaseRid, dbId, map,
@@ -83,6 +116,7 @@ public final class ContainerStore {
         this.paths = new PathDictionary(store.engine(), definition.collId());
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
+        this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds());
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         // graph adjacency (GraphAdjacency): on when the container carries its durable mark
         this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
@@ -419,14 +453,15 @@ public final class ContainerStore {
             byte[] lp = logicalPartitionOf(ExpiryIndex.docKeyOf(e));
             byPartition.computeIfAbsent(ByteBuffer.wrap(lp), k -> new ArrayList<>()).add(e);
         }
-        int n = 0;
+        List<java.util.concurrent.Callable<Integer>> chunks = new ArrayList<>();
         for (Map.Entry<ByteBuffer, List<byte[]>> e : byPartition.entrySet()) {
             List<byte[]> all = e.getValue();
             for (int i = 0; i < all.size(); i += PURGE_TRANSACTION_ITEMS) { // short lock holds: writers wait little
-                n += purgePartition(e.getKey().array(), all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS)));
+                List<byte[]> chunk = all.subList(i, Math.min(all.size(), i + PURGE_TRANSACTION_ITEMS));
+                chunks.add(() -> purgePartition(e.getKey().array(), chunk));
             }
         }
-        return n;
+        return store.ttlPurger().runChunks(chunks); // partitions' chunks side by side on the purger's threads
     }
 
     private int purgePartition(byte[] lpPrefix, List<byte[]> entries) {
@@ -439,7 +474,7 @@ public final class ContainerStore {
             }
             ReentrantLock lock = store.lockFor(lpPrefix);
             lock.lock();
-            Transaction tx;
+            Transaction tx = null;
             int n;
             try {
                 tx = new Transaction(pk, lpPrefix, List.of());
@@ -452,6 +487,7 @@ public final class ContainerStore {
                 feed.release(tx.feedTicket); // applied: feed readers may read past the purge's records
                 writeStamps.bump(pk); // expired items leave the caches above the core too
             } finally {
+                releaseFaceUnique(tx);
                 lock.unlock();
             }
             map.route(pk.epk()).add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
@@ -549,7 +585,11 @@ public final class ContainerStore {
      * {@link DeferredCommits}).
      */
     public ItemResult execute(PartitionKeyValue pk, ItemOperation op, DeferredCommits deferred) {
-        ItemResult r = run(pk, List.of(op), false, deferred).get(0);
+        List<ItemResult> all = run(pk, List.of(op), false, deferred);
+        ItemResult r = all.get(0);
+        if (all instanceof ViolatedResults v) {
+            throw v.violation; // a face-defined unique index's own exception, with its key
+        }
         if (!r.isSuccess()) {
             throw new StoreException(r.status(), r.status() == Status.FORBIDDEN ? Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED : 0,
                     r.error());
@@ -722,17 +762,18 @@ public final class ContainerStore {
             checkNotDeleted();
             ReentrantLock lock = store.lockFor(lpPrefix);
             lock.lock();
-            Transaction tx;
+            Transaction tx = null;
             long durable;
             try {
                 tx = new Transaction(pk, lpPrefix, prepared);
                 List<ItemResult> results = tx.run();
                 if (tx.failedAt >= 0) {
-                    return results;
+                    return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
                 durable = applyReleasingFeedOnFailure(tx);
                 writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
+                releaseFaceUnique(tx);
                 lock.unlock();
             }
             // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
@@ -854,6 +895,7 @@ public final class ContainerStore {
             open = false;
             releaseWriter();
             if (tx.lsn == tx.stats.lsn()) { // nothing written: nothing to apply or wait for
+                releaseFaceUnique(tx);
                 lock.unlock();
                 mapLock.readLock().unlock();
                 return;
@@ -863,6 +905,7 @@ public final class ContainerStore {
                 durable = applyReleasingFeedOnFailure(tx);
                 writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
+                releaseFaceUnique(tx);
                 lock.unlock();
             }
             try {
@@ -887,6 +930,7 @@ public final class ContainerStore {
             if (open) {
                 open = false;
                 releaseWriter();
+                releaseFaceUnique(tx);
                 lock.unlock();
                 mapLock.readLock().unlock();
             }
@@ -903,6 +947,28 @@ public final class ContainerStore {
             if (!open) {
                 throw new IllegalStateException("the transaction is already committed or rolled back");
             }
+        }
+    }
+
+    /** A failed transaction's results when a face-defined unique index refused it: the exception goes along. */
+    private static final class ViolatedResults extends ArrayList<ItemResult> {
+        final io.tetradb.core.unique.UniqueIndexViolation violation;
+
+        ViolatedResults(List<ItemResult> results, io.tetradb.core.unique.UniqueIndexViolation violation) {
+            super(results);
+            this.violation = violation;
+        }
+    }
+
+    /** The face-defined unique index violation that failed a batch ({@link #executeBatch}'s results), or null. */
+    public static io.tetradb.core.unique.UniqueIndexViolation violationOf(List<ItemResult> batchResults) {
+        return batchResults instanceof ViolatedResults v ? v.violation : null;
+    }
+
+    /** Face unique indexes: a transaction's hold on container-wide keys ends once its write is applied (or dropped). */
+    private static void releaseFaceUnique(Transaction tx) {
+        if (tx != null && tx.faceUnique != null) {
+            tx.faceUnique.release();
         }
     }
 
@@ -973,9 +1039,15 @@ public final class ContainerStore {
         private final Map<String, Long> expiryAfter = new HashMap<>();
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
         private final Set<String> purged = new HashSet<>();
+        /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
+        private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
         private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
+        /** Face-defined unique indexes' changes, or null when the container has none. */
+        private final FaceUniqueIndexes.Changes faceUnique;
+        /** What failed the transaction, when a face-defined unique index did. */
+        private io.tetradb.core.unique.UniqueIndexViolation violation;
         /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
         private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
         /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
@@ -1009,6 +1081,12 @@ public final class ContainerStore {
             }
             this.stats = LogicalPartitionStats.decode(store.engine().get(Space.META, statsKey()));
             this.lsn = stats.lsn();
+            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix);
+        }
+
+        /** The version stored before the transaction, parsed, or null. */
+        private ObjectNode storedVersion(String id) {
+            return before.get(id) == null ? null : parsedBefore(id);
         }
 
         private byte[] docKey(String id) {
@@ -1030,6 +1108,7 @@ public final class ContainerStore {
                 try {
                     results.add(apply(p));
                 } catch (StoreException e) {
+                    violation = e instanceof io.tetradb.core.unique.UniqueIndexViolation v ? v : null;
                     return fail(i, e.status(), e.getMessage());
                 }
                 if (deltaBytes > 0 && stats.bytes() + deltaBytes > limit) {
@@ -1045,6 +1124,7 @@ public final class ContainerStore {
         ItemResult step(Prepared p) {
             load(p.id());
             Map<ByteBuffer, String> uniqueWas = uniqueKeys.isEmpty() ? null : unique.snapshot();
+            Object faceUniqueWas = faceUnique == null ? null : faceUnique.snapshot();
             List<ByteBuffer> uniqueTermsWas = uniqueAfter.get(p.id());
             Long expiryWas = expiryAfter.get(p.id());
             long bytesBefore = deltaBytes;
@@ -1063,6 +1143,9 @@ public final class ContainerStore {
                 lsn = lsnBefore;
                 if (uniqueWas != null) {
                     unique.restore(uniqueWas);
+                }
+                if (faceUniqueWas != null) {
+                    faceUnique.restore(faceUniqueWas);
                 }
                 restore(uniqueAfter, p.id(), uniqueTermsWas);
                 restore(expiryAfter, p.id(), expiryWas);
@@ -1164,6 +1247,9 @@ public final class ContainerStore {
                 unique.replace(id, currentUniqueTerms(id), List.of());
                 uniqueAfter.put(id, List.of());
             }
+            if (faceUnique != null) {
+                faceUnique.record(id, docKey(id), () -> storedVersion(id), null);
+            }
             expiryAfter.put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
             lsn++;
             after.put(id, null);
@@ -1235,6 +1321,13 @@ public final class ContainerStore {
                 }
             }
             List<byte[]> stored = docKeys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, docKeys);
+            // Is each entry still its item's expiry? The item's own value says, but needs a parse; when the delete
+            // needs no parse (no index entries, unique keys or adjacency to remove), the entry itself says: one still
+            // there (read under the lock) is current, as every write moves it in the item's own write set and a
+            // rule change rebuilds them all; one gone was moved or deleted since it was listed.
+            boolean deleteParses = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || entries.stream().anyMatch(en -> policies.policyFor(ExpiryIndex.docKeyOf(en)).enabled());
+            List<byte[]> present = deleteParses ? null : store.engine().multiGet(Space.META, entries);
             for (int i = 0; i < stored.size(); i++) { // one multi-get for the batch, not a get per item
                 byte[] k = docKeys.get(i);
                 before.put(new String(k, lpPrefix.length, k.length - lpPrefix.length, StandardCharsets.UTF_8),
@@ -1245,17 +1338,24 @@ public final class ContainerStore {
                 byte[] entry = entries.get(e);
                 String id = ids.get(e);
                 byte[] cur = current(id);
+                if (present != null && (present.get(e) == null || after.containsKey(id))) {
+                    continue; // its item's entry moved (or went) since it was listed; a later round sees the new one
+                }
                 if (cur == null) {
                     staleExpiry.add(entry);
                     continue;
                 }
-                long at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
-                if (at != ExpiryIndex.expiresAtOf(entry)) {
-                    staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                long at = ExpiryIndex.expiresAtOf(entry);
+                if (present == null) { // the item parsed (its delete parses it anyway): its own expiry
+                    at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
+                    if (at != ExpiryIndex.expiresAtOf(entry)) {
+                        staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                    }
                 }
                 if (at > now) {
                     continue;
                 }
+                purgedAt.put(id, at);
                 results.add(remove(ItemOperation.Type.DELETE, id, cur));
                 purged.add(id);
                 n++;
@@ -1292,10 +1392,15 @@ public final class ContainerStore {
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
             byte[] cur = current(id);
+            List<ByteBuffer> faceTerms = faceUnique == null ? null // checked before anything changes, as below
+                    : faceUnique.check(id, docKey(id), () -> storedVersion(id), item);
             if (!uniqueKeys.isEmpty()) { // checked before anything changes: a violation leaves the transaction as it was
                 List<ByteBuffer> terms = UniqueKeyIndex.terms(uniqueKeys, lpPrefix, item);
                 unique.replace(id, currentUniqueTerms(id), terms);
                 uniqueAfter.put(id, terms);
+            }
+            if (faceUnique != null) {
+                faceUnique.record(id, docKey(id), () -> storedVersion(id), faceTerms);
             }
             expiryAfter.put(id, rule.active() ? rule.expiresAt(item, ts) : ExpiryRule.NEVER);
             List<ByteBuffer> previous = currentEntries(id);
@@ -1364,7 +1469,8 @@ public final class ContainerStore {
                 feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
-                    long wasAt = old == null ? ExpiryRule.NEVER : rule.expiresAt(parsedBefore(id));
+                    Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
+                    long wasAt = old == null ? ExpiryRule.NEVER : known != null ? known : rule.expiresAt(parsedBefore(id));
                     ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
                 }
             }
@@ -1372,6 +1478,9 @@ public final class ContainerStore {
                 ws.delete(Space.META, stale);
             }
             unique.addTo(ws);
+            if (faceUnique != null) {
+                faceUnique.addTo(ws);
+            }
             index.addTo(ws);
             long items = stats.items() + deltaItems;
             if (stats.items() == 0 && items > 0) {

@@ -69,6 +69,13 @@ public final class CoreStore implements AutoCloseable {
 
     private final TtlPurger ttlPurger;
 
+    /** The kinds of face-defined unique indexes the running faces compute keys for (see FaceUniqueIndexes). */
+    private final io.tetradb.core.unique.UniqueIndexKinds uniqueIndexKinds = new io.tetradb.core.unique.UniqueIndexKinds();
+
+    public io.tetradb.core.unique.UniqueIndexKinds uniqueIndexKinds() {
+        return uniqueIndexKinds;
+    }
+
     /** The background deletion of expired items, with its rate and counters (see {@link TtlPurger}). */
     public TtlPurger ttlPurger() {
         return ttlPurger;
@@ -406,6 +413,7 @@ public final class CoreStore implements AutoCloseable {
                         .delete(Space.META, Keys.container(database, id));
                 ExpiryIndex.dropAll(ws, collId);
                 UniqueKeyIndex.dropAll(ws, collId);
+                FaceUniqueIndexes.dropAll(ws, collId);
                 changeFeeds.keepHighWater(ws);
                 engine.apply(ws);
                 c.markDeleted();

@@ -33,6 +33,12 @@ final class IndexWrites {
             }
             return;
         }
+        if (is.isEmpty()) { // a delete (the TTL purge's every item): no sets, no hashing of long keys
+            for (ByteBuffer entry : was) {
+                deletes.add(entry.array()); // a repeated entry is deleted twice, harmlessly
+            }
+            return;
+        }
         Set<ByteBuffer> wasSet = new HashSet<>(was);
         Set<ByteBuffer> isSet = new HashSet<>(is);
         for (ByteBuffer entry : wasSet) {

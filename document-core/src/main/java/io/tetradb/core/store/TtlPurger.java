@@ -30,6 +30,92 @@ public final class TtlPurger {
     TtlPurger(CoreStore store) {
         this.store = store;
         this.maxItemsPerSecond = Integer.getInteger("tetradb.ttl.purgeRate", 200_000);
+        this.threads = Math.max(1, Integer.getInteger("tetradb.ttl.purgeThreads",
+                Math.min(2, Runtime.getRuntime().availableProcessors())));
+    }
+
+    /** Threads deleting one round's partition chunks side by side (system property {@code tetradb.ttl.purgeThreads}). */
+    private final int threads;
+    /** Helpers of the purging thread (threads − 1 of them), made at the first round that has work for them. */
+    private java.util.concurrent.ExecutorService helpers;
+
+    /**
+     * Runs one round's chunks (each one transaction in one logical partition, under its lock) on the purging thread
+     * and its helpers; returns how many items they deleted. A failing chunk fails the round after the others ended.
+     */
+    int runChunks(List<java.util.concurrent.Callable<Integer>> chunks) {
+        int n = 0;
+        java.util.concurrent.ExecutorService pool = threads == 1 || chunks.size() == 1 ? null : helpers();
+        if (pool == null) {
+            for (java.util.concurrent.Callable<Integer> c : chunks) {
+                n += call(c);
+            }
+            return n;
+        }
+        List<java.util.concurrent.Future<Integer>> futures = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Callable<Integer> worker = () -> { // each worker takes the next chunk until none is left
+            int done = 0;
+            for (int i = next.getAndIncrement(); i < chunks.size(); i = next.getAndIncrement()) {
+                done += call(chunks.get(i));
+            }
+            return done;
+        };
+        for (int t = 1; t < threads; t++) {
+            futures.add(pool.submit(worker));
+        }
+        RuntimeException failed = null;
+        try {
+            n += worker.call();
+        } catch (RuntimeException e) {
+            failed = e;
+        } catch (Exception e) {
+            failed = new IllegalStateException(e);
+        }
+        for (java.util.concurrent.Future<Integer> f : futures) {
+            try {
+                n += f.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                failed = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failed = new IllegalStateException(e);
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        return n;
+    }
+
+    private static int call(java.util.concurrent.Callable<Integer> c) {
+        try {
+            return c.call();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Guards {@link #helpers} (not the purger's monitor, which {@link #stop()} holds while it joins the thread). */
+    private final Object helpersLock = new Object();
+
+    private java.util.concurrent.ExecutorService helpers() {
+        synchronized (helpersLock) {
+            if (!running) {
+                return null; // stopped: the chunks run on the calling thread, no pool is made again
+            }
+            if (helpers == null) {
+                java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+                helpers = java.util.concurrent.Executors.newFixedThreadPool(threads - 1, r -> {
+                    Thread t = new Thread(r, "tetradb-ttl-purger-helper-" + count.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+            return helpers;
+        }
     }
 
     /** The most items deleted per second (default 200,000; system property {@code tetradb.ttl.purgeRate}). */
@@ -71,6 +157,12 @@ public final class TtlPurger {
 
     synchronized void stop() {
         running = false;
+        synchronized (helpersLock) {
+            if (helpers != null) {
+                helpers.shutdown(); // after the round in progress: the purging thread waits for its helpers
+                helpers = null;
+            }
+        }
         if (thread != null) {
             LockSupport.unpark(thread);
             try {

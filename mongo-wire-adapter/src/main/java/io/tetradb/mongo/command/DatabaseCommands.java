@@ -78,6 +78,18 @@ final class DatabaseCommands {
         if (key.size() != 1) {
             throw new MongoError(ErrorCode.BAD_VALUE, "the shard key must have exactly one field (Cosmos DB's rule)");
         }
+        io.tetradb.mongo.store.MongoCollection existing = catalog.collection(ns.substring(0, dot),
+                ns.substring(dot + 1));
+        if (existing != null) { // MongoDB's rule: a unique index must start with the shard key to stay enforceable
+            for (BsonDocument unique : indexes.uniqueKeys(existing)) {
+                if (!unique.getDocument("key").getFirstKey().equals(key.getFirstKey())) {
+                    throw new MongoError(ErrorCode.INVALID_OPTIONS, "can't shard collection '" + ns + "' with unique "
+                            + "index on " + io.tetradb.mongo.bson.BsonText.of(unique.getDocument("key"))
+                            + " and proposed shard key " + io.tetradb.mongo.bson.BsonText.of(key)
+                            + ". Uniqueness can't be maintained unless shard key is a prefix");
+                }
+            }
+        }
         catalog.shard(ns.substring(0, dot), ns.substring(dot + 1), key.getFirstKey());
         return new BsonDocument("_t", new BsonString("ShardCollectionResponse")).append("ok", new org.bson.BsonDouble(1))
                 .append("collectionsharded", new BsonString(ns));

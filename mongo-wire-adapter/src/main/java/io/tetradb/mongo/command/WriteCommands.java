@@ -59,8 +59,8 @@ final class WriteCommands {
         BsonArray writeErrors = new BsonArray();
         int n = 0;
         List<BsonValue> list = docs.asArray().getValues();
-        if (unique.isEmpty()) {
-            // batched: one core transaction per up to 100 documents
+        if (unique.isEmpty() || !coll.inTransaction()) {
+            // batched: one core transaction per up to 100 documents; the core checks unique indexes' keys in each
             List<BsonDocument> prepared = new ArrayList<>();
             List<Integer> positions = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
@@ -109,7 +109,7 @@ final class WriteCommands {
             errors.sort((a, b) -> Integer.compare(a.asDocument().getInt32("index").getValue(),
                     b.asDocument().getInt32("index").getValue()));
             writeErrors = errors;
-        } else {
+        } else { // in a transaction: each document's keys are looked up at once (the core checks them at the commit)
             for (int i = 0; i < list.size(); i++) {
                 try {
                     if (!list.get(i).isDocument()) {
@@ -120,10 +120,8 @@ final class WriteCommands {
                         validator.check(null, doc);
                     }
                     indexes.checkIndexable(coll, doc);
-                    synchronized (coll.uniqueLock()) {
-                        indexes.checkUnique(coll, unique, doc);
-                        ctx.charge(coll.insert(doc));
-                    }
+                    indexes.checkUnique(coll, unique, doc);
+                    ctx.charge(coll.insert(doc));
                     n++;
                 } catch (MongoError | io.tetradb.core.StoreException e) {
                     writeErrors.add(writeError(i, MongoErrors.of(e)));
@@ -308,16 +306,13 @@ final class WriteCommands {
         return v.asArray();
     }
 
+    /** A write after MongoDB's checks; unique keys are the core's to check, in the write itself. */
     private void writeChecked(MongoCollection coll, List<BsonDocument> unique, BsonDocument doc, Runnable write) {
         indexes.checkIndexable(coll, doc);
-        if (unique.isEmpty()) {
-            write.run();
-            return;
+        if (!unique.isEmpty() && coll.inTransaction()) {
+            indexes.checkUnique(coll, unique, doc); // a transaction's early answer; the commit is checked by the core
         }
-        synchronized (coll.uniqueLock()) {
-            indexes.checkUnique(coll, unique, doc);
-            write.run();
-        }
+        write.run();
     }
 
     private static void checkIdUnchanged(BsonDocument before, BsonDocument after) {

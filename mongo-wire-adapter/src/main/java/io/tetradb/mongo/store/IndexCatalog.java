@@ -17,8 +17,8 @@ import java.util.Map;
  * MongoDB index definitions of a database's collections, kept as documents of its {@code system.indexes} collection
  * ({@code {_id: "coll.name", ns, name, key, unique?, sparse?}}). The core already range-indexes every path (multikey),
  * so a Mongo single-field or compound index needs no storage of its own: its fields are served by the core's path
- * indexes. What an index adds is its name (listIndexes, hint, dropIndexes) and, when unique, the duplicate-key check
- * done here under the collection's write lock.
+ * indexes. What an index adds is its name (listIndexes, hint, dropIndexes) and, when unique, keys the core keeps and
+ * checks in each document's own atomic write ({@link MongoUniqueIndexes}).
  */
 public final class IndexCatalog {
     private final MongoCatalog catalog;
@@ -70,7 +70,26 @@ public final class IndexCatalog {
                 out.add(spec);
             }
         }
+        keepUniqueInCore(coll, out);
         return out;
+    }
+
+    /**
+     * Unique indexes recorded before the core kept them (an older data directory) are handed to the core once; one
+     * whose documents already collide (a race the old check let through) stays unenforced rather than failing every
+     * listing.
+     */
+    private static void keepUniqueInCore(MongoCollection coll, List<BsonDocument> specs) {
+        for (BsonDocument spec : specs) {
+            if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()
+                    && !MongoUniqueIndexes.kept(coll, spec.getString("name").getValue())) {
+                try {
+                    MongoUniqueIndexes.add(coll, spec);
+                } catch (MongoError | io.tetradb.core.StoreException stillDuplicated) {
+                    // left as it was: see above
+                }
+            }
+        }
     }
 
     /** Adds an index; false if one with the same name and key exists already. */
@@ -118,13 +137,19 @@ public final class IndexCatalog {
             }
         }
         synchronized (coll.uniqueLock) {
-            if (spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
-                checkExistingUnique(coll, stored);
+            boolean unique = spec.getBoolean("unique", BsonBoolean.FALSE).getValue();
+            if (unique) {
+                MongoUniqueIndexes.add(coll, stored); // the core builds its keys: duplicates fail it, leaving nothing
             } else if (key.asDocument().size() > 1) {
                 checkExistingIndexable(coll, stored);
             }
             try {
                 catalog.createIfAbsent(coll.database(), MongoCatalog.INDEXES).insert(stored);
+            } catch (RuntimeException e) {
+                if (unique) {
+                    MongoUniqueIndexes.drop(coll, name.asString().getValue());
+                }
+                throw e;
             } finally {
                 coll.indexSpecs.invalidate();
             }
@@ -151,6 +176,7 @@ public final class IndexCatalog {
             } finally {
                 coll.indexSpecs.invalidate();
             }
+            MongoUniqueIndexes.drop(coll, name);
             applyPolicy(coll);
             TtlIndexes.apply(coll, name, null);
         }
@@ -268,8 +294,9 @@ public final class IndexCatalog {
 
     /**
      * DuplicateKey (11000) if another document than {@code doc} (same {@code _id}) holds one of the keys {@code doc}
-     * has in one of the unique indexes (every element of an array is a key of its own: MongoDB's multikey rule). Call
-     * under {@link MongoCollection#uniqueLock} together with the write.
+     * has in one of the unique indexes (every element of an array is a key of its own: MongoDB's multikey rule). Only
+     * a transaction's early answer, against the committed documents and its own writes: the core checks the keys
+     * again when the transaction commits ({@link MongoUniqueIndexes}).
      */
     public void checkUnique(MongoCollection coll, List<BsonDocument> uniqueSpecs, BsonDocument doc) {
         for (BsonDocument spec : uniqueSpecs) {
@@ -297,12 +324,12 @@ public final class IndexCatalog {
     }
 
     /**
-     * CannotIndexParallelArrays (171) if {@code doc} has two arrays under two fields of one compound index that is
-     * not unique (unique ones are keyed by {@link #checkUnique}), as MongoDB refuses such a write for any index.
+     * CannotIndexParallelArrays (171) if {@code doc} has two arrays under two fields of one compound index, as MongoDB
+     * refuses such a write for any index (checked before the core computes a unique index's keys).
      */
     public void checkIndexable(MongoCollection coll, BsonDocument doc) {
         for (BsonDocument spec : cached(coll)) {
-            if (spec.getDocument("key").size() > 1 && !spec.getBoolean("unique", BsonBoolean.FALSE).getValue()) {
+            if (spec.getDocument("key").size() > 1) {
                 new IndexKeys(spec).of(doc);
             }
         }
@@ -333,21 +360,6 @@ public final class IndexCatalog {
         DocStream s = coll.candidates(new BsonDocument());
         while (s.hasNext()) {
             index.of(s.next().doc());
-        }
-    }
-
-    private void checkExistingUnique(MongoCollection coll, BsonDocument spec) {
-        IndexKeys index = new IndexKeys(spec);
-        DocStream s = coll.candidates(new BsonDocument());
-        Map<String, BsonValue> seen = new java.util.HashMap<>();
-        while (s.hasNext()) {
-            BsonDocument d = s.next().doc();
-            for (BsonDocument key : index.of(d)) {
-                BsonValue owner = seen.putIfAbsent(IndexKeys.canonical(key), d.get("_id"));
-                if (owner != null && !BsonOrder.equal(owner, d.get("_id"))) {
-                    throw duplicateKey(coll, spec, key);
-                }
-            }
         }
     }
 

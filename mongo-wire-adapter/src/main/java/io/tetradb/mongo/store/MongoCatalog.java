@@ -43,6 +43,7 @@ public final class MongoCatalog {
 
     public MongoCatalog(CoreStore store) {
         this.store = store;
+        MongoUniqueIndexes.register(store); // the core computes unique indexes' keys with this face's rules
     }
 
     /** Collections' options (validators). */

@@ -95,6 +95,11 @@ public final class MongoCollection {
         return txn == null ? this : new MongoCollection(this, txn, true);
     }
 
+    /** True for a view writing into a transaction (its writes reach the core at the commit). */
+    public boolean inTransaction() {
+        return txn != null;
+    }
+
     /** The shard key field, or null when the collection is unsharded (one logical partition). */
     public String shardField() {
         return shardField;
@@ -169,6 +174,8 @@ public final class MongoCollection {
         }
         try {
             return write(pk, ItemOperation.create(item)).requestCharge();
+        } catch (io.tetradb.core.unique.UniqueIndexViolation v) {
+            throw MongoUniqueIndexes.duplicate(this, v); // a unique index the core keeps
         } catch (StoreException e) {
             if (e.status() == Status.CONFLICT) {
                 throw duplicateId(doc.get("_id"));
@@ -350,6 +357,8 @@ public final class MongoCollection {
         try {
             charge[0] += write(old.partition(), ItemOperation.replace(old.id(), item, old.etag())).requestCharge();
             return true;
+        } catch (io.tetradb.core.unique.UniqueIndexViolation v) {
+            throw MongoUniqueIndexes.duplicate(this, v); // a unique index the core keeps
         } catch (StoreException e) {
             if (e.status() == Status.PRECONDITION_FAILED || e.status() == Status.NOT_FOUND) {
                 return false;
