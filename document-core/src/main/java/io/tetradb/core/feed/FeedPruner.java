@@ -128,10 +128,15 @@ public final class FeedPruner implements AutoCloseable {
         long stable = feeds.stablePosition();
         Pass pass = new Pass(feed, cutoff);
         try {
-            if (!progress.containsKey(feed)) {
-                progress.put(feed, new PruneProgress(stable));
-            }
             PruneProgress p = progress.get(feed);
+            if (p != null && p.retentionMillis != retentionMillis) {
+                p = null; // the policy changed: what was decided under the old retention is decided again
+                progress.remove(feed);
+            }
+            if (!progress.containsKey(feed)) {
+                p = tracked() < maxTracked ? new PruneProgress(stable, retentionMillis) : null;
+                progress.put(feed, p);
+            }
             if (p == null) {
                 pass.byItemReads(stable);
             } else {

@@ -19,11 +19,14 @@ final class PruneProgress {
      * that looks live is checked against the item itself, once.
      */
     final long trustedAfter;
+    /** The container's retention the decisions were made under. */
+    final long retentionMillis;
     /** Item ({@code EPK · pk · id}) → sequence number of its newest create/replace record seen (none after a delete). */
     final Map<ByteBuffer, Long> latest = new HashMap<>();
 
-    PruneProgress(long trustedAfter) {
+    PruneProgress(long trustedAfter, long retentionMillis) {
         this.trustedAfter = trustedAfter;
+        this.retentionMillis = retentionMillis;
     }
 
     static ByteBuffer itemOf(ChangeRecord r) {
