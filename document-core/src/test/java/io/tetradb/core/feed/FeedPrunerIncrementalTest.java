@@ -118,6 +118,29 @@ class FeedPrunerIncrementalTest {
     }
 
     @Test
+    void afterARestartTheFirstPassReadsTheWholeFeedOnceThenPassesAreIncrementalAgain() {
+        CosmosContainer c = open("a");
+        for (int i = 0; i < 200; i++) {
+            c.createItem(item("i" + i, "p" + (i % 5), 0));
+        }
+        c.upsertItem(item("i0", "p0", 1));
+        assertEquals(1, pruner(0).pruneOnce());
+        c.upsertItem(item("i1", "p1", 1)); // superseded while nothing remembers it
+        clients.remove(0).close();
+
+        c = open("a");
+        assertEquals(1, pruner(0).pruneOnce(), "the first version of i1");
+        assertEquals(201, pruner(0).recordsRead(), "the whole feed once");
+        assertEquals(200, pruner(0).itemReads(), "one item read per record that looks live");
+        c.upsertItem(item("i2", "p2", 1));
+        c.deleteItem("i3", new PartitionKey("p3"), null);
+        assertEquals(3, pruner(0).pruneOnce(), "i2's first version, i3's version and its tombstone");
+        assertEquals(203, pruner(0).recordsRead(), "then only the new records");
+        assertEquals(200, pruner(0).itemReads());
+        assertEquals(199, records(0).firstEntry().getValue().size());
+    }
+
+    @Test
     void incrementalPassesRemoveWhatOneFullPassRemovesOnRandomWorkloads() {
         for (long seed = 1; seed <= 4; seed++) {
             compareWithAFullPass(seed, null);
