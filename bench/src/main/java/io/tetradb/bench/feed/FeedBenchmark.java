@@ -41,6 +41,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code feed.read}: items/s of one reader draining the whole feed from the beginning ({@code queryChangeFeed},
  *       1000 per page);</li>
  *   <li>process CPU per write with and without the processor (the whole JVM: writers, processor, RocksDB, GC).</li>
+ *   <li>{@code feed.prune}: what the feed pruner's pass reads after an upsert burst of 1 % of the items.</li>
  *   <li>TTL purge rate: {@link #ttlPurge} — the TTL work's place in this benchmark.</li>
  * </ul>
  */
@@ -164,10 +165,34 @@ public final class FeedBenchmark implements Benchmark {
                 read.round(n, s1 - s0);
             }
             out.bench("feed.read", paced, "items_per_s", read);
+            prunePass(lagged, paced, client, out);
             ttlPurge(quick, client, out);
         } finally {
             BenchData.delete(dir);
         }
+    }
+
+    /**
+     * What a pruner pass costs after an upsert burst on a container of {@code items} live items: the records and
+     * items it reads (an incremental pass reads the burst's records only, not the whole feed) and its time.
+     */
+    static void prunePass(CosmosContainer c, int items, CosmosClient client, Report out) {
+        io.tetradb.core.feed.FeedPruner pruner = client.coreStore().changeFeeds().pruner();
+        pruner.pruneOnce(); // whatever the background passes left
+        int upserts = Math.max(1, items / 100);
+        long records0 = pruner.recordsRead();
+        long items0 = pruner.itemReads();
+        long pruned0 = pruner.prunedRecords();
+        for (int i = 0; i < upserts; i++) {
+            c.upsertItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % PARTITION_KEYS))
+                    .put("t", System.nanoTime()).put("fill", FILL));
+        }
+        long t0 = System.nanoTime();
+        pruner.pruneOnce(); // a background pass may have taken part of it: the counters cover both
+        long t1 = System.nanoTime();
+        out.result(String.format(Locale.ROOT, "BENCH feed.prune live_items=%d upserts=%d pruned=%d records_read=%d "
+                        + "item_reads=%d pass_ms=%.2f", items, upserts, pruner.prunedRecords() - pruned0,
+                pruner.recordsRead() - records0, pruner.itemReads() - items0, (t1 - t0) / 1e6));
     }
 
     /**

@@ -4,11 +4,14 @@ import io.tetradb.core.storage.KeyCursor;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
 
-import java.time.Duration;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,20 +19,36 @@ import java.util.concurrent.atomic.AtomicLong;
  * version, and tombstones, once they are older than the container's all-versions retention (at once when it keeps
  * the latest version only), plus records of the layout before the feed had readers. It deletes record keys only
  * (writers never touch an old record again), in small atomic chunks, so writers never wait for it.
+ *
+ * <p>Incremental: each pass reads only the records written since its previous pass of the container (plus those
+ * still inside the retention) and remembers, per container, each item's newest record ({@link PruneProgress}); a
+ * replace or delete of an item then names the record it supersedes without reading the item. The first pass after
+ * the store opens reads the whole feed and checks each record that looks live against its item, as every pass did
+ * before. Memory: about 170 bytes per tracked item; once the store's containers hold more than
+ * {@code -Dtetradb.feed.prunerTrackedItems} (default 500,000) items, the container that passed it is no longer
+ * tracked and each of its passes rereads its whole feed with one item read per record, as before.
  */
 public final class FeedPruner implements AutoCloseable {
     private static final int CHUNK = 512;
+    /** New records taken per step of a pass: bounds the memory of a long pass (the first one after a restart). */
+    static final int STEP = 4_096;
 
     private final ChangeFeeds feeds;
     private final Duration interval;
+    private final int maxTracked;
     private final Thread thread;
     private final Set<Integer> legacyChecked = new HashSet<>();
+    /** Per open container; guarded by this. A container no longer tracked (see {@link #maxTracked}) maps to null. */
+    private final Map<ChangeFeed, PruneProgress> progress = new HashMap<>();
     private final AtomicLong pruned = new AtomicLong();
+    private final AtomicLong recordsRead = new AtomicLong();
+    private final AtomicLong itemReads = new AtomicLong();
     private volatile boolean closed;
 
     FeedPruner(ChangeFeeds feeds, Duration interval) {
         this.feeds = feeds;
         this.interval = interval;
+        this.maxTracked = Integer.getInteger("tetradb.feed.prunerTrackedItems", 500_000);
         this.thread = new Thread(this::loop, "tetradb-feed-pruner");
         this.thread.setDaemon(true);
         if (!interval.isZero()) {
@@ -40,6 +59,16 @@ public final class FeedPruner implements AutoCloseable {
     /** Records removed since the store opened. */
     public long prunedRecords() {
         return pruned.get();
+    }
+
+    /** Change records the passes have read since the store opened (what a pass costs grows with it). */
+    public long recordsRead() {
+        return recordsRead.get();
+    }
+
+    /** Item point reads the passes have made since the store opened (to tell a record live or superseded). */
+    public long itemReads() {
+        return itemReads.get();
     }
 
     private void loop() {
@@ -59,16 +88,32 @@ public final class FeedPruner implements AutoCloseable {
     }
 
     /** One pass over every open feed that has something to prune; returns the records removed. */
-    public synchronized long pruneOnce() {
+    public long pruneOnce() {
+        return pruneOnce(System.currentTimeMillis());
+    }
+
+    /** {@link #pruneOnce()} as if the clock read {@code now} (tests: records leaving the retention). */
+    synchronized long pruneOnce(long now) {
         long removed = 0;
+        Set<ChangeFeed> open = new HashSet<>();
         for (ChangeFeed feed : feeds.all()) {
-            removed += prune(feed, System.currentTimeMillis());
+            open.add(feed);
+            removed += prune(feed, now);
         }
+        progress.keySet().retainAll(open); // deleted containers
         return removed;
     }
 
+    /** Items remembered over all containers. */
+    private long tracked() {
+        long n = 0;
+        for (PruneProgress p : progress.values()) {
+            n += p == null ? 0 : p.latest.size();
+        }
+        return n;
+    }
+
     private long prune(ChangeFeed feed, long now) {
-        long removed = 0;
         if (legacyChecked.add(feed.collId())) {
             feeds.engine().apply(new WriteSet().deleteRange(Space.FEED, FeedKeys.legacyStart(feed.collId()),
                     FeedKeys.legacyEnd(feed.collId())));
@@ -78,54 +123,186 @@ public final class FeedPruner implements AutoCloseable {
             return 0;
         }
         long retentionMillis = feed.retention().toMillis();
-        long cutoff = now - retentionMillis;
+        // without a retention nothing is kept for its age: a record of this very millisecond is as prunable as older
+        long cutoff = retentionMillis > 0 ? now - retentionMillis : Long.MAX_VALUE;
         long stable = feeds.stablePosition();
-        boolean keptSomething = false;
-        List<byte[]> doomed = new ArrayList<>();
-        try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), 1),
-                FeedKeys.record(feed.collId(), stable + 1), false)) {
-            while (c.next() && !closed) {
-                ChangeRecord r = ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value());
-                if (retentionMillis > 0 && r.crtsMillis() >= cutoff) {
-                    // within the retention, and everything after it is newer still (without a retention nothing
-                    // is kept for its age: a record written in this very millisecond is as prunable as older ones)
-                    keptSomething = true;
-                    break;
+        Pass pass = new Pass(feed, cutoff);
+        try {
+            PruneProgress p = progress.get(feed);
+            if (p != null && p.retentionMillis != retentionMillis) {
+                p = null; // the policy changed: what was decided under the old retention is decided again
+                progress.remove(feed);
+            }
+            if (!progress.containsKey(feed)) {
+                p = tracked() < maxTracked ? new PruneProgress(stable, retentionMillis) : null;
+                progress.put(feed, p);
+            }
+            if (p == null) {
+                pass.byItemReads(stable);
+            } else {
+                pass.incremental(p, stable);
+                if (tracked() > maxTracked) {
+                    progress.put(feed, null); // too many items to remember: item reads from now on
                 }
-                if (isPrunable(feed, r)) {
-                    doomed.add(c.key());
-                    if (doomed.size() == CHUNK) {
-                        removed += delete(doomed);
+            }
+        } catch (RuntimeException e) {
+            progress.remove(feed); // a half-done pass: start over with a full one
+            throw e;
+        } finally {
+            pass.flush();
+            pruned.addAndGet(pass.removed);
+        }
+        // what was superseded before the pass is now gone (or still inside the retention, for a later pass)
+        feed.superseded.addAndGet(pass.keptSomething ? 0 : -dirty);
+        return pass.removed;
+    }
+
+    /** One container's pass: the records it removes, in chunks. */
+    private final class Pass {
+        private final ChangeFeed feed;
+        private final long cutoff;
+        private final List<byte[]> doomed = new ArrayList<>();
+        long removed;
+        boolean keptSomething;
+
+        Pass(ChangeFeed feed, long cutoff) {
+            this.feed = feed;
+            this.cutoff = cutoff;
+        }
+
+        /**
+         * Registers the records written since the last pass, step by step; each step removes the older records
+         * they supersede, then decides the records that have left the retention.
+         */
+        void incremental(PruneProgress p, long stable) {
+            boolean deciding = true; // until a record within the retention: everything after it is newer still
+            while (p.seen < stable && !closed) {
+                long heldUpTo = p.seen; // records seen by earlier passes but still undecided (within the retention)
+                List<ChangeRecord> fresh = read(p.seen, stable);
+                for (ChangeRecord r : fresh) {
+                    ByteBuffer item = PruneProgress.itemOf(r);
+                    Long previous = r.operationType() == ChangeRecord.OperationType.DELETE ? p.latest.remove(item)
+                            : p.latest.put(item, r.seq());
+                    if (previous != null && previous <= p.decided) {
+                        doom(previous); // kept as its item's latest version until now
+                    }
+                }
+                p.seen = fresh.isEmpty() ? stable : fresh.get(fresh.size() - 1).seq();
+                if (deciding && !(decideHeld(p, heldUpTo) && decide(p, fresh))) {
+                    deciding = false;
+                }
+            }
+            if (deciding && p.decided < p.seen) {
+                deciding = decideHeld(p, p.seen);
+            }
+            keptSomething = !deciding;
+        }
+
+        /** Decides the records of earlier passes that were still within the retention, up to {@code upTo}. */
+        private boolean decideHeld(PruneProgress p, long upTo) {
+            if (p.decided >= upTo) {
+                return true;
+            }
+            try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), p.decided + 1),
+                    FeedKeys.record(feed.collId(), upTo + 1), false)) {
+                while (c.next()) {
+                    recordsRead.incrementAndGet();
+                    if (!decide(p, ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value()))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        private boolean decide(PruneProgress p, List<ChangeRecord> records) {
+            for (ChangeRecord r : records) {
+                if (!decide(p, r)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Removes {@code r} unless it is its item's latest version; false (undecided) while within the retention. */
+        private boolean decide(PruneProgress p, ChangeRecord r) {
+            if (r.seq() <= p.decided) {
+                return true;
+            }
+            if (r.crtsMillis() >= cutoff) {
+                return false;
+            }
+            if (r.operationType() == ChangeRecord.OperationType.DELETE) {
+                doom(r.seq());
+            } else {
+                ByteBuffer item = PruneProgress.itemOf(r);
+                Long newest = p.latest.get(item);
+                if (newest == null || newest != r.seq()) {
+                    doom(r.seq()); // a later record of its item was seen
+                } else if (r.seq() <= p.trustedAfter && superseded(r)) {
+                    p.latest.remove(item); // written before this run: its item changed without a record seen here
+                    doom(r.seq());
+                }
+            }
+            p.decided = r.seq();
+            return true;
+        }
+
+        /** The records in (after, upTo], at most {@link #STEP}. */
+        private List<ChangeRecord> read(long after, long upTo) {
+            List<ChangeRecord> out = new ArrayList<>();
+            try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), after + 1),
+                    FeedKeys.record(feed.collId(), upTo + 1), false)) {
+                while (out.size() < STEP && c.next()) {
+                    out.add(ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value()));
+                }
+            }
+            recordsRead.addAndGet(out.size());
+            return out;
+        }
+
+        /** Without remembered progress: the whole feed, one item read per create/replace record. */
+        void byItemReads(long stable) {
+            try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), 1),
+                    FeedKeys.record(feed.collId(), stable + 1), false)) {
+                while (c.next() && !closed) {
+                    ChangeRecord r = ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value());
+                    recordsRead.incrementAndGet();
+                    if (r.crtsMillis() >= cutoff) {
+                        keptSomething = true;
+                        break;
+                    }
+                    if (r.operationType() == ChangeRecord.OperationType.DELETE || superseded(r)) {
+                        doom(r.seq());
                     }
                 }
             }
         }
-        removed += delete(doomed);
-        // what was superseded before the pass is now gone (or still inside the retention, for a later pass)
-        feed.superseded.addAndGet(keptSomething ? 0 : -dirty);
-        pruned.addAndGet(removed);
-        return removed;
-    }
 
-    /** A tombstone, or a create/replace whose item has changed or gone since. */
-    private boolean isPrunable(ChangeFeed feed, ChangeRecord r) {
-        if (r.operationType() == ChangeRecord.OperationType.DELETE) {
-            return true;
+        /** A create/replace whose item has changed or gone since. */
+        private boolean superseded(ChangeRecord r) {
+            itemReads.incrementAndGet();
+            byte[] stored = feeds.engine().get(Space.DOCS, feed.docKey(r));
+            return stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn();
         }
-        byte[] stored = feeds.engine().get(Space.DOCS, feed.docKey(r));
-        return stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn();
-    }
 
-    private long delete(List<byte[]> keys) {
-        if (keys.isEmpty()) {
-            return 0;
+        private void doom(long seq) {
+            doomed.add(FeedKeys.record(feed.collId(), seq));
+            if (doomed.size() == CHUNK) {
+                flush();
+            }
         }
-        WriteSet ws = new WriteSet();
-        keys.forEach(k -> ws.delete(Space.FEED, k));
-        feeds.engine().apply(ws);
-        int n = keys.size();
-        keys.clear();
-        return n;
+
+        void flush() {
+            if (doomed.isEmpty()) {
+                return;
+            }
+            WriteSet ws = new WriteSet();
+            doomed.forEach(k -> ws.delete(Space.FEED, k));
+            feeds.engine().apply(ws);
+            removed += doomed.size();
+            doomed.clear();
+        }
     }
 
     @Override

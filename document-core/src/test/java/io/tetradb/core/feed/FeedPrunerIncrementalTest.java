@@ -1,0 +1,216 @@
+package io.tetradb.core.feed;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.CosmosContainerProperties;
+import io.tetradb.document.PartitionKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The pruner's passes read only what was written since the previous pass, and remove what a full pass removes. */
+class FeedPrunerIncrementalTest {
+    static final ObjectMapper M = new ObjectMapper();
+    @TempDir
+    Path dir;
+    final List<CosmosClient> clients = new ArrayList<>();
+
+    @BeforeEach
+    void noBackgroundPasses() {
+        System.setProperty("tetradb.feed.pruneIntervalMillis", "0"); // passes only when the test asks
+    }
+
+    @AfterEach
+    void close() {
+        clients.forEach(CosmosClient::close);
+        System.clearProperty("tetradb.feed.pruneIntervalMillis");
+        System.clearProperty("tetradb.feed.prunerTrackedItems");
+    }
+
+    CosmosContainer open(String name) {
+        return open(name, null);
+    }
+
+    CosmosContainer open(String name, Duration retention) {
+        CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve(name)).buildClient();
+        clients.add(client);
+        client.createDatabaseIfNotExists("db");
+        CosmosContainerProperties properties = new CosmosContainerProperties("c", "/pk");
+        if (retention != null) {
+            properties.setChangeFeedPolicy(
+                    io.tetradb.document.ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(retention));
+        }
+        client.getDatabase("db").createContainerIfNotExists(properties);
+        return client.getDatabase("db").getContainer("c");
+    }
+
+    static ObjectNode item(String id, String pk, int v) {
+        return M.createObjectNode().put("id", id).put("pk", pk).put("v", v);
+    }
+
+    FeedPruner pruner(int client) {
+        return clients.get(client).coreStore().changeFeeds().pruner();
+    }
+
+    /** Every container's remaining record numbers, by container id. */
+    TreeMap<Integer, List<Long>> records(int client) {
+        ChangeFeeds feeds = clients.get(client).coreStore().changeFeeds();
+        TreeMap<Integer, List<Long>> out = new TreeMap<>();
+        for (ChangeFeed feed : feeds.all()) {
+            List<Long> seqs = new ArrayList<>();
+            try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), 0),
+                    FeedKeys.record(feed.collId(), Long.MAX_VALUE), false)) {
+                while (c.next()) {
+                    seqs.add(FeedKeys.seqOf(c.key()));
+                }
+            }
+            out.put(feed.collId(), seqs);
+        }
+        return out;
+    }
+
+    @Test
+    void aSecondPassReadsOnlyTheRecordsWrittenSinceTheFirst() {
+        CosmosContainer c = open("a");
+        for (int i = 0; i < 1000; i++) {
+            c.createItem(item("i" + i, "p" + (i % 7), 0));
+        }
+        for (int i = 0; i < 100; i++) {
+            c.upsertItem(item("i" + i, "p" + (i % 7), 1));
+        }
+        FeedPruner pruner = pruner(0);
+        assertEquals(100, pruner.pruneOnce(), "the first versions of the 100 replaced items");
+        long read = pruner.recordsRead();
+        long itemReads = pruner.itemReads();
+        assertTrue(read >= 1100, "the first pass after opening reads the whole feed: " + read);
+
+        for (int i = 0; i < 10; i++) {
+            c.upsertItem(item("i" + (500 + i), "p" + ((500 + i) % 7), 2)); // replaces of records the first pass kept
+        }
+        for (int i = 0; i < 5; i++) {
+            c.deleteItem("i" + (600 + i), new PartitionKey("p" + ((600 + i) % 7)), null);
+        }
+        for (int i = 0; i < 3; i++) {
+            c.createItem(item("n" + i, "p0", 0));
+        }
+        assertEquals(10 + 5 + 5, pruner.pruneOnce(), "10 replaced versions, 5 deleted items' versions, 5 tombstones");
+        assertEquals(18, pruner.recordsRead() - read, "the second pass reads the 18 new records only");
+        assertEquals(0, pruner.itemReads() - itemReads, "and reads no item");
+        assertEquals(0, pruner.pruneOnce(), "nothing left to prune");
+        assertEquals(1000 + 3 - 5, records(0).firstEntry().getValue().size(), "one record per live item");
+    }
+
+    @Test
+    void afterARestartTheFirstPassReadsTheWholeFeedOnceThenPassesAreIncrementalAgain() {
+        CosmosContainer c = open("a");
+        for (int i = 0; i < 200; i++) {
+            c.createItem(item("i" + i, "p" + (i % 5), 0));
+        }
+        c.upsertItem(item("i0", "p0", 1));
+        assertEquals(1, pruner(0).pruneOnce());
+        c.upsertItem(item("i1", "p1", 1)); // superseded while nothing remembers it
+        clients.remove(0).close();
+
+        c = open("a");
+        assertEquals(1, pruner(0).pruneOnce(), "the first version of i1");
+        assertEquals(201, pruner(0).recordsRead(), "the whole feed once");
+        assertEquals(200, pruner(0).itemReads(), "one item read per record that looks live");
+        c.upsertItem(item("i2", "p2", 1));
+        c.deleteItem("i3", new PartitionKey("p3"), null);
+        assertEquals(3, pruner(0).pruneOnce(), "i2's first version, i3's version and its tombstone");
+        assertEquals(203, pruner(0).recordsRead(), "then only the new records");
+        assertEquals(200, pruner(0).itemReads());
+        assertEquals(199, records(0).firstEntry().getValue().size());
+    }
+
+    @Test
+    void incrementalPassesRemoveWhatOneFullPassRemovesOnRandomWorkloads() {
+        for (long seed = 1; seed <= 4; seed++) {
+            compareWithAFullPass(seed, null);
+        }
+    }
+
+    @Test
+    void withARetentionTooRecordsAreHeldUntilTheyLeaveItThenRemovedAsAFullPassRemovesThem() {
+        for (long seed = 5; seed <= 6; seed++) {
+            compareWithAFullPass(seed, Duration.ofMinutes(1));
+        }
+    }
+
+    /**
+     * The same random workload on two stores: one pruned by incremental passes along the way, the other (not tracking
+     * items: the item-read path, as every pass was before) by one full pass at the end; the same records remain.
+     */
+    void compareWithAFullPass(long seed, Duration retention) {
+        clients.forEach(CosmosClient::close);
+        clients.clear();
+        CosmosContainer incremental = open("inc" + seed, retention);
+        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
+        CosmosContainer full = open("full" + seed, retention);
+        System.clearProperty("tetradb.feed.prunerTrackedItems");
+        Random random = new Random(seed);
+        long removed = 0;
+        for (int step = 0; step < 1500; step++) {
+            int op = random.nextInt(10);
+            String id = "i" + random.nextInt(60);
+            String pk = "p" + random.nextInt(3);
+            int v = random.nextInt(1000);
+            for (CosmosContainer c : List.of(incremental, full)) {
+                apply(c, op, id, pk, v);
+            }
+            if (random.nextInt(40) == 0) {
+                removed += pruner(0).pruneOnce();
+            }
+        }
+        if (retention != null) {
+            assertEquals(0, removed, "seed " + seed + ": everything is still within the retention");
+        }
+        long later = System.currentTimeMillis() + (retention == null ? 0 : 2 * retention.toMillis());
+        removed += pruner(0).pruneOnce(later);
+        long fullRemoved = pruner(1).pruneOnce(later);
+        assertEquals(records(1), records(0), "seed " + seed + ": the same records remain");
+        assertEquals(fullRemoved, removed, "seed " + seed);
+        assertTrue(removed > 0, "seed " + seed);
+        assertTrue(pruner(1).itemReads() > 0, "the full store really took the item-read path");
+        assertEquals(0, pruner(0).pruneOnce(later), "seed " + seed);
+    }
+
+    /** One random change; failures (409, 404) change nothing and write no record, in both stores alike. */
+    static void apply(CosmosContainer c, int op, String id, String pk, int v) {
+        try {
+            switch (op) {
+                case 0, 1 -> c.createItem(item(id, pk, v));
+                case 2, 3, 4 -> c.upsertItem(item(id, pk, v));
+                case 5 -> c.replaceItem(item(id, pk, v), id, new PartitionKey(pk), null);
+                case 6, 7 -> c.deleteItem(id, new PartitionKey(pk), null);
+                default -> {
+                    CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(pk));
+                    batch.upsertItemOperation(item(id, pk, v));
+                    batch.upsertItemOperation(item(id + "b", pk, v));
+                    batch.deleteItemOperation(id + "c");
+                    c.executeCosmosBatch(batch); // fails as a whole when i..c is absent
+                }
+            }
+        } catch (RuntimeException expectedSometimes) {
+            // the same failure in both stores
+        }
+    }
+
+}
