@@ -80,6 +80,32 @@ public final class StoredItems {
         return item;
     }
 
+    /** The {@code _ts} of a binary stored item, read from its trailer without decoding the item. */
+    public static long ts(byte[] stored) {
+        int at = BinaryItemReader.skip(stored, HEADER);
+        for (int i = 0; i < 3; i++) { // rid, self prefix, etag
+            long v = BinaryItemReader.varintAt(stored, at);
+            at = (int) (v >>> 32) + (int) v;
+        }
+        return Bytes.i64(stored, at);
+    }
+
+    /**
+     * The item as far as a reader of the top-level fields {@code names} sees it: those of them it has, decoded, and
+     * {@code _ts}; nothing else is decoded (an expiry check, a unique key, a partition key).
+     */
+    public static ObjectNode partial(byte[] stored, java.util.Collection<String> names) {
+        ObjectNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        for (String name : names) {
+            int at = BinaryItemReader.find(stored, HEADER, name);
+            if (at >= 0) {
+                out.set(name, BinaryItemReader.read(stored, at));
+            }
+        }
+        out.put("_ts", ts(stored));
+        return out;
+    }
+
     private static String string(byte[] b, long v) {
         return new String(b, (int) (v >>> 32), (int) v, StandardCharsets.UTF_8);
     }

@@ -30,8 +30,11 @@ public final class ItemCodec {
     static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
 
     private final ObjectMapper mapper;
-    /** Write new items in the binary format (io.tetradb.core.item); both formats are read either way. */
-    private final boolean binary = "binary".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "json"));
+    /**
+     * Write new items in the binary format (io.tetradb.core.item), the default; {@code -Dtetradb.itemFormat=json}
+     * writes JSON text. Both formats are read either way.
+     */
+    private final boolean binary = !"json".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "binary"));
     private final int maxNestingDepth;
     /** Nodes only read features from it, so one instance serves every thread. */
     private final com.fasterxml.jackson.databind.SerializerProvider provider;
@@ -225,11 +228,7 @@ public final class ItemCodec {
         if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
             return java.util.Arrays.copyOfRange(stored, HEADER, stored.length);
         }
-        try {
-            return mapper.writeValueAsBytes(parse(stored));
-        } catch (IOException e) {
-            throw new IllegalStateException("stored item cannot be written as JSON", e);
-        }
+        return io.tetradb.core.item.ItemJsonWriter.storedJson(stored);
     }
 
     public ObjectMapper mapper() {

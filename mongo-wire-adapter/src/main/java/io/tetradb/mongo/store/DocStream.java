@@ -102,10 +102,9 @@ public final class DocStream implements Iterator<StoredDoc> {
                 requestCharge += r.requestCharge();
                 documentsLoaded++;
                 // straight from the stored JSON text to BSON: no JSON tree in between
-                byte[] stored = r.stored();
+                byte[] stored = container.codec().jsonText(r.stored()); // bridge: either stored format as JSON
                 point = new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItemJson(container.codec().mapper(),
-                        stored, io.tetradb.core.store.ItemCodec.HEADER,
-                        stored.length - io.tetradb.core.store.ItemCodec.HEADER), pointId, r.etag(), partition);
+                        stored, 0, stored.length), pointId, r.etag(), partition);
             } catch (io.tetradb.core.StoreException e) {
                 if (e.status() != io.tetradb.core.Status.NOT_FOUND) {
                     throw e;

@@ -142,9 +142,8 @@ public final class MongoCollection {
         try {
             ItemResult r = container.read(old.partition(), old.id(), null);
             charge[0] += r.requestCharge();
-            byte[] stored = r.stored();
-            return new StoredDoc(DocumentMapper.fromItemJson(container.codec().mapper(), stored,
-                    io.tetradb.core.store.ItemCodec.HEADER, stored.length - io.tetradb.core.store.ItemCodec.HEADER),
+            byte[] stored = container.codec().jsonText(r.stored()); // bridge: either stored format as JSON text
+            return new StoredDoc(DocumentMapper.fromItemJson(container.codec().mapper(), stored, 0, stored.length),
                     old.id(), r.etag(), old.partition());
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
