@@ -102,7 +102,7 @@ public final class ItemJsonWriter {
             long kv = BinaryItemReader.varintAt(b, p);
             int kstart = (int) (kv >>> 32);
             int klen = (int) kv;
-            g.writeFieldName(Utf8.decode(b, kstart, klen));
+            g.writeFieldName(FieldNames.name(b, kstart, klen));
             p = value(g, b, kstart + klen);
         }
         return end;
@@ -155,6 +155,9 @@ public final class ItemJsonWriter {
 
     /** False when the string holds the 3-byte form of a lone surrogate (0xED leads it), which Jackson would copy. */
     private static boolean plainUtf8(byte[] b, int start, int len) {
+        if (Utf8.isAscii(b, start, len)) {
+            return true;
+        }
         for (int i = start; i < start + len; i++) {
             if (b[i] == (byte) 0xED) {
                 return false;

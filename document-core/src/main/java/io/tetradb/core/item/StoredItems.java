@@ -32,7 +32,8 @@ public final class StoredItems {
     /** The stored bytes of a binary {@code body} with its header and system properties. */
     public static byte[] finish(byte[] body, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
         byte[] etagBytes = etag.getBytes(StandardCharsets.UTF_8);
-        int n = HEADER + body.length + 5 + rid.length + 5 + selfPrefix.length + 5 + etagBytes.length + 8;
+        int n = HEADER + body.length + varintLength(rid.length) + rid.length + varintLength(selfPrefix.length)
+                + selfPrefix.length + varintLength(etagBytes.length) + etagBytes.length + 8;
         byte[] out = new byte[n];
         out[0] = FORMAT;
         for (int i = 0; i < 8; i++) {
@@ -44,7 +45,16 @@ public final class StoredItems {
         at = putString(out, at, selfPrefix);
         at = putString(out, at, etagBytes);
         Bytes.putI64(out, at, ts);
-        return java.util.Arrays.copyOf(out, at + 8);
+        return out;
+    }
+
+    private static int varintLength(int v) {
+        int n = 1;
+        while ((v & ~0x7F) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
     }
 
     private static int putString(byte[] out, int at, byte[] s) {

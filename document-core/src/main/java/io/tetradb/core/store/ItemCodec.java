@@ -69,9 +69,8 @@ public final class ItemCodec {
      * them first.
      */
     public final class BodyWriter implements AutoCloseable {
-        private final ByteArrayBuilder out = new ByteArrayBuilder(2048);
+        private ByteArrayBuilder out;
         private JsonGenerator gen;
-        private io.tetradb.core.item.BinaryItemWriter binaryWriter;
 
         public byte[] write(ObjectNode item) {
             ObjectNode user = withoutSystemProperties(item);
@@ -80,6 +79,9 @@ public final class ItemCodec {
             }
             try {
                 if (gen == null) {
+                    if (out == null) {
+                        out = new ByteArrayBuilder(2048);
+                    }
                     gen = mapper.getFactory().createGenerator(out);
                     gen.setRootValueSeparator(null);
                 }
@@ -98,20 +100,33 @@ public final class ItemCodec {
         }
 
         private byte[] writeBinary(ObjectNode user) {
-            if (binaryWriter == null) {
-                binaryWriter = new io.tetradb.core.item.BinaryItemWriter(2048, maxNestingDepth, ItemCodec.this::jsonForm);
-            }
+            io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
             try {
-                return binaryWriter.write(user);
+                byte[] body = w.write(user);
+                if (body.length > 256 * 1024) {
+                    binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
+                }
+                return body;
             } catch (IllegalArgumentException e) {
+                binaryWriters.remove();
                 throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());
             }
         }
 
         @Override
         public void close() {
-            out.release();
+            if (out != null) {
+                out.release();
+            }
         }
+    }
+
+    /** One binary writer (and its buffer) per thread, rather than a new 2 KiB buffer per write. */
+    private final ThreadLocal<io.tetradb.core.item.BinaryItemWriter> binaryWriters = ThreadLocal.withInitial(
+            () -> new io.tetradb.core.item.BinaryItemWriter(2048, maxNestingDepth(), this::jsonForm));
+
+    private int maxNestingDepth() {
+        return maxNestingDepth;
     }
 
     /** A node outside the value model (BinaryNode, POJONode) as its JSON reads back: what the JSON format stores. */
