@@ -43,7 +43,7 @@ public final class IndexTerms {
         if (!policy.enabled()) {
             return List.of();
         }
-        List<IndexTerm> terms = new ArrayList<>();
+        List<IndexTerm> terms = new ArrayList<>(32); // a typical item has a few dozen terms: no regrowth
         List<String> concrete = new ArrayList<>();
         if (ts != null && policy.indexes(List.of("_ts"))) {
             terms.add(new IndexTerm("/_ts", ts));
