@@ -226,7 +226,8 @@ public final class ItemCodec {
                 return type.cast(parse(stored));
             }
             if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
-                return mapper.treeToValue(parse(stored), type);
+                // a POJO reads the JSON view, as from JSON text (Jackson cannot bind the typed nodes themselves)
+                return mapper.treeToValue(io.tetradb.core.value.TypedValues.jsonView(parse(stored)), type);
             }
             return mapper.readValue(stored, HEADER, stored.length - HEADER, type);
         } catch (IOException e) {
