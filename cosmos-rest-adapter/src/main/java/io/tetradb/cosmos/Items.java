@@ -13,7 +13,6 @@ import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -277,7 +276,7 @@ final class Items {
 
     RestResponse respond(RestRequest r, Target t, ItemResult res, boolean withBody) {
         byte[] body = withBody && res.stored() != null && res.status() != 304
-                ? Arrays.copyOfRange(res.stored(), ItemCodec.HEADER, res.stored().length) : null;
+                ? t.store().codec().jsonText(res.stored()) : null; // either stored format: the JSON view
         int status = res.type() == ItemOperation.Type.DELETE ? 204 : res.status();
         RestResponse out = new RestResponse(status, body, res.requestCharge());
         if (res.etag() != null) {

@@ -35,6 +35,34 @@ class PojoItemTest {
         public String city;
     }
 
+    public static class Order {
+        public String id;
+        public String pk;
+        public String placed;
+        public String ref;
+        public java.math.BigDecimal total;
+    }
+
+    /** Typed values another face stored read into a POJO as their JSON view, as the Cosmos SDK would see them. */
+    @Test
+    void typedValuesReadIntoPojosAsTheirJsonView(@TempDir Path dir) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            client.getDatabase("db").createContainer("orders", "/pk");
+            CosmosContainer c = client.getDatabase("db").getContainer("orders");
+            ObjectNode typed = new com.fasterxml.jackson.databind.ObjectMapper().createObjectNode()
+                    .put("id", "o1").put("pk", "p");
+            typed.set("placed", io.tetradb.core.value.DateTimeNode.ofEpochMillis(1_000));
+            typed.set("ref", io.tetradb.core.value.ObjectIdNode.ofHex("65a1b2c3d4e5f60718293a4b"));
+            typed.set("total", io.tetradb.core.value.Decimal128Node.of(new java.math.BigDecimal("19.90")));
+            c.createItem(typed);
+            Order o = c.readItem("o1", new PartitionKey("p"), Order.class).getItem();
+            assertEquals("1970-01-01T00:00:01.0000000Z", o.placed);
+            assertEquals("65a1b2c3d4e5f60718293a4b", o.ref);
+            assertEquals(new java.math.BigDecimal("19.90"), o.total);
+        }
+    }
+
     @Test
     void pojosRoundTripAndSystemPropertiesAreIgnoredOnTheWayIn(@TempDir Path dir) {
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).contentResponseOnWriteEnabled(true)

@@ -105,6 +105,8 @@ public final class CoreBenchmark implements Benchmark {
         } finally {
             BenchData.delete(dir);
         }
+        out.progress("bytes per item and per index entry, JSON text vs binary items");
+        ItemBytes.measure(out, quick ? 5_000 : 20_000);
         out.note(String.format(Locale.ROOT, "core: finished in %.1f s", (System.nanoTime() - start) / 1e9));
     }
 

@@ -139,8 +139,41 @@ public final class ChangeFeed {
         }
     }
 
+    /** A record's image: the stored bytes after the header (JSON text, or a binary item's TB1 object and trailer). */
     private static byte[] json(byte[] stored) {
         return Arrays.copyOfRange(stored, io.tetradb.core.store.ItemCodec.HEADER, stored.length);
+    }
+
+    /** True when a record's image is a binary item (TB1 and trailer) rather than JSON text ('{'). */
+    private static boolean binaryImage(byte[] image) {
+        return image.length > 0 && image[0] != '{';
+    }
+
+    /**
+     * A record's image as an item tree with its typed values (a binary image) or as its JSON reads (a JSON-text one);
+     * null for none. For faces that show the image in their own types rather than as JSON.
+     */
+    public static com.fasterxml.jackson.databind.node.ObjectNode imageItem(byte[] image,
+                                                                          com.fasterxml.jackson.databind.ObjectMapper mapper) {
+        if (image == null) {
+            return null;
+        }
+        if (binaryImage(image)) {
+            byte[] stored = new byte[io.tetradb.core.item.StoredItems.HEADER + image.length];
+            stored[0] = io.tetradb.core.item.StoredItems.FORMAT;
+            System.arraycopy(image, 0, stored, io.tetradb.core.item.StoredItems.HEADER, image.length);
+            return io.tetradb.core.item.StoredItems.parse(stored);
+        }
+        try {
+            return (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(image);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A record's image ({@link ChangeRecord#current()}, {@link ChangeRecord#previous()}) as JSON text, either format. */
+    public static byte[] imageJson(byte[] image) {
+        return image == null || !binaryImage(image) ? image : io.tetradb.core.item.ItemJsonWriter.json(image, 0, -1);
     }
 
     // ---- reading -----------------------------------------------------------------------------------------------
@@ -212,8 +245,11 @@ public final class ChangeFeed {
                 .put(r.logicalPartition()).put(id).array();
     }
 
-    /** The stored item's JSON with {@code "_lsn": lsn} added before its closing brace. */
+    /** The stored item's JSON with {@code "_lsn": lsn} added before its closing brace (a binary item written as JSON). */
     static byte[] withLsn(byte[] stored, long lsn) {
+        if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
+            return io.tetradb.core.item.ItemJsonWriter.json(stored, io.tetradb.core.item.StoredItems.HEADER, lsn);
+        }
         int start = io.tetradb.core.store.ItemCodec.HEADER;
         int close = stored.length - 1;
         while (close > start && stored[close] != '}') {
@@ -230,6 +266,9 @@ public final class ChangeFeed {
 
     /** Adds {@code _lsn} to an image kept in a record (JSON without the stored header). */
     public static byte[] imageWithLsn(byte[] json, long lsn) {
+        if (binaryImage(json)) {
+            return io.tetradb.core.item.ItemJsonWriter.json(json, 0, lsn);
+        }
         byte[] stored = new byte[io.tetradb.core.store.ItemCodec.HEADER + json.length];
         System.arraycopy(json, 0, stored, io.tetradb.core.store.ItemCodec.HEADER, json.length);
         return withLsn(stored, lsn);

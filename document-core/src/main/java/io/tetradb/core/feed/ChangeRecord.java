@@ -13,9 +13,10 @@ import java.nio.charset.StandardCharsets;
  *       {@code previousLsn}: the lsn of the version it replaced or deleted (0: none).</li>
  *   <li>{@code crtsMillis}: the commit time; {@code ttlExpired}: a delete made by the TTL purge.</li>
  *   <li>{@code logicalPartition}: {@code EPK · pk} (without the container id), {@code id}: the item id.</li>
- *   <li>{@code current} / {@code previous}: the item's JSON after / before the change, kept only for containers with
- *       an all-versions-and-deletes retention ({@link ChangeFeedPolicy}); latest-version readers read the item
- *       itself.</li>
+ *   <li>{@code current} / {@code previous}: the item after / before the change, as stored after the header (JSON
+ *       text, or a binary item's TB1 object and system-property trailer: {@link ChangeFeed#imageJson} gives either as
+ *       JSON), kept only for containers with an all-versions-and-deletes retention ({@link ChangeFeedPolicy});
+ *       latest-version readers read the item itself.</li>
  * </ul>
  */
 public record ChangeRecord(long seq, OperationType operationType, long lsn, long previousLsn, long crtsMillis,

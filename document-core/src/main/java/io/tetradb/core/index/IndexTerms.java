@@ -43,7 +43,7 @@ public final class IndexTerms {
         if (!policy.enabled()) {
             return List.of();
         }
-        List<IndexTerm> terms = new ArrayList<>();
+        List<IndexTerm> terms = new ArrayList<>(32); // a typical item has a few dozen terms: no regrowth
         List<String> concrete = new ArrayList<>();
         if (ts != null && policy.indexes(List.of("_ts"))) {
             terms.add(new IndexTerm("/_ts", ts));
@@ -116,17 +116,16 @@ public final class IndexTerms {
     private static final com.fasterxml.jackson.databind.ObjectMapper POJOS = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /**
-     * A value as it reads back from the stored JSON, so that the entries computed when a version is written equal
-     * the ones computed from the stored version when it is replaced: floats and decimals read back as doubles,
-     * binary as base64 text, embedded POJOs as their JSON.
+     * A value as it reads back from the stored item, so that the entries computed when a version is written equal
+     * the ones computed from the stored version when it is replaced: binary as base64 text, embedded POJOs as their
+     * JSON (both formats store them so). Numbers of every type are indexed exactly (Float, BigDecimal, Decimal128,
+     * Int64 as their own value, which a binary item keeps); a version written as JSON text is first brought to the
+     * form JSON text reads back as ({@link JsonTextForm}, doubles).
      */
     static JsonNode asStored(JsonNode node) {
         if (node instanceof io.tetradb.core.value.TypedNode typed) {
             // SQL sees a typed value (DateTime, ObjectId, ...) as its JSON view, which is also what JSON text stores
             return typed.jsonView();
-        }
-        if (node.isFloat() || node.isBigDecimal()) {
-            return com.fasterxml.jackson.databind.node.DoubleNode.valueOf(Double.parseDouble(node.asText()));
         }
         if (node.isBinary()) {
             try {

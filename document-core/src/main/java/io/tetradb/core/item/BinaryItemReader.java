@@ -280,7 +280,9 @@ public final class BinaryItemReader {
                     pos += (tag == OBJECT ? 2 : 4) * count;
                     Map<String, JsonNode> fields = new LinkedHashMap<>(Math.max(4, (int) (count / 0.75f) + 1));
                     for (int i = 0; i < count; i++) {
-                        String key = string();
+                        int n = varint();
+                        String key = FieldNames.name(b, pos, n);
+                        pos += n;
                         fields.put(key, value());
                     }
                     if (pos != end) {

@@ -32,7 +32,8 @@ public final class StoredItems {
     /** The stored bytes of a binary {@code body} with its header and system properties. */
     public static byte[] finish(byte[] body, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
         byte[] etagBytes = etag.getBytes(StandardCharsets.UTF_8);
-        int n = HEADER + body.length + 5 + rid.length + 5 + selfPrefix.length + 5 + etagBytes.length + 8;
+        int n = HEADER + body.length + varintLength(rid.length) + rid.length + varintLength(selfPrefix.length)
+                + selfPrefix.length + varintLength(etagBytes.length) + etagBytes.length + 8;
         byte[] out = new byte[n];
         out[0] = FORMAT;
         for (int i = 0; i < 8; i++) {
@@ -44,7 +45,16 @@ public final class StoredItems {
         at = putString(out, at, selfPrefix);
         at = putString(out, at, etagBytes);
         Bytes.putI64(out, at, ts);
-        return java.util.Arrays.copyOf(out, at + 8);
+        return out;
+    }
+
+    private static int varintLength(int v) {
+        int n = 1;
+        while ((v & ~0x7F) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
     }
 
     private static int putString(byte[] out, int at, byte[] s) {
@@ -78,6 +88,32 @@ public final class StoredItems {
         item.put("_attachments", new String(ATTACHMENTS, StandardCharsets.US_ASCII));
         item.put("_ts", ts);
         return item;
+    }
+
+    /** The {@code _ts} of a binary stored item, read from its trailer without decoding the item. */
+    public static long ts(byte[] stored) {
+        int at = BinaryItemReader.skip(stored, HEADER);
+        for (int i = 0; i < 3; i++) { // rid, self prefix, etag
+            long v = BinaryItemReader.varintAt(stored, at);
+            at = (int) (v >>> 32) + (int) v;
+        }
+        return Bytes.i64(stored, at);
+    }
+
+    /**
+     * The item as far as a reader of the top-level fields {@code names} sees it: those of them it has, decoded, and
+     * {@code _ts}; nothing else is decoded (an expiry check, a unique key, a partition key).
+     */
+    public static ObjectNode partial(byte[] stored, java.util.Collection<String> names) {
+        ObjectNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        for (String name : names) {
+            int at = BinaryItemReader.find(stored, HEADER, name);
+            if (at >= 0) {
+                out.set(name, BinaryItemReader.read(stored, at));
+            }
+        }
+        out.put("_ts", ts(stored));
+        return out;
     }
 
     private static String string(byte[] b, long v) {

@@ -43,14 +43,35 @@ final class Utf8 {
         return java.util.Arrays.copyOf(out, at);
     }
 
+    /** True when {@code b[off, off+len)} is ASCII (eight bytes at a time: no byte has its top bit set). */
+    static boolean isAscii(byte[] b, int off, int len) {
+        int i = off;
+        int end = off + len;
+        for (; i + 8 <= end; i += 8) {
+            if ((Bytes.i64(b, i) & 0x8080808080808080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < end; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static String decode(byte[] b, int off, int len) {
-        // 0xED leads the 3-byte forms of surrogates, which the JDK's decoder would replace
+        String s = new String(b, off, len, StandardCharsets.UTF_8);
+        if (s.indexOf('\uFFFD') < 0) {
+            return s; // nothing replaced (for ASCII text this check is O(1): a Latin-1 string cannot hold U+FFFD)
+        }
+        // 0xED leads the 3-byte forms of surrogates, which the JDK's decoder replaced with U+FFFD
         for (int i = off; i < off + len; i++) {
             if (b[i] == (byte) 0xED) {
                 return decodeLenient(b, off, len);
             }
         }
-        return new String(b, off, len, StandardCharsets.UTF_8);
+        return s;
     }
 
     private static String decodeLenient(byte[] b, int off, int len) {

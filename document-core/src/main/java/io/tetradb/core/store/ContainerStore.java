@@ -387,7 +387,12 @@ public final class ContainerStore {
     /** True when the stored version has expired by the store's clock: reads, feeds and queries then skip it. */
     boolean isExpired(byte[] stored) {
         ExpiryRule r = expiry;
-        return r.active() && r.expiresAt(store.codec().parse(stored)) <= store.config().clock().millis();
+        if (!r.active()) {
+            return false;
+        }
+        JsonNode item = io.tetradb.core.item.StoredItems.isBinary(stored) // just the fields the rule reads
+                ? io.tetradb.core.item.StoredItems.partial(stored, r.fieldsRead()) : store.codec().parse(stored);
+        return r.expiresAt(item) <= store.config().clock().millis();
     }
 
     /** As {@link #isExpired(byte[])} for a parsed stored item. */
@@ -1391,6 +1396,9 @@ public final class ContainerStore {
         }
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
+            if (!io.tetradb.core.item.StoredItems.isBinaryBody(body)) {
+                item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
+            }
             byte[] cur = current(id);
             List<ByteBuffer> faceTerms = faceUnique == null ? null // checked before anything changes, as below
                     : faceUnique.check(id, docKey(id), () -> storedVersion(id), item);

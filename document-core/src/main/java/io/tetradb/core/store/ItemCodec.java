@@ -30,8 +30,11 @@ public final class ItemCodec {
     static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
 
     private final ObjectMapper mapper;
-    /** Write new items in the binary format (io.tetradb.core.item); both formats are read either way. */
-    private final boolean binary = "binary".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "json"));
+    /**
+     * Write new items in the binary format (io.tetradb.core.item), the default; {@code -Dtetradb.itemFormat=json}
+     * writes JSON text. Both formats are read either way.
+     */
+    private final boolean binary = !"json".equalsIgnoreCase(System.getProperty("tetradb.itemFormat", "binary"));
     private final int maxNestingDepth;
     /** Nodes only read features from it, so one instance serves every thread. */
     private final com.fasterxml.jackson.databind.SerializerProvider provider;
@@ -66,9 +69,8 @@ public final class ItemCodec {
      * them first.
      */
     public final class BodyWriter implements AutoCloseable {
-        private final ByteArrayBuilder out = new ByteArrayBuilder(2048);
+        private ByteArrayBuilder out;
         private JsonGenerator gen;
-        private io.tetradb.core.item.BinaryItemWriter binaryWriter;
 
         public byte[] write(ObjectNode item) {
             ObjectNode user = withoutSystemProperties(item);
@@ -77,6 +79,9 @@ public final class ItemCodec {
             }
             try {
                 if (gen == null) {
+                    if (out == null) {
+                        out = new ByteArrayBuilder(2048);
+                    }
                     gen = mapper.getFactory().createGenerator(out);
                     gen.setRootValueSeparator(null);
                 }
@@ -95,20 +100,33 @@ public final class ItemCodec {
         }
 
         private byte[] writeBinary(ObjectNode user) {
-            if (binaryWriter == null) {
-                binaryWriter = new io.tetradb.core.item.BinaryItemWriter(2048, maxNestingDepth, ItemCodec.this::jsonForm);
-            }
+            io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
             try {
-                return binaryWriter.write(user);
+                byte[] body = w.write(user);
+                if (body.length > 256 * 1024) {
+                    binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
+                }
+                return body;
             } catch (IllegalArgumentException e) {
+                binaryWriters.remove();
                 throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());
             }
         }
 
         @Override
         public void close() {
-            out.release();
+            if (out != null) {
+                out.release();
+            }
         }
+    }
+
+    /** One binary writer (and its buffer) per thread, rather than a new 2 KiB buffer per write. */
+    private final ThreadLocal<io.tetradb.core.item.BinaryItemWriter> binaryWriters = ThreadLocal.withInitial(
+            () -> new io.tetradb.core.item.BinaryItemWriter(2048, maxNestingDepth(), this::jsonForm));
+
+    private int maxNestingDepth() {
+        return maxNestingDepth;
     }
 
     /** A node outside the value model (BinaryNode, POJONode) as its JSON reads back: what the JSON format stores. */
@@ -208,7 +226,8 @@ public final class ItemCodec {
                 return type.cast(parse(stored));
             }
             if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
-                return mapper.treeToValue(parse(stored), type);
+                // a POJO reads the JSON view, as from JSON text (Jackson cannot bind the typed nodes themselves)
+                return mapper.treeToValue(io.tetradb.core.value.TypedValues.jsonView(parse(stored)), type);
             }
             return mapper.readValue(stored, HEADER, stored.length - HEADER, type);
         } catch (IOException e) {
@@ -225,11 +244,7 @@ public final class ItemCodec {
         if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
             return java.util.Arrays.copyOfRange(stored, HEADER, stored.length);
         }
-        try {
-            return mapper.writeValueAsBytes(parse(stored));
-        } catch (IOException e) {
-            throw new IllegalStateException("stored item cannot be written as JSON", e);
-        }
+        return io.tetradb.core.item.ItemJsonWriter.storedJson(stored);
     }
 
     public ObjectMapper mapper() {

@@ -27,10 +27,21 @@ public final class ExpiryRule {
 
     private final Integer defaultTtl;
     private final List<DateField> dateFields;
+    private final java.util.Set<String> fieldsRead;
 
     public ExpiryRule(Integer defaultTtl, List<DateField> dateFields) {
         this.defaultTtl = defaultTtl;
         this.dateFields = List.copyOf(dateFields);
+        java.util.Set<String> read = new java.util.LinkedHashSet<>();
+        if (defaultTtl != null) {
+            read.add("ttl");
+        }
+        for (DateField f : this.dateFields) {
+            if (!f.path().isEmpty()) {
+                read.add(f.path().get(0));
+            }
+        }
+        this.fieldsRead = java.util.Collections.unmodifiableSet(read);
     }
 
     public Integer defaultTtl() {
@@ -62,6 +73,11 @@ public final class ExpiryRule {
         List<DateField> next = new ArrayList<>(dateFields);
         next.removeIf(f -> f.name().equals(name));
         return new ExpiryRule(defaultTtl, next);
+    }
+
+    /** The top-level fields {@link #expiresAt} reads besides {@code _ts} (so a reader may decode just these). */
+    public java.util.Set<String> fieldsRead() {
+        return fieldsRead;
     }
 
     /** The expiry of a stored item (its {@code _ts} read from it). */

@@ -119,8 +119,10 @@ class CompositeIndexTest {
         item.putObject("a").put("b", 1.5f);
         item.putArray("arr").add("z".repeat(400)).addObject().put("x", 1);
         item.putObject("o").put("k", 2.5f).putArray("l").add("w".repeat(257));
-        assertEquals(M.readTree("1.5"), index.valueAt(item, 0));
-        assertTrue(index.valueAt(item, 0).isDouble(), "floats index as the doubles they read back as");
+        assertEquals(com.fasterxml.jackson.databind.node.FloatNode.valueOf(1.5f), index.valueAt(item, 0),
+                "a float indexes as itself: a binary item keeps it exactly");
+        assertTrue(index.valueAt(JsonTextForm.of(item), 0).isDouble(),
+                "a version written as JSON text indexes its floats as the doubles they read back as");
         assertEquals(IndexTerms.MAX_STRING_CHARS, index.valueAt(item, 1).textValue().length());
         JsonNode arr = index.valueAt(item, 2);
         assertEquals(IndexTerms.MAX_STRING_CHARS, arr.get(0).textValue().length(), "strings in arrays are cut too");
@@ -128,7 +130,8 @@ class CompositeIndexTest {
         assertTrue(item.get("arr").get(0).textValue().length() == 400, "the item is left unchanged");
         assertTrue(index.valueAt(item, 3).isMissingNode(), "_etag is never indexed");
         JsonNode o = index.valueAt(item, 4);
-        assertTrue(o.get("k").isDouble());
+        assertTrue(o.get("k").isFloat());
+        assertTrue(index.valueAt(JsonTextForm.of(item), 4).get("k").isDouble());
         assertEquals(IndexTerms.MAX_STRING_CHARS, o.get("l").get(0).textValue().length());
         assertTrue(index.valueAt(item, 5).isMissingNode(), "paths do not enter arrays");
         assertEquals(7, index.valueAt(item, 6).asInt());

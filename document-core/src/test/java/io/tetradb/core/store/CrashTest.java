@@ -45,7 +45,7 @@ class CrashTest {
             int killAfter = 5 + random.nextInt(150);
             // the writer stores items in this JVM's item format (-Dtetradb.itemFormat=binary runs it on the binary one)
             Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
-                    "-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "json"),
+                    "-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "binary"),
                     CrashWriter.class.getName(), dir.toString(), Integer.toString(round))
                     .redirectErrorStream(true).start();
             int acks = 0;

@@ -68,12 +68,13 @@ public final class FeedAdapter {
                     ChangeFeedMode.ALL_VERSIONS_AND_DELETES, null, null, position, notBeforeMillis, max - out.size()));
             for (ChangeFeedPage.Change c : page.changes()) {
                 ChangeRecord r = c.record();
+                byte[] current = ChangeFeed.imageJson(r.current()); // bridge: either stored format as JSON text
                 if (r.seq() > upTo) {
                     return out;
                 }
                 out.add(new FeedEvent(r.seq(), kind(r.operationType()), r.crtsMillis(), r.ttlExpired(),
-                        r.operationType() == ChangeRecord.OperationType.REPLACE && replacement(mapper, r.current()),
-                        image(mapper, r.current()), image(mapper, r.previous())));
+                        r.operationType() == ChangeRecord.OperationType.REPLACE && replacement(mapper, current),
+                        image(mapper, current), image(mapper, ChangeFeed.imageJson(r.previous()))));
             }
             if (page.continuation() <= position) {
                 break;

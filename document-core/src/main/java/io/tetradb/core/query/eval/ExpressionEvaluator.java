@@ -230,9 +230,23 @@ public final class ExpressionEvaluator {
     static JsonNode property(JsonNode target, String name) {
         if (target != null && target.isObject()) {
             JsonNode v = target.get(name);
-            return v == null ? UNDEFINED : v;
+            return v == null ? UNDEFINED : sqlView(v);
         }
         return UNDEFINED;
+    }
+
+    /**
+     * What SQL sees of a value read from an item: a typed value of a binary item (DateTime, ObjectId, UUID, ...) as
+     * its JSON view, as the index holds it and the Cosmos face shows it; anything else as it is.
+     */
+    static JsonNode sqlView(JsonNode v) {
+        if (v instanceof io.tetradb.core.value.TypedNode typed) {
+            return typed.jsonView();
+        }
+        if (v.isContainerNode() && !v.isEmpty()) {
+            return io.tetradb.core.value.TypedValues.jsonView(v); // itself unless it holds typed values
+        }
+        return v;
     }
 
     static JsonNode index(JsonNode target, JsonNode i) {
@@ -244,7 +258,7 @@ public final class ExpressionEvaluator {
             if (d != Math.rint(d) || d < 0 || d >= target.size()) {
                 return UNDEFINED;
             }
-            return target.get((int) d);
+            return sqlView(target.get((int) d));
         }
         return UNDEFINED;
     }

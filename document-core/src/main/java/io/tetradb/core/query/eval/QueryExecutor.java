@@ -250,7 +250,7 @@ public final class QueryExecutor {
         if (src.iterate()) {
             if (v.isArray()) {
                 for (JsonNode e : v) {
-                    out.accept(env.bind(alias, e));
+                    out.accept(env.bind(alias, ExpressionEvaluator.sqlView(e)));
                 }
             }
         } else if (!v.isMissingNode()) {

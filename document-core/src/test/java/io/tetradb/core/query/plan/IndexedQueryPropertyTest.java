@@ -40,7 +40,7 @@ class IndexedQueryPropertyTest {
     static final String LONG = "L".repeat(256);
 
     static JsonNode randomValue(Random r) {
-        return switch (r.nextInt(9)) {
+        return switch (r.nextInt(10)) {
             case 0 -> M.getNodeFactory().numberNode(r.nextInt(10));
             case 1 -> M.getNodeFactory().numberNode(r.nextInt(10) + 0.5);
             case 2 -> M.getNodeFactory().textNode("s" + r.nextInt(6));
@@ -49,9 +49,28 @@ class IndexedQueryPropertyTest {
             case 5 -> M.getNodeFactory().booleanNode(r.nextBoolean());
             case 6 -> M.getNodeFactory().nullNode();
             case 7 -> M.getNodeFactory().numberNode(-r.nextInt(3));
+            case 8 -> EXACT_NUMBERS[r.nextInt(EXACT_NUMBERS.length)];
             default -> M.getNodeFactory().textNode("");
         };
     }
+
+    /**
+     * Numbers a binary item keeps exactly and a double does not hold (Float, BigDecimal, Decimal128, Int64 beyond
+     * 2^53, next to the doubles nearest them): an index holding them as doubles would seek past items a full scan
+     * finds. Distinct in value from each other and from the other generated values, so ORDER BY ties stay printable.
+     */
+    static final JsonNode[] EXACT_NUMBERS = {
+            com.fasterxml.jackson.databind.node.FloatNode.valueOf(0.1f),
+            M.getNodeFactory().numberNode(0.1),
+            io.tetradb.core.value.Decimal128Node.of(new java.math.BigDecimal("0.3")),
+            M.getNodeFactory().numberNode(0.3),
+            io.tetradb.core.value.Decimal128Node.of(new java.math.BigDecimal("7.10")),
+            com.fasterxml.jackson.databind.node.DecimalNode.valueOf(new java.math.BigDecimal("12345678901234567890.5")),
+            M.getNodeFactory().numberNode(1.2345678901234567e19),
+            com.fasterxml.jackson.databind.node.LongNode.valueOf(9_007_199_254_740_993L),
+            M.getNodeFactory().numberNode(9.007199254740992e15),
+            com.fasterxml.jackson.databind.node.FloatNode.valueOf(-2.7f),
+    };
 
     static ObjectNode randomItem(Random r, String id) {
         ObjectNode n = M.createObjectNode().put("id", id).put("pk", "p" + r.nextInt(4));

@@ -1,0 +1,106 @@
+package io.tetradb.bench.core;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.BenchData;
+import io.tetradb.bench.Report;
+import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.PartitionStatistics;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainerProperties;
+import io.tetradb.document.CosmosDatabase;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * Bytes per stored item and per index entry in each stored item format ({@code -Dtetradb.itemFormat=json} JSON text
+ * vs the default binary TB1): the same core-benchmark items written into a store of each format, in a container
+ * without indexing and one with the default policy. Logical bytes are what the store counts (key + value of every
+ * item, key of every index entry: the statistics and request charges use them); on disk is the data directory after
+ * a close (RocksDB's blocks, compressed, plus its logs and metadata), for a rough comparison only.
+ */
+final class ItemBytes {
+    private ItemBytes() {
+    }
+
+    static void measure(Report out, int count) {
+        String before = System.getProperty("tetradb.itemFormat");
+        try {
+            for (String format : new String[]{"json", "binary"}) {
+                Path dir = BenchData.fresh("core-bytes-" + format);
+                try {
+                    System.setProperty("tetradb.itemFormat", format); // read when the store is built
+                    measure(out, format, dir, count);
+                } finally {
+                    BenchData.delete(dir);
+                }
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty("tetradb.itemFormat");
+            } else {
+                System.setProperty("tetradb.itemFormat", before);
+            }
+        }
+    }
+
+    private static void measure(Report out, String format, Path dir, int count) {
+        long values;
+        long plainBytes;
+        long indexedBytes;
+        long entries;
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabaseIfNotExists("bytes");
+            CosmosDatabase db = client.getDatabase("bytes");
+            db.createContainerIfNotExists(CoreBenchmark.itemsContainer());
+            db.createContainerIfNotExists(new CosmosContainerProperties("indexed", "/deviceId"));
+            ContainerStore plain = client.coreStore().container("bytes", "items");
+            ContainerStore indexed = client.coreStore().container("bytes", "indexed");
+            Items items = new Items(plain.definition().collId(), CoreBenchmark.DEVICES);
+            for (int i = 0; i < count; i++) {
+                ObjectNode item = items.item(Items.id("b", i), i % CoreBenchmark.DEVICES, i);
+                db.getContainer("items").createItem(item);
+                db.getContainer("indexed").createItem(item);
+            }
+            long[] sum = {0};
+            plain.scan(EpkRange.FULL, v -> {
+                sum[0] += v.length;
+                return true;
+            });
+            values = sum[0];
+            plainBytes = bytes(plain.statistics());
+            indexedBytes = bytes(indexed.statistics());
+            entries = indexed.checkIndexes().stored();
+        }
+        long disk = directoryBytes(dir);
+        out.result(String.format(Locale.ROOT, "BENCH core.bytes.%s items=%d value_bytes_per_item=%.1f "
+                        + "item_bytes_per_item=%.1f index_entries_per_item=%.1f bytes_per_index_entry=%.1f "
+                        + "disk_bytes_per_item=%.1f", format, count, values / (double) count,
+                plainBytes / (double) count, entries / (double) count,
+                (indexedBytes - plainBytes) / (double) entries, disk / (double) (2L * count)));
+    }
+
+    private static long bytes(PartitionStatistics s) {
+        return s.physicalPartitions().stream().mapToLong(PartitionStatistics.Physical::bytes).sum();
+    }
+
+    private static long directoryBytes(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
