@@ -149,7 +149,8 @@ final class MasterKeyAuth {
         }
     }
 
-    private static String param(String header, String name) {
+    /** A parameter of an authorization header ({@code type=…&ver=…&sig=…}), case-insensitive by name. */
+    static String param(String header, String name) {
         for (String part : header.split("&")) {
             int eq = part.indexOf('=');
             if (eq > 0 && part.substring(0, eq).trim().equalsIgnoreCase(name)) {

@@ -92,7 +92,7 @@ final class ResourceTokens {
     /** The claims of a token this server made and that has not expired; 401 otherwise, as Cosmos DB answers. */
     Claims verify(String header) {
         String h = decode(header);
-        String sig = h == null ? null : param(h, "sig");
+        String sig = h == null ? null : MasterKeyAuth.param(h, "sig");
         String[] parts = sig == null ? new String[0] : sig.split(";");
         if (parts.length != 2) {
             throw invalid();
@@ -152,15 +152,5 @@ final class ResourceTokens {
         } catch (IllegalArgumentException e) {
             return null;
         }
-    }
-
-    private static String param(String header, String name) {
-        for (String part : header.split("&")) {
-            int eq = part.indexOf('=');
-            if (eq > 0 && part.substring(0, eq).trim().equalsIgnoreCase(name)) {
-                return part.substring(eq + 1);
-            }
-        }
-        return null;
     }
 }

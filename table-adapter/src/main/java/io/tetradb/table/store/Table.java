@@ -138,17 +138,7 @@ public final class Table {
 
     /** The stored item of an entity in another face's container (its read charge included), or null. */
     private ItemResult readForeign(Entity e) {
-        if (layout.isTables()) {
-            return null;
-        }
-        try {
-            return readItem(e.partitionKey(), e.rowKey());
-        } catch (StoreException ex) {
-            if (ex.status() == 404) {
-                return null;
-            }
-            throw translate(ex);
-        }
+        return layout.isTables() ? null : readOrNull(e);
     }
 
     /** Insert; 409 EntityAlreadyExists. */
