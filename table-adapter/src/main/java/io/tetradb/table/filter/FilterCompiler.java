@@ -118,8 +118,12 @@ public final class FilterCompiler {
             // numbers compare by value across Int32, Int64 and Double (OData's numeric promotion: 'd eq 5' matches
             // 5.0, 'n eq 5L' an Int32 5), and with nothing else
             case INT32, INT64, DOUBLE -> compare(property(name), c.op(), literal(lit));
-            case STRING, BOOLEAN -> new Expr.Binary(Expr.BinaryOp.AND, compare(property(name), c.op(), literal(lit)),
-                    new Expr.Unary(Expr.UnaryOp.NOT, new Expr.FunctionCall("IS_DEFINED", false, List.of(tag(name)))));
+            // a string or boolean never equals a typed value (a DateTime, Guid, Binary), which SQL sees as its text
+            case STRING, BOOLEAN -> and(new Expr.Binary(Expr.BinaryOp.AND, compare(property(name), c.op(), literal(lit)),
+                    new Expr.Unary(Expr.UnaryOp.NOT, new Expr.FunctionCall("IS_DEFINED", false, List.of(tag(name))))),
+                    new Expr.Unary(Expr.UnaryOp.NOT, new Expr.FunctionCall(
+                            io.tetradb.core.query.eval.ExpressionEvaluator.IS_TYPED_VALUE, false,
+                            List.of(property(name)))));
             default -> typed(name, c.op(), lit);
         };
     }

@@ -286,9 +286,33 @@ public final class ExpressionEvaluator {
                 JsonNode l = value(b.left(), env);
                 return l.isMissingNode() ? value(b.right(), env) : l;
             }
-            default:
-                return apply(b.op(), value(b.left(), env), value(b.right(), env));
+            default: {
+                JsonNode l = value(b.left(), env);
+                JsonNode r = value(b.right(), env);
+                // a typed parameter (a face's exact DateTime, Guid, Binary...) meets the stored typed value, not its
+                // JSON view: faces with typed filters compare by type, as their services do
+                if (r instanceof io.tetradb.core.value.TypedNode && b.left() instanceof Expr.PropertyAccess pl) {
+                    l = rawProperty(pl, env);
+                } else if (l instanceof io.tetradb.core.value.TypedNode
+                        && b.right() instanceof Expr.PropertyAccess pr) {
+                    r = rawProperty(pr, env);
+                }
+                return apply(b.op(), l, r);
+            }
         }
+    }
+
+    /** TetraDB's function {@code TETRA_IS_TYPED(path)}: true when the item holds a typed value at {@code path}. */
+    public static final String IS_TYPED_VALUE = "TETRA_IS_TYPED";
+
+    /** A property as the item holds it, a typed value included (for a comparison with a typed parameter). */
+    private JsonNode rawProperty(Expr.PropertyAccess p, Env env) {
+        JsonNode t = value(p.target(), env);
+        if (t != null && t.isObject()) {
+            JsonNode v = t.get(p.name());
+            return v == null ? UNDEFINED : v;
+        }
+        return UNDEFINED;
     }
 
     /** A binary operator on two values (not AND/OR/?? short-circuiting, which {@link #evaluate} does). */
@@ -584,6 +608,11 @@ public final class ExpressionEvaluator {
         String name = f.normalizedName();
         if (AGGREGATES.contains(name)) {
             return aggregate(name, f, env);
+        }
+        if (name.equals(IS_TYPED_VALUE) && f.args().size() == 1 && f.args().get(0) instanceof Expr.PropertyAccess p) {
+            // whether the item holds a typed value there (a DateTime, Guid, ObjectId...), which SQL otherwise sees
+            // only as its JSON view: for faces whose filters are type-strict (a Tables string never equals a date)
+            return BooleanNode.valueOf(rawProperty(p, env) instanceof io.tetradb.core.value.TypedNode);
         }
         var fn = registry.resolve(f.name(), f.args().size());
         List<JsonNode> args = new ArrayList<>(f.args().size());
