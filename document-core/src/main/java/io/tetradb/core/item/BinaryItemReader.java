@@ -24,7 +24,6 @@ import io.tetradb.core.value.RegexNode;
 import io.tetradb.core.value.TimestampNode;
 import io.tetradb.core.value.UuidNode;
 
-import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -191,49 +190,9 @@ public final class BinaryItemReader {
     }
 
     /** A decoding position. */
-    private static final class Cursor {
-        final byte[] b;
-        int pos;
-
+    private static final class Cursor extends ItemCursor {
         Cursor(byte[] b, int pos) {
-            this.b = b;
-            this.pos = pos;
-        }
-
-        int varint() {
-            long v = varintAt(b, pos);
-            pos = (int) (v >>> 32);
-            int n = (int) v;
-            if (n < 0) {
-                throw new IllegalArgumentException("negative length at " + pos);
-            }
-            return n;
-        }
-
-        byte[] bytes() {
-            int n = varint();
-            byte[] out = Arrays.copyOfRange(b, pos, pos + n);
-            pos += n;
-            return out;
-        }
-
-        String string() {
-            int n = varint();
-            String s = Utf8.decode(b, pos, n);
-            pos += n;
-            return s;
-        }
-
-        long i64() {
-            long v = Bytes.i64(b, pos);
-            pos += 8;
-            return v;
-        }
-
-        BigDecimal decimal() {
-            int z = varint();
-            int scale = (z >>> 1) ^ -(z & 1);
-            return new BigDecimal(new BigInteger(bytes()), scale);
+            super(b, pos);
         }
 
         JsonNode value() {

@@ -78,51 +78,12 @@ public final class BinaryItemWalker {
         return new Walk<>(b, off, builder).value(0);
     }
 
-    private static final class Walk<V> {
-        final byte[] b;
-        int pos;
+    private static final class Walk<V> extends ItemCursor {
         final Builder<V> builder;
 
         Walk(byte[] b, int pos, Builder<V> builder) {
-            this.b = b;
-            this.pos = pos;
+            super(b, pos);
             this.builder = builder;
-        }
-
-        int varint() {
-            long v = BinaryItemReader.varintAt(b, pos);
-            pos = (int) (v >>> 32);
-            int n = (int) v;
-            if (n < 0) {
-                throw new IllegalArgumentException("negative length at " + pos);
-            }
-            return n;
-        }
-
-        byte[] bytes() {
-            int n = varint();
-            byte[] out = Arrays.copyOfRange(b, pos, pos + n);
-            pos += n;
-            return out;
-        }
-
-        String string() {
-            int n = varint();
-            String s = Utf8.decode(b, pos, n);
-            pos += n;
-            return s;
-        }
-
-        long i64() {
-            long v = Bytes.i64(b, pos);
-            pos += 8;
-            return v;
-        }
-
-        BigDecimal decimal() {
-            int z = varint();
-            int scale = (z >>> 1) ^ -(z & 1);
-            return new BigDecimal(new BigInteger(bytes()), scale);
         }
 
         long bigEndian(int at) {
