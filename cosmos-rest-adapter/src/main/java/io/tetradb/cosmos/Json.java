@@ -11,11 +11,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.io.IOException;
 
-/** The face's one Jackson mapper and the parsing that turns malformed bodies into 400s. */
+/**
+ * The face's one Jackson mapper and the parsing that turns malformed bodies into 400s. JSON numbers with a fraction or
+ * an exponent are read as doubles, which is what a Cosmos DB number is: items are stored with their types (binary
+ * items), and a BigDecimal would reach the other faces as a decimal (Mongo Decimal128, a Tables string).
+ */
 final class Json {
     static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .build();
 
     static {

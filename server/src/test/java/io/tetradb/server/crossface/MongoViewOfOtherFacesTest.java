@@ -114,7 +114,7 @@ class MongoViewOfOtherFacesTest {
 
             // the gremlin-driver: a vertex's properties as their values in their types, an edge without endpoints
             gremlin(server, "g.addV('city').property(T.id,'Seattle').property('pk','USA').property('name','Seattle')"
-                    + ".property('pop', 737015L).property('area', 217.4).as('a')"
+                    + ".property('pop', 737015L).property('area', 217.4d).as('a')"
                     + ".addV('city').property(T.id,'Tacoma').property('pk','USA').as('b')"
                     + ".addE('road').from('a').to('b').property('miles', 33).iterate()");
             MongoCollection<BsonDocument> graph = mongo.getDatabase("graphdb").getCollection("graph", BsonDocument.class);

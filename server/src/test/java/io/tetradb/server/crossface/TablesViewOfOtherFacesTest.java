@@ -142,7 +142,7 @@ class TablesViewOfOtherFacesTest {
             // a graph in the account's database: vertex property values, not the graph's layout
             gremlin(server, "g_people.addV('person').property(T.id,'marko').property('pk','p1')"
                     + ".property('age',29).as('a').addV('person').property(T.id,'vadas').property('pk','p1')"
-                    + ".addE('knows').from('a').property('weight',0.5).iterate()");
+                    + ".addE('knows').from('a').property('weight',0.5d).iterate()");
             TableClient vertices = tables.getTableClient("vertices");
             TableEntity marko = vertices.getEntity("p1", "marko");
             assertEquals("person", marko.getProperty("label"));
