@@ -101,12 +101,20 @@ public final class Items {
     }
 
     /**
-     * The value the raw side stores for {@code item}: the layout of the core's stored item ({@code 01 · lsn(8) ·}
-     * user JSON continued by {@code _rid _self _etag _attachments _ts}), of the same size.
+     * The value the raw side stores for {@code item}: the layout of the core's stored item, of the same size — a
+     * binary item ({@code 02 · lsn(8) · TB1 · rid · self prefix · etag · ts}, the default), or with
+     * {@code -Dtetradb.itemFormat=json} {@code 01 · lsn(8) ·} user JSON continued by {@code _rid _self _etag
+     * _attachments _ts}.
      */
     byte[] rawValue(ObjectNode item, long lsn) {
-        byte[] body = json(item); // ends with '}', which the system properties replace
         String rid = "AAAAAQAAAAF" + pad(lsn % 100_000_000L, 8) + "AAA==";
+        if (!"json".equals(System.getProperty("tetradb.itemFormat"))) {
+            return io.tetradb.core.item.StoredItems.finish(io.tetradb.core.item.BinaryItemWriter.encode(item), lsn,
+                    rid.getBytes(StandardCharsets.US_ASCII),
+                    "dbs/AAAAAQ==/colls/AAAAAQAAAAE=/docs/".getBytes(StandardCharsets.US_ASCII),
+                    String.format("%08x-0000-0000-0000-%012x", collId, lsn), 1763000000L);
+        }
+        byte[] body = json(item); // ends with '}', which the system properties replace
         String suffix = ",\"_rid\":\"" + rid + "\",\"_self\":\"dbs/AAAAAQ==/colls/AAAAAQAAAAE=/docs/" + rid
                 + "/\",\"_etag\":\"\\\"" + String.format("%08x-0000-0000-0000-%012x", collId, lsn)
                 + "\\\"\",\"_attachments\":\"attachments/\",\"_ts\":1763000000}";
