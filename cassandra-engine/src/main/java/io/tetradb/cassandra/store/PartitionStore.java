@@ -5,7 +5,7 @@ import java.util.Optional;
 
 /**
  * Storage at the level of the logical partition, the unit Cosmos DB makes atomic: what a TetraDB storage engine must
- * give the core (the shape of {@code ../shared/docs/distributed.md}'s SPI; the embedded RocksDB engine is to implement
+ * give the core (the storage interface issue 20 asks for; the embedded RocksDB engine is to implement
  * the same contract when the core moves onto it).
  *
  * <ul>

@@ -1,33 +1,10 @@
 package io.tetradb.core.item;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BigIntegerNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.FloatNode;
-import com.fasterxml.jackson.databind.node.IntNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import io.tetradb.core.value.BinaryDataNode;
-import io.tetradb.core.value.DateTimeNode;
-import io.tetradb.core.value.Decimal128Node;
-import io.tetradb.core.value.MaxKeyNode;
-import io.tetradb.core.value.MinKeyNode;
-import io.tetradb.core.value.ObjectIdNode;
-import io.tetradb.core.value.RegexNode;
-import io.tetradb.core.value.TimestampNode;
-import io.tetradb.core.value.UuidNode;
 
-import java.math.BigInteger;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.UUID;
 
 import static io.tetradb.core.item.BinaryItemFormat.*;
@@ -43,7 +20,7 @@ public final class BinaryItemReader {
 
     /** The whole value that starts at {@code off}, as a Jackson tree (typed values as the core's typed nodes). */
     public static JsonNode read(byte[] b, int off) {
-        return new Cursor(b, off).value();
+        return BinaryItemWalker.read(b, off, TreeBuilder.INSTANCE);
     }
 
     public static ObjectNode readObject(byte[] b, int off) {
@@ -187,122 +164,5 @@ public final class BinaryItemReader {
             }
         }
         return ((long) at << 32) | (v & 0xFFFFFFFFL);
-    }
-
-    /** A decoding position. */
-    private static final class Cursor extends ItemCursor {
-        Cursor(byte[] b, int pos) {
-            super(b, pos);
-        }
-
-        JsonNode value() {
-            int tag = b[pos++];
-            switch (tag) {
-                case NULL:
-                    return NullNode.getInstance();
-                case FALSE:
-                    return BooleanNode.FALSE;
-                case TRUE:
-                    return BooleanNode.TRUE;
-                case INT32: {
-                    int v = Bytes.i32(b, pos);
-                    pos += 4;
-                    return IntNode.valueOf(v);
-                }
-                case INT64:
-                    return LongNode.valueOf(i64());
-                case DOUBLE:
-                    return DoubleNode.valueOf(Double.longBitsToDouble(i64()));
-                case FLOAT: {
-                    float f = Float.intBitsToFloat(Bytes.i32(b, pos));
-                    pos += 4;
-                    return FloatNode.valueOf(f);
-                }
-                case BIG_INTEGER:
-                    return BigIntegerNode.valueOf(new BigInteger(bytes()));
-                case BIG_DECIMAL:
-                    return DecimalNode.valueOf(decimal());
-                case DECIMAL128:
-                    return Decimal128Node.of(decimal());
-                case DECIMAL128_SPECIAL: {
-                    int k = b[pos++];
-                    return k == 0 ? Decimal128Node.nan()
-                            : k == 1 ? Decimal128Node.positiveInfinity() : Decimal128Node.negativeInfinity();
-                }
-                case STRING:
-                    return TextNode.valueOf(string());
-                case OBJECT:
-                case OBJECT_WIDE: {
-                    int end = pos + 4 + Bytes.i32(b, pos);
-                    pos += 4;
-                    int count = varint();
-                    pos += (tag == OBJECT ? 2 : 4) * count;
-                    Map<String, JsonNode> fields = new LinkedHashMap<>(Math.max(4, (int) (count / 0.75f) + 1));
-                    for (int i = 0; i < count; i++) {
-                        int n = varint();
-                        String key = FieldNames.name(b, pos, n);
-                        pos += n;
-                        fields.put(key, value());
-                    }
-                    if (pos != end) {
-                        throw new IllegalArgumentException("object size does not match its fields at " + pos);
-                    }
-                    return new ObjectNode(JsonNodeFactory.instance, fields);
-                }
-                case ARRAY: {
-                    pos += 4;
-                    int count = varint();
-                    ArrayNode a = new ArrayNode(JsonNodeFactory.instance, count);
-                    for (int i = 0; i < count; i++) {
-                        a.add(value());
-                    }
-                    return a;
-                }
-                case DATE_TIME:
-                    return DateTimeNode.ofTicks(i64());
-                case DATE_TIME_OFFSET: {
-                    long ticks = i64();
-                    int offset = Bytes.i16(b, pos);
-                    pos += 2;
-                    return DateTimeNode.ofTicks(ticks, offset);
-                }
-                case BINARY: {
-                    int subtype = b[pos++] & 0xFF;
-                    return BinaryDataNode.of(subtype, bytes());
-                }
-                case OBJECT_ID: {
-                    byte[] id = Arrays.copyOfRange(b, pos, pos + 12);
-                    pos += 12;
-                    return ObjectIdNode.of(id);
-                }
-                case UUID: {
-                    long hi = bigEndian(pos);
-                    long lo = bigEndian(pos + 8);
-                    pos += 16;
-                    return UuidNode.of(new UUID(hi, lo));
-                }
-                case TIMESTAMP:
-                    return TimestampNode.ofValue(i64());
-                case REGEX: {
-                    String pattern = string();
-                    return RegexNode.of(pattern, string());
-                }
-                case MIN_KEY:
-                    return MinKeyNode.INSTANCE;
-                case MAX_KEY:
-                    return MaxKeyNode.INSTANCE;
-                default:
-                    throw new IllegalArgumentException("unknown tag 0x" + Integer.toHexString(tag & 0xFF)
-                            + " at " + (pos - 1));
-            }
-        }
-
-        long bigEndian(int at) {
-            long v = 0;
-            for (int i = 0; i < 8; i++) {
-                v = (v << 8) | (b[at + i] & 0xFF);
-            }
-            return v;
-        }
     }
 }

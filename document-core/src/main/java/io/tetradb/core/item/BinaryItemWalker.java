@@ -135,7 +135,9 @@ public final class BinaryItemWalker {
                     pos += (tag == OBJECT ? 2 : 4) * count;
                     Object o = builder.startObject(count, depth + 1);
                     for (int i = 0; i < count; i++) {
-                        String key = string();
+                        int n = varint();
+                        String key = FieldNames.name(b, pos, n); // field names decoded once per process
+                        pos += n;
                         builder.field(o, key, value(depth + 1), depth + 1);
                     }
                     if (pos != end) {
@@ -153,7 +155,7 @@ public final class BinaryItemWalker {
                     return builder.endArray(a);
                 }
                 case DATE_TIME:
-                    return builder.dateTime(i64(), Integer.MIN_VALUE);
+                    return builder.dateTime(i64(), io.tetradb.core.value.DateTimeNode.NO_OFFSET);
                 case DATE_TIME_OFFSET: {
                     long ticks = i64();
                     int offset = Bytes.i16(b, pos);

@@ -5,9 +5,9 @@ import java.math.BigInteger;
 import java.util.Arrays;
 
 /**
- * A position in a TB1 item and the primitive reads every decoder of the format shares (varint lengths, byte runs,
- * UTF-8 strings, 64-bit integers, decimals): {@link BinaryItemReader}'s tree decoder and {@link BinaryItemWalker}'s
- * builder-driven one both move through an item with it.
+ * A position in a TB1 item and the primitive reads of the format (varint lengths, byte runs, UTF-8 strings, 64-bit
+ * integers, decimals), under {@link BinaryItemWalker}, the one decoder of whole values (trees through
+ * {@link TreeBuilder}, BSON through the Mongo face's builder).
  */
 class ItemCursor {
     final byte[] b;
