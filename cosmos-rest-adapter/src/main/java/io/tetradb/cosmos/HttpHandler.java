@@ -8,10 +8,12 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.util.AsciiString;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -34,6 +36,12 @@ import java.util.concurrent.ThreadLocalRandom;
 final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HttpHandler.class);
     static final String CERTIFICATE_PATH = "/_explorer/emulator.pem";
+    private static final AsciiString ACTIVITY_ID = AsciiString.cached("x-ms-activity-id");
+    private static final AsciiString REQUEST_CHARGE = AsciiString.cached("x-ms-request-charge");
+    private static final AsciiString GATEWAY_VERSION = AsciiString.cached("x-ms-gatewayversion");
+    private static final AsciiString GATEWAY_VERSION_VALUE = AsciiString.cached("version=2.14.0");
+    private static final AsciiString SERVICE_VERSION = AsciiString.cached("x-ms-serviceversion");
+    private static final AsciiString SERVICE_VERSION_VALUE = AsciiString.cached("version=2.14.0.0");
 
     private final CosmosApi api;
     private final CosmosRestOptions options;
@@ -188,17 +196,39 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private static void write(ChannelHandlerContext ctx, RestResponse a, boolean keepAlive) {
+        // Netty's header validation off (its per-character check of every name and value was a visible part of a
+        // small answer's cost): the names are the face's own, and values, which may hold a user's database or
+        // container name, are made single-line by oneLine
         FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                HttpResponseStatus.valueOf(a.status), Unpooled.wrappedBuffer(a.body));
-        a.headers.forEach((k, v) -> resp.headers().set(k, v));
-        resp.headers().set("x-ms-activity-id", activityId().toString());
-        resp.headers().set("x-ms-request-charge", formatCharge(a.requestCharge));
-        resp.headers().set("x-ms-gatewayversion", "version=2.14.0");
-        resp.headers().set("x-ms-serviceversion", "version=2.14.0.0");
-        resp.headers().set(HttpHeaderNames.DATE, HttpDate.now());
-        resp.headers().set(HttpHeaderNames.CONTENT_LENGTH, a.body.length);
+                HttpResponseStatus.valueOf(a.status), Unpooled.wrappedBuffer(a.body), false);
+        HttpHeaders h = resp.headers();
+        a.headers.forEach((k, v) -> h.add(k, oneLine(v))); // distinct names (a map): add skips set's lookup
+        h.add(ACTIVITY_ID, activityId().toString());
+        h.add(REQUEST_CHARGE, formatCharge(a.requestCharge));
+        h.add(GATEWAY_VERSION, GATEWAY_VERSION_VALUE);
+        h.add(SERVICE_VERSION, SERVICE_VERSION_VALUE);
+        h.add(HttpHeaderNames.DATE, HttpDate.now());
+        h.add(HttpHeaderNames.CONTENT_LENGTH, Integer.toString(a.body.length));
         HttpUtil.setKeepAlive(resp, keepAlive);
         ctx.writeAndFlush(resp);
+    }
+
+    /** The value with any control character (CR, LF: a header injection) replaced by a space. */
+    static String oneLine(String v) {
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            if (c < 0x20 && c != '\t' || c == 0x7F) {
+                StringBuilder b = new StringBuilder(v);
+                for (int j = i; j < b.length(); j++) {
+                    char d = b.charAt(j);
+                    if (d < 0x20 && d != '\t' || d == 0x7F) {
+                        b.setCharAt(j, ' ');
+                    }
+                }
+                return b.toString();
+            }
+        }
+        return v;
     }
 
     /** A random version-4 UUID; ThreadLocalRandom, as SecureRandom would serialize the request threads. */
@@ -210,7 +240,14 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     static String formatCharge(double ru) {
-        return BigDecimal.valueOf(ru).setScale(2, RoundingMode.HALF_UP).toPlainString();
+        double scaled = ru * 100;
+        long cents = Math.round(scaled);
+        if (ru < 0 || ru > 1e12 || Math.abs(scaled - cents) > 0.49) {
+            // a third decimal at the rounding edge: the decimal value decides, as BigDecimal rounds it
+            return BigDecimal.valueOf(ru).setScale(2, RoundingMode.HALF_UP).toPlainString();
+        }
+        long frac = cents % 100;
+        return (cents / 100) + (frac < 10 ? ".0" : ".") + frac;
     }
 
     @Override

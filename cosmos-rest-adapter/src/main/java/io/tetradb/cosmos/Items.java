@@ -67,10 +67,10 @@ final class Items {
                 return respond(r, t, res, true);
             }
             case "PUT": {
-                ObjectNode item = Json.parseObject(r.body());
-                PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
-                return respond(r, t, write(r, t, pk, ItemOperation.replace(id, item, r.header("If-Match"))),
-                        wantsBody(r));
+                ItemBody body = ItemBody.parse(r.body());
+                PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), body.item);
+                return respond(r, t, write(r, t, pk, ItemOperation.replace(id, body.item, r.header("If-Match"))),
+                        wantsBody(r), echo(r, body));
             }
             case "PATCH":
                 return patch(r, t, id);
@@ -128,11 +128,17 @@ final class Items {
     }
 
     private RestResponse create(RestRequest r, Target t) {
-        ObjectNode item = Json.parseObject(r.body());
+        ItemBody body = ItemBody.parse(r.body());
+        ObjectNode item = body.item;
         PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
         ItemOperation op = r.flag("x-ms-documentdb-is-upsert")
                 ? ItemOperation.upsert(item, r.header("If-Match")) : ItemOperation.create(item);
-        return respond(r, t, write(r, t, pk, op), wantsBody(r));
+        return respond(r, t, write(r, t, pk, op), wantsBody(r), echo(r, body));
+    }
+
+    /** The body the answer may echo: not when a pre-trigger may have changed what was stored. */
+    private static ItemBody echo(RestRequest r, ItemBody body) {
+        return trigger(r, "x-ms-documentdb-pre-trigger-include") == null ? body : null;
     }
 
     private RestResponse patch(RestRequest r, Target t, String id) {
@@ -275,8 +281,18 @@ final class Items {
     }
 
     RestResponse respond(RestRequest r, Target t, ItemResult res, boolean withBody) {
-        byte[] body = withBody && res.stored() != null && res.status() != 304
-                ? t.store().codec().jsonText(res.stored()) : null; // either stored format: the JSON view
+        return respond(r, t, res, withBody, null);
+    }
+
+    /** With {@code sent} non-null the answer is its text plus the stored system properties when that is the view. */
+    RestResponse respond(RestRequest r, Target t, ItemResult res, boolean withBody, ItemBody sent) {
+        byte[] body = null;
+        if (withBody && res.stored() != null && res.status() != 304) {
+            body = sent == null ? null : sent.answer(res.stored());
+            if (body == null) {
+                body = t.store().codec().jsonText(res.stored()); // either stored format: the JSON view
+            }
+        }
         int status = res.type() == ItemOperation.Type.DELETE ? 204 : res.status();
         RestResponse out = new RestResponse(status, body, res.requestCharge());
         if (res.etag() != null) {

@@ -74,12 +74,41 @@ final class PartitionKeys {
     /** The key of a document to write, checked against the header when one is sent. */
     static PartitionKeyValue forDocument(RestRequest r, PartitionKeyDefinition def, JsonNode item) {
         PartitionKeyValue fromBody = def.extract(item);
-        PartitionKeyValue fromHeader = fromHeader(r, def, false);
+        String header = r.header(HEADER);
+        if (header != null && header.equals(plainForm(fromBody))) {
+            return fromBody; // the SDKs' usual ["value"]: the same key without parsing and hashing it again
+        }
+        PartitionKeyValue fromHeader = header == null ? null : parse(header, def, false);
         if (fromHeader != null && !same(fromHeader, fromBody)) {
             throw bad("PartitionKey extracted from document doesn't match the one specified in the header (header "
                     + fromHeader + ", document " + fromBody + ").");
         }
         return fromBody;
+    }
+
+    /**
+     * {@code ["a","b"]} for a key of strings that JSON writes as they are (printable ASCII, no quote or backslash);
+     * null for any other key, which is then compared value by value.
+     */
+    static String plainForm(PartitionKeyValue pk) {
+        StringBuilder out = new StringBuilder(32).append('[');
+        for (JsonNode c : pk.components()) {
+            if (!c.isTextual()) {
+                return null;
+            }
+            String s = c.textValue();
+            for (int i = 0; i < s.length(); i++) {
+                char ch = s.charAt(i);
+                if (ch < 0x20 || ch > 0x7E || ch == '"' || ch == '\\') {
+                    return null;
+                }
+            }
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append('"').append(s).append('"');
+        }
+        return out.append(']').toString();
     }
 
     static boolean same(PartitionKeyValue a, PartitionKeyValue b) {

@@ -116,6 +116,28 @@ public final class StoredItems {
         return out;
     }
 
+    /** The system properties a binary stored item keeps in its trailer (the item's own fields left undecoded). */
+    public record Trailer(String rid, String selfPrefix, String etag, long ts) {
+    }
+
+    /**
+     * The trailer of a binary stored item, read without decoding the item: for a face that answers a write with the
+     * body it was sent plus these properties rather than re-encoding the stored item.
+     */
+    public static Trailer trailer(byte[] stored) {
+        int at = BinaryItemReader.skip(stored, HEADER);
+        long v = BinaryItemReader.varintAt(stored, at);
+        String rid = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        v = BinaryItemReader.varintAt(stored, at);
+        String selfPrefix = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        v = BinaryItemReader.varintAt(stored, at);
+        String etag = string(stored, v);
+        at = (int) (v >>> 32) + (int) v;
+        return new Trailer(rid, selfPrefix, etag, Bytes.i64(stored, at));
+    }
+
     private static String string(byte[] b, long v) {
         return new String(b, (int) (v >>> 32), (int) v, StandardCharsets.UTF_8);
     }
