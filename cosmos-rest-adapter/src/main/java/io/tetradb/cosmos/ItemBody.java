@@ -72,21 +72,57 @@ final class ItemBody {
             return null; // a JSON-text stored item is its own JSON: copying it is as cheap
         }
         StoredItems.Trailer t = StoredItems.trailer(stored);
-        String tail = "\"_rid\":\"" + t.rid() + "\",\"_self\":\"" + t.selfPrefix() + t.rid()
-                + "/\",\"_etag\":\"\\\"" + t.etag() + "\\\"\",\"_attachments\":\"attachments/\",\"_ts\":" + t.ts() + "}";
-        if (!plain(t.rid()) || !plain(t.selfPrefix()) || !plain(t.etag())) {
-            return null;
-        }
         int close = text.length - 1;
         while (text[close] != '}') { // trailing whitespace
             close--;
         }
-        byte[] tailBytes = tail.getBytes(StandardCharsets.US_ASCII);
-        byte[] out = new byte[close + 1 + tailBytes.length];
-        System.arraycopy(text, 0, out, 0, close);
-        out[close] = ','; // the item has fields: the core refuses one without an id
-        System.arraycopy(tailBytes, 0, out, close + 1, tailBytes.length);
+        String ts = Long.toString(t.ts());
+        byte[] out = new byte[close + RID.length + 2 * t.rid().length() + SELF.length + t.selfPrefix().length()
+                + ETAG.length + t.etag().length() + TAIL.length + ts.length() + 1];
+        System.arraycopy(text, 0, out, 0, close); // the item has fields: the core refuses one without an id
+        int at = put(out, close, RID);
+        at = ascii(out, at, t.rid());
+        at = put(out, at, SELF);
+        at = ascii(out, at, t.selfPrefix());
+        at = ascii(out, at, t.rid());
+        at = put(out, at, ETAG);
+        at = ascii(out, at, t.etag());
+        at = put(out, at, TAIL);
+        at = ascii(out, at, ts);
+        if (at < 0) {
+            return null;
+        }
+        out[at] = '}';
         return out;
+    }
+
+    private static final byte[] RID = ",\"_rid\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] SELF = "\",\"_self\":\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ETAG = "/\",\"_etag\":\"\\\"".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] TAIL = "\\\"\",\"_attachments\":\"attachments/\",\"_ts\":"
+            .getBytes(StandardCharsets.US_ASCII);
+
+    private static int put(byte[] out, int at, byte[] part) {
+        System.arraycopy(part, 0, out, at, part.length);
+        return at + part.length;
+    }
+
+    /**
+     * Copies a system property's text; it never needs JSON escaping (RIDs, paths and etags are plain ASCII), and
+     * one that would makes the whole answer fall back (the index turns negative, and stays so).
+     */
+    private static int ascii(byte[] out, int at, String s) {
+        if (at < 0) {
+            return at;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
+                return Integer.MIN_VALUE / 2;
+            }
+            out[at + i] = (byte) c;
+        }
+        return at + s.length();
     }
 
     private ObjectNode object(JsonParser p) throws IOException {
@@ -169,16 +205,5 @@ final class ItemBody {
             }
         }
         return false;
-    }
-
-    /** The system properties need no JSON escaping (they never do: RIDs, paths and etags are plain ASCII). */
-    private static boolean plain(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x20 || c > 0x7E || c == '"' || c == '\\') {
-                return false;
-            }
-        }
-        return true;
     }
 }

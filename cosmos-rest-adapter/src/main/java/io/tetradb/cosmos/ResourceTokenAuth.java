@@ -13,9 +13,10 @@ import java.util.List;
  * tokens already handed out). The request must then stay inside the permission, as Cosmos DB enforces it:
  * <ul>
  *   <li>the account ({@code GET /}) is readable with any valid token (the SDKs read it first);</li>
+ *   <li>a database permission: the database and everything in it ({@link PermissionScope});</li>
  *   <li>the permitted container and its children only: its definition and partition key ranges (which the SDKs
  *       need even with an item-scoped token), items, queries, feeds, scripts; an item-scoped token only that
- *       item;</li>
+ *       item, a script- or conflict-scoped token only that script or conflict;</li>
  *   <li>{@code Read}: reads, queries, feeds; {@code All}: writes too (stored procedure execution included);</li>
  *   <li>with a {@code resourcePartitionKey}: only requests whose partition key header lies in it;</li>
  *   <li>never databases, users, permissions or offers.</li>
@@ -42,25 +43,40 @@ final class ResourceTokenAuth {
         if (s.isEmpty()) {
             return;
         }
-        if (s.size() < 4 || !s.get(0).equals("dbs") || !s.get(2).equals("colls")) {
-            throw forbidden();
+        if (s.size() < 2 || !s.get(0).equals("dbs") || (s.size() >= 3 && s.get(2).equals("users"))) {
+            throw forbidden(); // databases feed, offers, users and permissions: the master key's
         }
-        Target t;
+        DatabaseDefinition requestedDb;
         try {
-            DatabaseDefinition requested = api.database(s.get(1));
-            t = api.target(requested, s.get(3));
+            requestedDb = api.database(s.get(1));
         } catch (CosmosError missing) {
-            throw forbidden(); // a token learns nothing about containers outside its scope
+            throw forbidden(); // a token learns nothing about resources outside its scope
         }
-        if (!t.dbRid().equals(c.dbRid()) || !t.collRid().equals(c.collRid())) {
+        if (!requestedDb.rid().equals(c.dbRid())) {
             throw forbidden();
         }
         boolean writes = CosmosApi.writes(r);
         if (writes && !c.all()) {
             throw forbidden();
         }
+        if (c.collRid() == null) {
+            return; // a database permission: the database and everything in it (the prefix rule)
+        }
+        if (s.size() < 4 || !s.get(2).equals("colls")) {
+            throw forbidden();
+        }
+        Target t;
+        try {
+            t = api.target(requestedDb, s.get(3));
+        } catch (CosmosError missing) {
+            throw forbidden();
+        }
+        if (!t.collRid().equals(c.collRid())) {
+            throw forbidden();
+        }
+        boolean narrow = c.item() != null || c.child() != null;
         if (s.size() == 4) { // the container itself: any token of it reads it, an All container token may change it
-            if (writes && c.item() != null) {
+            if (writes && narrow) {
                 throw forbidden();
             }
             return;
@@ -70,6 +86,9 @@ final class ResourceTokenAuth {
             return; // routing metadata and the query plan: no data
         }
         if (c.item() != null && !(kind.equals("docs") && s.size() == 6 && s.get(5).equals(c.item()))) {
+            throw forbidden();
+        }
+        if (c.child() != null && !(s.size() == 6 && PermissionScope.isChild(t, c.child(), kind, s.get(5)))) {
             throw forbidden();
         }
         if (c.partitionKey() != null && !withinPartition(r, t.definition().partitionKey(), c.partitionKey())) {

@@ -39,8 +39,12 @@ final class ResourceTokens {
     }
 
     /** What a token grants: one container (or one item of it), read or all, optionally one partition key. */
+    /**
+     * {@code collRid} null: the whole database; {@code item} one item; {@code child} one script or conflict of the
+     * container, as {@code <sprocs|triggers|udfs|conflicts>/<id>}.
+     */
     record Claims(String dbRid, String user, String permission, String permissionEtag, boolean all, String collRid,
-                  String item, JsonNode partitionKey, long issued, long expires) {
+                  String item, String child, JsonNode partitionKey, long issued, long expires) {
     }
 
     /** Whether the (URL-encoded) authorization header carries a resource token rather than a master-key signature. */
@@ -72,13 +76,18 @@ final class ResourceTokens {
     }
 
     String mint(String dbRid, String user, String permission, String permissionEtag, boolean all, String collRid,
-                String item, JsonNode partitionKey, int seconds) {
+                String item, String child, JsonNode partitionKey, int seconds) {
         long now = clock.instant().getEpochSecond();
         ObjectNode c = Json.object();
-        c.put("db", dbRid).put("u", user).put("p", permission).put("e", permissionEtag).put("m", all ? "All" : "Read")
-                .put("c", collRid);
+        c.put("db", dbRid).put("u", user).put("p", permission).put("e", permissionEtag).put("m", all ? "All" : "Read");
+        if (collRid != null) {
+            c.put("c", collRid);
+        }
         if (item != null) {
             c.put("i", item);
+        }
+        if (child != null) {
+            c.put("ch", child);
         }
         if (partitionKey != null) {
             c.set("k", partitionKey);
@@ -123,7 +132,8 @@ final class ResourceTokens {
                     + http(expires) + ", current server time: " + http(now) + ").");
         }
         return new Claims(c.path("db").asText(), c.path("u").asText(), c.path("p").asText(), c.path("e").asText(),
-                c.path("m").asText().equals("All"), c.path("c").asText(), c.hasNonNull("i") ? c.get("i").asText() : null,
+                c.path("m").asText().equals("All"), c.hasNonNull("c") ? c.get("c").asText() : null,
+                c.hasNonNull("i") ? c.get("i").asText() : null, c.hasNonNull("ch") ? c.get("ch").asText() : null,
                 c.get("k"), issued, expires);
     }
 

@@ -166,6 +166,14 @@ final class Scripts {
         };
     }
 
+    /** The RID this face gives script {@code name} of kind path {@code path}; null for conflicts (they have none). */
+    static String rid(Target t, String path, String name) {
+        return switch (path) {
+            case "sprocs", "triggers", "udfs" -> ResourceIds.child(t.collRid(), kindNibble(kindOf(path)), name);
+            default -> null;
+        };
+    }
+
     private static int kindNibble(Kind kind) {
         return switch (kind) {
             case STORED_PROCEDURE -> ResourceIds.KIND_SPROC;

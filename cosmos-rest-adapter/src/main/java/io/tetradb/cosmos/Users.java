@@ -182,8 +182,10 @@ final class Users {
 
     /**
      * A permission body checked and normalized: {@code permissionMode} Read or All (the SDKs send lower case),
-     * {@code resource} a link to a container of this database or to an item of one, {@code resourcePartitionKey}
-     * an array fitting the container's key. Its resolved scope travels under {@code _scope}.
+     * {@code resource} the link of this database, of a container of it, or of an item, stored procedure, trigger,
+     * UDF or conflict of one (Cosmos DB's permission resources; the scope is the link and what lies under it, see
+     * {@link PermissionScope}), {@code resourcePartitionKey} an array fitting the container's key (none on a
+     * database). Its resolved scope travels under {@code _scope}.
      */
     private ObjectNode permission(RestRequest r, DatabaseDefinition db) {
         ObjectNode body = properties(r);
@@ -195,29 +197,46 @@ final class Users {
         body.put("permissionMode", mode.equals("all") ? "All" : "Read");
         JsonNode link = body.get("resource");
         if (link == null || !link.isTextual()) {
-            throw CosmosError.badRequest("The permission's resource must be the link of a container "
-                    + "(dbs/{db}/colls/{container}) or of an item (dbs/{db}/colls/{container}/docs/{id}).");
+            throw CosmosError.badRequest("The permission's resource must be the link of a database (dbs/{db}), a "
+                    + "container (dbs/{db}/colls/{container}) or a resource of one (dbs/{db}/colls/{container}/"
+                    + "{docs|sprocs|triggers|udfs|conflicts}/{id}).");
         }
         List<String> s = new ArrayList<>(Arrays.asList(link.textValue().split("/")));
         s.removeIf(String::isEmpty);
-        boolean item = s.size() == 6 && s.get(4).equals("docs");
-        if (!(s.size() == 4 || item) || !s.get(0).equals("dbs") || !s.get(2).equals("colls")) {
+        boolean database = s.size() == 2;
+        boolean child = s.size() == 6 && PermissionScope.CHILD_KINDS.contains(s.get(4));
+        if (!(database || s.size() == 4 || child) || !s.get(0).equals("dbs")
+                || (!database && !s.get(2).equals("colls"))) {
             throw CosmosError.badRequest("The permission's resource '" + link.textValue() + "' is not the link of a "
-                    + "container (dbs/{db}/colls/{container}) or of an item (dbs/{db}/colls/{container}/docs/{id}).");
+                    + "database (dbs/{db}), a container (dbs/{db}/colls/{container}) or a resource of one "
+                    + "(dbs/{db}/colls/{container}/{docs|sprocs|triggers|udfs|conflicts}/{id}).");
         }
         DatabaseDefinition linked = api.database(s.get(1));
         if (!linked.rid().equals(db.rid())) {
             throw CosmosError.badRequest("The permission's resource '" + link.textValue() + "' is not in database '"
                     + db.id() + "', the user's.");
         }
-        Target t = api.target(linked, s.get(3));
         ObjectNode scope = Json.object();
-        scope.put("db", db.rid()).put("coll", t.collRid());
-        if (item) {
-            scope.put("item", s.get(5));
-        }
+        scope.put("db", db.rid());
         JsonNode pk = body.get("resourcePartitionKey");
-        if (pk != null && !pk.isNull()) {
+        boolean hasKey = pk != null && !pk.isNull();
+        if (database) { // everything in the database: its containers and what they hold
+            if (hasKey) {
+                throw CosmosError.badRequest("A permission on a database cannot have a resourcePartitionKey: a "
+                        + "partition key belongs to a container; give the permission a container's link.");
+            }
+            body.remove("resourcePartitionKey");
+            body.set("_scope", scope);
+            return body;
+        }
+        Target t = api.target(linked, s.get(3));
+        scope.put("coll", t.collRid());
+        if (child && s.get(4).equals("docs")) {
+            scope.put("item", s.get(5));
+        } else if (child) {
+            scope.put("child", s.get(4) + "/" + s.get(5));
+        }
+        if (hasKey) {
             ArrayNode key = pk.isArray() ? (ArrayNode) pk : Json.array().add(pk);
             PartitionKeys.parse(key.toString(), t.definition().partitionKey(), true); // 400 when it does not fit
             body.set("resourcePartitionKey", key);
@@ -250,8 +269,9 @@ final class Users {
         n.put("_ts", e.ts());
         ObjectNode scope = e.scope() == null ? Json.object() : e.scope();
         n.put("_token", tokens.mint(db.rid(), user, e.id(), e.etag(), "All".equals(n.path("permissionMode").asText()),
-                scope.path("coll").asText(), scope.hasNonNull("item") ? scope.get("item").asText() : null,
-                scope.get("pk"), seconds));
+                scope.hasNonNull("coll") ? scope.get("coll").asText() : null,
+                scope.hasNonNull("item") ? scope.get("item").asText() : null,
+                scope.hasNonNull("child") ? scope.get("child").asText() : null, scope.get("pk"), seconds));
         return n;
     }
 

@@ -154,7 +154,7 @@ class ResourceTokensTest extends ServerFixture {
             assertEquals(400, raw.send("POST", perms, "{\"id\":\"p\",\"permissionMode\":\"Write\","
                     + "\"resource\":\"dbs/" + db + "/colls/orders\"}").status());
             assertEquals(400, raw.send("POST", perms, "{\"id\":\"p\",\"permissionMode\":\"Read\","
-                    + "\"resource\":\"dbs/" + db + "\"}").status());
+                    + "\"resource\":\"dbs/" + db + "/colls/orders/pkranges/0\"}").status());
         } catch (Exception e) {
             throw new AssertionError(e);
         }

@@ -53,8 +53,8 @@ public final class CosmosBenchmark implements Benchmark {
 
     static Config config(boolean quick) {
         return quick
-                ? new Config(20_000, 5, 5, 500, 1, 4_000, 400)
-                : new Config(20_000, 10, 7, 3_000, 3, 2_000, 1_500);
+                ? new Config(20_000, 5, 5, 500, 1, 10_000, 400)
+                : new Config(20_000, 10, 7, 3_000, 3, 10_000, 1_500);
     }
 
     /** A throughput as printed: no decimals, but two below 10/s (the peer's queries). */
