@@ -91,9 +91,16 @@ final class MasterKeyAuth {
             throw new CosmosError(401, "The authorization header is not URL-encoded correctly.");
         }
         String type = param(decoded, "type");
+        if (type != null && type.equalsIgnoreCase("aad")) {
+            // refused on purpose: accepting a JWT unchecked would let anyone in, and checking one needs an Entra ID
+            // tenant's signing keys and Cosmos DB data-plane role assignments, neither of which this server has
+            throw new CosmosError(401, "Microsoft Entra ID tokens (type=aad) are not accepted by this endpoint: it "
+                    + "has no Entra ID tenant to validate them against and no role assignments to authorize them. "
+                    + "Sign with the account key (type=master; the SDKs' key(...) option) or use a resource token "
+                    + "(type=resource) of a permission.");
+        }
         if (type != null && !type.equalsIgnoreCase("master")) {
-            throw new CosmosError(401, "Only master-key authorization (type=master) is supported; resource tokens "
-                    + "and Entra ID tokens are not served yet.");
+            throw new CosmosError(401, "The authorization type '" + type + "' is not one of master, resource or aad.");
         }
         String sig = param(decoded, "sig");
         if (sig == null || type == null) {
