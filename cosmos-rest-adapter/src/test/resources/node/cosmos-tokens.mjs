@@ -69,6 +69,36 @@ await assert.rejects(roDatabase.users.create({ id: "mallory" }), (e) => e.code =
 await assert.rejects(roDatabase.user("carol").permissions.create(
   { id: "sneaky", permissionMode: PermissionMode.All, resource: orders.url }), (e) => e.code === 401);
 
+// a permission on the whole database (permissionFeed): every container of it, nothing of another database
+const { user: dave } = await database.users.upsert({ id: "dave" });
+const { resource: dbPermission } = await dave.permissions.upsert(
+  { id: "db-all", permissionMode: PermissionMode.All, resource: database.url });
+assert.equal(dbPermission.resource, database.url);
+const dbWide = new CosmosClient({ endpoint, permissionFeed: [dbPermission] });
+assert.equal((await dbWide.database("node-tokens").container("other").item("x1", "a").read()).resource.n, 3);
+assert.equal((await dbWide.database("node-tokens").container("orders").items.upsert({ id: "d1", pk: "b" })).statusCode, 201);
+const { database: elsewhere } = await master.databases.createIfNotExists({ id: "node-tokens-elsewhere" });
+const { container: far } = await elsewhere.containers.createIfNotExists({ id: "far", partitionKey: { paths: ["/pk"] } });
+await far.items.upsert({ id: "f1", pk: "a" });
+const crossing = new CosmosClient({ endpoint, resourceTokens: { "node-tokens-elsewhere": dbPermission._token } });
+await assert.rejects(crossing.database("node-tokens-elsewhere").container("far").item("f1", "a").read(), (e) => e.code === 403);
+await assert.rejects(dbWide.database("node-tokens").users.create({ id: "eve" }), (e) => e.code === 403);
+
+// a permission on one stored procedure: it runs that procedure, and the token reaches nothing else
+await orders.scripts.storedProcedures.create({ id: "seven", body: "function seven() { getContext().getResponse().setBody(7); }" });
+await orders.scripts.storedProcedures.create({ id: "eight", body: "function eight() { getContext().getResponse().setBody(8); }" });
+const seven = orders.scripts.storedProcedure("seven");
+const { resource: spPermission } = await dave.permissions.upsert(
+  { id: "sp-seven", permissionMode: PermissionMode.All, resource: seven.url });
+const runner = new CosmosClient({ endpoint, resourceTokens: { [seven.url]: spPermission._token } });
+assert.equal((await runner.database("node-tokens").container("orders").scripts.storedProcedure("seven").execute("a")).resource, 7);
+// the same token presented (by the id-keyed map) for another procedure and for an item: refused by the server
+const stretch = new CosmosClient({ endpoint, resourceTokens: { "node-tokens": spPermission._token } });
+await assert.rejects(stretch.database("node-tokens").container("orders").scripts.storedProcedure("eight").execute("a"),
+  (e) => e.code === 403);
+await assert.rejects(stretch.database("node-tokens").container("orders").item("o1", "a").read(), (e) => e.code === 403);
+await dave.delete();
+
 // deleting the permission revokes its token at once
 await user.permission("read-orders").delete();
 await assert.rejects(readerOrders.item("o1", "a").read(), (e) => e.code === 401);
