@@ -161,6 +161,9 @@ public final class CosmosBenchmark implements Benchmark {
             measure("create", c.createRounds(), (s, r) -> round(s, CONTAINER, "create", r)
                     .put("from", r * perRound).put("to", (r + 1) * perRound));
             for (String op : List.of("read", "upsert", "query", "top")) {
+                if (!selected(op)) {
+                    continue;
+                }
                 // one unrecorded round per side first: the store's compactions after the load, the JIT on new paths
                 // (not for the peer's queries: its one code path for them ran in the warm-up, and each costs seconds)
                 for (Side s : sides) {
@@ -181,6 +184,9 @@ public final class CosmosBenchmark implements Benchmark {
                 call(open(s, "warmup"));
                 call(round(s, "warmup", "create", 0).put("from", 0).put("to", c.warmItems()).put("items", c.warmItems()));
                 for (String op : List.of("read", "upsert", "query", "top")) {
+                    if (!selected(op)) {
+                        continue;
+                    }
                     call(round(s, "warmup", op, 0).put("durationMs", c.warmMillis()).put("items", c.warmItems()));
                 }
                 call(command("drop", s, "warmup"));
@@ -247,9 +253,20 @@ public final class CosmosBenchmark implements Benchmark {
             RoundResult.answer(driver.call(command));
         }
 
+        /**
+         * {@code -Dbench.cosmos.ops=create,read,...} (keys of OPS) limits the measured operations, e.g. to compare
+         * create alone; create always runs (it loads the items). Unset: all.
+         */
+        private static boolean selected(String op) {
+            String only = System.getProperty("bench.cosmos.ops");
+            return only == null || op.equals("create") || List.of(only.split(",")).contains(op);
+        }
+
         private void report() {
             int n = c.items();
-            for (Map.Entry<String, String> op : OPS.entrySet()) {
+            Map<String, String> ops = new LinkedHashMap<>(OPS);
+            ops.keySet().removeIf(op -> !results.containsKey(op));
+            for (Map.Entry<String, String> op : ops.entrySet()) {
                 for (Map.Entry<String, Samples> e : results.get(op.getKey()).entrySet()) {
                     Samples s = e.getValue();
                     // Report.bench's format, with decimals for rates below 10/s (the peer's queries)
@@ -258,7 +275,7 @@ public final class CosmosBenchmark implements Benchmark {
                             s.percentileMicros(0.50), s.percentileMicros(0.99)));
                 }
             }
-            for (Map.Entry<String, String> op : OPS.entrySet()) {
+            for (Map.Entry<String, String> op : ops.entrySet()) {
                 for (Map.Entry<String, long[]> e : cpu.get(op.getKey()).entrySet()) {
                     long[] t = e.getValue();
                     out.result(String.format(Locale.ROOT,
@@ -266,19 +283,19 @@ public final class CosmosBenchmark implements Benchmark {
                             op.getValue(), e.getKey(), n, t[0] / 1e3 / t[2], t[1] / 1e3 / t[2]));
                 }
             }
-            for (Map.Entry<String, String> op : OPS.entrySet()) {
+            for (Map.Entry<String, String> op : ops.entrySet()) {
                 Map<String, Samples> bySide = results.get(op.getKey());
                 out.ratio(op.getValue() + " tetra/peer", bySide.get("tetra").medianRate()
                         / bySide.get("peer").medianRate());
             }
-            for (Map.Entry<String, String> op : OPS.entrySet()) {
+            for (Map.Entry<String, String> op : ops.entrySet()) {
                 long[] t = cpu.get(op.getKey()).get("tetra");
                 out.note(String.format(Locale.ROOT, "cosmos.%s tetra server CPU per op: request threads (HTTP, "
                                 + "face, core, WAL sync) %.1f us, the rest of the JVM (GC, JIT, RocksDB flushes and "
                                 + "compactions) %.1f us", op.getValue(), t[3] / 1e3 / t[2], (t[0] - t[3]) / 1e3 / t[2]));
             }
             // the same comparison by server CPU per operation (steadier than throughput): peer / tetra
-            for (Map.Entry<String, String> op : OPS.entrySet()) {
+            for (Map.Entry<String, String> op : ops.entrySet()) {
                 Map<String, long[]> bySide = cpu.get(op.getKey());
                 double tetra = (double) bySide.get("tetra")[0] / bySide.get("tetra")[2];
                 double peer = (double) bySide.get("peer")[0] / bySide.get("peer")[2];
