@@ -48,9 +48,10 @@ public interface PartitionStore extends AutoCloseable {
     List<StoredItem> scan(LogicalPartition p, String from, String to, int limit);
 
     /**
-     * Index entries of {@code container} with {@code fromTerm <= term < toTerm} (null: to the end), across its
-     * partitions, in entry order, at most {@code limit}: each entry {@code term · partition key · id} (id in UTF-8), the
-     * core's index key without its container id.
+     * Index entries of {@code container} across its partitions, each {@code term · partition key · id} (id in UTF-8:
+     * the core's index key without its container id), with {@code fromTerm <= entry < toTerm} in unsigned byte order
+     * (null: to the end), in that order, at most {@code limit}. A term prefix {@code t} is the range {@code [t,
+     * t+1)}.
      */
     List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit);
 

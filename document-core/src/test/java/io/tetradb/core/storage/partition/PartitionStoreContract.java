@@ -235,6 +235,8 @@ public abstract class PartitionStoreContract {
                                 .stats(new PartitionStats(0, 1, v + 1)).build());
                         if (r.applied()) {
                             won.add(v + 1);
+                        } else { // as a client told to retry: writers that retry at once collide again
+                            Thread.sleep(ThreadLocalRandom.current().nextInt(1, 10));
                         }
                     }
                 } catch (Throwable e) {
