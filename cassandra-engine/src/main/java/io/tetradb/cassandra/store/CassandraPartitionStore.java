@@ -15,31 +15,53 @@ import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
 import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 
+import io.tetradb.core.feed.ChangeRecord;
+import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.storage.partition.ApplyResult;
+import io.tetradb.core.storage.partition.ItemMutation;
+import io.tetradb.core.storage.partition.LogicalPartition;
+import io.tetradb.core.storage.partition.PartitionStats;
+import io.tetradb.core.storage.partition.PartitionStore;
+import io.tetradb.core.storage.partition.PartitionVersion;
+import io.tetradb.core.storage.partition.PartitionWrite;
+import io.tetradb.core.storage.partition.StoredItem;
+import io.tetradb.core.storage.partition.TermChange;
+
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
  * {@link PartitionStore} on Apache Cassandra 5.0: one table whose Cassandra partition is exactly one logical
- * partition, {@code ((container, lp), kind, key)}, with the partition's version as a static column. Items are rows of
- * kind 0 keyed by id (so a partition's items are sorted by id, as Cosmos DB scans them), change records rows of kind 1
- * keyed by lsn, in the same partition: an {@link #apply} is one conditional single-partition batch ({@code UPDATE …
- * SET version = next … IF version = expected} plus the puts, deletes and change rows), which Cassandra applies
- * atomically and in isolation through Paxos, or not at all. Writes and conditions run at QUORUM / SERIAL, reads at
+ * partition, {@code ((container, lp), kind, key)}, with the partition's version and statistics as static columns.
+ * Items are rows of kind 0 keyed by id (so a partition's items are sorted by id, as Cosmos DB scans them), change
+ * records rows of kind 1 keyed by lsn, the items' index terms rows of kind 2 keyed by {@code term · id}, the core's
+ * other derived keys of the transaction rows of kind 3, all in the same partition: an {@link #apply} is one
+ * conditional single-partition batch ({@code UPDATE … SET version = next … IF version = expected} plus every row),
+ * which Cassandra applies atomically and in isolation through Paxos, or not at all. Terms live in the item's own
+ * partition because only there can they be written in the item's conditional batch (a batch with a condition cannot
+ * span partitions; a terms table apart would be written after, and torn by a crash or a lost race); the price is
+ * that a seek reads across partitions: for now a filtered scan of the table (see cassandra-engine/README.md). Writes and conditions run at QUORUM / SERIAL, reads at
  * QUORUM: every acknowledged write is seen by every later read while one node of three is down.
  */
 public final class CassandraPartitionStore implements PartitionStore {
     static final byte ITEM = 0;
     static final byte CHANGE = 1;
+    static final byte TERM = 2;
+    static final byte SIDE = 3;
 
     private final CqlSession session;
     private final Consistency consistency;
-    private final PreparedStatement selectVersion;
+    private final PreparedStatement selectStats;
+    private final PreparedStatement setStats;
+    private final PreparedStatement allTerms;
+    private final PreparedStatement allPartitions;
     private final PreparedStatement selectItem;
     private final PreparedStatement scanFrom;
     private final PreparedStatement scanBetween;
@@ -59,7 +81,10 @@ public final class CassandraPartitionStore implements PartitionStore {
         this.session = session;
         this.consistency = consistency;
         String t = keyspace + ".partitions";
-        selectVersion = session.prepare("SELECT version FROM " + t + " WHERE container = ? AND lp = ? LIMIT 1");
+        selectStats = session.prepare("SELECT version, stats FROM " + t + " WHERE container = ? AND lp = ? LIMIT 1");
+        setStats = session.prepare("UPDATE " + t + " SET stats = ? WHERE container = ? AND lp = ?");
+        allTerms = session.prepare("SELECT container, lp, key, value FROM " + t + " WHERE kind = 2 ALLOW FILTERING");
+        allPartitions = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t);
         selectItem = session.prepare("SELECT value FROM " + t + " WHERE container = ? AND lp = ? AND kind = 0 "
                 + "AND key = ?");
         scanFrom = session.prepare("SELECT key, value FROM " + t + " WHERE container = ? AND lp = ? AND kind = 0 "
@@ -78,7 +103,7 @@ public final class CassandraPartitionStore implements PartitionStore {
                 + "AND lp = ? LIMIT 1");
         putRow = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value) VALUES (?, ?, ?, ?, ?)");
         deleteRow = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ? AND kind = ? AND key = ?");
-        partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version FROM " + t
+        partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t
                 + " WHERE token(container, lp) > ? AND token(container, lp) <= ?");
         selectToken = session.prepare("SELECT token(container, lp) FROM " + t + " WHERE container = ? AND lp = ? "
                 + "LIMIT 1");
@@ -110,33 +135,39 @@ public final class CassandraPartitionStore implements PartitionStore {
     }
 
     @Override
-    public long version(LogicalPartition p) {
-        Row r = session.execute(read(selectVersion.bind(p.container(), key(p)))).one();
-        return r == null || r.isNull(0) ? 0 : r.getLong(0);
+    public PartitionStats stats(LogicalPartition p) {
+        Row r = session.execute(read(selectStats.bind(p.container(), key(p)))).one();
+        return stats(r, 0, 1);
+    }
+
+    private static PartitionStats stats(Row r, int versionAt, int statsAt) {
+        if (r == null || r.isNull(versionAt)) {
+            return PartitionStats.EMPTY;
+        }
+        PartitionStats s = r.isNull(statsAt) ? PartitionStats.EMPTY : PartitionStats.decode(bytes(r.getByteBuffer(statsAt)));
+        return new PartitionStats(s.bytes(), s.items(), r.getLong(versionAt));
     }
 
     @Override
-    public ApplyResult apply(LogicalPartition p, long expected, long next, List<Mutation> mutations,
-                             List<Change> changes) {
-        if (next <= expected) {
-            throw new IllegalArgumentException("the next version (" + next + ") must be above the expected one ("
-                    + expected + ")");
-        }
+    public ApplyResult apply(PartitionWrite write) {
+        LogicalPartition p = write.partition();
+        long expected = write.expected();
+        long next = write.next();
         // the transaction's own mark next to the version, so an outcome Cassandra reports unknown can be settled
         UUID txid = UUID.randomUUID();
-        BatchStatement batch = batch(p, expected, next, txid, mutations, changes);
+        BatchStatement batch = batch(write, txid);
         for (int attempt = 0; ; attempt++) {
             try {
                 ResultSet rs = session.execute(write(batch));
                 if (rs.wasApplied()) {
-                    return new ApplyResult(true, next);
+                    return new ApplyResult(true, next, 0);
                 }
                 Row r = rs.one();
                 long current = r == null || r.isNull("version") ? 0 : r.getLong("version");
                 if (attempt > 0 && current == next && txid.equals(serialMark(p))) {
-                    return new ApplyResult(true, next); // an earlier attempt of ours was completed meanwhile
+                    return new ApplyResult(true, next, 0); // an earlier attempt of ours was completed meanwhile
                 }
-                return new ApplyResult(false, current);
+                return new ApplyResult(false, current, 0);
             } catch (CASWriteUnknownException | WriteTimeoutException e) {
                 // Paxos did not learn whether our proposal was accepted by a quorum: read at SERIAL (which finishes
                 // any round in progress). Our mark: applied. The version moved on under another mark: a later commit
@@ -155,10 +186,10 @@ public final class CassandraPartitionStore implements PartitionStore {
                     }
                     long current = r == null || r.isNull(0) ? 0 : r.getLong(0);
                     if (r != null && txid.equals(r.getUuid(1))) {
-                        return new ApplyResult(true, next);
+                        return new ApplyResult(true, next, 0);
                     }
                     if (current != expected) {
-                        return new ApplyResult(false, current);
+                        return new ApplyResult(false, current, 0);
                     }
                     break; // still at the expected version: send the batch again
                 }
@@ -188,36 +219,107 @@ public final class CassandraPartitionStore implements PartitionStore {
         return r == null ? null : r.getUuid(1);
     }
 
-    private BatchStatement batch(LogicalPartition p, long expected, long next, UUID txid, List<Mutation> mutations,
-                                 List<Change> changes) {
+    private BatchStatement batch(PartitionWrite w, UUID txid) {
+        LogicalPartition p = w.partition();
         ByteBuffer lp = key(p);
+        int c = p.container();
         BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.LOGGED);
-        batch.addStatement(expected == 0 ? setVersionIfNew.bind(next, txid, p.container(), lp)
-                : setVersionIf.bind(next, txid, p.container(), lp, expected));
-        // one mutation per id: a put and a delete of one row in one batch share a timestamp, and the delete would win
-        Map<String, Mutation> last = new LinkedHashMap<>();
-        for (Mutation m : mutations) {
-            last.put(m.id(), m);
+        batch.addStatement(w.expected() == 0 ? setVersionIfNew.bind(w.next(), txid, c, lp)
+                : setVersionIf.bind(w.next(), txid, c, lp, w.expected()));
+        if (w.stats() != null) {
+            PartitionStats s = w.stats();
+            batch.addStatement(setStats.bind(ByteBuffer.wrap(new PartitionStats(s.bytes(), s.items(), w.next()).encode()),
+                    c, lp));
         }
-        for (Mutation m : last.values()) {
+        // one statement per row: a put and a delete of one row in one batch share a timestamp, and the delete would win
+        Map<String, ItemMutation> items = new LinkedHashMap<>();
+        for (ItemMutation m : w.items()) {
+            items.put(m.id(), m);
+        }
+        for (ItemMutation m : items.values()) {
             ByteBuffer id = ByteBuffer.wrap(m.id().getBytes(StandardCharsets.UTF_8));
-            if (m instanceof Mutation.Put put) {
-                batch.addStatement(putRow.bind(p.container(), lp, ITEM, id, ByteBuffer.wrap(put.value())));
-            } else {
-                batch.addStatement(deleteRow.bind(p.container(), lp, ITEM, id));
-            }
+            batch.addStatement(m instanceof ItemMutation.Put put
+                    ? putRow.bind(c, lp, ITEM, id, ByteBuffer.wrap(put.value()))
+                    : deleteRow.bind(c, lp, ITEM, id));
         }
-        for (Change c : changes) {
-            batch.addStatement(putRow.bind(p.container(), lp, CHANGE, lsnKey(c.lsn()), ByteBuffer.wrap(c.record())));
+        Map<String, TermChange> terms = new LinkedHashMap<>();
+        for (TermChange t : w.terms()) {
+            terms.put(HexFormat.of().formatHex(termKey(t)), t);
+        }
+        for (TermChange t : terms.values()) {
+            ByteBuffer k = ByteBuffer.wrap(termKey(t));
+            batch.addStatement(t.added()
+                    ? putRow.bind(c, lp, TERM, k, ByteBuffer.wrap(t.id().getBytes(StandardCharsets.UTF_8)))
+                    : deleteRow.bind(c, lp, TERM, k));
+        }
+        for (ChangeRecord r : w.changes()) {
+            byte[] record = r.encode();
+            ByteBuffer v = ByteBuffer.allocate(8 + record.length).putLong(r.seq()).put(record).flip();
+            batch.addStatement(putRow.bind(c, lp, CHANGE, lsnKey(r.lsn()), v));
+        }
+        Map<String, WriteSet.Write> side = new LinkedHashMap<>();
+        for (WriteSet.Write s : w.sideWrites()) {
+            if (s.rangeEnd() != null) {
+                throw new UnsupportedOperationException("a range delete in a partition's write ("
+                        + s.space().familyName() + "): the Cassandra engine keeps single keys only");
+            }
+            side.put(HexFormat.of().formatHex(sideKey(s)), s);
+        }
+        for (WriteSet.Write s : side.values()) {
+            ByteBuffer k = ByteBuffer.wrap(sideKey(s));
+            batch.addStatement(s.value() == null ? deleteRow.bind(c, lp, SIDE, k)
+                    : putRow.bind(c, lp, SIDE, k, ByteBuffer.wrap(s.value())));
         }
         return batch.build();
     }
 
+    private static byte[] termKey(TermChange t) {
+        byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
+        byte[] out = Arrays.copyOf(t.term(), t.term().length + id.length);
+        System.arraycopy(id, 0, out, t.term().length, id.length);
+        return out;
+    }
+
+    private static byte[] sideKey(WriteSet.Write s) {
+        byte[] out = new byte[1 + s.key().length];
+        out[0] = (byte) s.space().ordinal();
+        System.arraycopy(s.key(), 0, out, 1, s.key().length);
+        return out;
+    }
+
     @Override
-    public Optional<byte[]> read(LogicalPartition p, String id) {
+    public byte[] read(LogicalPartition p, String id) {
         Row r = session.execute(read(selectItem.bind(p.container(), key(p),
                 ByteBuffer.wrap(id.getBytes(StandardCharsets.UTF_8))))).one();
-        return r == null ? Optional.empty() : Optional.of(bytes(r.getByteBuffer(0)));
+        return r == null ? null : bytes(r.getByteBuffer(0));
+    }
+
+    /**
+     * A filtered scan of the whole table's term rows, sorted here: correct, and as slow as the table is large. The
+     * next step is a storage-attached index over the term rows' key (issue 20), measured against this.
+     */
+    @Override
+    public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
+        List<byte[]> out = new ArrayList<>();
+        for (Row r : session.execute(read(allTerms.bind()))) {
+            if (r.getInt(0) != container) {
+                continue;
+            }
+            byte[] lp = bytes(r.getByteBuffer(1));
+            byte[] k = bytes(r.getByteBuffer(2));
+            byte[] id = bytes(r.getByteBuffer(3));
+            int termLength = k.length - id.length;
+            byte[] entry = new byte[k.length + lp.length];
+            System.arraycopy(k, 0, entry, 0, termLength);
+            System.arraycopy(lp, 0, entry, termLength, lp.length);
+            System.arraycopy(id, 0, entry, termLength + lp.length, id.length);
+            if (Arrays.compareUnsigned(entry, fromTerm) >= 0
+                    && (toTerm == null || Arrays.compareUnsigned(entry, toTerm) < 0)) {
+                out.add(entry);
+            }
+        }
+        out.sort(Arrays::compareUnsigned);
+        return out.size() > limit ? new ArrayList<>(out.subList(0, Math.max(0, limit))) : out;
     }
 
     @Override
@@ -236,20 +338,42 @@ public final class CassandraPartitionStore implements PartitionStore {
     }
 
     @Override
-    public List<Change> changes(LogicalPartition p, long afterLsn, int limit) {
-        List<Change> out = new ArrayList<>();
+    public List<ChangeRecord> changes(LogicalPartition p, long afterLsn, int limit) {
+        List<ChangeRecord> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
         for (Row r : session.execute(read(selectChanges.bind(p.container(), key(p), lsnKey(afterLsn), limit)))) {
-            out.add(new Change(r.getByteBuffer(0).getLong(0), bytes(r.getByteBuffer(1))));
+            byte[] v = bytes(r.getByteBuffer(1));
+            out.add(ChangeRecord.decode(ByteBuffer.wrap(v).getLong(), Arrays.copyOfRange(v, 8, v.length)));
         }
         return out;
     }
 
+    /** A scan of the table's partition keys (DISTINCT), kept and sorted here. */
     @Override
+    public List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey) {
+        List<PartitionVersion> out = new ArrayList<>();
+        for (Row r : session.execute(read(allPartitions.bind()))) {
+            byte[] lp = bytes(r.getByteBuffer(1));
+            if (r.getInt(0) == container && (fromKey == null || Arrays.compareUnsigned(lp, fromKey) >= 0)
+                    && (toKey == null || Arrays.compareUnsigned(lp, toKey) < 0)) {
+                out.add(new PartitionVersion(new LogicalPartition(container, lp), stats(r, 2, 3)));
+            }
+        }
+        out.sort((a, b) -> Arrays.compareUnsigned(a.partition().key(), b.partition().key()));
+        return out;
+    }
+
+    /** Deletes change records up to {@code throughLsn} (the feed's pruning); not conditional. */
     public void pruneChanges(LogicalPartition p, long throughLsn) {
         session.execute(write(pruneChanges.bind(p.container(), key(p), lsnKey(throughLsn))));
     }
 
-    @Override
+    /**
+     * The engine's slices of the key space, in order, covering it once: Murmur3 token ranges (the ring's wrap-around
+     * split), what feed ranges and physical partitions become on Cassandra.
+     */
     public List<Slice> slices() {
         TokenMap tokens = session.getMetadata().getTokenMap()
                 .orElseThrow(() -> new IllegalStateException("the driver has no token metadata"));
@@ -266,13 +390,13 @@ public final class CassandraPartitionStore implements PartitionStore {
         return out;
     }
 
-    @Override
+    /** The logical partitions of {@code container} in {@code slice}, with their versions. */
     public List<PartitionVersion> partitions(int container, Slice slice) {
         List<PartitionVersion> out = new ArrayList<>();
         for (Row r : session.execute(read(partitionsInRange.bind(slice.start(), slice.end())))) {
             if (r.getInt(0) == container) {
                 out.add(new PartitionVersion(new LogicalPartition(container, bytes(r.getByteBuffer(1))),
-                        r.isNull(2) ? 0 : r.getLong(2)));
+                        stats(r, 2, 3)));
             }
         }
         return out;

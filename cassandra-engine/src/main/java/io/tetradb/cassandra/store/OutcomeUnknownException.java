@@ -1,5 +1,7 @@
 package io.tetradb.cassandra.store;
 
+import io.tetradb.core.storage.partition.LogicalPartition;
+
 /**
  * An apply whose outcome Cassandra could not settle (its Paxos rounds kept timing out under contention or with too
  * few replicas up): it may or may not have been applied. A face answers it as Cosmos DB answers a write whose outcome

@@ -14,10 +14,12 @@ final class Schema {
         }
         session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = "
                 + "{'class': 'SimpleStrategy', 'replication_factor': " + replicationFactor + "}");
-        // kind 0: items keyed by id; kind 1: change records keyed by lsn; version: the logical partition's, and
-        // txid the mark of the transaction that set it (to settle an apply whose outcome Cassandra reported unknown)
+        // kind 0: items keyed by id; kind 1: change records keyed by lsn; kind 2: index terms keyed by term · id;
+        // kind 3: the core's other derived keys of the transaction; version: the logical partition's, txid the mark
+        // of the transaction that set it (to settle an apply whose outcome Cassandra reported unknown), stats its
+        // statistics (bytes, items, version)
         session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + ".partitions (container int, lp blob, "
-                + "kind tinyint, key blob, version bigint static, txid uuid static, value blob, "
+                + "kind tinyint, key blob, version bigint static, txid uuid static, stats blob static, value blob, "
                 + "PRIMARY KEY ((container, lp), kind, key))");
     }
 }

@@ -54,7 +54,7 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
     }
 
     /** The record's value bytes (the seq is in the key). */
-    byte[] encode() {
+    public byte[] encode() {
         byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
         int flags = (ttlExpired ? TTL_EXPIRED : 0) | (current != null ? HAS_CURRENT : 0)
                 | (previous != null ? HAS_PREVIOUS : 0);
@@ -73,7 +73,7 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
         return b.array();
     }
 
-    static ChangeRecord decode(long seq, byte[] value) {
+    public static ChangeRecord decode(long seq, byte[] value) {
         ByteBuffer b = ByteBuffer.wrap(value);
         if (b.get() != FORMAT) {
             throw new IllegalStateException("unknown change record format " + value[0]);

@@ -784,7 +784,7 @@ public final class ContainerStore {
             // the fsync happens outside the partition lock: the partition's next writers share it (group commit)
             try {
                 if (deferred == null) {
-                    store.engine().awaitDurable(durable);
+                    store.partitions().awaitDurable(durable);
                 } else {
                     deferred.add(durable);
                 }
@@ -915,7 +915,7 @@ public final class ContainerStore {
             }
             try {
                 try {
-                    store.engine().awaitDurable(durable);
+                    store.partitions().awaitDurable(durable);
                 } finally {
                     feed.release(tx.feedTicket);
                 }
@@ -980,7 +980,8 @@ public final class ContainerStore {
     /** Applies the transaction's write set; if that fails, its change-feed numbers are given back at once. */
     private long applyReleasingFeedOnFailure(Transaction tx) {
         try {
-            return store.engine().applyDeferred(tx.writeSet());
+            // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
+            return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet());
         } catch (RuntimeException | Error e) {
             feed.release(tx.feedTicket);
             throw e;

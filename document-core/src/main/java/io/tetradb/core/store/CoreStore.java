@@ -48,6 +48,7 @@ public final class CoreStore implements AutoCloseable {
     private CoreStore(StoreConfig config, StorageEngine engine) {
         this.config = config;
         this.engine = engine;
+        this.partitions = new io.tetradb.core.storage.partition.EmbeddedPartitionStore(engine); // storage-spi hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -115,6 +116,20 @@ public final class CoreStore implements AutoCloseable {
     StorageEngine engine() {
         return engine;
     }
+
+    // ---- storage-spi hook: item transactions apply through the logical-partition contract (PartitionCommit) ----
+    private volatile io.tetradb.core.storage.partition.PartitionStore partitions;
+
+    /** The logical-partition contract the containers' item transactions apply through. */
+    public io.tetradb.core.storage.partition.PartitionStore partitions() {
+        return partitions;
+    }
+
+    /** Tests: puts another implementation (a decorator of the current one) under the containers' transactions. */
+    void usePartitions(io.tetradb.core.storage.partition.PartitionStore partitions) {
+        this.partitions = partitions;
+    }
+    // ---- end storage-spi hook ----
 
     public ItemCodec codec() {
         return codec;

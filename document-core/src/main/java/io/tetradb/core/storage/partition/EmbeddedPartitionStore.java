@@ -1,0 +1,138 @@
+package io.tetradb.core.storage.partition;
+
+import io.tetradb.core.feed.ChangeRecord;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * {@link PartitionStore} on the embedded engine (RocksDB): a partition's items, index entries, change records and
+ * statistics are keys of the DOCS, INDEX, FEED and META spaces ({@link PartitionLayout}), and an apply is one atomic
+ * {@code WriteBatch}. The version is the lsn in the partition's statistics. The conditional part is a check under a
+ * lock of this store's own (striped by partition) around the read of the version and the write: a stale expected
+ * version refuses and writes nothing, whoever else applies to the engine through this store.
+ */
+public final class EmbeddedPartitionStore implements PartitionStore {
+    private static final int STRIPES = 256;
+
+    private final StorageEngine engine;
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+
+    public EmbeddedPartitionStore(StorageEngine engine) {
+        this.engine = engine;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
+    }
+
+    @Override
+    public PartitionStats stats(LogicalPartition p) {
+        return PartitionStats.decode(engine.get(Space.META, PartitionLayout.statsKey(p)));
+    }
+
+    @Override
+    public ApplyResult apply(PartitionWrite write) {
+        LogicalPartition p = write.partition();
+        ReentrantLock lock = stripes[(p.hashCode() ^ (p.hashCode() >>> 16)) & (STRIPES - 1)];
+        lock.lock();
+        try {
+            long current = version(p);
+            if (current != write.expected()) {
+                return new ApplyResult(false, current, 0);
+            }
+            // visible at once, durable at the ticket: the caller waits for it after releasing its own locks
+            long ticket = engine.applyDeferred(write.writes());
+            return new ApplyResult(true, write.next(), ticket);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void awaitDurable(long ticket) {
+        engine.awaitDurable(ticket);
+    }
+
+    @Override
+    public byte[] read(LogicalPartition p, String id) {
+        return engine.get(Space.DOCS, PartitionLayout.itemKey(p, id));
+    }
+
+    @Override
+    public List<StoredItem> scan(LogicalPartition p, String from, String to, int limit) {
+        byte[] prefix = p.prefix();
+        byte[] lo = from == null ? prefix : PartitionLayout.concat(prefix, PartitionLayout.utf8(from));
+        byte[] hi = to == null ? PartitionLayout.prefixEnd(prefix) : PartitionLayout.concat(prefix, PartitionLayout.utf8(to));
+        List<StoredItem> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        engine.scan(Space.DOCS, lo, hi, kv -> {
+            out.add(new StoredItem(new String(kv.key(), prefix.length, kv.key().length - prefix.length,
+                    StandardCharsets.UTF_8), kv.value()));
+            return out.size() < limit;
+        });
+        return out;
+    }
+
+    @Override
+    public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
+        byte[] c = PartitionLayout.container(container);
+        byte[] lo = PartitionLayout.concat(c, fromTerm);
+        byte[] hi = toTerm == null ? PartitionLayout.prefixEnd(c) : PartitionLayout.concat(c, toTerm);
+        List<byte[]> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        engine.scan(Space.INDEX, lo, hi, kv -> {
+            out.add(Arrays.copyOfRange(kv.key(), 4, kv.key().length));
+            return out.size() < limit;
+        });
+        return out;
+    }
+
+    /**
+     * The embedded feed is one sequence per container (its continuation currency, across partitions and splits), so
+     * a partition's records are found by reading the container's and keeping the partition's.
+     */
+    @Override
+    public List<ChangeRecord> changes(LogicalPartition p, long afterLsn, int limit) {
+        byte[] from = Arrays.copyOf(PartitionLayout.feedKey(p.container(), 0), 5);
+        byte[] lp = p.key();
+        List<ChangeRecord> out = new ArrayList<>();
+        engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
+            ChangeRecord r = ChangeRecord.decode(PartitionLayout.getLong(kv.key(), 5), kv.value());
+            if (r.lsn() > afterLsn && Arrays.equals(r.logicalPartition(), lp)) {
+                out.add(r);
+            }
+            return true;
+        });
+        out.sort(Comparator.comparingLong(ChangeRecord::lsn));
+        return out.size() > limit ? new ArrayList<>(out.subList(0, Math.max(0, limit))) : out;
+    }
+
+    @Override
+    public List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey) {
+        byte[] prefix = PartitionLayout.concat(new byte[]{PartitionLayout.STATS}, PartitionLayout.container(container));
+        byte[] lo = fromKey == null ? prefix : PartitionLayout.concat(prefix, fromKey);
+        byte[] hi = toKey == null ? PartitionLayout.prefixEnd(prefix) : PartitionLayout.concat(prefix, toKey);
+        List<PartitionVersion> out = new ArrayList<>();
+        engine.scan(Space.META, lo, hi, kv -> {
+            out.add(new PartitionVersion(new LogicalPartition(container,
+                    Arrays.copyOfRange(kv.key(), prefix.length, kv.key().length)), PartitionStats.decode(kv.value())));
+            return true;
+        });
+        return out;
+    }
+
+    /** The engine belongs to the core store. */
+    @Override
+    public void close() {
+    }
+}

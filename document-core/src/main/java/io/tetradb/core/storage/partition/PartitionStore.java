@@ -1,0 +1,69 @@
+package io.tetradb.core.storage.partition;
+
+import io.tetradb.core.feed.ChangeRecord;
+
+import java.util.List;
+
+/**
+ * Storage at the level of the logical partition, the unit Cosmos DB makes atomic: what a TetraDB storage engine gives
+ * the core. The embedded RocksDB engine ({@link EmbeddedPartitionStore}) and the Cassandra engine (cassandra-engine)
+ * implement it; {@code PartitionStoreContract} in the test-jar is the suite both pass.
+ *
+ * <ul>
+ *   <li>{@link #apply}: one transaction of one logical partition (items put or deleted, their index terms added and
+ *       removed, its change records, its new statistics), all or nothing, and only if the partition is still at the
+ *       version the writer read. Concurrency is decided here, by the engine, never by a lock inside one TetraDB
+ *       process, so several servers can share one store.</li>
+ *   <li>Point reads and id-range scans of one partition; index seeks across the partitions of a container; the change
+ *       records of one partition in lsn order; the partitions of a key range (a feed range or a physical partition)
+ *       with their versions and statistics, so a change-feed reader finds what changed since a version it saw.</li>
+ * </ul>
+ * Versions are per logical partition and grow: the core uses the partition's last lsn (0: never written).
+ */
+public interface PartitionStore extends AutoCloseable {
+
+    /** The partition's version: 0 for a partition never written. */
+    default long version(LogicalPartition p) {
+        return stats(p).version();
+    }
+
+    /** The partition's statistics ({@link PartitionStats#EMPTY} when never written). */
+    PartitionStats stats(LogicalPartition p);
+
+    /**
+     * Applies {@code write} atomically and in isolation, and sets its partition's version to {@code write.next()}, if
+     * and only if the version is {@code write.expected()}. Nothing is written otherwise: the result says the version
+     * found.
+     */
+    ApplyResult apply(PartitionWrite write);
+
+    /** Returns once the write of an {@link ApplyResult#durableTicket()} is durable (engines that sync later). */
+    default void awaitDurable(long ticket) {
+    }
+
+    /** The item's stored bytes, or null. */
+    byte[] read(LogicalPartition p, String id);
+
+    /** Items with {@code from <= id < to} (null: unbounded) in id order (UTF-8 bytes), at most {@code limit}. */
+    List<StoredItem> scan(LogicalPartition p, String from, String to, int limit);
+
+    /**
+     * Index entries of {@code container} across its partitions, each {@code term · partition key · id} (id in UTF-8:
+     * the core's index key without its container id), with {@code fromTerm <= entry < toTerm} in unsigned byte order
+     * (null: to the end), in that order, at most {@code limit}. A term prefix {@code t} is the range {@code [t,
+     * t+1)}.
+     */
+    List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit);
+
+    /** The partition's change records with an lsn above {@code afterLsn}, in lsn order, at most {@code limit}. */
+    List<ChangeRecord> changes(LogicalPartition p, long afterLsn, int limit);
+
+    /**
+     * The logical partitions of {@code container} whose key is in {@code [fromKey, toKey)} (null: unbounded), with their
+     * statistics and versions, in key order: what a feed range or a physical partition (an EPK range) holds.
+     */
+    List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,285 @@
+package io.tetradb.core.storage.partition;
+
+import io.tetradb.core.feed.ChangeRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The logical-partition storage contract ({@link PartitionStore}), one suite for every engine: the embedded one in
+ * document-core's build, Cassandra in cassandra-engine's {@code cluster} profile. A subclass gives the store; each test
+ * uses a container id of its own, so a subclass may share one store (one keyspace) between tests.
+ */
+public abstract class PartitionStoreContract {
+    private static final AtomicInteger CONTAINERS = new AtomicInteger(ThreadLocalRandom.current().nextInt(1 << 20, 1 << 28));
+    private static final AtomicLong SEQ = new AtomicLong(1);
+
+    protected PartitionStore store;
+    protected int container;
+
+    /** The store under test (fresh or shared). */
+    protected abstract PartitionStore openStore() throws Exception;
+
+    /** Called after each test with the store {@link #openStore()} gave. */
+    protected void closeStore(PartitionStore store) throws Exception {
+        store.close();
+    }
+
+    @BeforeEach
+    void open() throws Exception {
+        store = openStore();
+        container = CONTAINERS.incrementAndGet();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        closeStore(store);
+    }
+
+    // ---- helpers: partitions, terms and records as the core shapes them ----
+
+    protected LogicalPartition partition(String name) {
+        byte[] epk = new byte[16]; // the hash's place, then the key's bytes, as the core's EPK · pk
+        byte[] n = name.getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < epk.length; i++) {
+            epk[i] = i < n.length ? n[i] : 0;
+        }
+        return new LogicalPartition(container, PartitionLayout.concat(epk, new byte[]{0x02}, n, new byte[]{0}));
+    }
+
+    private static byte[] term(int path, String value) {
+        byte[] v = value.getBytes(StandardCharsets.UTF_8);
+        byte[] out = new byte[4 + v.length + 1];
+        PartitionLayout.putInt(out, 0, path);
+        System.arraycopy(v, 0, out, 4, v.length);
+        return out; // a terminating 00 after the value, as the core's string encoding ends
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ChangeRecord record(LogicalPartition p, String id, long lsn, long previousLsn, byte[] current) {
+        ChangeRecord.OperationType type = current == null ? ChangeRecord.OperationType.DELETE
+                : previousLsn == 0 ? ChangeRecord.OperationType.CREATE : ChangeRecord.OperationType.REPLACE;
+        return new ChangeRecord(SEQ.getAndIncrement(), type, lsn, previousLsn, 1_700_000_000_000L, false, p.key(), id,
+                current, null);
+    }
+
+    // ---- the contract ----
+
+    @Test
+    void aNewPartitionIsAtVersionZeroAndAnApplyAtZeroCreatesIt() {
+        LogicalPartition p = partition("alpha");
+        assertEquals(0, store.version(p));
+        assertEquals(PartitionStats.EMPTY, store.stats(p));
+        ApplyResult r = store.apply(PartitionWrite.builder(p, 0, 1).put("a", bytes("A1")).addTerm("a", term(7, "x"))
+                .change(record(p, "a", 1, 0, bytes("A1"))).stats(new PartitionStats(10, 1, 1)).build());
+        assertTrue(r.applied());
+        assertEquals(1, r.version());
+        store.awaitDurable(r.durableTicket());
+        assertEquals(1, store.version(p));
+        assertEquals(new PartitionStats(10, 1, 1), store.stats(p));
+        assertArrayEquals(bytes("A1"), store.read(p, "a"));
+        assertNull(store.read(p, "b"));
+    }
+
+    @Test
+    void aStaleExpectedVersionIsRefusedAndWritesNothing() {
+        LogicalPartition p = partition("beta");
+        assertTrue(store.apply(PartitionWrite.builder(p, 0, 2).put("a", bytes("A1")).addTerm("a", term(1, "old"))
+                .change(record(p, "a", 2, 0, bytes("A1"))).stats(new PartitionStats(5, 1, 2)).build()).applied());
+        // a writer that read version 0 (or 1) lost the race: nothing of its write may appear
+        for (long stale : new long[]{0, 1, 3}) {
+            ApplyResult r = store.apply(PartitionWrite.builder(p, stale, stale + 5).put("a", bytes("LOST"))
+                    .put("b", bytes("LOST")).removeTerm("a", term(1, "old")).addTerm("b", term(1, "lost"))
+                    .change(record(p, "b", stale + 5, 0, bytes("LOST"))).stats(new PartitionStats(99, 2, stale + 5))
+                    .build());
+            assertFalse(r.applied(), "expected " + stale);
+            assertEquals(2, r.version());
+        }
+        assertEquals(2, store.version(p));
+        assertEquals(new PartitionStats(5, 1, 2), store.stats(p));
+        assertArrayEquals(bytes("A1"), store.read(p, "a"));
+        assertNull(store.read(p, "b"));
+        assertEquals(List.of(entry(term(1, "old"), p, "a")), hex(store.seek(container, term(1, ""), null, 100)));
+        assertEquals(List.of(2L), lsns(store.changes(p, 0, 100)));
+    }
+
+    @Test
+    void aReplaceADeleteAndAPutApplyTogether() {
+        LogicalPartition p = partition("gamma");
+        store.apply(PartitionWrite.builder(p, 0, 2).put("a", bytes("A1")).put("b", bytes("B1"))
+                .addTerm("a", term(1, "a1")).addTerm("b", term(1, "b1")).stats(new PartitionStats(4, 2, 2)).build());
+        ApplyResult r = store.apply(PartitionWrite.builder(p, 2, 5).put("a", bytes("A2")).delete("b").put("c", bytes("C1"))
+                .removeTerm("a", term(1, "a1")).addTerm("a", term(1, "a2")).removeTerm("b", term(1, "b1"))
+                .addTerm("c", term(1, "c1")).change(record(p, "a", 3, 1, bytes("A2")))
+                .change(record(p, "b", 4, 2, null)).change(record(p, "c", 5, 0, bytes("C1")))
+                .stats(new PartitionStats(4, 2, 5)).build());
+        assertTrue(r.applied());
+        assertArrayEquals(bytes("A2"), store.read(p, "a"));
+        assertNull(store.read(p, "b"));
+        assertArrayEquals(bytes("C1"), store.read(p, "c"));
+        assertEquals(List.of(entry(term(1, "a2"), p, "a"), entry(term(1, "c1"), p, "c")),
+                hex(store.seek(container, term(1, ""), term(2, ""), 100)));
+        List<ChangeRecord> changes = store.changes(p, 2, 100);
+        assertEquals(List.of(3L, 4L, 5L), lsns(changes));
+        assertEquals(ChangeRecord.OperationType.DELETE, changes.get(1).operationType());
+        assertEquals("b", changes.get(1).id());
+        assertArrayEquals(bytes("C1"), changes.get(2).current());
+        assertEquals(List.of(4L, 5L), lsns(store.changes(p, 3, 100)));
+        assertEquals(List.of(3L), lsns(store.changes(p, 2, 1)));
+        assertEquals(5, store.version(p));
+    }
+
+    @Test
+    void scansReadOnePartitionsItemsInIdOrderWithinBounds() {
+        LogicalPartition p = partition("delta");
+        LogicalPartition other = partition("deltb");
+        List<String> ids = List.of("b", "a", "ab", "z", "é", "\uD83D\uDE00", "A", "b0");
+        PartitionWrite.Builder w = PartitionWrite.builder(p, 0, 1);
+        for (String id : ids) {
+            w.put(id, bytes("v" + id));
+        }
+        store.apply(w.stats(new PartitionStats(1, ids.size(), 1)).build());
+        store.apply(PartitionWrite.builder(other, 0, 1).put("aa", bytes("other")).stats(new PartitionStats(1, 1, 1)).build());
+        List<String> sorted = new ArrayList<>(ids);
+        sorted.sort((x, y) -> Arrays.compareUnsigned(bytes(x), bytes(y))); // UTF-8 byte order
+        assertEquals(sorted, ids(store.scan(p, null, null, 100)));
+        assertEquals(List.of("a", "ab", "b"), ids(store.scan(p, "a", "b0", 100)));
+        assertEquals(List.of("b", "b0", "z"), ids(store.scan(p, "b", "é", 100)));
+        assertEquals(List.of("A", "a"), ids(store.scan(p, null, null, 2)));
+        assertEquals(List.of("é", "\uD83D\uDE00"), ids(store.scan(p, "é", null, 100)));
+        assertArrayEquals(bytes("vab"), store.scan(p, "ab", "ab0", 1).get(0).value());
+    }
+
+    @Test
+    void indexSeeksCrossPartitionsInTermOrder() {
+        LogicalPartition p1 = partition("p1");
+        LogicalPartition p2 = partition("p2");
+        store.apply(PartitionWrite.builder(p1, 0, 1).put("x", bytes("1")).addTerm("x", term(3, "m"))
+                .addTerm("x", term(4, "q")).stats(new PartitionStats(1, 1, 1)).build());
+        store.apply(PartitionWrite.builder(p2, 0, 2).put("y", bytes("2")).put("x", bytes("3"))
+                .addTerm("y", term(3, "c")).addTerm("x", term(3, "m")).addTerm("y", term(3, "t"))
+                .stats(new PartitionStats(2, 2, 2)).build());
+        assertEquals(List.of(entry(term(3, "c"), p2, "y"), entry(term(3, "m"), p1, "x"), entry(term(3, "m"), p2, "x"),
+                entry(term(3, "t"), p2, "y")), hex(store.seek(container, term(3, ""), term(4, ""), 100)));
+        assertEquals(List.of(entry(term(3, "m"), p1, "x"), entry(term(3, "m"), p2, "x")),
+                hex(store.seek(container, term(3, "m"), term(3, "n"), 100)));
+        assertEquals(List.of(entry(term(3, "c"), p2, "y")), hex(store.seek(container, term(3, ""), term(4, ""), 1)));
+        assertEquals(List.of(entry(term(4, "q"), p1, "x")), hex(store.seek(container, term(4, ""), null, 100)));
+        // a term removed with its item is no longer found
+        store.apply(PartitionWrite.builder(p2, 2, 3).delete("x").removeTerm("x", term(3, "m"))
+                .stats(new PartitionStats(1, 1, 3)).build());
+        assertEquals(List.of(entry(term(3, "m"), p1, "x")), hex(store.seek(container, term(3, "m"), term(3, "n"), 100)));
+    }
+
+    @Test
+    void partitionsOfAKeyRangeComeWithTheirVersions() {
+        List<LogicalPartition> ps = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            LogicalPartition p = partition("lp" + i);
+            ps.add(p);
+            store.apply(PartitionWrite.builder(p, 0, i + 1).put("id", bytes("v")).stats(new PartitionStats(1, 1, i + 1))
+                    .build());
+        }
+        List<PartitionVersion> all = store.partitions(container, null, null);
+        assertEquals(ps, all.stream().map(PartitionVersion::partition).toList());
+        assertEquals(List.of(1L, 2L, 3L, 4L, 5L, 6L), all.stream().map(PartitionVersion::version).toList());
+        List<PartitionVersion> some = store.partitions(container, ps.get(2).key(), ps.get(4).key());
+        assertEquals(List.of(ps.get(2), ps.get(3)), some.stream().map(PartitionVersion::partition).toList());
+        assertEquals(new PartitionStats(1, 1, 3), some.get(0).stats());
+    }
+
+    @Test
+    void racingWritersWinEachVersionExactlyOnce() throws Exception {
+        LogicalPartition p = partition("race");
+        int writers = 4;
+        int versions = 24;
+        List<Long> won = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < writers; t++) {
+            String me = "w" + t;
+            Thread th = new Thread(() -> {
+                try {
+                    start.await();
+                    while (true) {
+                        long v = store.version(p);
+                        if (v >= versions) {
+                            return;
+                        }
+                        byte[] counter = store.read(p, "counter");
+                        long n = counter == null ? 0 : Long.parseLong(new String(counter, StandardCharsets.UTF_8));
+                        ApplyResult r = store.apply(PartitionWrite.builder(p, v, v + 1)
+                                .put("counter", bytes(Long.toString(n + 1))).put("by-" + (v + 1), bytes(me))
+                                .change(record(p, "counter", v + 1, v, bytes(Long.toString(n + 1))))
+                                .stats(new PartitionStats(0, 1, v + 1)).build());
+                        if (r.applied()) {
+                            won.add(v + 1);
+                        } else { // as a client told to retry: writers that retry at once collide again
+                            Thread.sleep(ThreadLocalRandom.current().nextInt(1, 10));
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+            threads.add(th);
+            th.start();
+        }
+        start.countDown();
+        for (Thread th : threads) {
+            th.join();
+        }
+        assertEquals(List.of(), failures);
+        assertEquals(versions, won.size());
+        assertEquals(versions, new HashSet<>(won).size());
+        assertEquals(versions, store.version(p));
+        assertEquals(Long.toString(versions), new String(store.read(p, "counter"), StandardCharsets.UTF_8));
+        List<Long> lsns = lsns(store.changes(p, 0, 1000));
+        assertEquals(versions, lsns.size());
+        Set<Long> expected = new HashSet<>();
+        for (long v = 1; v <= versions; v++) {
+            expected.add(v);
+            assertTrue(store.read(p, "by-" + v) != null, "version " + v + " has its winner's mark");
+        }
+        assertEquals(expected, new HashSet<>(lsns));
+    }
+
+    // ---- assertions' shapes ----
+
+    private static String entry(byte[] term, LogicalPartition p, String id) {
+        return java.util.HexFormat.of().formatHex(PartitionLayout.concat(term, p.key(), bytes(id)));
+    }
+
+    private static List<String> hex(List<byte[]> entries) {
+        return entries.stream().map(e -> java.util.HexFormat.of().formatHex(e)).toList();
+    }
+
+    private static List<Long> lsns(List<ChangeRecord> records) {
+        return records.stream().map(ChangeRecord::lsn).toList();
+    }
+
+    private static List<String> ids(List<StoredItem> items) {
+        return items.stream().map(StoredItem::id).toList();
+    }
+}
