@@ -377,6 +377,15 @@ public final class ContainerStore {
                 kv -> isExpired(kv.value()) || visitor.test(kv.value()));
     }
 
+    /**
+     * Item counts from a composite index's keys (no item read): see {@link CompositeEntryCounts#count}; null when
+     * they would not be exact. Expired items not yet purged are counted (as the index still holds them).
+     */
+    public Map<JsonNode, Long> countByComposite(List<String> paths, List<JsonNode> leading) { // graph-perf hook
+        checkNotDeleted();
+        return new CompositeEntryCounts(this).count(paths, leading);
+    }
+
     // ---- time to live (see ExpiryIndex, TtlPurger) ----------------------------------------------------------------
 
     /** When this container's items expire. */

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Predicate;
@@ -133,6 +134,31 @@ public final class GraphStore {
         }
         charges.add(1 + 0.01 * hops.size());
         return hops;
+    }
+
+    /** The composite index {@link Layout#indexingPolicy()} declares for {@link #labelCounts}. */
+    public static final List<String> LABEL_COUNT_INDEX = List.of("/" + Layout.IS_EDGE, "/" + Layout.LABEL);
+
+    /**
+     * Vertices (or edges) per label from the keys of the {@link #LABEL_COUNT_INDEX} composite index (nothing read or
+     * parsed; charged 1 RU plus 0.01 per label), or null when the container has no such index (an existing
+     * container keeps its policy), is rebuilding it, or a label is too long for its entry: then ask a query.
+     * An item without a string label counts under {@code defaultLabel}.
+     */
+    public Map<String, Long> labelCounts(boolean vertices, String defaultLabel) {
+        if (core == null) {
+            return null;
+        }
+        Map<JsonNode, Long> counts = coreStore().countByComposite(LABEL_COUNT_INDEX,
+                List.of(vertices ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+                        : com.fasterxml.jackson.databind.node.BooleanNode.TRUE));
+        if (counts == null) {
+            return null;
+        }
+        Map<String, Long> out = new java.util.HashMap<>();
+        counts.forEach((label, n) -> out.merge(label.isTextual() ? label.textValue() : defaultLabel, n, Long::sum));
+        charges.add(1 + 0.01 * out.size());
+        return out;
     }
 
     /** One adjacency entry, decoded. {@code properties}: the edge's properties as JSON, null when not carried. */
