@@ -80,6 +80,8 @@ public final class TetraGraph implements Graph {
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraAdjacencyCountStrategy
                                         .instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraLabelCountStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraOrderLimitStrategy
                                         .instance()));
     }
 
