@@ -386,6 +386,12 @@ public final class ContainerStore {
         return new CompositeEntryCounts(this).count(paths, leading);
     }
 
+    /** The items holding {@code value} at {@code path}, from index keys: see {@link TermAddresses#of}; null if unindexed. */
+    public List<ItemAddress> addressesByTerm(List<String> path, JsonNode value) { // graph-perf hook
+        checkNotDeleted();
+        return new TermAddresses(this).of(path, value);
+    }
+
     // ---- time to live (see ExpiryIndex, TtlPurger) ----------------------------------------------------------------
 
     /** When this container's items expire. */

@@ -161,6 +161,46 @@ public final class GraphStore {
         return out;
     }
 
+    /**
+     * The items whose {@code label} is {@code label}, found from the core's index keys for {@code /label} (nothing
+     * parsed) and read through {@link #read} (the exact item cache; a point read on a miss), in index order; null
+     * when the container does not index {@code /label} (then query). Items are not filtered: vertices and edges.
+     */
+    public Iterator<ObjectNode> itemsWithLabel(String label) {
+        if (core == null) {
+            return null;
+        }
+        List<io.tetradb.core.store.ItemAddress> addresses = coreStore().addressesByTerm(List.of(Layout.LABEL),
+                com.fasterxml.jackson.databind.node.TextNode.valueOf(label));
+        if (addresses == null) {
+            return null;
+        }
+        charges.add(1 + 0.01 * addresses.size()); // the key scan, as an adjacency scan is charged
+        Iterator<io.tetradb.core.store.ItemAddress> it = addresses.iterator();
+        return new Iterator<>() {
+            private ObjectNode next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    io.tetradb.core.store.ItemAddress a = it.next();
+                    next = read(otherPk(a.pk().components().get(0)), a.id());
+                }
+                return next != null;
+            }
+
+            @Override
+            public ObjectNode next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ObjectNode out = next;
+                next = null;
+                return out;
+            }
+        };
+    }
+
     /** One adjacency entry, decoded. {@code properties}: the edge's properties as JSON, null when not carried. */
     public record Hop(byte direction, String label, Object otherPk, String otherId, String otherLabel, String edgeId,
                       byte[] properties) {

@@ -101,4 +101,22 @@ class AdjacencyStrategiesTest {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void hasLabelAloneReadsLabelKeysThenTheItemCache() {
+        // an edge with a vertex label and a document-face vertex of that label: only vertices, every one
+        g.V(List.of("X", "a")).addE("city").to(__.V(List.of("Y", "b"))).iterate();
+        client.getDatabase("graphdb").getContainer("graph").createItem(new com.fasterxml.jackson.databind.ObjectMapper()
+                .createObjectNode().put("id", "d").put("pk", "Z").put("label", "city"));
+        assertEquals(java.util.Set.of(List.of("X", "a"), List.of("Y", "b"), List.of("Z", "d")),
+                new java.util.HashSet<>(g.V().hasLabel("city").id().toList()));
+        assertTrue(g.V().hasLabel("city").profile().next().toString().contains("label keys"));
+        // a write through another face is seen at once (the cache is exact)
+        client.getDatabase("graphdb").getContainer("graph").upsertItem(new com.fasterxml.jackson.databind.ObjectMapper()
+                .createObjectNode().put("id", "d").put("pk", "Z").put("label", "town"));
+        assertEquals(java.util.Set.of(List.of("X", "a"), List.of("Y", "b")),
+                new java.util.HashSet<>(g.V().hasLabel("city").id().toList()));
+        assertEquals(2L, g.V().hasLabel("town").count().next());
+        assertEquals(List.of(), g.V().hasLabel("vertex").toList());
+    }
 }
