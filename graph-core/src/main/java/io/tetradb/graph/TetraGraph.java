@@ -82,6 +82,8 @@ public final class TetraGraph implements Graph {
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraLabelCountStrategy
                                         .instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraOrderLimitStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraPrefetchStrategy
                                         .instance()));
     }
 
