@@ -80,6 +80,10 @@ public final class TetraGraph implements Graph {
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraAdjacencyCountStrategy
                                         .instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraLabelCountStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraOrderLimitStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraPrefetchStrategy
                                         .instance()));
     }
 

@@ -377,6 +377,52 @@ public final class ContainerStore {
                 kv -> isExpired(kv.value()) || visitor.test(kv.value()));
     }
 
+    /**
+     * Item counts from a composite index's keys (no item read): see {@link CompositeEntryCounts#count}; null when
+     * they would not be exact. Expired items not yet purged are counted (as the index still holds them).
+     */
+    public Map<JsonNode, Long> countByComposite(List<String> paths, List<JsonNode> leading) { // graph-perf hook
+        checkNotDeleted();
+        return new CompositeEntryCounts(this).count(paths, leading);
+    }
+
+    /**
+     * Point reads of several items in one storage multi-get: per address, what {@link #read} gives (without
+     * If-None-Match), or null where the item does not exist (or expired). Each item is admitted and charged as its
+     * own point read (a miss as a miss).
+     */
+    public List<ItemResult> readMany(List<ItemAddress> addresses) { // graph-perf hook
+        checkNotDeleted();
+        List<byte[]> keys = new ArrayList<>(addresses.size());
+        for (ItemAddress a : addresses) {
+            checkLevels(a.pk());
+            keys.add(Keys.concat(collId, a.pk().epk(), a.pk().encoded(), Keys.utf8(a.id())));
+        }
+        List<byte[]> values = keys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, keys);
+        List<ItemResult> out = new ArrayList<>(addresses.size());
+        for (int i = 0; i < addresses.size(); i++) {
+            ItemAddress a = addresses.get(i);
+            byte[] stored = values.get(i);
+            io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, a.pk().epk()); // throughput
+            if (stored == null || isExpired(stored)) {
+                store.rateLimiter().settle(budget, RequestCharge.miss(), a.pk()); // throughput
+                out.add(null);
+                continue;
+            }
+            double charge = RequestCharge.read(keys.get(i).length + stored.length);
+            store.rateLimiter().settle(budget, charge, a.pk()); // throughput
+            out.add(new ItemResult(ItemOperation.Type.READ, a.id(), Status.OK, stored, etag(ItemCodec.lsn(stored)),
+                    charge, null));
+        }
+        return out;
+    }
+
+    /** The items holding {@code value} at {@code path}, from index keys: see {@link TermAddresses#of}; null if unindexed. */
+    public List<ItemAddress> addressesByTerm(List<String> path, JsonNode value) { // graph-perf hook
+        checkNotDeleted();
+        return new TermAddresses(this).of(path, value);
+    }
+
     // ---- time to live (see ExpiryIndex, TtlPurger) ----------------------------------------------------------------
 
     /** When this container's items expire. */

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Predicate;
@@ -135,6 +136,71 @@ public final class GraphStore {
         return hops;
     }
 
+    /** The composite index {@link Layout#indexingPolicy()} declares for {@link #labelCounts}. */
+    public static final List<String> LABEL_COUNT_INDEX = List.of("/" + Layout.IS_EDGE, "/" + Layout.LABEL);
+
+    /**
+     * Vertices (or edges) per label from the keys of the {@link #LABEL_COUNT_INDEX} composite index (nothing read or
+     * parsed; charged 1 RU plus 0.01 per label), or null when the container has no such index (an existing
+     * container keeps its policy), is rebuilding it, or a label is too long for its entry: then ask a query.
+     * An item without a string label counts under {@code defaultLabel}.
+     */
+    public Map<String, Long> labelCounts(boolean vertices, String defaultLabel) {
+        if (core == null) {
+            return null;
+        }
+        Map<JsonNode, Long> counts = coreStore().countByComposite(LABEL_COUNT_INDEX,
+                List.of(vertices ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()
+                        : com.fasterxml.jackson.databind.node.BooleanNode.TRUE));
+        if (counts == null) {
+            return null;
+        }
+        Map<String, Long> out = new java.util.HashMap<>();
+        counts.forEach((label, n) -> out.merge(label.isTextual() ? label.textValue() : defaultLabel, n, Long::sum));
+        charges.add(1 + 0.01 * out.size());
+        return out;
+    }
+
+    /**
+     * The items whose {@code label} is {@code label}, found from the core's index keys for {@code /label} (nothing
+     * parsed) and read through {@link #read} (the exact item cache; a point read on a miss), in index order; null
+     * when the container does not index {@code /label} (then query). Items are not filtered: vertices and edges.
+     */
+    public Iterator<ObjectNode> itemsWithLabel(String label) {
+        if (core == null) {
+            return null;
+        }
+        List<io.tetradb.core.store.ItemAddress> addresses = coreStore().addressesByTerm(List.of(Layout.LABEL),
+                com.fasterxml.jackson.databind.node.TextNode.valueOf(label));
+        if (addresses == null) {
+            return null;
+        }
+        charges.add(1 + 0.01 * addresses.size()); // the key scan, as an adjacency scan is charged
+        Iterator<io.tetradb.core.store.ItemAddress> it = addresses.iterator();
+        return new Iterator<>() {
+            private ObjectNode next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && it.hasNext()) {
+                    io.tetradb.core.store.ItemAddress a = it.next();
+                    next = read(otherPk(a.pk().components().get(0)), a.id());
+                }
+                return next != null;
+            }
+
+            @Override
+            public ObjectNode next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ObjectNode out = next;
+                next = null;
+                return out;
+            }
+        };
+    }
+
     /** One adjacency entry, decoded. {@code properties}: the edge's properties as JSON, null when not carried. */
     public record Hop(byte direction, String label, Object otherPk, String otherId, String otherLabel, String edgeId,
                       byte[] properties) {
@@ -244,6 +310,56 @@ public final class GraphStore {
             }
             throw e;
         }
+    }
+
+    /**
+     * {@link #read} of several items: the cached ones (current by their partition's write stamp) from the cache, the
+     * others in one core multi-get (not revalidated by etag: a miss reads the item whole). Per address, the item or
+     * null. Without a core store (tests of the document face only), one point read each.
+     */
+    public List<ObjectNode> readMany(List<Object> pks, List<String> ids) {
+        List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
+        if (core == null) {
+            for (int i = 0; i < ids.size(); i++) {
+                out.set(i, read(pks.get(i), ids.get(i)));
+            }
+            return out;
+        }
+        ContainerStore store = coreStore();
+        List<Integer> missing = new ArrayList<>();
+        List<io.tetradb.core.store.ItemAddress> addresses = new ArrayList<>();
+        long[] stamps = new long[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            Object pk = pks.get(i);
+            PartitionKeyValue pkv = partitionKeyValue(pk);
+            stamps[i] = store.writeStamps().stamp(pkv); // before the read, as in read()
+            ItemCache.Entry cached = cache.get(pk, ids.get(i));
+            if (cached != null && cached.stamp() == stamps[i]) {
+                charges.add(1);
+                out.set(i, cached.item());
+            } else {
+                missing.add(i);
+                addresses.add(new io.tetradb.core.store.ItemAddress(pkv, ids.get(i)));
+            }
+        }
+        if (addresses.isEmpty()) {
+            return out;
+        }
+        List<io.tetradb.core.store.ItemResult> read = store.readMany(addresses);
+        for (int j = 0; j < read.size(); j++) {
+            int i = missing.get(j);
+            io.tetradb.core.store.ItemResult r = read.get(j);
+            if (r == null) {
+                charges.add(1);
+                cache.remove(pks.get(i), ids.get(i));
+                continue;
+            }
+            charges.add(r.requestCharge());
+            ObjectNode item = strip(store.codec().parse(r.stored(), ObjectNode.class));
+            cache.put(pks.get(i), ids.get(i), item, stamps[i]);
+            out.set(i, item);
+        }
+        return out;
     }
 
     /** Creates the item; false if its (pk, id) is taken. */

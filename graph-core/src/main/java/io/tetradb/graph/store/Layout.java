@@ -49,10 +49,15 @@ public final class Layout {
      * (read from the edge or its adjacency entry) and {@code _vertexId}, {@code _sink} (hops read the core's
      * adjacency entries instead). That saves five of an edge's twelve index entries on every edge write. Document-face
      * queries on them still work (as filters). {@code _isEdge} ({@code g.E()}) and {@code label} stay indexed.
+     * One composite index {@code (/_isEdge, /label)} holds one entry per item, vertices (no {@code _isEdge}) first,
+     * each kind in label order: {@code g.V().groupCount().by(label)} counts its keys (see
+     * {@link GraphStore#labelCounts}).
      */
     public static IndexingPolicy indexingPolicy() {
         return new IndexingPolicy().setExcludedPaths(List.of("/\"_etag\"/?", "/" + VERTEX_LABEL + "/?",
-                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?"));
+                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?"))
+                .setCompositeIndexes(List.of(GraphStore.LABEL_COUNT_INDEX.stream()
+                        .map(path -> new io.tetradb.document.CompositePath().setPath(path)).toList()));
     }
 
     /** True when {@code field} is a vertex property's entry array: objects, each with a string id and a value. */

@@ -107,6 +107,18 @@ abstract class TetraElement implements Element {
         return item;
     }
 
+    /** True when {@link #item()} would read the item (no snapshot, or one that may be stale, and no seed). */
+    boolean needsItem() {
+        long now = store().version(pk, key);
+        return (item == null || seen != now) && !(item == null && seededAt == now);
+    }
+
+    /** Takes {@code read} as the snapshot, read when the element's write count was {@code version}. */
+    void prime(ObjectNode read, long version) {
+        item = read;
+        seen = version;
+    }
+
     /**
      * Applies a change to the current item and writes it back, if no one else wrote the item meanwhile (its etag);
      * else reads it again and re-applies the change, so concurrent writers to one element lose nothing.

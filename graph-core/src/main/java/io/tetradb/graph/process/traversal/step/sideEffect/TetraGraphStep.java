@@ -2,6 +2,7 @@ package io.tetradb.graph.process.traversal.step.sideEffect;
 
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.graph.process.traversal.query.HasToSql;
+import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.structure.ElementIds;
 import org.apache.tinkerpop.gremlin.process.traversal.Compare;
 import org.apache.tinkerpop.gremlin.process.traversal.Contains;
@@ -14,6 +15,7 @@ import org.apache.tinkerpop.gremlin.process.traversal.step.util.HasContainer;
 import org.apache.tinkerpop.gremlin.process.traversal.util.AndP;
 import org.apache.tinkerpop.gremlin.process.traversal.util.MutableMetrics;
 import org.apache.tinkerpop.gremlin.structure.Element;
+import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.util.StringFactory;
 import org.apache.tinkerpop.gremlin.util.iterator.IteratorUtils;
@@ -70,13 +72,40 @@ public final class TetraGraphStep<S, E extends Element> extends GraphStep<S, E> 
         } else {
             HasToSql q = query();
             sql = q.sql().toString();
-            found = g.finder().query(q.sql(), null);
+            found = byLabel(g);
+            if (found == null) {
+                found = g.finder().query(q.sql(), null);
+            } else {
+                sql = "label keys, then cached reads: " + sql;
+            }
         }
         if (metrics != null) {
             metrics.setAnnotation("query", sql);
         }
         Iterator<E> filtered = (Iterator<E>) IteratorUtils.filter(found, e -> HasContainer.testAll(e, hasContainers));
         return metrics == null ? filtered : annotateWhenDone(filtered, g, before);
+    }
+
+    /**
+     * {@code g.V().hasLabel('x')} and nothing else: the vertices' addresses from the core's label index keys, each
+     * read through the graph's exact item cache (a query would read and parse every item again); null otherwise.
+     * Edges that share the label are skipped here, the has-containers are tested on every vertex anyway.
+     */
+    private Iterator<? extends Element> byLabel(TetraGraph g) {
+        if (!vertices() || hasContainers.size() != 1) {
+            return null;
+        }
+        HasContainer c = hasContainers.get(0);
+        if (!T.label.getAccessor().equals(c.getKey()) || c.getBiPredicate() != Compare.eq
+                || !(c.getValue() instanceof String label) || label.equals(Vertex.DEFAULT_LABEL)) {
+            return null; // a vertex without a label field has the default label: not in the label index
+        }
+        Iterator<com.fasterxml.jackson.databind.node.ObjectNode> items = g.store().itemsWithLabel(label);
+        if (items == null) {
+            return null;
+        }
+        return IteratorUtils.map(IteratorUtils.filter(items, item -> !item.has(Layout.IS_EDGE)),
+                item -> (Vertex) g.finder().wrap(item));
     }
 
     /**

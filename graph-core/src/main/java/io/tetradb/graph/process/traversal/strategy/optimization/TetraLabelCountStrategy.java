@@ -20,6 +20,7 @@ import java.util.Set;
  * {@code g.V().hasLabel(...).groupCount().by(label)} (also {@code g.E()}) → one core query
  * {@code SELECT c.label AS k, COUNT(1) AS n ... GROUP BY c.label}, when the root traversal is just the graph step
  * (without ids, every container translated exactly) and the group count: the core counts without making elements.
+ * Without has-containers the step first asks the graph's composite label index, whose keys alone give the counts.
  */
 public final class TetraLabelCountStrategy extends AbstractTraversalStrategy<TraversalStrategy.ProviderOptimizationStrategy>
         implements TraversalStrategy.ProviderOptimizationStrategy {
@@ -52,7 +53,8 @@ public final class TetraLabelCountStrategy extends AbstractTraversalStrategy<Tra
         }
         Sql sql = q.sql().withSelect("SELECT c.label AS k, COUNT(1) AS n FROM c").withTail("GROUP BY c.label");
         TraversalHelper.removeAllSteps(traversal);
-        traversal.addStep(new TetraLabelCountStep<>(traversal, sql, graphStep.returnsVertex()));
+        traversal.addStep(new TetraLabelCountStep<>(traversal, sql, graphStep.returnsVertex(),
+                graphStep.getHasContainers().isEmpty()));
     }
 
     @Override
