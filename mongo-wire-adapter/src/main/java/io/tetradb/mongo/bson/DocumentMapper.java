@@ -226,6 +226,20 @@ public final class DocumentMapper {
     }
 
     /**
+     * As {@link #fromStored}, for a document sent as it is (never changed): a binary item is transcoded straight into
+     * BSON bytes where it can be ({@link BinaryItemRawBson}), which the reply copies without encoding anything.
+     */
+    public static BsonDocument fromStoredForReply(ItemCodec codec, byte[] stored) {
+        if (StoredItems.isBinary(stored)) {
+            BsonDocument raw = BinaryItemRawBson.read(stored, StoredItems.HEADER);
+            if (raw != null) {
+                return raw;
+            }
+        }
+        return fromStored(codec, stored);
+    }
+
+    /**
      * The Mongo document of an item image without the stored header (a change record's image): a TB1 object, or
      * JSON text (as written before the binary format).
      */

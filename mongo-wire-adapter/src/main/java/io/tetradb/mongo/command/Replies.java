@@ -34,6 +34,32 @@ public final class Replies {
         return d;
     }
 
+    /**
+     * {@link #cursor} with a first batch of at most one document and no cursor left open, written as the reply's
+     * BSON bytes at once: a raw document is copied as it is, never decoded and encoded again.
+     */
+    public static org.bson.RawBsonDocument singleBatch(String ns, BsonDocument doc) {
+        org.bson.io.BasicOutputBuffer out = new org.bson.io.BasicOutputBuffer(doc == null ? 128 : 1024);
+        try (org.bson.BsonBinaryWriter w = new org.bson.BsonBinaryWriter(out)) {
+            w.writeStartDocument();
+            w.writeStartDocument("cursor");
+            w.writeStartArray("firstBatch");
+            if (doc instanceof org.bson.RawBsonDocument raw) {
+                w.pipe(new org.bson.BsonBinaryReader(raw.getByteBuffer().asNIO()));
+            } else if (doc != null) {
+                new org.bson.codecs.BsonDocumentCodec().encode(w, doc,
+                        org.bson.codecs.EncoderContext.builder().build());
+            }
+            w.writeEndArray();
+            w.writeInt64("id", 0);
+            w.writeString("ns", ns);
+            w.writeEndDocument();
+            w.writeDouble("ok", 1);
+            w.writeEndDocument();
+        }
+        return new org.bson.RawBsonDocument(out.getInternalBuffer(), 0, out.getPosition());
+    }
+
     /** {@code {cursor: {firstBatch|nextBatch, id, ns}, ok: 1}}. */
     public static BsonDocument cursor(String batchName, long id, String ns, List<? extends BsonValue> batch) {
         return ok(new BsonDocument("cursor", new BsonDocument(batchName, new BsonArray(batch))

@@ -157,6 +157,23 @@ public final class MongoCollection {
         }
     }
 
+    /**
+     * The document stored under core id {@code id} (unsharded, outside a transaction), as the bytes a reply copies
+     * ({@link io.tetradb.mongo.bson.BinaryItemRawBson}, immutable) where the item allows, or null if there is none.
+     */
+    public BsonDocument readReply(String id, double[] charge) {
+        try {
+            ItemResult r = container.read(PARTITION, id, null);
+            charge[0] += r.requestCharge();
+            return DocumentMapper.fromStoredForReply(container.codec(), r.stored());
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
     /** The document with this {@code _id}, or null (the first found, in a sharded collection). */
     public StoredDoc findById(BsonValue id, double[] charge) {
         DocStream s = candidates(new BsonDocument("_id", id));
