@@ -71,6 +71,12 @@ public final class DocumentMapper {
      * encoded to learn its exact size.
      */
     public static ObjectNode toItem(BsonDocument doc) {
+        if (doc instanceof org.bson.RawBsonDocument raw) { // an insert's document still in its wire bytes
+            ObjectNode direct = RawBsonItems.toItem(raw);
+            if (direct != null) {
+                return direct;
+            }
+        }
         Walk walk = new Walk();
         ObjectNode out = F.objectNode();
         out.put("id", IdCodec.encode(doc.get("_id")));

@@ -216,6 +216,9 @@ public final class MongoCollection {
         } else if (p.doc() != null) {
             throw duplicateId(doc.get("_id"));
         }
+        if (doc instanceof org.bson.RawBsonDocument raw) { // the transaction's later updates change its copy in place
+            doc = raw.decode(new org.bson.codecs.BsonDocumentCodec());
+        }
         txn.write(this, pk, id, doc, p == null ? null : p.baseEtag());
         return charge;
     }
@@ -317,6 +320,9 @@ public final class MongoCollection {
 
     /** About the stored size of a document (its JSON with system properties): enough to cut batches below 2 MB. */
     public static int approxSize(BsonValue v) {
+        if (v instanceof org.bson.RawBsonDocument raw) { // an insert's document in its wire bytes: their size
+            return raw.getByteBuffer().remaining();
+        }
         return switch (v.getBsonType()) {
             case DOCUMENT -> {
                 int n = 2;

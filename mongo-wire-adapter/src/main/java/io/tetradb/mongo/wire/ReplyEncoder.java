@@ -47,16 +47,20 @@ public final class ReplyEncoder {
     /** The message: its length, the header after the length ({@code headerBytes} in all), then the document. */
     private static ByteBuf frame(ByteBufAllocator alloc, BsonDocument doc, int headerBytes,
                                  java.util.function.Consumer<ByteBuf> header) {
+        if (doc instanceof RawBsonDocument raw) { // a reply written as bytes already (Replies.singleBatch)
+            java.nio.ByteBuffer bytes = raw.getByteBuffer().asNIO();
+            int length = headerBytes + bytes.remaining();
+            ByteBuf buf = alloc.buffer(length);
+            buf.writeIntLE(length);
+            header.accept(buf);
+            buf.writeBytes(bytes);
+            return buf;
+        }
         BasicOutputBuffer out = BUFFERS.get();
         out.truncateToPosition(0);
         try {
-            if (doc instanceof RawBsonDocument raw) { // a reply written as bytes already (Replies.singleBatch)
-                java.nio.ByteBuffer bytes = raw.getByteBuffer().asNIO();
-                out.writeBytes(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
-            } else {
-                try (BsonBinaryWriter writer = new BsonBinaryWriter(out)) {
-                    CODEC.encode(writer, doc, CONTEXT);
-                }
+            try (BsonBinaryWriter writer = new BsonBinaryWriter(out)) {
+                CODEC.encode(writer, doc, CONTEXT);
             }
             int length = headerBytes + out.getPosition();
             ByteBuf buf = alloc.buffer(length);

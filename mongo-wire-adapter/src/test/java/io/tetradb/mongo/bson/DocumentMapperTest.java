@@ -277,6 +277,56 @@ class DocumentMapperTest {
         }
     }
 
+    /**
+     * An insert's document still in its wire bytes ({@code RawBsonDocument}, as the request decoder keeps them) maps
+     * to the item its decoded tree maps to: read straight from the bytes in the common shape, through the tree for
+     * DBRefs, tagged types and the limits (with the same errors).
+     */
+    @Test
+    void rawDocumentsMapAsTheirTrees() {
+        Random random = new Random(23);
+        List<BsonDocument> docs = new java.util.ArrayList<>(List.of(
+                BsonDocument.parse("{a: 1, _id: 'last', id: 'x', '~t': 2, _ts: 3, sub: {id: 1, '~u': [1, {b: null}]}, "
+                        + "d: {$date: '2026-01-02T03:04:05.678Z'}, o: {$oid: '5f0000000000000000000001'}, "
+                        + "dec: {$numberDecimal: '1.50'}, negZero: {$numberDecimal: '-0'}, re: {$regex: 'a', $options: 'i'}, "
+                        + "bin: {$binary: {base64: 'AQID', subType: '80'}}, min: {$minKey: 1}, t: {$timestamp: {t: 1, i: 2}}}"),
+                BsonDocument.parse("{_id: {k: 1}, ref: {$ref: 'c', $id: 1}}"),
+                BsonDocument.parse("{_id: 2, far: {$date: {$numberLong: '9223372036854775807'}}, u: {$undefined: true}}")));
+        for (int i = 0; i < 300; i++) {
+            BsonDocument doc = randomDocument(random, 0);
+            doc.put("_id", new BsonInt32(i));
+            docs.add(doc);
+        }
+        for (BsonDocument doc : docs) {
+            org.bson.RawBsonDocument raw = new org.bson.RawBsonDocument(doc, new org.bson.codecs.BsonDocumentCodec());
+            ObjectNode expected = DocumentMapper.toItem(doc);
+            ObjectNode actual = DocumentMapper.toItem(raw);
+            assertEquals(expected, actual, doc.toJson());
+            assertEquals(List.copyOf(iterable(expected.fieldNames())), List.copyOf(iterable(actual.fieldNames())));
+        }
+        BsonDocument deep = new BsonDocument("_id", new BsonInt32(1));
+        BsonDocument level = deep;
+        for (int i = 0; i < 100; i++) {
+            BsonDocument next = new BsonDocument();
+            level.put("n", next);
+            level = next;
+        }
+        io.tetradb.mongo.command.MongoError tooDeep = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(
+                        new org.bson.RawBsonDocument(deep, new org.bson.codecs.BsonDocumentCodec())));
+        assertEquals(2, tooDeep.code().code());
+        io.tetradb.mongo.command.MongoError badRef = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(new org.bson.RawBsonDocument(
+                        BsonDocument.parse("{_id: 1, a: {$id: 1, $ref: 'c'}}"), new org.bson.codecs.BsonDocumentCodec())));
+        assertEquals(55, badRef.code().code());
+    }
+
+    private static <T> List<T> iterable(java.util.Iterator<T> it) {
+        List<T> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
     /** The cheap bound that spares most documents an encoding pass is never below the real size. */
     @Test
     void sizeBoundIsNeverBelowTheEncodedSize() {
