@@ -82,15 +82,26 @@ final class Endpoint implements AutoCloseable {
         return label;
     }
 
-    /** CPU nanoseconds (user + system) the server's live JVM threads have used so far. */
+    /** The CPU time each server thread had when last seen: a pool thread that ends keeps its share in the sum. */
+    private final java.util.Map<Long, Long> lastSeenCpu = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * CPU nanoseconds (user + system) the server's JVM threads have used so far: the live ones', plus what ended
+     * threads had used when last seen (a cached pool's idle thread ending under load made a round's sum negative).
+     */
     long serverCpuNanos() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-        long sum = 0;
         for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
             if (t != null && serverThreads.test(t.getThreadName())) {
                 long cpu = mx.getThreadCpuTime(t.getThreadId());
-                sum += Math.max(0, cpu);
+                if (cpu > 0) {
+                    lastSeenCpu.merge(t.getThreadId(), cpu, Math::max);
+                }
             }
+        }
+        long sum = 0;
+        for (long cpu : lastSeenCpu.values()) {
+            sum += cpu;
         }
         return sum;
     }

@@ -71,6 +71,12 @@ public final class DocumentMapper {
      * encoded to learn its exact size.
      */
     public static ObjectNode toItem(BsonDocument doc) {
+        if (doc instanceof org.bson.RawBsonDocument raw) { // an insert's document still in its wire bytes
+            ObjectNode direct = RawBsonItems.toItem(raw);
+            if (direct != null) {
+                return direct;
+            }
+        }
         Walk walk = new Walk();
         ObjectNode out = F.objectNode();
         out.put("id", IdCodec.encode(doc.get("_id")));
@@ -223,6 +229,20 @@ public final class DocumentMapper {
             return direct != null ? direct : fromItem(BinaryItemReader.readObject(stored, StoredItems.HEADER));
         }
         return fromItem(codec.parse(stored));
+    }
+
+    /**
+     * As {@link #fromStored}, for a document sent as it is (never changed): a binary item is transcoded straight into
+     * BSON bytes where it can be ({@link BinaryItemRawBson}), which the reply copies without encoding anything.
+     */
+    public static BsonDocument fromStoredForReply(ItemCodec codec, byte[] stored) {
+        if (StoredItems.isBinary(stored)) {
+            BsonDocument raw = BinaryItemRawBson.read(stored, StoredItems.HEADER);
+            if (raw != null) {
+                return raw;
+            }
+        }
+        return fromStored(codec, stored);
     }
 
     /**

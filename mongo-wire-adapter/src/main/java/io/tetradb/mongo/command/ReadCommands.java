@@ -207,6 +207,10 @@ final class ReadCommands {
         }
         String ns = ctx.database() + "." + name;
         MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
+        BsonDocument point = order.isSimple() ? PointFind.run(ctx, cmd, coll, ns) : null;
+        if (point != null) {
+            return point;
+        }
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         SortSpec sortSpec = new SortSpec(sort, order);
         Projector projector = new Projector(projection, filter);

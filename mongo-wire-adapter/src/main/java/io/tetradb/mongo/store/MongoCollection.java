@@ -157,6 +157,23 @@ public final class MongoCollection {
         }
     }
 
+    /**
+     * The document stored under core id {@code id} (unsharded, outside a transaction), as the bytes a reply copies
+     * ({@link io.tetradb.mongo.bson.BinaryItemRawBson}, immutable) where the item allows, or null if there is none.
+     */
+    public BsonDocument readReply(String id, double[] charge) {
+        try {
+            ItemResult r = container.read(PARTITION, id, null);
+            charge[0] += r.requestCharge();
+            return DocumentMapper.fromStoredForReply(container.codec(), r.stored());
+        } catch (StoreException e) {
+            if (e.status() == Status.NOT_FOUND) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
     /** The document with this {@code _id}, or null (the first found, in a sharded collection). */
     public StoredDoc findById(BsonValue id, double[] charge) {
         DocStream s = candidates(new BsonDocument("_id", id));
@@ -198,6 +215,9 @@ public final class MongoCollection {
             }
         } else if (p.doc() != null) {
             throw duplicateId(doc.get("_id"));
+        }
+        if (doc instanceof org.bson.RawBsonDocument raw) { // the transaction's later updates change its copy in place
+            doc = raw.decode(new org.bson.codecs.BsonDocumentCodec());
         }
         txn.write(this, pk, id, doc, p == null ? null : p.baseEtag());
         return charge;
@@ -300,6 +320,9 @@ public final class MongoCollection {
 
     /** About the stored size of a document (its JSON with system properties): enough to cut batches below 2 MB. */
     public static int approxSize(BsonValue v) {
+        if (v instanceof org.bson.RawBsonDocument raw) { // an insert's document in its wire bytes: their size
+            return raw.getByteBuffer().remaining();
+        }
         return switch (v.getBsonType()) {
             case DOCUMENT -> {
                 int n = 2;

@@ -7,6 +7,8 @@ import org.bson.BsonArray;
 import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.RawBsonDocument;
 import org.bson.codecs.BsonDocumentCodec;
 import org.bson.codecs.DecoderContext;
 
@@ -23,6 +25,8 @@ public final class RequestDecoder {
     static final int CHECKSUM_PRESENT = 1;
     static final int MORE_TO_COME = 1 << 1;
     private static final BsonDocumentCodec CODEC = new BsonDocumentCodec();
+    /** The kind-1 section of an insert's documents. */
+    private static final String INSERTED = "documents";
     /** mongod's BSONObjMaxInternalSize: a document in a command may exceed the user limit by 16 KiB of envelope. */
     static final int MAX_DOCUMENT_BYTES = Limits.MAX_BSON_OBJECT_SIZE + 16 * 1024;
 
@@ -72,8 +76,9 @@ public final class RequestDecoder {
                 }
                 String identifier = cstring(buf, sectionEnd);
                 BsonArray docs = new BsonArray();
+                boolean raw = identifier.equals(INSERTED); // an insert's documents stay bytes until they are mapped
                 while (buf.position() < sectionEnd) {
-                    docs.add(document(buf, sectionEnd));
+                    docs.add(raw ? rawDocument(buf, sectionEnd) : document(buf, sectionEnd));
                 }
                 sequences.put(identifier, docs);
             } else {
@@ -84,7 +89,11 @@ public final class RequestDecoder {
             throw new ProtocolException("OP_MSG has no kind-0 section");
         }
         for (String id : sequences.keySet()) {
-            body.put(id, sequences.get(id));
+            BsonArray docs = sequences.getArray(id);
+            if (id.equals(INSERTED) && !(!body.isEmpty() && body.getFirstKey().equals("insert"))) {
+                docs.replaceAll(RequestDecoder::decoded); // only insert reads them as bytes
+            }
+            body.put(id, docs);
         }
         String db = body.get("$db") instanceof BsonString s ? s.getValue() : "admin";
         return new Request(requestId, OpCode.OP_MSG, db, body, (flags & MORE_TO_COME) != 0, false);
@@ -131,6 +140,25 @@ public final class RequestDecoder {
         return document(buf, end);
     }
 
+    /**
+     * A document checked as {@link #document} checks it and kept as its bytes: the insert path maps them straight
+     * into the core item ({@code RawBsonItems}) instead of building a document tree first.
+     */
+    private static BsonDocument rawDocument(ByteBuffer buf, int end) {
+        int start = buf.position();
+        if (end - start < 5) {
+            throw new ProtocolException("BSON document truncated");
+        }
+        int size = buf.getInt(start);
+        if (size < 5 || start + size > end) {
+            throw new ProtocolException("BSON document size " + size + " runs past its section");
+        }
+        BsonBounds.check(buf, start, start + size);
+        byte[] bytes = new byte[size];
+        buf.get(bytes);
+        return new RawBsonDocument(bytes);
+    }
+
     private static BsonDocument document(ByteBuffer buf, int end) {
         int start = buf.position();
         if (end - start < 5) {
@@ -147,6 +175,14 @@ public final class RequestDecoder {
             BsonDocument doc = CODEC.decode(reader, DecoderContext.builder().build());
             buf.position(start + size);
             return doc;
+        } catch (RuntimeException e) {
+            throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
+        }
+    }
+
+    private static BsonValue decoded(BsonValue raw) {
+        try {
+            return ((RawBsonDocument) raw).decode(CODEC);
         } catch (RuntimeException e) {
             throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
         }

@@ -227,6 +227,106 @@ class DocumentMapperTest {
         assertEquals(55, dbNotString.code().code());
     }
 
+    /**
+     * The point read's transcoding (a binary item straight into BSON bytes) reads every document as the decoder does:
+     * the model's common types are transcoded, the rest (regexes, big decimals, tagged values, the sidecar) are
+     * handed back to the decoder; names the face escapes come back as the user's.
+     */
+    @Test
+    void transcodedRepliesEqualTheDecodedDocuments() {
+        BsonDocument common = BsonDocument.parse("{_id: {k: 'compound', n: [1, {$numberLong: '2'}]}, s: 'é ü 😀', "
+                + "i: 7, l: {$numberLong: '-9'}, d: -0.0, nan: NaN, dec: {$numberDecimal: '1.50'}, t: true, f: false, "
+                + "z: null, date: {$date: '2026-01-02T03:04:05.678Z'}, oid: {$oid: '5f0000000000000000000001'}, "
+                + "bin: {$binary: {base64: 'AQID', subType: '80'}}, "
+                + "uuid: {$binary: {base64: 'AAECAwQFBgcICQoLDA0ODw==', subType: '04'}}, "
+                + "ts: {$timestamp: {t: 1700000000, i: 5}}, min: {$minKey: 1}, max: {$maxKey: 1}, "
+                + "arr: [[], {}, [1, [2, {a: 'b'}]], 'x'], id: 'a user field named id', '~x': 1, _ts: 'mine', "
+                + "ref: {$ref: 'c', $id: 1}, nested: {'~y': 1, id: 2, deep: {deeper: [{e: 1}]}}}");
+        BsonDocument transcoded = DocumentMapper.fromStoredForReply(CODEC, stored(DocumentMapper.toItem(common)));
+        assertTrue(transcoded instanceof org.bson.RawBsonDocument, "the common types are transcoded");
+        assertEquals(common, transcoded);
+        assertEquals(List.copyOf(common.keySet()), List.copyOf(transcoded.keySet()));
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(
+                transcoded.getDouble("d").getValue()), "-0.0 stays -0.0");
+
+        BsonDocument idLast = BsonDocument.parse("{a: 1, b: [1, 2], _id: 'last'}");
+        ObjectNode item = DocumentMapper.toItem(idLast);
+        item.remove("_id");
+        item.set("_id", DocumentMapper.toItem(idLast).get("_id")); // an item stored with _id last
+        assertEquals(List.of("_id", "a", "b"), List.copyOf(DocumentMapper.fromStoredForReply(CODEC, stored(item))
+                .keySet()));
+
+        BsonDocument rare = new BsonDocument("_id", new BsonInt32(1))
+                .append("re", new BsonRegularExpression("^a.c", "mi"))
+                .append("u", new org.bson.BsonUndefined())
+                .append("negZero", new BsonDecimal128(Decimal128.NEGATIVE_ZERO))
+                .append("old", new BsonBinary((byte) 2, new byte[]{1, 2}))
+                .append("farFuture", new BsonDateTime(Long.MAX_VALUE));
+        for (String field : List.of("re", "u", "negZero", "old", "farFuture")) {
+            BsonDocument one = new BsonDocument("_id", new BsonInt32(1)).append(field, rare.get(field));
+            BsonDocument back = DocumentMapper.fromStoredForReply(CODEC, stored(DocumentMapper.toItem(one)));
+            assertEquals(DocumentMapper.fromStored(CODEC, stored(DocumentMapper.toItem(one))), back, field);
+        }
+        Random random = new Random(17);
+        for (int i = 0; i < 500; i++) {
+            BsonDocument doc = randomDocument(random, 0);
+            doc.put("_id", new BsonInt32(i));
+            byte[] stored = stored(DocumentMapper.toItem(doc));
+            assertEquals(DocumentMapper.fromStored(CODEC, stored), DocumentMapper.fromStoredForReply(CODEC, stored),
+                    doc.toJson());
+        }
+    }
+
+    /**
+     * An insert's document still in its wire bytes ({@code RawBsonDocument}, as the request decoder keeps them) maps
+     * to the item its decoded tree maps to: read straight from the bytes in the common shape, through the tree for
+     * DBRefs, tagged types and the limits (with the same errors).
+     */
+    @Test
+    void rawDocumentsMapAsTheirTrees() {
+        Random random = new Random(23);
+        List<BsonDocument> docs = new java.util.ArrayList<>(List.of(
+                BsonDocument.parse("{a: 1, _id: 'last', id: 'x', '~t': 2, _ts: 3, sub: {id: 1, '~u': [1, {b: null}]}, "
+                        + "d: {$date: '2026-01-02T03:04:05.678Z'}, o: {$oid: '5f0000000000000000000001'}, "
+                        + "dec: {$numberDecimal: '1.50'}, negZero: {$numberDecimal: '-0'}, re: {$regex: 'a', $options: 'i'}, "
+                        + "bin: {$binary: {base64: 'AQID', subType: '80'}}, min: {$minKey: 1}, t: {$timestamp: {t: 1, i: 2}}}"),
+                BsonDocument.parse("{_id: {k: 1}, ref: {$ref: 'c', $id: 1}}"),
+                BsonDocument.parse("{_id: 2, far: {$date: {$numberLong: '9223372036854775807'}}, u: {$undefined: true}}")));
+        for (int i = 0; i < 300; i++) {
+            BsonDocument doc = randomDocument(random, 0);
+            doc.put("_id", new BsonInt32(i));
+            docs.add(doc);
+        }
+        for (BsonDocument doc : docs) {
+            org.bson.RawBsonDocument raw = new org.bson.RawBsonDocument(doc, new org.bson.codecs.BsonDocumentCodec());
+            ObjectNode expected = DocumentMapper.toItem(doc);
+            ObjectNode actual = DocumentMapper.toItem(raw);
+            assertEquals(expected, actual, doc.toJson());
+            assertEquals(List.copyOf(iterable(expected.fieldNames())), List.copyOf(iterable(actual.fieldNames())));
+        }
+        BsonDocument deep = new BsonDocument("_id", new BsonInt32(1));
+        BsonDocument level = deep;
+        for (int i = 0; i < 100; i++) {
+            BsonDocument next = new BsonDocument();
+            level.put("n", next);
+            level = next;
+        }
+        io.tetradb.mongo.command.MongoError tooDeep = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(
+                        new org.bson.RawBsonDocument(deep, new org.bson.codecs.BsonDocumentCodec())));
+        assertEquals(2, tooDeep.code().code());
+        io.tetradb.mongo.command.MongoError badRef = org.junit.jupiter.api.Assertions.assertThrows(
+                io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(new org.bson.RawBsonDocument(
+                        BsonDocument.parse("{_id: 1, a: {$id: 1, $ref: 'c'}}"), new org.bson.codecs.BsonDocumentCodec())));
+        assertEquals(55, badRef.code().code());
+    }
+
+    private static <T> List<T> iterable(java.util.Iterator<T> it) {
+        List<T> out = new java.util.ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
     /** The cheap bound that spares most documents an encoding pass is never below the real size. */
     @Test
     void sizeBoundIsNeverBelowTheEncodedSize() {
