@@ -34,10 +34,13 @@ public final class PartitionKeyValue {
     private final List<JsonNode> components;
     private final byte[] encoded;
     private final byte[] epk;
+    /** Computed once: values are hashed per request (the throughput sketch, caches). */
+    private final int hash;
 
     private PartitionKeyValue(List<JsonNode> components, byte[] encoded) {
         this.components = components;
         this.encoded = encoded;
+        this.hash = Arrays.hashCode(encoded);
         try {
             this.epk = EffectivePartitionKey.hash(components);
         } catch (IllegalArgumentException e) {
@@ -125,12 +128,12 @@ public final class PartitionKeyValue {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionKeyValue other && Arrays.equals(encoded, other.encoded);
+        return o instanceof PartitionKeyValue other && hash == other.hash && Arrays.equals(encoded, other.encoded);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(encoded);
+        return hash;
     }
 
     private static byte[] encode(List<JsonNode> components) {
