@@ -137,6 +137,12 @@ public final class PartitionKeyValue {
     }
 
     private static byte[] encode(List<JsonNode> components) {
+        if (components.size() == 1 && components.get(0) != null && components.get(0).isTextual()) {
+            byte[] one = encodeString(components.get(0).textValue());
+            if (one != null) {
+                return one;
+            }
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(32);
         for (JsonNode c : components) {
             if (c == null || c.isMissingNode()) {
@@ -167,6 +173,28 @@ public final class PartitionKeyValue {
             }
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The encoding of a one-level string key (the common case, built per request) in one exact array: the same bytes
+     * as the general path; null for what the general path must check (a non-ASCII string, or one of 128+ chars).
+     */
+    private static byte[] encodeString(String s) {
+        int n = s.length();
+        if (n >= 0x80) {
+            return null;
+        }
+        byte[] out = new byte[2 + n];
+        out[0] = STRING;
+        out[1] = (byte) n; // a varint of one byte
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                return null;
+            }
+            out[2 + i] = (byte) c;
+        }
+        return out;
     }
 
     /** Reads back the value from {@code bytes[offset..end)} (as written by {@link #encoded()}). */

@@ -44,7 +44,10 @@ public final class RocksEngine implements StorageEngine {
     private final Map<Space, ColumnFamilyHandle> families = new EnumMap<>(Space.class);
     private final RocksDB db;
     private final WriteOptions writeOptions;
-    /** SYNC: a writer alone writes with RocksDB's sync (see {@link WalGroupSync#claimInlineSync()}); else null. */
+    /**
+     * SYNC with {@code -Dtetradb.wal.inlineSync=true}: a writer alone writes with RocksDB's sync (see
+     * {@link WalGroupSync#claimInlineSync()}); else null.
+     */
     private final WriteOptions syncedWriteOptions;
     /** SYNC durability: writes go without fsync, then wait for a group fsync; null for ASYNC. */
     private final WalGroupSync groupSync;
@@ -82,7 +85,11 @@ public final class RocksEngine implements StorageEngine {
         // SYNC: RocksDB writes without sync and WalGroupSync fsyncs for every writer waiting (see applyDeferred)
         this.writeOptions = RocksSettings.writeOptions(Durability.ASYNC);
         this.groupSync = durability == Durability.SYNC ? new WalGroupSync(this::syncWalNow) : null;
-        this.syncedWriteOptions = durability == Durability.SYNC ? RocksSettings.writeOptions(Durability.SYNC) : null;
+        // off by default: not yet shown faster (measured only on a disk shared with other builds, fsync p50 1-5 ms);
+        // -Dtetradb.wal.inlineSync=true turns it on to measure it on a quiet machine (bench/README.md, core)
+        this.syncedWriteOptions = durability == Durability.SYNC
+                && Boolean.parseBoolean(System.getProperty("tetradb.wal.inlineSync", "false"))
+                ? RocksSettings.writeOptions(Durability.SYNC) : null;
         // ASYNC: the WAL is synced every few ms; SYNC: writes nobody waited for are synced within 100 ms
         boolean async = durability == Durability.ASYNC;
         long interval = async ? ASYNC_SYNC_INTERVAL_MS : LAZY_SYNC_INTERVAL_MS;
@@ -347,7 +354,7 @@ public final class RocksEngine implements StorageEngine {
 
     @Override
     public long applyDeferred(WriteSet writes, boolean othersWaiting) {
-        if (writes.isEmpty() || groupSync == null || othersWaiting) {
+        if (writes.isEmpty() || groupSync == null || syncedWriteOptions == null || othersWaiting) {
             return applyDeferred(writes);
         }
         long ticket = groupSync.claimInlineSync();
