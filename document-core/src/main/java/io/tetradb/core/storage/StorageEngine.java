@@ -55,7 +55,7 @@ public interface StorageEngine extends AutoCloseable {
     /**
      * As {@link #applyDeferred(WriteSet)}, told whether other writers wait for the caller's locks: when none do and no
      * other write is in flight, an engine may make the write durable in the same call (the ticket is then durable at
-     * once), which costs less than a write and a separate sync; when some do, it must not, so they share one sync.
+     * once), which may cost less than a write and a separate sync; when some do, it must not, so they share one sync.
      */
     default long applyDeferred(WriteSet writes, boolean othersWaiting) {
         return applyDeferred(writes);
