@@ -15,7 +15,6 @@ public final class StoredItems {
     /** The format byte of binary stored items (JSON-text items have 0x01). */
     public static final byte FORMAT = 0x02;
     public static final int HEADER = 9;
-    private static final byte[] ATTACHMENTS = "attachments/".getBytes(StandardCharsets.US_ASCII);
 
     private StoredItems() {
     }
@@ -85,7 +84,7 @@ public final class StoredItems {
         item.put("_rid", rid);
         item.put("_self", selfPrefix + rid + "/");
         item.put("_etag", "\"" + etag + "\""); // an etag is a quoted string, as in the JSON form
-        item.put("_attachments", new String(ATTACHMENTS, StandardCharsets.US_ASCII));
+        item.put("_attachments", "attachments/");
         item.put("_ts", ts);
         return item;
     }

@@ -137,7 +137,9 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
 
     @Override
     public Object startObject(int count, int depth) {
-        return new LinkedHashMap<String, JsonNode>(Math.max(4, (int) (count / 0.75f) + 1));
+        // the item itself gets its five system properties put after it is read: room for them, so the map never grows
+        int room = depth == 1 ? count + 5 : count;
+        return new LinkedHashMap<String, JsonNode>(Math.max(4, (int) (room / 0.75f) + 1));
     }
 
     @Override

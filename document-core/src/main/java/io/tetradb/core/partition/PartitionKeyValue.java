@@ -34,10 +34,13 @@ public final class PartitionKeyValue {
     private final List<JsonNode> components;
     private final byte[] encoded;
     private final byte[] epk;
+    /** Computed once: values are hashed per request (the throughput sketch, caches). */
+    private final int hash;
 
     private PartitionKeyValue(List<JsonNode> components, byte[] encoded) {
         this.components = components;
         this.encoded = encoded;
+        this.hash = Arrays.hashCode(encoded);
         try {
             this.epk = EffectivePartitionKey.hash(components);
         } catch (IllegalArgumentException e) {
@@ -125,15 +128,21 @@ public final class PartitionKeyValue {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PartitionKeyValue other && Arrays.equals(encoded, other.encoded);
+        return o instanceof PartitionKeyValue other && hash == other.hash && Arrays.equals(encoded, other.encoded);
     }
 
     @Override
     public int hashCode() {
-        return Arrays.hashCode(encoded);
+        return hash;
     }
 
     private static byte[] encode(List<JsonNode> components) {
+        if (components.size() == 1 && components.get(0) != null && components.get(0).isTextual()) {
+            byte[] one = encodeString(components.get(0).textValue());
+            if (one != null) {
+                return one;
+            }
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream(32);
         for (JsonNode c : components) {
             if (c == null || c.isMissingNode()) {
@@ -164,6 +173,28 @@ public final class PartitionKeyValue {
             }
         }
         return out.toByteArray();
+    }
+
+    /**
+     * The encoding of a one-level string key (the common case, built per request) in one exact array: the same bytes
+     * as the general path; null for what the general path must check (a non-ASCII string, or one of 128+ chars).
+     */
+    private static byte[] encodeString(String s) {
+        int n = s.length();
+        if (n >= 0x80) {
+            return null;
+        }
+        byte[] out = new byte[2 + n];
+        out[0] = STRING;
+        out[1] = (byte) n; // a varint of one byte
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                return null;
+            }
+            out[2 + i] = (byte) c;
+        }
+        return out;
     }
 
     /** Reads back the value from {@code bytes[offset..end)} (as written by {@link #encoded()}). */

@@ -35,6 +35,11 @@ public final class PartitionMap {
 
     /** The partition owning {@code epk}. */
     public PhysicalPartition route(byte[] epk) {
+        return partitions[indexOf(epk)];
+    }
+
+    /** The position in {@link #partitions()} of the partition owning {@code epk}. */
+    public int indexOf(byte[] epk) {
         int lo = 0;
         int hi = partitions.length - 1;
         while (lo < hi) {
@@ -45,7 +50,7 @@ public final class PartitionMap {
                 hi = mid - 1;
             }
         }
-        return partitions[lo];
+        return lo;
     }
 
     public List<PhysicalPartition> partitions() {

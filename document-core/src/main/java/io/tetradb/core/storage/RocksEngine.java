@@ -44,6 +44,11 @@ public final class RocksEngine implements StorageEngine {
     private final Map<Space, ColumnFamilyHandle> families = new EnumMap<>(Space.class);
     private final RocksDB db;
     private final WriteOptions writeOptions;
+    /**
+     * SYNC with {@code -Dtetradb.wal.inlineSync=true}: a writer alone writes with RocksDB's sync (see
+     * {@link WalGroupSync#claimInlineSync()}); else null.
+     */
+    private final WriteOptions syncedWriteOptions;
     /** SYNC durability: writes go without fsync, then wait for a group fsync; null for ASYNC. */
     private final WalGroupSync groupSync;
     private final ScheduledExecutorService walSyncer;
@@ -80,6 +85,11 @@ public final class RocksEngine implements StorageEngine {
         // SYNC: RocksDB writes without sync and WalGroupSync fsyncs for every writer waiting (see applyDeferred)
         this.writeOptions = RocksSettings.writeOptions(Durability.ASYNC);
         this.groupSync = durability == Durability.SYNC ? new WalGroupSync(this::syncWalNow) : null;
+        // off by default: not yet shown faster (measured only on a disk shared with other builds, fsync p50 1-5 ms);
+        // -Dtetradb.wal.inlineSync=true turns it on to measure it on a quiet machine (bench/README.md, core)
+        this.syncedWriteOptions = durability == Durability.SYNC
+                && Boolean.parseBoolean(System.getProperty("tetradb.wal.inlineSync", "false"))
+                ? RocksSettings.writeOptions(Durability.SYNC) : null;
         // ASYNC: the WAL is synced every few ms; SYNC: writes nobody waited for are synced within 100 ms
         boolean async = durability == Durability.ASYNC;
         long interval = async ? ASYNC_SYNC_INTERVAL_MS : LAZY_SYNC_INTERVAL_MS;
@@ -338,11 +348,30 @@ public final class RocksEngine implements StorageEngine {
         if (writes.isEmpty()) {
             return 0;
         }
-        write(writes);
+        write(writes, writeOptions);
         return groupSync == null ? 0 : groupSync.applied();
     }
 
-    private void write(WriteSet writes) {
+    @Override
+    public long applyDeferred(WriteSet writes, boolean othersWaiting) {
+        if (writes.isEmpty() || groupSync == null || syncedWriteOptions == null || othersWaiting) {
+            return applyDeferred(writes);
+        }
+        long ticket = groupSync.claimInlineSync();
+        if (ticket == 0) {
+            return applyDeferred(writes);
+        }
+        boolean synced = false;
+        try {
+            write(writes, syncedWriteOptions);
+            synced = true;
+        } finally {
+            groupSync.inlineSyncDone(ticket, synced);
+        }
+        return ticket; // already durable: awaitDurable returns at once
+    }
+
+    private void write(WriteSet writes, WriteOptions options) {
         enter();
         try (WriteBatch batch = new WriteBatch()) {
             for (WriteSet.Write w : writes.writes()) {
@@ -355,7 +384,7 @@ public final class RocksEngine implements StorageEngine {
                     batch.put(cf, w.key(), w.value());
                 }
             }
-            db.write(writeOptions, batch);
+            db.write(options, batch);
         } catch (RocksDBException e) {
             throw new StorageException("write failed: " + e.getMessage(), e);
         } finally {
@@ -391,6 +420,9 @@ public final class RocksEngine implements StorageEngine {
         }
         db.close();
         writeOptions.close();
+        if (syncedWriteOptions != null) {
+            syncedWriteOptions.close();
+        }
         dbOptions.close();
         cfOptions.forEach(ColumnFamilyOptions::close);
         settings.close();

@@ -52,6 +52,15 @@ public interface StorageEngine extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * As {@link #applyDeferred(WriteSet)}, told whether other writers wait for the caller's locks: when none do and no
+     * other write is in flight, an engine may make the write durable in the same call (the ticket is then durable at
+     * once), which may cost less than a write and a separate sync; when some do, it must not, so they share one sync.
+     */
+    default long applyDeferred(WriteSet writes, boolean othersWaiting) {
+        return applyDeferred(writes);
+    }
+
     /** Returns once the write of {@link #applyDeferred(WriteSet)}'s ticket is as durable as the configuration says. */
     default void awaitDurable(long ticket) {
     }

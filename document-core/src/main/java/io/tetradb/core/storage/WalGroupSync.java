@@ -24,6 +24,30 @@ final class WalGroupSync {
         this.syncer = syncer;
     }
 
+    /**
+     * A writer alone (nobody syncing, every applied batch synced) may write its batch with RocksDB's own sync instead
+     * of a write and then a separate WAL sync: one call, as a plain synced put is, where the separate sync costs a
+     * second pass through the WAL's locks. Returns the batch's ticket with the sync claimed (pass it to
+     * {@link #inlineSyncDone}), or 0 when another writer's batch or sync is in flight (then write without sync, call
+     * {@link #applied()} and {@link #await}).
+     */
+    synchronized long claimInlineSync() {
+        if (syncing || synced < written) {
+            return 0;
+        }
+        syncing = true;
+        return ++written; // batches applied meanwhile get later tickets, which this sync does not cover
+    }
+
+    /** Ends a {@link #claimInlineSync()}: on success the batch (and everything before it) is durable. */
+    synchronized void inlineSyncDone(long ticket, boolean synced) {
+        if (synced) {
+            this.synced = Math.max(this.synced, ticket);
+        }
+        syncing = false;
+        notifyAll();
+    }
+
     /** Called right after a batch was applied (without sync): its ticket for {@link #await(long)}. */
     synchronized long applied() {
         return ++written;

@@ -821,7 +821,7 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
-                durable = applyReleasingFeedOnFailure(tx);
+                durable = applyReleasingFeedOnFailure(tx, lock.hasQueuedThreads()); // waiters: group commit
                 writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 releaseFaceUnique(tx);
@@ -1025,9 +1025,15 @@ public final class ContainerStore {
 
     /** Applies the transaction's write set; if that fails, its change-feed numbers are given back at once. */
     private long applyReleasingFeedOnFailure(Transaction tx) {
+        return applyReleasingFeedOnFailure(tx, true);
+    }
+
+    /** As above; {@code othersWaiting}: writers queue for the partition's lock, so the fsync must come after it. */
+    private long applyReleasingFeedOnFailure(Transaction tx, boolean othersWaiting) {
         try {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
-            return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet());
+            return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet(),
+                    othersWaiting);
         } catch (RuntimeException | Error e) {
             feed.release(tx.feedTicket);
             throw e;

@@ -23,8 +23,10 @@ final class PartitionCommit {
     }
 
     /** Applies the transaction's write; returns the durability ticket to wait for before acknowledging. */
-    static long apply(PartitionStore partitions, byte[] lpPrefix, long expected, long next, WriteSet writes) {
-        ApplyResult r = partitions.apply(new PartitionWrite(LogicalPartition.ofPrefix(lpPrefix), expected, next, writes));
+    static long apply(PartitionStore partitions, byte[] lpPrefix, long expected, long next, WriteSet writes,
+            boolean othersWaiting) {
+        ApplyResult r = partitions.apply(new PartitionWrite(LogicalPartition.ofPrefix(lpPrefix), expected, next, writes)
+                .othersWaiting(othersWaiting));
         if (!r.applied()) {
             throw new StoreException(RETRY_WITH, "the logical partition changed under this transaction (version "
                     + r.version() + ", read at " + expected + "): nothing was written; retry the operation");

@@ -190,6 +190,7 @@ public final class RateLimiter {
             double perPartition = Math.min(ThroughputSettings.MAX_PER_PARTITION,
                     (double) t.settings().maxRuPerSecond() / n);
             next = new ContainerBudgets(map, version, null);
+            int index = 0;
             for (PhysicalPartition p : map.partitions()) {
                 PartitionBudget kept = old == null || old.shared != null ? null : old.byId.get(p.id());
                 PartitionBudget b;
@@ -202,6 +203,7 @@ public final class RateLimiter {
                 }
                 next.byPartition.put(p, b);
                 next.byId.put(p.id(), b);
+                next.byIndex[index++] = b;
             }
         }
         containers.put(c.collId(), next);
@@ -224,16 +226,19 @@ public final class RateLimiter {
         final DatabaseBudgets shared;
         final Map<PhysicalPartition, PartitionBudget> byPartition = new IdentityHashMap<>();
         final Map<Integer, PartitionBudget> byId = new java.util.HashMap<>();
+        /** By position in the map's partitions: routing a request needs no hash lookup. */
+        final PartitionBudget[] byIndex;
 
         ContainerBudgets(PartitionMap map, long version, DatabaseBudgets shared) {
             this.map = map;
             this.version = version;
             this.shared = shared;
+            this.byIndex = new PartitionBudget[map.partitions().size()];
         }
 
         @Override
         public PartitionBudget route(byte[] epk) {
-            return byPartition.get(map.route(epk));
+            return byIndex[map.indexOf(epk)];
         }
 
         @Override

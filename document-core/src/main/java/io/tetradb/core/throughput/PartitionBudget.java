@@ -1,8 +1,6 @@
 package io.tetradb.core.throughput;
 
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.DoubleAdder;
 
 /**
  * The RU budget of one physical partition: a token bucket that refills at the partition's share of the provisioned
@@ -19,8 +17,6 @@ import java.util.concurrent.atomic.DoubleAdder;
 public final class PartitionBudget {
     public static final int WINDOW_SECONDS = 300;
     private static final long NANOS = 1_000_000_000L;
-    /** Logical partitions remembered per physical partition for the "top logical partitions" view. */
-    private static final int MAX_TRACKED_KEYS = 1024;
     /** Burst capacity: the idle seconds a partition may bank, and the RU/s it may reach while spending them. */
     public static final int BURST_RESERVE_SECONDS = 300;
     public static final int BURST_RATE_LIMIT = 3000;
@@ -39,8 +35,8 @@ public final class PartitionBudget {
     private final long[] secondOfSlot = new long[WINDOW_SECONDS];
     private long throttledTotal;
     private double ruTotal;
-    /** Keyed by the partition key value itself (its text is made only when the metrics are read). */
-    private final Map<Object, DoubleAdder> ruByLogicalPartition = new ConcurrentHashMap<>();
+    /** Keyed by the partition key value itself (its text is made only when the metrics are read); under the monitor. */
+    private final TopLogicalPartitions ruByLogicalPartition = new TopLogicalPartitions();
 
     /** A full bucket at {@code now} (nanoseconds of the limiter's clock). */
     public PartitionBudget(String name, double ruPerSecond, long now) {
@@ -123,21 +119,13 @@ public final class PartitionBudget {
      * Pays a finished request's real charge; {@code logicalPartition} (may be null; any value with equals, hashCode
      * and a readable toString) is counted for the top list.
      */
-    public void settle(double charge, Object logicalPartition, long now) {
-        synchronized (this) {
-            refill(now);
-            pay(charge);
-            ruBySecond[(int) slot(now)] += charge;
-            ruTotal += charge;
-        }
+    public synchronized void settle(double charge, Object logicalPartition, long now) {
+        refill(now);
+        pay(charge);
+        ruBySecond[(int) slot(now)] += charge;
+        ruTotal += charge;
         if (logicalPartition != null) {
-            DoubleAdder a = ruByLogicalPartition.get(logicalPartition);
-            if (a == null && ruByLogicalPartition.size() < MAX_TRACKED_KEYS) {
-                a = ruByLogicalPartition.computeIfAbsent(logicalPartition, k -> new DoubleAdder());
-            }
-            if (a != null) {
-                a.add(charge);
-            }
+            ruByLogicalPartition.add(logicalPartition, charge);
         }
     }
 
@@ -204,13 +192,12 @@ public final class PartitionBudget {
                 throttled, throttledTotal, ruTotal);
     }
 
-    /** The logical partitions that consumed the most RU since this budget was made, highest first. */
-    public java.util.List<Map.Entry<String, Double>> topLogicalPartitions(int n) {
-        return ruByLogicalPartition.entrySet().stream()
-                .map(e -> Map.entry(String.valueOf(e.getKey()), e.getValue().sum()))
-                .sorted((a, b) -> Double.compare(b.getValue(), a.getValue()))
-                .limit(n)
-                .toList();
+    /**
+     * The logical partitions that consumed the most RU since this budget was made, highest first (estimates of a
+     * fixed-size sketch, see {@link TopLogicalPartitions}: exact while few keys are seen, never below the real RU).
+     */
+    public synchronized java.util.List<Map.Entry<String, Double>> topLogicalPartitions(int n) {
+        return ruByLogicalPartition.top(n);
     }
 
     /**

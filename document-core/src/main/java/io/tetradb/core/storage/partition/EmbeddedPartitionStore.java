@@ -47,7 +47,7 @@ public final class EmbeddedPartitionStore implements PartitionStore {
                 return new ApplyResult(false, current, 0);
             }
             // visible at once, durable at the ticket: the caller waits for it after releasing its own locks
-            long ticket = engine.applyDeferred(write.writes());
+            long ticket = engine.applyDeferred(write.writes(), write.othersWaiting());
             return new ApplyResult(true, write.next(), ticket);
         } finally {
             lock.unlock();

@@ -25,6 +25,7 @@ public final class PartitionWrite {
     private List<ChangeRecord> changes;
     private PartitionStats stats;
     private List<WriteSet.Write> sideWrites;
+    private boolean othersWaiting = true;
 
     public PartitionWrite(LogicalPartition partition, long expected, long next, WriteSet writes) {
         if (next < expected) {
@@ -51,6 +52,19 @@ public final class PartitionWrite {
 
     public long next() {
         return next;
+    }
+
+    /**
+     * A durability hint: other writers of this partition queue behind this one, so its sync must come after the
+     * caller releases its locks (group commit). False lets an engine sync inline (see {@code tetradb.wal.inlineSync}).
+     */
+    public boolean othersWaiting() {
+        return othersWaiting;
+    }
+
+    public PartitionWrite othersWaiting(boolean waiting) {
+        this.othersWaiting = waiting;
+        return this;
     }
 
     /** The writes in the embedded layout. */
