@@ -200,11 +200,6 @@ class TypedValuesAcrossFacesPropertyTest {
         };
     }
 
-    /** The item id another face shows for a document the Mongo face stored with the string {@code _id} key. */
-    static String mongoItemId(String key) {
-        return "s" + key;
-    }
-
     private void write(Writer writer, String container, Written w) throws Exception {
         switch (writer) {
             case COSMOS -> {
@@ -281,9 +276,8 @@ class TypedValuesAcrossFacesPropertyTest {
                                 && v.get(0).has("_value") ? v.get(0).get("_value") : v;
                         fields.put(f.getKey(), x -> FaceViews.actualJson(shown));
                     });
-                    String id = item.path("id").asText();
-                    out.put(writer == Writer.MONGO && id.equals(mongoItemId(keyOf(id))) ? keyOf(id) : id,
-                            new Seen(item.path(writer == Writer.TABLES ? "PartitionKey" : "pk").asText(), fields));
+                    // a Mongo document's string _id is its item id (IdCodec)
+                    out.put(item.path("id").asText(), new Seen(item.path(writer == Writer.TABLES ? "PartitionKey" : "pk").asText(), fields));
                 }
             }
             case GREMLIN -> {
@@ -298,18 +292,11 @@ class TypedValuesAcrossFacesPropertyTest {
                         fields.put((String) k, x -> values.size() == 1 ? FaceViews.actualGremlin(values.get(0))
                                 : "several:" + FaceViews.actualGremlin(values));
                     });
-                    String itemId = (String) id.get(1);
-                    out.put(writer == Writer.MONGO && itemId.equals(mongoItemId(keyOf(itemId))) ? keyOf(itemId) : itemId,
-                            new Seen(String.valueOf(id.get(0)), fields));
+                    out.put((String) id.get(1), new Seen(String.valueOf(id.get(0)), fields));
                 }
             }
         }
         return out;
-    }
-
-    /** The key of a Mongo-written item id (see {@link #mongoItemId}). */
-    private static String keyOf(String itemId) {
-        return itemId.startsWith("s") ? itemId.substring(1) : itemId;
     }
 
     private static TableClient table(String name) {
