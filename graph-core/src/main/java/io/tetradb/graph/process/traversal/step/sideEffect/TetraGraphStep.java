@@ -70,7 +70,12 @@ public final class TetraGraphStep<S, E extends Element> extends GraphStep<S, E> 
         } else {
             HasToSql q = query();
             sql = q.sql().toString();
-            found = g.finder().query(q.sql(), null);
+            Iterator<Element> lists = g.finder().query(q.sql(), null);
+            found = lists;
+            if (q.plainSql() != null) { // another face's documents: the tested properties as plain fields
+                sql += " + " + q.plainSql();
+                found = IteratorUtils.concat(lists, g.finder().query(q.plainSql(), null));
+            }
         }
         if (metrics != null) {
             metrics.setAnnotation("query", sql);
