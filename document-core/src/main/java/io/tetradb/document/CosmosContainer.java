@@ -326,9 +326,10 @@ public final class CosmosContainer {
         List<T> results = new ArrayList<>(page.changes().size());
         long bytes = 0;
         for (io.tetradb.core.feed.ChangeFeedPage.Change c : page.changes()) {
+            // item trees with their typed values, as point reads and queries give them
             JsonNode node = at.mode() == io.tetradb.core.feed.ChangeFeedMode.LATEST_VERSION
-                    ? io.tetradb.core.feed.ChangeFeedJson.latestVersion(codec().mapper(), c)
-                    : io.tetradb.core.feed.ChangeFeedJson.allVersions(codec().mapper(), c,
+                    ? io.tetradb.core.feed.ChangeFeedJson.latestVersionItem(codec().mapper(), c)
+                    : io.tetradb.core.feed.ChangeFeedJson.allVersionsItem(codec().mapper(), c,
                     store.definition().partitionKey());
             bytes += c.item() == null ? 0 : c.item().length;
             results.add(convert(node, type));

@@ -93,7 +93,7 @@ class TypedValuesTest extends MongoServerTestBase {
         c.drop();
         c.createIndex(Indexes.ascending("d"));
         c.insertOne(new BsonDocument("_id", new BsonString("m")).append("d", new BsonDateTime(1_736_416_800_123L)));
-        ObjectNode item = new ObjectMapper().createObjectNode().put("id", "score").put("_id", "core");
+        ObjectNode item = new ObjectMapper().createObjectNode().put("id", "core").put("_id", "core"); // IdCodec: as is
         item.set("d", DateTimeNode.ofTicks(1_736_416_800_123L * 10_000 + 4_567, 14 * 60));
         store.getDatabase("typed").getContainer("fine").createItem(item, PartitionKey.NONE, null);
         assertEquals(List.of("core", "m"), stringIds(c, Filters.eq("d", new Date(1_736_416_800_123L))));
@@ -127,7 +127,7 @@ class TypedValuesTest extends MongoServerTestBase {
         assertEquals(List.of(expected), c.find(Filters.eq("customer", B)).into(new ArrayList<>()));
         assertEquals("IXSCAN", stage(c, Filters.eq("customer", B)));
         ObjectNode stored = store.getDatabase("olddata").getContainer("orders")
-                .readItem("o5f0000000000000000000001", PartitionKey.NONE, ObjectNode.class).getItem();
+                .readItem("~o5f0000000000000000000001", PartitionKey.NONE, ObjectNode.class).getItem(); // its new id
         assertTrue(stored.get("customer") instanceof ObjectIdNode, stored.toString());
         assertFalse(stored.has("_types"), stored.toString());
     }
@@ -150,7 +150,7 @@ class TypedValuesTest extends MongoServerTestBase {
                         .append("qty", new BsonInt64(5)), jsonClient.getDatabase("olddata")
                         .getCollection("orders", BsonDocument.class).find().first());
                 ObjectNode stored = jsonStore.getDatabase("olddata").getContainer("orders")
-                        .readItem("n1", PartitionKey.NONE, ObjectNode.class).getItem();
+                        .readItem("~n1", PartitionKey.NONE, ObjectNode.class).getItem(); // moved to its new id
                 assertTrue(stored.has("_types"), "not converted: " + stored);
             } finally {
                 jsonServer.close();

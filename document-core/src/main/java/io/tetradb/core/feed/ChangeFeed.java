@@ -207,9 +207,9 @@ public final class ChangeFeed {
                 }
                 if (scope.includes(r)) {
                     if (latest) {
-                        byte[] item = latestItem(r);
-                        if (item != null) {
-                            out.add(new ChangeFeedPage.Change(r, item));
+                        byte[] stored = latestStored(r);
+                        if (stored != null) {
+                            out.add(new ChangeFeedPage.Change(r, withLsn(stored, r.lsn()), stored));
                         }
                     } else {
                         out.add(new ChangeFeedPage.Change(r, null));
@@ -228,7 +228,8 @@ public final class ChangeFeed {
     }
 
     /** The stored item as JSON with {@code _lsn}, if {@code r} is a create/replace that is still its latest version. */
-    private byte[] latestItem(ChangeRecord r) {
+    /** The stored item of {@code r}'s version (null: deleted or changed since). */
+    private byte[] latestStored(ChangeRecord r) {
         if (r.operationType() == ChangeRecord.OperationType.DELETE) {
             return null;
         }
@@ -236,7 +237,7 @@ public final class ChangeFeed {
         if (stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn()) {
             return null; // deleted or changed since: a later record stands for it
         }
-        return withLsn(stored, r.lsn());
+        return stored;
     }
 
     byte[] docKey(ChangeRecord r) {

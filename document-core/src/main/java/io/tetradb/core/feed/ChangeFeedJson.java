@@ -10,7 +10,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
-/** The JSON forms of a change, as Cosmos DB shows them in its two modes. */
+/**
+ * The JSON forms of a change, as Cosmos DB shows them in its two modes: as JSON (what the REST face sends; typed
+ * values as their JSON views) or as item trees with their typed values ({@code …Item}: what the embedded API's point
+ * reads and queries give, so its change feed gives the same).
+ */
 public final class ChangeFeedJson {
     private ChangeFeedJson() {
     }
@@ -28,15 +32,46 @@ public final class ChangeFeedJson {
      */
     public static ObjectNode allVersions(ObjectMapper mapper, ChangeFeedPage.Change change,
                                          PartitionKeyDefinition definition) {
+        return allVersions(mapper, change, definition, false);
+    }
+
+    /** Latest version as an item tree with its typed values and {@code _lsn}. */
+    public static ObjectNode latestVersionItem(ObjectMapper mapper, ChangeFeedPage.Change change) {
+        byte[] stored = change.stored();
+        if (stored == null) {
+            return latestVersion(mapper, change);
+        }
+        ObjectNode item;
+        if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
+            item = io.tetradb.core.item.StoredItems.parse(stored);
+        } else {
+            try {
+                item = (ObjectNode) mapper.readTree(stored, io.tetradb.core.store.ItemCodec.HEADER,
+                        stored.length - io.tetradb.core.store.ItemCodec.HEADER);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return item.put("_lsn", change.record().lsn());
+    }
+
+    /** As {@link #allVersions(ObjectMapper, ChangeFeedPage.Change, PartitionKeyDefinition)}, images as typed trees. */
+    public static ObjectNode allVersionsItem(ObjectMapper mapper, ChangeFeedPage.Change change,
+                                             PartitionKeyDefinition definition) {
+        return allVersions(mapper, change, definition, true);
+    }
+
+    private static ObjectNode allVersions(ObjectMapper mapper, ChangeFeedPage.Change change,
+                                          PartitionKeyDefinition definition, boolean typed) {
         ChangeRecord r = change.record();
         ObjectNode out = mapper.createObjectNode();
         if (r.current() != null) {
-            out.set("current", read(mapper, ChangeFeed.imageWithLsn(r.current(), r.lsn())));
+            out.set("current", image(mapper, r.current(), r.lsn(), typed));
         } else {
             out.putObject("current");
         }
         if (r.previous() != null) {
-            out.set("previous", read(mapper, ChangeFeed.imageWithLsn(r.previous(), r.previousLsn())));
+            out.set("previous", image(mapper, r.previous(), r.previousLsn(), typed));
         }
         ObjectNode meta = out.putObject("metadata");
         meta.put("lsn", r.lsn());
@@ -63,6 +98,11 @@ public final class ChangeFeedJson {
     public static PartitionKeyValue partitionKey(ChangeRecord r, PartitionKeyDefinition definition) {
         int at = 16 * definition.levels();
         return PartitionKeyValue.decode(r.logicalPartition(), at, r.logicalPartition().length);
+    }
+
+    private static JsonNode image(ObjectMapper mapper, byte[] image, long lsn, boolean typed) {
+        return typed ? ChangeFeed.imageItem(image, mapper).put("_lsn", lsn)
+                : read(mapper, ChangeFeed.imageWithLsn(image, lsn));
     }
 
     private static JsonNode read(ObjectMapper mapper, byte[] json) {

@@ -11,9 +11,14 @@ import java.util.List;
 public record ChangeFeedPage(List<Change> changes, long continuation, boolean caughtUp) {
 
     /**
-     * One change. In latest-version mode {@code item} is the item's JSON with {@code _lsn}; in
-     * all-versions-and-deletes mode it is null and the record holds the images.
+     * One change. In latest-version mode {@code item} is the item's JSON with {@code _lsn} and {@code stored} the
+     * stored item it was made from (the core's format, header included: typed trees are read from it,
+     * {@link ChangeFeedJson#latestVersionItem}); in all-versions-and-deletes mode both are null and the record holds
+     * the images.
      */
-    public record Change(ChangeRecord record, byte[] item) {
+    public record Change(ChangeRecord record, byte[] item, byte[] stored) {
+        public Change(ChangeRecord record, byte[] item) {
+            this(record, item, null);
+        }
     }
 }

@@ -21,6 +21,7 @@ import io.tetradb.core.value.TypedNode;
 import io.tetradb.core.value.UuidNode;
 
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.math.BigInteger;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -40,7 +41,7 @@ import java.util.UUID;
  *
  * <p>Java → core: String, Boolean, Integer (IntNode), Long (LongNode), Float, Double (NaN/±Infinity included),
  * BigInteger, BigDecimal (scale kept), Date (DateTime without offset), OffsetDateTime (DateTime with its offset; 100 ns
- * precision, finer nanoseconds are truncated), UUID, byte[] (Binary, subtype 0), List (array), Map with String keys
+ * precision, finer nanoseconds are truncated), UUID, byte[] or ByteBuffer (Binary, subtype 0), List (array), Map with String keys
  * (object). What the core's model has no type for is written in GraphSON 3.0's typed form, TinkerPop's own JSON for
  * typed values: Byte {@code {"@type":"gx:Byte","@value":n}}, Short {@code gx:Int16}, Set {@code g:Set} (an array of
  * its elements), a Map with a non-String key (or whose only keys are {@code @type} and {@code @value})
@@ -49,7 +50,8 @@ import java.util.UUID;
  * <p>Core → Java, whoever wrote the item: the inverse, plus DateTime without offset → Date when whole milliseconds
  * (Mongo's dates, TinkerPop's Date), else OffsetDateTime at UTC; Decimal128 → BigDecimal; ObjectId → its 24 hex
  * digits; Timestamp → Long ({@code seconds·2^32 + increment}); Regex → {@code /pattern/options}; Binary of any
- * subtype → byte[]; MinKey / MaxKey → absent (null; inside a Map the entry is left out). Values in the graph face's
+ * subtype → a ByteBuffer (TinkerPop's binary type in GraphBinary and GraphSON;
+ * byte[] has no serializer); MinKey / MaxKey → absent (null; inside a Map the entry is left out). Values in the graph face's
  * earlier shape ({@code _types} sidecars, {@code {"@type": t, "@value": v}} with its own tag names) are read by
  * {@link LegacyValues}.
  */
@@ -93,6 +95,10 @@ public final class PropertyValues {
             return UuidNode.of(u);
         } else if (v instanceof byte[] b) {
             return BinaryDataNode.of(BinaryDataNode.SUBTYPE_GENERIC, b);
+        } else if (v instanceof ByteBuffer b) {
+            byte[] bytes = new byte[b.remaining()];
+            b.duplicate().get(bytes);
+            return BinaryDataNode.of(BinaryDataNode.SUBTYPE_GENERIC, bytes);
         } else if (v instanceof Byte b) {
             return tagged(BYTE, IntNode.valueOf(b));
         } else if (v instanceof Short s) {
@@ -106,7 +112,7 @@ public final class PropertyValues {
         }
         throw new IllegalArgumentException("TetraGraph cannot store a property value of type "
                 + v.getClass().getName() + " (supported: String, Boolean, Byte, Short, Integer, Long, Float, Double, "
-                + "BigInteger, BigDecimal, Date, OffsetDateTime, UUID, byte[], List, Set, Map of those)");
+                + "BigInteger, BigDecimal, Date, OffsetDateTime, UUID, byte[], ByteBuffer, List, Set, Map of those)");
     }
 
     private static ArrayNode array(Iterable<?> values) {
@@ -184,7 +190,9 @@ public final class PropertyValues {
         } else if (t instanceof UuidNode u) {
             return u.uuid();
         } else if (t instanceof BinaryDataNode b) {
-            return b.bytes();
+            // TinkerPop's binary type on the wire (GraphBinary ByteBuffer, GraphSON gx:ByteBuffer): a byte[] has no
+            // serializer, so a vertex holding one could not be returned to a client at all
+            return ByteBuffer.wrap(b.bytes()); // a copy: the serializers read its backing array
         } else if (t instanceof ObjectIdNode o) {
             return o.hex();
         } else if (t instanceof TimestampNode ts) {

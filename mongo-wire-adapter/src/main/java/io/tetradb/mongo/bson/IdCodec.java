@@ -16,10 +16,18 @@ import java.util.Base64;
  * MongoDB's duplicate-key rule), uses only characters the core accepts (never {@code / \ ? #}) and is at most 255
  * characters.
  *
- * <p>Strings are {@code "s"} followed by the string with five characters escaped one by one ({@code ~ / \ ? #} →
- * {@code ~0 … ~4}); because the escape works character by character, the ids of all strings starting with {@code p}
- * are exactly the ids starting with {@code encodePrefix(p)}: {@code {_id: /^p/}} is a key range of the partition.
- * ObjectIds are {@code "o"} + 24 lower-case hex digits, so their ids sort as the ObjectIds do.
+ * <p>A string {@code _id} is the item id as it is, as in Cosmos DB's API for MongoDB (so SQL, Gremlin and Tables see
+ * the {@code _id} {@code "m1"} as the id {@code "m1"}); only the five characters {@code ~ / \ ? #} are escaped, one by
+ * one, as {@code ~0 … ~4}. Every other type is {@code ~} + a letter + its value: ObjectId {@code ~o} + 24 lower-case
+ * hex digits (sorting as the ObjectIds do), numbers {@code ~n} + the canonical number, {@code ~btrue}/{@code ~bfalse},
+ * null {@code ~z}, a date {@code ~d} + its milliseconds, the empty string {@code ~s}, the rest {@code ~x} + base64url
+ * of its BSON. Unambiguous because in a string's id a {@code ~} is always followed by a digit: no string — not even
+ * {@code "~o…"} or 24 hex digits — has the id of an ObjectId or any other non-string value. Because the escape works
+ * character by character, the ids of all strings starting with {@code p} (non-empty) are exactly the ids starting
+ * with {@code encodePrefix(p)}: {@code {_id: /^p/}} is a key range of the partition.
+ *
+ * <p>Data directories of the earlier encoding ({@code "s"} + string, {@code "o"} + hex, {@code "n"}…: {@link
+ * #legacy}) are converted when a collection is first opened ({@code store.ItemIdUpgrade}).
  */
 public final class IdCodec {
     public static final int MAX_ID_CHARS = 255;
@@ -28,8 +36,35 @@ public final class IdCodec {
     }
 
     public static String encode(BsonValue id) {
-        String out = switch (id.getBsonType()) {
-            case STRING -> "s" + escape(id.asString().getValue());
+        if (id.getBsonType() == BsonType.STRING) {
+            String s = id.asString().getValue();
+            return checked(s.isEmpty() ? TYPED + "s" : escape(s));
+        }
+        return checked(TYPED + typed(id));
+    }
+
+    /**
+     * The id the encoding before this one gave {@code id} ({@code "s"} + escaped string, {@code "o"} + hex, …): what
+     * {@code ItemIdUpgrade} converts from, and what other faces may still find before a collection is opened.
+     */
+    public static String legacy(BsonValue id) {
+        return id.getBsonType() == BsonType.STRING ? "s" + escape(id.asString().getValue()) : typed(id);
+    }
+
+    /** The mark of a non-string {@code _id}'s id: {@code ~} followed by a letter, which no string's id holds. */
+    private static final String TYPED = "~";
+
+    private static String checked(String out) {
+        if (out.length() > MAX_ID_CHARS) {
+            throw new MongoError(ErrorCode.BAD_VALUE, "the _id value is too long: it encodes to " + out.length()
+                    + " characters and this server stores at most " + MAX_ID_CHARS);
+        }
+        return out;
+    }
+
+    /** A non-string {@code _id}: a type letter and its canonical text. */
+    private static String typed(BsonValue id) {
+        return switch (id.getBsonType()) {
             case OBJECT_ID -> "o" + id.asObjectId().getValue().toHexString();
             case INT32, INT64, DOUBLE, DECIMAL128 -> "n" + canonicalNumber(id);
             case BOOLEAN -> id.asBoolean().getValue() ? "btrue" : "bfalse";
@@ -41,16 +76,11 @@ public final class IdCodec {
             default -> "x" + Base64.getUrlEncoder().withoutPadding()
                     .encodeToString(ReplyEncoder.bson(new BsonDocument("", id)));
         };
-        if (out.length() > MAX_ID_CHARS) {
-            throw new MongoError(ErrorCode.BAD_VALUE, "the _id value is too long: it encodes to " + out.length()
-                    + " characters and this server stores at most " + MAX_ID_CHARS);
-        }
-        return out;
     }
 
-    /** The id prefix of every string {@code _id} that starts with {@code prefix}. */
+    /** The id prefix of every string {@code _id} that starts with {@code prefix} (not empty). */
     public static String encodePrefix(String prefix) {
-        return "s" + escape(prefix);
+        return escape(prefix);
     }
 
     static String escape(String s) {

@@ -95,6 +95,7 @@ final class LegacyUpgrade {
             return false;
         }
         ObjectNode typed = DocumentMapper.toItem(DocumentMapper.fromItem(item));
+        typed.set("id", item.get("id")); // an id of the earlier encoding stays: ItemIdUpgrade moves it next
         JsonNode replaced = item.get(DocumentMapper.REPLACED);
         if (replaced != null) {
             typed.set(DocumentMapper.REPLACED, replaced);

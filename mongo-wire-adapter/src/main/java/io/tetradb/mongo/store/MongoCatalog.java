@@ -234,6 +234,7 @@ public final class MongoCatalog {
             open.put(db + "." + name, m);
             if (upgraded.add(c)) {
                 LegacyUpgrade.run(this, m); // documents of the earlier shape become typed values, once
+                ItemIdUpgrade.run(this, m); // documents under the earlier id encoding move to their id, once
             }
         }
         return m;

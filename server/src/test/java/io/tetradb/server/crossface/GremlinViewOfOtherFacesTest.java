@@ -79,6 +79,7 @@ class GremlinViewOfOtherFacesTest {
         try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
             // the graph's container seen as a Mongo collection: its partition key path is the shard key
             mongo.getDatabase("graphdb").getCollection("graph").insertOne(new Document("_id", "m1").append("pk", "USA")
+                    .append("name", "m-one")
                     .append("address", new Document("city", "Portland").append("zip", 97201))
                     .append("tags", List.of("x", "y")));
         }
@@ -129,13 +130,34 @@ class GremlinViewOfOtherFacesTest {
 
     @Test
     void aMongoSubDocumentIsAMap() throws Exception {
-        // found by its values: the Mongo face's item id of a string _id is its own encoding of it (IdCodec)
-        String mongoDoc = "g.V().hasLabel('vertex').has('pk','USA').not(has('nick'))";
+        // a string _id is the item id, so the vertex id, as in Cosmos DB's API for MongoDB (IdCodec)
+        String mongoDoc = "g.V(['USA','m1'])";
+        assertEquals(List.of(List.of("USA", "m1")), submit("g.V().hasLabel('vertex').has('pk','USA').not(has('nick')).id()"));
         assertEquals(List.of(Map.of("city", "Portland", "zip", 97201)), submit(mongoDoc + ".values('address')"));
         assertEquals(List.of(List.of("x", "y")), submit(mongoDoc + ".values('tags')"));
         // the Mongo face's own fields (_id: the element's identity there; _types) are not properties
-        assertEquals(List.of(List.of("address", "pk", "tags")),
+        assertEquals(List.of(List.of("address", "name", "pk", "tags")),
                 submit(mongoDoc + ".properties().key().order().fold()"));
+    }
+
+    /**
+     * {@code has()} on a property finds the plain fields of other faces' documents as well as the property lists of
+     * Cosmos DB's Gremlin layout (two index-seeking queries, HasToSql), also when counted by the core.
+     */
+    @Test
+    void hasFindsPlainFieldsOfOtherFacesDocuments() throws Exception {
+        assertEquals(List.of(List.of("USA", "plain")), submit("g.V().has('nick','p').id()"));
+        assertEquals(List.of(List.of("USA", "m1")), submit("g.V().has('name','m-one').id()"));
+        assertEquals(List.of(List.of("USA", "plain")), submit("g.V().has('big', 5000000000L).id()"));
+        assertEquals(List.of(List.of("USA", "plain")), submit("g.V().has('big', gt(1)).id()"));
+        assertEquals(List.of(List.of("USA", "m1")), submit("g.V().has('pk','USA').has('name','m-one').id()"));
+        assertEquals(List.of(List.of(List.of("USA", "ann"), List.of("USA", "m1"))),
+                submit("g.V().has('name', within('Ann','m-one')).id().order().by(tail(local)).fold()"));
+        assertEquals(List.of(2L), submit("g.V().has('name', within('Ann','m-one')).count()"));
+        assertEquals(List.of(1L), submit("g.V().has('nick','p').count()"));
+        assertEquals(List.of(0L), submit("g.V().has('nick','q').count()"));
+        assertEquals(List.of(Map.of("person", 1L, "vertex", 1L)),
+                submit("g.V().has('name', within('Ann','m-one')).groupCount().by(label)"));
     }
 
     @Test

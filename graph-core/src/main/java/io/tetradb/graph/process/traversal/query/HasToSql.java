@@ -22,16 +22,26 @@ import java.util.function.BiPredicate;
  * on a property, with strings, booleans and finite primitive numbers; the rest is left to the in-memory test.
  * {@link #exact()} says whether the SQL alone decides (strings and booleans only), which is when {@code count()}
  * may be answered by the core.
+ *
+ * <p>A vertex property is a list of entries {@code [{id, _value}]} in Cosmos DB's Gremlin layout, but a plain field
+ * in a document another face wrote (Mongo, Cosmos SQL, Tables), which the graph shows as a single property. An item
+ * holds a field in one layout or the other, so the containers on vertex properties give two queries: {@link #sql()}
+ * for the list layout and {@link #plainSql()} for plain fields (both keep their index seeks; an {@code OR} of the two
+ * would not), whose results are disjoint. An item mixing both layouts among the properties one traversal tests (a
+ * vertex some of whose properties another face rewrote as plain fields) is found by neither.
  */
 public final class HasToSql {
     private final Sql sql;
+    private final Sql plainSql;
     private final List<HasContainer> translated = new ArrayList<>();
     private boolean exact = true;
+    /** Whether a condition on a vertex property was translated (then the plain-field query is needed). */
+    private boolean onVertexProperty;
 
     public HasToSql(boolean vertices, String partitionKey, Object defaultPartition, List<HasContainer> containers) {
         this.sql = ElementFinder.select(vertices);
         for (HasContainer c : containers) {
-            String condition = condition(vertices, partitionKey, defaultPartition, c);
+            String condition = condition(vertices, partitionKey, defaultPartition, c, sql, false);
             if (condition == null) {
                 exact = false;
             } else {
@@ -39,10 +49,29 @@ public final class HasToSql {
                 translated.add(c);
             }
         }
+        if (onVertexProperty) {
+            boolean exactLists = exact;
+            plainSql = ElementFinder.select(true);
+            for (HasContainer c : containers) {
+                String condition = condition(true, partitionKey, defaultPartition, c, plainSql, true);
+                if (condition != null) {
+                    plainSql.and(condition);
+                }
+            }
+            exact = exactLists; // the same containers, the same exactness
+        } else {
+            plainSql = null;
+        }
     }
 
+    /** The query of the list layout (and of everything else: labels, the partition key, edges). */
     public Sql sql() {
         return sql;
+    }
+
+    /** The query of vertices whose tested properties are plain fields (another face's documents), or null. */
+    public Sql plainSql() {
+        return plainSql;
     }
 
     /** The containers the SQL expresses. */
@@ -55,7 +84,8 @@ public final class HasToSql {
         return exact;
     }
 
-    private String condition(boolean vertices, String pkName, Object defaultPartition, HasContainer c) {
+    private String condition(boolean vertices, String pkName, Object defaultPartition, HasContainer c, Sql sql,
+                             boolean plainFields) {
         String key = c.getKey();
         BiPredicate<?, ?> bp = c.getBiPredicate();
         Object value = c.getValue();
@@ -67,7 +97,7 @@ public final class HasToSql {
             // query for that label cannot ask c.label
             String defaultLabel = vertices ? org.apache.tinkerpop.gremlin.structure.Vertex.DEFAULT_LABEL
                     : org.apache.tinkerpop.gremlin.structure.Edge.DEFAULT_LABEL;
-            return containsValue(value, defaultLabel) ? null : membership("c.label", bp, value, true);
+            return containsValue(value, defaultLabel) ? null : membership(sql, "c.label", bp, value, true);
         }
         if (key.startsWith("~")) {
             return null;
@@ -75,7 +105,7 @@ public final class HasToSql {
         if (key.equals(pkName)) {
             // an edge shows no partition key property; a vertex in the default partition hides it
             boolean shown = vertices && !(defaultPartition != null && containsValue(value, defaultPartition));
-            String m = membership("c[" + quote(key) + "]", bp, value, shown);
+            String m = membership(sql, "c[" + quote(key) + "]", bp, value, shown);
             if (m == null || !shown) {
                 exact = false;
             }
@@ -84,16 +114,18 @@ public final class HasToSql {
         if (key.equals(ElementFinder.ID_FIELD) || key.startsWith("_")) {
             return null;
         }
-        String target = vertices ? "p._value" : "c[" + quote(key) + "]";
-        String cond = membership(target, bp, value, isExactValue(value));
+        boolean entries = vertices && !plainFields;
+        String target = entries ? "p._value" : "c[" + quote(key) + "]";
+        String cond = membership(sql, target, bp, value, isExactValue(value));
         if (cond == null) {
-            cond = range(target, bp, value);
+            cond = range(sql, target, bp, value);
             exact = false;
         }
         if (cond == null) {
             return null;
         }
-        return vertices ? "EXISTS(SELECT VALUE p FROM p IN c[" + quote(key) + "] WHERE " + cond + ")" : cond;
+        onVertexProperty |= vertices;
+        return entries ? "EXISTS(SELECT VALUE p FROM p IN c[" + quote(key) + "] WHERE " + cond + ")" : cond;
     }
 
     private static boolean containsValue(Object predicateValue, Object v) {
@@ -101,7 +133,7 @@ public final class HasToSql {
     }
 
     /** {@code eq} or {@code within}; marks the result inexact unless {@code exactValues}. */
-    private String membership(String target, BiPredicate<?, ?> bp, Object value, boolean exactValues) {
+    private String membership(Sql sql, String target, BiPredicate<?, ?> bp, Object value, boolean exactValues) {
         if (bp == Compare.eq && foldable(value)) {
             if (!exactValues) {
                 exact = false;
@@ -127,7 +159,7 @@ public final class HasToSql {
         return null;
     }
 
-    private String range(String target, BiPredicate<?, ?> bp, Object value) {
+    private String range(Sql sql, String target, BiPredicate<?, ?> bp, Object value) {
         if (!foldable(value) || value instanceof Boolean) {
             return null;
         }

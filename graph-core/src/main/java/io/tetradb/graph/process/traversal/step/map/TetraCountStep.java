@@ -14,11 +14,14 @@ import java.util.Iterator;
 /** {@code g.V()...count()} answered by the core: {@code SELECT COUNT(1)} with the folded conditions. */
 public final class TetraCountStep<S> extends AbstractStep<S, Long> {
     private final Sql countSql;
+    /** The count of vertices whose tested properties are plain fields (HasToSql#plainSql), or null. */
+    private final Sql plainCountSql;
     private boolean done;
 
-    public TetraCountStep(Traversal.Admin traversal, Sql sql) {
+    public TetraCountStep(Traversal.Admin traversal, Sql sql, Sql plainSql) {
         super(traversal);
         this.countSql = sql;
+        this.plainCountSql = plainSql;
     }
 
     @Override
@@ -32,6 +35,11 @@ public final class TetraCountStep<S> extends AbstractStep<S, Long> {
         for (Iterator<ObjectNode> it = graph.store().query(countSql, null); it.hasNext(); ) {
             n += it.next().path("n").asLong();
         }
+        if (plainCountSql != null) {
+            for (Iterator<ObjectNode> it = graph.store().query(plainCountSql, null); it.hasNext(); ) {
+                n += it.next().path("n").asLong();
+            }
+        }
         return getTraversal().getTraverserGenerator().generate(n, (AbstractStep) this, 1L);
     }
 
@@ -43,6 +51,6 @@ public final class TetraCountStep<S> extends AbstractStep<S, Long> {
 
     @Override
     public String toString() {
-        return StringFactory.stepString(this, "sql:" + countSql);
+        return StringFactory.stepString(this, "sql:" + countSql + (plainCountSql == null ? "" : " + " + plainCountSql));
     }
 }

@@ -73,10 +73,15 @@ public final class TetraGraphStep<S, E extends Element> extends GraphStep<S, E> 
             HasToSql q = query();
             sql = q.sql().toString();
             found = byLabel(g);
-            if (found == null) {
-                found = g.finder().query(q.sql(), null);
-            } else {
+            if (found != null) {
                 sql = "label keys, then cached reads: " + sql;
+            } else {
+                Iterator<Element> lists = g.finder().query(q.sql(), null);
+                found = lists;
+                if (q.plainSql() != null) { // another face's documents: the tested properties as plain fields
+                    sql += " + " + q.plainSql();
+                    found = IteratorUtils.concat(lists, g.finder().query(q.plainSql(), null));
+                }
             }
         }
         if (metrics != null) {

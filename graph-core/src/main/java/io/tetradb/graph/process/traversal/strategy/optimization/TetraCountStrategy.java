@@ -54,8 +54,9 @@ public final class TetraCountStrategy extends AbstractTraversalStrategy<Traversa
             return;
         }
         Sql count = q.sql().withSelect("SELECT COUNT(1) AS n FROM c");
+        Sql plainCount = q.plainSql() == null ? null : q.plainSql().withSelect("SELECT COUNT(1) AS n FROM c");
         TraversalHelper.removeAllSteps(traversal);
-        traversal.addStep(new TetraCountStep<>(traversal, count));
+        traversal.addStep(new TetraCountStep<>(traversal, count, plainCount));
     }
 
     @Override

@@ -48,7 +48,7 @@ public final class TetraLabelCountStrategy extends AbstractTraversalStrategy<Tra
             return;
         }
         HasToSql q = graphStep.query();
-        if (!q.exact()) {
+        if (!q.exact() || q.plainSql() != null) { // two queries (HasToSql): counted by the graph step
             return;
         }
         Sql sql = q.sql().withSelect("SELECT c.label AS k, COUNT(1) AS n FROM c").withTail("GROUP BY c.label");
