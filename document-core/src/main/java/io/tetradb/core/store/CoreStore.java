@@ -150,6 +150,15 @@ public final class CoreStore implements AutoCloseable {
         return rateLimiter;
     }
 
+    // ---- consistency (io.tetradb.core.consistency) --------------------------------------------------------------
+    private final io.tetradb.core.consistency.AccountConsistency consistency =
+            new io.tetradb.core.consistency.AccountConsistency();
+
+    /** The account's default consistency level (Session unless set) and the rule for a request's own level. */
+    public io.tetradb.core.consistency.AccountConsistency consistency() {
+        return consistency;
+    }
+
     ReentrantLock lockFor(byte[] logicalPartitionPrefix) {
         int h = java.util.Arrays.hashCode(logicalPartitionPrefix);
         return stripes[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
