@@ -279,6 +279,21 @@ public final class ContainerStore {
         return definition.collId();
     }
 
+    /** Set once at load: items found sharing unique key values when an older directory's entries were built. */
+    volatile List<io.tetradb.core.unique.UniqueKeyCollision> uniqueKeyCollisions = List.of();
+
+    /**
+     * Items of a data directory written before unique keys were enforced that hold values another item holds (see
+     * {@link UniqueKeyBackfill}); empty for containers created since.
+     */
+    public List<io.tetradb.core.unique.UniqueKeyCollision> uniqueKeyCollisions() {
+        return uniqueKeyCollisions;
+    }
+
+    io.tetradb.core.unique.UniqueKeyPolicy uniqueKeyPolicy() {
+        return uniqueKeys;
+    }
+
     /** The container's self link, {@code dbs/<database rid>/colls/<container rid>/}. */
     public String selfLink() {
         String docs = new String(selfPrefix, StandardCharsets.US_ASCII);
@@ -1085,7 +1100,7 @@ public final class ContainerStore {
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
-        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
+        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine(), this::ownerGone);
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
         /** Face-defined unique indexes' changes, or null when the container has none. */
         private final FaceUniqueIndexes.Changes faceUnique;
@@ -1142,6 +1157,12 @@ public final class ContainerStore {
 
         private byte[] current(String id) {
             return after.containsKey(id) ? after.get(id) : before.get(id);
+        }
+
+        /** Whether the stored item {@code id} of this partition is absent or expired now (its unique keys are free). */
+        private boolean ownerGone(String id) {
+            load(id);
+            return visible(id) == null;
         }
 
         List<ItemResult> run() {

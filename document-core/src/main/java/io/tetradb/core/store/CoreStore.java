@@ -265,6 +265,7 @@ public final class CoreStore implements AutoCloseable {
                 partitions.add(p);
                 ws.put(Space.META, Keys.physicalPartition(collId, i), PartitionSplitter.record(p, 0));
             }
+            UniqueKeyBackfill.markBuilt(ws, collId); // unique keys: its entries are complete from the start
             engine.apply(ws);
             ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
             containers.put(key(database, id), store);
@@ -474,6 +475,7 @@ public final class CoreStore implements AutoCloseable {
         ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]),
                 indexing);
         recountPartitions(c, c.partitionMap().partitions());
+        c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
         if (unfinished != null) {
             startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
         }
