@@ -334,7 +334,7 @@ public final class CosmosContainer {
                     ? io.tetradb.core.feed.ChangeFeedJson.latestVersion(codec().mapper(), c)
                     : io.tetradb.core.feed.ChangeFeedJson.allVersions(codec().mapper(), c,
                     store.definition().partitionKey());
-            bytes += c.item() == null ? 0 : c.item().length;
+            bytes += c.size();
             results.add(convert(node, type));
         }
         ChangeFeedContinuation next = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(),

@@ -33,7 +33,7 @@ final class ChangeFeedCharges {
         ChangeFeedPage page = c.changeFeed().read(request);
         long bytes = 0;
         for (ChangeFeedPage.Change change : page.changes()) {
-            bytes += change.item() == null ? 0 : change.item().length;
+            bytes += change.size();
         }
         double charge = RequestCharge.atFactor(RequestCharge.feedPage(bytes, page.changes().size()), factor);
         limiter.settle(budgets, charge);
