@@ -131,6 +131,18 @@ class ConsistencySdkTest extends ServerFixture {
     }
 
     @Test
+    void nodeSdkReadsAtTheAccountLevelAndMayOnlyWeakenIt() throws Exception {
+        String db = unique("node");
+        container(sdk, db);
+        core.coreStore().consistency().setDefaultLevel(io.tetradb.core.consistency.ConsistencyLevel.STRONG);
+        String out = NodeSdkTest.runScript("cosmos-consistency.mjs", Map.of(), endpoint(), KEY, db, "strong-account");
+        assertTrue(out.contains("OK node consistency strong-account"), out);
+        core.coreStore().consistency().setDefaultLevel(io.tetradb.core.consistency.ConsistencyLevel.SESSION);
+        out = NodeSdkTest.runScript("cosmos-consistency.mjs", Map.of(), endpoint(), KEY, db, "session-account");
+        assertTrue(out.contains("OK node consistency session-account"), out);
+    }
+
+    @Test
     void anUnknownLevelIs400() throws Exception {
         RawClient.Answer a = new RawClient(endpoint(), KEY).send("GET", "/dbs", null,
                 Map.of("x-ms-consistency-level", "Linearizable"));
