@@ -12,7 +12,7 @@ final class Account {
     private Account() {
     }
 
-    static ObjectNode document(RestRequest r) {
+    static ObjectNode document(RestRequest r, io.tetradb.core.consistency.ConsistencyLevel consistency) {
         String host = r.header("host");
         String endpoint = (r.secure() ? "https://" : "http://") + (host == null ? "localhost" : host) + "/";
         ObjectNode a = Json.object();
@@ -31,7 +31,7 @@ final class Account {
         a.put("enableNRegionSynchronousCommit", false);
         a.putObject("userReplicationPolicy").put("asyncReplication", false).put("minReplicaSetSize", 1)
                 .put("maxReplicasetSize", 4);
-        a.putObject("userConsistencyPolicy").put("defaultConsistencyLevel", "Session");
+        a.putObject("userConsistencyPolicy").put("defaultConsistencyLevel", consistency.cosmosName());
         a.putObject("systemReplicationPolicy").put("minReplicaSetSize", 1).put("maxReplicasetSize", 4);
         a.putObject("readPolicy").put("primaryReadCoefficient", 1).put("secondaryReadCoefficient", 1);
         a.put("queryEngineConfiguration", "{\"maxSqlQueryInputLength\":262144,\"maxJoinsPerSqlQuery\":5,"

@@ -87,11 +87,12 @@ final class ChangeFeedReads {
         } else if (r.header("If-Modified-Since") != null) {
             notBefore = time(r.header("If-Modified-Since"));
         }
-        ChangeFeedPage page = t.store().changeFeed().read(new ChangeFeedRequest(mode, range, pk, after, notBefore,
-                Queries.pageSize(r)));
+        io.tetradb.core.store.ChargedChangeFeedPage charged = t.store().readChangeFeed(new ChangeFeedRequest(mode,
+                range, pk, after, notBefore, Queries.pageSize(r)), ConsistencyHeader.of(r));
+        ChangeFeedPage page = charged.page();
         String etag = "\"" + page.continuation() + "\"";
         if (page.changes().isEmpty() && page.caughtUp()) {
-            RestResponse notModified = RestResponse.empty(304, 1);
+            RestResponse notModified = RestResponse.empty(304, charged.requestCharge());
             notModified.header("etag", etag);
             notModified.header("x-ms-item-count", "0");
             Items.sessionHeaders(notModified, t, 1);
@@ -100,17 +101,15 @@ final class ChangeFeedReads {
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
         ArrayNode docs = body.putArray("Documents");
-        long bytes = 0;
         for (ChangeFeedPage.Change c : page.changes()) {
             if (mode == ChangeFeedMode.LATEST_VERSION) {
                 docs.add(ChangeFeedJson.latestVersion(Json.MAPPER, c));
-                bytes += c.item().length;
             } else {
                 docs.add(ChangeFeedJson.allVersions(Json.MAPPER, c, t.definition().partitionKey()));
             }
         }
         body.put("_count", docs.size());
-        RestResponse out = RestResponse.json(200, body, Math.max(1, bytes / 1024.0));
+        RestResponse out = RestResponse.json(200, body, charged.requestCharge());
         out.header("etag", etag);
         out.header("x-ms-item-count", Integer.toString(docs.size()));
         Items.sessionHeaders(out, t, 1);

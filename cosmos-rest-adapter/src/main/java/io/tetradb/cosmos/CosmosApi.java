@@ -58,13 +58,7 @@ final class CosmosApi {
 
     RestResponse handle(RestRequest r) {
         try {
-            RestResponse answer = route(r);
-            if (r.method().equals("GET") || Queries.isQuery(r)) {
-                // reads at strong or bounded-staleness consistency cost twice, as in Cosmos DB
-                answer.requestCharge = io.tetradb.core.store.RequestCharge.atConsistency(answer.requestCharge,
-                        r.header("x-ms-consistency-level"));
-            }
-            return answer;
+            return route(r);
         } catch (CosmosError e) {
             return RestResponse.error(e);
         } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
@@ -94,9 +88,10 @@ final class CosmosApi {
                     + "being used: the read-only key may read and query but not write or execute a stored "
                     + "procedure; sign with the read-write master key.");
         }
+        ConsistencyHeader.check(r, store); // 400 for a level stronger than the account's
         if (s.isEmpty()) {
             requireMethod(r, "GET");
-            return RestResponse.json(200, Account.document(r), 1);
+            return RestResponse.json(200, Account.document(r, store.consistency().defaultLevel()), 1);
         }
         if (s.size() >= 3 && s.get(0).equals("dbs") && s.get(2).equals("users")) {
             return userRoutes.handle(r, database(s.get(1)), grant);

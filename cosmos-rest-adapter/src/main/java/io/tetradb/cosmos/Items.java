@@ -63,7 +63,7 @@ final class Items {
         switch (r.method()) {
             case "GET": {
                 PartitionKeyValue pk = PartitionKeys.required(r, t.definition().partitionKey());
-                ItemResult res = readItem(t, pk, id, r.header("If-None-Match"));
+                ItemResult res = readItem(t, pk, id, r.header("If-None-Match"), ConsistencyHeader.of(r));
                 return respond(r, t, res, true);
             }
             case "PUT": {
@@ -115,9 +115,10 @@ final class Items {
         return t.store().execute(pk, op);
     }
 
-    private ItemResult readItem(Target t, PartitionKeyValue pk, String id, String ifNoneMatch) {
+    private ItemResult readItem(Target t, PartitionKeyValue pk, String id, String ifNoneMatch,
+                                io.tetradb.core.consistency.ConsistencyLevel consistency) {
         try {
-            return t.store().read(pk, id, ifNoneMatch);
+            return t.store().read(pk, id, ifNoneMatch, consistency);
         } catch (StoreException e) {
             if (e.status() == 404) {
                 throw new CosmosError(404, "Entity with the specified id does not exist in the system. More info: "
@@ -169,7 +170,7 @@ final class Items {
         }
         SqlQuery filter = conditionQuery(condition);
         for (int attempt = 0; ; attempt++) {
-            ItemResult current = readItem(t, pk, id, null);
+            ItemResult current = readItem(t, pk, id, null, null);
             ObjectNode item = t.store().codec().parse(current.stored());
             if (QueryExecutor.execute(filter, List.of(item), Map.of(), null).isEmpty()) {
                 throw new CosmosError(412, "Precondition Failed: the patch condition '" + condition + "' is false "

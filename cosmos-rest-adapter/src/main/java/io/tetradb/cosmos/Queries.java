@@ -93,7 +93,7 @@ final class Queries {
         PartitionKeyValue pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), true);
         EpkRange range = range(r);
         ContainerQuery.Page page = t.store().queryPage(q, params, pk, range, r.header("x-ms-continuation"),
-                pageSize(r), MAX_PAGE_BYTES);
+                pageSize(r), MAX_PAGE_BYTES, ConsistencyHeader.of(r));
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
         ArrayNode docs = body.putArray("Documents");

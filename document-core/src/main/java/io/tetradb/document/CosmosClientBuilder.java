@@ -103,6 +103,17 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    private ConsistencyLevel consistencyLevel = ConsistencyLevel.SESSION;
+
+    /**
+     * The account's default consistency level (default Session, as the Cosmos DB emulator's): reads without a level of
+     * their own read at it, requests may only weaken it, and strong or bounded-staleness reads cost twice.
+     */
+    public CosmosClientBuilder consistencyLevel(ConsistencyLevel level) {
+        this.consistencyLevel = java.util.Objects.requireNonNull(level, "consistencyLevel");
+        return this;
+    }
+
     public CosmosClient buildClient() {
         if (dataDirectory == null) {
             throw new IllegalArgumentException("dataDirectory is required");
@@ -117,6 +128,7 @@ public final class CosmosClientBuilder {
         client.coreStore().scriptEngine().setLimits(scriptLimits);
         client.coreStore().rateLimiter().setEnabled(rateLimiting);
         client.coreStore().rateLimiter().setBurstCapacity(burstCapacity);
+        client.coreStore().consistency().setDefaultLevel(consistencyLevel.core());
         return client;
     }
 }

@@ -164,7 +164,8 @@ public final class CosmosContainer {
         return CosmosException.call(() -> {
             ContainerStore store = store();
             ItemResult r = store.read(value(store, partitionKey), itemId,
-                    options == null ? null : options.getIfNoneMatchETag());
+                    options == null ? null : options.getIfNoneMatchETag(),
+                    options == null ? null : ConsistencyLevel.core(options.getConsistencyLevel()));
             return new CosmosItemResponse<>(r, codec(), itemType, true);
         });
     }
@@ -251,7 +252,8 @@ public final class CosmosContainer {
             ContainerStore store = store();
             ContainerQuery.Page page = store.queryPage(parsed, parameters,
                     o.getPartitionKey() == null ? null : value(store, o.getPartitionKey()),
-                    o.getFeedRange() == null ? null : o.getFeedRange().range(), continuation, size, MAX_PAGE_BYTES);
+                    o.getFeedRange() == null ? null : o.getFeedRange().range(), continuation, size, MAX_PAGE_BYTES,
+                    ConsistencyLevel.core(o.getConsistencyLevel()));
             List<T> results = new ArrayList<>(page.results().size());
             for (JsonNode n : page.results()) {
                 results.add(convert(n, type));
@@ -321,8 +323,10 @@ public final class CosmosContainer {
     private <T> FeedResponse<T> readChangeFeed(ChangeFeedContinuation at, int size, Class<T> type) {
         ContainerStore store = store();
         long started = System.nanoTime();
-        io.tetradb.core.feed.ChangeFeedPage page = store.changeFeed().read(new io.tetradb.core.feed.ChangeFeedRequest(
-                at.mode(), at.range(), at.partitionKey(), at.position(), at.notBeforeMillis(), size));
+        io.tetradb.core.store.ChargedChangeFeedPage charged = store.readChangeFeed(
+                new io.tetradb.core.feed.ChangeFeedRequest(at.mode(), at.range(), at.partitionKey(), at.position(),
+                        at.notBeforeMillis(), size), null);
+        io.tetradb.core.feed.ChangeFeedPage page = charged.page();
         List<T> results = new ArrayList<>(page.changes().size());
         long bytes = 0;
         for (io.tetradb.core.feed.ChangeFeedPage.Change c : page.changes()) {
@@ -331,13 +335,12 @@ public final class CosmosContainer {
                     ? io.tetradb.core.feed.ChangeFeedJson.latestVersionItem(codec().mapper(), c)
                     : io.tetradb.core.feed.ChangeFeedJson.allVersionsItem(codec().mapper(), c,
                     store.definition().partitionKey());
-            bytes += c.item() == null ? 0 : c.item().length;
+            bytes += c.size();
             results.add(convert(node, type));
         }
         ChangeFeedContinuation next = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(),
                 at.partitionKey(), page.continuation(), at.notBeforeMillis());
-        double charge = results.isEmpty() ? 1 : Math.max(1, bytes / 1024.0);
-        FeedResponse<T> response = new FeedResponse<>(results, next.encode(), charge,
+        FeedResponse<T> response = new FeedResponse<>(results, next.encode(), charged.requestCharge(),
                 new QueryMetrics(results.size(), bytes, results.size(), 0, System.nanoTime() - started),
                 "changeFeed", null, null);
         response.drained = page.caughtUp();

@@ -28,6 +28,18 @@ public class CosmosItemRequestOptions {
         return this;
     }
 
+    private ConsistencyLevel consistencyLevel;
+
+    public ConsistencyLevel getConsistencyLevel() {
+        return consistencyLevel;
+    }
+
+    /** A read's consistency level: the client's (null) or a weaker one; a stronger one is 400. */
+    public CosmosItemRequestOptions setConsistencyLevel(ConsistencyLevel consistencyLevel) {
+        this.consistencyLevel = consistencyLevel;
+        return this;
+    }
+
     public String getIfMatchETag() {
         return ifMatchETag;
     }

@@ -9,6 +9,18 @@ public final class CosmosQueryRequestOptions {
     private Boolean indexMetricsEnabled;
     private Boolean queryMetricsEnabled;
 
+    private ConsistencyLevel consistencyLevel;
+
+    public ConsistencyLevel getConsistencyLevel() {
+        return consistencyLevel;
+    }
+
+    /** The query's consistency level: the client's (null) or a weaker one; a stronger one is 400. */
+    public CosmosQueryRequestOptions setConsistencyLevel(ConsistencyLevel consistencyLevel) {
+        this.consistencyLevel = consistencyLevel;
+        return this;
+    }
+
     public PartitionKey getPartitionKey() {
         return partitionKey;
     }

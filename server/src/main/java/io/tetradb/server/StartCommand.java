@@ -97,6 +97,12 @@ final class StartCommand implements Callable<Integer> {
                     + "feature in Cosmos DB too).")
     String burstCapacity;
 
+    @Option(names = "--consistency", paramLabel = "LEVEL", defaultValue = "Session",
+            description = "The account's default consistency level: Strong, BoundedStaleness, Session, "
+                    + "ConsistentPrefix or Eventual (default: ${DEFAULT-VALUE}, the emulator's). Cosmos requests may "
+                    + "only weaken it; strong and bounded-staleness reads cost twice the RU on every face.")
+    String consistency;
+
     @Option(names = "--split-threshold-bytes", paramLabel = "N",
             description = "Split a physical partition once it holds more than N bytes (default: Cosmos DB's 50 GB); "
                     + "small values show splits with little data.")
@@ -209,6 +215,13 @@ final class StartCommand implements Callable<Integer> {
         }
         StoreOptions options = StoreOptions.DEFAULTS.withRateLimit(rateLimit.equals("on"))
                 .withBurstCapacity(burstCapacity.equals("on"));
+        try {
+            options = options.withConsistency(io.tetradb.document.ConsistencyLevel.valueOf(
+                    io.tetradb.core.consistency.ConsistencyLevel.parse(consistency).name()));
+        } catch (io.tetradb.core.StoreException e) {
+            throw new ParameterException(spec.commandLine(), "--consistency is Strong, BoundedStaleness, Session, "
+                    + "ConsistentPrefix or Eventual, not '" + consistency + "'");
+        }
         if (splitThresholdBytes != null) {
             if (splitThresholdBytes <= 0) {
                 throw new ParameterException(spec.commandLine(), "--split-threshold-bytes must be positive, not "

@@ -300,7 +300,8 @@ public final class TetraDbServer implements AutoCloseable {
         }
         try {
             CosmosClientBuilder builder = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(options.rateLimit())
-                    .burstCapacity(options.burstCapacity()).splitThresholdBytes(options.splitThresholdBytes());
+                    .burstCapacity(options.burstCapacity()).splitThresholdBytes(options.splitThresholdBytes())
+                    .consistencyLevel(options.consistency());
             if (memory != null) {
                 builder.blockCacheBytes(memory.rocksDbBytes());
             }

@@ -93,11 +93,15 @@ class TetraDbCommandTest {
         assertTrue(err.toString().contains("--rate-limit is on or off, not 'maybe'"), err.toString());
         assertEquals(2, run("start", "--data-dir", data.toString(), "--burst-capacity", "maybe", "--http-port", "0"));
         assertTrue(err.toString().contains("--burst-capacity is on or off, not 'maybe'"), err.toString());
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--consistency", "Linearizable", "--http-port", "0"));
+        assertTrue(err.toString().contains("--consistency is Strong, BoundedStaleness, Session, ConsistentPrefix or "
+                + "Eventual, not 'Linearizable'"), err.toString());
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "0", "--http-port", "0"));
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "x", "--http-port", "0"));
         assertTrue(Files.notExists(data), "nothing was opened");
         assertEquals(0, run("start", "--help"));
-        assertTrue(out.toString().contains("--rate-limit") && out.toString().contains("--split-threshold-bytes"));
+        assertTrue(out.toString().contains("--rate-limit") && out.toString().contains("--split-threshold-bytes")
+                && out.toString().contains("--consistency"));
     }
 
     @Test

@@ -193,6 +193,7 @@ public final class ChangeFeed {
         }
         Scope scope = new Scope(request);
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
+        List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
         long position = after;
         int scanned = 0;
         boolean caughtUp = true;
@@ -206,16 +207,13 @@ public final class ChangeFeed {
                     continue; // before the point in time: skipped without counting, so one page gets past them
                 }
                 if (scope.includes(r)) {
-                    if (latest) {
-                        byte[] stored = latestStored(r);
-                        if (stored != null) {
-                            out.add(new ChangeFeedPage.Change(r, withLsn(stored, r.lsn()), stored));
-                        }
-                    } else {
+                    if (!latest) {
                         out.add(new ChangeFeedPage.Change(r, null));
+                    } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
+                        candidates.add(r); // its item is read with the page's others in one multi-get below
                     }
                 }
-                if (out.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
+                if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
                     caughtUp = false;
                     break;
                 }
@@ -224,20 +222,31 @@ public final class ChangeFeed {
         if (caughtUp) {
             position = stable;
         }
+        if (!candidates.isEmpty()) {
+            latestItems(candidates, out);
+        }
         return new ChangeFeedPage(out, position, caughtUp);
     }
 
-    /** The stored item as JSON with {@code _lsn}, if {@code r} is a create/replace that is still its latest version. */
-    /** The stored item of {@code r}'s version (null: deleted or changed since). */
-    private byte[] latestStored(ChangeRecord r) {
-        if (r.operationType() == ChangeRecord.OperationType.DELETE) {
-            return null;
+    /**
+     * The changes among {@code records} (creates and replaces, in feed order) that are still their item's latest
+     * version, each with the stored item as JSON with {@code _lsn}: one multi-get for the page instead of one read per
+     * record (the processor's per-change cost).
+     */
+    private void latestItems(List<ChangeRecord> records, List<ChangeFeedPage.Change> out) {
+        List<byte[]> keys = new ArrayList<>(records.size());
+        for (ChangeRecord r : records) {
+            keys.add(docKey(r));
         }
-        byte[] stored = feeds.engine().get(Space.DOCS, docKey(r));
-        if (stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn()) {
-            return null; // deleted or changed since: a later record stands for it
+        List<byte[]> stored = keys.size() == 1 ? java.util.Collections.singletonList(
+                feeds.engine().get(Space.DOCS, keys.get(0))) : feeds.engine().multiGet(Space.DOCS, keys);
+        for (int i = 0; i < records.size(); i++) {
+            ChangeRecord r = records.get(i);
+            byte[] s = stored.get(i);
+            if (s != null && io.tetradb.core.store.ItemCodec.lsn(s) == r.lsn()) { // else a later record stands for it
+                out.add(ChangeFeedPage.Change.ofStored(r, s)); // its JSON is written only if a reader asks
+            }
         }
-        return stored;
     }
 
     byte[] docKey(ChangeRecord r) {

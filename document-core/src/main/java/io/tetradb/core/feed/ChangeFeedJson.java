@@ -21,7 +21,7 @@ public final class ChangeFeedJson {
 
     /** Latest version: the item with {@code _lsn}. */
     public static ObjectNode latestVersion(ObjectMapper mapper, ChangeFeedPage.Change change) {
-        return (ObjectNode) read(mapper, change.item());
+        return change.tree(mapper);
     }
 
     /**

@@ -35,6 +35,16 @@ public final class ContainerQuery {
                        java.util.function.Supplier<ObjectNode> explain) {
     }
 
+    /** The page with its charge at a consistency level's factor (see {@link RequestCharge#atFactor}). */
+    static Page atFactor(Page p, int factor) {
+        if (factor == 1) {
+            return p;
+        }
+        return new Page(p.results(), p.continuation(), p.documentsLoaded(), p.bytesLoaded(), p.indexHits(),
+                RequestCharge.atFactor(p.requestCharge(), factor), p.access(), p.elapsedNanos(), p.indexMetrics(),
+                p.explain());
+    }
+
     private final ContainerStore container;
 
     ContainerQuery(ContainerStore container) {

@@ -279,6 +279,21 @@ public final class ContainerStore {
         return definition.collId();
     }
 
+    /** Set once at load: items found sharing unique key values when an older directory's entries were built. */
+    volatile List<io.tetradb.core.unique.UniqueKeyCollision> uniqueKeyCollisions = List.of();
+
+    /**
+     * Items of a data directory written before unique keys were enforced that hold values another item holds (see
+     * {@link UniqueKeyBackfill}); empty for containers created since.
+     */
+    public List<io.tetradb.core.unique.UniqueKeyCollision> uniqueKeyCollisions() {
+        return uniqueKeyCollisions;
+    }
+
+    io.tetradb.core.unique.UniqueKeyPolicy uniqueKeyPolicy() {
+        return uniqueKeys;
+    }
+
     /** The container's self link, {@code dbs/<database rid>/colls/<container rid>/}. */
     public String selfLink() {
         String docs = new String(selfPrefix, StandardCharsets.US_ASCII);
@@ -342,23 +357,44 @@ public final class ContainerStore {
 
     /** A point read; 404 if absent, 304 (no body) if {@code ifNoneMatch} is the current etag. */
     public ItemResult read(PartitionKeyValue pk, String id, String ifNoneMatchETag) {
+        return read(pk, id, ifNoneMatchETag, null);
+    }
+
+    /**
+     * A point read at a consistency level ({@code null}: the account's; a level stronger than the account's is 400):
+     * strong and bounded-staleness reads charge the request and the partition's budget twice.
+     */
+    public ItemResult read(PartitionKeyValue pk, String id, String ifNoneMatchETag,
+                           io.tetradb.core.consistency.ConsistencyLevel consistency) {
         checkNotDeleted();
         checkLevels(pk);
+        int factor = store.consistency().readChargeFactor(consistency); // consistency
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
         byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
         byte[] stored = store.engine().get(Space.DOCS, key);
         if (stored == null || isExpired(stored)) {
-            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
+            store.rateLimiter().settle(budget, RequestCharge.atFactor(RequestCharge.miss(), factor), pk); // throughput
             throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
         }
         String etag = etag(ItemCodec.lsn(stored));
         if (ifNoneMatchETag != null && etagMatches(ifNoneMatchETag, etag)) {
-            store.rateLimiter().settle(budget, RequestCharge.miss(), pk); // throughput
-            return new ItemResult(ItemOperation.Type.READ, id, Status.NOT_MODIFIED, null, etag, RequestCharge.miss(), null);
+            double miss = RequestCharge.atFactor(RequestCharge.miss(), factor);
+            store.rateLimiter().settle(budget, miss, pk); // throughput
+            return new ItemResult(ItemOperation.Type.READ, id, Status.NOT_MODIFIED, null, etag, miss, null);
         }
-        double charge = RequestCharge.read(key.length + stored.length);
+        double charge = RequestCharge.atFactor(RequestCharge.read(key.length + stored.length), factor);
         store.rateLimiter().settle(budget, charge, pk); // throughput
         return new ItemResult(ItemOperation.Type.READ, id, Status.OK, stored, etag, charge, null);
+    }
+
+    /**
+     * One change feed page as a metered read at a consistency level ({@code null}: the account's): admitted and
+     * charged by the budgets of the partitions it reads (see {@link ChangeFeedCharges}).
+     */
+    public ChargedChangeFeedPage readChangeFeed(io.tetradb.core.feed.ChangeFeedRequest request,
+                                                io.tetradb.core.consistency.ConsistencyLevel consistency) {
+        checkNotDeleted();
+        return ChangeFeedCharges.read(this, store.consistency(), request, consistency);
     }
 
     /** Visits every item whose EPK is in {@code range}, in key order, until the visitor returns false. */
@@ -556,7 +592,15 @@ public final class ContainerStore {
      */
     public ContainerQuery.Page queryPage(LogicalPlan plan, Map<String, JsonNode> parameters, PartitionKeyValue pk,
                                          EpkRange range, String continuation, int maxItems, long maxBytes) {
+        return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes, null);
+    }
+
+    /** As above at a consistency level ({@code null}: the account's); strong and bounded staleness charge twice. */
+    public ContainerQuery.Page queryPage(LogicalPlan plan, Map<String, JsonNode> parameters, PartitionKeyValue pk,
+                                         EpkRange range, String continuation, int maxItems, long maxBytes,
+                                         io.tetradb.core.consistency.ConsistencyLevel consistency) {
         checkNotDeleted();
+        int factor = store.consistency().readChargeFactor(consistency); // consistency
         if (pk != null && pk.levels() < definition.partitionKey().levels() && !pk.isNone()) {
             // a prefix of a hierarchical key: every item under it has an EPK that starts with the prefix's EPK
             range = ContainerQuery.intersect(range, EpkRange.prefixOf(pk.epk()));
@@ -567,7 +611,8 @@ public final class ContainerStore {
         }
         List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
                 ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
-        ContainerQuery.Page page = new ContainerQuery(this).page(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        ContainerQuery.Page page = ContainerQuery.atFactor(new ContainerQuery(this).page(plan, parameters, pk, range,
+                continuation, maxItems, maxBytes), factor); // consistency
         store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
         return page;
     }
@@ -575,17 +620,25 @@ public final class ContainerStore {
     /** One page of a Cosmos SQL query (see {@link #queryPage(LogicalPlan, Map, PartitionKeyValue, EpkRange, String, int, long)}). */
     public ContainerQuery.Page queryPage(SqlQuery query, Map<String, JsonNode> parameters, PartitionKeyValue pk,
                                          EpkRange range, String continuation, int maxItems, long maxBytes) {
+        return queryPage(query, parameters, pk, range, continuation, maxItems, maxBytes, null);
+    }
+
+    /** As above at a consistency level ({@code null}: the account's); strong and bounded staleness charge twice. */
+    public ContainerQuery.Page queryPage(SqlQuery query, Map<String, JsonNode> parameters, PartitionKeyValue pk,
+                                         EpkRange range, String continuation, int maxItems, long maxBytes,
+                                         io.tetradb.core.consistency.ConsistencyLevel consistency) {
         LogicalPlan plan = SqlToPlan.compile(query);
         if (plan == null) {
             checkNotDeleted();
+            int factor = store.consistency().readChargeFactor(consistency); // consistency
             List<io.tetradb.core.throughput.PartitionBudget> budgets = pk != null // throughput
                     ? List.of(store.rateLimiter().admit(this, pk.epk())) : store.rateLimiter().admit(this, range);
-            ContainerQuery.Page page = new ContainerQuery(this).interpreted(query, parameters, pk, range, continuation,
-                    maxItems, maxBytes);
+            ContainerQuery.Page page = ContainerQuery.atFactor(new ContainerQuery(this).interpreted(query, parameters,
+                    pk, range, continuation, maxItems, maxBytes), factor); // consistency
             store.rateLimiter().settle(budgets, page.requestCharge()); // throughput
             return page;
         }
-        return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes);
+        return queryPage(plan, parameters, pk, range, continuation, maxItems, maxBytes, consistency);
     }
 
     /** Every result of a query at once, with the summed metrics of its pages. */
@@ -1100,7 +1153,7 @@ public final class ContainerStore {
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
-        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine());
+        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine(), this::ownerGone);
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
         /** Face-defined unique indexes' changes, or null when the container has none. */
         private final FaceUniqueIndexes.Changes faceUnique;
@@ -1157,6 +1210,12 @@ public final class ContainerStore {
 
         private byte[] current(String id) {
             return after.containsKey(id) ? after.get(id) : before.get(id);
+        }
+
+        /** Whether the stored item {@code id} of this partition is absent or expired now (its unique keys are free). */
+        private boolean ownerGone(String id) {
+            load(id);
+            return visible(id) == null;
         }
 
         List<ItemResult> run() {

@@ -165,6 +165,15 @@ public final class CoreStore implements AutoCloseable {
         return rateLimiter;
     }
 
+    // ---- consistency (io.tetradb.core.consistency) --------------------------------------------------------------
+    private final io.tetradb.core.consistency.AccountConsistency consistency =
+            new io.tetradb.core.consistency.AccountConsistency();
+
+    /** The account's default consistency level (Session unless set) and the rule for a request's own level. */
+    public io.tetradb.core.consistency.AccountConsistency consistency() {
+        return consistency;
+    }
+
     ReentrantLock lockFor(byte[] logicalPartitionPrefix) {
         int h = java.util.Arrays.hashCode(logicalPartitionPrefix);
         return stripes[(h ^ (h >>> 16)) & (LOCK_STRIPES - 1)];
@@ -271,6 +280,7 @@ public final class CoreStore implements AutoCloseable {
                 partitions.add(p);
                 ws.put(Space.META, Keys.physicalPartition(collId, i), PartitionSplitter.record(p, 0));
             }
+            UniqueKeyBackfill.markBuilt(ws, collId); // unique keys: its entries are complete from the start
             engine.apply(ws);
             ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
             containers.put(key(database, id), store);
@@ -480,6 +490,7 @@ public final class CoreStore implements AutoCloseable {
         ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]),
                 indexing);
         recountPartitions(c, c.partitionMap().partitions());
+        c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
         if (unfinished != null) {
             startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
         }

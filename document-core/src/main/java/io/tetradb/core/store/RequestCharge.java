@@ -75,6 +75,16 @@ public final class RequestCharge {
         return round(write(newBytes) + read(oldBytes) - 1);
     }
 
+    /** A read's charge at a consistency level's factor (2 for strong and bounded staleness, as Cosmos DB). */
+    public static double atFactor(double charge, int factor) {
+        return factor == 1 ? charge : round(charge * factor);
+    }
+
+    /** A change feed page: 1 RU when it is empty (a 304), else 1 RU per KB of items returned, at least 1. */
+    public static double feedPage(long bytesReturned, int changes) {
+        return changes == 0 ? miss() : round(Math.max(1, bytesReturned / KB));
+    }
+
     /** Cosmos DB charges reads at strong and bounded-staleness consistency twice (they read two replicas). */
     public static double atConsistency(double charge, String consistencyLevel) {
         if (consistencyLevel == null) {

@@ -60,26 +60,33 @@ final class UniqueKeyIndex {
      */
     static final class Changes {
         private final StorageEngine engine;
+        /** Whether a stored owner no longer holds its values: gone or expired (Cosmos: an expired item is gone). */
+        private final java.util.function.Predicate<String> ownerGone;
         /** Entry → owner id after the transaction; null: removed. */
         private final Map<ByteBuffer, String> changed = new HashMap<>();
 
-        Changes(StorageEngine engine) {
+        Changes(StorageEngine engine, java.util.function.Predicate<String> ownerGone) {
             this.engine = engine;
+            this.ownerGone = ownerGone;
         }
 
-        /** The item {@code id}'s entries go from {@code was} to {@code is}; 409 if another item holds one of them. */
+        /**
+         * The item {@code id}'s entries go from {@code was} to {@code is}; 409 if another live item holds one of
+         * them. An entry whose stored owner has expired (not yet purged) is taken over. Only entries {@code id} still
+         * owns are removed: one an expired item left behind may already belong to its successor.
+         */
         void replace(String id, List<ByteBuffer> was, List<ByteBuffer> is) {
             for (ByteBuffer t : is) {
                 if (was.contains(t)) {
                     continue;
                 }
                 String owner = changed.containsKey(t) ? changed.get(t) : stored(t);
-                if (owner != null && !owner.equals(id)) {
+                if (owner != null && !owner.equals(id) && (changed.containsKey(t) || !ownerGone.test(owner))) {
                     throw new StoreException(Status.CONFLICT, VIOLATION);
                 }
             }
             for (ByteBuffer t : was) {
-                if (!is.contains(t)) {
+                if (!is.contains(t) && id.equals(changed.containsKey(t) ? changed.get(t) : stored(t))) {
                     changed.put(t, null);
                 }
             }
