@@ -61,6 +61,8 @@ public final class MongoWireServer implements AutoCloseable {
                             ConnectionLimits limits, SslContext tls) {
         this.guard = new ConnectionGuard("mongo", limits);
         this.dispatcher = new CommandDispatcher(client, users);
+        // beyond loopback, dropping the last user must not open the face: the localhost exception applies instead
+        dispatcher.requireCredentials(!bind.isLoopbackAddress());
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
         AtomicInteger threadIds = new AtomicInteger();

@@ -112,6 +112,14 @@ public final class CommandDispatcher implements AutoCloseable {
 
     final Operations operations = new Operations();
 
+    /** Set for a face bound beyond loopback: without users, only MongoDB's localhost exception applies. */
+    private volatile boolean credentialsRequired;
+
+    /** Requires credentials (MongoDB's {@code security.authorization: enabled}) even while no user exists. */
+    public void requireCredentials(boolean required) {
+        this.credentialsRequired = required;
+    }
+
     Cursors cursors() {
         return cursors;
     }
@@ -138,6 +146,13 @@ public final class CommandDispatcher implements AutoCloseable {
         opCounters.count(name, command);
         CommandContext ctx = new CommandContext(connection, database);
         ctx.unjournaled(WriteConcerns.unjournaled(command));
+        if (credentialsRequired && !auth.enabled()) { // no user (yet, or any more) on a face bound beyond loopback
+            String refused = io.tetradb.mongo.auth.LocalhostException.refusal(connection.loopbackPeer(),
+                    AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT)), database, name, command);
+            if (refused != null) {
+                return Replies.error(ErrorCode.UNAUTHORIZED, refused, null);
+            }
+        }
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
         }
