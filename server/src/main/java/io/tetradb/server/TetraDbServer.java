@@ -134,7 +134,7 @@ public final class TetraDbServer implements AutoCloseable {
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
                         port -> MongoWireServer.start(bind, port, client, io.tetradb.mongo.auth.MongoUsers.none(),
-                                limits.connections(), tls.context()), MongoWireServer::address));
+                                limits.connections(), tls.context(), cursorLimits()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
                 startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/" + firstTableAccount(), bind,
@@ -175,6 +175,12 @@ public final class TetraDbServer implements AutoCloseable {
                 new BindPolicy.Face(config.tablePort() != null, tablesLocked),
                 new BindPolicy.Face(config.gremlinPort() != null, config.gremlinAuth()),
                 new BindPolicy.Face(config.mongoPort() != null, mongoHasUsers));
+    }
+
+    /** The Mongo face's cursor bounds: the defaults, with --max-open-cursors. */
+    private io.tetradb.mongo.command.CursorLimits cursorLimits() {
+        io.tetradb.mongo.command.CursorLimits cursors = io.tetradb.mongo.command.CursorLimits.defaults();
+        return limits.maxOpenCursors() == null ? cursors : cursors.withMaxOpen(limits.maxOpenCursors());
     }
 
     /** The admin routes: open on loopback, the Cosmos master key beyond. */
