@@ -42,8 +42,13 @@ final class CosmosApi {
             new java.util.concurrent.ConcurrentHashMap<>();
 
     CosmosApi(CoreStore store, CosmosRestOptions options, Clock clock) {
+        this(store, options, CosmosKeys.of(options.masterKey(), options.readOnlyKey()), clock);
+    }
+
+    /** With {@code keys} in force instead of the options' keys (a server that rotates them while it runs). */
+    CosmosApi(CoreStore store, CosmosRestOptions options, CosmosKeys keys, Clock clock) {
         this.store = store;
-        this.auth = new MasterKeyAuth(options.masterKey(), options.readOnlyKey(), options.allowedClockSkew(), clock);
+        this.auth = new MasterKeyAuth(keys, options.allowedClockSkew(), clock);
         this.system = new SystemStore(store);
         this.items = new Items(this);
         this.queries = new Queries(this);
@@ -51,7 +56,7 @@ final class CosmosApi {
         this.offers = new Offers(this);
         this.scripts = new Scripts(this);
         this.users = new UserStore(store);
-        ResourceTokens tokens = new ResourceTokens(options.masterKey(), store.config().clock());
+        ResourceTokens tokens = new ResourceTokens(keys, store.config().clock());
         this.resourceTokenAuth = new ResourceTokenAuth(this, tokens);
         this.userRoutes = new Users(this, tokens);
     }

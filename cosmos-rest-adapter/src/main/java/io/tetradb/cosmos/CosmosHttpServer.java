@@ -60,8 +60,18 @@ public final class CosmosHttpServer implements AutoCloseable {
     /** Serves with these options and connection limits (see {@link ConnectionLimits}). */
     public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client, CosmosRestOptions options,
                                          ConnectionLimits limits) {
+        return start(bind, port, client, options, limits,
+                CosmosKeys.of(options.masterKey(), options.readOnlyKey()));
+    }
+
+    /**
+     * As above, checking requests against {@code keys} (not the options' keys): a caller that keeps {@code keys}
+     * rotates them while the server runs ({@link CosmosKeys#replace}).
+     */
+    public static CosmosHttpServer start(InetAddress bind, int port, CosmosClient client, CosmosRestOptions options,
+                                         ConnectionLimits limits, CosmosKeys keys) {
         ConnectionGuard guard = new ConnectionGuard("cosmos", limits);
-        CosmosApi api = new CosmosApi(client.coreStore(), options, Clock.systemUTC());
+        CosmosApi api = new CosmosApi(client.coreStore(), options, keys, Clock.systemUTC());
         EventLoopGroup boss = new NioEventLoopGroup(1);
         EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
         AtomicInteger n = new AtomicInteger();

@@ -26,16 +26,10 @@ final class MasterKeyAuth {
     /** Who signed: the read-write key, or the read-only second key. */
     enum Grant { READ_WRITE, READ_ONLY }
 
-    private final byte[] key;
-    private final byte[] readOnlyKey;
+    /** The key pair in force (replaced by a rotation while requests are checked). */
+    private final CosmosKeys keys;
     private final Duration skew;
     private final Clock clock;
-    /**
-     * One initialised Mac per request thread and key: {@code Mac.getInstance} looks the algorithm up in the providers
-     * and {@code init} expands the key on every call, a tenth of a cheap request's CPU; {@code doFinal} resets it.
-     */
-    private final ThreadLocal<Mac> macs;
-    private final ThreadLocal<Mac> readOnlyMacs;
     /**
      * The last {@code x-ms-date} seen and its instant: an SDK signs many requests with the same second's date, and
      * parsing an RFC 1123 date with {@code DateTimeFormatter} costs more than the HMAC. The skew is still checked
@@ -47,14 +41,13 @@ final class MasterKeyAuth {
     }
 
     MasterKeyAuth(String key, String readOnlyKey, Duration skew, Clock clock) {
-        this.key = decodeKey(key);
-        this.readOnlyKey = readOnlyKey == null ? null : decodeKey(readOnlyKey);
+        this(CosmosKeys.of(key, readOnlyKey), skew, clock);
+    }
+
+    MasterKeyAuth(CosmosKeys keys, Duration skew, Clock clock) {
+        this.keys = keys;
         this.skew = skew;
         this.clock = clock;
-        byte[] k = this.key;
-        byte[] ro = this.readOnlyKey;
-        this.macs = ThreadLocal.withInitial(() -> newMac(k));
-        this.readOnlyMacs = ro == null ? null : ThreadLocal.withInitial(() -> newMac(ro));
     }
 
     static byte[] decodeKey(String key) {
@@ -114,13 +107,14 @@ final class MasterKeyAuth {
         }
         String verb = r.method().toLowerCase(Locale.ROOT);
         String dateLower = date.toLowerCase(Locale.ROOT);
+        CosmosKeys.Pair pair = keys.current(); // one pair for the whole check
         for (String[] typeAndLink : candidates(r.segments())) {
             byte[] payload = (verb + "\n" + typeAndLink[0] + "\n" + typeAndLink[1] + "\n" + dateLower + "\n\n")
                     .getBytes(StandardCharsets.UTF_8);
-            if (MessageDigest.isEqual(given, macs.get().doFinal(payload))) {
+            if (MessageDigest.isEqual(given, pair.macs.get().doFinal(payload))) {
                 return Grant.READ_WRITE;
             }
-            if (readOnlyMacs != null && MessageDigest.isEqual(given, readOnlyMacs.get().doFinal(payload))) {
+            if (pair.readOnlyMacs != null && MessageDigest.isEqual(given, pair.readOnlyMacs.get().doFinal(payload))) {
                 return Grant.READ_ONLY;
             }
         }
@@ -207,7 +201,7 @@ final class MasterKeyAuth {
         return newMac(key).doFinal(payload.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static Mac newMac(byte[] key) {
+    static Mac newMac(byte[] key) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(key, "HmacSHA256"));

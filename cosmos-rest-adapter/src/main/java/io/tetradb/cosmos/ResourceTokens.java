@@ -29,12 +29,16 @@ final class ResourceTokens {
     static final int MIN_SECONDS = 600;
     private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
-    private final byte[] secret;
+    /** The secret is derived from the master key in force: a rotated key invalidates every earlier token. */
+    private final CosmosKeys keys;
     private final Clock clock;
 
     ResourceTokens(String masterKey, Clock clock) {
-        // a separate secret, so a token's mac is never a valid master-key signature of anything
-        this.secret = MasterKeyAuth.hmac(MasterKeyAuth.decodeKey(masterKey), "tetradb/cosmos/resource-token/v1");
+        this(CosmosKeys.of(masterKey, null), clock);
+    }
+
+    ResourceTokens(CosmosKeys keys, Clock clock) {
+        this.keys = keys;
         this.clock = clock;
     }
 
@@ -140,7 +144,7 @@ final class ResourceTokens {
     private byte[] mac(byte[] claims) {
         try {
             javax.crypto.Mac m = javax.crypto.Mac.getInstance("HmacSHA256");
-            m.init(new javax.crypto.spec.SecretKeySpec(secret, "HmacSHA256"));
+            m.init(new javax.crypto.spec.SecretKeySpec(keys.current().tokenSecret, "HmacSHA256"));
             return m.doFinal(claims);
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);

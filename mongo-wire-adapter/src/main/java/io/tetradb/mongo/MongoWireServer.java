@@ -19,6 +19,7 @@ import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
+import io.tetradb.mongo.command.CursorLimits;
 import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.tls.TlsOrPlainDetector;
 import io.tetradb.mongo.wire.ConnectionHandler;
@@ -56,11 +57,15 @@ public final class MongoWireServer implements AutoCloseable {
     private volatile boolean closed;
 
     private final ConnectionGuard guard;
+    /** mongod's clientCursorMonitorFrequencySecs. */
+    private static final long CURSOR_SWEEP_SECONDS = 4;
 
     private MongoWireServer(InetAddress bind, int port, CosmosClient client, MongoUsers users,
-                            ConnectionLimits limits, SslContext tls) {
+                            ConnectionLimits limits, SslContext tls, CursorLimits cursorLimits) {
         this.guard = new ConnectionGuard("mongo", limits);
-        this.dispatcher = new CommandDispatcher(client, users);
+        this.dispatcher = new CommandDispatcher(client, users, cursorLimits);
+        // beyond loopback, dropping the last user must not open the face: the localhost exception applies instead
+        dispatcher.requireCredentials(!bind.isLoopbackAddress());
         this.boss = new NioEventLoopGroup(1);
         this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
         AtomicInteger threadIds = new AtomicInteger();
@@ -98,6 +103,9 @@ public final class MongoWireServer implements AutoCloseable {
             shutdownGroups();
             throw e;
         }
+        // mongod's cursor monitor: idle cursors go even when no command comes to notice them
+        workers.next().scheduleWithFixedDelay(dispatcher::expireIdleCursors, CURSOR_SWEEP_SECONDS,
+                CURSOR_SWEEP_SECONDS, TimeUnit.SECONDS);
         LOG.info("Mongo wire server listening on {}", address());
     }
 
@@ -117,7 +125,7 @@ public final class MongoWireServer implements AutoCloseable {
     /** Starts serving with these connection limits (see {@link ConnectionLimits}). */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
                                         ConnectionLimits limits) {
-        return new MongoWireServer(bind, port, client, users, limits, null);
+        return new MongoWireServer(bind, port, client, users, limits, null, CursorLimits.defaults());
     }
 
     /**
@@ -126,7 +134,13 @@ public final class MongoWireServer implements AutoCloseable {
      */
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
                                         ConnectionLimits limits, SslContext tls) {
-        return new MongoWireServer(bind, port, client, users, limits, tls);
+        return new MongoWireServer(bind, port, client, users, limits, tls, CursorLimits.defaults());
+    }
+
+    /** As above, with these bounds on open cursors (idle timeout, how many stay open; see {@link CursorLimits}). */
+    public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
+                                        ConnectionLimits limits, SslContext tls, CursorLimits cursors) {
+        return new MongoWireServer(bind, port, client, users, limits, tls, cursors);
     }
 
     /** The connection limits in force, with their counters. */

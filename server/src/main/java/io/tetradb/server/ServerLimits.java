@@ -14,9 +14,10 @@ import io.tetradb.core.net.ConnectionLimits;
  *                        Mongo keeps maxMessageSizeBytes (48 MB), which drivers read from {@code hello}.
  * @param queryMemoryBytes what one query may hold to sort, group or de-duplicate (Cosmos SQL: 400; Mongo: error 292
  *                        QueryExceededMemoryLimitNoDiskUseAllowed); null keeps the default, 100 MiB
+ * @param maxOpenCursors  Mongo cursors kept open at most (past it the least recently used closes); null: 1,000
  */
 public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes,
-                           Long queryMemoryBytes) {
+                           Long queryMemoryBytes, Integer maxOpenCursors) {
     public ServerLimits {
         if (connections == null) {
             connections = ConnectionLimits.defaults();
@@ -24,9 +25,18 @@ public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, In
         if (queryMemoryBytes != null && queryMemoryBytes < (1L << 20)) {
             throw new IllegalArgumentException("the query memory limit must be at least 1m");
         }
+        if (maxOpenCursors != null && maxOpenCursors < 1) {
+            throw new IllegalArgumentException("--max-open-cursors must be at least 1");
+        }
         if (maxRequestBytes != null && maxRequestBytes < 1024) {
             throw new IllegalArgumentException("the request size cap must be at least 1024 bytes");
         }
+    }
+
+    /** Without a cursor cap of its own (Mongo's default). */
+    public ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes,
+                        Long queryMemoryBytes) {
+        this(memory, connections, maxRequestBytes, queryMemoryBytes, null);
     }
 
     public static ServerLimits defaults() {

@@ -125,6 +125,12 @@ final class StartCommand implements Callable<Integer> {
             description = "Open connections each face accepts; beyond, new ones are closed (default: ${DEFAULT-VALUE}).")
     int maxConnections;
 
+    @Option(names = "--max-open-cursors", paramLabel = "N",
+            defaultValue = "" + io.tetradb.mongo.command.CursorLimits.DEFAULT_MAX_OPEN,
+            description = "Mongo cursors kept open at most; opening one more closes the least recently used "
+                    + "(idle ones close after 10 minutes anyway; default: ${DEFAULT-VALUE}).")
+    int maxOpenCursors;
+
     @Option(names = "--max-connections-per-address", paramLabel = "N",
             defaultValue = "" + ConnectionLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             description = "Open connections each face accepts from one client IP address (default: ${DEFAULT-VALUE}).")
@@ -264,7 +270,7 @@ final class StartCommand implements Callable<Integer> {
             return new ServerLimits(MemoryBudget.parse(budget == null ? "1g" : budget),
                     new ConnectionLimits(maxConnections, maxConnectionsPerAddress,
                             Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes,
-                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory));
+                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory), maxOpenCursors);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -14,6 +14,7 @@ import io.tetradb.server.admin.AdminAccess;
 import io.tetradb.server.admin.AdminHttpServer;
 import io.tetradb.server.config.BindPolicy;
 import io.tetradb.server.config.ServerTls;
+import io.tetradb.server.config.SecurityConfig;
 import io.tetradb.server.config.TableAccountsWatcher;
 import io.tetradb.table.http.AccountKeys;
 import io.tetradb.server.admin.AdminRoutesOnCosmos;
@@ -79,7 +80,14 @@ public final class TetraDbServer implements AutoCloseable {
         this.readiness = new Readiness(faces(config));
         Map<String, List<String>> accounts = config.security().tableAccounts();
         this.tableKeys = accounts == null ? AccountKeys.development() : AccountKeys.of(accounts);
+        this.cosmosKeys = io.tetradb.cosmos.CosmosKeys.of(
+                config.cosmosKey() != null ? config.cosmosKey() : CosmosRestOptions.EMULATOR_KEY,
+                config.cosmosReadOnlyKey());
     }
+
+    /** The Cosmos key pair in force (the REST face, admin routes, Gremlin key logins), rotated from tetradb.yaml. */
+    private final io.tetradb.cosmos.CosmosKeys cosmosKeys;
+    private io.tetradb.server.config.CosmosKeysWatcher cosmosKeysWatcher;
 
     private final StoreOptions storeOptions;
     private final AccountKeys tableKeys;
@@ -104,6 +112,10 @@ public final class TetraDbServer implements AutoCloseable {
                 tablesWatcher = TableAccountsWatcher.watch(config.security().tablesFile(), tableKeys,
                         bind.isLoopbackAddress());
             }
+            if (cosmosKeysFromFile()) {
+                cosmosKeysWatcher = io.tetradb.server.config.CosmosKeysWatcher.watch(
+                        config.security().cosmosKeysFile(), cosmosKeys, bind.isLoopbackAddress());
+            }
             if (config.httpPort() != null) {
                 startEndpoint(ADMIN, () -> AdminHttpServer.start(bind, config.httpPort(), client, readiness,
                         adminAccess()));
@@ -111,7 +123,8 @@ public final class TetraDbServer implements AutoCloseable {
             if (config.cosmosPort() != null) {
                 // first after admin: the emulator's port is what a supervisor polls for /health
                 startEndpoint(COSMOS, () -> FaceEndpoint.start(COSMOS, "https", "/", bind, config.cosmosPort(),
-                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions(), limits.connections()),
+                        port -> CosmosHttpServer.start(bind, port, client, cosmosOptions(), limits.connections(),
+                                cosmosKeys),
                         CosmosHttpServer::address));
             }
             if (config.gremlinPort() != null) {
@@ -121,7 +134,7 @@ public final class TetraDbServer implements AutoCloseable {
             if (config.mongoPort() != null) {
                 startEndpoint(MONGO, () -> FaceEndpoint.start(MONGO, "mongodb", "", bind, config.mongoPort(),
                         port -> MongoWireServer.start(bind, port, client, io.tetradb.mongo.auth.MongoUsers.none(),
-                                limits.connections(), tls.context()), MongoWireServer::address));
+                                limits.connections(), tls.context(), cursorLimits()), MongoWireServer::address));
             }
             if (config.tablePort() != null) {
                 startEndpoint(TABLE, () -> FaceEndpoint.start(TABLE, "http", "/" + firstTableAccount(), bind,
@@ -164,10 +177,16 @@ public final class TetraDbServer implements AutoCloseable {
                 new BindPolicy.Face(config.mongoPort() != null, mongoHasUsers));
     }
 
+    /** The Mongo face's cursor bounds: the defaults, with --max-open-cursors. */
+    private io.tetradb.mongo.command.CursorLimits cursorLimits() {
+        io.tetradb.mongo.command.CursorLimits cursors = io.tetradb.mongo.command.CursorLimits.defaults();
+        return limits.maxOpenCursors() == null ? cursors : cursors.withMaxOpen(limits.maxOpenCursors());
+    }
+
     /** The admin routes: open on loopback, the Cosmos master key beyond. */
     private AdminAccess adminAccess() {
         return config.bindAddress().isLoopbackAddress() ? AdminAccess.open()
-                : AdminAccess.masterKey(config.cosmosKey() != null ? config.cosmosKey() : CosmosRestOptions.EMULATOR_KEY);
+                : AdminAccess.masterKey(cosmosKeys::masterKey);
     }
 
     private ServerTls serverTls() {
@@ -185,6 +204,23 @@ public final class TetraDbServer implements AutoCloseable {
         return accounts == null ? AccountKeys.DEV_ACCOUNT : accounts.keySet().iterator().next();
     }
 
+    /**
+     * Whether the Cosmos keys are the file's to rotate: the file holds them (or may come to), and neither the
+     * environment nor an option ({@code --cosmos-key}, {@code --cosmos-read-only-key}) pinned them.
+     */
+    private boolean cosmosKeysFromFile() {
+        SecurityConfig security = config.security();
+        return (config.cosmosPort() != null || config.httpPort() != null || config.gremlinPort() != null)
+                && security.cosmosKeysFile() != null
+                && java.util.Objects.equals(config.cosmosKey(), security.cosmosKey())
+                && java.util.Objects.equals(config.cosmosReadOnlyKey(), security.cosmosReadOnlyKey());
+    }
+
+    /** The Cosmos key pair in force (replaced when {@code tetradb.yaml} changes). */
+    public io.tetradb.cosmos.CosmosKeys cosmosKeys() {
+        return cosmosKeys;
+    }
+
     /** The Tables accounts in force (replaced when {@code tetradb.yaml} changes). */
     public AccountKeys tableAccountKeys() {
         return tableKeys;
@@ -195,8 +231,8 @@ public final class TetraDbServer implements AutoCloseable {
         if (!config.gremlinAuth()) {
             return null;
         }
-        String key = config.cosmosKey() != null ? config.cosmosKey() : CosmosRestOptions.EMULATOR_KEY;
-        return new GremlinCredentials(new StoredUserCheck(client.coreStore()), key, config.cosmosReadOnlyKey());
+        return new GremlinCredentials(new StoredUserCheck(client.coreStore()), cosmosKeys::masterKey,
+                cosmosKeys::readOnlyKey);
     }
 
     /**
@@ -279,6 +315,9 @@ public final class TetraDbServer implements AutoCloseable {
         }
         closed = true;
         readiness.stopping();
+        if (cosmosKeysWatcher != null) {
+            cosmosKeysWatcher.close();
+        }
         if (tablesWatcher != null) {
             tablesWatcher.close();
         }

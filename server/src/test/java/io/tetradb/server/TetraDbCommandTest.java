@@ -37,6 +37,7 @@ class TetraDbCommandTest {
         assertEquals(2, run("start", "--mongo-port", "70000"));
         assertEquals(2, run("start", "--table-port", "x"));
         assertEquals(2, run("start", "--gremlin-timeout-ms", "0"));
+        assertEquals(2, run("start", "--max-open-cursors", "0"));
         assertEquals(2, run("start", "--cosmos-key", "not base64!", "--http-port", "0"));
         assertEquals(2, run("start", "--cosmos-read-only-key", "not base64!", "--http-port", "0"));
         assertEquals(2, run("start", "--graph", "no-equals-sign"));

@@ -37,8 +37,13 @@ public final class CommandDispatcher implements AutoCloseable {
     }
 
     public CommandDispatcher(CosmosClient client, io.tetradb.mongo.auth.MongoUsers users) {
+        this(client, users, CursorLimits.defaults());
+    }
+
+    /** With these bounds on open cursors. */
+    public CommandDispatcher(CosmosClient client, io.tetradb.mongo.auth.MongoUsers users, CursorLimits cursorLimits) {
         this.catalog = new MongoCatalog(client.coreStore());
-        this.cursors = new Cursors();
+        this.cursors = new Cursors(cursorLimits);
         this.changeStreams = new io.tetradb.mongo.changestream.ChangeStreamCommands(catalog);
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
         io.tetradb.mongo.auth.UserDirectory directory = new io.tetradb.mongo.auth.UserDirectory(users, catalog);
@@ -82,6 +87,18 @@ public final class CommandDispatcher implements AutoCloseable {
             }
             return reply;
         });
+        for (String ending : java.util.List.of("endSessions", "killSessions")) { // a session's cursors end with it
+            CommandHandler ends = handlers.get(ending);
+            register(ending, (ctx, cmd) -> {
+                cursors.sessionsEnded(cmd.get(ending));
+                return ends.run(ctx, cmd);
+            });
+        }
+    }
+
+    /** Closes cursors idle past their timeout (the server calls this every few seconds). */
+    public void expireIdleCursors() {
+        cursors.expireIdle();
     }
 
     /** The names of every command this server answers (listCommands). */
@@ -112,6 +129,14 @@ public final class CommandDispatcher implements AutoCloseable {
 
     final Operations operations = new Operations();
 
+    /** Set for a face bound beyond loopback: without users, only MongoDB's localhost exception applies. */
+    private volatile boolean credentialsRequired;
+
+    /** Requires credentials (MongoDB's {@code security.authorization: enabled}) even while no user exists. */
+    public void requireCredentials(boolean required) {
+        this.credentialsRequired = required;
+    }
+
     Cursors cursors() {
         return cursors;
     }
@@ -138,6 +163,13 @@ public final class CommandDispatcher implements AutoCloseable {
         opCounters.count(name, command);
         CommandContext ctx = new CommandContext(connection, database);
         ctx.unjournaled(WriteConcerns.unjournaled(command));
+        if (credentialsRequired && !auth.enabled()) { // no user (yet, or any more) on a face bound beyond loopback
+            String refused = io.tetradb.mongo.auth.LocalhostException.refusal(connection.loopbackPeer(),
+                    AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT)), database, name, command);
+            if (refused != null) {
+                return Replies.error(ErrorCode.UNAUTHORIZED, refused, null);
+            }
+        }
         if (auth.enabled() && connection.user() == null && !AuthCommands.OPEN.contains(name.toLowerCase(Locale.ROOT))) {
             return Replies.error(ErrorCode.UNAUTHORIZED, "Command " + name + " requires authentication", null);
         }
@@ -153,7 +185,13 @@ public final class CommandDispatcher implements AutoCloseable {
                 txn = transactions.forCommand(command);
                 ctx.transaction(txn);
             }
-            BsonDocument reply = handler.run(ctx, command);
+            BsonDocument reply;
+            Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command)));
+            try {
+                reply = handler.run(ctx, command);
+            } finally {
+                Cursors.leave(previous);
+            }
             if (txn != null && reply.containsKey("writeErrors")) {
                 TransactionCommands.abortAfterError(transactions, command); // as MongoDB: a failed write ends it
             }
@@ -195,7 +233,14 @@ public final class CommandDispatcher implements AutoCloseable {
 
     public void connectionClosed(ConnectionState connection) {
         operations.closed(connection);
-        // cursors outlive connections in MongoDB (they time out); nothing to release here yet
+        // a session's cursors outlive the connection (a driver continues them on another pooled connection)
+        cursors.connectionClosed(connection.connectionId());
+    }
+
+    /** The session a command runs in ({@code lsid.id}), or null. */
+    private static org.bson.BsonValue sessionOf(BsonDocument command) {
+        org.bson.BsonValue lsid = command.get("lsid");
+        return lsid instanceof BsonDocument d ? d.get("id") : null;
     }
 
     @Override

@@ -12,6 +12,8 @@ public final class ConnectionState {
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
     private final String local;
+    /** The peer connected from a loopback address (mongod's "localhost connection", for the localhost exception). */
+    private final boolean loopbackPeer;
 
     public ConnectionState(int connectionId, String remote) {
         this(connectionId, remote, null);
@@ -19,9 +21,20 @@ public final class ConnectionState {
 
     /** {@code local}: this server's host:port as the client reached it (the replica set member it is), or null. */
     public ConnectionState(int connectionId, String remote, String local) {
+        this(connectionId, remote, local, true);
+    }
+
+    /** As above; {@code loopbackPeer}: whether the client connected from a loopback address. */
+    public ConnectionState(int connectionId, String remote, String local, boolean loopbackPeer) {
         this.connectionId = connectionId;
         this.remote = remote;
         this.local = local;
+        this.loopbackPeer = loopbackPeer;
+    }
+
+    /** Whether the client connected from a loopback address. */
+    public boolean loopbackPeer() {
+        return loopbackPeer;
     }
 
     /** This server's address as this connection reached it ({@code host:port}), or null if unknown. */

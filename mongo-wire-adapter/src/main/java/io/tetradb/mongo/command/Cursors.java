@@ -10,24 +10,49 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Open cursors by id. A cursor is a query or pipeline part-read; it holds the core's continuation and no storage
- * resources, so an abandoned one costs only memory until it has been idle for {@link #IDLE_TIMEOUT_MILLIS}
- * (MongoDB's default: 10 minutes).
+ * resources, so an abandoned one costs only memory. What bounds that memory ({@link CursorLimits}): the idle timeout
+ * (MongoDB's 10 minutes; the next getMore is CursorNotFound), a cap on open cursors (opening one more closes the
+ * least recently used: a client that opens cursors without reading them to the end — a fuzzer did, 250,000
+ * commands — had grown the live heap by 420 MB; MongoDB keeps such cursors in its storage engine's cache instead),
+ * the end of the connection for a cursor opened without a session, and the end of its session otherwise.
  */
 final class Cursors {
-    static final long IDLE_TIMEOUT_MILLIS = 10 * 60 * 1000;
-    /**
-     * Open cursors kept at most; opening one more closes the least recently used, whose next getMore is then
-     * CursorNotFound, as after a timeout. Why: an abandoned cursor holds its continuation's buffered documents (tens
-     * of KB) for ten minutes, and a client that opens cursors without reading them to the end (a fuzzer did, 250,000
-     * commands) grew the live heap by 420 MB. MongoDB keeps such cursors in its storage engine's cache instead.
-     */
-    static final int MAX_OPEN_CURSORS = 1000;
+    /** Who opens a cursor: the connection, and the session ({@code lsid.id}) or null. */
+    record Owner(int connection, org.bson.BsonValue session) {
+    }
+
+    /** The command running on this thread's owner (set by the dispatcher around each command). */
+    private static final ThreadLocal<Owner> RUNNING_FOR = new ThreadLocal<>();
     private static final java.util.concurrent.atomic.AtomicLong TOUCHES = new java.util.concurrent.atomic.AtomicLong();
+    private final CursorLimits limits;
     private final Map<Long, Cursor> open = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
     private final java.util.concurrent.atomic.LongAdder totalOpened = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder timedOut = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder moreThanOneBatch = new java.util.concurrent.atomic.LongAdder();
+
+    Cursors() {
+        this(CursorLimits.defaults());
+    }
+
+    Cursors(CursorLimits limits) {
+        this.limits = limits;
+    }
+
+    /** Marks the commands this thread runs until {@link #leave} as {@code owner}'s; answers the previous owner. */
+    static Owner enter(Owner owner) {
+        Owner previous = RUNNING_FOR.get();
+        RUNNING_FOR.set(owner);
+        return previous;
+    }
+
+    static void leave(Owner previous) {
+        if (previous == null) {
+            RUNNING_FOR.remove();
+        } else {
+            RUNNING_FOR.set(previous);
+        }
+    }
 
     static final class Cursor {
         final long id;
@@ -35,8 +60,10 @@ final class Cursors {
         final java.util.Iterator<BsonDocument> run;
         /** Where the documents are read from the core (for request charges), or null. */
         final io.tetradb.mongo.store.DocStream source;
-        volatile long lastUsed = System.currentTimeMillis();
-        /** Order of last use, for closing the least recently used past {@link #MAX_OPEN_CURSORS}. */
+        /** Who opened it, or null (opened outside a command, e.g. by a test). */
+        final Owner owner = RUNNING_FOR.get();
+        volatile long lastUsed;
+        /** Order of last use, for closing the least recently used past {@link CursorLimits#maxOpen()}. */
         volatile long touched = TOUCHES.incrementAndGet();
         volatile boolean continued;
 
@@ -55,7 +82,7 @@ final class Cursors {
     /** Registers a cursor for what is left of {@code run}; its id (never 0). */
     long open(String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
         expireIdle();
-        while (open.size() >= MAX_OPEN_CURSORS) {
+        while (open.size() >= limits.maxOpen()) {
             open.values().stream().min(java.util.Comparator.comparingLong((Cursor c) -> c.touched))
                     .ifPresent(oldest -> open.remove(oldest.id));
         }
@@ -63,15 +90,21 @@ final class Cursors {
         do {
             id = random.nextLong() & Long.MAX_VALUE;
         } while (id == 0 || open.containsKey(id));
-        open.put(id, new Cursor(id, namespace, run, source));
+        Cursor cursor = new Cursor(id, namespace, run, source);
+        cursor.lastUsed = limits.clock().millis();
+        open.put(id, cursor);
         totalOpened.increment();
         return id;
     }
 
     Cursor get(long id) {
         Cursor c = open.get(id);
+        if (c != null && idle(c, limits.clock().millis()) && open.remove(id, c)) {
+            timedOut.increment(); // timed out before the reaper came by: gone all the same
+            return null;
+        }
         if (c != null) {
-            c.lastUsed = System.currentTimeMillis();
+            c.lastUsed = limits.clock().millis();
             c.touched = TOUCHES.incrementAndGet();
             if (!c.continued) {
                 c.continued = true;
@@ -89,15 +122,39 @@ final class Cursors {
         open.clear();
     }
 
-    private void expireIdle() {
-        long now = System.currentTimeMillis();
+    /** The connection closed: the cursors it opened without a session go (nothing can continue them usefully). */
+    void connectionClosed(int connection) {
+        open.values().removeIf(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
+    }
+
+    /** {@code endSessions}/{@code killSessions}: the cursors of these sessions ({@code [{id: UUID}, …]}) go. */
+    void sessionsEnded(org.bson.BsonValue sessions) {
+        if (sessions == null || !sessions.isArray() || open.isEmpty()) {
+            return;
+        }
+        java.util.Set<org.bson.BsonValue> ids = new java.util.HashSet<>();
+        for (org.bson.BsonValue s : sessions.asArray()) {
+            if (s.isDocument() && s.asDocument().containsKey("id")) {
+                ids.add(s.asDocument().get("id"));
+            }
+        }
+        open.values().removeIf(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
+    }
+
+    /** Closes the cursors idle past the timeout (also run periodically, as mongod's cursor monitor does). */
+    void expireIdle() {
+        long now = limits.clock().millis();
         open.values().removeIf(c -> {
-            boolean idle = now - c.lastUsed > IDLE_TIMEOUT_MILLIS;
+            boolean idle = idle(c, now);
             if (idle) {
                 timedOut.increment();
             }
             return idle;
         });
+    }
+
+    private boolean idle(Cursor c, long now) {
+        return now - c.lastUsed > limits.idleTimeout().toMillis();
     }
 
     /**

@@ -49,7 +49,9 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
                 ? a.getAddress().getHostAddress() + ":" + a.getPort() : String.valueOf(ctx.channel().remoteAddress());
         String local = ctx.channel().localAddress() instanceof InetSocketAddress a
                 ? hostPort(a) : null;
-        state = new ConnectionState(connectionId, remote, local);
+        boolean loopbackPeer = ctx.channel().remoteAddress() instanceof InetSocketAddress a
+                && a.getAddress() != null && a.getAddress().isLoopbackAddress();
+        state = new ConnectionState(connectionId, remote, local, loopbackPeer);
         dispatcher.connectionOpened(state);
         ctx.fireChannelActive();
     }

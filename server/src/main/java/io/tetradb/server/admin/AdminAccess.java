@@ -32,12 +32,11 @@ public final class AdminAccess {
     static final String REALM = "Basic realm=\"TetraDB\", charset=\"UTF-8\"";
     private static final Duration SKEW = Duration.ofMinutes(15);
 
-    private final byte[] key;
-    private final String keyText;
+    /** The master key in force, read per request (it may be rotated), or null: open. */
+    private final java.util.function.Supplier<String> keyInForce;
 
-    private AdminAccess(String keyText) {
-        this.keyText = keyText;
-        this.key = keyText == null ? null : Base64.getDecoder().decode(keyText);
+    private AdminAccess(java.util.function.Supplier<String> keyInForce) {
+        this.keyInForce = keyInForce;
     }
 
     /** Everyone (a loopback-bound server). */
@@ -47,29 +46,36 @@ public final class AdminAccess {
 
     /** Holders of {@code base64Key}, the Cosmos master key. */
     public static AdminAccess masterKey(String base64Key) {
+        Base64.getDecoder().decode(base64Key);
+        return new AdminAccess(() -> base64Key);
+    }
+
+    /** Holders of the Cosmos master key in force when a request comes (rotated without a restart). */
+    public static AdminAccess masterKey(java.util.function.Supplier<String> base64Key) {
         return new AdminAccess(base64Key);
     }
 
     public boolean isOpen() {
-        return key == null;
+        return keyInForce == null;
     }
 
     /** Whether a request with this verb and these headers (looked up by lower-case name) may pass. */
     public boolean allows(String method, Function<String, String> header) {
-        if (key == null) {
+        if (keyInForce == null) {
             return true;
         }
+        String keyText = keyInForce.get();
         String auth = header.apply("authorization");
         if (auth == null) {
             return false;
         }
         if (auth.regionMatches(true, 0, "Basic ", 0, 6)) {
-            return basic(auth.substring(6).strip());
+            return basic(auth.substring(6).strip(), keyText);
         }
-        return master(method, auth, header.apply("x-ms-date"));
+        return master(method, auth, header.apply("x-ms-date"), Base64.getDecoder().decode(keyText));
     }
 
-    private boolean basic(String token) {
+    private static boolean basic(String token, String keyText) {
         String decoded;
         try {
             decoded = new String(Base64.getDecoder().decode(token), StandardCharsets.UTF_8);
@@ -81,7 +87,7 @@ public final class AdminAccess {
                 keyText.getBytes(StandardCharsets.UTF_8));
     }
 
-    private boolean master(String method, String header, String date) {
+    private static boolean master(String method, String header, String date, byte[] key) {
         if (date == null || !fresh(date)) {
             return false;
         }
@@ -122,6 +128,6 @@ public final class AdminAccess {
 
     @Override
     public String toString() {
-        return key == null ? "AdminAccess[open]" : "AdminAccess[master key]";
+        return keyInForce == null ? "AdminAccess[open]" : "AdminAccess[master key]";
     }
 }

@@ -37,9 +37,12 @@ import java.util.Map;
  * @param tlsKey            its private key (PEM), given with the certificate
  * @param tablesFile        the file the Tables accounts are re-read from when it changes (key rotation), or null
  *                          when they are not the file's to change (the environment sets them, or there is no file)
+ * @param cosmosKeysFile    the file the Cosmos key pair is re-read from when it changes (key rotation), or null when
+ *                          the environment sets the keys
  */
 public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<String, List<String>> tableAccounts,
-                             Boolean gremlinAuth, Path tlsCertificate, Path tlsKey, Path tablesFile) {
+                             Boolean gremlinAuth, Path tlsCertificate, Path tlsKey, Path tablesFile,
+                             Path cosmosKeysFile) {
     /** The file a data directory's server reads when no {@code --config} is given. */
     public static final String FILE_NAME = "tetradb.yaml";
 
@@ -61,6 +64,12 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tableAccounts)); // in the file's order
     }
 
+    /** Without a file to re-read the Cosmos keys from. */
+    public SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<String, List<String>> tableAccounts,
+                          Boolean gremlinAuth, Path tlsCertificate, Path tlsKey, Path tablesFile) {
+        this(cosmosKey, cosmosReadOnlyKey, tableAccounts, gremlinAuth, tlsCertificate, tlsKey, tablesFile, null);
+    }
+
     /** Nothing configured: every face on its development defaults. */
     public static SecurityConfig none() {
         return new SecurityConfig(null, null, null, null, null, null, null);
@@ -80,6 +89,8 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
         }
         String cosmosKey = env(environment, ENV_COSMOS_KEY);
         String readOnlyKey = env(environment, ENV_COSMOS_READ_ONLY_KEY);
+        // keys the environment sets are fixed for the process; the file's are re-read when it changes
+        Path cosmosKeysFile = cosmosKey == null && readOnlyKey == null ? file : null;
         if (yaml != null && yaml.cosmos() != null) {
             cosmosKey = cosmosKey != null ? cosmosKey : blankToNull(yaml.cosmos().key());
             readOnlyKey = readOnlyKey != null ? readOnlyKey : blankToNull(yaml.cosmos().readOnlyKey());
@@ -117,7 +128,23 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
             certificate = certEnv == null ? null : Path.of(certEnv);
             key = keyEnv == null ? null : Path.of(keyEnv);
         }
-        return new SecurityConfig(cosmosKey, readOnlyKey, accounts, gremlinAuth, certificate, key, tablesFile);
+        return new SecurityConfig(cosmosKey, readOnlyKey, accounts, gremlinAuth, certificate, key, tablesFile,
+                cosmosKeysFile);
+    }
+
+    /**
+     * The Cosmos key pair {@code file} holds now ({@code [key, readOnlyKey]}, either null when not set), for a re-read
+     * after a change; both null when the file is gone. Errors name the file and place, never a value.
+     */
+    public static String[] readCosmosKeys(Path file) {
+        if (!Files.exists(file)) {
+            return new String[2];
+        }
+        TetraDbYaml yaml = read(file);
+        if (yaml.cosmos() == null) {
+            return new String[2];
+        }
+        return new String[] {blankToNull(yaml.cosmos().key()), blankToNull(yaml.cosmos().readOnlyKey())};
     }
 
     /** The Tables accounts {@code file} holds now (null: none configured), for a re-read after a change. */
@@ -215,6 +242,7 @@ public record SecurityConfig(String cosmosKey, String cosmosReadOnlyKey, Map<Str
         return "SecurityConfig[cosmosKey=" + (cosmosKey != null ? "set" : "default") + ", cosmosReadOnlyKey="
                 + (cosmosReadOnlyKey != null ? "set" : "none") + ", tableAccounts="
                 + (tableAccounts == null ? "default" : tableAccounts.keySet()) + ", gremlinAuth=" + gremlinAuth
-                + ", tlsCertificate=" + tlsCertificate + ", tablesFile=" + tablesFile + "]";
+                + ", tlsCertificate=" + tlsCertificate + ", tablesFile=" + tablesFile + ", cosmosKeysFile=" + cosmosKeysFile
+                + "]";
     }
 }

@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 public final class GremlinCredentials {
     private static final Pattern COSMOS_USER = Pattern.compile("/dbs/([^/]+)/colls/([^/]+)");
     private final StoredUserCheck users;
-    private final byte[] masterKey;
-    private final byte[] readOnlyKey;
+    /** The Cosmos keys in force, read per login (they may be rotated while the server runs). */
+    private final java.util.function.Supplier<String> masterKey;
+    private final java.util.function.Supplier<String> readOnlyKey;
 
     /**
      * @param users       the server's stored users
@@ -26,9 +27,15 @@ public final class GremlinCredentials {
      * @param readOnlyKey the Cosmos read-only key, or null
      */
     public GremlinCredentials(StoredUserCheck users, String masterKey, String readOnlyKey) {
+        this(users, () -> masterKey, () -> readOnlyKey);
+    }
+
+    /** As above, with the keys in force at each login. */
+    public GremlinCredentials(StoredUserCheck users, java.util.function.Supplier<String> masterKey,
+                              java.util.function.Supplier<String> readOnlyKey) {
         this.users = users;
-        this.masterKey = masterKey.getBytes(StandardCharsets.UTF_8);
-        this.readOnlyKey = readOnlyKey == null ? null : readOnlyKey.getBytes(StandardCharsets.UTF_8);
+        this.masterKey = masterKey;
+        this.readOnlyKey = readOnlyKey;
     }
 
     /** The principal, or null when the name or the password is wrong. */
@@ -39,10 +46,11 @@ public final class GremlinCredentials {
         Matcher cosmos = COSMOS_USER.matcher(user);
         if (cosmos.matches()) {
             byte[] given = password.getBytes(StandardCharsets.UTF_8);
-            if (MessageDigest.isEqual(given, masterKey)) {
+            if (MessageDigest.isEqual(given, masterKey.get().getBytes(StandardCharsets.UTF_8))) {
                 return new GremlinPrincipal.CosmosKey(cosmos.group(1), cosmos.group(2), false);
             }
-            if (readOnlyKey != null && MessageDigest.isEqual(given, readOnlyKey)) {
+            String readOnly = readOnlyKey.get();
+            if (readOnly != null && MessageDigest.isEqual(given, readOnly.getBytes(StandardCharsets.UTF_8))) {
                 return new GremlinPrincipal.CosmosKey(cosmos.group(1), cosmos.group(2), true);
             }
             return null;
