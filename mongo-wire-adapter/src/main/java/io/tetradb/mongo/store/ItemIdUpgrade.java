@@ -5,20 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
-import io.tetradb.core.store.ContainerQuery;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.mongo.bson.DocumentMapper;
 import io.tetradb.mongo.bson.IdCodec;
-import org.bson.BsonBoolean;
-import org.bson.BsonDocument;
-import org.bson.BsonString;
 import org.bson.BsonValue;
 
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Moves a collection's documents stored under the earlier item id encoding ({@link IdCodec#legacy}: {@code "sm1"}
@@ -40,8 +34,6 @@ import java.util.Set;
  */
 final class ItemIdUpgrade {
     private static final System.Logger LOG = System.getLogger(ItemIdUpgrade.class.getName());
-    private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
-    private static final long MARKED_FROM = 1_000;
     /** The longest chain of earlier ids that are each other's new ids is bounded by the id length (255). */
     private static final int MAX_CHAIN = 300;
 
@@ -49,48 +41,7 @@ final class ItemIdUpgrade {
     }
 
     static void run(MongoCatalog catalog, MongoCollection coll) {
-        ContainerStore container = coll.container();
-        boolean ours = coll.shardField() == null && !coll.name().startsWith("system.");
-        BsonDocument markerId = new BsonDocument("itemIds", new BsonString(coll.name()));
-        if (ours) {
-            MongoCollection ns = catalog.collection(coll.database(), CollectionOptions.NAMESPACES);
-            if (ns != null && ns.findById(markerId, new double[1]) != null) {
-                return;
-            }
-        }
-        PartitionKeyValue partition = coll.shardField() == null ? PartitionKeyValue.none(1) : null;
-        String continuation = null;
-        long seen = 0;
-        long moved = 0;
-        do {
-            ContainerQuery.Page page = container.queryPage(MongoCollection.plan(new BsonDocument(), coll.shardField()),
-                    Map.of(), partition, null, continuation, 500, 8L * 1024 * 1024);
-            for (JsonNode item : page.results()) {
-                seen++;
-                if (item instanceof ObjectNode o && o.has("_id") && move(container, o, 0)) {
-                    moved++;
-                }
-                if (seen % 10_000 == 0) {
-                    LOG.log(System.Logger.Level.INFO, "item ids: " + coll.namespace() + ": " + seen
-                            + " documents read, " + moved + " moved to their new id");
-                }
-            }
-            continuation = page.continuation();
-        } while (continuation != null);
-        if (moved > 0) {
-            LOG.log(System.Logger.Level.INFO, "item ids: " + coll.namespace() + ": " + moved + " of " + seen
-                    + " documents moved from the earlier id encoding");
-        }
-        if (ours && seen >= MARKED_FROM) {
-            try {
-                catalog.createIfAbsent(coll.database(), CollectionOptions.NAMESPACES)
-                        .insert(new BsonDocument("_id", markerId).append("done", BsonBoolean.TRUE));
-            } catch (io.tetradb.mongo.command.MongoError alreadyMarked) {
-                if (alreadyMarked.code() != io.tetradb.mongo.command.ErrorCode.DUPLICATE_KEY) {
-                    throw alreadyMarked;
-                }
-            }
-        }
+        CollectionUpgradePass.run(catalog, coll, "itemIds", "item ids", "moved to their new id", (c, o) -> o.has("_id") && move(c, o, 0));
     }
 
     /** The id {@code item} (a Mongo document) has today, or null when it cannot have one. */
@@ -111,7 +62,7 @@ final class ItemIdUpgrade {
             return false;
         }
         ObjectNode moved = item.deepCopy();
-        moved.remove(SYSTEM);
+        moved.remove(CollectionUpgradePass.SYSTEM);
         moved.put("id", target);
         PartitionKeyValue pk = container.partitionKeyOf(item);
         List<ItemResult> results = container.executeBatch(pk, List.of(

@@ -4,18 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
-import io.tetradb.core.partition.PartitionKeyValue;
-import io.tetradb.core.store.ContainerQuery;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.mongo.bson.DocumentMapper;
-import org.bson.BsonBoolean;
-import org.bson.BsonDocument;
-import org.bson.BsonString;
 
 import java.util.Iterator;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * Converts a collection's documents stored by the earlier mapping (relaxed Extended JSON, the {@code _types}
@@ -33,60 +26,15 @@ import java.util.Set;
  * the binary item format (JSON text cannot hold typed values).
  */
 final class LegacyUpgrade {
-    private static final System.Logger LOG = System.getLogger(LegacyUpgrade.class.getName());
-    private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
-    /** Smaller collections are rescanned at each process's first open rather than marked (cheaper than a write). */
-    private static final long MARKED_FROM = 1_000;
-
     private LegacyUpgrade() {
     }
 
     static void run(MongoCatalog catalog, MongoCollection coll) {
-        ContainerStore container = coll.container();
-        if (!container.codec().writesBinary()) {
+        if (!coll.container().codec().writesBinary()) {
             return; // a JSON-text store would write the typed values as their JSON views: converting would lose types
         }
-        boolean ours = coll.shardField() == null && !coll.name().startsWith("system.");
-        BsonDocument markerId = new BsonDocument("typedValues", new BsonString(coll.name()));
-        if (ours) {
-            MongoCollection ns = catalog.collection(coll.database(), CollectionOptions.NAMESPACES);
-            if (ns != null && ns.findById(markerId, new double[1]) != null) {
-                return;
-            }
-        }
-        PartitionKeyValue partition = coll.shardField() == null ? PartitionKeyValue.none(1) : null;
-        String continuation = null;
-        long seen = 0;
-        long converted = 0;
-        do {
-            ContainerQuery.Page page = container.queryPage(MongoCollection.plan(new BsonDocument(), coll.shardField()),
-                    Map.of(), partition, null, continuation, 500, 8L * 1024 * 1024);
-            for (JsonNode item : page.results()) {
-                seen++;
-                if (item instanceof ObjectNode o && convert(container, o)) {
-                    converted++;
-                }
-                if (seen % 10_000 == 0) {
-                    LOG.log(System.Logger.Level.INFO, "typed values: " + coll.namespace() + ": " + seen
-                            + " documents read, " + converted + " converted");
-                }
-            }
-            continuation = page.continuation();
-        } while (continuation != null);
-        if (converted > 0) {
-            LOG.log(System.Logger.Level.INFO, "typed values: " + coll.namespace() + ": " + converted + " of " + seen
-                    + " documents converted from the earlier shape");
-        }
-        if (ours && seen >= MARKED_FROM) {
-            try {
-                catalog.createIfAbsent(coll.database(), CollectionOptions.NAMESPACES)
-                        .insert(new BsonDocument("_id", markerId).append("done", BsonBoolean.TRUE));
-            } catch (io.tetradb.mongo.command.MongoError alreadyMarked) {
-                if (alreadyMarked.code() != io.tetradb.mongo.command.ErrorCode.DUPLICATE_KEY) {
-                    throw alreadyMarked;
-                }
-            }
-        }
+        CollectionUpgradePass.run(catalog, coll, "typedValues", "typed values", "converted from the earlier shape",
+                LegacyUpgrade::convert);
     }
 
     /** Rewrites one document in the typed shape when it is in the earlier one; true when it did. */
@@ -101,7 +49,7 @@ final class LegacyUpgrade {
             typed.set(DocumentMapper.REPLACED, replaced);
         }
         ObjectNode user = item.deepCopy();
-        user.remove(SYSTEM);
+        user.remove(CollectionUpgradePass.SYSTEM);
         if (typed.equals(user)) {
             return false; // only values the typed model has no type for: they keep their tagged form
         }

@@ -4,50 +4,31 @@ import io.tetradb.table.http.AccountKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Key rotation without a restart: re-reads the Tables accounts of {@code tetradb.yaml} when the file's bytes change
- * and swaps them into the running endpoint's {@link AccountKeys}. Polled once a second rather than watched: a
- * poll sees an editor's rename-into-place and a mounted secret's symlink swap alike, and costs one small read. A
- * file that no longer reads (half-written, a typo) keeps the keys in force and is logged without its content.
+ * and swaps them into the running endpoint's {@link AccountKeys} (polled, see {@link ConfigFileWatcher}). A file
+ * that no longer reads (half-written, a typo) keeps the keys in force and is logged without its content.
  */
-public final class TableAccountsWatcher implements AutoCloseable {
+public final class TableAccountsWatcher extends ConfigFileWatcher {
     private static final Logger LOG = LoggerFactory.getLogger(TableAccountsWatcher.class);
-    static final long PERIOD_MS = 1000;
-
-    private final Path file;
     private final AccountKeys keys;
-    private final ScheduledExecutorService timer;
-    private volatile byte[] lastSeen;
 
     /** False beyond loopback: Azurite's public key must never come back there (a deleted file, a pasted sample). */
     private final boolean developmentKeyAllowed;
 
     private TableAccountsWatcher(Path file, AccountKeys keys, boolean developmentKeyAllowed) {
-        this.file = file;
+        super(file);
         this.keys = keys;
         this.developmentKeyAllowed = developmentKeyAllowed;
-        this.lastSeen = bytes();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "tables-keys-watcher");
-            t.setDaemon(true);
-            return t;
-        });
-        timer.scheduleWithFixedDelay(this::checkQuietly, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
 
     /** Watches {@code file} for new Tables accounts and keys, applying them to {@code keys}. */
     public static TableAccountsWatcher watch(Path file, AccountKeys keys) {
-        return new TableAccountsWatcher(file, keys, true);
+        return watch(file, keys, true);
     }
 
     /**
@@ -55,16 +36,11 @@ public final class TableAccountsWatcher implements AutoCloseable {
      * file that would serve Azurite's well-known key (no accounts any more, or that key pasted in) is not applied.
      */
     public static TableAccountsWatcher watch(Path file, AccountKeys keys, boolean developmentKeyAllowed) {
-        return new TableAccountsWatcher(file, keys, developmentKeyAllowed);
+        return new TableAccountsWatcher(file, keys, developmentKeyAllowed).start("tables-keys-watcher");
     }
 
-    /** One look at the file (the timer's work; tests call it to be sure a change was seen). */
-    synchronized void check() {
-        byte[] now = bytes();
-        if (Arrays.equals(now, lastSeen)) {
-            return;
-        }
-        lastSeen = now;
+    @Override
+    protected void changed() {
         try {
             Map<String, List<String>> read = SecurityConfig.readTableAccounts(file);
             Map<String, List<String>> accounts = read != null ? read
@@ -79,22 +55,5 @@ public final class TableAccountsWatcher implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("{} changed but cannot be used, the Tables keys in force stay: {}", file, e.getMessage());
         }
-    }
-
-    private synchronized void checkQuietly() {
-        check();
-    }
-
-    private byte[] bytes() {
-        try {
-            return Files.exists(file) ? Files.readAllBytes(file) : new byte[0];
-        } catch (IOException e) {
-            return lastSeen; // unreadable for a moment (being replaced): try again next time
-        }
-    }
-
-    @Override
-    public void close() {
-        timer.shutdownNow();
     }
 }
