@@ -1,7 +1,9 @@
 package io.tetradb.core.storage.partition;
 
+import io.tetradb.core.value.IndexKeyEncoding;
+import io.tetradb.core.value.KeyBytes;
+
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The embedded engine's keys of what the contract names (the same bytes as the core's {@code store.Keys} and
@@ -49,57 +51,31 @@ public final class PartitionLayout {
     }
 
     static byte[] concat(byte[]... parts) {
-        int n = 0;
-        for (byte[] p : parts) {
-            n += p.length;
-        }
-        byte[] out = new byte[n];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
+        return KeyBytes.concat(parts);
     }
 
     /** The first key after every key starting with {@code prefix} (null: none, the prefix is all 0xFF). */
     static byte[] prefixEnd(byte[] prefix) {
-        byte[] out = Arrays.copyOf(prefix, prefix.length);
-        for (int i = out.length - 1; i >= 0; i--) {
-            if (out[i] != (byte) 0xFF) {
-                out[i]++;
-                return Arrays.copyOf(out, i + 1);
-            }
-        }
-        return null;
+        return IndexKeyEncoding.prefixEnd(prefix);
     }
 
     static boolean startsWith(byte[] key, byte[] prefix) {
-        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+        return KeyBytes.startsWith(key, prefix);
     }
 
     static void putInt(byte[] b, int at, int v) {
-        b[at] = (byte) (v >>> 24);
-        b[at + 1] = (byte) (v >>> 16);
-        b[at + 2] = (byte) (v >>> 8);
-        b[at + 3] = (byte) v;
+        KeyBytes.putInt(b, at, v);
     }
 
     static int getInt(byte[] b, int at) {
-        return ((b[at] & 0xFF) << 24) | ((b[at + 1] & 0xFF) << 16) | ((b[at + 2] & 0xFF) << 8) | (b[at + 3] & 0xFF);
+        return KeyBytes.getInt(b, at);
     }
 
     static void putLong(byte[] b, int at, long v) {
-        for (int i = 0; i < 8; i++) {
-            b[at + i] = (byte) (v >>> (56 - 8 * i));
-        }
+        KeyBytes.putLong(b, at, v);
     }
 
     static long getLong(byte[] b, int at) {
-        long v = 0;
-        for (int i = 0; i < 8; i++) {
-            v = (v << 8) | (b[at + i] & 0xFF);
-        }
-        return v;
+        return KeyBytes.getLong(b, at);
     }
 }
