@@ -74,4 +74,39 @@ class TtlPurgerContainerListTest {
             assertEquals(0, purger.purgeNow());
         }
     }
+
+    /**
+     * Strings are indexed by their first 256 characters on the write path, and the purge deletes exactly those keys
+     * (the same {@code indexEntries} as the write): nothing of the item is left in INDEX, and no key holds the whole
+     * 1,000-character string.
+     */
+    @Test
+    void longStringsAreIndexedCutAndThePurgeRemovesExactlyThoseKeys() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir).withClock(clock))) {
+            s.ttlPurger().stop();
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 5, null, null);
+            ObjectNode doc = item("long").put("pad", "x".repeat(1000));
+            doc.putArray("nested").addArray().add("y".repeat(700)).add(3);
+            c.execute(PK, ItemOperation.create(doc));
+            byte[] coll = Keys.collId(c.collId());
+            byte[] end = Keys.collId(c.collId() + 1);
+            int[] longest = {0};
+            long[] keys = {0};
+            s.engine().scan(io.tetradb.core.storage.Space.INDEX, coll, end, kv -> {
+                keys[0]++;
+                longest[0] = Math.max(longest[0], kv.key().length);
+                return true;
+            });
+            assertTrue(keys[0] > 0);
+            assertTrue(longest[0] < 400, "an indexed string is cut to 256 characters, key of " + longest[0] + " bytes");
+            assertTrue(c.checkIndexes().consistent());
+            clock.advance(Duration.ofSeconds(5));
+            assertEquals(1, s.ttlPurger().purgeNow());
+            keys[0] = 0;
+            s.engine().scan(io.tetradb.core.storage.Space.INDEX, coll, end, kv -> ++keys[0] > 0);
+            assertEquals(0, keys[0], "the purge deleted every index key the write made");
+            assertTrue(c.checkIndexes().consistent());
+        }
+    }
 }
