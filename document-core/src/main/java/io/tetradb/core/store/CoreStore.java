@@ -70,6 +70,13 @@ public final class CoreStore implements AutoCloseable {
 
     private final TtlPurger ttlPurger;
 
+    /** Bumped by every container creation, replacement and deletion: the TTL purger re-lists containers only then. */
+    private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
+
+    long catalogVersion() {
+        return catalogVersion.get();
+    }
+
     /** The kinds of face-defined unique indexes the running faces compute keys for (see FaceUniqueIndexes). */
     private final io.tetradb.core.unique.UniqueIndexKinds uniqueIndexKinds = new io.tetradb.core.unique.UniqueIndexKinds();
 
@@ -284,6 +291,7 @@ public final class CoreStore implements AutoCloseable {
             engine.apply(ws);
             ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
             containers.put(key(database, id), store);
+            catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
             return store;
         }
     }
@@ -393,6 +401,7 @@ public final class CoreStore implements AutoCloseable {
                 } finally {
                     c.mapLock.writeLock().unlock();
                 }
+                catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 if (policyChanged) {
                     startIndexRebuild(c, old.indexingPolicy());
                 }
@@ -443,6 +452,7 @@ public final class CoreStore implements AutoCloseable {
                 engine.apply(ws);
                 c.markDeleted();
                 containers.remove(key(database, id));
+                catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 changeFeeds.forget(collId);
                 rateLimiter.forget(c); // throughput: its budgets go with it
             } finally {

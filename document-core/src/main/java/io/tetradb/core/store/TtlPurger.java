@@ -279,18 +279,52 @@ public final class TtlPurger {
         return purged.get();
     }
 
+    /** The store's containers as last listed, with the catalog version they were listed at. */
+    private record Listing(long version, List<ContainerStore> containers) {
+    }
+
+    private volatile Listing listing;
+    private final AtomicLong listings = new AtomicLong();
+
+    /** How often the purger listed (and parsed) the container definitions since the store opened (for tests). */
+    long containerListings() {
+        return listings.get();
+    }
+
+    /**
+     * The containers with an expiry rule now. The definitions are listed (a META scan and a Jackson parse each) only
+     * when the catalog changed since the last listing; the rule is asked every round, as it changes in place.
+     */
     private List<ContainerStore> containers() {
+        long version = store.catalogVersion(); // read before listing: a change meanwhile lists again next round
+        Listing l = listing;
+        if (l == null || l.version() != version) {
+            l = new Listing(version, listAll());
+            listing = l;
+        }
+        List<ContainerStore> out = new ArrayList<>();
+        for (ContainerStore cs : l.containers()) {
+            if (cs.expiryRule().active()) {
+                out.add(cs);
+            }
+        }
+        return out;
+    }
+
+    private List<ContainerStore> listAll() {
+        listings.incrementAndGet();
         List<ContainerStore> out = new ArrayList<>();
         for (DatabaseDefinition db : store.listDatabases()) {
-            for (ContainerDefinition c : store.listContainers(db.id())) {
-                try {
-                    ContainerStore cs = store.container(db.id(), c.id());
-                    if (cs.expiryRule().active()) {
-                        out.add(cs);
+            try {
+                for (ContainerDefinition c : store.listContainers(db.id())) {
+                    try {
+                        out.add(store.container(db.id(), c.id()));
+                    } catch (RuntimeException gone) {
+                        // deleted meanwhile
                     }
-                } catch (RuntimeException gone) {
-                    // deleted meanwhile
                 }
+            } catch (RuntimeException gone) {
+                // database deleted meanwhile
             }
         }
         return out;
