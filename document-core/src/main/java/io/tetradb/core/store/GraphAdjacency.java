@@ -199,10 +199,20 @@ public final class GraphAdjacency {
 
     // ---- writing ------------------------------------------------------------------------------------------------
 
-    /** Adds to {@code ws} the entry changes from one stored version of an item of partition {@code pk} to the next. */
-    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, WriteSet ws) {
+    /**
+     * Adds to {@code ws} the entry changes from one stored version of an item of partition {@code pk} to the next.
+     * {@code nowTree}, when not null, is the tree {@code now} was stored from (the writer's own, with the values
+     * the index entries were computed from): the entries are derived from it instead of parsing {@code now} again.
+     */
+    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, ObjectNode nowTree, WriteSet ws) {
+        Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
+        if (old == null) { // a new item (a bulk load's edges): nothing to remove or compare
+            for (Map.Entry<ByteBuffer, byte[]> e : is.entrySet()) {
+                ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
+            }
+            return;
+        }
         Map<ByteBuffer, byte[]> was = entriesOf(pk, old);
-        Map<ByteBuffer, byte[]> is = entriesOf(pk, now);
         if (was.isEmpty() && is.isEmpty()) {
             return;
         }
