@@ -257,11 +257,16 @@ public final class GraphAdjacency {
             return Map.of();
         }
         byte[] props = properties(item);
+        // each string escaped once for both keys
+        byte[] edgeId = escaped(id.textValue());
+        byte[] edgeLabel = escaped(label.textValue());
+        byte[] sourceId = escaped(source.textValue());
+        byte[] sinkId = escaped(sink.textValue());
         Map<ByteBuffer, byte[]> out = new HashMap<>(4);
-        out.put(ByteBuffer.wrap(key(pk, source.textValue(), OUT, label.textValue(), target, sink.textValue(),
-                id.textValue())), value(item.path(SINK_LABEL).asText(""), props));
-        out.put(ByteBuffer.wrap(key(target, sink.textValue(), IN, label.textValue(), pk, source.textValue(),
-                id.textValue())), value(item.path(VERTEX_LABEL).asText(""), props));
+        out.put(ByteBuffer.wrap(key(pk, sourceId, OUT, edgeLabel, target, sinkId, edgeId)),
+                value(item.path(SINK_LABEL).asText(""), props));
+        out.put(ByteBuffer.wrap(key(target, sinkId, IN, edgeLabel, pk, sourceId, edgeId)),
+                value(item.path(VERTEX_LABEL).asText(""), props));
         return out;
     }
 
@@ -322,19 +327,55 @@ public final class GraphAdjacency {
         return path.substring(1);
     }
 
-    private byte[] key(PartitionKeyValue vertexPk, String vertexId, byte dir, String label, PartitionKeyValue otherPk,
-                       String otherId, String edgeId) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(96);
-        out.writeBytes(collId);
-        out.writeBytes(vertexPk.epk());
-        out.writeBytes(vertexPk.encoded());
-        escape(out, vertexId);
-        out.write(dir);
-        escape(out, label);
-        out.writeBytes(otherPk.encoded());
-        escape(out, otherId);
-        escape(out, edgeId);
-        return out.toByteArray();
+    /** An entry's key from its parts, the strings already {@link #escaped}. */
+    private byte[] key(PartitionKeyValue vertexPk, byte[] vertexId, byte dir, byte[] label, PartitionKeyValue otherPk,
+                       byte[] otherId, byte[] edgeId) {
+        byte[] epk = vertexPk.epk();
+        byte[] pk = vertexPk.encoded();
+        byte[] other = otherPk.encoded();
+        byte[] key = new byte[collId.length + epk.length + pk.length + vertexId.length + 1 + label.length
+                + other.length + otherId.length + edgeId.length];
+        int at = put(key, 0, collId);
+        at = put(key, at, epk);
+        at = put(key, at, pk);
+        at = put(key, at, vertexId);
+        key[at++] = dir;
+        at = put(key, at, label);
+        at = put(key, at, other);
+        at = put(key, at, otherId);
+        put(key, at, edgeId);
+        return key;
+    }
+
+    private static int put(byte[] to, int at, byte[] part) {
+        System.arraycopy(part, 0, to, at, part.length);
+        return at + part.length;
+    }
+
+    /** {@code s} as {@link #escape} writes it. */
+    static byte[] escaped(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        int zeros = 0;
+        for (byte x : b) {
+            if (x == 0) {
+                zeros++;
+            }
+        }
+        byte[] out = new byte[b.length + zeros + 2];
+        if (zeros == 0) {
+            System.arraycopy(b, 0, out, 0, b.length);
+        } else {
+            int j = 0;
+            for (byte x : b) {
+                out[j++] = x;
+                if (x == 0) {
+                    out[j++] = (byte) 0xFF;
+                }
+            }
+        }
+        out[out.length - 2] = 0;
+        out[out.length - 1] = 1;
+        return out;
     }
 
     private static byte[] value(String otherLabel, byte[] props) {
@@ -348,15 +389,7 @@ public final class GraphAdjacency {
     }
 
     static void escape(ByteArrayOutputStream out, String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        for (byte x : b) {
-            out.write(x);
-            if (x == 0) {
-                out.write(0xFF);
-            }
-        }
-        out.write(0);
-        out.write(1);
+        out.writeBytes(escaped(s)); // one bulk write: ByteArrayOutputStream.write(int) synchronises per byte
     }
 
     /** Reads an escaped string at {@code at[0]}, moving {@code at[0]} past its terminator. */
