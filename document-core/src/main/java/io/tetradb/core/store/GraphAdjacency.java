@@ -205,13 +205,11 @@ public final class GraphAdjacency {
      * the index entries were computed from): the entries are derived from it instead of parsing {@code now} again.
      */
     void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, ObjectNode nowTree, WriteSet ws) {
-        Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
-        if (old == null) { // a new item (a bulk load's edges): nothing to remove or compare
-            for (Map.Entry<ByteBuffer, byte[]> e : is.entrySet()) {
-                ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
-            }
+        if (old == null && nowTree != null) { // a new item (a bulk load's edges): nothing to remove, compare or hash
+            forEachEntry(pk, nowTree, (k, v) -> ws.put(Space.ADJACENCY, k, v));
             return;
         }
+        Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
         Map<ByteBuffer, byte[]> was = entriesOf(pk, old);
         if (was.isEmpty() && is.isEmpty()) {
             return;
@@ -238,36 +236,41 @@ public final class GraphAdjacency {
 
     /** The two entries (key → value) of an edge item stored in partition {@code pk}; none for any other item. */
     Map<ByteBuffer, byte[]> entriesOf(PartitionKeyValue pk, ObjectNode item) {
+        Map<ByteBuffer, byte[]> out = new HashMap<>(4);
+        forEachEntry(pk, item, (k, v) -> out.put(ByteBuffer.wrap(k), v));
+        return out;
+    }
+
+    /** Gives {@code sink} the two entries (key, value) of an edge item stored in partition {@code pk}; none else. */
+    private void forEachEntry(PartitionKeyValue pk, ObjectNode item, java.util.function.BiConsumer<byte[], byte[]> sink) {
         if (!item.path(IS_EDGE).asBoolean(false) || pk.levels() != 1) {
-            return Map.of();
+            return;
         }
         JsonNode id = item.get("id");
         JsonNode label = item.get("label");
         JsonNode source = item.get(VERTEX_ID);
-        JsonNode sink = item.get(SINK);
+        JsonNode target = item.get(SINK);
         JsonNode sinkPartition = item.get(SINK_PARTITION);
-        if (!textual(id) || !textual(label) || !textual(source) || !textual(sink) || sinkPartition == null
+        if (!textual(id) || !textual(label) || !textual(source) || !textual(target) || sinkPartition == null
                 || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
-            return Map.of(); // not a well-formed edge: the graph does not see it as one either
+            return; // not a well-formed edge: the graph does not see it as one either
         }
-        PartitionKeyValue target;
+        PartitionKeyValue targetPk;
         try {
-            target = PartitionKeyValue.of(sinkPartition);
+            targetPk = PartitionKeyValue.of(sinkPartition);
         } catch (StoreException e) {
-            return Map.of();
+            return;
         }
         byte[] props = properties(item);
         // each string escaped once for both keys
         byte[] edgeId = escaped(id.textValue());
         byte[] edgeLabel = escaped(label.textValue());
         byte[] sourceId = escaped(source.textValue());
-        byte[] sinkId = escaped(sink.textValue());
-        Map<ByteBuffer, byte[]> out = new HashMap<>(4);
-        out.put(ByteBuffer.wrap(key(pk, sourceId, OUT, edgeLabel, target, sinkId, edgeId)),
+        byte[] sinkId = escaped(target.textValue());
+        sink.accept(key(pk, sourceId, OUT, edgeLabel, targetPk, sinkId, edgeId),
                 value(item.path(SINK_LABEL).asText(""), props));
-        out.put(ByteBuffer.wrap(key(target, sinkId, IN, edgeLabel, pk, sourceId, edgeId)),
+        sink.accept(key(targetPk, sinkId, IN, edgeLabel, pk, sourceId, edgeId),
                 value(item.path(VERTEX_LABEL).asText(""), props));
-        return out;
     }
 
     private static boolean textual(JsonNode n) {
