@@ -205,6 +205,11 @@ public final class GraphBenchmark implements Benchmark {
                 long elements = 0;
                 for (int round = 0; round < rounds; round++) {
                     long[] r = janus.load(dir.resolve("db" + round), gryo, 100);
+                    long expected = tinker.traversal().V().count().next() + tinker.traversal().E().count().next();
+                    if (r[0] != expected) { // the same elements as TetraGraph loaded, or the rates are not comparable
+                        throw new IllegalStateException("JanusGraph loaded " + r[0] + " elements, TinkerGraph has "
+                                + expected);
+                    }
                     elements = r[0];
                     load.round(r[0], r[1]);
                     loadCpu.round(r[0], r[2]);

@@ -1133,6 +1133,12 @@ public final class ContainerStore {
          */
         private final Map<String, List<ByteBuffer>> entriesBefore = new HashMap<>();
         private final Map<String, List<ByteBuffer>> entriesAfter = new HashMap<>();
+        /**
+         * Graph adjacency hook: the tree each written version was made from, by the identity of its stored bytes (so
+         * a rolled-back operation's restored version still finds its own), letting writeSet() derive adjacency
+         * entries without parsing the version again. Filled only when the container has adjacency.
+         */
+        private final Map<byte[], ObjectNode> writtenTrees = new java.util.IdentityHashMap<>();
         private final LogicalPartitionStats stats;
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
@@ -1533,6 +1539,9 @@ public final class ContainerStore {
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
             deltaItems += cur == null ? 1 : 0;
             after.put(id, stored);
+            if (adjacency != null) {
+                writtenTrees.put(stored, item);
+            }
             lastLsn.put(id, lsn);
             entriesAfter.put(id, entries);
             return new ItemResult(type, id, status, stored, etag,
@@ -1583,7 +1592,7 @@ public final class ContainerStore {
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
                 if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
-                    adjacency.addWrites(pk, old, now, ws);
+                    adjacency.addWrites(pk, old, now, now == null ? null : writtenTrees.get(now), ws);
                 }
                 // one change record per changed item; the feed's pruner removes superseded ones later
                 feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),

@@ -199,10 +199,18 @@ public final class GraphAdjacency {
 
     // ---- writing ------------------------------------------------------------------------------------------------
 
-    /** Adds to {@code ws} the entry changes from one stored version of an item of partition {@code pk} to the next. */
-    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, WriteSet ws) {
+    /**
+     * Adds to {@code ws} the entry changes from one stored version of an item of partition {@code pk} to the next.
+     * {@code nowTree}, when not null, is the tree {@code now} was stored from (the writer's own, with the values
+     * the index entries were computed from): the entries are derived from it instead of parsing {@code now} again.
+     */
+    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, ObjectNode nowTree, WriteSet ws) {
+        if (old == null && nowTree != null) { // a new item (a bulk load's edges): nothing to remove, compare or hash
+            forEachEntry(pk, nowTree, (k, v) -> ws.put(Space.ADJACENCY, k, v));
+            return;
+        }
+        Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
         Map<ByteBuffer, byte[]> was = entriesOf(pk, old);
-        Map<ByteBuffer, byte[]> is = entriesOf(pk, now);
         if (was.isEmpty() && is.isEmpty()) {
             return;
         }
@@ -228,31 +236,41 @@ public final class GraphAdjacency {
 
     /** The two entries (key → value) of an edge item stored in partition {@code pk}; none for any other item. */
     Map<ByteBuffer, byte[]> entriesOf(PartitionKeyValue pk, ObjectNode item) {
+        Map<ByteBuffer, byte[]> out = new HashMap<>(4);
+        forEachEntry(pk, item, (k, v) -> out.put(ByteBuffer.wrap(k), v));
+        return out;
+    }
+
+    /** Gives {@code sink} the two entries (key, value) of an edge item stored in partition {@code pk}; none else. */
+    private void forEachEntry(PartitionKeyValue pk, ObjectNode item, java.util.function.BiConsumer<byte[], byte[]> sink) {
         if (!item.path(IS_EDGE).asBoolean(false) || pk.levels() != 1) {
-            return Map.of();
+            return;
         }
         JsonNode id = item.get("id");
         JsonNode label = item.get("label");
         JsonNode source = item.get(VERTEX_ID);
-        JsonNode sink = item.get(SINK);
+        JsonNode target = item.get(SINK);
         JsonNode sinkPartition = item.get(SINK_PARTITION);
-        if (!textual(id) || !textual(label) || !textual(source) || !textual(sink) || sinkPartition == null
+        if (!textual(id) || !textual(label) || !textual(source) || !textual(target) || sinkPartition == null
                 || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
-            return Map.of(); // not a well-formed edge: the graph does not see it as one either
+            return; // not a well-formed edge: the graph does not see it as one either
         }
-        PartitionKeyValue target;
+        PartitionKeyValue targetPk;
         try {
-            target = PartitionKeyValue.of(sinkPartition);
+            targetPk = PartitionKeyValue.of(sinkPartition);
         } catch (StoreException e) {
-            return Map.of();
+            return;
         }
         byte[] props = properties(item);
-        Map<ByteBuffer, byte[]> out = new HashMap<>(4);
-        out.put(ByteBuffer.wrap(key(pk, source.textValue(), OUT, label.textValue(), target, sink.textValue(),
-                id.textValue())), value(item.path(SINK_LABEL).asText(""), props));
-        out.put(ByteBuffer.wrap(key(target, sink.textValue(), IN, label.textValue(), pk, source.textValue(),
-                id.textValue())), value(item.path(VERTEX_LABEL).asText(""), props));
-        return out;
+        // each string escaped once for both keys
+        byte[] edgeId = escaped(id.textValue());
+        byte[] edgeLabel = escaped(label.textValue());
+        byte[] sourceId = escaped(source.textValue());
+        byte[] sinkId = escaped(target.textValue());
+        sink.accept(key(pk, sourceId, OUT, edgeLabel, targetPk, sinkId, edgeId),
+                value(item.path(SINK_LABEL).asText(""), props));
+        sink.accept(key(targetPk, sinkId, IN, edgeLabel, pk, sourceId, edgeId),
+                value(item.path(VERTEX_LABEL).asText(""), props));
     }
 
     private static boolean textual(JsonNode n) {
@@ -312,19 +330,55 @@ public final class GraphAdjacency {
         return path.substring(1);
     }
 
-    private byte[] key(PartitionKeyValue vertexPk, String vertexId, byte dir, String label, PartitionKeyValue otherPk,
-                       String otherId, String edgeId) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(96);
-        out.writeBytes(collId);
-        out.writeBytes(vertexPk.epk());
-        out.writeBytes(vertexPk.encoded());
-        escape(out, vertexId);
-        out.write(dir);
-        escape(out, label);
-        out.writeBytes(otherPk.encoded());
-        escape(out, otherId);
-        escape(out, edgeId);
-        return out.toByteArray();
+    /** An entry's key from its parts, the strings already {@link #escaped}. */
+    private byte[] key(PartitionKeyValue vertexPk, byte[] vertexId, byte dir, byte[] label, PartitionKeyValue otherPk,
+                       byte[] otherId, byte[] edgeId) {
+        byte[] epk = vertexPk.epk();
+        byte[] pk = vertexPk.encoded();
+        byte[] other = otherPk.encoded();
+        byte[] key = new byte[collId.length + epk.length + pk.length + vertexId.length + 1 + label.length
+                + other.length + otherId.length + edgeId.length];
+        int at = put(key, 0, collId);
+        at = put(key, at, epk);
+        at = put(key, at, pk);
+        at = put(key, at, vertexId);
+        key[at++] = dir;
+        at = put(key, at, label);
+        at = put(key, at, other);
+        at = put(key, at, otherId);
+        put(key, at, edgeId);
+        return key;
+    }
+
+    private static int put(byte[] to, int at, byte[] part) {
+        System.arraycopy(part, 0, to, at, part.length);
+        return at + part.length;
+    }
+
+    /** {@code s} as {@link #escape} writes it. */
+    static byte[] escaped(String s) {
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        int zeros = 0;
+        for (byte x : b) {
+            if (x == 0) {
+                zeros++;
+            }
+        }
+        byte[] out = new byte[b.length + zeros + 2];
+        if (zeros == 0) {
+            System.arraycopy(b, 0, out, 0, b.length);
+        } else {
+            int j = 0;
+            for (byte x : b) {
+                out[j++] = x;
+                if (x == 0) {
+                    out[j++] = (byte) 0xFF;
+                }
+            }
+        }
+        out[out.length - 2] = 0;
+        out[out.length - 1] = 1;
+        return out;
     }
 
     private static byte[] value(String otherLabel, byte[] props) {
@@ -338,15 +392,7 @@ public final class GraphAdjacency {
     }
 
     static void escape(ByteArrayOutputStream out, String s) {
-        byte[] b = s.getBytes(StandardCharsets.UTF_8);
-        for (byte x : b) {
-            out.write(x);
-            if (x == 0) {
-                out.write(0xFF);
-            }
-        }
-        out.write(0);
-        out.write(1);
+        out.writeBytes(escaped(s)); // one bulk write: ByteArrayOutputStream.write(int) synchronises per byte
     }
 
     /** Reads an escaped string at {@code at[0]}, moving {@code at[0]} past its terminator. */

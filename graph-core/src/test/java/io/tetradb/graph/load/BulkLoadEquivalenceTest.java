@@ -1,0 +1,158 @@
+package io.tetradb.graph.load;
+
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.store.GraphAdjacency;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TetraGraph;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.structure.Direction;
+import org.apache.tinkerpop.gremlin.structure.Edge;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.apache.tinkerpop.gremlin.structure.Vertex;
+import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A bulk load gives exactly the graph that addVertex/addEdge one by one give: the same vertices and properties, the
+ * same edges, and the same adjacency entries (byte for byte), each graph's entries consistent with its edge items.
+ */
+class BulkLoadEquivalenceTest {
+    private static final List<String> PARTITIONS = List.of("eu", "us", "asia");
+    private static final List<String> EDGE_LABELS = List.of("route", "contains", "knows");
+
+    @TempDir
+    Path bulkDir;
+    @TempDir
+    Path oneByOneDir;
+
+    /** A random graph with typed properties, parallel edges, self-loops and edges across partitions. */
+    private static TinkerGraph source(long seed) {
+        Random r = new Random(seed);
+        TinkerGraph g = TinkerGraph.open();
+        List<Vertex> vs = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            vs.add(g.addVertex(T.id, "v" + i, T.label, i % 3 == 0 ? "airport" : "country",
+                    "pk", PARTITIONS.get(r.nextInt(PARTITIONS.size())), "name", "n" + i, "runways", r.nextInt(6),
+                    "elev", (long) Integer.MAX_VALUE + r.nextInt(1000), "lat", r.nextDouble() * 90));
+        }
+        for (int i = 0; i < 400; i++) {
+            Vertex a = vs.get(r.nextInt(vs.size()));
+            Vertex b = i % 50 == 0 ? a : vs.get(r.nextInt(vs.size()));
+            String label = EDGE_LABELS.get(r.nextInt(EDGE_LABELS.size()));
+            switch (i % 4) {
+                case 0 -> a.addEdge(label, b, T.id, "e" + i);
+                case 1 -> a.addEdge(label, b, T.id, "e" + i, "dist", r.nextInt(10_000));
+                case 2 -> a.addEdge(label, b, T.id, "e" + i, "dist", (long) r.nextInt(10_000), "since", 1.5 * i);
+                default -> a.addEdge(label, b, T.id, "e" + i, "note", "x".repeat(r.nextInt(40)), "ok", r.nextBoolean());
+            }
+        }
+        return g;
+    }
+
+    @Test
+    void bulkLoadEqualsOneByOneAdds() {
+        TinkerGraph source = source(18);
+        try (Opened bulk = new Opened(bulkDir); Opened single = new Opened(oneByOneDir)) {
+            BulkLoader.Loaded loaded = BulkLoader.into(bulk.graph).writers(2).load(source);
+            assertEquals(new BulkLoader.Loaded(60, 400), loaded);
+
+            Map<Object, Vertex> added = new HashMap<>();
+            source.vertices().forEachRemaining(v -> added.put(v.id(), single.graph.addVertex(T.id, v.id(),
+                    T.label, v.label(), "pk", v.value("pk"), "name", v.value("name"), "runways", v.value("runways"),
+                    "elev", v.value("elev"), "lat", v.value("lat"))));
+            source.edges().forEachRemaining(e -> {
+                List<Object> kv = new ArrayList<>(List.of(T.id, e.id()));
+                e.properties().forEachRemaining(p -> {
+                    kv.add(p.key());
+                    kv.add(p.value());
+                });
+                added.get(e.outVertex().id()).addEdge(e.label(), added.get(e.inVertex().id()), kv.toArray());
+            });
+
+            assertEquals(vertices(single.graph), vertices(bulk.graph));
+            assertEquals(edges(single.graph), edges(bulk.graph));
+            List<String> entries = entries(bulk.graph, source);
+            assertEquals(2 * 400, entries.size(), "one entry under each end of every edge");
+            assertEquals(entries(single.graph, source), entries, "the same adjacency entries, byte for byte");
+            for (Opened o : List.of(bulk, single)) {
+                GraphAdjacency.Check check = o.graph.store().adjacency().check();
+                assertTrue(check.consistent(), check.toString());
+                assertEquals(800, check.stored());
+            }
+        }
+    }
+
+    /** Each vertex as id → label and its properties (property ids are generated, so left out). */
+    private static Map<String, String> vertices(TetraGraph graph) {
+        Map<String, String> out = new TreeMap<>();
+        graph.vertices().forEachRemaining(v -> {
+            Map<String, Object> props = new TreeMap<>();
+            v.properties().forEachRemaining(p -> props.put(p.key(), p.value() + ":" + p.value().getClass().getSimpleName()));
+            out.put(v.id().toString(), v.label() + props);
+        });
+        return out;
+    }
+
+    private static Map<String, String> edges(TetraGraph graph) {
+        Map<String, String> out = new TreeMap<>();
+        graph.edges().forEachRemaining(e -> {
+            Map<String, Object> props = new TreeMap<>();
+            e.properties().forEachRemaining(p -> props.put(p.key(), p.value() + ":" + p.value().getClass().getSimpleName()));
+            out.put(e.id().toString(), e.label() + " " + e.outVertex().id() + "->" + e.inVertex().id() + props);
+        });
+        return out;
+    }
+
+    /** Every vertex's raw adjacency entries, in key order, as readable text with the carried property bytes. */
+    private static List<String> entries(TetraGraph graph, TinkerGraph source) {
+        List<String> out = new ArrayList<>();
+        TreeSet<String> ids = new TreeSet<>();
+        Map<String, String> pkOf = new HashMap<>();
+        source.vertices().forEachRemaining(v -> {
+            ids.add((String) v.id());
+            pkOf.put((String) v.id(), v.value("pk"));
+        });
+        GraphAdjacency adjacency = graph.store().adjacency();
+        for (String id : ids) {
+            adjacency.scan(PartitionKeyValue.of(TextNode.valueOf(pkOf.get(id))), id, (byte) 0, null, e -> {
+                byte[] props = e.properties();
+                out.add(id + " " + e.direction() + " " + e.label() + " " + e.otherPk() + "/" + e.otherId() + " "
+                        + e.edgeId() + " " + e.otherLabel() + " " + (props == null ? "-" : Arrays.toString(props)));
+                return true;
+            });
+        }
+        return out;
+    }
+
+    private static final class Opened implements AutoCloseable {
+        final CosmosClient client;
+        final TetraGraph graph;
+
+        Opened(Path dir) {
+            client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+            graph = TetraGraph.open(client, new BaseConfiguration());
+        }
+
+        @Override
+        public void close() {
+            graph.close();
+            client.close();
+        }
+    }
+}
