@@ -343,6 +343,14 @@ public final class ContainerStore {
         }
     }
 
+    /**
+     * The factor on a read's charge at the account's consistency level (2 under strong or bounded staleness), for
+     * faces that charge reads they answer from their own caches (Gremlin) as the core charges its reads.
+     */
+    public int accountReadChargeFactor() { // consistency
+        return store.consistency().readChargeFactor(null);
+    }
+
     /** The RU budgets this container's requests are admitted and charged by (see {@link RateLimiter}). */
     public RateLimiter rateLimiter() {
         return store.rateLimiter();
