@@ -58,9 +58,19 @@ public record ChangeFeedPage(List<Change> changes, long continuation, boolean ca
             return item;
         }
 
-        /** Bytes read for this change: the stored item (latest version), else the JSON given, else 0. */
+        /**
+         * Bytes read for this change: the stored item (latest version), else the JSON given, else (all versions and
+         * deletes) the record's current and previous images.
+         */
         public int size() {
-            return stored != null ? stored.length : item == null ? 0 : item.length;
+            if (stored != null) {
+                return stored.length;
+            }
+            if (item != null) {
+                return item.length;
+            }
+            return (record.current() == null ? 0 : record.current().length)
+                    + (record.previous() == null ? 0 : record.previous().length);
         }
 
         /**

@@ -216,9 +216,13 @@ final class ScriptSession implements ScriptHost {
         return out;
     }
 
-    /** As a query page's charge: 2 + 0.1 per KB read. */
-    private static double queryCharge(long bytes) {
-        return 2 + 0.1 * Math.ceil(bytes / 1024.0);
+    /**
+     * As a query page's charge: 2 + 0.1 per KB read, twice when the account reads at strong or bounded staleness
+     * (a script's reads are charged at the account's level, as Cosmos DB's are).
+     */
+    private double queryCharge(long bytes) {
+        return io.tetradb.core.store.RequestCharge.atFactor(2 + 0.1 * Math.ceil(bytes / 1024.0),
+                tx.readChargeFactor());
     }
 
     private List<PatchOperation> patchOperations(JsonNode ops) {

@@ -343,6 +343,14 @@ public final class ContainerStore {
         }
     }
 
+    /**
+     * The factor on a read's charge at the account's consistency level (2 under strong or bounded staleness), for
+     * faces that charge reads they answer from their own caches (Gremlin) as the core charges its reads.
+     */
+    public int accountReadChargeFactor() { // consistency
+        return store.consistency().readChargeFactor(null);
+    }
+
     /** The RU budgets this container's requests are admitted and charged by (see {@link RateLimiter}). */
     public RateLimiter rateLimiter() {
         return store.rateLimiter();
@@ -436,16 +444,17 @@ public final class ContainerStore {
         }
         List<byte[]> values = keys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, keys);
         List<ItemResult> out = new ArrayList<>(addresses.size());
+        int factor = store.consistency().readChargeFactor(null); // consistency: the account's level
         for (int i = 0; i < addresses.size(); i++) {
             ItemAddress a = addresses.get(i);
             byte[] stored = values.get(i);
             io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, a.pk().epk()); // throughput
             if (stored == null || isExpired(stored)) {
-                store.rateLimiter().settle(budget, RequestCharge.miss(), a.pk()); // throughput
+                store.rateLimiter().settle(budget, RequestCharge.atFactor(RequestCharge.miss(), factor), a.pk()); // throughput
                 out.add(null);
                 continue;
             }
-            double charge = RequestCharge.read(keys.get(i).length + stored.length);
+            double charge = RequestCharge.atFactor(RequestCharge.read(keys.get(i).length + stored.length), factor);
             store.rateLimiter().settle(budget, charge, a.pk()); // throughput
             out.add(new ItemResult(ItemOperation.Type.READ, a.id(), Status.OK, stored, etag(ItemCodec.lsn(stored)),
                     charge, null));
@@ -951,6 +960,11 @@ public final class ContainerStore {
             return ContainerStore.this;
         }
 
+        /** The factor on this transaction's read charges: 2 when the account reads at strong or bounded staleness. */
+        public int readChargeFactor() { // consistency
+            return tx.readFactor;
+        }
+
         /**
          * Applies one operation inside the transaction; it sees the transaction's earlier writes. A failure is thrown
          * as a {@link StoreException} and leaves the transaction as it was (the caller decides whether to go on).
@@ -1149,6 +1163,8 @@ public final class ContainerStore {
         /** The store's clock (controllable in tests): the versions' {@code _ts} and what has expired. */
         private final long now = store.config().clock().millis();
         private final long ts = now / 1000;
+        /** Reads inside batches and scripts read at the account's level: 2 under strong / bounded staleness. */
+        private final int readFactor = store.consistency().readChargeFactor(null); // consistency
         /** Read under the locks, so no rebuild chunk moves its cursor across this partition meanwhile. */
         private final IndexingState policies = indexing;
         private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
@@ -1307,10 +1323,11 @@ public final class ContainerStore {
                         throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
                     }
                     if (op.ifNoneMatchETag() != null && etagMatches(op.ifNoneMatchETag(), curEtag)) {
-                        return new ItemResult(op.type(), id, Status.NOT_MODIFIED, null, curEtag, RequestCharge.miss(), null);
+                        return new ItemResult(op.type(), id, Status.NOT_MODIFIED, null, curEtag,
+                                RequestCharge.atFactor(RequestCharge.miss(), readFactor), null); // consistency
                     }
-                    return new ItemResult(op.type(), id, Status.OK, cur, curEtag,
-                            RequestCharge.read(docKey(id).length + cur.length), null);
+                    return new ItemResult(op.type(), id, Status.OK, cur, curEtag, RequestCharge.atFactor(
+                            RequestCharge.read(docKey(id).length + cur.length), readFactor), null); // consistency
                 }
                 case CREATE -> {
                     if (cur != null) {

@@ -132,7 +132,7 @@ public final class GraphStore {
             hops = read;
             adjacencyCache.put(pk, id, direction, label, stamp, hops);
         }
-        charges.add(1 + 0.01 * hops.size());
+        charges.add(atAccountLevel(1 + 0.01 * hops.size()));
         return hops;
     }
 
@@ -157,7 +157,7 @@ public final class GraphStore {
         }
         Map<String, Long> out = new java.util.HashMap<>();
         counts.forEach((label, n) -> out.merge(label.isTextual() ? label.textValue() : defaultLabel, n, Long::sum));
-        charges.add(1 + 0.01 * out.size());
+        charges.add(atAccountLevel(1 + 0.01 * out.size()));
         return out;
     }
 
@@ -175,7 +175,7 @@ public final class GraphStore {
         if (addresses == null) {
             return null;
         }
-        charges.add(1 + 0.01 * addresses.size()); // the key scan, as an adjacency scan is charged
+        charges.add(atAccountLevel(1 + 0.01 * addresses.size())); // the key scan, as an adjacency scan is charged
         Iterator<io.tetradb.core.store.ItemAddress> it = addresses.iterator();
         return new Iterator<>() {
             private ObjectNode next;
@@ -235,7 +235,7 @@ public final class GraphStore {
         long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
         List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
         long n = hops != null ? hops.size() : adjacency.count(pkv, id, direction, label);
-        charges.add(1 + 0.01 * n);
+        charges.add(atAccountLevel(1 + 0.01 * n));
         return n;
     }
 
@@ -257,6 +257,14 @@ public final class GraphStore {
 
     public RequestCharges charges() {
         return charges;
+    }
+
+    /**
+     * A read the graph charges itself (a cached item, an adjacency or index key scan, a miss) at the account's
+     * consistency level: twice under strong or bounded staleness, as the core charges its own reads.
+     */
+    private double atAccountLevel(double ru) {
+        return core == null ? ru : io.tetradb.core.store.RequestCharge.atFactor(ru, coreStore().accountReadChargeFactor());
     }
 
     /** The write count of the stripe holding (pk, id). */
@@ -287,7 +295,7 @@ public final class GraphStore {
         // the partition's write stamp before the read: the cached item is current while it is unchanged
         long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk));
         if (cached != null && stamp >= 0 && cached.stamp() == stamp) {
-            charges.add(1); // what the core charges a point read (or a 304)
+            charges.add(atAccountLevel(1)); // what the core charges a point read (or a 304)
             return cached.item();
         }
         CosmosItemRequestOptions options = cached == null ? null
@@ -305,7 +313,7 @@ public final class GraphStore {
         } catch (CosmosException e) {
             if (e.getStatusCode() == 404) {
                 cache.remove(pk, id);
-                charges.add(1);
+                charges.add(atAccountLevel(1));
                 return null;
             }
             throw e;
@@ -335,7 +343,7 @@ public final class GraphStore {
             stamps[i] = store.writeStamps().stamp(pkv); // before the read, as in read()
             ItemCache.Entry cached = cache.get(pk, ids.get(i));
             if (cached != null && cached.stamp() == stamps[i]) {
-                charges.add(1);
+                charges.add(atAccountLevel(1));
                 out.set(i, cached.item());
             } else {
                 missing.add(i);
@@ -350,7 +358,7 @@ public final class GraphStore {
             int i = missing.get(j);
             io.tetradb.core.store.ItemResult r = read.get(j);
             if (r == null) {
-                charges.add(1);
+                charges.add(atAccountLevel(1));
                 cache.remove(pks.get(i), ids.get(i));
                 continue;
             }

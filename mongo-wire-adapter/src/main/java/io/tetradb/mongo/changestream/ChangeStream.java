@@ -111,6 +111,16 @@ final class ChangeStream {
         return new ResumeToken(position, System.currentTimeMillis(), 0, ResumeToken.Kind.HIGH_WATER_MARK).toBson();
     }
 
+    /** The request units the feed pages read since the last {@link #takeRequestCharge()} cost. */
+    private double charged;
+
+    /** What this stream's feed reads cost since the last call (the getMore or aggregate that polled reports it). */
+    double takeRequestCharge() {
+        double ru = charged;
+        charged = 0;
+        return ru;
+    }
+
     /** The events after the delivered position, at most {@code max}; empty when there are none yet. */
     List<BsonDocument> poll(int max) {
         List<BsonDocument> out = new ArrayList<>();
@@ -132,7 +142,7 @@ final class ChangeStream {
         long notBefore = startAt == null ? 0 : startAt.getTime() * 1000L;
         for (MongoCollection c : colls) {
             seen.putIfAbsent(c.container().definition().collId(), new String[]{c.database(), c.name()});
-            for (FeedEvent e : feed.read(c.container(), position, upTo, max, notBefore)) {
+            for (FeedEvent e : feed.read(c.container(), position, upTo, max, notBefore, ru -> charged += ru)) {
                 pending.add(new Pending(e, c));
             }
         }

@@ -72,6 +72,11 @@ public final class ChangeStreamCommands {
 
     /** Opens a change stream for {@code aggregate: <coll> | 1} on {@code db}. */
     public BsonDocument aggregate(String db, BsonDocument cmd) {
+        return aggregate(db, cmd, ru -> { });
+    }
+
+    /** As above; what the stream's feed reads cost goes to {@code charges} (the command's request charge). */
+    public BsonDocument aggregate(String db, BsonDocument cmd, java.util.function.DoubleConsumer charges) {
         BsonArray stages = cmd.getArray("pipeline");
         if (stages.get(0).asDocument().size() != 1) {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "A pipeline stage specification object must contain "
@@ -112,7 +117,12 @@ public final class ChangeStreamCommands {
         String ns = db + "." + (coll != null ? coll : "$cmd.aggregate");
         long batchSize = cmd.getDocument("cursor").containsKey("batchSize")
                 ? cmd.getDocument("cursor").getNumber("batchSize").longValue() : DEFAULT_BATCH;
-        List<BsonDocument> batch = batchSize == 0 ? List.of() : stream.poll((int) Math.min(batchSize, DEFAULT_BATCH));
+        List<BsonDocument> batch;
+        try {
+            batch = batchSize == 0 ? List.of() : stream.poll((int) Math.min(batchSize, DEFAULT_BATCH));
+        } finally {
+            charges.accept(stream.takeRequestCharge()); // throughput: the feed pages read
+        }
         long id = 0;
         if (!stream.invalidated()) {
             expireIdle();
@@ -131,6 +141,11 @@ public final class ChangeStreamCommands {
 
     /** The next events, waiting up to {@code maxTimeMS} for some (an empty nextBatch when none came). */
     public BsonDocument getMore(String db, BsonDocument cmd) {
+        return getMore(db, cmd, ru -> { });
+    }
+
+    /** As above; what the stream's feed reads cost goes to {@code charges} (the command's request charge). */
+    public BsonDocument getMore(String db, BsonDocument cmd, java.util.function.DoubleConsumer charges) {
         long id = cmd.get("getMore").asNumber().longValue();
         Open o = open.get(id);
         String ns = db + "." + cmd.getString("collection").getValue();
@@ -160,6 +175,8 @@ public final class ChangeStreamCommands {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new MongoError(ErrorCode.INTERRUPTED, "getMore on a change stream was interrupted");
+            } finally {
+                charges.accept(o.stream.takeRequestCharge()); // throughput: the feed pages read
             }
             o.lastUsed = System.currentTimeMillis();
         }

@@ -59,13 +59,28 @@ public final class FeedAdapter {
      * {@code notBeforeMillis} skips changes committed earlier.
      */
     public List<FeedEvent> read(ContainerStore container, long after, long upTo, int max, long notBeforeMillis) {
+        return read(container, after, upTo, max, notBeforeMillis, ru -> { });
+    }
+
+    /**
+     * As above; each feed page read is admitted and charged to the budgets of the partitions it reads, as the
+     * change feed of the other faces is (1 RU per KB, at least 1; twice under a Strong or BoundedStaleness account,
+     * a change stream reading at the account's level), and its charge goes to {@code charges}. A page over an empty
+     * budget throws {@link io.tetradb.core.throughput.RequestRateTooLargeException} (16500 on the wire) before it
+     * reads anything; the stream's position does not move, so the next getMore reads the same changes.
+     */
+    public List<FeedEvent> read(ContainerStore container, long after, long upTo, int max, long notBeforeMillis,
+                                java.util.function.DoubleConsumer charges) {
         keepAllVersions(container);
         io.tetradb.core.store.ItemCodec mapper = container.codec();
         List<FeedEvent> out = new ArrayList<>();
         long position = after;
         while (position < upTo && out.size() < max) {
-            ChangeFeedPage page = container.changeFeed().read(new ChangeFeedRequest(
-                    ChangeFeedMode.ALL_VERSIONS_AND_DELETES, null, null, position, notBeforeMillis, max - out.size()));
+            io.tetradb.core.store.ChargedChangeFeedPage charged = container.readChangeFeed(new ChangeFeedRequest(
+                    ChangeFeedMode.ALL_VERSIONS_AND_DELETES, null, null, position, notBeforeMillis, max - out.size()),
+                    null); // throughput: metered as a change feed page at the account's level
+            charges.accept(charged.requestCharge());
+            ChangeFeedPage page = charged.page();
             for (ChangeFeedPage.Change c : page.changes()) {
                 ChangeRecord r = c.record();
                 byte[] current = ChangeFeed.imageJson(r.current()); // bridge: either stored format as JSON text

@@ -64,7 +64,7 @@ public final class CommandDispatcher implements AutoCloseable {
         CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
         register("aggregate", (ctx, cmd) -> {
             if (io.tetradb.mongo.changestream.ChangeStreamCommands.isChangeStream(cmd)) {
-                return changeStreams.aggregate(ctx.database(), cmd);
+                return changeStreams.aggregate(ctx.database(), cmd, ctx::charge);
             }
             BsonDocument currentOp = AdminCommands.currentOpStage(this, ctx, cmd);
             return currentOp != null ? currentOp : aggregate.run(ctx, cmd);
@@ -72,7 +72,7 @@ public final class CommandDispatcher implements AutoCloseable {
         // change stream cursors are the change streams' own; every other cursor id goes on to ReadCommands
         CommandHandler getMore = handlers.get("getMore");
         register("getMore", (ctx, cmd) -> changeStreams.owns(cmd.get("getMore"))
-                ? changeStreams.getMore(ctx.database(), cmd) : getMore.run(ctx, cmd));
+                ? changeStreams.getMore(ctx.database(), cmd, ctx::charge) : getMore.run(ctx, cmd));
         CommandHandler killCursors = handlers.get("killCursors");
         register("killCursors", (ctx, cmd) -> {
             if (!cmd.isArray("cursors")) {
