@@ -352,6 +352,21 @@ public final class ContainerStore {
     }
 
     /** The RU budgets this container's requests are admitted and charged by (see {@link RateLimiter}). */
+    /**
+     * A read a face answers without the core (from a cache it keeps exact, or from an adjacency or key scan) pays the
+     * partition's budget as a core read does: admitted first (a {@code RequestRateTooLargeException} when the budget
+     * is spent), then settled at {@code ru}.
+     */
+    public void payFaceRead(PartitionKeyValue pk, double ru) { // throughput
+        io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk());
+        store.rateLimiter().settle(budget, ru, pk);
+    }
+
+    /** As {@link #payFaceRead(PartitionKeyValue, double)} for a read over every partition (a key scan). */
+    public void payFaceRead(double ru) { // throughput
+        store.rateLimiter().settle(store.rateLimiter().admit(this, (EpkRange) null), ru);
+    }
+
     public RateLimiter rateLimiter() {
         return store.rateLimiter();
     }

@@ -132,7 +132,7 @@ public final class GraphStore {
             hops = read;
             adjacencyCache.put(pk, id, direction, label, stamp, hops);
         }
-        charges.add(atAccountLevel(1 + 0.01 * hops.size()));
+        charges.add(paid(pkv, atAccountLevel(1 + 0.01 * hops.size())));
         return hops;
     }
 
@@ -157,7 +157,7 @@ public final class GraphStore {
         }
         Map<String, Long> out = new java.util.HashMap<>();
         counts.forEach((label, n) -> out.merge(label.isTextual() ? label.textValue() : defaultLabel, n, Long::sum));
-        charges.add(atAccountLevel(1 + 0.01 * out.size()));
+        charges.add(paid(null, atAccountLevel(1 + 0.01 * out.size())));
         return out;
     }
 
@@ -175,7 +175,7 @@ public final class GraphStore {
         if (addresses == null) {
             return null;
         }
-        charges.add(atAccountLevel(1 + 0.01 * addresses.size())); // the key scan, as an adjacency scan is charged
+        charges.add(paid(null, atAccountLevel(1 + 0.01 * addresses.size()))); // the key scan, as an adjacency scan is charged
         Iterator<io.tetradb.core.store.ItemAddress> it = addresses.iterator();
         return new Iterator<>() {
             private ObjectNode next;
@@ -235,7 +235,7 @@ public final class GraphStore {
         long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
         List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
         long n = hops != null ? hops.size() : adjacency.count(pkv, id, direction, label);
-        charges.add(atAccountLevel(1 + 0.01 * n));
+        charges.add(paid(pkv, atAccountLevel(1 + 0.01 * n)));
         return n;
     }
 
@@ -267,6 +267,21 @@ public final class GraphStore {
         return core == null ? ru : io.tetradb.core.store.RequestCharge.atFactor(ru, coreStore().accountReadChargeFactor());
     }
 
+    /**
+     * A charge the graph answers itself, paid to the partition's budget ({@code pk} null: every partition) as the core
+     * pays its own reads, so a cache hit is throttled as Cosmos DB's Gremlin API throttles every read; returns it.
+     */
+    private double paid(PartitionKeyValue pk, double ru) {
+        if (core != null) {
+            if (pk == null) {
+                coreStore().payFaceRead(ru);
+            } else {
+                coreStore().payFaceRead(pk, ru);
+            }
+        }
+        return ru;
+    }
+
     /** The write count of the stripe holding (pk, id). */
     public long version(Object pk, String id) {
         return versions.get(stripe(pk, id));
@@ -295,7 +310,7 @@ public final class GraphStore {
         // the partition's write stamp before the read: the cached item is current while it is unchanged
         long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk));
         if (cached != null && stamp >= 0 && cached.stamp() == stamp) {
-            charges.add(atAccountLevel(1)); // what the core charges a point read (or a 304)
+            charges.add(paid(partitionKeyValue(pk), atAccountLevel(1))); // what the core charges a point read (or a 304)
             return cached.item();
         }
         CosmosItemRequestOptions options = cached == null ? null
@@ -343,7 +358,7 @@ public final class GraphStore {
             stamps[i] = store.writeStamps().stamp(pkv); // before the read, as in read()
             ItemCache.Entry cached = cache.get(pk, ids.get(i));
             if (cached != null && cached.stamp() == stamps[i]) {
-                charges.add(atAccountLevel(1));
+                charges.add(paid(pkv, atAccountLevel(1)));
                 out.set(i, cached.item());
             } else {
                 missing.add(i);
