@@ -898,7 +898,8 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
-                durable = applyReleasingFeedOnFailure(tx, lock.hasQueuedThreads()); // waiters: group commit
+                // waiters: group commit; a deferred caller awaits later, so its write never syncs inline (graph bulk load)
+                durable = applyReleasingFeedOnFailure(tx, deferred != null || lock.hasQueuedThreads());
                 writeStamps.bump(pk); // after the write is visible (see WriteStamps)
             } finally {
                 releaseFaceUnique(tx);

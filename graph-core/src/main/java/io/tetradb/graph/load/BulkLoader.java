@@ -28,6 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Loads a whole graph into an empty (or disjoint) part of a {@link TetraGraph} much faster than {@code addVertex}
@@ -126,8 +127,11 @@ public final class BulkLoader {
     }
 
     /**
-     * One load: pending items per logical partition; each full batch of 100 goes to a writer thread (at most two
-     * batches per writer in flight, so memory stays bounded).
+     * One load. The caller's thread decodes the source and groups its elements per logical partition (checking ids
+     * and ends); each full chunk of 100 goes to a writer thread, which builds the items and writes them as one
+     * atomic core batch whose fsync it does not wait for: the chunks' durability is awaited together (every 1024
+     * chunks and at the end, before the load returns), so the writers share fsyncs instead of queueing on them. At
+     * most two chunks per writer in flight, so memory stays bounded.
      */
     private final class Run implements AutoCloseable {
         private final GraphStore store = graph.store();
@@ -138,8 +142,11 @@ public final class BulkLoader {
         });
         private final Semaphore inFlight = new Semaphore(2 * writers);
         private final List<Future<?>> written = new ArrayList<>();
+        /** The chunks applied but not yet awaited durable. */
+        private final java.util.Queue<io.tetradb.core.store.DeferredCommits> applied =
+                new java.util.concurrent.ConcurrentLinkedQueue<>();
         private final Map<Object, Written> vertices = new HashMap<>();
-        private final Map<Object, List<ObjectNode>> pending = new LinkedHashMap<>();
+        private final Map<Object, List<Supplier<ObjectNode>>> pending = new LinkedHashMap<>();
         private long vertexCount;
         private long edgeCount;
 
@@ -150,6 +157,15 @@ public final class BulkLoader {
                         + "partition key function, or the vertices a '" + graph.partitionKey() + "' property");
             }
             String id = idOf(v.id());
+            if (vertices.put(v.id(), new Written(pk, id, v.label())) != null) {
+                throw new IllegalArgumentException("the source has two vertices with id " + v.id());
+            }
+            add(pk, () -> vertexItem(v, pk, id));
+            vertexCount++;
+        }
+
+        /** Runs on a writer thread: the source vertex is only read. */
+        private ObjectNode vertexItem(Vertex v, Object pk, String id) {
             ObjectNode item = ElementItems.vertex(graph, pk, id, v.label());
             for (Iterator<VertexProperty<Object>> it = v.properties(); it.hasNext(); ) {
                 VertexProperty<Object> p = it.next();
@@ -162,24 +178,25 @@ public final class BulkLoader {
                 }
                 ElementItems.addVertexProperty(graph, item, p.key(), p.value(), metaKeyValues(p));
             }
-            if (vertices.put(v.id(), new Written(pk, id, v.label())) != null) {
-                throw new IllegalArgumentException("the source has two vertices with id " + v.id());
-            }
-            add(pk, item);
-            vertexCount++;
+            return item;
         }
 
         void edge(Edge e) {
             Written out = written(e.outVertex().id());
             Written in = written(e.inVertex().id());
+            add(out.pk(), () -> edgeItem(e, out, in));
+            edgeCount++;
+        }
+
+        /** Runs on a writer thread: the source edge is only read. */
+        private ObjectNode edgeItem(Edge e, Written out, Written in) {
             ObjectNode item = ElementItems.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(),
                     in.pk(), in.id(), in.label());
             for (Iterator<Property<Object>> it = e.properties(); it.hasNext(); ) {
                 Property<Object> p = it.next();
                 ElementItems.edgeProperty(graph, item, p.key(), p.value());
             }
-            add(out.pk(), item);
-            edgeCount++;
+            return item;
         }
 
         private Written written(Object sourceId) {
@@ -190,8 +207,8 @@ public final class BulkLoader {
             return w;
         }
 
-        private void add(Object pk, ObjectNode item) {
-            List<ObjectNode> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
+        private void add(Object pk, Supplier<ObjectNode> item) {
+            List<Supplier<ObjectNode>> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
             items.add(item);
             if (items.size() == GraphStore.MAX_BATCH) {
                 pending.remove(pk);
@@ -199,11 +216,19 @@ public final class BulkLoader {
             }
         }
 
-        private void write(Object pk, List<ObjectNode> items) {
+        private void write(Object pk, List<Supplier<ObjectNode>> chunk) {
             inFlight.acquireUninterruptibly();
             written.add(pool.submit(() -> {
                 try {
-                    store.createAll(pk, items);
+                    List<ObjectNode> items = new ArrayList<>(chunk.size());
+                    for (Supplier<ObjectNode> s : chunk) {
+                        items.add(s.get());
+                    }
+                    io.tetradb.core.store.DeferredCommits deferred = store.deferredCommits();
+                    store.createAll(pk, items, deferred);
+                    if (deferred != null) {
+                        applied.add(deferred);
+                    }
                 } finally {
                     inFlight.release();
                 }
@@ -213,7 +238,7 @@ public final class BulkLoader {
             }
         }
 
-        /** Waits for the batches submitted so far; rethrows the first failure. */
+        /** Waits for the chunks submitted so far to be written and durable; rethrows the first failure. */
         private void awaitDone() {
             for (Future<?> f : written) {
                 try {
@@ -226,9 +251,12 @@ public final class BulkLoader {
                 }
             }
             written.clear();
+            for (io.tetradb.core.store.DeferredCommits d; (d = applied.poll()) != null; ) {
+                d.awaitDurable(); // the first waits for the sync covering all of them; the rest are already durable
+            }
         }
 
-        /** Writes what is pending and waits for every batch. */
+        /** Writes what is pending and waits for every chunk to be durable. */
         Loaded finish() {
             pending.forEach(this::write);
             pending.clear();

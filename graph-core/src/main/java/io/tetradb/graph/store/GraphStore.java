@@ -447,6 +447,69 @@ public final class GraphStore {
         }
     }
 
+    // ---- batched writes whose fsync is shared (BulkLoader, batched addV/addE) -----------------------------------
+
+    /**
+     * A collector of core batches applied but not yet awaited durable ({@link #createAll(Object, List,
+     * DeferredCommits)}), or null when the graph has no core store (then every batch is awaited on its own).
+     */
+    public io.tetradb.core.store.DeferredCommits deferredCommits() {
+        return core == null ? null : coreStore().deferredCommits();
+    }
+
+    /**
+     * As {@link #createAll(Object, List)}, each batch one atomic core write with its index and adjacency entries,
+     * but returning once the batches are applied: they are durable only after {@code deferred.awaitDurable()}, which
+     * the caller must wait for before it reports them written (null {@code deferred}: as {@link #createAll}).
+     */
+    public void createAll(Object pk, List<ObjectNode> items, io.tetradb.core.store.DeferredCommits deferred) {
+        if (deferred == null || core == null) {
+            createAll(pk, items);
+            return;
+        }
+        for (int from = 0; from < items.size(); from += MAX_BATCH) {
+            createBatch(pk, items.subList(from, Math.min(items.size(), from + MAX_BATCH)), deferred);
+        }
+    }
+
+    private void createBatch(Object pk, List<ObjectNode> items, io.tetradb.core.store.DeferredCommits deferred) {
+        List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(items.size());
+        for (ObjectNode item : items) {
+            ops.add(io.tetradb.core.store.ItemOperation.create(item));
+        }
+        List<io.tetradb.core.store.ItemResult> results;
+        try {
+            results = coreStore().executeBatch(partitionKeyValue(pk), ops, deferred);
+        } catch (io.tetradb.core.StoreException e) {
+            if (e.status() == 400 && items.size() > 1 && String.valueOf(e.getMessage()).contains("bytes of items")) {
+                int half = items.size() / 2; // over the batch byte limit: halve it
+                createBatch(pk, items.subList(0, half), deferred);
+                createBatch(pk, items.subList(half, items.size()), deferred);
+                return;
+            }
+            throw new CosmosException(e.status(), e.subStatus(), e.getMessage()); // as the document API reports it
+        }
+        double charge = 0;
+        for (io.tetradb.core.store.ItemResult r : results) {
+            charge += r.requestCharge();
+        }
+        charges.add(charge);
+        for (io.tetradb.core.store.ItemResult r : results) {
+            if (r.status() == 409) {
+                throw new DuplicateItemException(pk, r.id());
+            }
+        }
+        for (io.tetradb.core.store.ItemResult r : results) {
+            if (!r.isSuccess() && r.status() != 424) {
+                throw new IllegalStateException("writing " + items.size() + " items of partition " + pk
+                        + " failed: " + r.status() + " " + r.error());
+            }
+        }
+        for (ObjectNode item : items) {
+            bump(pk, item.get(Layout.ID).asText());
+        }
+    }
+
     /** An item to create has the (pk, id) of an existing one. */
     public static final class DuplicateItemException extends RuntimeException {
         private final transient Object pk;

@@ -10,7 +10,12 @@ import java.util.UUID;
  * in-memory graphs do.
  */
 final class IdGenerator {
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * The random bits only keep ids of different JVMs apart, so a fast generator seeded from SecureRandom does: a
+     * SecureRandom call per id (NativePRNG reads /dev/urandom under a lock) was a visible part of bulk loads, one
+     * per vertex property.
+     */
+    private static final java.util.SplittableRandom RANDOM = new java.util.SplittableRandom(new SecureRandom().nextLong());
     private static long lastMillis;
     private static long sequence;
 
