@@ -84,6 +84,8 @@ public final class TetraGraph implements Graph {
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraOrderLimitStrategy
                                         .instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraPrefetchStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraValuesStrategy
                                         .instance()));
     }
 

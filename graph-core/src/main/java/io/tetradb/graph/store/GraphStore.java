@@ -385,6 +385,52 @@ public final class GraphStore {
         return out;
     }
 
+    /**
+     * For reading a few top-level fields of several items: per address, the whole item when the exact cache holds it
+     * current, else the fields {@code fields} of the stored item (one core multi-get for all of them; a binary item is
+     * not decoded beyond those fields, a JSON-text one is parsed whole), or null where the item does not exist. A
+     * partial item is not cached and must not be taken as the element's snapshot. Charged as {@link #readMany}.
+     */
+    public List<ObjectNode> readFields(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
+        if (core == null) {
+            return readMany(pks, ids);
+        }
+        List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
+        ContainerStore store = coreStore();
+        List<Integer> missing = new ArrayList<>();
+        List<io.tetradb.core.store.ItemAddress> addresses = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            Object pk = pks.get(i);
+            PartitionKeyValue pkv = partitionKeyValue(pk);
+            long stamp = store.writeStamps().stamp(pkv);
+            ItemCache.Entry cached = cache.get(pk, ids.get(i));
+            if (cached != null && cached.stamp() == stamp) {
+                charges.add(paid(pkv, atAccountLevel(1)));
+                out.set(i, cached.item());
+            } else {
+                missing.add(i);
+                addresses.add(new io.tetradb.core.store.ItemAddress(pkv, ids.get(i)));
+            }
+        }
+        if (addresses.isEmpty()) {
+            return out;
+        }
+        List<io.tetradb.core.store.ItemResult> read = store.readMany(addresses);
+        for (int j = 0; j < read.size(); j++) {
+            io.tetradb.core.store.ItemResult r = read.get(j);
+            if (r == null) {
+                charges.add(atAccountLevel(1));
+                continue;
+            }
+            charges.add(r.requestCharge());
+            byte[] stored = r.stored();
+            out.set(missing.get(j), io.tetradb.core.item.StoredItems.isBinary(stored)
+                    ? io.tetradb.core.item.StoredItems.partial(stored, fields)
+                    : strip(store.codec().parse(stored, ObjectNode.class)));
+        }
+        return out;
+    }
+
     /** Creates the item; false if its (pk, id) is taken. */
     public boolean create(ObjectNode item, Object pk) {
         try {

@@ -184,7 +184,14 @@ public final class TetraVertex extends TetraElement implements Vertex {
 
     @Override
     public <V> Iterator<VertexProperty<V>> properties(String... propertyKeys) {
-        ObjectNode item = item();
+        return this.<V>propertiesIn(item(), propertyKeys).iterator();
+    }
+
+    /**
+     * The vertex properties {@code properties(propertyKeys)} gives, taken from {@code item}: the vertex's item, or a
+     * partial read of it holding at least those keys' fields ({@link PartialValues}).
+     */
+    <V> List<VertexProperty<V>> propertiesIn(ObjectNode item, String... propertyKeys) {
         List<VertexProperty<V>> out = new ArrayList<>();
         String pkName = graph.partitionKey();
         if (propertyKeys.length > 0 && propertyKeys.length <= 4) {
@@ -206,7 +213,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
                     addProperties(out, k, f);
                 }
             }
-            return out.iterator();
+            return out;
         }
         Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {
@@ -223,7 +230,7 @@ public final class TetraVertex extends TetraElement implements Vertex {
                 addProperties(out, k, f.getValue());
             }
         }
-        return out.iterator();
+        return out;
     }
 
     /** The vertex properties of field {@code k}: its entries, or its plain value (another face's field) as one. */

@@ -87,7 +87,7 @@ class HopPrefetchTest {
             assertFalse(single.isEmpty());
             assertEquals(single, batched, c.apply(g).toString());
         }
-        assertTrue(g.V().out().values("name").explain().toString().contains("TetraPrefetchStep"));
+        assertTrue(g.V().out().valueMap("name").explain().toString().contains("TetraPrefetchStep"));
         // a vertex changed through the document face is read again by the next traversal
         ObjectNode v7 = client.getDatabase("graphdb").getContainer("graph")
                 .readItem("v7", new PartitionKey("p2"), ObjectNode.class).getItem();

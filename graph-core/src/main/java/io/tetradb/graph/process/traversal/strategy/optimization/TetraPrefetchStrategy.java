@@ -72,6 +72,6 @@ public final class TetraPrefetchStrategy extends AbstractTraversalStrategy<Trave
 
     @Override
     public Set<Class<? extends ProviderOptimizationStrategy>> applyPrior() {
-        return Set.of(TetraOrderLimitStrategy.class, TetraAdjacencyCountStrategy.class);
+        return Set.of(TetraOrderLimitStrategy.class, TetraAdjacencyCountStrategy.class, TetraValuesStrategy.class);
     }
 }
