@@ -86,6 +86,8 @@ public final class TetraGraph implements Graph {
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraPrefetchStrategy
                                         .instance(),
                                 io.tetradb.graph.process.traversal.strategy.optimization.TetraValuesStrategy
+                                        .instance(),
+                                io.tetradb.graph.process.traversal.strategy.optimization.TetraBatchedAddStrategy
                                         .instance()));
     }
 

@@ -74,8 +74,12 @@ public final class TetraEdge extends TetraElement implements Edge {
         ElementHelper.legalPropertyKeyValueArray(keyValues);
         TetraGraph graph = out.graph();
         TetraVertex in = (TetraVertex) inVertex;
-        out.item();
-        in.item();
+        if (!PendingCreates.holds(graph, out.pk, out.key)) { // a vertex this traversal's open batch holds exists
+            out.item();
+        }
+        if (!PendingCreates.holds(graph, in.pk, in.key)) {
+            in.item();
+        }
         String id = IdGenerator.next();
         Object givenId = ElementHelper.getIdValue(keyValues).orElse(null);
         if (givenId != null) {
@@ -98,7 +102,10 @@ public final class TetraEdge extends TetraElement implements Edge {
                 }
             }
         }
-        if (!graph.store().create(item, out.pk)) {
+        String createdId = id;
+        if (!PendingCreates.offer(graph, out.pk, item,
+                () -> Graph.Exceptions.edgeWithIdAlreadyExists(ElementIds.of(out.pk, createdId)))
+                && !graph.store().create(item, out.pk)) {
             throw Graph.Exceptions.edgeWithIdAlreadyExists(ElementIds.of(out.pk, id));
         }
         return new TetraEdge(graph, out.pk, id, label, item);

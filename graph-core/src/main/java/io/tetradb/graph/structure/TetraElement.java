@@ -99,6 +99,10 @@ abstract class TetraElement implements Element {
         if (item == null || seen != now) {
             ObjectNode fresh = store().read(pk, key);
             if (fresh == null) {
+                if (item != null && PendingCreates.holds(graph, pk, key)) { // created, its write held for a batch
+                    seen = now;
+                    return item;
+                }
                 throw removed();
             }
             item = fresh;

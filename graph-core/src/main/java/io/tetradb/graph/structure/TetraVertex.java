@@ -89,7 +89,11 @@ public final class TetraVertex extends TetraElement implements Vertex {
                 entries.add(ElementItems.entry(keyValues[i + 1], new Object[0]));
             }
         }
-        if (!graph.store().create(item, pk)) {
+        Object createdPk = pk;
+        String createdId = id;
+        if (!PendingCreates.offer(graph, pk, item,
+                () -> Graph.Exceptions.vertexWithIdAlreadyExists(ElementIds.of(createdPk, createdId)))
+                && !graph.store().create(item, pk)) {
             throw Graph.Exceptions.vertexWithIdAlreadyExists(ElementIds.of(pk, id));
         }
         return new TetraVertex(graph, pk, id, label, item);

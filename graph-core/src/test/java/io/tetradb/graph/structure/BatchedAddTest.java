@@ -1,0 +1,142 @@
+package io.tetradb.graph.structure;
+
+import io.tetradb.core.store.ContainerStore;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.process.traversal.strategy.optimization.TetraBatchedAddStrategy;
+import org.apache.commons.configuration2.BaseConfiguration;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
+import org.apache.tinkerpop.gremlin.structure.T;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Traversals that only create elements write them as one core batch per logical partition
+ * ({@code TetraBatchedAddStrategy}), with the results and the errors of one write per element.
+ */
+class BatchedAddTest {
+    @TempDir
+    Path dir;
+    CosmosClient client;
+    TetraGraph graph;
+    GraphTraversalSource g;
+
+    @BeforeEach
+    void open() {
+        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        graph = TetraGraph.open(client, new BaseConfiguration());
+        g = graph.traversal();
+    }
+
+    @AfterEach
+    void close() {
+        graph.close();
+        client.close();
+    }
+
+    private long coreWrites() {
+        ContainerStore core = client.coreStore().container("graphdb", "graph");
+        return core.writeStamps().any();
+    }
+
+    @Test
+    void injectedCreatesAreWrittenInBatches() {
+        List<Object> ids = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            ids.add("n" + i);
+        }
+        Function<GraphTraversalSource, GraphTraversal<?, ?>> load = s -> s.inject(ids.toArray()).as("i")
+                .addV("n").property(T.id, __.select("i")).property("pk", "p").property("k", 1).id();
+        assertTrue(load.apply(g).explain().toString().contains("TetraBatchedAddStep"));
+        long before = coreWrites();
+        List<?> batched = load.apply(g).toList();
+        long batchedWrites = coreWrites() - before;
+        g.V().hasLabel("n").drop().iterate();
+        before = coreWrites();
+        List<?> single = load.apply(g.withoutStrategies(TetraBatchedAddStrategy.class)).toList();
+        long singleWrites = coreWrites() - before;
+        assertEquals(single, batched);
+        assertEquals(300, singleWrites);
+        assertTrue(batchedWrites <= 3, "core writes: " + batchedWrites);
+        assertEquals(300L, g.V().hasLabel("n").count().next());
+    }
+
+    @Test
+    void chainsOfVerticesAndEdgesAreOneBatchPerPartition() {
+        long before = coreWrites();
+        Object e = g.addV("city").property(T.id, "a").property("pk", "p1").as("a")
+                .addV("city").property(T.id, "b").property("pk", "p2").as("b")
+                .addV("city").property(T.id, "c").property("pk", "p1").as("c")
+                .addE("road").from("a").to("b").property(T.id, "ab").property("km", 5)
+                .addE("road").from("c").to("a").property(T.id, "ca")
+                .addE("road").from("b").to("c").property(T.id, "bc").id().next();
+        assertEquals(List.of("p2", "bc"), e);
+        assertEquals(2, coreWrites() - before); // p1: a, c, ab, ca; p2: b, bc
+        assertEquals(List.of(List.of("p2", "b")), g.V(List.of("p1", "a")).out("road").id().toList());
+        assertEquals(List.of(List.of("p1", "c")), g.V(List.of("p1", "a")).in("road").id().toList());
+        assertEquals(5, g.E(List.of("p1", "ab")).values("km").next());
+        assertTrue(graph.store().adjacency().check().consistent());
+    }
+
+    /** A duplicate id in the middle: the same error, the elements before it written, none after it. */
+    @Test
+    void aDuplicateFailsAsOneByOneWritesFail() {
+        g.addV("x").property(T.id, "dup").property("pk", "A").iterate();
+        Function<GraphTraversalSource, GraphTraversal<?, ?>> chain = s -> s
+                .addV("x").property(T.id, "x2").property("pk", "B")
+                .addV("x").property(T.id, "x1").property("pk", "A")
+                .addV("x").property(T.id, "dup").property("pk", "A")
+                .addV("x").property(T.id, "x4").property("pk", "B");
+        Exception batched = assertThrows(Exception.class, () -> chain.apply(g).iterate());
+        List<Object> batchedIds = g.V().hasLabel("x").id().toList();
+        g.V().hasLabel("x").has("pk", "B").drop().iterate();
+        g.V(List.of("A", "x1")).drop().iterate();
+        Exception single = assertThrows(Exception.class,
+                () -> chain.apply(g.withoutStrategies(TetraBatchedAddStrategy.class)).iterate());
+        List<Object> singleIds = g.V().hasLabel("x").id().toList();
+        assertEquals(single.getClass(), batched.getClass());
+        assertEquals(single.getMessage(), batched.getMessage());
+        assertEquals(sorted(singleIds), sorted(batchedIds));
+        assertFalse(batchedIds.contains(List.of("B", "x4")));
+        assertTrue(batchedIds.contains(List.of("B", "x2")));
+    }
+
+    /** An invalid element in the middle: the elements before it are written, then its error. */
+    @Test
+    void aBadElementFailsAfterTheOnesBeforeItAreWritten() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> g
+                .addV("y").property(T.id, "y1").property("pk", "A")
+                .addV("y").property(T.id, "y2").property("pk", "B")
+                .addV("y").property(T.id, "y3").iterate()); // no partition key
+        assertTrue(e.getMessage().contains("partition key"), e.getMessage());
+        assertEquals(2L, g.V().hasLabel("y").count().next());
+    }
+
+    @Test
+    void readsAndChangesInTheTraversalAreNotBatched() {
+        assertFalse(g.V().addV("z").property("pk", "p").explain().toString().contains("TetraBatchedAddStep"));
+        assertFalse(g.addV("z").property("pk", "p").property("w", __.V().count()).explain().toString()
+                .contains("TetraBatchedAddStep"));
+        assertFalse(g.addV("z").property("pk", "p").values("pk").explain().toString().contains("TetraBatchedAddStep"));
+        assertFalse(g.inject(1).sideEffect(t -> { }).addV("z").explain().toString().contains("TetraBatchedAddStep"));
+    }
+
+    private static List<String> sorted(List<Object> ids) {
+        return ids.stream().map(String::valueOf).sorted().toList();
+    }
+}
