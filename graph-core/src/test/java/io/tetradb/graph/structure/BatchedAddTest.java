@@ -74,6 +74,11 @@ class BatchedAddTest {
         assertEquals(300, singleWrites);
         assertTrue(batchedWrites <= 3, "core writes: " + batchedWrites);
         assertEquals(300L, g.V().hasLabel("n").count().next());
+        // iterate() ends the traversal with a discard step: still batched, 100 traversers at a time
+        before = coreWrites();
+        g.inject(ids.toArray()).as("i").addV("m").property(T.id, __.select("i")).property("pk", "p2").iterate();
+        assertTrue(coreWrites() - before <= 3, "core writes: " + (coreWrites() - before));
+        assertEquals(300L, g.V().hasLabel("m").count().next());
     }
 
     @Test

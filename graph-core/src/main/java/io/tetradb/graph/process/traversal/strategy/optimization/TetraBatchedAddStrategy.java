@@ -11,6 +11,7 @@ import org.apache.tinkerpop.gremlin.process.traversal.lambda.IdentityTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.lambda.TokenTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.lambda.ValueTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.step.TraversalParent;
+import org.apache.tinkerpop.gremlin.process.traversal.step.filter.DiscardStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.AddElementStepContract;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.ConstantStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.IdStep;
@@ -42,7 +43,7 @@ public final class TetraBatchedAddStrategy extends AbstractTraversalStrategy<Tra
     /** Steps that neither read the store nor change an element that exists. */
     private static final List<Class<?>> SAFE = List.of(AddElementStepContract.class, InjectStep.class, StartStep.class,
             UnfoldStep.class, IdentityStep.class, NoOpBarrierStep.class, SelectOneStep.class, SelectStep.class,
-            ConstantStep.class, IdStep.class, LabelStep.class);
+            ConstantStep.class, IdStep.class, LabelStep.class, DiscardStep.class);
     /** Child traversals without steps that are safe: a property value, a token, the traverser, a constant. */
     private static final List<Class<?>> SAFE_LAMBDAS = List.of(ValueTraversal.class, TokenTraversal.class,
             IdentityTraversal.class, ConstantTraversal.class);
@@ -62,7 +63,13 @@ public final class TetraBatchedAddStrategy extends AbstractTraversalStrategy<Tra
                 || !onlySafeSteps(traversal)) {
             return;
         }
-        traversal.addStep(new TetraBatchedAddStep<>(traversal));
+        // before iterate()'s trailing discard, which would pull every traverser into one batch
+        Step<?, ?> end = traversal.getEndStep();
+        if (end instanceof DiscardStep) {
+            TraversalHelper.insertBeforeStep(new TetraBatchedAddStep<>(traversal), end, traversal);
+        } else {
+            traversal.addStep(new TetraBatchedAddStep<>(traversal));
+        }
     }
 
     private static boolean onlySafeSteps(Traversal.Admin<?, ?> traversal) {
