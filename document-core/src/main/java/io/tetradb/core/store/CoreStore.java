@@ -450,6 +450,10 @@ public final class CoreStore implements AutoCloseable {
                 c = container(database, id);
                 if (c.isIndexRebuilding()) {
                     IndexRebuild job = c.indexRebuild();
+                    if (job == null && metadata.isShared()) { // another server's rebuild: wait for its end
+                        awaitOthersRebuild(database, id);
+                        continue;
+                    }
                     if (job == null || !job.isAlive()) {
                         throw new StoreException(Status.INTERNAL_SERVER_ERROR, "the index rebuild of container " + id
                                 + " stopped unfinished; it resumes when the store is opened again");
@@ -499,6 +503,24 @@ public final class CoreStore implements AutoCloseable {
                 return def;
             }
         }
+    }
+
+    /** Waits (at most a minute) until the index rebuild another server runs on the container has ended. */
+    private void awaitOthersRebuild(String database, String id) {
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (rebuildRecord(container(database, id).collId()) != null) {
+            if (System.nanoTime() > until) {
+                throw new StoreException(503, "the index rebuild another server runs on "
+                        + "container " + id + " has not ended; retry the replace later");
+            }
+            try {
+                ddl.wait(20); // releases ddl meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(Status.INTERNAL_SERVER_ERROR, "interrupted while an index rebuild ran");
+            }
+        }
+        refreshCatalog();
     }
 
     /** Under {@link #ddl}: the store is open, so {@link #close()} will stop the job. */
@@ -673,7 +695,10 @@ public final class CoreStore implements AutoCloseable {
                 PartitionMap map = storedMap(def.collId());
                 boolean newDefinition = version == null || version != e.version();
                 boolean newMap = map.epoch() != c.partitionMap().epoch();
-                if (!newDefinition && !newMap) {
+                // a rebuild another server ran (none of ours) and ended: its record is gone
+                boolean rebuildEnded = !newDefinition && c.isIndexRebuilding() && c.indexRebuild() == null
+                        && rebuildRecord(def.collId()) == null;
+                if (!newDefinition && !newMap && !rebuildEnded) {
                     continue;
                 }
                 c.mapLock.writeLock().lock();
@@ -681,6 +706,9 @@ public final class CoreStore implements AutoCloseable {
                     if (newDefinition) {
                         c.replaceDefinition(stored, indexingState(stored, rebuildRecord(stored.collId())));
                         definitionVersions.put(cached.getKey(), e.version());
+                    }
+                    if (rebuildEnded) {
+                        c.indexingState(IndexingState.settled(c.indexingState().current()));
                     }
                     if (newMap) {
                         recountPartitions(c, map.partitions());
