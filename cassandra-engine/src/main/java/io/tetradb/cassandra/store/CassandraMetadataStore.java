@@ -45,6 +45,9 @@ public final class CassandraMetadataStore implements MetadataStore {
     /** The catalog stamp's row and the always-true condition's anchor: 0xFF keys, which the core never uses. */
     static final byte[] STAMP_KEY = {(byte) 0xFF, (byte) 0xFF, 's'};
     static final byte[] ANCHOR_KEY = {(byte) 0xFF, (byte) 0xFF, 'a'};
+    /** Each write's own mark, {@code FF FF 'm' · uuid}, kept a day: how an unknown outcome is settled. */
+    private static final byte[] MARK_PREFIX = {(byte) 0xFF, (byte) 0xFF, 'm'};
+    private static final int MARK_TTL_SECONDS = 86_400;
     static final int SETTLE_ATTEMPTS = 10;
 
     private final CqlSession session;
@@ -58,6 +61,7 @@ public final class CassandraMetadataStore implements MetadataStore {
     private final PreparedStatement deleteIf;
     private final PreparedStatement delete;
     private final PreparedStatement anchor;
+    private final PreparedStatement mark;
 
     private CassandraMetadataStore(CqlSession session, String keyspace, CassandraPartitionStore.Consistency consistency) {
         this.session = session;
@@ -76,6 +80,8 @@ public final class CassandraMetadataStore implements MetadataStore {
         delete = session.prepare("DELETE FROM " + t + " WHERE shard = ? AND key = ?");
         // the anchor's version is never set, so "IF version = null" always holds: a Paxos round for plain writes
         anchor = session.prepare("UPDATE " + t + " SET value = ? WHERE shard = ? AND key = ? IF version = null");
+        mark = session.prepare("INSERT INTO " + t + " (shard, key, value) VALUES (?, ?, ?) USING TTL "
+                + MARK_TTL_SECONDS);
     }
 
     /** Opens the store on {@code keyspace} (created with {@code replicationFactor} copies if missing). */
@@ -85,10 +91,29 @@ public final class CassandraMetadataStore implements MetadataStore {
         return new CassandraMetadataStore(session, keyspace, consistency);
     }
 
+    /**
+     * At SERIAL: a point read of metadata is what a server decides from (a container exists, a definition changed, a
+     * counter's value), so it also finishes any Paxos round in progress on the partition and sees the last committed
+     * write; metadata reads are rare (a container's load, a catalog refresh, a creation).
+     */
     @Override
     public MetaEntry get(byte[] key) {
-        Row r = session.execute(select.bind(SHARD, ByteBuffer.wrap(key)).setConsistencyLevel(consistency.reads())).one();
+        Row r = serialRead(key);
         return r == null ? null : new MetaEntry(key, bytes(r.getByteBuffer(0)), r.getLong(1));
+    }
+
+    private Row serialRead(byte[] key) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                return session.execute(select.bind(SHARD, ByteBuffer.wrap(key))
+                        .setConsistencyLevel(consistency.serial())).one();
+            } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
+                if (attempt + 1 >= SETTLE_ATTEMPTS) {
+                    throw busy; // its Paxos round kept losing to writers
+                }
+                backOff(attempt);
+            }
+        }
     }
 
     @Override
@@ -109,7 +134,9 @@ public final class CassandraMetadataStore implements MetadataStore {
     @Override
     public boolean apply(MetaWrite write) {
         Map<String, MetaWrite.Op> ops = fold(write);
-        BatchStatement batch = batch(ops.values(), write.isCatalogChange());
+        byte[] markKey = ByteBuffer.allocate(MARK_PREFIX.length + 16).put(MARK_PREFIX)
+                .putLong(ThreadLocalRandom.current().nextLong()).putLong(System.nanoTime()).array();
+        BatchStatement batch = batch(ops.values(), write.isCatalogChange(), markKey);
         for (int attempt = 0; ; attempt++) {
             try {
                 return session.execute(batch).wasApplied();
@@ -124,7 +151,7 @@ public final class CassandraMetadataStore implements MetadataStore {
                     backOff(attempt);
                     Boolean settled;
                     try {
-                        settled = settle(ops.values());
+                        settled = settle(ops.values(), markKey);
                     } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
                         continue;
                     }
@@ -166,8 +193,9 @@ public final class CassandraMetadataStore implements MetadataStore {
         ops.put(k, op);
     }
 
-    private BatchStatement batch(Iterable<MetaWrite.Op> ops, boolean catalogChange) {
+    private BatchStatement batch(Iterable<MetaWrite.Op> ops, boolean catalogChange, byte[] markKey) {
         BatchStatementBuilder b = BatchStatement.builder(DefaultBatchType.LOGGED);
+        b.addStatement(mark.bind(SHARD, ByteBuffer.wrap(markKey), ByteBuffer.allocate(0)));
         boolean conditional = false;
         for (MetaWrite.Op op : ops) {
             ByteBuffer key = ByteBuffer.wrap(op.key());
@@ -194,33 +222,31 @@ public final class CassandraMetadataStore implements MetadataStore {
     }
 
     /**
-     * After an unknown outcome: TRUE when every key is as the write leaves it, FALSE when a condition no longer
-     * holds (and the write is not there), null when every condition still holds (send again).
+     * After an unknown outcome: TRUE when the write's own mark is there (it applied), FALSE when a condition no longer
+     * holds (someone else wrote first: it cannot apply any more), null when every condition still holds (send again;
+     * at most one attempt applies). By the mark, not by the values: two writers may write the same bytes (the same
+     * counter value, the same definition), and only the mark says whose write it was.
      */
-    private Boolean settle(Iterable<MetaWrite.Op> ops) {
-        boolean written = true;
-        boolean conditionsHold = true;
+    private Boolean settle(Iterable<MetaWrite.Op> ops, byte[] markKey) {
+        if (serialRead(markKey) != null) {
+            return Boolean.TRUE;
+        }
         for (MetaWrite.Op op : ops) {
-            Row r = session.execute(select.bind(SHARD, ByteBuffer.wrap(op.key()))
-                    .setConsistencyLevel(consistency.serial())).one();
-            long found = r == null ? MetaVersion.ABSENT : r.getLong(1);
-            long after = switch (op.kind()) {
-                case CREATE, REPLACE, PUT -> MetaVersion.of(op.value());
-                case REQUIRE -> op.expected();
-                default -> MetaVersion.ABSENT;
-            };
-            written &= found == after;
             if (op.isConditional()) {
-                conditionsHold &= found == op.expected();
+                Row r = serialRead(op.key());
+                long found = r == null ? MetaVersion.ABSENT : r.getLong(1);
+                if (found != op.expected()) {
+                    return Boolean.FALSE;
+                }
             }
         }
-        return written ? Boolean.TRUE : conditionsHold ? null : Boolean.FALSE;
+        return null;
     }
 
+    /** At SERIAL, like {@link #get}: a stamp read decides whether a server's caches are current. */
     @Override
     public long catalogStamp() {
-        Row r = session.execute(select.bind(SHARD, ByteBuffer.wrap(STAMP_KEY))
-                .setConsistencyLevel(consistency.reads())).one();
+        Row r = serialRead(STAMP_KEY);
         return r == null ? 0 : r.getLong(1);
     }
 
