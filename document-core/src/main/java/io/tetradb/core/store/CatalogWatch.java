@@ -15,33 +15,46 @@ final class CatalogWatch {
     private final MetadataStore metadata;
     private volatile long intervalNanos = Long.getLong("tetradb.catalog.checkMillis", 1000) * 1_000_000L;
     private volatile long checkedAt = System.nanoTime();
-    private long stamp;
+    /** The stamp last read, and the one the caches were last brought up to. */
+    private volatile long latest;
+    private volatile long refreshed;
 
     CatalogWatch(MetadataStore metadata) {
         this.metadata = metadata;
-        this.stamp = metadata.isShared() ? metadata.catalogStamp() : 0;
+        this.latest = this.refreshed = metadata.isShared() ? metadata.catalogStamp() : 0;
     }
 
     void intervalMillis(long millis) {
         intervalNanos = millis * 1_000_000L;
     }
 
-    /** True (once) when another server may have changed the catalog since the last check. */
-    boolean changed() {
-        if (!metadata.isShared() || System.nanoTime() - checkedAt < intervalNanos) {
-            return false;
+    /**
+     * The stamp the caches are behind (the caller refreshes them and then calls {@link #refreshed}), or null when
+     * they are current. Every caller gets it until the refresh is done, not only the one that read it: another thread
+     * must not serve a cached container while the refresh that drops it is still running.
+     */
+    Long behind() {
+        if (!metadata.isShared()) {
+            return null;
         }
-        synchronized (this) {
-            if (System.nanoTime() - checkedAt < intervalNanos) {
-                return false;
+        if (System.nanoTime() - checkedAt >= intervalNanos) {
+            synchronized (this) {
+                if (System.nanoTime() - checkedAt >= intervalNanos) {
+                    latest = metadata.catalogStamp();
+                    checkedAt = System.nanoTime();
+                }
             }
-            long now = metadata.catalogStamp();
-            checkedAt = System.nanoTime();
-            if (now == stamp) {
-                return false;
-            }
-            stamp = now;
-            return true;
         }
+        long s = latest;
+        return s == refreshed ? null : s;
+    }
+
+    /** The caches now reflect every change up to {@code stamp} at least. */
+    void refreshed(long stamp) {
+        refreshed = stamp;
+    }
+
+    boolean isRefreshedTo(long stamp) {
+        return refreshed == stamp;
     }
 }

@@ -373,8 +373,9 @@ public final class CoreStore implements AutoCloseable {
 
     /** The container, or 404. */
     public ContainerStore container(String database, String id) {
-        if (catalogWatch.changed()) {
-            refreshCatalog(); // another server changed containers: the cached ones follow
+        Long behind = catalogWatch.behind();
+        if (behind != null) {
+            refreshCatalog(behind); // another server changed containers: the cached ones follow
         }
         ContainerStore c = containers.get(key(database, id));
         if (c != null) {
@@ -681,7 +682,15 @@ public final class CoreStore implements AutoCloseable {
      * replaced definition or a changed partition map is swapped in.
      */
     void refreshCatalog() {
+        refreshCatalog(null);
+    }
+
+    /** As {@link #refreshCatalog()}, up to {@code stamp} (null: whatever is stored now), once per stamp. */
+    private void refreshCatalog(Long stamp) {
         synchronized (ddl) {
+            if (stamp != null && catalogWatch.isRefreshedTo(stamp)) {
+                return; // another thread did it while this one waited
+            }
             for (Map.Entry<String, ContainerStore> cached : containers.entrySet()) {
                 ContainerStore c = cached.getValue();
                 ContainerDefinition def = c.definition();
@@ -719,6 +728,9 @@ public final class CoreStore implements AutoCloseable {
                 }
             }
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
+            if (stamp != null) {
+                catalogWatch.refreshed(stamp);
+            }
         }
     }
 
