@@ -15,7 +15,14 @@ public final class CosmosClient implements AutoCloseable {
     private final boolean contentResponseOnWriteEnabled;
 
     CosmosClient(StoreConfig config, boolean contentResponseOnWriteEnabled) {
-        this.store = CosmosException.call(() -> CoreStore.open(config));
+        this(config, contentResponseOnWriteEnabled, null, null);
+    }
+
+    /** Over shared storage (null: the embedded one in the data directory); see CosmosClientBuilder.storage. */
+    CosmosClient(StoreConfig config, boolean contentResponseOnWriteEnabled,
+                 io.tetradb.core.storage.meta.MetadataStore metadata,
+                 io.tetradb.core.storage.partition.PartitionStore partitions) {
+        this.store = CosmosException.call(() -> CoreStore.open(config, metadata, partitions));
         this.contentResponseOnWriteEnabled = contentResponseOnWriteEnabled;
     }
 

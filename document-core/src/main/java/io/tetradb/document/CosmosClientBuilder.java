@@ -114,6 +114,22 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    private io.tetradb.core.storage.meta.MetadataStore metadataStore;
+    private io.tetradb.core.storage.partition.PartitionStore partitionStore;
+
+    /**
+     * Issue 20: keeps the metadata in {@code metadata} and applies item transactions through {@code partitions}
+     * (e.g. cassandra-engine's, shared by several servers) instead of the data directory's embedded engine. The
+     * caller opens and closes them. What the core still keeps in the data directory meanwhile is listed by {@link
+     * io.tetradb.core.storage.EngineBypasses}.
+     */
+    public CosmosClientBuilder storage(io.tetradb.core.storage.meta.MetadataStore metadata,
+                                       io.tetradb.core.storage.partition.PartitionStore partitions) {
+        this.metadataStore = metadata;
+        this.partitionStore = partitions;
+        return this;
+    }
+
     public CosmosClient buildClient() {
         if (dataDirectory == null) {
             throw new IllegalArgumentException("dataDirectory is required");
@@ -124,7 +140,7 @@ public final class CosmosClientBuilder {
                 .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes)
                 .withBlockCacheBytes(blockCacheBytes)
                 .withClock(clock);
-        CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled);
+        CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled, metadataStore, partitionStore);
         client.coreStore().scriptEngine().setLimits(scriptLimits);
         client.coreStore().rateLimiter().setEnabled(rateLimiting);
         client.coreStore().rateLimiter().setBurstCapacity(burstCapacity);

@@ -156,8 +156,65 @@ final class StartCommand implements Callable<Integer> {
                     + "fails (Cosmos: 400, Mongo: 292 QueryExceededMemoryLimitNoDiskUseAllowed). Default: 100m.")
     String queryMemory;
 
+    @Option(names = "--storage", paramLabel = "embedded|cassandra", defaultValue = "embedded",
+            description = "Where the data lives: embedded (RocksDB in the data directory) or cassandra (a Cassandra "
+                    + "cluster several servers may share, see --cassandra; default: ${DEFAULT-VALUE}).")
+    String storage;
+
+    @Option(names = "--cassandra", paramLabel = "HOST:PORT,...",
+            description = "With --storage cassandra: the cluster's contact points (port default 9042; "
+                    + "`tetradb dev-cluster` listens on 127.0.0.1:19042,...).")
+    String cassandra;
+
+    @Option(names = "--cassandra-keyspace", paramLabel = "NAME", defaultValue = "tetradb",
+            description = "With --storage cassandra: the keyspace, created if missing (default: ${DEFAULT-VALUE}).")
+    String cassandraKeyspace;
+
+    @Option(names = "--cassandra-replication", paramLabel = "N", defaultValue = "3",
+            description = "With --storage cassandra: copies of each row when the keyspace is created "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int cassandraReplication;
+
+    @Option(names = "--cassandra-consistency", paramLabel = "quorum|eventual", defaultValue = "quorum",
+            description = "With --storage cassandra: quorum (writes and reads at QUORUM, conditions at SERIAL: every "
+                    + "acknowledged write is read back with one node of three down) or eventual (LOCAL_ONE reads) "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String cassandraConsistency;
+
+    /** The --storage cassandra options, checked (exit 2), or null for the embedded storage. */
+    private CassandraStorage.Options cassandraOptions() {
+        if (storage.equals("embedded")) {
+            if (cassandra != null) {
+                throw new ParameterException(spec.commandLine(), "--cassandra needs --storage cassandra");
+            }
+            return null;
+        }
+        if (!storage.equals("cassandra")) {
+            throw new ParameterException(spec.commandLine(), "--storage is embedded or cassandra, not '" + storage
+                    + "'");
+        }
+        if (cassandra == null) {
+            throw new ParameterException(spec.commandLine(), "--storage cassandra needs --cassandra HOST:PORT,...");
+        }
+        try {
+            return new CassandraStorage.Options(CassandraStorage.Options.parseContactPoints(cassandra),
+                    cassandraKeyspace, cassandraReplication, cassandraConsistency);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     @Override
     public Integer call() {
+        CassandraStorage.Options onCassandra = cassandraOptions();
+        if (onCassandra != null) {
+            String refusal = CassandraStorage.refusal(dataDir.toAbsolutePath().normalize());
+            if (refusal != null) { // before anything opens: no connection, no directory, no data
+                spec.commandLine().getErr().println("tetradb: " + refusal);
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+        }
         if (httpPort != null) {
             checkPort("--http-port", httpPort);
         }
@@ -188,7 +245,7 @@ final class StartCommand implements Callable<Integer> {
         ServerLimits limits = limits();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TetraDbServer server = new TetraDbServer(config, storeOptions, limits);
+        TetraDbServer server = new TetraDbServer(config, storeOptions, limits).onCassandra(onCassandra);
         try {
             server.start();
         } catch (StartupException e) {

@@ -103,7 +103,7 @@ public final class TetraDbServer implements AutoCloseable {
         if (limits.queryMemoryBytes() != null) {
             io.tetradb.core.query.eval.QueryMemory.setLimitBytes(limits.queryMemoryBytes()); // one per process
         }
-        client = openClient(config.dataDirectory(), storeOptions, limits.memory());
+        client = openClient(config.dataDirectory(), storeOptions, limits.memory(), this::withStorage);
         try {
             InetAddress bind = config.bindAddress();
             checkBind();
@@ -331,9 +331,42 @@ public final class TetraDbServer implements AutoCloseable {
         if (client != null) {
             client.close();
         }
+        closeStorage();
     }
 
-    private static CosmosClient openClient(Path dir, StoreOptions options, MemoryBudget memory) {
+    // ---- --storage cassandra (issue 20) ----
+    private CassandraStorage.Options cassandraOptions;
+    private CassandraStorage cassandra;
+
+    /** Keeps metadata and item transactions on Cassandra (null: the embedded storage); before {@link #start()}. */
+    TetraDbServer onCassandra(CassandraStorage.Options options) {
+        this.cassandraOptions = options;
+        return this;
+    }
+
+    /** Opens the Cassandra stores when asked to and puts them under the client's core. */
+    private CosmosClientBuilder withStorage(CosmosClientBuilder builder) {
+        if (cassandraOptions == null) {
+            return builder;
+        }
+        try {
+            cassandra = CassandraStorage.open(cassandraOptions);
+        } catch (RuntimeException e) {
+            throw new StartupException("cannot open Cassandra at " + cassandraOptions.contactPoints() + ": "
+                    + rootMessage(e), e);
+        }
+        return builder.storage(cassandra.metadata(), cassandra.partitions());
+    }
+
+    private void closeStorage() {
+        if (cassandra != null) {
+            cassandra.close();
+        }
+    }
+    // ---- end --storage cassandra ----
+
+    private static CosmosClient openClient(Path dir, StoreOptions options, MemoryBudget memory,
+                                           java.util.function.UnaryOperator<CosmosClientBuilder> storage) {
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new StartupException("data directory " + dir + " is not a directory", null);
         }
@@ -344,8 +377,11 @@ public final class TetraDbServer implements AutoCloseable {
             if (memory != null) {
                 builder.blockCacheBytes(memory.rocksDbBytes());
             }
-            return builder.buildClient();
+            return storage.apply(builder).buildClient();
         } catch (RuntimeException e) {
+            if (e instanceof StartupException) {
+                throw e;
+            }
             if (e instanceof DataDirectoryInUseException) {
                 throw new StartupException(e.getMessage(), e);
             }

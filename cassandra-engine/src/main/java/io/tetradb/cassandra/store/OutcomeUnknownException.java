@@ -11,4 +11,9 @@ public final class OutcomeUnknownException extends RuntimeException {
     public OutcomeUnknownException(LogicalPartition p, Throwable cause) {
         super("the outcome of a write to logical partition " + p + " is unknown: " + cause.getMessage(), cause);
     }
+
+    /** A write that is not a logical partition's (a metadata write: {@code what}). */
+    public OutcomeUnknownException(String what, Throwable cause) {
+        super("the outcome of a " + what + " is unknown: " + cause.getMessage(), cause);
+    }
 }

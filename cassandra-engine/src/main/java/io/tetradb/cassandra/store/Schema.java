@@ -22,4 +22,14 @@ final class Schema {
                 + "kind tinyint, key blob, version bigint static, txid uuid static, stats blob static, value blob, "
                 + "PRIMARY KEY ((container, lp), kind, key))");
     }
+
+    /**
+     * The metadata table of {@link CassandraMetadataStore}: every entry in one Cassandra partition ({@code shard} 0),
+     * so that any metadata write, however many keys it touches, is one conditional single-partition batch.
+     */
+    static void createMetadata(CqlSession session, String keyspace, int replicationFactor) {
+        create(session, keyspace, replicationFactor);
+        session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + ".metadata (shard int, key blob, value blob, "
+                + "version bigint, PRIMARY KEY (shard, key))");
+    }
 }

@@ -113,7 +113,7 @@ public final class ContainerStore {
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
         this.map = map;
         this.indexing = indexing;
-        this.paths = new PathDictionary(store.engine(), definition.collId());
+        this.paths = new PathDictionary(store.metadata(), definition.collId()); // metadata contract
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
         this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds());
@@ -326,6 +326,11 @@ public final class ContainerStore {
             }
         }
         return s;
+    }
+
+    /** The store this container belongs to (metadata contract: scripts reach the metadata store through it). */
+    CoreStore core() {
+        return store;
     }
 
     void markDeleted() {

@@ -12,6 +12,11 @@ import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.StorageEngine;
 import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
+import io.tetradb.core.storage.meta.MetaEntry;
+import io.tetradb.core.storage.meta.MetaVersion;
+import io.tetradb.core.storage.meta.MetaWrite;
+import io.tetradb.core.storage.meta.MetadataStore;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -45,16 +50,21 @@ public final class CoreStore implements AutoCloseable {
     /** Test hook the rebuild jobs call after each chunk. */
     volatile IndexRebuild.ChunkHook rebuildHook;
 
-    private CoreStore(StoreConfig config, StorageEngine engine) {
+    private CoreStore(StoreConfig config, StorageEngine engine, MetadataStore metadata,
+                      io.tetradb.core.storage.partition.PartitionStore partitions) {
         this.config = config;
         this.engine = engine;
-        this.partitions = new io.tetradb.core.storage.partition.EmbeddedPartitionStore(engine); // storage-spi hook
+        this.partitions = partitions != null ? partitions
+                : new io.tetradb.core.storage.partition.EmbeddedPartitionStore(engine); // storage-spi hook
+        this.metadata = metadata != null ? metadata : new EmbeddedMetadataStore(engine); // metadata contract
+        this.catalogWatch = new CatalogWatch(this.metadata);
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
         this.splitter = new PartitionSplitter(this);
-        byte[] containers = engine.get(Space.META, Keys.counter("container"));
+        MetaEntry counter = this.metadata.get(Keys.counter("container"));
+        byte[] containers = counter == null ? null : counter.value();
         this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
                 containers == null ? 0 : (int) Keys.readLong(containers, 0),
                 java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
@@ -91,8 +101,18 @@ public final class CoreStore implements AutoCloseable {
 
     /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
     public static CoreStore open(StoreConfig config) {
+        return open(config, null, null);
+    }
+
+    /**
+     * Opens the store with its metadata in {@code metadata} and its item transactions applied through {@code
+     * partitions} (null: the embedded ones in the data directory). Several stores may share one non-embedded
+     * metadata store: their caches follow each other's changes ({@link CatalogWatch}).
+     */
+    public static CoreStore open(StoreConfig config, MetadataStore metadata,
+                                 io.tetradb.core.storage.partition.PartitionStore partitions) {
         CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
-                config.blockCacheBytes()));
+                config.blockCacheBytes()), metadata, partitions);
         store.resumeIndexRebuilds();
         store.ttlPurger.start();
         return store;
@@ -101,8 +121,9 @@ public final class CoreStore implements AutoCloseable {
     /** Loads every container whose index rebuild was unfinished at the last close or crash; loading resumes it. */
     private void resumeIndexRebuilds() {
         List<RebuildRecord> unfinished = new ArrayList<>();
-        byte[] prefix = {Keys.INDEX_REBUILD};
-        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> unfinished.add(RebuildRecord.decode(kv.value())));
+        for (MetaEntry e : metadata.list(new byte[]{Keys.INDEX_REBUILD})) {
+            unfinished.add(RebuildRecord.decode(e.value()));
+        }
         for (RebuildRecord r : unfinished) {
             container(r.database(), r.container());
         }
@@ -137,6 +158,41 @@ public final class CoreStore implements AutoCloseable {
         this.partitions = partitions;
     }
     // ---- end storage-spi hook ----
+
+    // ---- metadata contract: everything written outside item transactions (io.tetradb.core.storage.meta) ----
+    private final MetadataStore metadata;
+    private final CatalogWatch catalogWatch;
+    /** The version of the definition entry each cached container was loaded or last written at. */
+    private final Map<String, Long> definitionVersions = new ConcurrentHashMap<>();
+
+    /** Where databases, containers, partition maps and the rest of the metadata are kept. */
+    public MetadataStore metadata() {
+        return metadata;
+    }
+
+    /** Applies META writes (the core's key layout) through the metadata contract, unconditionally. */
+    void applyMeta(WriteSet ws, boolean catalogChange) {
+        MetaWrite w = new MetaWrite().include(ws);
+        if (catalogChange) {
+            w.catalogChange();
+        }
+        applyMeta(w);
+    }
+
+    /** Applies {@code w}; the item engine's writes that go with it are applied after when the store cannot. */
+    boolean applyMeta(MetaWrite w) {
+        boolean applied = metadata.apply(w);
+        if (applied && w.local() != null && !metadata.appliesLocalWrites()) {
+            engine.apply(w.local());
+        }
+        return applied;
+    }
+
+    /** How often (ms) a store sharing its metadata re-reads the catalog stamp; 0: at every container lookup. */
+    public void catalogCheckMillis(long millis) {
+        catalogWatch.intervalMillis(millis);
+    }
+    // ---- end metadata contract ----
 
     public ItemCodec codec() {
         return codec;
@@ -192,31 +248,38 @@ public final class CoreStore implements AutoCloseable {
     public DatabaseDefinition createDatabase(String id, Integer throughput) {
         validateName("database", id);
         synchronized (ddl) {
-            if (engine.get(Space.META, Keys.database(id)) != null) {
-                throw new StoreException(Status.CONFLICT, "database " + id + " already exists");
+            while (true) {
+                if (metadata.get(Keys.database(id)) != null) {
+                    throw new StoreException(Status.CONFLICT, "database " + id + " already exists");
+                }
+                MetaEntry counter = metadata.get(Keys.counter("database"));
+                int dbId = (int) nextCounter(counter);
+                DatabaseDefinition db = new DatabaseDefinition(id, dbId, rid(Keys.collId(dbId)), throughput,
+                        System.currentTimeMillis() / 1000);
+                MetaWrite w = new MetaWrite().create(Keys.database(id), json(db)).catalogChange();
+                advanceCounter(w, "database", counter, dbId);
+                if (applyMeta(w)) {
+                    return db;
+                }
+                // another server created it or took the number: decide again
             }
-            int dbId = (int) nextCounter("database");
-            DatabaseDefinition db = new DatabaseDefinition(id, dbId, rid(Keys.collId(dbId)), throughput,
-                    System.currentTimeMillis() / 1000);
-            engine.apply(new WriteSet().put(Space.META, Keys.database(id), json(db))
-                    .put(Space.META, Keys.counter("database"), Keys.withLong(new byte[0], dbId)));
-            return db;
         }
     }
 
     /** The database, or 404. */
     public DatabaseDefinition readDatabase(String id) {
-        byte[] v = engine.get(Space.META, Keys.database(id));
-        if (v == null) {
+        MetaEntry e = metadata.get(Keys.database(id));
+        if (e == null) {
             throw new StoreException(Status.NOT_FOUND, "database " + id + " does not exist");
         }
-        return parse(v, DatabaseDefinition.class);
+        return parse(e.value(), DatabaseDefinition.class);
     }
 
     public List<DatabaseDefinition> listDatabases() {
         List<DatabaseDefinition> out = new ArrayList<>();
-        byte[] prefix = {Keys.DATABASE};
-        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> out.add(parse(kv.value(), DatabaseDefinition.class)));
+        for (MetaEntry e : metadata.list(new byte[]{Keys.DATABASE})) {
+            out.add(parse(e.value(), DatabaseDefinition.class));
+        }
         return out;
     }
 
@@ -227,7 +290,7 @@ public final class CoreStore implements AutoCloseable {
             for (ContainerDefinition c : listContainers(id)) {
                 deleteContainer(id, c.id());
             }
-            engine.apply(new WriteSet().delete(Space.META, Keys.database(id)));
+            applyMeta(new MetaWrite().delete(Keys.database(id)).catalogChange());
         }
     }
 
@@ -267,11 +330,17 @@ public final class CoreStore implements AutoCloseable {
         io.tetradb.core.ttl.TimeToLive.validateDefault(defaultTimeToLive);
         io.tetradb.core.unique.UniqueKeyPolicy.of(uniqueKeyPolicy); // 400 if Cosmos DB would refuse it
         synchronized (ddl) {
-            DatabaseDefinition db = readDatabase(database);
-            if (engine.get(Space.META, Keys.container(database, id)) != null) {
+          while (true) { // metadata contract: a lost race with another server decides again
+            MetaEntry dbEntry = metadata.get(Keys.database(database));
+            if (dbEntry == null) {
+                throw new StoreException(Status.NOT_FOUND, "database " + database + " does not exist");
+            }
+            DatabaseDefinition db = parse(dbEntry.value(), DatabaseDefinition.class);
+            if (metadata.get(Keys.container(database, id)) != null) {
                 throw new StoreException(Status.CONFLICT, "container " + id + " already exists in database " + database);
             }
-            int collId = (int) nextCounter("container");
+            MetaEntry counter = metadata.get(Keys.counter("container"));
+            int collId = (int) nextCounter(counter);
             ContainerDefinition def = new ContainerDefinition(database, id, collId,
                     rid(Keys.concat(Keys.collId(db.dbId()), Keys.collId(collId))), partitionKey,
                     indexingPolicy, defaultTimeToLive, throughput, uniqueKeyPolicy, System.currentTimeMillis() / 1000,
@@ -279,25 +348,35 @@ public final class CoreStore implements AutoCloseable {
             int count = throughput == null ? 1 : Math.max(1, (throughput + 9_999) / 10_000);
             EpkRange[] ranges = EpkRange.initialRanges(count);
             List<PhysicalPartition> partitions = new ArrayList<>();
-            WriteSet ws = new WriteSet()
-                    .put(Space.META, Keys.container(database, id), json(def))
-                    .put(Space.META, Keys.counter("container"), Keys.withLong(new byte[0], collId));
+            byte[] defBytes = json(def);
+            MetaWrite w = new MetaWrite().require(dbEntry).create(Keys.container(database, id), defBytes)
+                    .catalogChange();
+            advanceCounter(w, "container", counter, collId);
+            WriteSet ws = new WriteSet();
             for (int i = 0; i < count; i++) {
                 PhysicalPartition p = new PhysicalPartition(i, ranges[i], -1);
                 partitions.add(p);
                 ws.put(Space.META, Keys.physicalPartition(collId, i), PartitionSplitter.record(p, 0));
             }
             UniqueKeyBackfill.markBuilt(ws, collId); // unique keys: its entries are complete from the start
-            engine.apply(ws);
+            if (!applyMeta(w.include(ws))) {
+                continue;
+            }
             ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
             containers.put(key(database, id), store);
+            definitionVersions.put(key(database, id), MetaVersion.of(defBytes));
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
             return store;
+          }
         }
     }
 
     /** The container, or 404. */
     public ContainerStore container(String database, String id) {
+        Long behind = catalogWatch.behind();
+        if (behind != null) {
+            refreshCatalog(behind); // another server changed containers: the cached ones follow
+        }
         ContainerStore c = containers.get(key(database, id));
         if (c != null) {
             return c;
@@ -342,9 +421,9 @@ public final class CoreStore implements AutoCloseable {
     public List<ContainerDefinition> listContainers(String database) {
         readDatabase(database);
         List<ContainerDefinition> out = new ArrayList<>();
-        byte[] prefix = Keys.containerPrefix(database);
-        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix),
-                kv -> out.add(parse(kv.value(), ContainerDefinition.class)));
+        for (MetaEntry e : metadata.list(Keys.containerPrefix(database))) {
+            out.add(parse(e.value(), ContainerDefinition.class));
+        }
         return out;
     }
 
@@ -372,6 +451,10 @@ public final class CoreStore implements AutoCloseable {
                 c = container(database, id);
                 if (c.isIndexRebuilding()) {
                     IndexRebuild job = c.indexRebuild();
+                    if (job == null && metadata.isShared()) { // another server's rebuild: wait for its end
+                        awaitOthersRebuild(database, id);
+                        continue;
+                    }
                     if (job == null || !job.isAlive()) {
                         throw new StoreException(Status.INTERNAL_SERVER_ERROR, "the index rebuild of container " + id
                                 + " stopped unfinished; it resumes when the store is opened again");
@@ -387,14 +470,27 @@ public final class CoreStore implements AutoCloseable {
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
                         old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
-                WriteSet ws = new WriteSet().put(Space.META, Keys.container(database, id), json(def));
+                byte[] defBytes = json(def);
+                Long read = definitionVersions.get(key(database, id));
+                MetaWrite ws = read == null ? new MetaWrite().put(Keys.container(database, id), defBytes)
+                        : new MetaWrite().replace(Keys.container(database, id), read, defBytes);
+                ws.catalogChange();
                 if (policyChanged) {
-                    ws.put(Space.META, Keys.indexRebuild(old.collId()),
+                    ws.put(Keys.indexRebuild(old.collId()),
                             new RebuildRecord(database, id, old.indexingPolicy(), null, 0).encode());
                 }
                 c.mapLock.writeLock().lock(); // no writer between the policy switch in META and in memory
                 try {
-                    engine.apply(ws);
+                    if (!applyMeta(ws)) { // changed by another server since it was read: read it again
+                        c.mapLock.writeLock().unlock();
+                        try {
+                            refreshCatalog();
+                        } finally {
+                            c.mapLock.writeLock().lock();
+                        }
+                        continue;
+                    }
+                    definitionVersions.put(key(database, id), MetaVersion.of(defBytes));
                     IndexingState current = c.indexingState();
                     c.replaceDefinition(def, policyChanged
                             ? new IndexingState(next, current.current(), null, 0) : current);
@@ -408,6 +504,24 @@ public final class CoreStore implements AutoCloseable {
                 return def;
             }
         }
+    }
+
+    /** Waits (at most a minute) until the index rebuild another server runs on the container has ended. */
+    private void awaitOthersRebuild(String database, String id) {
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (rebuildRecord(container(database, id).collId()) != null) {
+            if (System.nanoTime() > until) {
+                throw new StoreException(503, "the index rebuild another server runs on "
+                        + "container " + id + " has not ended; retry the replace later");
+            }
+            try {
+                ddl.wait(20); // releases ddl meanwhile
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new StoreException(Status.INTERNAL_SERVER_ERROR, "interrupted while an index rebuild ran");
+            }
+        }
+        refreshCatalog();
     }
 
     /** Under {@link #ddl}: the store is open, so {@link #close()} will stop the job. */
@@ -444,14 +558,23 @@ public final class CoreStore implements AutoCloseable {
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
                         .delete(Space.META, Keys.indexRebuild(collId))
                         .deleteRange(Space.META, Keys.scriptPrefix(collId), Keys.scriptPrefix(collId + 1))
-                        .delete(Space.META, Keys.container(database, id));
+                        ;
                 ExpiryIndex.dropAll(ws, collId);
                 UniqueKeyIndex.dropAll(ws, collId);
                 FaceUniqueIndexes.dropAll(ws, collId);
                 changeFeeds.keepHighWater(ws);
-                engine.apply(ws);
+                // the definition goes only if no other server changed it since it was read (else 404 or read again)
+                Long read = definitionVersions.get(key(database, id));
+                MetaWrite w = read == null ? new MetaWrite().delete(Keys.container(database, id))
+                        : new MetaWrite().deleteIf(Keys.container(database, id), read);
+                if (!applyMeta(w.include(ws).catalogChange())) {
+                    dropCached(key(database, id), c);
+                    throw new StoreException(Status.CONFLICT, "container " + id + " was changed by another server "
+                            + "while it was being deleted; read it and delete it again");
+                }
                 c.markDeleted();
                 containers.remove(key(database, id));
+                definitionVersions.remove(key(database, id));
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 changeFeeds.forget(collId);
                 rateLimiter.forget(c); // throughput: its budgets go with it
@@ -475,30 +598,15 @@ public final class CoreStore implements AutoCloseable {
 
     private ContainerStore load(String database, String id) {
         DatabaseDefinition db = readDatabase(database);
-        byte[] v = engine.get(Space.META, Keys.container(database, id));
-        if (v == null) {
+        MetaEntry entry = metadata.get(Keys.container(database, id));
+        if (entry == null) {
             throw new StoreException(Status.NOT_FOUND, "container " + id + " does not exist in database " + database);
         }
-        ContainerDefinition def = parse(v, ContainerDefinition.class);
-        List<PhysicalPartition> partitions = new ArrayList<>();
-        long[] epoch = {0};
-        byte[] prefix = Keys.physicalPartitionPrefix(def.collId());
-        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> {
-            JsonNode n = parse(kv.value(), JsonNode.class);
-            partitions.add(new PhysicalPartition(n.get("id").asInt(),
-                    EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), n.get("parent").asInt()));
-            epoch[0] = Math.max(epoch[0], n.get("epoch").asLong());
-            return true;
-        });
-        io.tetradb.core.index.CompiledIndexingPolicy policy =
-                io.tetradb.core.index.CompiledIndexingPolicy.of(def.indexingPolicy());
-        byte[] rebuild = engine.get(Space.META, Keys.indexRebuild(def.collId()));
-        RebuildRecord unfinished = rebuild == null ? null : RebuildRecord.decode(rebuild);
-        IndexingState indexing = unfinished == null ? IndexingState.settled(policy)
-                : new IndexingState(policy, io.tetradb.core.index.CompiledIndexingPolicy.of(unfinished.previousPolicy()),
-                unfinished.cursor(), unfinished.converted());
-        ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, epoch[0]),
-                indexing);
+        ContainerDefinition def = parse(entry.value(), ContainerDefinition.class);
+        RebuildRecord unfinished = rebuildRecord(def.collId());
+        ContainerStore c = new ContainerStore(this, def, db.rid(), db.dbId(), storedMap(def.collId()),
+                indexingState(def, unfinished));
+        definitionVersions.put(key(database, id), entry.version());
         recountPartitions(c, c.partitionMap().partitions());
         c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
         if (unfinished != null) {
@@ -528,9 +636,112 @@ public final class CoreStore implements AutoCloseable {
 
     // ---- helpers -----------------------------------------------------------------------------------------------
 
-    private long nextCounter(String name) {
-        byte[] v = engine.get(Space.META, Keys.counter(name));
-        return (v == null ? 0 : Keys.readLong(v, 0)) + 1;
+    private static long nextCounter(MetaEntry counter) {
+        return (counter == null ? 0 : Keys.readLong(counter.value(), 0)) + 1;
+    }
+
+    /** Moves the counter to {@code value} only if nobody moved it since {@code read}: numbers are never shared. */
+    private static void advanceCounter(MetaWrite w, String name, MetaEntry read, long value) {
+        byte[] v = Keys.withLong(new byte[0], value);
+        if (read == null) {
+            w.create(Keys.counter(name), v);
+        } else {
+            w.replace(Keys.counter(name), read.version(), v);
+        }
+    }
+
+    private RebuildRecord rebuildRecord(int collId) {
+        MetaEntry rebuild = metadata.get(Keys.indexRebuild(collId));
+        return rebuild == null ? null : RebuildRecord.decode(rebuild.value());
+    }
+
+    private static IndexingState indexingState(ContainerDefinition def, RebuildRecord unfinished) {
+        io.tetradb.core.index.CompiledIndexingPolicy policy =
+                io.tetradb.core.index.CompiledIndexingPolicy.of(def.indexingPolicy());
+        return unfinished == null ? IndexingState.settled(policy)
+                : new IndexingState(policy, io.tetradb.core.index.CompiledIndexingPolicy.of(unfinished.previousPolicy()),
+                unfinished.cursor(), unfinished.converted());
+    }
+
+    /** The container's physical partitions as stored, with the map's epoch. */
+    private PartitionMap storedMap(int collId) {
+        List<PhysicalPartition> partitions = new ArrayList<>();
+        long epoch = 0;
+        for (MetaEntry e : metadata.list(Keys.physicalPartitionPrefix(collId))) {
+            JsonNode n = parse(e.value(), JsonNode.class);
+            partitions.add(new PhysicalPartition(n.get("id").asInt(),
+                    EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), n.get("parent").asInt()));
+            epoch = Math.max(epoch, n.get("epoch").asLong());
+        }
+        return new PartitionMap(partitions, epoch);
+    }
+
+    /**
+     * Brings the cached containers up to the stored catalog after another server changed it: a deleted one (or one
+     * deleted and created again under its name) is dropped and marked deleted, so holders look it up again; a
+     * replaced definition or a changed partition map is swapped in.
+     */
+    void refreshCatalog() {
+        refreshCatalog(null);
+    }
+
+    /** As {@link #refreshCatalog()}, up to {@code stamp} (null: whatever is stored now), once per stamp. */
+    private void refreshCatalog(Long stamp) {
+        synchronized (ddl) {
+            if (stamp != null && catalogWatch.isRefreshedTo(stamp)) {
+                return; // another thread did it while this one waited
+            }
+            for (Map.Entry<String, ContainerStore> cached : containers.entrySet()) {
+                ContainerStore c = cached.getValue();
+                ContainerDefinition def = c.definition();
+                MetaEntry e = metadata.get(Keys.container(def.database(), def.id()));
+                ContainerDefinition stored = e == null ? null : parse(e.value(), ContainerDefinition.class);
+                if (stored == null || stored.collId() != def.collId()) {
+                    dropCached(cached.getKey(), c);
+                    continue;
+                }
+                Long version = definitionVersions.get(cached.getKey());
+                PartitionMap map = storedMap(def.collId());
+                boolean newDefinition = version == null || version != e.version();
+                boolean newMap = map.epoch() != c.partitionMap().epoch();
+                // a rebuild another server ran (none of ours) and ended: its record is gone
+                boolean rebuildEnded = !newDefinition && c.isIndexRebuilding() && c.indexRebuild() == null
+                        && rebuildRecord(def.collId()) == null;
+                if (!newDefinition && !newMap && !rebuildEnded) {
+                    continue;
+                }
+                c.mapLock.writeLock().lock();
+                try {
+                    if (newDefinition) {
+                        c.replaceDefinition(stored, indexingState(stored, rebuildRecord(stored.collId())));
+                        definitionVersions.put(cached.getKey(), e.version());
+                    }
+                    if (rebuildEnded) {
+                        c.indexingState(IndexingState.settled(c.indexingState().current()));
+                    }
+                    if (newMap) {
+                        recountPartitions(c, map.partitions());
+                        c.replaceMap(map);
+                    }
+                } finally {
+                    c.mapLock.writeLock().unlock();
+                }
+            }
+            catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
+            if (stamp != null) {
+                catalogWatch.refreshed(stamp);
+            }
+        }
+    }
+
+    /** Forgets a cached container that another server deleted. */
+    private void dropCached(String key, ContainerStore c) {
+        c.markDeleted();
+        containers.remove(key, c);
+        definitionVersions.remove(key);
+        changeFeeds.forget(c.collId());
+        rateLimiter.forget(c);
+        c.stopIndexRebuild();
     }
 
     private static String key(String database, String id) {
@@ -584,6 +795,7 @@ public final class CoreStore implements AutoCloseable {
         splitter.close();
         changeFeeds.close();
         throughput.close();
+        metadata.close();
         engine.close();
     }
 }

@@ -224,7 +224,8 @@ final class IndexRebuild {
 
     /** Every item converted: the previous policy and the cursor go, in one write. */
     private void finish(IndexingState s) {
-        store.engine().apply(new WriteSet().delete(Space.META, Keys.indexRebuild(container.collId())));
+        // metadata contract: a catalog change, so other servers sharing the metadata see the rebuild end
+        store.applyMeta(new WriteSet().delete(Space.META, Keys.indexRebuild(container.collId())), true);
         container.indexingState(IndexingState.settled(s.current()));
     }
 }

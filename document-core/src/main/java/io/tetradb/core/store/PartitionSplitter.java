@@ -99,7 +99,7 @@ final class PartitionSplitter implements AutoCloseable {
                     .delete(Space.META, Keys.physicalPartition(container.collId(), parent.id()))
                     .put(Space.META, Keys.physicalPartition(container.collId(), l.id()), record(l, next.epoch()))
                     .put(Space.META, Keys.physicalPartition(container.collId(), r.id()), record(r, next.epoch()));
-            store.engine().apply(ws);
+            store.applyMeta(ws, true); // metadata contract
             store.recountPartitions(container, List.of(l, r));
             container.replaceMap(next);
             follow.add(l);

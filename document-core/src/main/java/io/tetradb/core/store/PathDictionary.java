@@ -1,8 +1,8 @@
 package io.tetradb.core.store;
 
-import io.tetradb.core.storage.Space;
-import io.tetradb.core.storage.StorageEngine;
-import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.storage.meta.MetaEntry;
+import io.tetradb.core.storage.meta.MetaWrite;
+import io.tetradb.core.storage.meta.MetadataStore;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -16,29 +16,38 @@ import java.util.concurrent.ConcurrentHashMap;
  * themselves start with {@code /}) before the first such entry is written and never cleared, so a path without the
  * mark has had at most one entry per item in every version ever written — what lets the planner seek both bounds of
  * a face's multikey range hints at once.
+ * <p>Through the metadata contract: a path is numbered by creating its entry if absent, and, when other servers
+ * share the metadata, by claiming the number too ({@code 06 · collId · "#" · id}, created if absent in the same
+ * write), so two servers never give one path two numbers or one number two paths; a lost race reads the numbers
+ * again. A server that shares the metadata re-reads the dictionary when it misses a path another server may have
+ * numbered, and treats every path as possibly multikey (another server may have marked it since it last read).
  */
 final class PathDictionary {
-    private final StorageEngine engine;
+    private final MetadataStore metadata;
     private final int collId;
     private final Map<String, Integer> ids = new ConcurrentHashMap<>();
     /** Entry key prefixes by path, so that writers build no prefix per entry (never changed once numbered). */
     private final Map<String, byte[]> prefixes = new ConcurrentHashMap<>();
     private final java.util.Set<String> multikey = ConcurrentHashMap.newKeySet();
     private static final String MULTIKEY_MARK = "!";
+    private static final String CLAIM = "#";
 
-    PathDictionary(StorageEngine engine, int collId) {
-        this.engine = engine;
+    PathDictionary(MetadataStore metadata, int collId) {
+        this.metadata = metadata;
         this.collId = collId;
+        reload();
+    }
+
+    private void reload() {
         byte[] prefix = Keys.pathPrefix(collId);
-        engine.scan(Space.META, prefix, Keys.prefixEnd(prefix), kv -> {
-            String path = new String(kv.key(), prefix.length, kv.key().length - prefix.length, StandardCharsets.UTF_8);
+        for (MetaEntry e : metadata.list(prefix)) {
+            String path = new String(e.key(), prefix.length, e.key().length - prefix.length, StandardCharsets.UTF_8);
             if (path.startsWith(MULTIKEY_MARK)) {
                 multikey.add(path.substring(MULTIKEY_MARK.length()));
-            } else {
-                ids.put(path, (int) Keys.readInt(kv.value(), 0));
+            } else if (!path.startsWith(CLAIM)) {
+                ids.put(path, (int) Keys.readInt(e.value(), 0));
             }
-            return true;
-        });
+        }
     }
 
     int id(String path) {
@@ -47,14 +56,24 @@ final class PathDictionary {
             return id;
         }
         synchronized (this) {
-            id = ids.get(path);
-            if (id == null) {
-                id = ids.size() + 1;
-                engine.apply(new WriteSet().put(Space.META, Keys.concat(Keys.pathPrefix(collId), Keys.utf8(path)),
-                        Keys.collId(id)));
-                ids.put(path, id);
+            while (true) {
+                id = ids.get(path);
+                if (id != null) {
+                    return id;
+                }
+                int next = ids.values().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+                MetaWrite w = new MetaWrite().create(Keys.concat(Keys.pathPrefix(collId), Keys.utf8(path)),
+                        Keys.collId(next));
+                if (metadata.isShared()) {
+                    w.create(Keys.concat(Keys.pathPrefix(collId), Keys.utf8(CLAIM), Keys.collId(next)),
+                            Keys.utf8(path));
+                }
+                if (metadata.apply(w)) {
+                    ids.put(path, next);
+                    return next;
+                }
+                reload(); // another server numbered the path, or took the number
             }
-            return id;
         }
     }
 
@@ -75,28 +94,43 @@ final class PathDictionary {
         }
         synchronized (this) {
             if (!multikey.contains(path)) {
-                engine.apply(new WriteSet().put(Space.META,
+                metadata.apply(new MetaWrite().put(
                         Keys.concat(Keys.pathPrefix(collId), Keys.utf8(MULTIKEY_MARK + path)), new byte[0]));
                 multikey.add(path);
             }
         }
     }
 
-    /** True if some item ever had a value indexed under {@code path} through an array. */
+    /** True if some item ever had a value indexed under {@code path} through an array (shared metadata: maybe). */
     boolean isMultikey(String path) {
-        return multikey.contains(path);
+        return metadata.isShared() || multikey.contains(path);
     }
 
     /** The id of {@code path} if any item ever had it indexed, else null. */
     Integer find(String path) {
-        return ids.get(path);
+        Integer id = ids.get(path);
+        if (id == null && metadata.isShared()) {
+            synchronized (this) {
+                reload();
+            }
+            id = ids.get(path);
+        }
+        return id;
     }
 
     /** The path numbered {@code id}, or null. */
     String path(int id) {
-        for (Map.Entry<String, Integer> e : ids.entrySet()) {
-            if (e.getValue() == id) {
-                return e.getKey();
+        for (int round = 0; round < 2; round++) {
+            for (Map.Entry<String, Integer> e : ids.entrySet()) {
+                if (e.getValue() == id) {
+                    return e.getKey();
+                }
+            }
+            if (!metadata.isShared()) {
+                break;
+            }
+            synchronized (this) {
+                reload();
             }
         }
         return null;

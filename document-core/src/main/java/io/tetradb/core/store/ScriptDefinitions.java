@@ -48,15 +48,17 @@ public final class ScriptDefinitions {
 
     /** The stored script, or null. */
     public ObjectNode get(Kind kind, String id) {
-        byte[] v = container.engine().get(Space.META, key(kind, id));
-        return v == null ? null : parse(v);
+        io.tetradb.core.storage.meta.MetaEntry e = container.core().metadata().get(key(kind, id));
+        return e == null ? null : parse(e.value());
     }
 
     /** Every stored script of a kind, in id order. */
     public List<ObjectNode> list(Kind kind) {
         List<ObjectNode> out = new ArrayList<>();
         byte[] p = prefix(kind);
-        container.engine().scan(Space.META, p, Keys.prefixEnd(p), kv -> out.add(parse(kv.value())));
+        for (io.tetradb.core.storage.meta.MetaEntry e : container.core().metadata().list(p)) {
+            out.add(parse(e.value()));
+        }
         return out;
     }
 
@@ -64,14 +66,14 @@ public final class ScriptDefinitions {
     public void put(Kind kind, String id, ObjectNode resource) {
         try {
             byte[] v = container.codec().mapper().writeValueAsBytes(resource);
-            container.engine().apply(new WriteSet().put(Space.META, key(kind, id), v));
+            container.core().applyMeta(new WriteSet().put(Space.META, key(kind, id), v), false);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
     public void delete(Kind kind, String id) {
-        container.engine().apply(new WriteSet().delete(Space.META, key(kind, id)));
+        container.core().applyMeta(new WriteSet().delete(Space.META, key(kind, id)), false);
     }
 
     private ObjectNode parse(byte[] v) {

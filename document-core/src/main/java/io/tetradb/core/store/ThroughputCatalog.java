@@ -150,12 +150,14 @@ public final class ThroughputCatalog {
         } else {
             n.put("manual", settings.manual());
         }
-        store.engine().apply(new WriteSet().put(Space.META, key, n.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        store.applyMeta(new WriteSet().put(Space.META, key, n.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                true); // metadata contract
         version.incrementAndGet();
     }
 
     private ThroughputSettings read(byte[] key) {
-        byte[] v = store.engine().get(Space.META, key);
+        io.tetradb.core.storage.meta.MetaEntry stored = store.metadata().get(key); // metadata contract
+        byte[] v = stored == null ? null : stored.value();
         if (v == null) {
             return null;
         }

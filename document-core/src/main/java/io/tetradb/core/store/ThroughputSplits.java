@@ -87,10 +87,10 @@ final class ThroughputSplits implements AutoCloseable {
             PhysicalPartition l = new PhysicalPartition(leftId, new EpkRange(widest.range().min(), boundary), widest.id());
             PhysicalPartition r = new PhysicalPartition(leftId + 1, new EpkRange(boundary, widest.range().max()), widest.id());
             PartitionMap next = map.split(widest, l, r);
-            store.engine().apply(new WriteSet()
+            store.applyMeta(new WriteSet() // metadata contract
                     .delete(Space.META, Keys.physicalPartition(container.collId(), widest.id()))
                     .put(Space.META, Keys.physicalPartition(container.collId(), l.id()), PartitionSplitter.record(l, next.epoch()))
-                    .put(Space.META, Keys.physicalPartition(container.collId(), r.id()), PartitionSplitter.record(r, next.epoch())));
+                    .put(Space.META, Keys.physicalPartition(container.collId(), r.id()), PartitionSplitter.record(r, next.epoch())), true);
             store.recountPartitions(container, List.of(l, r));
             container.replaceMap(next);
             return true;

@@ -75,7 +75,7 @@ class CompositeIndexMaintenanceTest {
     /** The entries of one composite index, in key order, decoded component by component. */
     static List<Entry> entries(CosmosClient client, String container, CompositeIndex index) {
         ContainerStore store = client.coreStore().container("db", container);
-        Integer pathId = new PathDictionary(client.coreStore().engine(), store.collId()).find(index.name());
+        Integer pathId = new PathDictionary(client.coreStore().metadata(), store.collId()).find(index.name());
         List<Entry> out = new ArrayList<>();
         if (pathId == null) {
             return out;

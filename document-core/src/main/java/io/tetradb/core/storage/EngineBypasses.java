@@ -1,0 +1,30 @@
+package io.tetradb.core.storage;
+
+import java.util.List;
+
+/**
+ * What the core still reads or writes in the data directory's embedded engine instead of through the storage
+ * contracts (items: {@code storage.partition.PartitionStore}; metadata: {@code storage.meta.MetadataStore}). While
+ * this list is not empty, a core over a shared engine (Cassandra) would keep part of its data in the local
+ * directory, so a server refuses to start on one and names what is missing (issue 20). Each entry goes when its path
+ * is routed through a contract.
+ */
+public final class EngineBypasses {
+    private EngineBypasses() {
+    }
+
+    private static final List<String> REMAINING = List.of(
+            "item point reads (ContainerStore.read)",
+            "the transactions' before-images and statistics (Transaction get/multiGet)",
+            "queries (DocScanSource, IndexEntrySource, AccessPlanner)",
+            "the change feed and its pruner (ChangeFeed, ChangeFeeds, FeedPruner) and the feed policy",
+            "unique keys and face-unique indexes (UniqueKeyIndex, FaceUniqueIndexes)",
+            "TTL expiry listing and purge (ExpiryIndex, TtlPurger)",
+            "graph adjacency (GraphAdjacency)",
+            "index rebuild chunks (IndexRebuild) and partition statistics scans (splits, statistics pages)");
+
+    /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */
+    public static List<String> remaining() {
+        return REMAINING;
+    }
+}
