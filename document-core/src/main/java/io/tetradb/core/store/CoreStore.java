@@ -49,6 +49,7 @@ public final class CoreStore implements AutoCloseable {
         this.config = config;
         this.engine = engine;
         this.partitions = new io.tetradb.core.storage.partition.EmbeddedPartitionStore(engine); // storage-spi hook
+        this.embeddedReads = new io.tetradb.core.reads.EmbeddedItemReads(engine); // item-reads hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -91,8 +92,21 @@ public final class CoreStore implements AutoCloseable {
 
     /** Opens (or creates) the store; a crash before is recovered here (write-ahead log replay). */
     public static CoreStore open(StoreConfig config) {
+        return open(config, null);
+    }
+
+    /**
+     * Opens the store with its items on {@code items} (another engine's logical-partition store, e.g. Cassandra's;
+     * null: the embedded engine's): item transactions apply and item reads go through it (ItemReads); databases,
+     * containers and the other metadata stay in the data directory.
+     */
+    public static CoreStore open(StoreConfig config, io.tetradb.core.storage.partition.PartitionStore items) {
         CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
                 config.blockCacheBytes()));
+        if (items != null) { // item-reads hook
+            store.partitions = items;
+            store.readsThroughContract = true;
+        }
         store.resumeIndexRebuilds();
         store.ttlPurger.start();
         return store;
@@ -136,6 +150,21 @@ public final class CoreStore implements AutoCloseable {
     void usePartitions(io.tetradb.core.storage.partition.PartitionStore partitions) {
         this.partitions = partitions;
     }
+
+    /**
+     * True when item reads go through the contract too (an item store of another engine, or
+     * {@code -Dtetradb.itemReads=contract}, which runs the embedded engine's reads through it for tests).
+     */
+    private volatile boolean readsThroughContract = "contract".equals(System.getProperty("tetradb.itemReads"));
+
+    /** Where a container's item reads go (see io.tetradb.core.reads.ItemReads). */
+    io.tetradb.core.reads.ItemReads itemReads(int partitionKeyLevels) {
+        return readsThroughContract
+                ? new io.tetradb.core.reads.ContractItemReads(partitions, partitionKeyLevels)
+                : embeddedReads;
+    }
+
+    private final io.tetradb.core.reads.ItemReads embeddedReads;
     // ---- end storage-spi hook ----
 
     public ItemCodec codec() {
