@@ -15,7 +15,12 @@ public final class CosmosClient implements AutoCloseable {
     private final boolean contentResponseOnWriteEnabled;
 
     CosmosClient(StoreConfig config, boolean contentResponseOnWriteEnabled) {
-        this.store = CosmosException.call(() -> CoreStore.open(config));
+        this(config, contentResponseOnWriteEnabled, null);
+    }
+
+    CosmosClient(StoreConfig config, boolean contentResponseOnWriteEnabled,
+                 io.tetradb.core.storage.partition.PartitionStore itemStore) {
+        this.store = CosmosException.call(() -> CoreStore.open(config, itemStore));
         this.contentResponseOnWriteEnabled = contentResponseOnWriteEnabled;
     }
 

@@ -114,6 +114,20 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    // ---- item-store hook: the items on another engine's logical-partition store (cass-reads) ----
+    private io.tetradb.core.storage.partition.PartitionStore itemStore;
+
+    /**
+     * TetraDB extension: keeps the items (their index terms, change records and statistics) on {@code store}, e.g.
+     * cassandra-engine's {@code CassandraPartitionStore}, and reads them through it; databases, containers and the
+     * other metadata stay in the data directory. The caller closes {@code store} after the client.
+     */
+    public CosmosClientBuilder itemStore(io.tetradb.core.storage.partition.PartitionStore store) {
+        this.itemStore = store;
+        return this;
+    }
+    // ---- end item-store hook ----
+
     public CosmosClient buildClient() {
         if (dataDirectory == null) {
             throw new IllegalArgumentException("dataDirectory is required");
@@ -124,7 +138,7 @@ public final class CosmosClientBuilder {
                 .withLogicalPartitionLimitBytes(logicalPartitionLimitBytes)
                 .withBlockCacheBytes(blockCacheBytes)
                 .withClock(clock);
-        CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled);
+        CosmosClient client = new CosmosClient(config, contentResponseOnWriteEnabled, itemStore);
         client.coreStore().scriptEngine().setLimits(scriptLimits);
         client.coreStore().rateLimiter().setEnabled(rateLimiting);
         client.coreStore().rateLimiter().setBurstCapacity(burstCapacity);

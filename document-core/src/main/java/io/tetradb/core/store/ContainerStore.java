@@ -129,7 +129,7 @@ public final class ContainerStore {
     private final io.tetradb.core.reads.ItemReads reads;
 
     /** Where this container's item reads go: the embedded engine's keys, or the logical-partition contract. */
-    io.tetradb.core.reads.ItemReads reads() {
+    public io.tetradb.core.reads.ItemReads reads() {
         return reads;
     }
     // ---- end item-reads hook ----
