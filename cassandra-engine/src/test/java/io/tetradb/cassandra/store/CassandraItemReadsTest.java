@@ -100,7 +100,7 @@ class CassandraItemReadsTest {
     }
 
     /**
-     * A selective equality seek (10 of 12,000 entries on its path, among 36,000 term rows) through the storage-attached
+     * A selective equality seek (10 of 1,200 entries on its path, among 3,600 term rows) through the storage-attached
      * indexes and through the filtered scan they replace: the same entries; the time of each printed (no assertion
      * on it: the machine and the cluster share two cores).
      */
@@ -108,14 +108,14 @@ class CassandraItemReadsTest {
     void theIndexedSeekReadsWhatTheScanReadsAndIsMeasuredAgainstIt() {
         int container = 900_001;
         int partitions = 120;
-        int perPartition = 100;
+        int perPartition = 10;
         for (int i = 0; i < partitions; i++) {
             LogicalPartition p = new LogicalPartition(container, ("measure-" + i + "\0").getBytes(StandardCharsets.UTF_8));
             PartitionWrite.Builder w = PartitionWrite.builder(p, 0, 1);
             for (int j = 0; j < perPartition; j++) {
                 String id = "id" + j;
                 int n = i * perPartition + j;
-                w.put(id, new byte[]{1}).addTerm(id, term(1, "value-" + (n % 1200)))
+                w.put(id, new byte[]{1}).addTerm(id, term(1, "value-" + (n % 120)))
                         .addTerm(id, term(2, "common-prefix-" + (n % 7))).addTerm(id, term(3, "x"));
             }
             assertTrue(cassandra.apply(w.stats(new PartitionStats(1, perPartition, 1)).build()).applied());
@@ -133,8 +133,8 @@ class CassandraItemReadsTest {
         assertEquals(hex(cassandra.seekByFilteringScan(container, term(1, "value-119"), term(2, "common-prefix-1"), 5000)),
                 hex(cassandra.seek(container, term(1, "value-119"), term(2, "common-prefix-1"), 5000)));
         assertFalse(indexed.isEmpty());
-        long[] sai = new long[7];
-        long[] scan = new long[7];
+        long[] sai = new long[15];
+        long[] scan = new long[15];
         for (int round = 0; round < sai.length; round++) {
             long t0 = System.nanoTime();
             cassandra.seek(container, from, to, 1000);
