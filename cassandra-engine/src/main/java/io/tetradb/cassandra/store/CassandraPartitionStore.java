@@ -175,8 +175,10 @@ public final class CassandraPartitionStore implements PartitionStore {
                 }
                 Row r = rs.one();
                 long current = r == null || r.isNull("version") ? 0 : r.getLong("version");
-                if (attempt > 0 && current == next && txid.equals(serialMark(p))) {
-                    return new ApplyResult(true, next, 0); // an earlier attempt of ours was completed meanwhile
+                if (current == next && txid.equals(serialMark(p))) {
+                    // ours applied all the same: an earlier attempt completed meanwhile, or the driver sent the
+                    // batch again after a timeout and the second delivery found the first's version
+                    return new ApplyResult(true, next, 0);
                 }
                 return new ApplyResult(false, current, 0);
             } catch (CASWriteUnknownException | WriteTimeoutException e) {
