@@ -130,6 +130,16 @@ public final class CosmosClientBuilder {
         return this;
     }
 
+    /**
+     * TetraDB extension: keeps the items (their index terms, change records and statistics) on {@code store}, e.g.
+     * cassandra-engine's {@code CassandraPartitionStore}, and reads them through it; databases, containers and the
+     * other metadata stay in the data directory. The caller closes {@code store} after the client.
+     */
+    public CosmosClientBuilder itemStore(io.tetradb.core.storage.partition.PartitionStore store) {
+        this.partitionStore = store;
+        return this;
+    }
+
     public CosmosClient buildClient() {
         if (dataDirectory == null) {
             throw new IllegalArgumentException("dataDirectory is required");

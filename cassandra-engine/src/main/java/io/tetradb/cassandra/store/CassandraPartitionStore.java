@@ -74,6 +74,10 @@ public final class CassandraPartitionStore implements PartitionStore {
     private final PreparedStatement partitionsInRange;
     private final PreparedStatement selectToken;
     private final PreparedStatement selectVersionSerial;
+    private final PreparedStatement putTerm;
+    private final PreparedStatement termsOfPath;
+    private final PreparedStatement termsOfPaths;
+    private final PreparedStatement selectDerived;
     /** How often an apply whose outcome Cassandra reported unknown is settled before giving up. */
     static final int SETTLE_ATTEMPTS = 10;
 
@@ -101,6 +105,13 @@ public final class CassandraPartitionStore implements PartitionStore {
                 + "AND lp = ? IF version = null");
         selectVersionSerial = session.prepare("SELECT version, txid FROM " + t + " WHERE container = ? "
                 + "AND lp = ? LIMIT 1");
+        putTerm = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value, cpath, tprefix) "
+                + "VALUES (?, ?, 2, ?, ?, ?, ?)");
+        termsOfPath = session.prepare("SELECT lp, key, value FROM " + t + " WHERE cpath = ? AND tprefix >= ? "
+                + "AND tprefix <= ?");
+        termsOfPaths = session.prepare("SELECT lp, key, value FROM " + t + " WHERE cpath >= ? AND cpath <= ?");
+        selectDerived = session.prepare("SELECT value FROM " + t + " WHERE container = ? AND lp = ? AND kind = 3 "
+                + "AND key = ?");
         putRow = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value) VALUES (?, ?, ?, ?, ?)");
         deleteRow = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ? AND kind = ? AND key = ?");
         partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t
@@ -164,8 +175,10 @@ public final class CassandraPartitionStore implements PartitionStore {
                 }
                 Row r = rs.one();
                 long current = r == null || r.isNull("version") ? 0 : r.getLong("version");
-                if (attempt > 0 && current == next && txid.equals(serialMark(p))) {
-                    return new ApplyResult(true, next, 0); // an earlier attempt of ours was completed meanwhile
+                if (current == next && txid.equals(serialMark(p))) {
+                    // ours applied all the same: an earlier attempt completed meanwhile, or the driver sent the
+                    // batch again after a timeout and the second delivery found the first's version
+                    return new ApplyResult(true, next, 0);
                 }
                 return new ApplyResult(false, current, 0);
             } catch (CASWriteUnknownException | WriteTimeoutException e) {
@@ -246,10 +259,13 @@ public final class CassandraPartitionStore implements PartitionStore {
         for (TermChange t : w.terms()) {
             terms.put(HexFormat.of().formatHex(termKey(t)), t);
         }
+        byte[] lpBytes = p.key();
         for (TermChange t : terms.values()) {
             ByteBuffer k = ByteBuffer.wrap(termKey(t));
+            byte[] id = t.id().getBytes(StandardCharsets.UTF_8);
+            byte[] entry = TermSeek.entry(t.term(), lpBytes, id);
             batch.addStatement(t.added()
-                    ? putRow.bind(c, lp, TERM, k, ByteBuffer.wrap(t.id().getBytes(StandardCharsets.UTF_8)))
+                    ? putTerm.bind(c, lp, k, ByteBuffer.wrap(id), TermSeek.cpath(c, entry), TermSeek.tprefix(entry))
                     : deleteRow.bind(c, lp, TERM, k));
         }
         for (ChangeRecord r : w.changes()) {
@@ -294,12 +310,74 @@ public final class CassandraPartitionStore implements PartitionStore {
         return r == null ? null : bytes(r.getByteBuffer(0));
     }
 
+    @Override
+    public List<byte[]> readAll(List<LogicalPartition> partitions, List<String> ids) {
+        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) { // sent at once: one round trip's wait for the lot
+            LogicalPartition p = partitions.get(i);
+            pending.add(session.executeAsync(read(selectItem.bind(p.container(), key(p),
+                    ByteBuffer.wrap(ids.get(i).getBytes(StandardCharsets.UTF_8))))));
+        }
+        List<byte[]> out = new ArrayList<>(ids.size());
+        for (var stage : pending) {
+            Row r;
+            try {
+                r = stage.toCompletableFuture().join().one();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e; // the driver's own error, as execute gives it
+            }
+            out.add(r == null ? null : bytes(r.getByteBuffer(0)));
+        }
+        return out;
+    }
+
+    @Override
+    public byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key) {
+        byte[] k = new byte[1 + key.length];
+        k[0] = (byte) space.ordinal();
+        System.arraycopy(key, 0, k, 1, key.length);
+        Row r = session.execute(read(selectDerived.bind(p.container(), key(p), ByteBuffer.wrap(k)))).one();
+        return r == null ? null : bytes(r.getByteBuffer(0));
+    }
+
     /**
-     * A filtered scan of the whole table's term rows, sorted here: correct, and as slow as the table is large. The
-     * next step is a storage-attached index over the term rows' key (issue 20), measured against this.
+     * Through the term rows' storage-attached indexes ({@link TermSeek}): within one path, the rows whose entry's
+     * first 8 value bytes lie between the bounds' ({@code cpath = ? AND tprefix >= ? AND tprefix <= ?}); across paths,
+     * the paths' rows ({@code cpath >= ? AND cpath <= ?}). Either is a superset of the range, cut to it and sorted
+     * here; the rows come from every replica set that holds some (SAI is local to each node).
      */
     @Override
     public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
+        List<byte[]> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        long fromPath = TermSeek.cpath(container, fromTerm);
+        long toPath = toTerm == null ? ((long) container << 32) | 0xFFFFFFFFL : TermSeek.cpath(container, toTerm);
+        ResultSet rs = fromPath == toPath
+                ? session.execute(read(termsOfPath.bind(fromPath, TermSeek.tprefix(fromTerm),
+                        toTerm == null ? Long.MAX_VALUE : TermSeek.tprefix(toTerm))))
+                : session.execute(read(termsOfPaths.bind(fromPath, toPath)));
+        for (Row r : rs) {
+            byte[] lp = bytes(r.getByteBuffer(0));
+            byte[] k = bytes(r.getByteBuffer(1));
+            byte[] id = bytes(r.getByteBuffer(2));
+            byte[] entry = TermSeek.entry(Arrays.copyOf(k, k.length - id.length), lp, id);
+            if (Arrays.compareUnsigned(entry, fromTerm) >= 0
+                    && (toTerm == null || Arrays.compareUnsigned(entry, toTerm) < 0)) {
+                out.add(entry);
+            }
+        }
+        out.sort(Arrays::compareUnsigned);
+        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+    }
+
+    /**
+     * The seek before the storage-attached indexes: a filtered scan of the whole table's term rows, sorted here
+     * (kept to measure the indexes against, cassandra-engine/README.md).
+     */
+    List<byte[]> seekByFilteringScan(int container, byte[] fromTerm, byte[] toTerm, int limit) {
         List<byte[]> out = new ArrayList<>();
         for (Row r : session.execute(read(allTerms.bind()))) {
             if (r.getInt(0) != container) {

@@ -18,9 +18,16 @@ final class Schema {
         // kind 3: the core's other derived keys of the transaction; version: the logical partition's, txid the mark
         // of the transaction that set it (to settle an apply whose outcome Cassandra reported unknown), stats its
         // statistics (bytes, items, version)
+        // term rows (kind 2) also carry cpath (container · pathId) and tprefix (the entry's first 8 bytes after the
+        // path, ordered as unsigned): two storage-attached indexes over them make a seek a read of the value range
+        // asked for across the ring, not of the table (TermSeek)
         session.execute("CREATE TABLE IF NOT EXISTS " + keyspace + ".partitions (container int, lp blob, "
                 + "kind tinyint, key blob, version bigint static, txid uuid static, stats blob static, value blob, "
-                + "PRIMARY KEY ((container, lp), kind, key))");
+                + "cpath bigint, tprefix bigint, PRIMARY KEY ((container, lp), kind, key))");
+        session.execute("CREATE CUSTOM INDEX IF NOT EXISTS partitions_cpath ON " + keyspace
+                + ".partitions (cpath) USING 'StorageAttachedIndex'");
+        session.execute("CREATE CUSTOM INDEX IF NOT EXISTS partitions_tprefix ON " + keyspace
+                + ".partitions (tprefix) USING 'StorageAttachedIndex'");
     }
 
     /**

@@ -42,7 +42,17 @@ public final class ChangeFeed {
         this.levels = levels;
         this.policy = ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
         superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
+        this.reads = new io.tetradb.core.reads.EmbeddedItemReads(feeds.engine());
     }
+
+    // ---- item-reads hook: pages read records and latest items through the container's ItemReads ----
+    private volatile io.tetradb.core.reads.ItemReads reads;
+
+    /** The container's item reads (the embedded engine's keys, or the logical-partition contract). */
+    public void readThrough(io.tetradb.core.reads.ItemReads reads) {
+        this.reads = reads;
+    }
+    // ---- end item-reads hook ----
 
     int collId() {
         return collId;
@@ -197,8 +207,8 @@ public final class ChangeFeed {
         long position = after;
         int scanned = 0;
         boolean caughtUp = true;
-        try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(collId, after + 1),
-                FeedKeys.record(collId, stable + 1), false)) {
+        try (KeyCursor c = reads.changes(FeedKeys.record(collId, after + 1), FeedKeys.record(collId, stable + 1),
+                scope.fromPartition(), scope.toPartition())) { // item-reads hook
             while (c.next()) {
                 long seq = FeedKeys.seqOf(c.key());
                 ChangeRecord r = ChangeRecord.decode(seq, c.value());
@@ -239,7 +249,7 @@ public final class ChangeFeed {
             keys.add(docKey(r));
         }
         List<byte[]> stored = keys.size() == 1 ? java.util.Collections.singletonList(
-                feeds.engine().get(Space.DOCS, keys.get(0))) : feeds.engine().multiGet(Space.DOCS, keys);
+                reads.item(keys.get(0))) : reads.items(keys); // item-reads hook
         for (int i = 0; i < records.size(); i++) {
             ChangeRecord r = records.get(i);
             byte[] s = stored.get(i);
@@ -305,6 +315,16 @@ public final class ChangeFeed {
             }
             this.range = r;
             this.logicalPartition = lp;
+        }
+
+        /** The first logical-partition key ({@code EPK · pk}) the scope covers. */
+        byte[] fromPartition() {
+            return logicalPartition != null ? logicalPartition : range.min();
+        }
+
+        /** The first logical-partition key past the scope. */
+        byte[] toPartition() {
+            return logicalPartition != null ? Arrays.copyOf(logicalPartition, logicalPartition.length + 1) : range.max();
         }
 
         boolean includes(ChangeRecord rec) {

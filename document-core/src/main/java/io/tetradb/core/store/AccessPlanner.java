@@ -212,7 +212,7 @@ final class AccessPlanner {
         int limit = SELECTIVITY_PROBE / 4;
         int n = 0;
         for (DocScanSource.Range r : new AccessSources(container).idRanges(partitions, ids)) {
-            try (io.tetradb.core.storage.KeyCursor cursor = container.engine().cursor(Space.DOCS, r.from(), r.to(),
+            try (io.tetradb.core.storage.KeyCursor cursor = container.reads().items(r.from(), r.to(),
                     false)) {
                 while (cursor.next()) {
                     if (++n > limit) {
@@ -233,7 +233,7 @@ final class AccessPlanner {
         long[] n = {0};
         for (KeyRange r : seek.ranges()) {
             KeyRange keys = r.withPrefix(prefix);
-            container.engine().scan(Space.INDEX, keys.start(), keys.end(), kv -> ++n[0] < limit);
+            container.reads().scanEntries(keys.start(), keys.end(), kv -> ++n[0] < limit);
             if (n[0] >= limit) {
                 break;
             }

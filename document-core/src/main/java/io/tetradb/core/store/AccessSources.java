@@ -52,7 +52,7 @@ final class AccessSources {
             return compositeSource(access, partitions, range, resumeAt, firstBatch, metrics);
         }
         if (access.ids() != null) {
-            return new DocScanSource(container.engine(), container.codec(), idRanges(partitions, access.ids()),
+            return new DocScanSource(container.reads(), container.codec(), idRanges(partitions, access.ids()),
                     resumeAt, metrics);
         }
         if (access.seek() == null) {
@@ -71,19 +71,19 @@ final class AccessSources {
             } else {
                 ranges.add(new DocScanSource.Range(collId, Keys.prefixEnd(collId)));
             }
-            return new DocScanSource(container.engine(), container.codec(), ranges, resumeAt, metrics)
+            return new DocScanSource(container.reads(), container.codec(), ranges, resumeAt, metrics)
                     .prefilter(prefilter);
         }
         IndexSeek seek = access.seek();
         Integer pathId = container.paths().find(seek.path());
         if (pathId == null) {
-            return new DocScanSource(container.engine(), container.codec(), List.of(), null, metrics); // never indexed
+            return new DocScanSource(container.reads(), container.codec(), List.of(), null, metrics); // never indexed
         }
         byte[] prefix = Keys.concat(collId, Keys.collId(pathId));
         List<String> names = seek.names();
         IndexEntrySource.EntryCheck check = access.ordered() ? directValue(names)
                 : firstMatch(names, seek.ranges(), false);
-        IndexEntrySource entries = new IndexEntrySource(container.engine(), container.codec(), collId, prefix,
+        IndexEntrySource entries = new IndexEntrySource(container.reads(), container.codec(), collId, prefix,
                 seek.ranges(), access.reverse(), (key, start) -> IndexKeyEncoding.skip(key, start, false),
                 scope(partitions, range), check, resumeAt, firstBatch, metrics);
         return access.ordered() ? new LongStringRuns(entries, prefix.length, new boolean[] {false}, List.of(names),
@@ -96,7 +96,7 @@ final class AccessSources {
         CompositeIndex index = read.index();
         Integer pathId = container.paths().find(index.name());
         if (pathId == null) {
-            return new DocScanSource(container.engine(), container.codec(), List.of(), null, metrics);
+            return new DocScanSource(container.reads(), container.codec(), List.of(), null, metrics);
         }
         byte[] base = Keys.concat(container.collIdBytes(), Keys.collId(pathId));
         List<byte[]> prefixes = new ArrayList<>();
@@ -131,7 +131,7 @@ final class AccessSources {
                 }
                 return at;
             };
-            IndexEntrySource entries = new IndexEntrySource(container.engine(), container.codec(),
+            IndexEntrySource entries = new IndexEntrySource(container.reads(), container.codec(),
                     container.collIdBytes(), prefix, List.of(new KeyRange(null, null)), access.reverse(), end, scope,
                     IndexEntrySource.EntryCheck.ANY, rest == null ? null : Keys.concat(prefix, rest), perInput,
                     metrics);

@@ -57,7 +57,7 @@ final class CompositeEntryCounts {
         byte[] group = null;
         JsonNode value = null;
         long n = 0;
-        try (KeyCursor cursor = container.engine().cursor(Space.INDEX, prefix, end, false)) {
+        try (KeyCursor cursor = container.reads().entries(prefix, end, false)) {
             while (cursor.next()) {
                 byte[] key = cursor.key();
                 if (group != null && startsWith(key, group)) {

@@ -117,11 +117,22 @@ public final class ContainerStore {
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
         this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds());
+        this.reads = store.itemReads(definition.partitionKey().levels()); // item-reads hook
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
+        this.feed.readThrough(reads); // item-reads hook
         // graph adjacency (GraphAdjacency): on when the container carries its durable mark
         this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
                 ? null : new GraphAdjacency(this, store);
     }
+
+    // ---- item-reads hook: every item read goes through this container's ItemReads (io.tetradb.core.reads) ----
+    private final io.tetradb.core.reads.ItemReads reads;
+
+    /** Where this container's item reads go: the embedded engine's keys, or the logical-partition contract. */
+    public io.tetradb.core.reads.ItemReads reads() {
+        return reads;
+    }
+    // ---- end item-reads hook ----
 
     // ---- change feed (io.tetradb.core.feed) ---------------------------------------------------------------------
     private final io.tetradb.core.feed.ChangeFeed feed;
@@ -399,7 +410,7 @@ public final class ContainerStore {
         int factor = store.consistency().readChargeFactor(consistency); // consistency
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
         byte[] key = Keys.concat(collId, pk.epk(), pk.encoded(), Keys.utf8(id));
-        byte[] stored = store.engine().get(Space.DOCS, key);
+        byte[] stored = reads.item(key);
         if (stored == null || isExpired(stored)) {
             store.rateLimiter().settle(budget, RequestCharge.atFactor(RequestCharge.miss(), factor), pk); // throughput
             throw new StoreException(Status.NOT_FOUND, "item " + id + " does not exist in partition " + pk);
@@ -430,14 +441,14 @@ public final class ContainerStore {
         checkNotDeleted();
         byte[] from = Keys.concat(collId, range.min());
         byte[] to = Keys.concat(collId, range.max());
-        store.engine().scan(Space.DOCS, from, to, kv -> isExpired(kv.value()) || visitor.test(kv.value()));
+        reads.scanItems(from, to, kv -> isExpired(kv.value()) || visitor.test(kv.value()));
     }
 
     /** Visits every item of one logical partition, in id order. */
     public void scan(PartitionKeyValue pk, Predicate<byte[]> visitor) {
         checkNotDeleted();
         byte[] prefix = Keys.concat(collId, pk.epk(), pk.encoded());
-        store.engine().scan(Space.DOCS, prefix, Keys.prefixEnd(prefix),
+        reads.scanItems(prefix, Keys.prefixEnd(prefix),
                 kv -> isExpired(kv.value()) || visitor.test(kv.value()));
     }
 
@@ -462,7 +473,7 @@ public final class ContainerStore {
             checkLevels(a.pk());
             keys.add(Keys.concat(collId, a.pk().epk(), a.pk().encoded(), Keys.utf8(a.id())));
         }
-        List<byte[]> values = keys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, keys);
+        List<byte[]> values = keys.isEmpty() ? List.of() : reads.items(keys);
         List<ItemResult> out = new ArrayList<>(addresses.size());
         int factor = store.consistency().readChargeFactor(null); // consistency: the account's level
         for (int i = 0; i < addresses.size(); i++) {
@@ -1006,7 +1017,7 @@ public final class ContainerStore {
         public PartitionView items() {
             checkOpen();
             java.util.TreeMap<String, byte[]> view = new java.util.TreeMap<>(ContainerStore::compareUtf8);
-            store.engine().scan(Space.DOCS, lpPrefix, Keys.prefixEnd(lpPrefix), kv -> {
+            reads.scanItems(lpPrefix, Keys.prefixEnd(lpPrefix), kv -> {
                 view.put(new String(kv.key(), lpPrefix.length, kv.key().length - lpPrefix.length,
                         StandardCharsets.UTF_8), kv.value());
                 return true;
@@ -1196,7 +1207,8 @@ public final class ContainerStore {
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
-        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(store.engine(), this::ownerGone);
+        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(this::storedUniqueEntry,
+                this::ownerGone); // item-reads hook
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
         /** Face-defined unique indexes' changes, or null when the container has none. */
         private final FaceUniqueIndexes.Changes faceUnique;
@@ -1228,14 +1240,19 @@ public final class ContainerStore {
                 }
             }
             List<byte[]> values = idKeys.isEmpty() ? List.of() : idKeys.size() == 1
-                    ? Arrays.asList(store.engine().get(Space.DOCS, idKeys.get(0)))
-                    : store.engine().multiGet(Space.DOCS, idKeys);
+                    ? Arrays.asList(reads.item(idKeys.get(0)))
+                    : reads.items(idKeys);
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
-            this.stats = LogicalPartitionStats.decode(store.engine().get(Space.META, statsKey()));
+            this.stats = LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
             this.lsn = stats.lsn();
             this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix);
+        }
+
+        /** A unique-key entry of this partition as stored (its owner's id), or null (item-reads hook). */
+        private byte[] storedUniqueEntry(byte[] key) {
+            return reads.derived(lpPrefix, Space.META, key);
         }
 
         /** The version stored before the transaction, parsed, or null. */
@@ -1441,7 +1458,7 @@ public final class ContainerStore {
             if (!before.containsKey(id)) {
                 byte[] key = Keys.concat(lpPrefix, Keys.utf8(id));
                 keys.put(id, key);
-                before.put(id, store.engine().get(Space.DOCS, key));
+                before.put(id, reads.item(key));
             }
         }
 
@@ -1481,7 +1498,7 @@ public final class ContainerStore {
                     docKeys.add(docKey);
                 }
             }
-            List<byte[]> stored = docKeys.isEmpty() ? List.of() : store.engine().multiGet(Space.DOCS, docKeys);
+            List<byte[]> stored = docKeys.isEmpty() ? List.of() : reads.items(docKeys);
             // Is each entry still its item's expiry? The item's own value says, but needs a parse; when the delete
             // needs no parse (no index entries, unique keys or adjacency to remove), the entry itself says: one still
             // there (read under the lock) is current, as every write moves it in the item's own write set and a
@@ -1708,13 +1725,13 @@ public final class ContainerStore {
         IndexingState policies = indexing;
         Set<ByteBuffer> expected = new HashSet<>();
         byte[] end = Keys.collId(definition.collId() + 1);
-        store.engine().scan(Space.DOCS, collId, end, kv -> {
+        reads.scanItems(collId, end, kv -> {
             ObjectNode item = store.codec().parse(kv.value());
             expected.addAll(indexEntries(kv.key(), item, item.path("_ts").asLong(), policies.policyFor(kv.key())));
             return true;
         });
         long[] stored = {0, 0};
-        store.engine().scan(Space.INDEX, collId, end, kv -> {
+        reads.scanEntries(collId, end, kv -> {
             stored[0]++;
             if (!expected.contains(ByteBuffer.wrap(kv.key()))) {
                 stored[1]++;
@@ -1786,7 +1803,7 @@ public final class ContainerStore {
             java.util.PriorityQueue<PartitionStatistics.Logical> heap =
                     new java.util.PriorityQueue<>(java.util.Comparator.comparingLong(PartitionStatistics.Logical::bytes));
             byte[] prefix = Keys.statsPrefix(definition.collId());
-            store.engine().scan(Space.META, Keys.concat(prefix, pp.range().min()),
+            reads.scanPartitionStats(Keys.concat(prefix, pp.range().min()),
                     Keys.concat(prefix, pp.range().max()), kv -> {
                         LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
                         if (s.items() > 0 && (heap.size() < 5 || s.bytes() > heap.peek().bytes())) {

@@ -58,6 +58,10 @@ public final class CoreStore implements AutoCloseable {
                 : new io.tetradb.core.storage.partition.EmbeddedPartitionStore(engine); // storage-spi hook
         this.metadata = metadata != null ? metadata : new EmbeddedMetadataStore(engine); // metadata contract
         this.catalogWatch = new CatalogWatch(this.metadata);
+        this.embeddedReads = new io.tetradb.core.reads.EmbeddedItemReads(engine); // item-reads hook
+        if (partitions != null) {
+            this.readsThroughContract = true; // items on another engine: read them there too
+        }
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -105,9 +109,18 @@ public final class CoreStore implements AutoCloseable {
     }
 
     /**
-     * Opens the store with its metadata in {@code metadata} and its item transactions applied through {@code
-     * partitions} (null: the embedded ones in the data directory). Several stores may share one non-embedded
-     * metadata store: their caches follow each other's changes ({@link CatalogWatch}).
+     * Opens the store with its items on {@code items} (another engine's logical-partition store, e.g. Cassandra's;
+     * null: the embedded engine's): item transactions apply and item reads go through it (ItemReads); databases,
+     * containers and the other metadata stay in the data directory.
+     */
+    public static CoreStore open(StoreConfig config, io.tetradb.core.storage.partition.PartitionStore items) {
+        return open(config, null, items);
+    }
+
+    /**
+     * Opens the store with its metadata in {@code metadata} and its items on {@code partitions} (null: the embedded
+     * ones in the data directory): item transactions apply and item reads go through it (ItemReads). Several stores
+     * may share one non-embedded metadata store: their caches follow each other's changes ({@link CatalogWatch}).
      */
     public static CoreStore open(StoreConfig config, MetadataStore metadata,
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
@@ -157,6 +170,21 @@ public final class CoreStore implements AutoCloseable {
     void usePartitions(io.tetradb.core.storage.partition.PartitionStore partitions) {
         this.partitions = partitions;
     }
+
+    /**
+     * True when item reads go through the contract too (an item store of another engine, or
+     * {@code -Dtetradb.itemReads=contract}, which runs the embedded engine's reads through it for tests).
+     */
+    private volatile boolean readsThroughContract = "contract".equals(System.getProperty("tetradb.itemReads"));
+
+    /** Where a container's item reads go (see io.tetradb.core.reads.ItemReads). */
+    io.tetradb.core.reads.ItemReads itemReads(int partitionKeyLevels) {
+        return readsThroughContract
+                ? new io.tetradb.core.reads.ContractItemReads(partitions, partitionKeyLevels)
+                : embeddedReads;
+    }
+
+    private final io.tetradb.core.reads.ItemReads embeddedReads;
     // ---- end storage-spi hook ----
 
     // ---- metadata contract: everything written outside item transactions (io.tetradb.core.storage.meta) ----

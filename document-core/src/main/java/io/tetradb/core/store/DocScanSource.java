@@ -18,7 +18,7 @@ final class DocScanSource implements PlanExecutor.DocSource {
     record Range(byte[] from, byte[] to) {
     }
 
-    private final StorageEngine engine;
+    private final io.tetradb.core.reads.ItemReads engine; // item-reads hook
     private final ItemCodec codec;
     private final List<Range> ranges;
     private final QueryMetrics metrics;
@@ -29,7 +29,7 @@ final class DocScanSource implements PlanExecutor.DocSource {
     private java.util.function.Predicate<byte[]> prefilter;
 
     /** {@code ranges} sorted and disjoint; {@code resumeAt} (inclusive) or null. */
-    DocScanSource(StorageEngine engine, ItemCodec codec, List<Range> ranges, byte[] resumeAt, QueryMetrics metrics) {
+    DocScanSource(io.tetradb.core.reads.ItemReads engine, ItemCodec codec, List<Range> ranges, byte[] resumeAt, QueryMetrics metrics) {
         this.engine = engine;
         this.codec = codec;
         this.ranges = ranges;
@@ -76,7 +76,7 @@ final class DocScanSource implements PlanExecutor.DocSource {
                 }
                 resumeAt = null;
             }
-            cursor = engine.cursor(Space.DOCS, from, r.to(), false);
+            cursor = engine.items(from, r.to(), false);
             return true;
         }
         return false;

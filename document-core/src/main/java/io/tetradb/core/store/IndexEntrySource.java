@@ -41,7 +41,7 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
 
     private static final int MAX_BATCH = 512;
 
-    private final StorageEngine engine;
+    private final io.tetradb.core.reads.ItemReads engine; // item-reads hook
     private final ItemCodec codec;
     private final byte[] collId;
     private final byte[] prefix;
@@ -64,7 +64,7 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
      * @param resumeAt the entry to start at (inclusive), or null
      * @param firstBatch how many documents the first fetch asks for
      */
-    IndexEntrySource(StorageEngine engine, ItemCodec codec, byte[] collId, byte[] prefix, List<KeyRange> ranges,
+    IndexEntrySource(io.tetradb.core.reads.ItemReads engine, ItemCodec codec, byte[] collId, byte[] prefix, List<KeyRange> ranges,
                      boolean reverse, ValueEnd valueEnd, Predicate<byte[]> inScope, EntryCheck check,
                      byte[] resumeAt, int firstBatch, QueryMetrics metrics) {
         this.engine = engine;
@@ -128,7 +128,7 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
         }
         List<byte[]> keys = new ArrayList<>(pending.size());
         pending.forEach(p -> keys.add(p.docKey()));
-        List<byte[]> docs = engine.multiGet(Space.DOCS, keys);
+        List<byte[]> docs = engine.items(keys);
         for (int i = 0; i < pending.size(); i++) {
             byte[] stored = docs.get(i);
             if (stored == null) {
@@ -169,7 +169,7 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
                 }
                 resumeAt = null;
             }
-            cursor = engine.cursor(Space.INDEX, from, to, reverse);
+            cursor = engine.entries(from, to, reverse);
             return true;
         }
         return false;

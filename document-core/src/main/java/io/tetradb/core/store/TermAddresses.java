@@ -46,7 +46,7 @@ final class TermAddresses {
         byte[] prefix = Keys.concat(container.collIdBytes(), Keys.collId(pathId),
                 IndexKeyEncoding.encode(IndexTerms.bounded(value)));
         int levels = container.definition().partitionKey().levels();
-        try (KeyCursor cursor = container.engine().cursor(Space.INDEX, prefix, Keys.prefixEnd(prefix), false)) {
+        try (KeyCursor cursor = container.reads().entries(prefix, Keys.prefixEnd(prefix), false)) {
             while (cursor.next()) {
                 byte[] key = cursor.key();
                 int pkAt = prefix.length + 16 * levels;

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.tetradb.core.Status;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.storage.Space;
-import io.tetradb.core.storage.StorageEngine;
 import io.tetradb.core.storage.WriteSet;
 import io.tetradb.core.unique.UniqueKeyPolicy;
 import io.tetradb.core.value.IndexKeyEncoding;
@@ -59,14 +58,15 @@ final class UniqueKeyIndex {
      * records one item's change; {@link #addTo} writes them all.
      */
     static final class Changes {
-        private final StorageEngine engine;
+        /** The stored entry's owner bytes by key (the partition's own derived keys: ItemReads.derived). */
+        private final java.util.function.Function<byte[], byte[]> storedEntry;
         /** Whether a stored owner no longer holds its values: gone or expired (Cosmos: an expired item is gone). */
         private final java.util.function.Predicate<String> ownerGone;
         /** Entry → owner id after the transaction; null: removed. */
         private final Map<ByteBuffer, String> changed = new HashMap<>();
 
-        Changes(StorageEngine engine, java.util.function.Predicate<String> ownerGone) {
-            this.engine = engine;
+        Changes(java.util.function.Function<byte[], byte[]> storedEntry, java.util.function.Predicate<String> ownerGone) {
+            this.storedEntry = storedEntry;
             this.ownerGone = ownerGone;
         }
 
@@ -96,7 +96,7 @@ final class UniqueKeyIndex {
         }
 
         private String stored(ByteBuffer t) {
-            byte[] v = engine.get(Space.META, t.array());
+            byte[] v = storedEntry.apply(t.array());
             return v == null ? null : new String(v, StandardCharsets.UTF_8);
         }
 

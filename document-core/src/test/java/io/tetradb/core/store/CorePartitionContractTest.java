@@ -92,6 +92,11 @@ class CorePartitionContractTest {
         }
 
         @Override
+        public byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key) {
+            return inner.readDerived(p, space, key);
+        }
+
+        @Override
         public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
             return inner.seek(container, fromTerm, toTerm, limit);
         }

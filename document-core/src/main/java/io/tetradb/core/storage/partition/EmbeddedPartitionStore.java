@@ -65,6 +65,21 @@ public final class EmbeddedPartitionStore implements PartitionStore {
     }
 
     @Override
+    public List<byte[]> readAll(List<LogicalPartition> partitions, List<String> ids) {
+        List<byte[]> keys = new ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            keys.add(PartitionLayout.itemKey(partitions.get(i), ids.get(i)));
+        }
+        return keys.isEmpty() ? List.of() : engine.multiGet(Space.DOCS, keys);
+    }
+
+    /** Side writes keep their own keys in the embedded engine. */
+    @Override
+    public byte[] readDerived(LogicalPartition p, Space space, byte[] key) {
+        return engine.get(space, key);
+    }
+
+    @Override
     public List<StoredItem> scan(LogicalPartition p, String from, String to, int limit) {
         byte[] prefix = p.prefix();
         byte[] lo = from == null ? prefix : PartitionLayout.concat(prefix, PartitionLayout.utf8(from));

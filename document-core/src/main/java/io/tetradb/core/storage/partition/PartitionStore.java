@@ -44,6 +44,24 @@ public interface PartitionStore extends AutoCloseable {
     /** The item's stored bytes, or null. */
     byte[] read(LogicalPartition p, String id);
 
+    /**
+     * Point reads of several items (of any partitions of one container), in order; null where absent. An engine
+     * with round trips sends them at once.
+     */
+    default List<byte[]> readAll(List<LogicalPartition> partitions, List<String> ids) {
+        List<byte[]> out = new java.util.ArrayList<>(ids.size());
+        for (int i = 0; i < ids.size(); i++) {
+            out.add(read(partitions.get(i), ids.get(i)));
+        }
+        return out;
+    }
+
+    /**
+     * A key among the partition's {@link PartitionWrite#sideWrites()} (the core's unique-key entries, for one), as
+     * the partition's last apply left it: its value, or null.
+     */
+    byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key);
+
     /** Items with {@code from <= id < to} (null: unbounded) in id order (UTF-8 bytes), at most {@code limit}. */
     List<StoredItem> scan(LogicalPartition p, String from, String to, int limit);
 

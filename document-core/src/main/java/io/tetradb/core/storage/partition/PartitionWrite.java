@@ -203,6 +203,16 @@ public final class PartitionWrite {
             return this;
         }
 
+        /** A derived key of the partition's transaction ({@link #sideWrites()}); value null: its delete. */
+        public Builder side(Space space, byte[] key, byte[] value) {
+            if (value == null) {
+                ws.delete(space, key);
+            } else {
+                ws.put(space, key, value);
+            }
+            return this;
+        }
+
         public PartitionWrite build() {
             return new PartitionWrite(p, expected, next, ws);
         }

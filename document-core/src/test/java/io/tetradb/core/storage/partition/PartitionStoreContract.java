@@ -265,6 +265,92 @@ public abstract class PartitionStoreContract {
         assertEquals(expected, new HashSet<>(lsns));
     }
 
+    @Test
+    void derivedKeysReadBackAsTheLastApplyLeftThem() {
+        LogicalPartition p = partition("side");
+        byte[] unique = PartitionLayout.concat(new byte[]{0x22}, p.prefix(), bytes("k1"));
+        byte[] other = PartitionLayout.concat(new byte[]{0x22}, p.prefix(), bytes("k2"));
+        assertTrue(store.apply(PartitionWrite.builder(p, 0, 1).put("a", bytes("A"))
+                .side(io.tetradb.core.storage.Space.META, unique, bytes("a")).stats(new PartitionStats(1, 1, 1))
+                .build()).applied());
+        assertArrayEquals(bytes("a"), store.readDerived(p, io.tetradb.core.storage.Space.META, unique));
+        assertNull(store.readDerived(p, io.tetradb.core.storage.Space.META, other));
+        // a refused write leaves no derived key; an applied one moves them
+        assertFalse(store.apply(PartitionWrite.builder(p, 0, 2).side(io.tetradb.core.storage.Space.META, other,
+                bytes("lost")).build()).applied());
+        assertNull(store.readDerived(p, io.tetradb.core.storage.Space.META, other));
+        assertTrue(store.apply(PartitionWrite.builder(p, 1, 2).put("a", bytes("A2"))
+                .side(io.tetradb.core.storage.Space.META, unique, null)
+                .side(io.tetradb.core.storage.Space.META, other, bytes("a")).stats(new PartitionStats(1, 1, 2))
+                .build()).applied());
+        assertNull(store.readDerived(p, io.tetradb.core.storage.Space.META, unique));
+        assertArrayEquals(bytes("a"), store.readDerived(p, io.tetradb.core.storage.Space.META, other));
+    }
+
+    @Test
+    void readAllReadsItemsOfSeveralPartitionsInOrder() {
+        LogicalPartition p1 = partition("many1");
+        LogicalPartition p2 = partition("many2");
+        store.apply(PartitionWrite.builder(p1, 0, 1).put("a", bytes("1a")).put("b", bytes("1b")).build());
+        store.apply(PartitionWrite.builder(p2, 0, 1).put("a", bytes("2a")).build());
+        List<byte[]> got = store.readAll(List.of(p2, p1, p1, p2, p1), List.of("a", "b", "zz", "b", "a"));
+        assertEquals(5, got.size());
+        assertArrayEquals(bytes("2a"), got.get(0));
+        assertArrayEquals(bytes("1b"), got.get(1));
+        assertNull(got.get(2));
+        assertNull(got.get(3));
+        assertArrayEquals(bytes("1a"), got.get(4));
+        assertEquals(List.of(), store.readAll(List.of(), List.of()));
+    }
+
+    /**
+     * What a query's pages ask of a seek: value ranges whose values share long prefixes (an engine indexing a
+     * value's first bytes must still keep the range exact), a resume just after an entry (inside another
+     * partition's key), ranges across index paths, and chunks that end exactly at the limit.
+     */
+    @Test
+    void seeksAreExactForSharedPrefixesResumesAndRangesAcrossPaths() {
+        List<String> expected = new ArrayList<>();
+        String[] values = {"common-prefix-a", "common-prefix-b", "common-prefix-b", "common-prefix", "common-prefiy",
+                "c", "", "commo"};
+        List<LogicalPartition> ps = new ArrayList<>();
+        for (int i = 0; i < values.length; i++) {
+            LogicalPartition p = partition("sp" + i);
+            ps.add(p);
+            store.apply(PartitionWrite.builder(p, 0, 1).put("id" + i, bytes("v")).addTerm("id" + i, term(9, values[i]))
+                    .addTerm("id" + i, term(8, "other")).addTerm("id" + i, term(10, values[i]))
+                    .stats(new PartitionStats(1, 1, 1)).build());
+        }
+        for (int i = 0; i < values.length; i++) {
+            expected.add(entry(term(9, values[i]), ps.get(i), "id" + i));
+        }
+        expected.sort(String::compareTo); // hex order is byte order
+        assertEquals(expected, hex(store.seek(container, term(9, ""), term(10, ""), 100)));
+        // exactly one value among values sharing its first 13 bytes with others
+        byte[] b = term(9, "common-prefix-b");
+        assertEquals(List.of(entry(b, ps.get(1), "id1"), entry(b, ps.get(2), "id2")),
+                hex(store.seek(container, b, PartitionLayout.prefixEnd(b), 100)));
+        // page by page, each resuming just after the last entry of the previous page
+        List<String> paged = new ArrayList<>();
+        byte[] from = term(9, "");
+        while (true) {
+            List<byte[]> page = store.seek(container, from, term(10, ""), 3);
+            paged.addAll(hex(page));
+            if (page.size() < 3) {
+                break;
+            }
+            from = Arrays.copyOf(page.get(page.size() - 1), page.get(page.size() - 1).length + 1);
+        }
+        assertEquals(expected, paged);
+        // across paths 8..10, from inside path 8's entries to path 10's first value
+        List<byte[]> across = store.seek(container, term(8, "other"), term(10, "c"), 100);
+        assertEquals(values.length * 2 + 1, across.size()); // path 8's, path 9's and path 10's ""
+        for (int i = 1; i < across.size(); i++) {
+            assertTrue(Arrays.compareUnsigned(across.get(i - 1), across.get(i)) < 0, "in byte order");
+        }
+        assertEquals(List.of(), store.seek(container, term(11, ""), null, 100));
+    }
+
     // ---- assertions' shapes ----
 
     private static String entry(byte[] term, LogicalPartition p, String id) {
