@@ -70,7 +70,7 @@ class CassandraStorageOptionsTest {
         for (String missing : io.tetradb.core.storage.EngineBypasses.remaining()) {
             assertTrue(message.contains(missing), "names " + missing + ": " + message);
         }
-        assertTrue(message.contains("item point reads"), message);
+        assertTrue(message.contains("graph adjacency"), message);
         assertFalse(Files.exists(data), "no local directory made, so no data kept there");
         assertEquals("", out.toString(), "no endpoint started");
     }

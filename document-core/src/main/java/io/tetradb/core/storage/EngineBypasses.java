@@ -14,14 +14,12 @@ public final class EngineBypasses {
     }
 
     private static final List<String> REMAINING = List.of(
-            "item point reads (ContainerStore.read)",
-            "the transactions' before-images and statistics (Transaction get/multiGet)",
-            "queries (DocScanSource, IndexEntrySource, AccessPlanner)",
-            "the change feed and its pruner (ChangeFeed, ChangeFeeds, FeedPruner) and the feed policy",
-            "unique keys and face-unique indexes (UniqueKeyIndex, FaceUniqueIndexes)",
-            "TTL expiry listing and purge (ExpiryIndex, TtlPurger)",
+            "the change feed's pruner, its policy and the feed sequence's recovery at open (FeedPruner, ChangeFeeds)",
+            "face-unique indexes (FaceUniqueIndexes)",
+            "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
             "graph adjacency (GraphAdjacency)",
-            "index rebuild chunks (IndexRebuild) and partition statistics scans (splits, statistics pages)");
+            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)",
+            "splits and partition recounts (PartitionSplitter, CoreStore.recountPartitions)");
 
     /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */
     public static List<String> remaining() {
