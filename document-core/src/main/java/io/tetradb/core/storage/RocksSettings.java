@@ -8,6 +8,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
+import org.rocksdb.Statistics;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -35,14 +36,39 @@ public final class RocksSettings implements AutoCloseable {
      * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
      */
     static final long INDEX_WRITE_BUFFER = 16L << 20;
+    /** The memtable of every other column family (items, metadata, change feed, adjacency). */
+    static final long WRITE_BUFFER = 64L << 20;
+    /**
+     * When the live WAL files pass this size, RocksDB flushes the column families that still hold data in the oldest
+     * one, so it can be recycled. Without it (RocksDB's default: 4x the sum of every family's write buffers, ~4 GiB
+     * here) the small families (statistics, change feed) kept every WAL alive: a WAL was never recycled, so each SYNC
+     * write fsynced a file that was still growing, which also writes the file's new size (the cost `walsync`
+     * measures: a recycled file syncs in 0.70x the time), while the raw anchor, one family, recycled after its first
+     * flush. Two items write buffers: the items' own memtable is never flushed early for it, the oldest WAL then
+     * only holds small families' records. It also bounds how much WAL a crash replays.
+     */
+    static final long MAX_TOTAL_WAL = 2 * WRITE_BUFFER;
+
+    /**
+     * RocksDB's own counters (keys and bytes written, WAL syncs, stalls, compaction CPU), only with
+     * {@code -Dtetradb.rocks.statistics=true}: they cost a little CPU on every call, so they are for measuring
+     * (the core benchmark's write probe), not for serving. Null when off.
+     */
+    private final Statistics statistics;
 
     public RocksSettings(long blockCacheBytes) {
         this.blockCache = new LRUCache(blockCacheBytes);
         this.writeBufferManager = new WriteBufferManager(blockCacheBytes / 2, blockCache);
+        this.statistics = Boolean.getBoolean("tetradb.rocks.statistics") ? new Statistics() : null;
+    }
+
+    /** RocksDB's statistics of the databases opened with {@link #dbOptions()}, or null when not collected. */
+    public Statistics statistics() {
+        return statistics;
     }
 
     public DBOptions dbOptions() {
-        return new DBOptions()
+        DBOptions options = new DBOptions()
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setIncreaseParallelism(Math.max(2, Runtime.getRuntime().availableProcessors()))
@@ -54,7 +80,12 @@ public final class RocksSettings implements AutoCloseable {
                 // recovery stays point-in-time (RocksDB's default mode, the one recycling supports)
                 .setRecycleLogFileNum(4)
                 .setBytesPerSync(1 << 20)
+                .setMaxTotalWalSize(Long.getLong("tetradb.rocks.maxTotalWalBytes", MAX_TOTAL_WAL))
                 .setWriteBufferManager(writeBufferManager);
+        if (statistics != null) {
+            options.setStatistics(statistics);
+        }
+        return options;
     }
 
     /**
@@ -75,7 +106,7 @@ public final class RocksSettings implements AutoCloseable {
         ColumnFamilyOptions options = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : 64L << 20)
+                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : WRITE_BUFFER)
                 .setMaxWriteBufferNumber(3)
                 .setLevelCompactionDynamicLevelBytes(true);
         if (pointReads) {
@@ -98,5 +129,8 @@ public final class RocksSettings implements AutoCloseable {
         writeBufferManager.close();
         blockCache.close();
         bloomFilter.close();
+        if (statistics != null) {
+            statistics.close();
+        }
     }
 }
