@@ -39,15 +39,16 @@ public final class RocksSettings implements AutoCloseable {
     /** The memtable of every other column family (items, metadata, change feed, adjacency). */
     static final long WRITE_BUFFER = 64L << 20;
     /**
-     * When the live WAL files pass this size, RocksDB flushes the column families that still hold data in the oldest
-     * one, so it can be recycled. Without it (RocksDB's default: 4x the sum of every family's write buffers, ~4 GiB
-     * here) the small families (statistics, change feed) kept every WAL alive: a WAL was never recycled, so each SYNC
-     * write fsynced a file that was still growing, which also writes the file's new size (the cost `walsync`
-     * measures: a recycled file syncs in 0.70x the time), while the raw anchor, one family, recycled after its first
-     * flush. Two items write buffers: the items' own memtable is never flushed early for it, the oldest WAL then
-     * only holds small families' records. It also bounds how much WAL a crash replays.
+     * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
+     * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
+     * WAL file and each SYNC write fsyncs a file that is still growing (the raw anchor, one family, recycles after its
+     * first flush). {@code -Dtetradb.rocks.maxTotalWalBytes=134217728} (two item write buffers) makes RocksDB flush
+     * the families holding the oldest WAL so it is recycled; measured on a heavily loaded machine it showed no gain
+     * (two A/B pairs of the quick core benchmark: point writes no faster, core CPU per write not lower; a guess, not
+     * measured: the forced flushes move the statistics records every write reads into small L0 files), so it stays at the default
+     * until measured on a quiet machine (bench/README.md, "Native side of core writes").
      */
-    static final long MAX_TOTAL_WAL = 2 * WRITE_BUFFER;
+    static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
 
     /**
      * RocksDB's own counters (keys and bytes written, WAL syncs, stalls, compaction CPU), only with
@@ -80,7 +81,7 @@ public final class RocksSettings implements AutoCloseable {
                 // recovery stays point-in-time (RocksDB's default mode, the one recycling supports)
                 .setRecycleLogFileNum(4)
                 .setBytesPerSync(1 << 20)
-                .setMaxTotalWalSize(Long.getLong("tetradb.rocks.maxTotalWalBytes", MAX_TOTAL_WAL))
+                .setMaxTotalWalSize(MAX_TOTAL_WAL)
                 .setWriteBufferManager(writeBufferManager);
         if (statistics != null) {
             options.setStatistics(statistics);
