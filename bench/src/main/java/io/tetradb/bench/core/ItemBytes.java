@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.bench.BenchData;
 import io.tetradb.bench.Report;
 import io.tetradb.core.partition.EpkRange;
+import io.tetradb.core.storage.Space;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.PartitionStatistics;
 import io.tetradb.document.CosmosClient;
@@ -79,11 +80,35 @@ final class ItemBytes {
             entries = indexed.checkIndexes().stored();
         }
         long disk = directoryBytes(dir);
+        long[] sst = compactedFamilyBytes(dir);
         out.result(String.format(Locale.ROOT, "BENCH core.bytes.%s items=%d value_bytes_per_item=%.1f "
                         + "item_bytes_per_item=%.1f index_entries_per_item=%.1f bytes_per_index_entry=%.1f "
-                        + "disk_bytes_per_item=%.1f", format, count, values / (double) count,
+                        + "disk_bytes_per_item=%.1f sst_bytes_per_item=%.1f sst_bytes_per_index_entry=%.1f "
+                        + "sst_feed_bytes_per_item=%.1f", format, count, values / (double) count,
                 plainBytes / (double) count, entries / (double) count,
-                (indexedBytes - plainBytes) / (double) entries, disk / (double) (2L * count)));
+                (indexedBytes - plainBytes) / (double) entries, disk / (double) (2L * count),
+                sst[Space.DOCS.ordinal()] / (double) (2L * count), sst[Space.INDEX.ordinal()] / (double) entries,
+                sst[Space.FEED.ordinal()] / (double) (2L * count)));
+    }
+
+    /**
+     * Bytes on disk per column family once settled: the closed store reopened with its own settings, every family
+     * compacted, then RocksDB's {@code rocksdb.total-sst-files-size} (compressed blocks, filters and indexes; no WAL).
+     * Both containers' items are in {@code docs} and their change records in {@code feed}; {@code index} holds the
+     * indexed container's entries.
+     */
+    private static long[] compactedFamilyBytes(Path dir) {
+        long[] bytes = new long[Space.values().length];
+        try (WriteProbe.Db db = new WriteProbe.Db(dir)) {
+            for (Space space : Space.values()) {
+                var cf = db.families.get(space);
+                db.db.compactRange(cf);
+                bytes[space.ordinal()] = db.db.getLongProperty(cf, "rocksdb.total-sst-files-size");
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("measuring the data directory's families failed", e);
+        }
+        return bytes;
     }
 
     private static long bytes(PartitionStatistics s) {

@@ -8,6 +8,7 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.RocksDB;
+import org.rocksdb.Statistics;
 import org.rocksdb.WriteBufferManager;
 import org.rocksdb.WriteOptions;
 
@@ -35,14 +36,40 @@ public final class RocksSettings implements AutoCloseable {
      * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
      */
     static final long INDEX_WRITE_BUFFER = 16L << 20;
+    /** The memtable of every other column family (items, metadata, change feed, adjacency). */
+    static final long WRITE_BUFFER = 64L << 20;
+    /**
+     * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
+     * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
+     * WAL file and each SYNC write fsyncs a file that is still growing (the raw anchor, one family, recycles after its
+     * first flush). {@code -Dtetradb.rocks.maxTotalWalBytes=134217728} (two item write buffers) makes RocksDB flush
+     * the families holding the oldest WAL so it is recycled; measured on a heavily loaded machine it showed no gain
+     * (two A/B pairs of the quick core benchmark: point writes no faster, core CPU per write not lower; a guess, not
+     * measured: the forced flushes move the statistics records every write reads into small L0 files), so it stays at the default
+     * until measured on a quiet machine (bench/README.md, "Native side of core writes").
+     */
+    static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
+
+    /**
+     * RocksDB's own counters (keys and bytes written, WAL syncs, stalls, compaction CPU), only with
+     * {@code -Dtetradb.rocks.statistics=true}: they cost a little CPU on every call, so they are for measuring
+     * (the core benchmark's write probe), not for serving. Null when off.
+     */
+    private final Statistics statistics;
 
     public RocksSettings(long blockCacheBytes) {
         this.blockCache = new LRUCache(blockCacheBytes);
         this.writeBufferManager = new WriteBufferManager(blockCacheBytes / 2, blockCache);
+        this.statistics = Boolean.getBoolean("tetradb.rocks.statistics") ? new Statistics() : null;
+    }
+
+    /** RocksDB's statistics of the databases opened with {@link #dbOptions()}, or null when not collected. */
+    public Statistics statistics() {
+        return statistics;
     }
 
     public DBOptions dbOptions() {
-        return new DBOptions()
+        DBOptions options = new DBOptions()
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setIncreaseParallelism(Math.max(2, Runtime.getRuntime().availableProcessors()))
@@ -54,7 +81,12 @@ public final class RocksSettings implements AutoCloseable {
                 // recovery stays point-in-time (RocksDB's default mode, the one recycling supports)
                 .setRecycleLogFileNum(4)
                 .setBytesPerSync(1 << 20)
+                .setMaxTotalWalSize(MAX_TOTAL_WAL)
                 .setWriteBufferManager(writeBufferManager);
+        if (statistics != null) {
+            options.setStatistics(statistics);
+        }
+        return options;
     }
 
     /**
@@ -75,7 +107,7 @@ public final class RocksSettings implements AutoCloseable {
         ColumnFamilyOptions options = new ColumnFamilyOptions()
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : 64L << 20)
+                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : WRITE_BUFFER)
                 .setMaxWriteBufferNumber(3)
                 .setLevelCompactionDynamicLevelBytes(true);
         if (pointReads) {
@@ -98,5 +130,8 @@ public final class RocksSettings implements AutoCloseable {
         writeBufferManager.close();
         blockCache.close();
         bloomFilter.close();
+        if (statistics != null) {
+            statistics.close();
+        }
     }
 }
