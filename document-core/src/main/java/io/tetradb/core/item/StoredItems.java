@@ -75,7 +75,7 @@ public final class StoredItems {
         String rid = string(stored, v);
         at = (int) (v >>> 32) + (int) v;
         v = BinaryItemReader.varintAt(stored, at);
-        String selfPrefix = string(stored, v);
+        String selfPrefix = FieldNames.name(stored, (int) (v >>> 32), (int) v); // the container's: decoded once
         at = (int) (v >>> 32) + (int) v;
         v = BinaryItemReader.varintAt(stored, at);
         String etag = string(stored, v);

@@ -25,8 +25,6 @@ import io.tetradb.core.value.UuidNode;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -138,20 +136,17 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     @Override
     public Object startObject(int count, int depth) {
         // the item itself gets its five system properties put after it is read: room for them, so the map never grows
-        int room = depth == 1 ? count + 5 : count;
-        return new LinkedHashMap<String, JsonNode>(Math.max(4, (int) (room / 0.75f) + 1));
+        return new ItemFields(depth == 1 ? count + 5 : count);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void field(Object object, String name, JsonNode value, int depth) {
-        ((Map<String, JsonNode>) object).put(name, value);
+        ((ItemFields) object).put(name, value);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public JsonNode endObject(Object object, int depth) {
-        return new ObjectNode(JsonNodeFactory.instance, (Map<String, JsonNode>) object);
+        return new ObjectNode(JsonNodeFactory.instance, (ItemFields) object);
     }
 
     @Override

@@ -71,6 +71,9 @@ public final class EffectivePartitionKey {
      */
     public static byte[] hash(List<JsonNode> components) {
         Objects.requireNonNull(components, "components");
+        if (components.size() == 1 && components.get(0) != null && components.get(0).isTextual()) {
+            return hashTypedBytes(stringBytes(components.get(0).textValue())); // the common key: one array, no copy
+        }
         byte[] epk = new byte[components.size() * LEVEL_BYTES];
         for (int i = 0; i < components.size(); i++) {
             byte[] level = hashTypedBytes(typedBytes(components.get(i)));
@@ -129,7 +132,12 @@ public final class EffectivePartitionKey {
         // hash128x64 returns {h1, h2}; the digest bytes are h1 then h2, each little-endian, so the
         // reversed digest is h2 then h1, each big-endian.
         long[] h = MurmurHash3.hash128x64(bytes);
-        return ByteBuffer.allocate(LEVEL_BYTES).putLong(h[1]).putLong(h[0]).array();
+        byte[] out = new byte[LEVEL_BYTES];
+        for (int i = 0; i < 8; i++) {
+            out[i] = (byte) (h[1] >>> (56 - 8 * i));
+            out[8 + i] = (byte) (h[0] >>> (56 - 8 * i));
+        }
+        return out;
     }
 
     private static byte[] numberBytes(double value) {
@@ -148,6 +156,17 @@ public final class EffectivePartitionKey {
 
     private static byte[] stringBytes(String value) {
         // Hash V2 hashes the whole UTF-8 string: unlike V1 it does not truncate at 100 characters.
+        int n = value.length();
+        byte[] ascii = new byte[n + 2]; // ASCII (the common key) written straight into the typed bytes
+        ascii[0] = STRING;
+        ascii[n + 1] = STRING_END_V2;
+        int i = 0;
+        for (char c; i < n && (c = value.charAt(i)) < 0x80; i++) {
+            ascii[i + 1] = (byte) c;
+        }
+        if (i == n) {
+            return ascii;
+        }
         byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
         ByteArrayOutputStream out = new ByteArrayOutputStream(utf8.length + 2);
         out.write(STRING);

@@ -49,7 +49,19 @@ public final class PartitionKeyValue {
     }
 
     public static PartitionKeyValue of(List<JsonNode> components) {
-        return new PartitionKeyValue(List.copyOf(components), encode(components));
+        if (components.size() == 1 && components.get(0) != null && components.get(0).isTextual()) {
+            String s = components.get(0).textValue();
+            if (s.length() <= PartitionKeyCache.MAX_CACHED_LENGTH) { // a hot key is hashed once (PartitionKeyCache)
+                PartitionKeyValue cached = PartitionKeyCache.get(s);
+                if (cached == null) {
+                    cached = new PartitionKeyValue(List.of(TextNode.valueOf(s)), encode(components));
+                    PartitionKeyCache.put(s, cached);
+                }
+                return cached;
+            }
+        }
+        List<JsonNode> copy = components.size() == 1 ? List.of(components.get(0)) : List.copyOf(components);
+        return new PartitionKeyValue(copy, encode(copy));
     }
 
     public static PartitionKeyValue of(JsonNode... components) {
@@ -58,6 +70,20 @@ public final class PartitionKeyValue {
 
     /** The "none" logical partition: every level undefined. */
     public static PartitionKeyValue none(int levels) {
+        if (levels < NONE.length) {
+            PartitionKeyValue v = NONE[levels];
+            if (v == null) {
+                NONE[levels] = v = noneOf(levels); // racing threads build equal values
+            }
+            return v;
+        }
+        return noneOf(levels);
+    }
+
+    /** The "none" values of 0..3 levels, built once (every request of an unsharded Mongo collection uses one). */
+    private static final PartitionKeyValue[] NONE = new PartitionKeyValue[4];
+
+    private static PartitionKeyValue noneOf(int levels) {
         List<JsonNode> c = new ArrayList<>(levels);
         for (int i = 0; i < levels; i++) {
             c.add(MissingNode.getInstance());

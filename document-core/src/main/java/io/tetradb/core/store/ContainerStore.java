@@ -1754,17 +1754,7 @@ public final class ContainerStore {
 
     /** Unique per (container, logical partition, lsn); the quoted form is what clients see. */
     String etag(long lsn) {
-        char[] c = "00000000-0000-0000-0000-000000000000".toCharArray();
-        hex(c, 0, 8, definition.collId());
-        hex(c, 24, 12, lsn);
-        return new String(c);
-    }
-
-    private static void hex(char[] out, int at, int digits, long v) {
-        for (int i = at + digits - 1; i >= at; i--) {
-            out[i] = Character.forDigit((int) (v & 0xF), 16);
-            v >>>= 4;
-        }
+        return ItemEtags.of(definition.collId(), lsn); // read-path: Latin-1 bytes, no char[] to compress
     }
 
     private static boolean etagMatches(String given, String etag) {

@@ -28,6 +28,24 @@ public final class BinaryItemRawBson implements BinaryItemEvents.Sink {
             BinaryItemReader.key("_self"), BinaryItemReader.key("_etag"), BinaryItemReader.key("_attachments"),
             BinaryItemReader.key("_ts"), TYPES, BinaryItemReader.key(DocumentMapper.REPLACED)};
 
+    /** The first bytes and the longest of the hidden names: a field that cannot be one is not compared with them. */
+    private static final boolean[] HIDDEN_FIRST = new boolean[256];
+    private static final int MAX_HIDDEN_LENGTH;
+    /** BSON names of array elements "0".."255", each with its terminating NUL: an array's element names. */
+    private static final byte[][] INDEX_NAMES = new byte[256][];
+
+    static {
+        int max = 0;
+        for (byte[] hidden : HIDDEN) {
+            HIDDEN_FIRST[hidden[0] & 0xFF] = true;
+            max = Math.max(max, hidden.length);
+        }
+        MAX_HIDDEN_LENGTH = max;
+        for (int i = 0; i < INDEX_NAMES.length; i++) {
+            INDEX_NAMES[i] = (i + "\0").getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
     private byte[] out;
     private int n;
     /** Per open container (index = nesting level, the document itself is 1): where its size goes, array or not. */
@@ -104,9 +122,11 @@ public final class BinaryItemRawBson implements BinaryItemEvents.Sink {
     @Override
     public boolean field(byte[] b, int off, int length, int depth) {
         if (level == 1) {
-            for (byte[] hidden : HIDDEN) {
-                if (Arrays.equals(b, off, off + length, hidden, 0, hidden.length)) {
-                    return false;
+            if (length > 0 && length <= MAX_HIDDEN_LENGTH && HIDDEN_FIRST[b[off] & 0xFF]) { // most names: no compare
+                for (byte[] hidden : HIDDEN) {
+                    if (Arrays.equals(b, off, off + length, hidden, 0, hidden.length)) {
+                        return false;
+                    }
                 }
             }
             if (length > 0 && b[off] == '~') { // a stored name back to the user's
@@ -149,11 +169,15 @@ public final class BinaryItemRawBson implements BinaryItemEvents.Sink {
     /** An element's type and name (an array's elements are named by their index). */
     private void header(int type) {
         if (arrays[level]) {
-            byte[] index = Integer.toString(counts[level]).getBytes(StandardCharsets.US_ASCII);
-            ensure(2 + index.length);
+            int i = counts[level];
+            byte[] index = i < INDEX_NAMES.length ? INDEX_NAMES[i]
+                    : (i + "\0").getBytes(StandardCharsets.US_ASCII);
+            ensure(1 + index.length);
             out[n++] = (byte) type;
             System.arraycopy(index, 0, out, n, index.length);
-            n += index.length;
+            n += index.length; // the NUL included
+            counts[level]++;
+            return;
         } else {
             ensure(2 + keyLen);
             out[n++] = (byte) type;
