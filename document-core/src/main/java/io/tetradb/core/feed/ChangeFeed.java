@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ChangeFeed {
     /** Records looked at per page at most, so a narrow scope over a busy container still answers promptly. */
     static final int MAX_SCANNED_PER_PAGE = 20_000;
+    private static final byte[] NOTHING = new byte[0];
     private static final byte[] LSN_FIELD = ",\"_lsn\":".getBytes(StandardCharsets.US_ASCII);
 
     private final ChangeFeeds feeds;
@@ -43,6 +44,32 @@ public final class ChangeFeed {
         this.policy = ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
         superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
         this.reads = new io.tetradb.core.reads.EmbeddedItemReads(feeds.engine());
+        byte[] since = feeds.engine().get(Space.FEED, FeedKeys.partitionIndexedSince(collId));
+        if (since == null) { // before this container's first record of this run: every later one is indexed
+            long last = feeds.sequencer().last();
+            feeds.engine().apply(new WriteSet().put(Space.FEED, FeedKeys.partitionIndexedSince(collId),
+                    ByteBuffer.allocate(8).putLong(last).array()));
+            this.partitionIndexedSince = last;
+        } else {
+            this.partitionIndexedSince = ByteBuffer.wrap(since).getLong();
+        }
+    }
+
+    /** Every record numbered above this has its partition index key ({@link FeedKeys#partitionRecord}). */
+    private final long partitionIndexedSince;
+    /** Change records the reads looked at (for tests and metrics: a narrow scope reads its own only). */
+    private final AtomicLong recordsRead = new AtomicLong();
+
+    public long recordsRead() {
+        return recordsRead.get();
+    }
+
+    void countRead() {
+        recordsRead.incrementAndGet();
+    }
+
+    ChangeFeeds feeds() {
+        return feeds;
     }
 
     // ---- item-reads hook: pages read records and latest items through the container's ItemReads ----
@@ -133,6 +160,7 @@ public final class ChangeFeed {
                 ChangeRecord numbered = new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
                         r.ttlExpired(), r.logicalPartition(), r.id(), r.current(), r.previous());
                 ws.put(Space.FEED, FeedKeys.record(collId, seq), numbered.encode());
+                ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq), NOTHING);
                 if (r.operationType() != ChangeRecord.OperationType.CREATE) {
                     superseded.incrementAndGet();
                 }
@@ -202,6 +230,10 @@ public final class ChangeFeed {
             return new ChangeFeedPage(out, Math.max(after, 0), true);
         }
         Scope scope = new Scope(request);
+        if (request.partitionKey() != null && after >= partitionIndexedSince && reads.embedded()) {
+            // the partition index is the embedded layout's; through the contract a partition's changes are its own rows
+            return new PartitionFeedRead(this, request, scope::includes, stable).read();
+        }
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
         List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
         long position = after;
@@ -212,6 +244,7 @@ public final class ChangeFeed {
             while (c.next()) {
                 long seq = FeedKeys.seqOf(c.key());
                 ChangeRecord r = ChangeRecord.decode(seq, c.value());
+                recordsRead.incrementAndGet();
                 position = seq;
                 if (r.crtsMillis() < request.notBeforeMillis()) {
                     continue; // before the point in time: skipped without counting, so one page gets past them
@@ -243,7 +276,7 @@ public final class ChangeFeed {
      * version, each with the stored item as JSON with {@code _lsn}: one multi-get for the page instead of one read per
      * record (the processor's per-change cost).
      */
-    private void latestItems(List<ChangeRecord> records, List<ChangeFeedPage.Change> out) {
+    void latestItems(List<ChangeRecord> records, List<ChangeFeedPage.Change> out) {
         List<byte[]> keys = new ArrayList<>(records.size());
         for (ChangeRecord r : records) {
             keys.add(docKey(r));

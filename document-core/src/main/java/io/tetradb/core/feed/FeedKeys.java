@@ -9,6 +9,10 @@ import java.nio.ByteBuffer;
  * <pre>
  * collId · 'S' · seq(8)  → {@link ChangeRecord}
  * collId · 'M'           → {@link ChangeFeedPolicy}
+ * collId · 'P' · EPK · pk · seq(8) → nothing: the partition index, one key per record, so a feed read of one
+ *                          logical partition (or hierarchical key prefix: an EPK prefix) reads only its keys
+ * collId · 'Q'           → seq(8): every record numbered above it has its partition key (records of directories
+ *                          written before the index have none; reads that start below it scan the sequence)
  * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
  *                          deleted, so the sequence never goes back after a restart
  * </pre>
@@ -19,6 +23,28 @@ final class FeedKeys {
     static final byte LEGACY_END = 0x40;
 
     private FeedKeys() {
+    }
+
+    static final byte PARTITION = 'P';
+    static final byte PARTITION_SINCE = 'Q';
+
+    /** {@code collId · 'P' · logicalPartition · seq}: a record's key in the partition index. */
+    static byte[] partitionRecord(int collId, byte[] logicalPartition, long seq) {
+        return ByteBuffer.allocate(5 + logicalPartition.length + 8).putInt(collId).put(PARTITION).put(logicalPartition)
+                .putLong(seq).array();
+    }
+
+    /** {@code collId · 'P' · prefix}: the partition index's keys of a logical partition or an EPK prefix. */
+    static byte[] partitionPrefix(int collId, byte[] prefix) {
+        return ByteBuffer.allocate(5 + prefix.length).putInt(collId).put(PARTITION).put(prefix).array();
+    }
+
+    static long seqOfPartitionRecord(byte[] key) {
+        return ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+    }
+
+    static byte[] partitionIndexedSince(int collId) {
+        return ByteBuffer.allocate(5).putInt(collId).put(PARTITION_SINCE).array();
     }
 
     static byte[] record(int collId, long seq) {

@@ -184,7 +184,7 @@ public final class FeedPruner implements AutoCloseable {
                     Long previous = r.operationType() == ChangeRecord.OperationType.DELETE ? p.latest.remove(item)
                             : p.latest.put(item, r.seq());
                     if (previous != null && previous <= p.decided) {
-                        doom(previous); // kept as its item's latest version until now
+                        doom(previous, logicalPartitionOf(item)); // kept as its item's latest version until now
                     }
                 }
                 p.seen = fresh.isEmpty() ? stable : fresh.get(fresh.size() - 1).seq();
@@ -233,15 +233,15 @@ public final class FeedPruner implements AutoCloseable {
                 return false;
             }
             if (r.operationType() == ChangeRecord.OperationType.DELETE) {
-                doom(r.seq());
+                doom(r.seq(), r.logicalPartition());
             } else {
                 ByteBuffer item = PruneProgress.itemOf(r);
                 Long newest = p.latest.get(item);
                 if (newest == null || newest != r.seq()) {
-                    doom(r.seq()); // a later record of its item was seen
+                    doom(r.seq(), r.logicalPartition()); // a later record of its item was seen
                 } else if (r.seq() <= p.trustedAfter && superseded(r)) {
                     p.latest.remove(item); // written before this run: its item changed without a record seen here
-                    doom(r.seq());
+                    doom(r.seq(), r.logicalPartition());
                 }
             }
             p.decided = r.seq();
@@ -273,7 +273,7 @@ public final class FeedPruner implements AutoCloseable {
                         break;
                     }
                     if (r.operationType() == ChangeRecord.OperationType.DELETE || superseded(r)) {
-                        doom(r.seq());
+                        doom(r.seq(), r.logicalPartition());
                     }
                 }
             }
@@ -286,7 +286,16 @@ public final class FeedPruner implements AutoCloseable {
             return stored == null || io.tetradb.core.store.ItemCodec.lsn(stored) != r.lsn();
         }
 
-        private void doom(long seq) {
+        /** {@code EPK · pk} of an item key ({@code EPK · pk · id}, {@link PruneProgress#itemOf}). */
+        private byte[] logicalPartitionOf(ByteBuffer item) {
+            int epk = 16 * feed.levels();
+            byte[] key = item.array();
+            return java.util.Arrays.copyOf(key, epk + io.tetradb.core.partition.PartitionKeyValue.encodedLength(key, epk,
+                    feed.levels()));
+        }
+
+        private void doom(long seq, byte[] logicalPartition) {
+            doomed.add(FeedKeys.partitionRecord(feed.collId(), logicalPartition, seq)); // its partition index key
             doomed.add(FeedKeys.record(feed.collId(), seq));
             if (doomed.size() == CHUNK) {
                 flush();
@@ -300,7 +309,7 @@ public final class FeedPruner implements AutoCloseable {
             WriteSet ws = new WriteSet();
             doomed.forEach(k -> ws.delete(Space.FEED, k));
             feeds.engine().apply(ws);
-            removed += doomed.size();
+            removed += doomed.size() / 2; // a record and its partition index key each
             doomed.clear();
         }
     }

@@ -128,6 +128,10 @@ public final class PartitionWrite {
             } else if (single && w.space() == Space.FEED && w.value() != null && w.key().length == 13
                     && PartitionLayout.startsWith(w.key(), feedPrefix)) {
                 cs.add(ChangeRecord.decode(PartitionLayout.getLong(w.key(), 5), w.value()));
+            } else if (single && w.space() == Space.FEED && w.key().length > 13 && w.key()[4] == 'P'
+                    && java.util.Arrays.equals(w.key(), 0, 4, feedPrefix, 0, 4)) {
+                // the feed's partition index key of one of these records (collId · 'P' · EPK · pk · seq): part of
+                // the change records' embedded layout, not a side write; an engine keeping records by partition needs none
             } else if (single && w.space() == Space.META && w.value() != null && Arrays.equals(w.key(), statsKey)) {
                 stats = PartitionStats.decode(w.value());
             } else {

@@ -1,0 +1,137 @@
+package io.tetradb.core.feed;
+
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * One change-feed page of a partition key scope (one logical partition, or a hierarchical key prefix) read through
+ * the partition index ({@code collId · 'P' · EPK · pk · seq}) instead of the container's whole sequence: it looks at
+ * the scope's records only, so a reader of one key of a busy container reads (and waits for) its own changes. Pages
+ * mean what the sequence scan's mean: changes after {@code request.after()} in feed order, the position of the last
+ * record looked at, at most {@link ChangeFeed#MAX_SCANNED_PER_PAGE} records looked at.
+ */
+final class PartitionFeedRead {
+    /** Records fetched per multi-get. */
+    private static final int BATCH = 256;
+
+    private final ChangeFeed feed;
+    private final ChangeFeedRequest request;
+    private final Predicate<ChangeRecord> inScope;
+    private final long stable;
+    private final StorageEngine engine;
+
+    PartitionFeedRead(ChangeFeed feed, ChangeFeedRequest request, Predicate<ChangeRecord> inScope, long stable) {
+        this.feed = feed;
+        this.request = request;
+        this.inScope = inScope;
+        this.stable = stable;
+        this.engine = feed.feeds().engine();
+    }
+
+    ChangeFeedPage read() {
+        long after = request.after();
+        List<Long> seqs = sequence(after);
+        boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
+        List<ChangeFeedPage.Change> out = new ArrayList<>();
+        List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
+        long position = after;
+        boolean caughtUp = true;
+        int scanned = 0;
+        pages:
+        for (int from = 0; from < seqs.size(); from += BATCH) {
+            List<Long> batch = seqs.subList(from, Math.min(seqs.size(), from + BATCH));
+            List<byte[]> keys = new ArrayList<>(batch.size());
+            for (long seq : batch) {
+                keys.add(FeedKeys.record(feed.collId(), seq));
+            }
+            List<byte[]> values = engine.multiGet(Space.FEED, keys);
+            for (int i = 0; i < batch.size(); i++) {
+                long seq = batch.get(i);
+                position = seq;
+                byte[] v = values.get(i);
+                if (v == null) {
+                    continue; // pruned after its index key was listed
+                }
+                ChangeRecord r = ChangeRecord.decode(seq, v);
+                feed.countRead();
+                if (r.crtsMillis() < request.notBeforeMillis()) {
+                    continue;
+                }
+                if (inScope.test(r)) {
+                    if (!latest) {
+                        out.add(new ChangeFeedPage.Change(r, null));
+                    } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
+                        candidates.add(r);
+                    }
+                }
+                if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= ChangeFeed.MAX_SCANNED_PER_PAGE) {
+                    caughtUp = false;
+                    break pages;
+                }
+            }
+        }
+        if (seqs.size() >= ChangeFeed.MAX_SCANNED_PER_PAGE) {
+            caughtUp = false; // more of the scope's records may follow the ones listed
+        }
+        if (caughtUp) {
+            position = stable;
+        }
+        if (!candidates.isEmpty()) {
+            feed.latestItems(candidates, out);
+        }
+        return new ChangeFeedPage(out, position, caughtUp);
+    }
+
+    /**
+     * The scope's record numbers in (after, stable], ascending, at most {@link ChangeFeed#MAX_SCANNED_PER_PAGE}. One
+     * logical partition's keys are in number order: one seek. A key prefix spans several logical partitions, each in
+     * number order: its keys are listed and merged (the smallest numbers of the union are among each partition's
+     * smallest, so none is missed).
+     */
+    private List<Long> sequence(long after) {
+        PartitionKeyValue pk = request.partitionKey();
+        List<Long> out = new ArrayList<>();
+        if (pk.levels() == feed.levels() || pk.isNone()) {
+            byte[] lp = new byte[pk.epk().length + pk.encoded().length];
+            System.arraycopy(pk.epk(), 0, lp, 0, pk.epk().length);
+            System.arraycopy(pk.encoded(), 0, lp, pk.epk().length, pk.encoded().length);
+            try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.partitionRecord(feed.collId(), lp, after + 1),
+                    FeedKeys.partitionRecord(feed.collId(), lp, stable + 1), false)) {
+                while (out.size() < ChangeFeed.MAX_SCANNED_PER_PAGE && c.next()) {
+                    out.add(FeedKeys.seqOfPartitionRecord(c.key()));
+                }
+            }
+            return out;
+        }
+        byte[] start = FeedKeys.partitionPrefix(feed.collId(), pk.epk());
+        byte[] end = prefixEnd(start);
+        try (KeyCursor c = engine.cursor(Space.FEED, start, end, false)) {
+            while (c.next()) {
+                long seq = FeedKeys.seqOfPartitionRecord(c.key());
+                if (seq > after && seq <= stable) {
+                    out.add(seq);
+                }
+            }
+        }
+        out.sort(Long::compare);
+        return out.size() > ChangeFeed.MAX_SCANNED_PER_PAGE ? out.subList(0, ChangeFeed.MAX_SCANNED_PER_PAGE) : out;
+    }
+
+    private static byte[] prefixEnd(byte[] prefix) {
+        byte[] end = Arrays.copyOf(prefix, prefix.length);
+        for (int i = end.length - 1; i >= 0; i--) {
+            if (end[i] != (byte) 0xFF) {
+                end[i]++;
+                return Arrays.copyOf(end, i + 1);
+            }
+        }
+        throw new IllegalArgumentException("no end after an all-0xFF prefix");
+    }
+}
