@@ -600,9 +600,6 @@ public final class ContainerStore {
                 return 0;
             }
             ReentrantLock lock = store.lockFor(lpPrefix);
-            if (store.ttlPurger().fastPath() && TtlPurgeChunk.fits(this)) { // ttl-feed hook: the lean purge, same keys
-                return new TtlPurgeChunk(this, store, pk, lpPrefix).run(entries, lock, map);
-            }
             lock.lock();
             Transaction tx = null;
             int n;

@@ -118,29 +118,6 @@ public final class TtlPurger {
         }
     }
 
-    /** Whether plain containers are purged by {@link TtlPurgeChunk} (system property {@code tetradb.ttl.fastPurge}). */
-    private volatile boolean fastPath = !"false".equals(System.getProperty("tetradb.ttl.fastPurge"));
-
-    boolean fastPath() {
-        return fastPath;
-    }
-
-    private final AtomicLong fastPurged = new AtomicLong();
-
-    /** Items {@link TtlPurgeChunk} deleted since the store opened (the rest went through the general delete). */
-    long fastPurged() {
-        return fastPurged.get();
-    }
-
-    void countFast(int n) {
-        fastPurged.addAndGet(n);
-    }
-
-    /** For tests and comparisons: false purges every container with the general delete transaction. */
-    void fastPath(boolean on) {
-        fastPath = on;
-    }
-
     /** The most items deleted per second (default 200,000; system property {@code tetradb.ttl.purgeRate}). */
     public int maxItemsPerSecond() {
         return maxItemsPerSecond;
