@@ -1565,7 +1565,8 @@ public final class ContainerStore {
             lsn++;
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
-            List<ByteBuffer> entries = entries(id, item, ts);
+            List<ByteBuffer> entries = BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body) // write-path
+                    ? binaryEntries(id, stored, ts) : entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
@@ -1593,9 +1594,18 @@ public final class ContainerStore {
                 if (old == null || !policies.policyFor(docKey(i)).enabled()) {
                     return List.of();
                 }
+                if (BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinary(old)) { // write-path: no parse
+                    return binaryEntries(i, old, io.tetradb.core.item.StoredItems.ts(old));
+                }
                 ObjectNode node = parsedBefore(i);
                 return entries(i, node, node.path("_ts").asLong());
             });
+        }
+
+        /** write-path: the entries of a binary stored version, from its bytes (the same keys as from its tree). */
+        private List<ByteBuffer> binaryEntries(String id, byte[] stored, long versionTs) {
+            return BinaryIndexEntries.of(paths, docKey(id), collId.length, stored,
+                    io.tetradb.core.item.StoredItems.HEADER, versionTs, policies.policyFor(docKey(id)));
         }
 
         private List<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {
