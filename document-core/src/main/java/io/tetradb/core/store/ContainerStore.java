@@ -762,8 +762,10 @@ public final class ContainerStore {
         try {
             String id = op.id();
             byte[] body = null;
-            if (op.item() != null) {
-                JsonNode idNode = op.item().get("id");
+            ObjectNode item = op.item() != null ? op.item() // write-path: an encoded item's checked fields only
+                    : op.encoded() != null ? op.encoded().keyFields(definition.partitionKey()) : null;
+            if (item != null) {
+                JsonNode idNode = item.get("id");
                 if (idNode == null || idNode.isNull()) {
                     throw new StoreException(Status.BAD_REQUEST, "the item has no 'id' property; every item needs a string id");
                 }
@@ -775,12 +777,12 @@ public final class ContainerStore {
                             + "' differs from the id '" + id + "' it replaces; an id cannot change");
                 }
                 id = idNode.textValue();
-                if (!definition.partitionKey().matches(op.item(), pk)) {
+                if (!definition.partitionKey().matches(item, pk)) {
                     throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
-                            + partitionKeyOf(op.item()) + " does not match the partition key of the request " + pk);
+                            + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
                 }
-                io.tetradb.core.ttl.TimeToLive.validateItem(op.item(), definition.defaultTimeToLive());
-                body = writer.write(op.item());
+                io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
+                body = op.item() != null ? writer.write(op.item()) : op.encoded().storedBody(store.codec(), writer);
                 checkSize(body.length);
             }
             validateId(id);
@@ -880,6 +882,10 @@ public final class ContainerStore {
             for (int i = prepared.size(); i < ops.size(); i++) {
                 ItemOperation op = ops.get(i);
                 String id = op.id() != null || op.item() == null ? op.id() : op.item().path("id").asText(null);
+                if (id == null && op.encoded() != null) { // write-path
+                    JsonNode idNode = op.encoded().field("id");
+                    id = idNode == null ? null : idNode.asText(null);
+                }
                 prepared.add(new Prepared(op, id, null, null, 0));
             }
             return failed(prepared, index, last.errorStatus(), last.error());
@@ -1349,16 +1355,16 @@ public final class ContainerStore {
                         throw new StoreException(Status.CONFLICT, "an item with id " + id
                                 + " already exists in partition " + pk);
                     }
-                    return write(op.type(), id, p.body(), op.item(), Status.CREATED);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.CREATED);
                 }
                 case UPSERT -> {
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), op.item(), cur == null ? Status.CREATED : Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), cur == null ? Status.CREATED : Status.OK);
                 }
                 case REPLACE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), op.item(), Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.OK);
                 }
                 case PATCH -> {
                     requireExists(cur, id);
@@ -1393,6 +1399,20 @@ public final class ContainerStore {
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+
+        /**
+         * write-path: the tree {@link #write} reads: the caller's, or for an encoded item the fields the write reads
+         * (id, ttl, partition key), or the whole item where unique keys, date-field expiry, face-unique indexes or
+         * adjacency read more of it.
+         */
+        private ObjectNode itemOf(ItemOperation op) {
+            if (op.item() != null || op.encoded() == null) {
+                return op.item();
+            }
+            boolean whole = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || !rule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
+            return whole ? op.encoded().tree() : op.encoded().keyFields(definition.partitionKey());
         }
 
         private ItemResult remove(ItemOperation.Type type, String id, byte[] cur) {

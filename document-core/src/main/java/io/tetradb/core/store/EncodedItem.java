@@ -80,6 +80,14 @@ public final class EncodedItem {
         return false;
     }
 
+    /**
+     * The body the store keeps: these bytes, unless the item carries system properties of its own (dropped, as from a
+     * tree) or the store writes JSON text ({@code -Dtetradb.itemFormat=json}); then the tree's body.
+     */
+    byte[] storedBody(ItemCodec codec, ItemCodec.BodyWriter writer) {
+        return codec.writesBinary() && !hasSystemProperty() ? body : writer.write(tree());
+    }
+
     private static final Map<List<String>, List<String>> KEY_FIELDS = new ConcurrentHashMap<>();
 
     private static List<String> keyFields(List<String> pkPaths) {
