@@ -118,6 +118,17 @@ public final class BinaryIndexTerms {
             int n = (int) v;
             int start = (int) (v >>> 32);
             int suffixLength = suffix.length - suffixFrom;
+            if (n <= IndexTerms.MAX_STRING_CHARS && plainAscii(b, start, n)) { // the common case: the bytes as they are
+                byte[] out = new byte[prefix.length + n + 3 + suffixLength];
+                System.arraycopy(prefix, 0, out, 0, prefix.length);
+                out[prefix.length] = (byte) ValueOrder.RANK_STRING;
+                System.arraycopy(b, start, out, prefix.length + 1, n);
+                int o = prefix.length + 1 + n;
+                out[o] = 0x00;
+                out[o + 1] = 0x01;
+                System.arraycopy(suffix, suffixFrom, out, o + 2, suffixLength);
+                return out;
+            }
             // CESU form is at most 1.5 × UTF-8 (a 4-byte sequence becomes 6); 0x00 doubles; + tag and terminator
             byte[] out = new byte[prefix.length + 1 + 2 * n + 2 + suffixLength];
             System.arraycopy(prefix, 0, out, 0, prefix.length);
@@ -131,6 +142,16 @@ public final class BinaryIndexTerms {
             return o == out.length ? out : Arrays.copyOf(out, o);
         }
         return IndexKeyEncoding.encodeEntry(prefix, indexedValue(b, at), suffix, suffixFrom);
+    }
+
+    /** ASCII without NUL (which the key escapes). */
+    private static boolean plainAscii(byte[] b, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            if (b[i] <= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The value the index keys for the scalar at {@code at}, as the tree path computes it. */

@@ -360,6 +360,63 @@ public final class BinaryItemStreamWriter {
         put(MAX_KEY);
     }
 
+    /** A whole value of the typed model given as a tree (a face's typed scalar, or a container). */
+    public void value(com.fasterxml.jackson.databind.JsonNode v) {
+        switch (io.tetradb.core.value.ValueType.of(v)) {
+            case NULL -> nullValue();
+            case BOOLEAN -> bool(v.booleanValue());
+            case INT32 -> int32(v.intValue());
+            case INT64 -> int64(v.longValue());
+            case DOUBLE -> float64(v.doubleValue());
+            case FLOAT -> float32(v.floatValue());
+            case BIG_INTEGER -> bigInteger(v.bigIntegerValue());
+            case BIG_DECIMAL -> bigDecimal(v.decimalValue());
+            case DECIMAL128 -> {
+                if (v instanceof io.tetradb.core.value.Decimal128Node) {
+                    decimal128(v.decimalValue());
+                } else {
+                    double d = v.doubleValue();
+                    decimal128Special(Double.isNaN(d) ? 0 : d > 0 ? 1 : 2);
+                }
+            }
+            case STRING -> string(v.textValue());
+            case ARRAY -> {
+                startArray();
+                for (com.fasterxml.jackson.databind.JsonNode e : v) {
+                    value(e);
+                }
+                endArray();
+            }
+            case OBJECT -> {
+                startObject();
+                for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
+                     v.fields(); it.hasNext(); ) {
+                    java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f = it.next();
+                    name(f.getKey());
+                    value(f.getValue());
+                }
+                endObject();
+            }
+            case DATE_TIME -> {
+                io.tetradb.core.value.DateTimeNode d = (io.tetradb.core.value.DateTimeNode) v;
+                dateTime(d.ticks(), d.hasOffset() ? d.offsetMinutes() : io.tetradb.core.value.DateTimeNode.NO_OFFSET);
+            }
+            case BINARY -> binary(((io.tetradb.core.value.BinaryDataNode) v).subtype(),
+                    ((io.tetradb.core.value.BinaryDataNode) v).bytes());
+            case OBJECT_ID -> objectId(((io.tetradb.core.value.ObjectIdNode) v).bytes());
+            case UUID -> {
+                java.util.UUID u = ((io.tetradb.core.value.UuidNode) v).uuid();
+                uuid(u.getMostSignificantBits(), u.getLeastSignificantBits());
+            }
+            case TIMESTAMP -> timestamp(((io.tetradb.core.value.TimestampNode) v).value());
+            case REGEX -> regex(((io.tetradb.core.value.RegexNode) v).pattern(),
+                    ((io.tetradb.core.value.RegexNode) v).options());
+            case MIN_KEY -> minKey();
+            case MAX_KEY -> maxKey();
+            default -> throw new IllegalArgumentException("an item cannot hold " + v.getNodeType());
+        }
+    }
+
     // ---- bytes
 
     private void decimal(int tag, BigDecimal d) {

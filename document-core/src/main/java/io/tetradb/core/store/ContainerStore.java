@@ -1355,16 +1355,17 @@ public final class ContainerStore {
                         throw new StoreException(Status.CONFLICT, "an item with id " + id
                                 + " already exists in partition " + pk);
                     }
-                    return write(op.type(), id, p.body(), itemOf(op), Status.CREATED);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.CREATED, isEncoded(op));
                 }
                 case UPSERT -> {
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), itemOf(op), cur == null ? Status.CREATED : Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), cur == null ? Status.CREATED : Status.OK,
+                            isEncoded(op));
                 }
                 case REPLACE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), itemOf(op), Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.OK, isEncoded(op));
                 }
                 case PATCH -> {
                     requireExists(cur, id);
@@ -1565,7 +1566,17 @@ public final class ContainerStore {
             }
         }
 
+        /** write-path: an encoded item's tree is partial, so its index entries come from its bytes. */
+        private boolean isEncoded(ItemOperation op) {
+            return op.item() == null && op.encoded() != null;
+        }
+
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
+            return write(type, id, body, item, status, false);
+        }
+
+        private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status,
+                                 boolean encoded) {
             if (!io.tetradb.core.item.StoredItems.isBinaryBody(body)) {
                 item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
             }
@@ -1585,7 +1596,8 @@ public final class ContainerStore {
             lsn++;
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
-            List<ByteBuffer> entries = BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body) // write-path
+            // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
+            List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
                     ? binaryEntries(id, stored, ts) : entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
