@@ -65,10 +65,23 @@ public final class EncodedItem {
         return out;
     }
 
-    /** The item as the partition key and the id read it: {@code id}, {@code ttl} and the key's top-level fields. */
+    /**
+     * The item as the partition key and the id read it: {@code id}, {@code ttl} and the key's top-level fields.
+     * Decoded once per key definition (the face and the core both read it); callers must not change it.
+     */
     public ObjectNode keyFields(PartitionKeyDefinition pk) {
-        return fields(KEY_FIELDS.computeIfAbsent(pk.paths(), EncodedItem::keyFields));
+        KeyFields k = keyFields;
+        if (k == null || !k.paths.equals(pk.paths())) {
+            k = new KeyFields(pk.paths(), fields(KEY_FIELDS.computeIfAbsent(pk.paths(), EncodedItem::keyFields)));
+            keyFields = k;
+        }
+        return k.fields;
     }
+
+    private record KeyFields(List<String> paths, ObjectNode fields) {
+    }
+
+    private volatile KeyFields keyFields;
 
     /** Whether the item carries a system property of its own (written back after a read): the core drops those. */
     boolean hasSystemProperty() {
