@@ -118,7 +118,9 @@ public final class BinaryIndexTerms {
             int n = (int) v;
             int start = (int) (v >>> 32);
             int suffixLength = suffix.length - suffixFrom;
-            if (n <= IndexTerms.MAX_STRING_CHARS && plainAscii(b, start, n)) { // the common case: the bytes as they are
+            int m = Math.min(n, IndexTerms.MAX_STRING_CHARS); // ASCII: a byte is a unit, the cut is at m bytes
+            if (plainAscii(b, start, m)) { // the common case: the (first) bytes as they are
+                n = m;
                 byte[] out = new byte[prefix.length + n + 3 + suffixLength];
                 System.arraycopy(prefix, 0, out, 0, prefix.length);
                 out[prefix.length] = (byte) ValueOrder.RANK_STRING;
@@ -129,8 +131,9 @@ public final class BinaryIndexTerms {
                 System.arraycopy(suffix, suffixFrom, out, o + 2, suffixLength);
                 return out;
             }
-            // CESU form is at most 1.5 × UTF-8 (a 4-byte sequence becomes 6); 0x00 doubles; + tag and terminator
-            byte[] out = new byte[prefix.length + 1 + 2 * n + 2 + suffixLength];
+            // CESU form is at most 1.5 × UTF-8 (a 4-byte sequence becomes 6), 0x00 doubles, and at most 256 units
+            // of at most 3 bytes are kept; + tag and terminator
+            byte[] out = new byte[prefix.length + 1 + Math.min(2 * n, 3 * IndexTerms.MAX_STRING_CHARS) + 2 + suffixLength];
             System.arraycopy(prefix, 0, out, 0, prefix.length);
             int o = prefix.length;
             out[o++] = (byte) ValueOrder.RANK_STRING;
