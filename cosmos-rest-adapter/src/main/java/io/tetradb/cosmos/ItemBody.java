@@ -28,13 +28,85 @@ final class ItemBody {
     private static final String[] SYSTEM_PROPERTIES = {"_rid", "_self", "_etag", "_attachments", "_ts"};
 
     final ObjectNode item;
+    /** write-path: the item encoded in TB1 straight from the parser's tokens (then {@link #item} is null). */
+    final io.tetradb.core.store.EncodedItem encoded;
     private final byte[] text;
     private boolean echoable;
 
     private ItemBody(ObjectNode item, byte[] text, boolean echoable) {
+        this(item, null, text, echoable);
+    }
+
+    private ItemBody(ObjectNode item, io.tetradb.core.store.EncodedItem encoded, byte[] text, boolean echoable) {
         this.item = item;
+        this.encoded = encoded;
         this.text = text;
         this.echoable = echoable;
+    }
+
+    /** The fields the partition key is read from: the tree's, or the encoded item's key fields. */
+    ObjectNode keyFields(io.tetradb.core.partition.PartitionKeyDefinition pk) {
+        return item != null ? item : encoded.keyFields(pk);
+    }
+
+    /** A create or upsert of this body. */
+    io.tetradb.core.store.ItemOperation createOrUpsert(boolean upsert, String ifMatch) {
+        if (encoded != null) {
+            return upsert ? io.tetradb.core.store.ItemOperation.upsert(encoded, ifMatch)
+                    : io.tetradb.core.store.ItemOperation.create(encoded);
+        }
+        return upsert ? io.tetradb.core.store.ItemOperation.upsert(item, ifMatch)
+                : io.tetradb.core.store.ItemOperation.create(item);
+    }
+
+    /** A replace by this body. */
+    io.tetradb.core.store.ItemOperation replace(String id, String ifMatch) {
+        return encoded != null ? io.tetradb.core.store.ItemOperation.replace(id, encoded, ifMatch)
+                : io.tetradb.core.store.ItemOperation.replace(id, item, ifMatch);
+    }
+
+    /** One TB1 event writer per request thread (a large item's buffer is not kept). */
+    private static final ThreadLocal<io.tetradb.core.item.BinaryItemStreamWriter> WRITERS = new ThreadLocal<>();
+
+    /**
+     * write-path: the body encoded straight into the core's binary item format from the parser's tokens, with no
+     * tree (issue 17); the same 400s as {@link #parse}. A body with a repeated name is parsed as a tree (which keeps
+     * the last value), as before.
+     */
+    static ItemBody parseEncoded(byte[] body, io.tetradb.core.store.ItemCodec codec) {
+        if (body == null || body.length == 0 || firstNonSpace(body) != '{') {
+            return parse(body);
+        }
+        io.tetradb.core.item.BinaryItemStreamWriter w = WRITERS.get();
+        if (w == null) {
+            w = codec.itemStreamWriter();
+            WRITERS.set(w);
+        }
+        try (JsonParser p = Json.MAPPER.getFactory().createParser(body)) {
+            p.nextToken();
+            int flags;
+            try {
+                flags = io.tetradb.core.item.JsonItemEncoder.encode(p, w);
+            } catch (io.tetradb.core.item.BinaryItemStreamWriter.DuplicateFieldException e) {
+                return parse(body);
+            } catch (IllegalArgumentException e) { // the nesting limit, as the core words it for a tree
+                throw new io.tetradb.core.StoreException(io.tetradb.core.Status.BAD_REQUEST,
+                        "the item cannot be stored: " + e.getMessage());
+            }
+            if (p.nextToken() != null) {
+                throw CosmosError.badRequest("The request body is not valid JSON: trailing content after the item.");
+            }
+            byte[] tb1 = w.toByteArray();
+            if (tb1.length > 256 * 1024) {
+                WRITERS.remove();
+            }
+            return new ItemBody(null, new io.tetradb.core.store.EncodedItem(tb1), body,
+                    flags == 0 && !hasUnicodeEscape(body));
+        } catch (JsonProcessingException e) {
+            throw CosmosError.badRequest("The request body is not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw CosmosError.badRequest("The request body cannot be read: " + e.getMessage());
+        }
     }
 
     /** The body as a JSON object; 400 (with {@link Json#parseObject}'s messages) otherwise. */

@@ -67,9 +67,10 @@ final class Items {
                 return respond(r, t, res, true);
             }
             case "PUT": {
-                ItemBody body = ItemBody.parse(r.body());
-                PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), body.item);
-                return respond(r, t, write(r, t, pk, ItemOperation.replace(id, body.item, r.header("If-Match"))),
+                ItemBody body = ItemBody.parseEncoded(r.body(), t.store().codec()); // write-path: no tree
+                PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(),
+                        body.keyFields(t.definition().partitionKey()));
+                return respond(r, t, write(r, t, pk, body.replace(id, r.header("If-Match"))),
                         wantsBody(r), echo(r, body));
             }
             case "PATCH":
@@ -129,11 +130,10 @@ final class Items {
     }
 
     private RestResponse create(RestRequest r, Target t) {
-        ItemBody body = ItemBody.parse(r.body());
-        ObjectNode item = body.item;
-        PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(), item);
-        ItemOperation op = r.flag("x-ms-documentdb-is-upsert")
-                ? ItemOperation.upsert(item, r.header("If-Match")) : ItemOperation.create(item);
+        ItemBody body = ItemBody.parseEncoded(r.body(), t.store().codec()); // write-path: no tree
+        PartitionKeyValue pk = PartitionKeys.forDocument(r, t.definition().partitionKey(),
+                body.keyFields(t.definition().partitionKey()));
+        ItemOperation op = body.createOrUpsert(r.flag("x-ms-documentdb-is-upsert"), r.header("If-Match"));
         return respond(r, t, write(r, t, pk, op), wantsBody(r), echo(r, body));
     }
 

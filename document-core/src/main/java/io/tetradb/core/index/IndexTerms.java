@@ -141,6 +141,16 @@ public final class IndexTerms {
         return node;
     }
 
+    /** Hook for the TB1 term walker (BinaryIndexTerms): a scalar as the index keys it (stored form, bounded). */
+    public static JsonNode indexedForm(JsonNode scalar) {
+        return bounded(asStored(scalar));
+    }
+
+    /** Hook for the TB1 term walker (BinaryIndexTerms): the flat path of {@code name} under {@code parent}. */
+    public static String childPath(String parent, String name) {
+        return child(parent, name);
+    }
+
     /** The indexed form of a scalar: long strings cut to their first characters (never inside a surrogate pair). */
     public static JsonNode bounded(JsonNode value) {
         if (!value.isTextual() || value.textValue().length() <= MAX_STRING_CHARS) {

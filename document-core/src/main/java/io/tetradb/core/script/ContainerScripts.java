@@ -274,7 +274,7 @@ public final class ContainerScripts {
         try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
             double cpu = 0;
-            ObjectNode item = op.item();
+            ObjectNode item = op.withTree().item(); // write-path: an encoded item as a tree
             if (pre != null) {
                 ObjectNode request = mapper.createObjectNode().put("operationType", operation);
                 if (item != null) {

@@ -778,8 +778,10 @@ public final class ContainerStore {
         try {
             String id = op.id();
             byte[] body = null;
-            if (op.item() != null) {
-                JsonNode idNode = op.item().get("id");
+            ObjectNode item = op.item() != null ? op.item() // write-path: an encoded item's checked fields only
+                    : op.encoded() != null ? op.encoded().keyFields(definition.partitionKey()) : null;
+            if (item != null) {
+                JsonNode idNode = item.get("id");
                 if (idNode == null || idNode.isNull()) {
                     throw new StoreException(Status.BAD_REQUEST, "the item has no 'id' property; every item needs a string id");
                 }
@@ -791,12 +793,12 @@ public final class ContainerStore {
                             + "' differs from the id '" + id + "' it replaces; an id cannot change");
                 }
                 id = idNode.textValue();
-                if (!definition.partitionKey().matches(op.item(), pk)) {
+                if (!definition.partitionKey().matches(item, pk)) {
                     throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
-                            + partitionKeyOf(op.item()) + " does not match the partition key of the request " + pk);
+                            + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
                 }
-                io.tetradb.core.ttl.TimeToLive.validateItem(op.item(), definition.defaultTimeToLive());
-                body = writer.write(op.item());
+                io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
+                body = op.item() != null ? writer.write(op.item()) : op.encoded().storedBody(store.codec(), writer);
                 checkSize(body.length);
             }
             validateId(id);
@@ -896,6 +898,10 @@ public final class ContainerStore {
             for (int i = prepared.size(); i < ops.size(); i++) {
                 ItemOperation op = ops.get(i);
                 String id = op.id() != null || op.item() == null ? op.id() : op.item().path("id").asText(null);
+                if (id == null && op.encoded() != null) { // write-path
+                    JsonNode idNode = op.encoded().field("id");
+                    id = idNode == null ? null : idNode.asText(null);
+                }
                 prepared.add(new Prepared(op, id, null, null, 0));
             }
             return failed(prepared, index, last.errorStatus(), last.error());
@@ -1372,16 +1378,17 @@ public final class ContainerStore {
                         throw new StoreException(Status.CONFLICT, "an item with id " + id
                                 + " already exists in partition " + pk);
                     }
-                    return write(op.type(), id, p.body(), op.item(), Status.CREATED);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.CREATED, isEncoded(op));
                 }
                 case UPSERT -> {
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), op.item(), cur == null ? Status.CREATED : Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), cur == null ? Status.CREATED : Status.OK,
+                            isEncoded(op));
                 }
                 case REPLACE -> {
                     requireExists(cur, id);
                     checkIfMatch(op, id, curEtag);
-                    return write(op.type(), id, p.body(), op.item(), Status.OK);
+                    return write(op.type(), id, p.body(), itemOf(op), Status.OK, isEncoded(op));
                 }
                 case PATCH -> {
                     requireExists(cur, id);
@@ -1416,6 +1423,20 @@ public final class ContainerStore {
                 }
                 default -> throw new IllegalStateException();
             }
+        }
+
+        /**
+         * write-path: the tree {@link #write} reads: the caller's, or for an encoded item the fields the write reads
+         * (id, ttl, partition key), or the whole item where unique keys, date-field expiry, face-unique indexes or
+         * adjacency read more of it.
+         */
+        private ObjectNode itemOf(ItemOperation op) {
+            if (op.item() != null || op.encoded() == null) {
+                return op.item();
+            }
+            boolean whole = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || !rule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
+            return whole ? op.encoded().tree() : op.encoded().keyFields(definition.partitionKey());
         }
 
         private ItemResult remove(ItemOperation.Type type, String id, byte[] cur) {
@@ -1568,7 +1589,17 @@ public final class ContainerStore {
             }
         }
 
+        /** write-path: an encoded item's tree is partial, so its index entries come from its bytes. */
+        private boolean isEncoded(ItemOperation op) {
+            return op.item() == null && op.encoded() != null;
+        }
+
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status) {
+            return write(type, id, body, item, status, false);
+        }
+
+        private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status,
+                                 boolean encoded) {
             if (!io.tetradb.core.item.StoredItems.isBinaryBody(body)) {
                 item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
             }
@@ -1588,7 +1619,9 @@ public final class ContainerStore {
             lsn++;
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
-            List<ByteBuffer> entries = entries(id, item, ts);
+            // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
+            List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
+                    ? binaryEntries(id, stored, ts) : entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
@@ -1616,9 +1649,18 @@ public final class ContainerStore {
                 if (old == null || !policies.policyFor(docKey(i)).enabled()) {
                     return List.of();
                 }
+                if (BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinary(old)) { // write-path: no parse
+                    return binaryEntries(i, old, io.tetradb.core.item.StoredItems.ts(old));
+                }
                 ObjectNode node = parsedBefore(i);
                 return entries(i, node, node.path("_ts").asLong());
             });
+        }
+
+        /** write-path: the entries of a binary stored version, from its bytes (the same keys as from its tree). */
+        private List<ByteBuffer> binaryEntries(String id, byte[] stored, long versionTs) {
+            return BinaryIndexEntries.of(paths, docKey(id), collId.length, stored,
+                    io.tetradb.core.item.StoredItems.HEADER, versionTs, policies.policyFor(docKey(id)));
         }
 
         private List<ByteBuffer> entries(String id, ObjectNode item, long versionTs) {

@@ -129,6 +129,11 @@ public final class ItemCodec {
         return maxNestingDepth;
     }
 
+    /** write-path: a writer of TB1 from events (a face's parser) with this store's nesting limit; one per thread. */
+    public io.tetradb.core.item.BinaryItemStreamWriter itemStreamWriter() {
+        return new io.tetradb.core.item.BinaryItemStreamWriter(2048, maxNestingDepth);
+    }
+
     /** A node outside the value model (BinaryNode, POJONode) as its JSON reads back: what the JSON format stores. */
     private JsonNode jsonForm(JsonNode foreign) {
         try {

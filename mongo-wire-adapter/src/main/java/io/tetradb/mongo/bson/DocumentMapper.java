@@ -90,6 +90,21 @@ public final class DocumentMapper {
         return out;
     }
 
+    /**
+     * write-path: a create of {@code doc}, with the item encoded straight from an insert's wire bytes into the core's
+     * binary item format where {@link RawBsonItems#toEncoded} can (no tree), else from {@link #toItem}'s tree.
+     */
+    public static io.tetradb.core.store.ItemOperation createOperation(BsonDocument doc,
+                                                                      io.tetradb.core.store.ItemCodec codec) {
+        if (doc instanceof org.bson.RawBsonDocument raw) {
+            io.tetradb.core.store.EncodedItem encoded = RawBsonItems.toEncoded(raw, codec);
+            if (encoded != null) {
+                return io.tetradb.core.store.ItemOperation.create(encoded);
+            }
+        }
+        return io.tetradb.core.store.ItemOperation.create(toItem(doc));
+    }
+
     /** The top-level fields, {@code _id} first: MongoDB moves {@code _id} to the front of every inserted document. */
     private static void mapFields(BsonDocument doc, ObjectNode out, Walk walk) {
         BsonValue id = doc.get("_id");

@@ -70,6 +70,148 @@ final class RawBsonItems {
         return out;
     }
 
+    /** One TB1 event writer per command thread (a large document's buffer is not kept). */
+    private static final ThreadLocal<io.tetradb.core.item.BinaryItemStreamWriter> WRITERS = new ThreadLocal<>();
+
+    /**
+     * write-path (issue 17): the item of {@code doc} written straight from its BSON bytes into the core's binary item
+     * format, the bytes {@link #toItem} followed by the core's tree writer would give, with no tree and no Java string
+     * for ASCII string values; null for the general path (as {@link #toItem}).
+     */
+    static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc, io.tetradb.core.store.ItemCodec codec) {
+        java.nio.ByteBuffer bytes = doc.getByteBuffer().asNIO();
+        if (bytes.remaining() > Limits.MAX_BSON_OBJECT_SIZE || !bytes.hasArray()) {
+            return null;
+        }
+        BsonValue id = doc.get("_id");
+        if (id == null || id.isDocument() || id.isArray()) {
+            return null;
+        }
+        JsonNode typedId = id.isString() ? TextNode.valueOf(id.asString().getValue()) : BsonToTyped.scalar(id);
+        if (typedId == null) {
+            return null;
+        }
+        io.tetradb.core.item.BinaryItemStreamWriter w = WRITERS.get();
+        if (w == null) {
+            w = codec.itemStreamWriter();
+            WRITERS.set(w);
+        }
+        w.reset();
+        try (BsonBinaryReader r = new BsonBinaryReader(bytes)) {
+            w.startObject();
+            w.name("id");
+            w.string(IdCodec.encode(id));
+            w.name("_id");
+            w.value(typedId);
+            r.readStartDocument();
+            while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
+                String name = r.readName();
+                if (name.equals("_id")) {
+                    r.skipValue();
+                    continue;
+                }
+                if (name.startsWith("$")) {
+                    return null;
+                }
+                w.name(DocumentMapper.storedName(name));
+                if (!encode(r, bytes, w, 1)) {
+                    return null;
+                }
+            }
+            r.readEndDocument();
+            w.endObject();
+        } catch (IllegalArgumentException e) { // a repeated name (the tree keeps the last), the nesting limit
+            return null;
+        }
+        byte[] tb1 = w.toByteArray();
+        if (tb1.length > 256 * 1024) {
+            WRITERS.remove();
+        }
+        return new io.tetradb.core.store.EncodedItem(tb1);
+    }
+
+    /** Writes the value the reader is at; false for the general path. */
+    private static boolean encode(BsonBinaryReader r, java.nio.ByteBuffer bytes,
+                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth) {
+        switch (r.getCurrentBsonType()) {
+            case DOCUMENT -> {
+                if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
+                    return false;
+                }
+                w.startObject();
+                r.readStartDocument();
+                while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
+                    String name = r.readName();
+                    if (name.startsWith("$")) {
+                        return false;
+                    }
+                    w.name(name);
+                    if (!encode(r, bytes, w, depth + 1)) {
+                        return false;
+                    }
+                }
+                r.readEndDocument();
+                w.endObject();
+                return true;
+            }
+            case ARRAY -> {
+                if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
+                    return false;
+                }
+                w.startArray();
+                r.readStartArray();
+                while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
+                    if (!encode(r, bytes, w, depth + 1)) {
+                        return false;
+                    }
+                }
+                r.readEndArray();
+                w.endArray();
+                return true;
+            }
+            case STRING -> {
+                // BSON's string: int32 length (with the NUL) · UTF-8 · NUL. ASCII is copied as it is (it is its own
+                // UTF-8 in TB1 too); anything else is decoded as the driver decodes it (malformed bytes become U+FFFD)
+                int at = r.getBsonInput().getPosition();
+                int n = bytes.getInt(at) - 1;
+                int from = bytes.arrayOffset() + at + 4;
+                byte[] a = bytes.array();
+                if (n >= 0 && ascii(a, from, n)) {
+                    r.skipValue();
+                    w.string(a, from, n);
+                } else {
+                    w.string(r.readString());
+                }
+                return true;
+            }
+            case INT32 -> w.int32(r.readInt32());
+            case INT64 -> w.int64(r.readInt64());
+            case DOUBLE -> w.float64(r.readDouble());
+            case BOOLEAN -> w.bool(r.readBoolean());
+            case NULL -> {
+                r.readNull();
+                w.nullValue();
+            }
+            default -> {
+                JsonNode v = value(r, depth); // the typed scalars, as the tree path maps them
+                if (v == null) {
+                    return false;
+                }
+                w.value(v);
+            }
+        }
+        return true;
+    }
+
+    private static boolean ascii(byte[] a, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            if (a[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** The value the reader is at, or null for the general path. */
     private static JsonNode value(BsonBinaryReader r, int depth) {
         switch (r.getCurrentBsonType()) {

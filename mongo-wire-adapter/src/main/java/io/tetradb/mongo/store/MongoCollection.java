@@ -271,12 +271,12 @@ public final class MongoCollection {
             int start = i;
             try {
                 while (i < docs.size() && ops.size() < maxOps) {
-                    ObjectNode item = DocumentMapper.toItem(docs.get(i));
+                    ItemOperation op = DocumentMapper.createOperation(docs.get(i), container.codec()); // write-path
                     int size = approxSize(docs.get(i)) + 200; // + the core's system properties
                     if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
                         break;
                     }
-                    ops.add(ItemOperation.create(item));
+                    ops.add(op);
                     bytes += size;
                     i++;
                 }

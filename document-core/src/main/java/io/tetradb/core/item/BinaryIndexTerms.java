@@ -1,0 +1,240 @@
+package io.tetradb.core.item;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.FloatNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.IndexTerms;
+import io.tetradb.core.index.PathPattern;
+import io.tetradb.core.value.IndexKeyEncoding;
+import io.tetradb.core.value.ValueOrder;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+
+import static io.tetradb.core.item.BinaryItemFormat.*;
+
+/**
+ * The index terms of a TB1 item read straight from its bytes: the same paths, in the same order, with the same
+ * entry keys as {@link IndexTerms#ofVersion} over the item's tree ({@code BinaryIndexTermsPropertyTest} compares
+ * them), without building the tree. Strings are keyed from their UTF-8 bytes (no Java string), numbers of the common
+ * types from their fixed-width bytes; the rare types (big numbers, decimals, typed values) are decoded one value at
+ * a time and keyed as the tree path keys them.
+ */
+public final class BinaryIndexTerms {
+    /** Stored system properties never indexed from the item itself ({@code _ts} is added by the caller). */
+    private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
+
+    private BinaryIndexTerms() {
+    }
+
+    /** Receives each indexed scalar: its flat path, whether it was reached through an array, and where it starts. */
+    public interface Sink {
+        void term(String path, boolean underArray, byte[] b, int valueAt);
+    }
+
+    /**
+     * Walks the user fields of the TB1 object at {@code off} (system properties skipped) and hands every scalar the
+     * policy indexes to {@code sink}, in document order; {@code _ts} is the caller's.
+     */
+    public static void walk(byte[] b, int off, CompiledIndexingPolicy policy, Sink sink) {
+        if (!policy.enabled()) {
+            return;
+        }
+        new Walk(b, policy, sink).objectAt(off, "", true, false);
+    }
+
+    private static final class Walk {
+        final byte[] b;
+        final CompiledIndexingPolicy policy;
+        final Sink sink;
+        final List<String> concrete = new ArrayList<>(8);
+
+        Walk(byte[] b, CompiledIndexingPolicy policy, Sink sink) {
+            this.b = b;
+            this.policy = policy;
+            this.sink = sink;
+        }
+
+        void objectAt(int at, String flat, boolean root, boolean underArray) {
+            int tag = b[at];
+            int width = tag == OBJECT ? 2 : 4;
+            long cv = BinaryItemReader.varintAt(b, at + 5);
+            int count = (int) cv;
+            int p = (int) (cv >>> 32) + width * count;
+            for (int i = 0; i < count; i++) {
+                long kv = BinaryItemReader.varintAt(b, p);
+                int klen = (int) kv;
+                int kstart = (int) (kv >>> 32);
+                String name = FieldNames.name(b, kstart, klen);
+                int valueAt = kstart + klen;
+                p = BinaryItemReader.skip(b, valueAt);
+                if (root && SYSTEM.contains(name)) {
+                    continue;
+                }
+                concrete.add(name);
+                if (policy.mayIndexUnder(concrete)) {
+                    value(valueAt, IndexTerms.childPath(flat, name), underArray);
+                }
+                concrete.remove(concrete.size() - 1);
+            }
+        }
+
+        void value(int at, String flat, boolean underArray) {
+            int tag = b[at];
+            if (tag == OBJECT || tag == OBJECT_WIDE) {
+                objectAt(at, flat, false, underArray);
+            } else if (tag == ARRAY) {
+                long cv = BinaryItemReader.varintAt(b, at + 5);
+                int count = (int) cv;
+                int p = (int) (cv >>> 32);
+                concrete.add(PathPattern.ARRAY);
+                for (int i = 0; i < count; i++) {
+                    value(p, flat, true);
+                    p = BinaryItemReader.skip(b, p);
+                }
+                concrete.remove(concrete.size() - 1);
+            } else if (policy.indexes(concrete)) {
+                sink.term(flat, underArray, b, at);
+            }
+        }
+    }
+
+    /**
+     * The index entry key {@code prefix · enc(value) · suffix[suffixFrom..]} of the scalar at {@code at}: exactly
+     * {@code IndexKeyEncoding.encodeEntry(prefix, IndexTerms.bounded(asStored(value)), suffix, suffixFrom)} of its
+     * decoded value.
+     */
+    public static byte[] encodeEntry(byte[] prefix, byte[] b, int at, byte[] suffix, int suffixFrom) {
+        int tag = b[at];
+        if (tag == STRING) {
+            long v = BinaryItemReader.varintAt(b, at + 1);
+            int n = (int) v;
+            int start = (int) (v >>> 32);
+            int suffixLength = suffix.length - suffixFrom;
+            int m = Math.min(n, IndexTerms.MAX_STRING_CHARS); // ASCII: a byte is a unit, the cut is at m bytes
+            if (plainAscii(b, start, m)) { // the common case: the (first) bytes as they are
+                n = m;
+                byte[] out = new byte[prefix.length + n + 3 + suffixLength];
+                System.arraycopy(prefix, 0, out, 0, prefix.length);
+                out[prefix.length] = (byte) ValueOrder.RANK_STRING;
+                System.arraycopy(b, start, out, prefix.length + 1, n);
+                int o = prefix.length + 1 + n;
+                out[o] = 0x00;
+                out[o + 1] = 0x01;
+                System.arraycopy(suffix, suffixFrom, out, o + 2, suffixLength);
+                return out;
+            }
+            // CESU form is at most 1.5 × UTF-8 (a 4-byte sequence becomes 6), 0x00 doubles, and at most 256 units
+            // of at most 3 bytes are kept; + tag and terminator
+            byte[] out = new byte[prefix.length + 1 + Math.min(2 * n, 3 * IndexTerms.MAX_STRING_CHARS) + 2 + suffixLength];
+            System.arraycopy(prefix, 0, out, 0, prefix.length);
+            int o = prefix.length;
+            out[o++] = (byte) ValueOrder.RANK_STRING;
+            o = writeUnits(b, start, start + n, out, o);
+            out[o++] = 0x00;
+            out[o++] = 0x01;
+            System.arraycopy(suffix, suffixFrom, out, o, suffixLength);
+            o += suffixLength;
+            return o == out.length ? out : Arrays.copyOf(out, o);
+        }
+        return IndexKeyEncoding.encodeEntry(prefix, indexedValue(b, at), suffix, suffixFrom);
+    }
+
+    /** ASCII without NUL (which the key escapes). */
+    private static boolean plainAscii(byte[] b, int from, int n) {
+        for (int i = from; i < from + n; i++) {
+            if (b[i] <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The value the index keys for the scalar at {@code at}, as the tree path computes it. */
+    public static JsonNode indexedValue(byte[] b, int at) {
+        int tag = b[at];
+        switch (tag) {
+            case NULL:
+                return NullNode.getInstance();
+            case FALSE:
+                return BooleanNode.FALSE;
+            case TRUE:
+                return BooleanNode.TRUE;
+            case INT32:
+                return IntNode.valueOf(Bytes.i32(b, at + 1));
+            case INT64:
+                return LongNode.valueOf(Bytes.i64(b, at + 1));
+            case DOUBLE:
+                return DoubleNode.valueOf(Double.longBitsToDouble(Bytes.i64(b, at + 1)));
+            case FLOAT:
+                return FloatNode.valueOf(Float.intBitsToFloat(Bytes.i32(b, at + 1)));
+            default:
+                return IndexTerms.indexedForm(BinaryItemReader.read(b, at));
+        }
+    }
+
+    /**
+     * The UTF-16 units of the UTF-8 bytes {@code [from, to)} in the index's per-unit UTF-8 form (0x00 escaped), cut
+     * as {@link IndexTerms#bounded} cuts a string: past {@value IndexTerms#MAX_STRING_CHARS} units, at that many
+     * (one fewer when the last would be a high surrogate).
+     */
+    private static int writeUnits(byte[] b, int from, int to, byte[] out, int o) {
+        int max = IndexTerms.MAX_STRING_CHARS;
+        int units = 0;
+        int i = from;
+        while (i < to) {
+            int c = b[i] & 0xFF;
+            if (units == max) {
+                break; // more units follow: the string is longer than the bound
+            }
+            if (c < 0x80) {
+                if (c == 0) {
+                    out[o++] = 0x00;
+                    out[o++] = (byte) 0xFF;
+                } else {
+                    out[o++] = (byte) c;
+                }
+                i++;
+                units++;
+            } else if (c < 0xE0) {
+                out[o++] = b[i];
+                out[o++] = b[i + 1];
+                i += 2;
+                units++;
+            } else if (c < 0xF0) {
+                boolean high = c == 0xED && (b[i + 1] & 0xF0) == 0xA0; // U+D800..U+DBFF in 3-byte form
+                if (high && units == max - 1 && i + 3 < to) {
+                    break; // a high surrogate as the last unit kept of a longer string is cut
+                }
+                out[o++] = b[i];
+                out[o++] = b[i + 1];
+                out[o++] = b[i + 2];
+                i += 3;
+                units++;
+            } else {
+                if (units == max - 1) {
+                    break; // the pair's high surrogate would be the last unit kept: cut before it
+                }
+                int cp = ((c & 0x07) << 18) | ((b[i + 1] & 0x3F) << 12) | ((b[i + 2] & 0x3F) << 6) | (b[i + 3] & 0x3F);
+                char hi = Character.highSurrogate(cp);
+                char lo = Character.lowSurrogate(cp);
+                out[o++] = (byte) (0xE0 | (hi >>> 12));
+                out[o++] = (byte) (0x80 | ((hi >>> 6) & 0x3F));
+                out[o++] = (byte) (0x80 | (hi & 0x3F));
+                out[o++] = (byte) (0xE0 | (lo >>> 12));
+                out[o++] = (byte) (0x80 | ((lo >>> 6) & 0x3F));
+                out[o++] = (byte) (0x80 | (lo & 0x3F));
+                i += 4;
+                units += 2;
+            }
+        }
+        return o;
+    }
+}

@@ -1,0 +1,493 @@
+package io.tetradb.core.item;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.Arrays;
+
+import static io.tetradb.core.item.BinaryItemFormat.*;
+
+/**
+ * Writes the {@link BinaryItemFormat} from a stream of events (a JSON parser's tokens, a BSON reader's elements)
+ * instead of a tree: the bytes are exactly what {@link BinaryItemWriter} writes for the tree those events build. A
+ * container's header (size, count, field table) is only known at its end, so its entries are written first and moved
+ * up by the header's length when it closes. A repeated field name in one object is refused
+ * ({@link DuplicateFieldException}): a tree keeps one of them, so the caller decides (the faces fall back to their
+ * tree). Not thread-safe; reusable after {@link #reset()}.
+ */
+public final class BinaryItemStreamWriter {
+    /** Two fields of one object have the same name. */
+    public static final class DuplicateFieldException extends IllegalArgumentException {
+        public DuplicateFieldException(String message) {
+            super(message);
+        }
+    }
+
+    private byte[] buf;
+    private int len;
+    private final int maxDepth;
+    /** Open containers: where each one's tag is, and where its key offsets start in {@link #keys}. */
+    private int[] tagAt = new int[16];
+    private int[] keysFrom = new int[16];
+    private int[] counts = new int[16];
+    private int depth;
+    /** Offsets (from the object's first entry) of the keys of every open object, innermost last. */
+    private int[] keys = new int[64];
+    private int keysTop;
+
+    public BinaryItemStreamWriter(int initialCapacity, int maxDepth) {
+        this.buf = new byte[Math.max(16, initialCapacity)];
+        this.maxDepth = maxDepth;
+    }
+
+    public void reset() {
+        len = 0;
+        depth = 0;
+        keysTop = 0;
+    }
+
+    /** The value written (one complete value) as a new array. */
+    public byte[] toByteArray() {
+        if (depth != 0) {
+            throw new IllegalStateException("a container is still open");
+        }
+        return Arrays.copyOf(buf, len);
+    }
+
+    public int size() {
+        return len;
+    }
+
+    // ---- containers
+
+    public void startObject() {
+        open(OBJECT);
+    }
+
+    public void startArray() {
+        open(ARRAY);
+    }
+
+    private void open(int tag) {
+        if (depth + 1 > maxDepth) {
+            throw new IllegalArgumentException("the item is nested too deeply: more than " + maxDepth + " levels");
+        }
+        value();
+        if (depth == tagAt.length) {
+            tagAt = Arrays.copyOf(tagAt, depth * 2);
+            keysFrom = Arrays.copyOf(keysFrom, depth * 2);
+            counts = Arrays.copyOf(counts, depth * 2);
+        }
+        put(tag);
+        tagAt[depth] = len - 1;
+        keysFrom[depth] = keysTop;
+        counts[depth] = 0;
+        depth++;
+    }
+
+    /** The next field's name (inside an object, before its value). */
+    public void name(String name) {
+        key();
+        utf8(name);
+    }
+
+    /** The next field's name as UTF-8 bytes. */
+    public void name(byte[] utf8, int off, int n) {
+        key();
+        varint(n);
+        ensure(n);
+        System.arraycopy(utf8, off, buf, len, n);
+        len += n;
+    }
+
+    private void key() {
+        int d = depth - 1;
+        if (d < 0 || buf[tagAt[d]] != OBJECT) {
+            throw new IllegalStateException("a field name outside an object");
+        }
+        if (keysTop == keys.length) {
+            keys = Arrays.copyOf(keys, keysTop * 2);
+        }
+        keys[keysTop++] = len - (tagAt[d] + 1);
+        counts[d]++;
+    }
+
+    /** Counts an element of an open array (a field's value was counted with its name). */
+    private void value() {
+        if (depth > 0 && buf[tagAt[depth - 1]] == ARRAY) {
+            counts[depth - 1]++;
+        }
+    }
+
+    public void endArray() {
+        int d = --depth;
+        int start = tagAt[d] + 1;
+        int n = counts[d];
+        int header = 4 + varintLength(n);
+        shift(start, header);
+        Bytes.putI32(buf, start, len - start - 4);
+        writeVarint(start + 4, n);
+    }
+
+    public void endObject() {
+        int d = --depth;
+        int start = tagAt[d] + 1; // entries start here until the header moves them
+        int n = counts[d];
+        int base = keysFrom[d];
+        keysTop = base;
+        int entriesLength = len - start;
+        boolean wide = entriesLength > 0xFFFF;
+        int width = wide ? 4 : 2;
+        // the sort permutation of the keys by their bytes (insertion sort: stable, as the tree writer's)
+        int[] order = new int[n];
+        for (int k = 0; k < n; k++) {
+            int off = keys[base + k];
+            int j = k;
+            while (j > 0 && compareKeys(start + order[j - 1], start + off) > 0) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = off;
+        }
+        for (int k = 1; k < n; k++) {
+            if (compareKeys(start + order[k - 1], start + order[k]) == 0) {
+                throw new DuplicateFieldException("the field name '" + keyText(start + order[k])
+                        + "' appears twice in one object");
+            }
+        }
+        int header = 4 + varintLength(n) + width * n;
+        shift(start, header);
+        if (wide) {
+            buf[tagAt[d]] = OBJECT_WIDE;
+        }
+        Bytes.putI32(buf, start, len - start - 4);
+        int tableAt = writeVarint(start + 4, n);
+        for (int k = 0; k < n; k++) {
+            if (wide) {
+                Bytes.putI32(buf, tableAt + 4 * k, order[k]);
+            } else {
+                Bytes.putI16(buf, tableAt + 2 * k, order[k]);
+            }
+        }
+    }
+
+    private String keyText(int at) {
+        long kv = BinaryItemReader.varintAt(buf, at);
+        return Utf8.decode(buf, (int) (kv >>> 32), (int) kv);
+    }
+
+    private int compareKeys(int a, int b) {
+        long ka = BinaryItemReader.varintAt(buf, a);
+        long kb = BinaryItemReader.varintAt(buf, b);
+        int sa = (int) (ka >>> 32);
+        int sb = (int) (kb >>> 32);
+        return Arrays.compareUnsigned(buf, sa, sa + (int) ka, buf, sb, sb + (int) kb);
+    }
+
+    /** Moves {@code [from, len)} up by {@code by} bytes. */
+    private void shift(int from, int by) {
+        ensure(by);
+        System.arraycopy(buf, from, buf, from + by, len - from);
+        len += by;
+    }
+
+    // ---- scalars
+
+    public void nullValue() {
+        value();
+        put(NULL);
+    }
+
+    public void bool(boolean v) {
+        value();
+        put(v ? TRUE : FALSE);
+    }
+
+    public void int32(int v) {
+        value();
+        ensure(5);
+        buf[len++] = INT32;
+        Bytes.putI32(buf, len, v);
+        len += 4;
+    }
+
+    public void int64(long v) {
+        value();
+        fixed64(INT64, v);
+    }
+
+    public void float64(double v) {
+        value();
+        fixed64(DOUBLE, Double.doubleToRawLongBits(v));
+    }
+
+    public void float32(float v) {
+        value();
+        ensure(5);
+        buf[len++] = FLOAT;
+        Bytes.putI32(buf, len, Float.floatToRawIntBits(v));
+        len += 4;
+    }
+
+    public void bigInteger(BigInteger v) {
+        value();
+        put(BIG_INTEGER);
+        bytes(v.toByteArray());
+    }
+
+    public void bigDecimal(BigDecimal v) {
+        value();
+        decimal(BIG_DECIMAL, v);
+    }
+
+    public void decimal128(BigDecimal v) {
+        value();
+        decimal(DECIMAL128, v);
+    }
+
+    /** Decimal128 NaN (0), +Infinity (1) or -Infinity (2). */
+    public void decimal128Special(int kind) {
+        value();
+        put(DECIMAL128_SPECIAL);
+        put(kind);
+    }
+
+    public void string(String s) {
+        value();
+        put(STRING);
+        utf8(s);
+    }
+
+    /** A string given as UTF-16 units (a JSON parser's text buffer): no String made. */
+    public void string(char[] chars, int off, int n) {
+        value();
+        put(STRING);
+        ensure(5 + 3 * n);
+        int lengthAt = len;
+        int at = len + 5; // room for the longest varint; moved down below when shorter
+        for (int i = off; i < off + n; i++) {
+            char c = chars[i];
+            if (c < 0x80) {
+                buf[at++] = (byte) c;
+            } else if (c < 0x800) {
+                buf[at++] = (byte) (0xC0 | (c >>> 6));
+                buf[at++] = (byte) (0x80 | (c & 0x3F));
+            } else if (Character.isHighSurrogate(c) && i + 1 < off + n && Character.isLowSurrogate(chars[i + 1])) {
+                int cp = Character.toCodePoint(c, chars[++i]);
+                buf[at++] = (byte) (0xF0 | (cp >>> 18));
+                buf[at++] = (byte) (0x80 | ((cp >>> 12) & 0x3F));
+                buf[at++] = (byte) (0x80 | ((cp >>> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (cp & 0x3F));
+            } else {
+                buf[at++] = (byte) (0xE0 | (c >>> 12));
+                buf[at++] = (byte) (0x80 | ((c >>> 6) & 0x3F));
+                buf[at++] = (byte) (0x80 | (c & 0x3F));
+            }
+        }
+        int bytes = at - (lengthAt + 5);
+        int vl = varintLength(bytes);
+        System.arraycopy(buf, lengthAt + 5, buf, lengthAt + vl, bytes);
+        writeVarint(lengthAt, bytes);
+        len = lengthAt + vl + bytes;
+    }
+
+    /** A string given as its UTF-8 bytes (well-formed, or a lone surrogate in its 3-byte form). */
+    public void string(byte[] utf8, int off, int n) {
+        value();
+        put(STRING);
+        varint(n);
+        ensure(n);
+        System.arraycopy(utf8, off, buf, len, n);
+        len += n;
+    }
+
+    /** 100 ns ticks since 1970 UTC; {@code offsetMinutes} {@code DateTimeNode.NO_OFFSET} when there is none. */
+    public void dateTime(long ticks, int offsetMinutes) {
+        value();
+        boolean offset = offsetMinutes != io.tetradb.core.value.DateTimeNode.NO_OFFSET;
+        fixed64(offset ? DATE_TIME_OFFSET : DATE_TIME, ticks);
+        if (offset) {
+            ensure(2);
+            Bytes.putI16(buf, len, offsetMinutes);
+            len += 2;
+        }
+    }
+
+    public void binary(int subtype, byte[] bytes) {
+        value();
+        put(BINARY);
+        put(subtype);
+        bytes(bytes);
+    }
+
+    public void objectId(byte[] twelve) {
+        value();
+        ensure(13);
+        buf[len++] = OBJECT_ID;
+        System.arraycopy(twelve, 0, buf, len, 12);
+        len += 12;
+    }
+
+    public void uuid(long mostSignificant, long leastSignificant) {
+        value();
+        ensure(17);
+        buf[len++] = (byte) BinaryItemFormat.UUID;
+        for (long v : new long[]{mostSignificant, leastSignificant}) {
+            for (int i = 0; i < 8; i++) {
+                buf[len++] = (byte) (v >>> (56 - 8 * i));
+            }
+        }
+    }
+
+    public void timestamp(long v) {
+        value();
+        fixed64(TIMESTAMP, v);
+    }
+
+    public void regex(String pattern, String options) {
+        value();
+        put(REGEX);
+        utf8(pattern);
+        utf8(options);
+    }
+
+    public void minKey() {
+        value();
+        put(MIN_KEY);
+    }
+
+    public void maxKey() {
+        value();
+        put(MAX_KEY);
+    }
+
+    /** A whole value of the typed model given as a tree (a face's typed scalar, or a container). */
+    public void value(com.fasterxml.jackson.databind.JsonNode v) {
+        switch (io.tetradb.core.value.ValueType.of(v)) {
+            case NULL -> nullValue();
+            case BOOLEAN -> bool(v.booleanValue());
+            case INT32 -> int32(v.intValue());
+            case INT64 -> int64(v.longValue());
+            case DOUBLE -> float64(v.doubleValue());
+            case FLOAT -> float32(v.floatValue());
+            case BIG_INTEGER -> bigInteger(v.bigIntegerValue());
+            case BIG_DECIMAL -> bigDecimal(v.decimalValue());
+            case DECIMAL128 -> {
+                if (v instanceof io.tetradb.core.value.Decimal128Node) {
+                    decimal128(v.decimalValue());
+                } else {
+                    double d = v.doubleValue();
+                    decimal128Special(Double.isNaN(d) ? 0 : d > 0 ? 1 : 2);
+                }
+            }
+            case STRING -> string(v.textValue());
+            case ARRAY -> {
+                startArray();
+                for (com.fasterxml.jackson.databind.JsonNode e : v) {
+                    value(e);
+                }
+                endArray();
+            }
+            case OBJECT -> {
+                startObject();
+                for (java.util.Iterator<java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode>> it =
+                     v.fields(); it.hasNext(); ) {
+                    java.util.Map.Entry<String, com.fasterxml.jackson.databind.JsonNode> f = it.next();
+                    name(f.getKey());
+                    value(f.getValue());
+                }
+                endObject();
+            }
+            case DATE_TIME -> {
+                io.tetradb.core.value.DateTimeNode d = (io.tetradb.core.value.DateTimeNode) v;
+                dateTime(d.ticks(), d.hasOffset() ? d.offsetMinutes() : io.tetradb.core.value.DateTimeNode.NO_OFFSET);
+            }
+            case BINARY -> binary(((io.tetradb.core.value.BinaryDataNode) v).subtype(),
+                    ((io.tetradb.core.value.BinaryDataNode) v).bytes());
+            case OBJECT_ID -> objectId(((io.tetradb.core.value.ObjectIdNode) v).bytes());
+            case UUID -> {
+                java.util.UUID u = ((io.tetradb.core.value.UuidNode) v).uuid();
+                uuid(u.getMostSignificantBits(), u.getLeastSignificantBits());
+            }
+            case TIMESTAMP -> timestamp(((io.tetradb.core.value.TimestampNode) v).value());
+            case REGEX -> regex(((io.tetradb.core.value.RegexNode) v).pattern(),
+                    ((io.tetradb.core.value.RegexNode) v).options());
+            case MIN_KEY -> minKey();
+            case MAX_KEY -> maxKey();
+            default -> throw new IllegalArgumentException("an item cannot hold " + v.getNodeType());
+        }
+    }
+
+    // ---- bytes
+
+    private void decimal(int tag, BigDecimal d) {
+        put(tag);
+        int scale = d.scale();
+        varint((scale << 1) ^ (scale >> 31));
+        bytes(d.unscaledValue().toByteArray());
+    }
+
+    private void utf8(String s) {
+        int n = s.length();
+        int i = 0;
+        ensure(5 + n);
+        int at = len + varintLength(n);
+        while (i < n && s.charAt(i) < 0x80) {
+            buf[at + i] = (byte) s.charAt(i);
+            i++;
+        }
+        if (i == n) {
+            varint(n);
+            len += n;
+            return;
+        }
+        bytes(Utf8.encode(s));
+    }
+
+    private void bytes(byte[] b) {
+        varint(b.length);
+        ensure(b.length);
+        System.arraycopy(b, 0, buf, len, b.length);
+        len += b.length;
+    }
+
+    private void fixed64(int tag, long v) {
+        ensure(9);
+        buf[len++] = (byte) tag;
+        Bytes.putI64(buf, len, v);
+        len += 8;
+    }
+
+    private void varint(int v) {
+        ensure(5);
+        len = writeVarint(len, v);
+    }
+
+    private int writeVarint(int at, int v) {
+        while ((v & ~0x7F) != 0) {
+            buf[at++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[at++] = (byte) v;
+        return at;
+    }
+
+    private static int varintLength(int v) {
+        int n = 1;
+        while ((v & ~0x7F) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    private void put(int b) {
+        ensure(1);
+        buf[len++] = (byte) b;
+    }
+
+    private void ensure(int n) {
+        if (len + n > buf.length) {
+            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.CompositeTerms;
+import io.tetradb.core.item.BinaryIndexTerms;
+import io.tetradb.core.item.BinaryItemReader;
+import io.tetradb.core.value.IndexKeyEncoding;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The index entry keys of a TB1 item computed from its bytes (issue 17's tree-free write): the same keys, in the same
+ * order, as {@code ContainerStore.indexEntries} over the item's tree. Only composite indexes still decode the item
+ * (their components are whole values at a few paths).
+ */
+final class BinaryIndexEntries {
+    private static final List<String> TS = List.of("_ts");
+    /** {@code -Dtetradb.write.treeTerms=true} computes terms from the tree as before (for A/B measurements). */
+    static final boolean ON = !Boolean.getBoolean("tetradb.write.treeTerms");
+
+    private BinaryIndexEntries() {
+    }
+
+    /**
+     * The entries of the version whose TB1 object starts at {@code b[off]}, stored under {@code docKey}, with
+     * {@code _ts} = {@code versionTs}; {@code address} is where the doc key's {@code EPK · pk · id} starts.
+     */
+    static List<ByteBuffer> of(PathDictionary paths, byte[] docKey, int address, byte[] b, int off, long versionTs,
+                               CompiledIndexingPolicy policy) {
+        if (!policy.enabled()) {
+            return List.of();
+        }
+        List<ByteBuffer> out = new ArrayList<>(32);
+        if (policy.indexes(TS)) {
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix("/_ts"), LongNode.valueOf(versionTs),
+                    docKey, address)));
+        }
+        BinaryIndexTerms.walk(b, off, policy, (path, underArray, bytes, at) -> {
+            if (underArray) {
+                paths.markMultikey(path);
+            }
+            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), bytes, at, docKey, address)));
+        });
+        if (!policy.composites().isEmpty()) {
+            ObjectNode item = BinaryItemReader.readObject(b, off);
+            for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
+                byte[] prefix = paths.entryPrefix(t.index().name());
+                out.add(ByteBuffer.wrap(Keys.concat(prefix, t.encoded(),
+                        Arrays.copyOfRange(docKey, address, docKey.length))));
+            }
+        }
+        return out;
+    }
+}
