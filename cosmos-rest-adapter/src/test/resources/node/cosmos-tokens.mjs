@@ -25,6 +25,10 @@ const { resource: allPermission } = await user.permissions.upsert(
   { id: "all-orders-a", permissionMode: PermissionMode.All, resource: orders.url, resourcePartitionKey: ["a"] });
 assert.deepEqual(allPermission.resourcePartitionKey, ["a"]);
 assert.equal((await user.permissions.readAll().fetchAll()).resources.length, 2);
+// one permission per resource and user, as Cosmos DB: a second one on the same container and key is 409
+await assert.rejects(user.permissions.create({ id: "read-orders-2", permissionMode: PermissionMode.All, resource: orders.url }),
+  (e) => e.code === 409);
+assert.equal((await user.permissions.readAll().fetchAll()).resources.length, 2);
 
 // resourceTokens keyed by the container's link: reads allowed, writes and another container refused
 const reader = new CosmosClient({ endpoint, resourceTokens: { [orders.url]: readPermission._token } });

@@ -97,17 +97,21 @@ final class UserStore {
         write(db, usersKey(), ItemOperation.delete(user, ifMatch));
     }
 
-    Entry createPermission(String db, String user, ObjectNode resource, ObjectNode scope) {
+    // Permission writes are serialized: the one-permission-per-resource check and the write must not interleave.
+    synchronized Entry createPermission(String db, String user, ObjectNode resource, ObjectNode scope) {
+        OnePermissionPerResource.check(permissions(db, user), resource.path("id").asText(), scope);
         return write(db, permissionsKey(user), ItemOperation.create(item(resource, USERS + "/" + user, scope)));
     }
 
-    Entry upsertPermission(String db, String user, ObjectNode resource, ObjectNode scope) {
+    synchronized Entry upsertPermission(String db, String user, ObjectNode resource, ObjectNode scope) {
+        OnePermissionPerResource.check(permissions(db, user), resource.path("id").asText(), scope);
         return write(db, permissionsKey(user), ItemOperation.upsert(item(resource, USERS + "/" + user, scope),
                 null));
     }
 
-    Entry replacePermission(String db, String user, String permission, ObjectNode resource, ObjectNode scope,
-                            String ifMatch) {
+    synchronized Entry replacePermission(String db, String user, String permission, ObjectNode resource,
+                                         ObjectNode scope, String ifMatch) {
+        OnePermissionPerResource.check(permissions(db, user), permission, scope);
         return write(db, permissionsKey(user), ItemOperation.replace(permission,
                 item(resource, USERS + "/" + user, scope), ifMatch));
     }

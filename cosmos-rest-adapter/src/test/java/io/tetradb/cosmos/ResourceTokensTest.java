@@ -88,10 +88,19 @@ class ResourceTokensTest extends ServerFixture {
         return new CosmosPermissionProperties().setId(id).setPermissionMode(mode).setContainerName(container);
     }
 
-    /** Creates (or upserts) a permission of alice with the master key and answers its resource token. */
+    /**
+     * Creates (or upserts) a permission of alice with the master key and answers its resource token. Alice's other
+     * permissions go first: Cosmos DB allows a user one permission per resource (409), and these tests give alice one
+     * permission at a time.
+     */
     String token(CosmosPermissionProperties p) {
-        return admin.getDatabase(db).getUser("alice").upsertPermission(p, new CosmosPermissionRequestOptions())
-                .block().getProperties().getToken();
+        var alice = admin.getDatabase(db).getUser("alice");
+        for (CosmosPermissionProperties other : alice.readAllPermissions().collectList().block()) {
+            if (!other.getId().equals(p.getId())) {
+                alice.getPermission(other.getId()).delete(null).block();
+            }
+        }
+        return alice.upsertPermission(p, new CosmosPermissionRequestOptions()).block().getProperties().getToken();
     }
 
     CosmosClient tokenClient(String token) {

@@ -15,9 +15,11 @@ import io.tetradb.core.net.ConnectionLimits;
  * @param queryMemoryBytes what one query may hold to sort, group or de-duplicate (Cosmos SQL: 400; Mongo: error 292
  *                        QueryExceededMemoryLimitNoDiskUseAllowed); null keeps the default, 100 MiB
  * @param maxOpenCursors  Mongo cursors kept open at most (past it the least recently used closes); null: 1,000
+ * @param maxCursorBytes  document bytes Mongo's open cursors may hold together between batches (beyond, error 146
+ *                        ExceededMemoryLimit); null: a quarter of the heap, at least 16 MiB
  */
 public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes,
-                           Long queryMemoryBytes, Integer maxOpenCursors) {
+                           Long queryMemoryBytes, Integer maxOpenCursors, Long maxCursorBytes) {
     public ServerLimits {
         if (connections == null) {
             connections = ConnectionLimits.defaults();
@@ -28,9 +30,18 @@ public record ServerLimits(MemoryBudget memory, ConnectionLimits connections, In
         if (maxOpenCursors != null && maxOpenCursors < 1) {
             throw new IllegalArgumentException("--max-open-cursors must be at least 1");
         }
+        if (maxCursorBytes != null && maxCursorBytes < (1L << 20)) {
+            throw new IllegalArgumentException("--max-cursor-memory must be at least 1m");
+        }
         if (maxRequestBytes != null && maxRequestBytes < 1024) {
             throw new IllegalArgumentException("the request size cap must be at least 1024 bytes");
         }
+    }
+
+    /** With the default cursor memory. */
+    public ServerLimits(MemoryBudget memory, ConnectionLimits connections, Integer maxRequestBytes,
+                        Long queryMemoryBytes, Integer maxOpenCursors) {
+        this(memory, connections, maxRequestBytes, queryMemoryBytes, maxOpenCursors, null);
     }
 
     /** Without a cursor cap of its own (Mongo's default). */

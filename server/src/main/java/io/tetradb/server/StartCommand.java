@@ -131,6 +131,12 @@ final class StartCommand implements Callable<Integer> {
                     + "(idle ones close after 10 minutes anyway; default: ${DEFAULT-VALUE}).")
     int maxOpenCursors;
 
+    @Option(names = "--max-cursor-memory", paramLabel = "SIZE",
+            description = "Document bytes Mongo's open cursors may hold together between batches; a find, aggregate "
+                    + "or getMore going beyond fails with ExceededMemoryLimit (146) (default: a quarter of the heap, "
+                    + "at least 16m).")
+    String maxCursorMemory;
+
     @Option(names = "--max-connections-per-address", paramLabel = "N",
             defaultValue = "" + ConnectionLimits.DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
             description = "Open connections each face accepts from one client IP address (default: ${DEFAULT-VALUE}).")
@@ -327,7 +333,8 @@ final class StartCommand implements Callable<Integer> {
             return new ServerLimits(MemoryBudget.parse(budget == null ? "1g" : budget),
                     new ConnectionLimits(maxConnections, maxConnectionsPerAddress,
                             Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes,
-                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory), maxOpenCursors);
+                    queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory), maxOpenCursors,
+                    maxCursorMemory == null ? null : MemoryBudget.parseBytes(maxCursorMemory));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -177,10 +177,11 @@ public final class TetraDbServer implements AutoCloseable {
                 new BindPolicy.Face(config.mongoPort() != null, mongoHasUsers));
     }
 
-    /** The Mongo face's cursor bounds: the defaults, with --max-open-cursors. */
+    /** The Mongo face's cursor bounds: the defaults, with --max-open-cursors and --max-cursor-memory. */
     private io.tetradb.mongo.command.CursorLimits cursorLimits() {
         io.tetradb.mongo.command.CursorLimits cursors = io.tetradb.mongo.command.CursorLimits.defaults();
-        return limits.maxOpenCursors() == null ? cursors : cursors.withMaxOpen(limits.maxOpenCursors());
+        cursors = limits.maxOpenCursors() == null ? cursors : cursors.withMaxOpen(limits.maxOpenCursors());
+        return limits.maxCursorBytes() == null ? cursors : cursors.withMaxBytes(limits.maxCursorBytes());
     }
 
     /** The admin routes: open on loopback, the Cosmos master key beyond. */

@@ -30,6 +30,8 @@ final class Cursors {
     private final java.util.concurrent.atomic.LongAdder totalOpened = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder timedOut = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder moreThanOneBatch = new java.util.concurrent.atomic.LongAdder();
+    /** Document bytes the open cursors hold between batches (each cursor's last measure); guarded by {@code this}. */
+    private long heldBytes;
 
     Cursors() {
         this(CursorLimits.defaults());
@@ -66,6 +68,8 @@ final class Cursors {
         /** Order of last use, for closing the least recently used past {@link CursorLimits#maxOpen()}. */
         volatile long touched = TOUCHES.incrementAndGet();
         volatile boolean continued;
+        /** What it held at its last measure ({@link io.tetradb.mongo.store.HeldBytes}), counted in the total. */
+        long held;
 
         Cursor(long id, String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
             this.id = id;
@@ -79,27 +83,97 @@ final class Cursors {
         }
     }
 
-    /** Registers a cursor for what is left of {@code run}; its id (never 0). */
+    /**
+     * Registers a cursor for what is left of {@code run}; its id (never 0). ExceededMemoryLimit (146) when what it
+     * holds would take the open cursors past {@link CursorLimits#maxBytes()}: the command fails and holds nothing.
+     */
     long open(String namespace, java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
         expireIdle();
-        while (open.size() >= limits.maxOpen()) {
-            open.values().stream().min(java.util.Comparator.comparingLong((Cursor c) -> c.touched))
-                    .ifPresent(oldest -> open.remove(oldest.id));
+        long held = measure(run, source);
+        synchronized (this) {
+            while (open.size() >= limits.maxOpen()) {
+                open.values().stream().min(java.util.Comparator.comparingLong((Cursor c) -> c.touched))
+                        .ifPresent(oldest -> remove(oldest));
+            }
+            if (held > 0 && heldBytes + held > limits.maxBytes()) {
+                throw tooMuchHeld(held);
+            }
+            long id;
+            do {
+                id = random.nextLong() & Long.MAX_VALUE;
+            } while (id == 0 || open.containsKey(id));
+            Cursor cursor = new Cursor(id, namespace, run, source);
+            cursor.lastUsed = limits.clock().millis();
+            cursor.held = held;
+            heldBytes += held;
+            open.put(id, cursor);
+            totalOpened.increment();
+            return id;
         }
-        long id;
-        do {
-            id = random.nextLong() & Long.MAX_VALUE;
-        } while (id == 0 || open.containsKey(id));
-        Cursor cursor = new Cursor(id, namespace, run, source);
-        cursor.lastUsed = limits.clock().millis();
-        open.put(id, cursor);
-        totalOpened.increment();
-        return id;
+    }
+
+    /**
+     * After a getMore's batch: measures again what the cursor holds (a new page may have been read). When that
+     * growth would take the open cursors past the limit, the cursor is closed and the getMore fails with 146, as
+     * mongod kills a cursor whose getMore fails.
+     */
+    void remeasure(Cursor c) {
+        long now = measure(c.run, c.source);
+        synchronized (this) {
+            if (open.get(c.id) != c) {
+                return; // closed meanwhile (killCursors, its session's end): nothing is counted for it
+            }
+            if (now > c.held && heldBytes - c.held + now > limits.maxBytes()) {
+                remove(c);
+                throw tooMuchHeld(now);
+            }
+            heldBytes += now - c.held;
+            c.held = now;
+        }
+    }
+
+    private static long measure(java.util.Iterator<BsonDocument> run, io.tetradb.mongo.store.DocStream source) {
+        if (run instanceof io.tetradb.mongo.store.HeldBytes h) {
+            return h.heldBytes();
+        }
+        return source == null ? 0 : source.heldBytes(); // a pipeline: what its source holds
+    }
+
+    private MongoError tooMuchHeld(long wanted) {
+        return new MongoError(ErrorCode.EXCEEDED_MEMORY_LIMIT, "cursor would hold " + wanted + " bytes of "
+                + "documents while open cursors already hold " + heldBytes + ": more than the server's limit of "
+                + limits.maxBytes() + " bytes for open cursors (--max-cursor-memory). Read cursors to the end, "
+                + "close them (killCursors), use a smaller batch or a more selective query.");
+    }
+
+    /** Removes this cursor if it is still open, and what it held from the total. */
+    private synchronized boolean remove(Cursor c) {
+        if (!open.remove(c.id, c)) {
+            return false;
+        }
+        heldBytes -= c.held;
+        return true;
+    }
+
+    /** Removes the open cursors {@code which} selects; how many. */
+    private int removeWhere(java.util.function.Predicate<Cursor> which) {
+        int removed = 0;
+        for (Cursor c : open.values()) {
+            if (which.test(c) && remove(c)) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** Document bytes the open cursors hold now. */
+    synchronized long heldBytes() {
+        return heldBytes;
     }
 
     Cursor get(long id) {
         Cursor c = open.get(id);
-        if (c != null && idle(c, limits.clock().millis()) && open.remove(id, c)) {
+        if (c != null && idle(c, limits.clock().millis()) && remove(c)) {
             timedOut.increment(); // timed out before the reaper came by: gone all the same
             return null;
         }
@@ -115,16 +189,17 @@ final class Cursors {
     }
 
     boolean kill(long id) {
-        return open.remove(id) != null;
+        Cursor c = open.get(id);
+        return c != null && remove(c);
     }
 
     void closeAll() {
-        open.clear();
+        removeWhere(c -> true);
     }
 
     /** The connection closed: the cursors it opened without a session go (nothing can continue them usefully). */
     void connectionClosed(int connection) {
-        open.values().removeIf(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
+        removeWhere(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
     }
 
     /** {@code endSessions}/{@code killSessions}: the cursors of these sessions ({@code [{id: UUID}, …]}) go. */
@@ -138,19 +213,13 @@ final class Cursors {
                 ids.add(s.asDocument().get("id"));
             }
         }
-        open.values().removeIf(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
+        removeWhere(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
     }
 
     /** Closes the cursors idle past the timeout (also run periodically, as mongod's cursor monitor does). */
     void expireIdle() {
         long now = limits.clock().millis();
-        open.values().removeIf(c -> {
-            boolean idle = idle(c, now);
-            if (idle) {
-                timedOut.increment();
-            }
-            return idle;
-        });
+        timedOut.add(removeWhere(c -> idle(c, now)));
     }
 
     private boolean idle(Cursor c, long now) {

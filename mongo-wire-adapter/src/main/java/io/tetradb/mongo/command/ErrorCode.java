@@ -184,6 +184,7 @@ public enum ErrorCode {
     LOCATION_50865(50865, "Location50865"),
     LOCATION_40674(40674, "Location40674"),
     QUERY_EXCEEDED_MEMORY_LIMIT(292, "QueryExceededMemoryLimitNoDiskUseAllowed"),
+    EXCEEDED_MEMORY_LIMIT(146, "ExceededMemoryLimit"),
     UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
     DUPLICATE_KEY(11000, "DuplicateKey"),

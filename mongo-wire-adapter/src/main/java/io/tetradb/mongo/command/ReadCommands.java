@@ -283,6 +283,8 @@ final class ReadCommands {
             if (!c.run.hasNext()) {
                 cursors.kill(id);
                 id = 0;
+            } else {
+                cursors.remeasure(c);
             }
         }
         return Replies.cursor("nextBatch", id, ns, batch);

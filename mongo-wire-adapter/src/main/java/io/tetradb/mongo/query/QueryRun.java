@@ -14,7 +14,7 @@ import java.util.NoSuchElementException;
  * MongoDB's rules) when a sort is given, then skip and limit, then the projection. Without a sort it streams: a
  * cursor holds only the core's continuation and the documents of the batch in hand.
  */
-public final class QueryRun implements Iterator<BsonDocument> {
+public final class QueryRun implements Iterator<BsonDocument>, io.tetradb.mongo.store.HeldBytes {
     private final DocStream candidates;
     private final FilterMatcher matcher;
     private final Projector projector;
@@ -24,6 +24,9 @@ public final class QueryRun implements Iterator<BsonDocument> {
     private long returned;
     private long examined;
     private StoredDoc next;
+    /** A sorted run's documents not yet returned, in BSON bytes (estimated): held between a cursor's batches. */
+    private long sortedBytes;
+    private boolean sorted;
 
     public QueryRun(DocStream candidates, FilterMatcher matcher, SortSpec sort, long skip, long limit,
                     Projector projector) {
@@ -45,7 +48,7 @@ public final class QueryRun implements Iterator<BsonDocument> {
                 }
             }
             java.util.Collections.reverse(all);
-            this.source = all.iterator();
+            holdSorted(all);
         } else if (sort != null && !sort.isEmpty()) {
             // with a limit only the first skip + limit in sort order are kept (a bounded heap, the worst on top)
             long keep = limit > 0 && skip + limit < Integer.MAX_VALUE ? skip + limit : Long.MAX_VALUE;
@@ -74,7 +77,7 @@ public final class QueryRun implements Iterator<BsonDocument> {
                 all.addAll(heap);
             }
             all.sort(order); // MongoDB leaves the order of equal sort keys unspecified too
-            this.source = all.iterator();
+            holdSorted(all);
         } else {
             this.source = new Iterator<>() {
                 private StoredDoc pending;
@@ -104,6 +107,19 @@ public final class QueryRun implements Iterator<BsonDocument> {
         }
     }
 
+    private void holdSorted(List<StoredDoc> all) {
+        sorted = true;
+        for (StoredDoc d : all) {
+            sortedBytes += io.tetradb.mongo.store.MongoCollection.approxSize(d.doc());
+        }
+        this.source = all.iterator();
+    }
+
+    @Override
+    public long heldBytes() {
+        return sortedBytes + candidates.heldBytes();
+    }
+
     /** The next matching document as stored (before projection), or null at the end. */
     public StoredDoc nextStored() {
         if (!hasNext()) {
@@ -125,6 +141,9 @@ public final class QueryRun implements Iterator<BsonDocument> {
         }
         while (source.hasNext()) {
             StoredDoc d = source.next();
+            if (sorted) {
+                sortedBytes -= io.tetradb.mongo.store.MongoCollection.approxSize(d.doc());
+            }
             if (skip > 0) {
                 skip--;
                 continue;

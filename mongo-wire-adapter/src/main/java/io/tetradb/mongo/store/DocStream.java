@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
  * a cursor left open holds no storage resources). Pages start at 101 items and grow to 1,000. Counts what was read
  * for explain and request charges.
  */
-public final class DocStream implements Iterator<StoredDoc> {
+public final class DocStream implements Iterator<StoredDoc>, HeldBytes {
     private final ContainerStore container;
     private final PartitionKeyValue partition;
     private final LogicalPlan plan;
@@ -26,6 +26,8 @@ public final class DocStream implements Iterator<StoredDoc> {
     /** The document a point read found, until it is taken. */
     private StoredDoc point;
     private int pageSize = 101;
+    /** The stored size of the buffered page's documents, on average (what the core read for the page). */
+    private long bytesPerBufferedDoc;
     private double requestCharge;
     private long documentsLoaded;
     private long indexHits;
@@ -114,6 +116,7 @@ public final class DocStream implements Iterator<StoredDoc> {
             ContainerQuery.Page page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
                     8L * 1024 * 1024);
             buffer.addAll(page.results());
+            bytesPerBufferedDoc = page.bytesLoaded() / Math.max(1, page.documentsLoaded());
             continuation = page.continuation();
             exhausted = continuation == null;
             requestCharge += page.requestCharge();
@@ -149,6 +152,12 @@ public final class DocStream implements Iterator<StoredDoc> {
         JsonNode item = buffer.poll();
         return new StoredDoc(io.tetradb.mongo.bson.DocumentMapper.fromItem(item), item.path("id").asText(),
                 item.path("_etag").asText(null), container.partitionKeyOf(item));
+    }
+
+    /** The documents of the page in hand, not yet taken: what a cursor over this stream holds between batches. */
+    @Override
+    public long heldBytes() {
+        return buffer.size() * bytesPerBufferedDoc;
     }
 
     /** RU spent so far; reading it resets the count (each command charges what it read). */

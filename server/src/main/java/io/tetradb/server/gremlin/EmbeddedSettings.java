@@ -3,6 +3,7 @@ package io.tetradb.server.gremlin;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.server.gremlin.charge.ChargingWebSocketChannelizer;
 import io.tetradb.server.gremlin.security.BoundedGraphBinaryRegistry;
+import io.tetradb.server.gremlin.security.CompiledScriptCache;
 import io.tetradb.server.gremlin.security.GremlinAuthenticator;
 import io.tetradb.server.gremlin.security.GremlinAuthorizer;
 import io.tetradb.server.gremlin.security.GremlinCredentials;
@@ -77,6 +78,8 @@ public final class EmbeddedSettings extends Settings {
                 "compilation", GroovyCompilerGremlinPlugin.Compilation.COMPILE_STATIC.name(),
                 "extensions", GremlinSandbox.class.getName(),
                 "enableThreadInterrupt", true,
+                // bounded: every distinct script, a failed compilation too, would stay cached (CompiledScriptCache)
+                "classMapCacheSpecification", CompiledScriptCache.specification(),
                 // @Grab would fetch code at parse time, before any check
                 "compilerConfigurationOptions", Map.of("DisabledGlobalASTTransformations",
                         Set.of("groovy.grape.GrabAnnotationTransformation")))));

@@ -157,6 +157,11 @@ public final class GremlinEndpoint implements Endpoint {
         return ((TetraGraphManager) server.getServerGremlinExecutor().getGraphManager()).chargeMeter();
     }
 
+    /** Scripts gremlin-groovy holds compiled now (bounded by {@link CompiledScriptCache#MAX_SCRIPTS}). */
+    public long compiledScriptsCached() {
+        return io.tetradb.server.gremlin.security.CompiledScriptCache.size(server);
+    }
+
     /** Stops Gremlin Server: no new connections, running requests finished or timed out, graphs closed. */
     @Override
     public void close() {

@@ -1,0 +1,86 @@
+package io.tetradb.server.gremlin;
+
+import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TetraDbServer;
+import io.tetradb.server.gremlin.security.CompiledScriptCache;
+import org.apache.tinkerpop.gremlin.driver.Client;
+import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
+import org.apache.tinkerpop.gremlin.driver.Result;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * gremlin-groovy's compiled-script cache stays bounded: 900 distinct scripts that fail to compile (what a fuzzer or a
+ * client concatenating values into scripts sends) each get their 597, and afterwards the engine holds at most
+ * {@link CompiledScriptCache#MAX_SCRIPTS} scripts (TinkerPop's default would hold all 900, each failure with its
+ * whole parse tree); a parameterized script still runs. Through gremlin-driver.
+ */
+class GremlinScriptCacheTest {
+    static final int DISTINCT_BROKEN_SCRIPTS = 900;
+    /** Caffeine evicts in its maintenance pass, which may trail the last writes by a few entries. */
+    static final int EVICTION_SLACK = 64;
+
+    @TempDir
+    static Path dataDir;
+    static TetraDbServer server;
+    static GremlinEndpoint gremlin;
+    static Cluster cluster;
+    static Client client;
+
+    @BeforeAll
+    static void start() {
+        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start();
+        gremlin = (GremlinEndpoint) server.endpoint("gremlin");
+        InetSocketAddress a = gremlin.address();
+        cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        client = cluster.connect();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void distinctBrokenScriptsDoNotAccumulate() throws Exception {
+        for (int i = 0; i < DISTINCT_BROKEN_SCRIPTS; i += 10) {
+            List<CompletableFuture<List<Result>>> inFlight = new ArrayList<>();
+            for (int j = i; j < i + 10; j++) {
+                inFlight.add(client.submitAsync("g.V().has('pk', 'k" + j + "').count(").thenCompose(r -> r.all()));
+            }
+            for (CompletableFuture<List<Result>> f : inFlight) {
+                ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(ExecutionException.class, f::get);
+                ResponseException refused = assertInstanceOf(ResponseException.class, e.getCause());
+                assertEquals(597, refused.getResponseStatusCode().getValue(), refused.getMessage());
+            }
+        }
+        long cached = gremlin.compiledScriptsCached();
+        assertTrue(cached <= CompiledScriptCache.MAX_SCRIPTS + EVICTION_SLACK, "compiled scripts cached: " + cached);
+
+        client.submit("g.addV('p').property('pk', pk).property(T.id, vid)", java.util.Map.of("pk", "a", "vid", "v1"))
+                .all().get();
+        for (int i = 0; i < 20; i++) {
+            assertEquals(1L, client.submit("g.V(vid).count()", java.util.Map.of("vid", List.of("a", "v1"))).one()
+                    .getLong(), "a parameterized script, compiled once");
+        }
+    }
+}
