@@ -44,11 +44,18 @@ final class PathDictionary {
             String path = new String(e.key(), prefix.length, e.key().length - prefix.length, StandardCharsets.UTF_8);
             if (path.startsWith(MULTIKEY_MARK)) {
                 multikey.add(path.substring(MULTIKEY_MARK.length()));
-            } else if (!path.startsWith(CLAIM)) {
+            } else if (path.startsWith(CLAIM)) {
+                // a number another server claimed: read from the key's bytes (the path it names may not be text
+                // that survives UTF-8, e.g. a lone surrogate)
+                maxClaimed = Math.max(maxClaimed, (int) Keys.readInt(e.key(), prefix.length + 1));
+            } else {
                 ids.put(path, (int) Keys.readInt(e.value(), 0));
             }
         }
     }
+
+    /** The highest path number claimed in the store (shared metadata), known or not by its path. */
+    private int maxClaimed;
 
     int id(String path) {
         Integer id = ids.get(path);
@@ -61,9 +68,9 @@ final class PathDictionary {
                 if (id != null) {
                     return id;
                 }
-                int next = ids.values().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
-                MetaWrite w = new MetaWrite().create(Keys.concat(Keys.pathPrefix(collId), Keys.utf8(path)),
-                        Keys.collId(next));
+                int next = Math.max(maxClaimed, ids.values().stream().mapToInt(Integer::intValue).max().orElse(0)) + 1;
+                byte[] pathKey = Keys.concat(Keys.pathPrefix(collId), Keys.utf8(path));
+                MetaWrite w = new MetaWrite().create(pathKey, Keys.collId(next));
                 if (metadata.isShared()) {
                     w.create(Keys.concat(Keys.pathPrefix(collId), Keys.utf8(CLAIM), Keys.collId(next)),
                             Keys.utf8(path));
@@ -72,7 +79,14 @@ final class PathDictionary {
                     ids.put(path, next);
                     return next;
                 }
-                reload(); // another server numbered the path, or took the number
+                MetaEntry numbered = metadata.get(pathKey);
+                if (numbered != null) { // the path's key is there (another server's, or a path whose UTF-8 form
+                    // another path shares, which a reload cannot find by its text): use its number
+                    int found = (int) Keys.readInt(numbered.value(), 0);
+                    ids.put(path, found);
+                    return found;
+                }
+                reload(); // another server took the number
             }
         }
     }
