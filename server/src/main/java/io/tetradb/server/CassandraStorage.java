@@ -125,19 +125,14 @@ final class CassandraStorage implements AutoCloseable {
     }
 
     /**
-     * Why the server does not start on Cassandra while the core still keeps part of its data in the data directory
-     * ({@link io.tetradb.core.storage.EngineBypasses}), or null when nothing is left there.
+     * What a server on Cassandra refuses (each face answers it in its own convention) and leaves off, logged at its
+     * start: the core's paths that still need the data directory's embedded engine
+     * ({@link io.tetradb.core.storage.EngineBypasses}) are refused rather than served from it.
      */
-    static String refusal(java.nio.file.Path dataDirectory) {
-        List<String> missing = io.tetradb.core.storage.EngineBypasses.remaining();
-        if (missing.isEmpty()) {
-            return null;
-        }
-        return "--storage cassandra cannot serve yet: databases, containers, partition maps and the rest of the "
-                + "metadata would live on Cassandra and item transactions would apply there, but the core still "
-                + "reads and writes these in the local data directory (" + dataDirectory + "): "
-                + String.join("; ", missing) + ". Serving now would keep part of the data there and answer from it; "
-                + "nothing was started or written. Start without --storage cassandra until those go through the "
-                + "storage contracts (issue 20).";
+    static String refusedNotice() {
+        return "on Cassandra (" + io.tetradb.core.storage.SharedEngineRefusal.OPTION + "): served: databases, "
+                + "containers, items (CRUD, patch, batches, stored procedures, unique keys), queries and the change "
+                + "feed; refused or off, as they still need the local engine: "
+                + String.join("; ", io.tetradb.core.storage.SharedEngineRefusal.refused());
     }
 }

@@ -213,14 +213,6 @@ final class StartCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CassandraStorage.Options onCassandra = cassandraOptions();
-        if (onCassandra != null) {
-            String refusal = CassandraStorage.refusal(dataDir.toAbsolutePath().normalize());
-            if (refusal != null) { // before anything opens: no connection, no directory, no data
-                spec.commandLine().getErr().println("tetradb: " + refusal);
-                spec.commandLine().getErr().flush();
-                return 1;
-            }
-        }
         if (httpPort != null) {
             checkPort("--http-port", httpPort);
         }

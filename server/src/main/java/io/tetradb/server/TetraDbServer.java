@@ -345,8 +345,25 @@ public final class TetraDbServer implements AutoCloseable {
         return this;
     }
 
+    private io.tetradb.core.storage.meta.MetadataStore sharedMetadata;
+    private io.tetradb.core.storage.partition.PartitionStore sharedPartitions;
+
+    /**
+     * Tests: serves on these stores as on Cassandra's (the same refusals), without a cluster; the caller closes them.
+     */
+    TetraDbServer onSharedStores(io.tetradb.core.storage.meta.MetadataStore metadata,
+                                 io.tetradb.core.storage.partition.PartitionStore partitions) {
+        this.sharedMetadata = metadata;
+        this.sharedPartitions = partitions;
+        return this;
+    }
+
     /** Opens the Cassandra stores when asked to and puts them under the client's core. */
     private CosmosClientBuilder withStorage(CosmosClientBuilder builder) {
+        if (sharedMetadata != null) {
+            log.info(CassandraStorage.refusedNotice());
+            return builder.storage(sharedMetadata, sharedPartitions);
+        }
         if (cassandraOptions == null) {
             return builder;
         }
@@ -356,6 +373,7 @@ public final class TetraDbServer implements AutoCloseable {
             throw new StartupException("cannot open Cassandra at " + cassandraOptions.contactPoints() + ": "
                     + rootMessage(e), e);
         }
+        log.info(CassandraStorage.refusedNotice());
         return builder.storage(cassandra.metadata(), cassandra.partitions());
     }
 

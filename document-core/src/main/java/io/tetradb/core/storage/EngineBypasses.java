@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * What the core still reads or writes in the data directory's embedded engine instead of through the storage
- * contracts (items: {@code storage.partition.PartitionStore}; metadata: {@code storage.meta.MetadataStore}). While
- * this list is not empty, a core over a shared engine (Cassandra) would keep part of its data in the local
- * directory, so a server refuses to start on one and names what is missing (issue 20). Each entry goes when its path
- * is routed through a contract.
+ * contracts (items: {@code storage.partition.PartitionStore}; metadata: {@code storage.meta.MetadataStore}). A core
+ * over a shared engine (Cassandra) refuses the requests that would take these paths and leaves their background
+ * jobs off ({@link SharedEngineRefusal}), so nothing is kept in the local directory (issue 20). Each entry goes when
+ * its path is routed through a contract.
  */
 public final class EngineBypasses {
     private EngineBypasses() {

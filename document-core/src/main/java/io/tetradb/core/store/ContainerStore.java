@@ -73,6 +73,7 @@ public final class ContainerStore {
      * {@link io.tetradb.core.unique.UniqueIndexViolation}, adding nothing. False if one of that name exists.
      */
     public boolean addUniqueIndex(io.tetradb.core.unique.UniqueIndexDefinition index) {
+        store.refuseOnSharedEngine(true, "a face-defined unique index"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -170,6 +171,7 @@ public final class ContainerStore {
         }
         GraphAdjacency.refuseUnless(definition.partitionKey().levels() == 1,
                 "graph adjacency needs a partition key with one path");
+        store.refuseOnSharedEngine(true, "graph adjacency entries"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -529,6 +531,7 @@ public final class ContainerStore {
      * with the container's writers held off meanwhile.
      */
     public void setDateFieldExpiry(String name, List<String> path, Long seconds) {
+        store.refuseOnSharedEngine(seconds != null, "a date-field expiry (a TTL index)"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -751,7 +754,7 @@ public final class ContainerStore {
 
     /** A collector for batches whose durability a caller waits for once, after several of them. */
     public DeferredCommits deferredCommits() {
-        return new DeferredCommits(store.engine());
+        return new DeferredCommits(store.partitions()); // storage-spi: tickets are the item store's
     }
 
     /**

@@ -62,6 +62,7 @@ public final class CoreStore implements AutoCloseable {
         if (partitions != null) {
             this.readsThroughContract = true; // items on another engine: read them there too
         }
+        this.sharedEngine = metadata != null && partitions != null; // shared-engine hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -71,7 +72,8 @@ public final class CoreStore implements AutoCloseable {
         byte[] containers = counter == null ? null : counter.value();
         this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
                 containers == null ? 0 : (int) Keys.readLong(containers, 0),
-                java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
+                sharedEngine ? java.time.Duration.ZERO // shared-engine hook: no pruner on the local engine
+                        : java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
         this.ttlPurger = new TtlPurger(this); // after the feeds: its deletes write change records
     }
 
@@ -126,10 +128,28 @@ public final class CoreStore implements AutoCloseable {
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
         CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
                 config.blockCacheBytes()), metadata, partitions);
-        store.resumeIndexRebuilds();
-        store.ttlPurger.start();
+        if (!store.sharedEngine) { // shared-engine hook: these jobs read and write the local engine
+            store.resumeIndexRebuilds();
+            store.ttlPurger.start();
+        }
         return store;
     }
+
+    // ---- shared-engine hook: what a core with metadata and items on another engine refuses (SharedEngineRefusal) ----
+    private final boolean sharedEngine;
+
+    /** True when metadata and items are on another engine (Cassandra): the local engine's paths are refused. */
+    public boolean onSharedEngine() {
+        return sharedEngine;
+    }
+
+    /** Throws {@link io.tetradb.core.storage.SharedEngineRefusal} for {@code what} on a shared engine. */
+    void refuseOnSharedEngine(boolean needsLocalEngine, String what) {
+        if (sharedEngine && needsLocalEngine) {
+            throw new io.tetradb.core.storage.SharedEngineRefusal(what);
+        }
+    }
+    // ---- end shared-engine hook ----
 
     /** Loads every container whose index rebuild was unfinished at the last close or crash; loading resumes it. */
     private void resumeIndexRebuilds() {
@@ -357,6 +377,7 @@ public final class CoreStore implements AutoCloseable {
         io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // refuses an invalid policy with 400
         io.tetradb.core.ttl.TimeToLive.validateDefault(defaultTimeToLive);
         io.tetradb.core.unique.UniqueKeyPolicy.of(uniqueKeyPolicy); // 400 if Cosmos DB would refuse it
+        refuseOnSharedEngine(defaultTimeToLive != null, "a container with a default time to live (defaultTtl)");
         synchronized (ddl) {
           while (true) { // metadata contract: a lost race with another server decides again
             MetaEntry dbEntry = metadata.get(Keys.database(database));
@@ -498,6 +519,8 @@ public final class CoreStore implements AutoCloseable {
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
                         old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
+                refuseOnSharedEngine(defaultTimeToLive != null, "a default time to live (defaultTtl)");
+                refuseOnSharedEngine(policyChanged, "replacing a container's indexing policy (an index rebuild)");
                 byte[] defBytes = json(def);
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite ws = read == null ? new MetaWrite().put(Keys.container(database, id), defBytes)
@@ -636,7 +659,9 @@ public final class CoreStore implements AutoCloseable {
                 indexingState(def, unfinished));
         definitionVersions.put(key(database, id), entry.version());
         recountPartitions(c, c.partitionMap().partitions());
-        c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
+        if (!sharedEngine) { // shared-engine hook: containers there are created with their unique keys built
+            c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
+        }
         if (unfinished != null) {
             startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
         }

@@ -1,6 +1,5 @@
 package io.tetradb.core.store;
 
-import io.tetradb.core.storage.StorageEngine;
 
 /**
  * Commits made through {@link ContainerStore#executeBatch(io.tetradb.core.partition.PartitionKeyValue,
@@ -12,11 +11,12 @@ import io.tetradb.core.storage.StorageEngine;
  * ({@code RocksEngine.LAZY_SYNC_INTERVAL_MS}), as MongoDB commits its journal. Not thread-safe: one request's writes.
  */
 public final class DeferredCommits {
-    private final StorageEngine engine;
+    /** Where the commits applied: their tickets are that store's (the local engine's only when it is embedded). */
+    private final io.tetradb.core.storage.partition.PartitionStore partitions;
     private long ticket;
 
-    DeferredCommits(StorageEngine engine) {
-        this.engine = engine;
+    DeferredCommits(io.tetradb.core.storage.partition.PartitionStore partitions) {
+        this.partitions = partitions;
     }
 
     void add(long commitTicket) {
@@ -26,7 +26,7 @@ public final class DeferredCommits {
     /** Returns once every commit added so far is as durable as the store's configuration says. */
     public void awaitDurable() {
         if (ticket > 0) {
-            engine.awaitDurable(ticket);
+            partitions.awaitDurable(ticket);
             ticket = 0;
         }
     }

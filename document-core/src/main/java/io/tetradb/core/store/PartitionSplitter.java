@@ -39,6 +39,9 @@ final class PartitionSplitter implements AutoCloseable {
 
     /** Schedules a split of {@code pp} if it is over the threshold (and has grown since a failed attempt). */
     void maybeSplit(ContainerStore container, PhysicalPartition pp) {
+        if (store.onSharedEngine()) { // shared-engine hook: a split moves the local engine's keys
+            return;
+        }
         long threshold = store.config().splitThresholdBytes();
         long bytes = pp.bytes();
         if (bytes <= threshold) {

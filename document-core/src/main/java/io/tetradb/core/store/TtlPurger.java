@@ -145,6 +145,11 @@ public final class TtlPurger {
         return rounds.get();
     }
 
+    /** True while the purging thread runs (never on a shared engine: see CoreStore.open). */
+    public synchronized boolean isRunning() {
+        return running;
+    }
+
     synchronized void start() {
         if (running) {
             return;

@@ -109,6 +109,17 @@ public abstract class SharedCatalogContract {
         b.catalogCheckMillis(0);
         JsonNode policy = new ObjectMapper().readTree("{\"indexingMode\":\"consistent\",\"automatic\":true,"
                 + "\"includedPaths\":[{\"path\":\"/name/?\"}],\"excludedPaths\":[{\"path\":\"/*\"}]}");
+        if (a.onSharedEngine()) { // items on the shared engine too: no index rebuild or TTL purge there yet
+            JsonNode before = cached.definition().indexingPolicy();
+            StoreException refused = assertThrows(StoreException.class,
+                    () -> a.replaceContainer(db, "orders", null, policy, null));
+            assertEquals(400, refused.status());
+            assertTrue(refused.getMessage().contains("--storage cassandra"), refused.getMessage());
+            assertEquals(400, assertThrows(StoreException.class,
+                    () -> b.replaceContainer(db, "orders", null, before, 60)).status());
+            assertEquals(before, b.container(db, "orders").definition().indexingPolicy(), "nothing changed");
+            return;
+        }
         a.replaceContainer(db, "orders", null, policy, 60);
         ContainerStore onB = b.container(db, "orders");
         assertSame(cached, onB, "the same container, its definition replaced");

@@ -99,7 +99,11 @@ public final class GraphStore {
     /** Turns the core's adjacency entries on for this container (built for the edges it holds) if they are not yet. */
     public void enableAdjacency() {
         if (core != null) {
-            coreStore().enableGraphAdjacency();
+            try {
+                coreStore().enableGraphAdjacency();
+            } catch (io.tetradb.core.storage.SharedEngineRefusal onCassandra) {
+                // --storage cassandra: no adjacency entries there yet; edges are read from their edge items
+            }
         }
     }
 

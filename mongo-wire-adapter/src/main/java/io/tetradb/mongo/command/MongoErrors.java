@@ -18,6 +18,9 @@ public final class MongoErrors {
                     + ", Details='Response status code does not indicate success: TooManyRequests (429); Substatus: "
                     + t.subStatus() + "; Reason: (" + t.getMessage() + ")'");
         }
+        if (e instanceof io.tetradb.core.storage.SharedEngineRefusal r) { // --storage cassandra: not served there yet
+            return new MongoError(ErrorCode.ILLEGAL_OPERATION, r.getMessage());
+        }
         if (e instanceof StoreException s) {
             String message = s.status() == Status.REQUEST_ENTITY_TOO_LARGE
                     ? "document too large for this server's store: " + s.getMessage() : s.getMessage();

@@ -129,6 +129,7 @@ public final class IndexCatalog {
                         + "options exists: " + existing.toJson());
             }
         }
+        refuseOnSharedEngine("createIndexes");
         BsonDocument stored = new BsonDocument("_id", new BsonString(coll.name() + "." + name.asString().getValue()))
                 .append("ns", new BsonString(coll.namespace())).append("name", name).append("key", key);
         for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
@@ -170,6 +171,7 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
+        refuseOnSharedEngine("dropIndexes");
         synchronized (coll.uniqueLock) {
             try {
                 sys.delete(d, new double[1]);
@@ -234,6 +236,18 @@ public final class IndexCatalog {
             TtlIndexes.apply(coll, name, stored);
         }
         return reply;
+    }
+
+    /**
+     * --storage cassandra: a new or dropped index changes the core's indexing policy, whose rebuild (and a unique or
+     * TTL index's entries) still needs the local engine; refused before the index catalog changes (IllegalOperation).
+     */
+    private void refuseOnSharedEngine(String command) {
+        if (catalog.store().onSharedEngine()) {
+            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, command + " is not supported with "
+                    + io.tetradb.core.storage.SharedEngineRefusal.OPTION + " yet: an index build still needs the "
+                    + "local data directory's engine (issue 20); only the _id index is served");
+        }
     }
 
     /**

@@ -1,0 +1,187 @@
+package io.tetradb.server;
+
+import com.azure.cosmos.CosmosClient;
+import com.azure.cosmos.CosmosClientBuilder;
+import com.azure.cosmos.CosmosContainer;
+import com.azure.cosmos.CosmosException;
+import com.azure.cosmos.models.CosmosContainerProperties;
+import com.azure.cosmos.models.CosmosItemRequestOptions;
+import com.azure.cosmos.models.CosmosQueryRequestOptions;
+import com.azure.cosmos.models.IncludedPath;
+import com.azure.cosmos.models.IndexingPolicy;
+import com.azure.cosmos.models.PartitionKey;
+import com.azure.data.tables.TableClient;
+import com.azure.data.tables.TableServiceClientBuilder;
+import com.azure.data.tables.models.TableEntity;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.mongodb.MongoCommandException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.core.storage.RocksEngine;
+import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
+import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
+import org.apache.tinkerpop.gremlin.driver.Client;
+import org.apache.tinkerpop.gremlin.driver.Cluster;
+import org.apache.tinkerpop.gremlin.driver.Result;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
+ * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
+ * the storage contracts and answers what still needs the local engine (TTL, index rebuilds, face-unique indexes) with
+ * a clear refusal naming --storage cassandra in its own convention; the graph face reads edges from edge items.
+ */
+@Timeout(180)
+class SharedEngineFacesTest {
+    private static final String EMULATOR_KEY =
+            "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==";
+    private static final String DEV_KEY =
+            "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+    @TempDir
+    static Path dir;
+    static RocksEngine shared;
+    static TetraDbServer server;
+    static CosmosClient cosmos;
+    private final ObjectMapper json = new ObjectMapper();
+
+    @BeforeAll
+    static void start() {
+        shared = RocksEngine.open(dir.resolve("shared"), Durability.SYNC, 8 << 20);
+        server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("local")).withCosmosPort(0).withGremlinPort(0)
+                .withMongoPort(0).withTablePort(0))
+                .onSharedStores(new EmbeddedMetadataStore(shared), new EmbeddedPartitionStore(shared)).start();
+        cosmos = new CosmosClientBuilder().endpoint("http://" + Endpoint.hostPort(server.endpoint("cosmos").address()))
+                .key(EMULATOR_KEY).gatewayMode().buildClient();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (cosmos != null) {
+            cosmos.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        if (shared != null) {
+            shared.close();
+        }
+    }
+
+    @Test
+    void cosmosServesItemsAndQueriesAndRefusesTtlAndPolicyReplaces() throws Exception {
+        cosmos.createDatabaseIfNotExists("shop");
+        cosmos.getDatabase("shop").createContainer("orders", "/pk");
+        CosmosContainer orders = cosmos.getDatabase("shop").getContainer("orders");
+        ObjectNode item = (ObjectNode) json.readTree("{\"id\":\"o1\",\"pk\":\"p\",\"qty\":3}");
+        String etag = orders.createItem(item).getETag();
+        assertEquals(3, orders.readItem("o1", new PartitionKey("p"), JsonNode.class).getItem().get("qty").asInt());
+        item.put("qty", 4);
+        orders.replaceItem(item, "o1", new PartitionKey("p"), new CosmosItemRequestOptions().setIfMatchETag(etag));
+        CosmosException stale = assertThrows(CosmosException.class, () -> orders.replaceItem(item, "o1",
+                new PartitionKey("p"), new CosmosItemRequestOptions().setIfMatchETag(etag)));
+        assertEquals(412, stale.getStatusCode());
+        List<JsonNode> found = orders.queryItems("SELECT * FROM c WHERE c.qty = 4", new CosmosQueryRequestOptions(),
+                JsonNode.class).stream().toList();
+        assertEquals(1, found.size());
+        orders.deleteItem("o1", new PartitionKey("p"), new CosmosItemRequestOptions());
+        assertEquals(404, assertThrows(CosmosException.class,
+                () -> orders.readItem("o1", new PartitionKey("p"), JsonNode.class)).getStatusCode());
+
+        CosmosException ttl = assertThrows(CosmosException.class, () -> cosmos.getDatabase("shop")
+                .createContainer(new CosmosContainerProperties("expiring", "/pk").setDefaultTimeToLiveInSeconds(60)));
+        assertEquals(400, ttl.getStatusCode());
+        assertTrue(ttl.getMessage().contains("--storage cassandra"), ttl.getMessage());
+        assertEquals(404, assertThrows(CosmosException.class,
+                () -> cosmos.getDatabase("shop").getContainer("expiring").read()).getStatusCode(), "not created");
+
+        CosmosContainerProperties props = orders.read().getProperties();
+        IndexingPolicy policy = new IndexingPolicy();
+        policy.setIncludedPaths(List.of(new IncludedPath("/qty/?")));
+        policy.setExcludedPaths(List.of(new com.azure.cosmos.models.ExcludedPath("/*")));
+        props.setIndexingPolicy(policy);
+        CosmosException replace = assertThrows(CosmosException.class, () -> orders.replace(props));
+        assertEquals(400, replace.getStatusCode());
+        assertTrue(replace.getMessage().contains("indexing policy"), replace.getMessage());
+        assertTrue(replace.getMessage().contains("--storage cassandra"), replace.getMessage());
+    }
+
+    @Test
+    void mongoServesDocumentsAndRefusesIndexBuildsWithIllegalOperation() {
+        try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
+            MongoCollection<Document> people = mongo.getDatabase("app").getCollection("people");
+            people.insertOne(new Document("_id", 1).append("name", "ann"));
+            assertEquals("ann", people.find(new Document("_id", 1)).first().getString("name"));
+            MongoCommandException unique = assertThrows(MongoCommandException.class,
+                    () -> people.createIndex(Indexes.ascending("name"), new IndexOptions().unique(true)));
+            assertEquals(20, unique.getErrorCode());
+            assertTrue(unique.getErrorMessage().contains("--storage cassandra"), unique.getErrorMessage());
+            MongoCommandException ttl = assertThrows(MongoCommandException.class, () -> people.createIndex(
+                    Indexes.ascending("at"), new IndexOptions().expireAfter(60L, java.util.concurrent.TimeUnit.SECONDS)));
+            assertEquals(20, ttl.getErrorCode());
+            List<String> indexes = people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>());
+            assertEquals(List.of("_id_"), indexes, "a refused index is not listed");
+            people.insertOne(new Document("_id", 2).append("name", "ann")); // no unique index was made
+            assertEquals(2, people.countDocuments(new Document("name", "ann")));
+        }
+    }
+
+    @Test
+    void gremlinServesTraversalsFromEdgeItems() throws Exception {
+        InetSocketAddress a = server.endpoint("gremlin").address();
+        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        try {
+            Client g = cluster.connect();
+            g.submit("g.addV('person').property('pk','x').property(T.id,'ann').as('a')"
+                    + ".addV('person').property('pk','x').property(T.id,'bob').property('name','Bob').as('b')"
+                    + ".addE('knows').from('a').to('b')").all().get();
+            List<Object> names = g.submit("g.V('ann').out('knows').values('name')").all().get().stream()
+                    .map(Result::getObject).toList();
+            assertEquals(List.of("Bob"), names);
+            assertEquals(1L, g.submit("g.V('bob').in('knows').count()").all().get().get(0).getLong());
+        } finally {
+            cluster.close();
+        }
+    }
+
+    @Test
+    void tablesServeEntities() {
+        String endpoint = "http://" + Endpoint.hostPort(server.endpoint("table").address()) + "/devstoreaccount1";
+        TableClient t = new TableServiceClientBuilder()
+                .connectionString("DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=" + DEV_KEY
+                        + ";TableEndpoint=" + endpoint + ";").buildClient().getTableClient("people");
+        t.createTable();
+        t.createEntity(new TableEntity("p", "r").addProperty("n", 7));
+        assertEquals(7, t.getEntity("p", "r").getProperty("n"));
+        assertFalse(t.listEntities().stream().toList().isEmpty());
+    }
+
+    @Test
+    void theStartLogNamesWhatIsRefused() {
+        String notice = CassandraStorage.refusedNotice();
+        for (String refused : io.tetradb.core.storage.SharedEngineRefusal.refused()) {
+            assertTrue(notice.contains(refused), notice);
+        }
+        assertTrue(server.client().coreStore().onSharedEngine());
+        assertFalse(server.client().coreStore().ttlPurger().isRunning(), "no TTL purger on the local engine");
+    }
+}
