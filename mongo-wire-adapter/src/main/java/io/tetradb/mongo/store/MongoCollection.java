@@ -184,13 +184,25 @@ public final class MongoCollection {
 
     /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
     public double insert(BsonDocument doc) {
+        if (txn == null) { // encoded-writes: the item straight from the wire bytes where it can (no tree)
+            return insert(doc, DocumentMapper.createOperation(doc, container.codec()));
+        }
         ObjectNode item = DocumentMapper.toItem(doc);
         PartitionKeyValue pk = partitionOf(doc, item);
-        if (txn != null) {
-            return insertInTransaction(doc, pk, item.get("id").asText());
-        }
+        return insertInTransaction(doc, pk, item.get("id").asText());
+    }
+
+    /** encoded-writes: the partition of an encoded item, read from its key fields only. */
+    private PartitionKeyValue partitionOf(BsonDocument doc, io.tetradb.core.store.EncodedItem item) {
+        return shardField == null ? PARTITION
+                : partitionOf(doc, item.keyFields(container.definition().partitionKey()));
+    }
+
+    /** encoded-writes: inserts {@code doc} by {@code op}, its create (as {@link DocumentMapper#createOperation}). */
+    private double insert(BsonDocument doc, ItemOperation op) {
+        PartitionKeyValue pk = op.item() != null ? partitionOf(doc, op.item()) : partitionOf(doc, op.encoded());
         try {
-            return write(pk, ItemOperation.create(item)).requestCharge();
+            return write(pk, op).requestCharge();
         } catch (io.tetradb.core.unique.UniqueIndexViolation v) {
             throw MongoUniqueIndexes.duplicate(this, v); // a unique index the core keeps
         } catch (StoreException e) {
@@ -301,7 +313,9 @@ public final class MongoCollection {
                 int end = Math.max(i, start + 1);
                 for (int k = start; k < end; k++) {
                     try {
-                        charge[0] += insert(docs.get(k));
+                        // encoded-writes: a document already mapped is written by its operation, not mapped again
+                        charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start))
+                                : insert(docs.get(k));
                     } catch (RuntimeException e) {
                         outcome.set(k, e);
                         if (ordered) {
