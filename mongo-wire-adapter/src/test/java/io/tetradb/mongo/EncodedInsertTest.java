@@ -52,6 +52,15 @@ class EncodedInsertTest extends MongoServerTestBase {
         long trees = DocumentMapper.treeItems();
         c.insertMany(List.of(new Document("_id", 1).append("v", "x")));
         assertEquals(0, DocumentMapper.treeItems() - trees, "a one-document insertMany built a tree");
+        // the benchmark's shape (bench/run mongo: ordered insertMany of 1 KB documents): core batches of 100, no tree
+        List<Document> many = new java.util.ArrayList<>();
+        for (int i = 2; i < 252; i++) {
+            many.add(new Document("_id", i).append("owner", i % 25).append("notes", "lorem ipsum ".repeat(80)));
+        }
+        trees = DocumentMapper.treeItems();
+        c.insertMany(many);
+        assertEquals(0, DocumentMapper.treeItems() - trees, "insertMany built a tree");
+        assertEquals(251, c.countDocuments());
 
         client.getDatabase("enc").getCollection("sharded").drop();
         client.getDatabase("admin").runCommand(new Document("shardCollection", "enc.sharded")
