@@ -102,6 +102,7 @@ class EncodedInsertTest extends MongoServerTestBase {
     @Test
     void insertsInATransactionStillCommitTheSameDocuments() {
         MongoCollection<Document> c = fresh(client.getDatabase("enc"), "txn");
+        long trees = DocumentMapper.treeItems();
         try (ClientSession s = client.startSession()) {
             s.withTransaction(() -> {
                 c.insertOne(s, Document.parse(DOC));
@@ -109,7 +110,19 @@ class EncodedInsertTest extends MongoServerTestBase {
                 return null;
             });
         }
+        assertEquals(0, DocumentMapper.treeItems() - trees, "a transaction's inserts built a tree");
         assertEquals(Document.parse(DOC), c.find(Filters.eq("_id", 7)).first());
+        // an inserted document updated in the same transaction: its reads and the commit see the update
+        try (ClientSession s = client.startSession()) {
+            s.withTransaction(() -> {
+                c.insertOne(s, new Document("_id", 9).append("v", 1).append("k", "x"));
+                c.updateOne(s, Filters.eq("_id", 9), com.mongodb.client.model.Updates.inc("v", 10));
+                assertEquals(11, c.find(s, Filters.eq("_id", 9)).first().getInteger("v"));
+                assertEquals(1, c.countDocuments(s, Filters.eq("k", "x")));
+                return null;
+            });
+        }
+        assertEquals(new Document("_id", 9).append("v", 11).append("k", "x"), c.find(Filters.eq("_id", 9)).first());
         assertStoredAsTree("enc", "txn", PartitionKeyValue.none(1), BsonDocument.parse(DOC));
     }
 
