@@ -117,6 +117,24 @@ class EncodedBatchTest extends ServerFixture {
         return x;
     }
 
+    @Test
+    void whatTheReaderLeavesToTheTreePathIsAnsweredAsBefore() throws Exception {
+        Map<String, String> h = Map.of("x-ms-cosmos-is-batch-request", "true", "x-ms-documentdb-partitionkey",
+                "[\"r\"]", "Content-Type", "application/json");
+        long trees = Batches.treeBatches();
+        RawClient.Answer dup = raw.send("POST", DOCS, "[{\"operationType\":\"Create\",\"resourceBody\":"
+                + "{\"id\":\"d\",\"pk\":\"r\",\"v\":1,\"v\":2}}]", h);
+        assertEquals(200, dup.status(), dup.text());
+        assertEquals(2, read("d", "r").get("v").asInt(), "a repeated name keeps the last value, as the tree does");
+        RawClient.Answer truncated = raw.send("POST", DOCS, "[{\"operationType\":\"Create\",\"resourceBody\":{", h);
+        assertEquals(400, truncated.status());
+        assertTrue(truncated.text().contains("The request body is not valid JSON"), truncated.text());
+        RawClient.Answer notObjects = raw.send("POST", DOCS, "[1]", h);
+        assertEquals(400, notObjects.status());
+        assertTrue(notObjects.text().contains("Each batch operation is a JSON object."), notObjects.text());
+        assertEquals(3, Batches.treeBatches() - trees);
+    }
+
     private JsonNode read(String id, String pk) {
         try {
             return c.readItem(id, new PartitionKey(pk), ObjectNode.class).getItem();
