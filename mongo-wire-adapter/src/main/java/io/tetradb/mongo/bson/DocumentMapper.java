@@ -71,6 +71,7 @@ public final class DocumentMapper {
      * encoded to learn its exact size.
      */
     public static ObjectNode toItem(BsonDocument doc) {
+        TREE_ITEMS.increment();
         if (doc instanceof org.bson.RawBsonDocument raw) { // an insert's document still in its wire bytes
             ObjectNode direct = RawBsonItems.toItem(raw);
             if (direct != null) {
@@ -88,6 +89,14 @@ public final class DocumentMapper {
                     + Limits.MAX_BSON_OBJECT_SIZE + "(16MB)");
         }
         return out;
+    }
+
+    /** encoded-writes: how many items {@link #toItem} built (a tree), so tests can tell which writes still build one. */
+    private static final java.util.concurrent.atomic.LongAdder TREE_ITEMS = new java.util.concurrent.atomic.LongAdder();
+
+    /** encoded-writes: the number of document trees mapped to items so far in this JVM. */
+    public static long treeItems() {
+        return TREE_ITEMS.sum();
     }
 
     /**

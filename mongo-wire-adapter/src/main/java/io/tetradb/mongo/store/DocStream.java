@@ -77,7 +77,7 @@ public final class DocStream implements Iterator<StoredDoc>, HeldBytes {
                 io.tetradb.mongo.txn.Transaction.Pending p = overlay.pending(overlaid, d.partition(), d.id());
                 overlaySeen.add(d.id());
                 lookahead = p == null ? d : p.doc() == null ? null
-                        : new StoredDoc(p.doc(), d.id(), d.etag(), d.partition());
+                        : new StoredDoc(p.view(), d.id(), d.etag(), d.partition());
                 continue;
             }
             if (overlayInserts == null) {

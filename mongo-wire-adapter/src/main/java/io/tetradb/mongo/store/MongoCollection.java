@@ -142,7 +142,7 @@ public final class MongoCollection {
     public StoredDoc reread(StoredDoc old, double[] charge) {
         Transaction.Pending p = txn == null ? null : txn.pending(this, old.partition(), old.id());
         if (p != null) {
-            return p.doc() == null ? null : new StoredDoc(p.doc(), old.id(), old.etag(), old.partition());
+            return p.doc() == null ? null : new StoredDoc(p.view(), old.id(), old.etag(), old.partition());
         }
         try {
             ItemResult r = container.read(old.partition(), old.id(), null);
@@ -184,13 +184,27 @@ public final class MongoCollection {
 
     /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
     public double insert(BsonDocument doc) {
-        ObjectNode item = DocumentMapper.toItem(doc);
-        PartitionKeyValue pk = partitionOf(doc, item);
-        if (txn != null) {
-            return insertInTransaction(doc, pk, item.get("id").asText());
+        // encoded-writes: the item straight from the wire bytes where it can (no tree)
+        ItemOperation op = DocumentMapper.createOperation(doc, container.codec());
+        if (txn == null) {
+            return insert(doc, op);
         }
+        PartitionKeyValue pk = op.item() != null ? partitionOf(doc, op.item()) : partitionOf(doc, op.encoded());
+        String id = op.item() != null ? op.item().get("id").asText() : op.encoded().field("id").asText();
+        return insertInTransaction(doc, pk, id, op);
+    }
+
+    /** encoded-writes: the partition of an encoded item, read from its key fields only. */
+    private PartitionKeyValue partitionOf(BsonDocument doc, io.tetradb.core.store.EncodedItem item) {
+        return shardField == null ? PARTITION
+                : partitionOf(doc, item.keyFields(container.definition().partitionKey()));
+    }
+
+    /** encoded-writes: inserts {@code doc} by {@code op}, its create (as {@link DocumentMapper#createOperation}). */
+    private double insert(BsonDocument doc, ItemOperation op) {
+        PartitionKeyValue pk = op.item() != null ? partitionOf(doc, op.item()) : partitionOf(doc, op.encoded());
         try {
-            return write(pk, ItemOperation.create(item)).requestCharge();
+            return write(pk, op).requestCharge();
         } catch (io.tetradb.core.unique.UniqueIndexViolation v) {
             throw MongoUniqueIndexes.duplicate(this, v); // a unique index the core keeps
         } catch (StoreException e) {
@@ -201,7 +215,7 @@ public final class MongoCollection {
         }
     }
 
-    private double insertInTransaction(BsonDocument doc, PartitionKeyValue pk, String id) {
+    private double insertInTransaction(BsonDocument doc, PartitionKeyValue pk, String id, ItemOperation create) {
         Transaction.Pending p = txn.pending(this, pk, id);
         double charge = 0;
         if (p == null) {
@@ -216,10 +230,9 @@ public final class MongoCollection {
         } else if (p.doc() != null) {
             throw duplicateId(doc.get("_id"));
         }
-        if (doc instanceof org.bson.RawBsonDocument raw) { // the transaction's later updates change its copy in place
-            doc = raw.decode(new org.bson.codecs.BsonDocumentCodec());
-        }
-        txn.write(this, pk, id, doc, p == null ? null : p.baseEtag());
+        // encoded-writes: the wire bytes are kept (reads get a copy of their own: Pending.view) and the commit
+        // applies this create; a later update of the document replaces both
+        txn.write(this, pk, id, doc, p == null ? null : p.baseEtag(), create);
         return charge;
     }
 
@@ -301,7 +314,9 @@ public final class MongoCollection {
                 int end = Math.max(i, start + 1);
                 for (int k = start; k < end; k++) {
                     try {
-                        charge[0] += insert(docs.get(k));
+                        // encoded-writes: a document already mapped is written by its operation, not mapped again
+                        charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start))
+                                : insert(docs.get(k));
                     } catch (RuntimeException e) {
                         outcome.set(k, e);
                         if (ordered) {

@@ -35,7 +35,15 @@ public final class Transaction {
     enum State { ACTIVE, COMMITTED, ABORTED }
 
     /** A buffered write: the document's next content (null: deleted) and the etag it started from. */
-    public record Pending(BsonDocument doc, String baseEtag) {
+    public record Pending(BsonDocument doc, String baseEtag, ItemOperation create) {
+        /**
+         * encoded-writes: the document as a read sees it, a copy of its own when it is still an insert's wire bytes
+         * (immutable; the reader's update may change its copy in place, and writes it back).
+         */
+        public BsonDocument view() {
+            return doc instanceof org.bson.RawBsonDocument raw ? raw.decode(new org.bson.codecs.BsonDocumentCodec())
+                    : doc;
+        }
     }
 
     private final BsonDocument lsid;
@@ -86,7 +94,7 @@ public final class Transaction {
         if (covers(coll, null)) {
             for (Map.Entry<String, Pending> e : writes.entrySet()) {
                 if (e.getValue().doc() != null && e.getValue().baseEtag() == null) {
-                    out.add(new StoredDoc(e.getValue().doc(), e.getKey(), null, partition));
+                    out.add(new StoredDoc(e.getValue().view(), e.getKey(), null, partition));
                 }
             }
         }
@@ -100,6 +108,15 @@ public final class Transaction {
      */
     public synchronized void write(MongoCollection coll, PartitionKeyValue pk, String id, BsonDocument doc,
                                    String baseEtag) {
+        write(coll, pk, id, doc, baseEtag, null);
+    }
+
+    /**
+     * encoded-writes: as {@link #write(MongoCollection, PartitionKeyValue, String, BsonDocument, String)}, for an
+     * insert whose create operation (its item encoded from the wire bytes) is already made: the commit applies it.
+     */
+    public synchronized void write(MongoCollection coll, PartitionKeyValue pk, String id, BsonDocument doc,
+                                   String baseEtag, ItemOperation create) {
         checkActive();
         if (collection == null) {
             collection = coll;
@@ -116,7 +133,7 @@ public final class Transaction {
                     + " documents (one core transactional batch)", false);
         }
         table.claim(new TransactionTable.DocKey(coll.namespace(), pk, id), this);
-        writes.put(id, new Pending(doc, before != null ? before.baseEtag() : baseEtag));
+        writes.put(id, new Pending(doc, before != null ? before.baseEtag() : baseEtag, create));
         if (writes.size() > 1 && bytes() > MAX_BYTES) {
             throw new TransactionError(ErrorCode.TRANSACTION_TOO_LARGE, "the documents a transaction writes must "
                     + "fit one core transactional batch (about " + MAX_BYTES + " bytes)", false);
@@ -161,7 +178,7 @@ public final class Transaction {
                         ops.add(ItemOperation.delete(e.getKey(), p.baseEtag()));
                     }
                 } else if (p.baseEtag() == null) {
-                    ops.add(ItemOperation.create(DocumentMapper.toItem(p.doc())));
+                    ops.add(p.create() != null ? p.create() : ItemOperation.create(DocumentMapper.toItem(p.doc())));
                 } else {
                     ops.add(ItemOperation.replace(e.getKey(), DocumentMapper.toItem(p.doc()), p.baseEtag()));
                 }
