@@ -31,6 +31,17 @@ final class RawBsonItems {
     private RawBsonItems() {
     }
 
+    /**
+     * The typed value of a top-level {@code _id} both fast paths can store as it is: a scalar the typed model holds;
+     * null (the general path) for none, a document, an array or a value stored as tagged Extended JSON.
+     */
+    private static JsonNode typedScalarId(BsonValue id) {
+        if (id == null || id.isDocument() || id.isArray()) {
+            return null;
+        }
+        return id.isString() ? TextNode.valueOf(id.asString().getValue()) : BsonToTyped.scalar(id);
+    }
+
     /** The item of {@code doc} (with {@code _id} first), or null for the general path. */
     static ObjectNode toItem(RawBsonDocument doc) {
         java.nio.ByteBuffer bytes = doc.getByteBuffer().asNIO();
@@ -38,10 +49,7 @@ final class RawBsonItems {
             return null;
         }
         BsonValue id = doc.get("_id");
-        if (id == null || id.isDocument() || id.isArray()) {
-            return null;
-        }
-        JsonNode typedId = id.isString() ? TextNode.valueOf(id.asString().getValue()) : BsonToTyped.scalar(id);
+        JsonNode typedId = typedScalarId(id);
         if (typedId == null) {
             return null;
         }
@@ -84,10 +92,7 @@ final class RawBsonItems {
             return null;
         }
         BsonValue id = doc.get("_id");
-        if (id == null || id.isDocument() || id.isArray()) {
-            return null;
-        }
-        JsonNode typedId = id.isString() ? TextNode.valueOf(id.asString().getValue()) : BsonToTyped.scalar(id);
+        JsonNode typedId = typedScalarId(id);
         if (typedId == null) {
             return null;
         }
