@@ -30,6 +30,8 @@ import java.util.Locale;
  * Prints {@code PROBE <point|batch100>.<indexed|none> cpu_us_per_item=<median of rounds> rounds=...}.
  */
 public final class WriteCpuProbe {
+    private static final String[] NAMES = {"point.indexed", "point.none", "batch100.indexed", "batch100.none"};
+
     private WriteCpuProbe() {
     }
 
@@ -37,6 +39,8 @@ public final class WriteCpuProbe {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 7;
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
         Path dir = BenchData.fresh("write-cpu-probe");
+        // -Dprobe.only=<side>: one side alone (to put perf on it)
+        int only = List.of(NAMES).indexOf(System.getProperty("probe.only", ""));
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         List<List<Double>> figures = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -50,6 +54,9 @@ public final class WriteCpuProbe {
             for (int r = -2; r < rounds; r++) { // two warm-up rounds
                 for (int side = 0; side < 4; side++) {
                     int s = (side + Math.max(r, 0)) % 4; // rotate which side goes first
+                    if (only >= 0 && s != only) {
+                        continue;
+                    }
                     CosmosContainer c = (s & 1) == 0 ? indexed : none;
                     double us = (s & 2) == 0 ? points(c, seq, perRound, cpu) : batches(c, seq, perRound, cpu);
                     seq += perRound;
@@ -61,15 +68,17 @@ public final class WriteCpuProbe {
         } finally {
             BenchData.delete(dir);
         }
-        String[] names = {"point.indexed", "point.none", "batch100.indexed", "batch100.none"};
         for (int s = 0; s < 4; s++) {
+            if (figures.get(s).isEmpty()) {
+                continue;
+            }
             List<Double> f = new ArrayList<>(figures.get(s));
             StringBuilder sb = new StringBuilder();
             for (double d : f) {
                 sb.append(String.format(Locale.ROOT, "%.2f ", d));
             }
             Collections.sort(f);
-            System.out.printf(Locale.ROOT, "PROBE %s cpu_us_per_item=%.2f rounds=%s%n", names[s], f.get(f.size() / 2),
+            System.out.printf(Locale.ROOT, "PROBE %s cpu_us_per_item=%.2f rounds=%s%n", NAMES[s], f.get(f.size() / 2),
                     sb.toString().trim());
         }
     }

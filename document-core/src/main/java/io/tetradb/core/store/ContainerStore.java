@@ -1141,7 +1141,7 @@ public final class ContainerStore {
         try {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
             return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet(),
-                    othersWaiting);
+                    othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second statistics read
         } catch (RuntimeException | Error e) {
             feed.release(tx.feedTicket);
             throw e;

@@ -63,6 +63,7 @@ public final class CoreStore implements AutoCloseable {
             this.readsThroughContract = true; // items on another engine: read them there too
         }
         this.sharedEngine = metadata != null && partitions != null; // shared-engine hook
+        this.ownPartitions = partitions == null ? this.partitions : null; // write-cost hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -184,6 +185,18 @@ public final class CoreStore implements AutoCloseable {
     /** The logical-partition contract the containers' item transactions apply through. */
     public io.tetradb.core.storage.partition.PartitionStore partitions() {
         return partitions;
+    }
+
+    /** write-cost hook: the embedded partition store this core made on its own engine, which nobody else writes. */
+    private final io.tetradb.core.storage.partition.PartitionStore ownPartitions;
+
+    /**
+     * write-cost hook: whether the partition version a transaction reads under its partition lock is current when it
+     * applies (the core's own embedded store, so the store may skip re-reading it); false for another engine, or a
+     * store put in by a test, which checks as the contract says.
+     */
+    boolean versionsReadUnderOwnLock() {
+        return partitions == ownPartitions;
     }
 
     /** Tests: puts another implementation (a decorator of the current one) under the containers' transactions. */

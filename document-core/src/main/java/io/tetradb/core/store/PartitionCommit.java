@@ -25,8 +25,14 @@ final class PartitionCommit {
     /** Applies the transaction's write; returns the durability ticket to wait for before acknowledging. */
     static long apply(PartitionStore partitions, byte[] lpPrefix, long expected, long next, WriteSet writes,
             boolean othersWaiting) {
+        return apply(partitions, lpPrefix, expected, next, writes, othersWaiting, false);
+    }
+
+    /** As above; {@code readUnderLock}: {@code expected} is current (see {@code CoreStore.versionsReadUnderOwnLock}). */
+    static long apply(PartitionStore partitions, byte[] lpPrefix, long expected, long next, WriteSet writes,
+            boolean othersWaiting, boolean readUnderLock) {
         ApplyResult r = partitions.apply(new PartitionWrite(LogicalPartition.ofPrefix(lpPrefix), expected, next, writes)
-                .othersWaiting(othersWaiting));
+                .othersWaiting(othersWaiting).expectedReadUnderLock(readUnderLock));
         if (!r.applied()) {
             throw new StoreException(RETRY_WITH, "the logical partition changed under this transaction (version "
                     + r.version() + ", read at " + expected + "): nothing was written; retry the operation");

@@ -42,7 +42,9 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         ReentrantLock lock = stripes[(p.hashCode() ^ (p.hashCode() >>> 16)) & (STRIPES - 1)];
         lock.lock();
         try {
-            long current = version(p);
+            // write-cost: a version the core read under its own partition lock is current (nobody else writes
+            // this engine's partitions); a writer without that lock is checked against the stored statistics
+            long current = write.expectedReadUnderLock() ? write.expected() : version(p);
             if (current != write.expected()) {
                 return new ApplyResult(false, current, 0);
             }

@@ -26,6 +26,7 @@ public final class PartitionWrite {
     private PartitionStats stats;
     private List<WriteSet.Write> sideWrites;
     private boolean othersWaiting = true;
+    private boolean expectedReadUnderLock;
 
     public PartitionWrite(LogicalPartition partition, long expected, long next, WriteSet writes) {
         if (next < expected) {
@@ -64,6 +65,21 @@ public final class PartitionWrite {
 
     public PartitionWrite othersWaiting(boolean waiting) {
         this.othersWaiting = waiting;
+        return this;
+    }
+
+    /**
+     * write-cost hook: the writer read {@link #expected()} from this same engine under a lock that every writer of
+     * the partition in this process holds while it reads and applies (the core's partition lock). An engine that
+     * only this process writes (the embedded one: RocksDB locks its directory) may then skip re-reading the version;
+     * an engine shared between servers ignores the hint and checks as always.
+     */
+    public boolean expectedReadUnderLock() {
+        return expectedReadUnderLock;
+    }
+
+    public PartitionWrite expectedReadUnderLock(boolean held) {
+        this.expectedReadUnderLock = held;
         return this;
     }
 
