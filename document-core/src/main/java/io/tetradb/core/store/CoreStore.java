@@ -63,6 +63,7 @@ public final class CoreStore implements AutoCloseable {
             this.readsThroughContract = true; // items on another engine: read them there too
         }
         this.sharedEngine = metadata != null && partitions != null; // shared-engine hook
+        this.containerDrops = partitions != null ? new ContainerDrops(this.metadata, partitions) : null; // drops hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -134,6 +135,15 @@ public final class CoreStore implements AutoCloseable {
         }
         return store;
     }
+
+    // ---- container-drops hook: a deleted container's rows on another item engine (ContainerDrops) ----
+    private final ContainerDrops containerDrops;
+
+    /** Drops the rows of deleted containers from the item engine now (tests; a background job does it anyway). */
+    public int dropDeletedContainersNow() {
+        return containerDrops == null ? 0 : containerDrops.passOnce();
+    }
+    // ---- end container-drops hook ----
 
     // ---- shared-engine hook: what a core with metadata and items on another engine refuses (SharedEngineRefusal) ----
     private final boolean sharedEngine;
@@ -618,12 +628,18 @@ public final class CoreStore implements AutoCloseable {
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite w = read == null ? new MetaWrite().delete(Keys.container(database, id))
                         : new MetaWrite().deleteIf(Keys.container(database, id), read);
+                if (containerDrops != null) {
+                    ContainerDrops.mark(w, collId); // drops hook: its rows on the item engine, in the background
+                }
                 if (!applyMeta(w.include(ws).catalogChange())) {
                     dropCached(key(database, id), c);
                     throw new StoreException(Status.CONFLICT, "container " + id + " was changed by another server "
                             + "while it was being deleted; read it and delete it again");
                 }
                 c.markDeleted();
+                if (containerDrops != null) {
+                    containerDrops.wake();
+                }
                 containers.remove(key(database, id));
                 definitionVersions.remove(key(database, id));
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
@@ -845,6 +861,9 @@ public final class CoreStore implements AutoCloseable {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
         ttlPurger.stop();
+        if (containerDrops != null) {
+            containerDrops.close();
+        }
         splitter.close();
         changeFeeds.close();
         throughput.close();

@@ -11,6 +11,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.tetradb.core.storage.partition.PartitionLayout.STATS;
+import static io.tetradb.core.storage.partition.PartitionLayout.concat;
+import static io.tetradb.core.storage.partition.PartitionLayout.container;
+
 /**
  * {@link PartitionStore} on the embedded engine (RocksDB): a partition's items, index entries, change records and
  * statistics are keys of the DOCS, INDEX, FEED and META spaces ({@link PartitionLayout}), and an apply is one atomic
@@ -144,6 +148,25 @@ public final class EmbeddedPartitionStore implements PartitionStore {
             return true;
         });
         return out;
+    }
+
+    /**
+     * Range deletes of the container's items, index entries, change records, partition statistics and unique-key
+     * entries. A core on its own directory never calls it (its container deletion removes those ranges in the same
+     * write); a core whose item store is this engine apart from its metadata (a test's shared store) does.
+     */
+    @Override
+    public void dropContainer(int container) {
+        byte[] coll = container(container);
+        byte[] next = container(container + 1);
+        byte[] stats = new byte[]{STATS};
+        byte[] unique = new byte[]{0x22}; // UniqueKeyIndex: 22 · collId · EPK · pk · …
+        engine.apply(new io.tetradb.core.storage.WriteSet()
+                .deleteRange(Space.DOCS, coll, next)
+                .deleteRange(Space.INDEX, coll, next)
+                .deleteRange(Space.FEED, coll, next)
+                .deleteRange(Space.META, concat(stats, coll), concat(stats, next))
+                .deleteRange(Space.META, concat(unique, coll), concat(unique, next)));
     }
 
     /** The engine belongs to the core store. */

@@ -82,6 +82,14 @@ public interface PartitionStore extends AutoCloseable {
      */
     List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey);
 
+    /**
+     * Removes every partition of {@code container} (a deleted container: its number is never given out again), for
+     * an engine whose rows the deletion's own write does not remove; idempotent. The embedded engine's go with the
+     * deletion's range deletes (nothing to do here).
+     */
+    default void dropContainer(int container) {
+    }
+
     @Override
     void close();
 }
