@@ -213,4 +213,42 @@ public abstract class SharedFeedContract {
                 new CosmosQueryRequestOptions(), JsonNode.class).stream().count());
         assertEquals(0, b.coreStore().dropDeletedContainersNow(), "the marker is gone with the rows");
     }
+
+    /**
+     * The feed pruner on a shared engine: superseded records and tombstones go through the contract (a latest-version
+     * container: at once), whichever server wrote them; a second server's pass finds nothing left to do; the feed
+     * from the beginning still shows each live item at its latest version.
+     */
+    @Test
+    void thePrunerRemovesSupersededRecordsAndTombstonesThroughTheContract() {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("pruned", "/pk");
+        CosmosContainer onA = a.getDatabase(db).getContainer("pruned");
+        CosmosContainer onB = b.getDatabase(db).getContainer("pruned");
+        Map<String, String> live = new HashMap<>();
+        for (int i = 0; i < 5; i++) {
+            write(i % 2 == 0 ? onA : onB, "x", "p0", i, live);
+        }
+        write(onB, "y", "p1", 10, live);
+        write(onA, "z", "p1", 11, new HashMap<>());
+        onB.deleteItem("z", new PartitionKey("p1"), new CosmosItemRequestOptions());
+        int collId = a.coreStore().container(db, "pruned").definition().collId();
+        assertEquals(8, records(collId), "5 of x, 1 of y, create and delete of z");
+        assertEquals(6, a.coreStore().changeFeeds().pruner().pruneOnce(), "4 superseded of x, z's two");
+        assertEquals(2, records(collId), "the latest record of each live item");
+        assertEquals(0, b.coreStore().changeFeeds().pruner().pruneOnce(), "the other server finds nothing to do");
+        List<JsonNode> read = new ArrayList<>();
+        drain(onB, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange()), read);
+        assertLatestOncePerItemInPartitionOrder(read, live);
+    }
+
+    private int records(int collId) {
+        int n = 0;
+        for (io.tetradb.core.storage.partition.PartitionVersion pv : partitions.partitions(collId, null, null)) {
+            n += partitions.changes(pv.partition(), 0, 1000).size();
+        }
+        return n;
+    }
 }

@@ -110,6 +110,22 @@ class SharedFeedEmbeddedTest extends SharedFeedContract {
                 }
             }
 
+            public void deleteChanges(LogicalPartition p, List<Long> lsns) {
+                synchronized (changes) {
+                    java.util.NavigableMap<Long, ChangeRecord> m = changes.get(p);
+                    if (m != null) {
+                        lsns.forEach(m::remove);
+                    }
+                }
+            }
+
+            public void dropContainer(int container) {
+                inner.dropContainer(container);
+                synchronized (changes) {
+                    changes.keySet().removeIf(p -> p.container() == container);
+                }
+            }
+
             public List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey) {
                 return inner.partitions(container, fromKey, toKey);
             }

@@ -467,6 +467,26 @@ public final class CassandraPartitionStore implements PartitionStore {
         }
     }
 
+    /**
+     * The feed pruner's deletes of single change rows, sent at once. Not conditional: a record that may go (a later
+     * one of its item exists, or it left the retention) never has to come back, and no write reuses an lsn.
+     */
+    @Override
+    public void deleteChanges(LogicalPartition p, List<Long> lsns) {
+        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                new ArrayList<>(lsns.size());
+        for (long lsn : lsns) {
+            pending.add(session.executeAsync(write(deleteRow.bind(p.container(), key(p), CHANGE, lsnKey(lsn)))));
+        }
+        for (var stage : pending) {
+            try {
+                stage.toCompletableFuture().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
+        }
+    }
+
     /** Deletes change records up to {@code throughLsn} (the feed's pruning); not conditional. */
     public void pruneChanges(LogicalPartition p, long throughLsn) {
         session.execute(write(pruneChanges.bind(p.container(), key(p), lsnKey(throughLsn))));

@@ -96,6 +96,10 @@ public final class ChangeFeed {
         return ContractFeedRead.now(contractStore(), collId, s.fromPartition(), s.toPartition());
     }
 
+    io.tetradb.core.storage.partition.PartitionStore contractStoreForPruner() {
+        return contractStore();
+    }
+
     private io.tetradb.core.storage.partition.PartitionStore contractStore() {
         io.tetradb.core.storage.partition.PartitionStore store = reads.partitionStore();
         if (store == null) {
