@@ -151,6 +151,30 @@ public final class EmbeddedPartitionStore implements PartitionStore {
     }
 
     /**
+     * The records' FEED keys (found by a scan of the container's sequence, as {@link #changes} finds them) and their
+     * partition-index keys ({@code collId · 'P' · EPK · pk · seq}), in one write. A core on its own directory prunes
+     * with its own pruner; a core whose item store is this engine apart from its own (a test's shared store) calls it.
+     */
+    @Override
+    public void deleteChanges(LogicalPartition p, List<Long> lsns) {
+        java.util.Set<Long> wanted = new java.util.HashSet<>(lsns);
+        byte[] from = Arrays.copyOf(PartitionLayout.feedKey(p.container(), 0), 5);
+        byte[] lp = p.key();
+        io.tetradb.core.storage.WriteSet ws = new io.tetradb.core.storage.WriteSet();
+        engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
+            long seq = PartitionLayout.getLong(kv.key(), 5);
+            ChangeRecord r = ChangeRecord.decode(seq, kv.value());
+            if (wanted.contains(r.lsn()) && Arrays.equals(r.logicalPartition(), lp)) {
+                ws.delete(Space.FEED, kv.key());
+                ws.delete(Space.FEED, java.nio.ByteBuffer.allocate(5 + lp.length + 8).putInt(p.container())
+                        .put((byte) 'P').put(lp).putLong(seq).array());
+            }
+            return true;
+        });
+        engine.apply(ws);
+    }
+
+    /**
      * Range deletes of the container's items, index entries, change records, partition statistics and unique-key
      * entries. A core on its own directory never calls it (its container deletion removes those ranges in the same
      * write); a core whose item store is this engine apart from its metadata (a test's shared store) does.
