@@ -73,7 +73,7 @@ public final class CoreStore implements AutoCloseable {
         byte[] containers = counter == null ? null : counter.value();
         this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
                 containers == null ? 0 : (int) Keys.readLong(containers, 0),
-                sharedEngine ? java.time.Duration.ofMillis(Long.getLong("tetradb.feed.sharedPruneIntervalMillis",
+                partitions != null ? java.time.Duration.ofMillis(Long.getLong("tetradb.feed.sharedPruneIntervalMillis",
                         60_000)) // shared-feed hook: prunes through the item store, a listing of its partitions a pass
                         : java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
         changeFeeds.pruneThroughContract(partitions != null); // shared-feed hook: the records are on the item store
