@@ -21,8 +21,13 @@ import java.util.List;
  * physical partition, a token stays valid for its range across partition splits and restarts.
  */
 record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange range, PartitionKeyValue partitionKey,
-                              long position, long notBeforeMillis) {
+                              long position, long notBeforeMillis, io.tetradb.core.feed.FeedCursor cursor) {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange range, PartitionKeyValue partitionKey,
+                           long position, long notBeforeMillis) {
+        this(containerRid, mode, range, partitionKey, position, notBeforeMillis, null);
+    }
 
     String encode() {
         ObjectNode n = MAPPER.createObjectNode();
@@ -34,6 +39,9 @@ record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange
         n.put("position", position);
         if (notBeforeMillis > 0) {
             n.put("since", notBeforeMillis);
+        }
+        if (cursor != null) { // items on the partition contract: the lsn read through per logical partition
+            n.put("cursor", Base64.getEncoder().encodeToString(cursor.encode()));
         }
         return Base64.getEncoder().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
     }
@@ -52,7 +60,8 @@ record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange
             }
             return new ChangeFeedContinuation(n.get("rid").asText(), ChangeFeedMode.valueOf(n.get("mode").asText()),
                     EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), pk, n.get("position").asLong(),
-                    n.path("since").asLong(0));
+                    n.path("since").asLong(0), n.hasNonNull("cursor") ? io.tetradb.core.feed.FeedCursor.decode(
+                            Base64.getDecoder().decode(n.get("cursor").asText())) : null);
         } catch (Exception e) {
             throw new StoreException(Status.BAD_REQUEST, "'" + token + "' is not a change feed continuation token");
         }

@@ -317,7 +317,13 @@ public final class CosmosContainer {
                 .toValue(store.definition().partitionKey().levels());
         long position = o.start() == CosmosChangeFeedRequestOptions.Start.NOW ? store.changeFeed().currentPosition() : 0;
         long since = o.start() == CosmosChangeFeedRequestOptions.Start.POINT_IN_TIME ? o.pointInTime().toEpochMilli() : 0;
-        return new ChangeFeedContinuation(store.definition().rid(), mode, range.range(), pk, position, since);
+        io.tetradb.core.feed.FeedCursor cursor = null;
+        if (store.changeFeed().readsPerPartition()) { // feed-per-partition hook: positions per logical partition
+            cursor = o.start() == CosmosChangeFeedRequestOptions.Start.NOW
+                    ? store.changeFeed().cursorAtNow(new io.tetradb.core.feed.ChangeFeedRequest(mode, range.range(),
+                    pk, 0, 0, 1)) : io.tetradb.core.feed.FeedCursor.beginning();
+        }
+        return new ChangeFeedContinuation(store.definition().rid(), mode, range.range(), pk, position, since, cursor);
     }
 
     private <T> FeedResponse<T> readChangeFeed(ChangeFeedContinuation at, int size, Class<T> type) {
@@ -325,7 +331,7 @@ public final class CosmosContainer {
         long started = System.nanoTime();
         io.tetradb.core.store.ChargedChangeFeedPage charged = store.readChangeFeed(
                 new io.tetradb.core.feed.ChangeFeedRequest(at.mode(), at.range(), at.partitionKey(), at.position(),
-                        at.notBeforeMillis(), size), null);
+                        at.notBeforeMillis(), size, at.cursor()), null);
         io.tetradb.core.feed.ChangeFeedPage page = charged.page();
         List<T> results = new ArrayList<>(page.changes().size());
         long bytes = 0;
@@ -339,7 +345,7 @@ public final class CosmosContainer {
             results.add(convert(node, type));
         }
         ChangeFeedContinuation next = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(),
-                at.partitionKey(), page.continuation(), at.notBeforeMillis());
+                at.partitionKey(), page.continuation(), at.notBeforeMillis(), page.cursor());
         FeedResponse<T> response = new FeedResponse<>(results, next.encode(), charged.requestCharge(),
                 new QueryMetrics(results.size(), bytes, results.size(), 0, System.nanoTime() - started),
                 "changeFeed", null, null);

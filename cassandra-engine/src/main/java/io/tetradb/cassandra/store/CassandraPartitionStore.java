@@ -78,6 +78,7 @@ public final class CassandraPartitionStore implements PartitionStore {
     private final PreparedStatement termsOfPath;
     private final PreparedStatement termsOfPaths;
     private final PreparedStatement selectDerived;
+    private final PreparedStatement deletePartition;
     /** How often an apply whose outcome Cassandra reported unknown is settled before giving up. */
     static final int SETTLE_ATTEMPTS = 10;
 
@@ -112,6 +113,7 @@ public final class CassandraPartitionStore implements PartitionStore {
         termsOfPaths = session.prepare("SELECT lp, key, value FROM " + t + " WHERE cpath >= ? AND cpath <= ?");
         selectDerived = session.prepare("SELECT value FROM " + t + " WHERE container = ? AND lp = ? AND kind = 3 "
                 + "AND key = ?");
+        deletePartition = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ?");
         putRow = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value) VALUES (?, ?, ?, ?, ?)");
         deleteRow = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ? AND kind = ? AND key = ?");
         partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t
@@ -441,6 +443,48 @@ public final class CassandraPartitionStore implements PartitionStore {
         }
         out.sort((a, b) -> Arrays.compareUnsigned(a.partition().key(), b.partition().key()));
         return out;
+    }
+
+    /**
+     * A deleted container's partitions, each removed whole (one partition tombstone: items, terms, change records,
+     * side rows and the static version); found by a scan of the table's partition keys, the deletes sent at once.
+     */
+    @Override
+    public void dropContainer(int container) {
+        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                new ArrayList<>();
+        for (Row r : session.execute(read(allPartitions.bind()))) {
+            if (r.getInt(0) == container) {
+                pending.add(session.executeAsync(write(deletePartition.bind(container, r.getByteBuffer(1)))));
+            }
+        }
+        for (var stage : pending) {
+            try {
+                stage.toCompletableFuture().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
+        }
+    }
+
+    /**
+     * The feed pruner's deletes of single change rows, sent at once. Not conditional: a record that may go (a later
+     * one of its item exists, or it left the retention) never has to come back, and no write reuses an lsn.
+     */
+    @Override
+    public void deleteChanges(LogicalPartition p, List<Long> lsns) {
+        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                new ArrayList<>(lsns.size());
+        for (long lsn : lsns) {
+            pending.add(session.executeAsync(write(deleteRow.bind(p.container(), key(p), CHANGE, lsnKey(lsn)))));
+        }
+        for (var stage : pending) {
+            try {
+                stage.toCompletableFuture().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
+        }
     }
 
     /** Deletes change records up to {@code throughLsn} (the feed's pruning); not conditional. */

@@ -81,6 +81,36 @@ public final class ChangeFeed {
     }
     // ---- end item-reads hook ----
 
+    // ---- feed-per-partition hook (FeedCursor, ContractFeedRead) ----
+    /**
+     * True when the container's items are read through the logical-partition contract: its feed is then read per
+     * logical partition by lsn with a {@link FeedCursor} (positions every server of a shared engine agrees on).
+     */
+    public boolean readsPerPartition() {
+        return reads.partitionStore() != null;
+    }
+
+    /** A cursor at the present of {@code request}'s scope ("start from now" on the contract). */
+    public FeedCursor cursorAtNow(ChangeFeedRequest request) {
+        Scope s = new Scope(request);
+        return ContractFeedRead.now(contractStore(), collId, s.fromPartition(), s.toPartition());
+    }
+
+    io.tetradb.core.storage.partition.PartitionStore contractStoreForPruner() {
+        return contractStore();
+    }
+
+    private io.tetradb.core.storage.partition.PartitionStore contractStore() {
+        io.tetradb.core.storage.partition.PartitionStore store = reads.partitionStore();
+        if (store == null) {
+            throw new StoreException(Status.BAD_REQUEST, "this change feed continuation was made by a server that "
+                    + "reads the feed per logical partition (items on a shared engine); this one reads the store-wide "
+                    + "sequence");
+        }
+        return store;
+    }
+    // ---- end feed-per-partition hook ----
+
     int collId() {
         return collId;
     }
@@ -225,6 +255,13 @@ public final class ChangeFeed {
         }
         long stable = feeds.stablePosition();
         long after = request.after();
+        // ---- feed-per-partition hook: a cursor request reads each logical partition's records by lsn ----
+        if (request.cursor() != null) {
+            Scope s = new Scope(request);
+            return new ContractFeedRead(this, contractStore(), request, s.fromPartition(), s.toPartition(),
+                    s::includes, stable).read();
+        }
+        // ---- end feed-per-partition hook ----
         List<ChangeFeedPage.Change> out = new ArrayList<>();
         if (after >= stable) {
             return new ChangeFeedPage(out, Math.max(after, 0), true);

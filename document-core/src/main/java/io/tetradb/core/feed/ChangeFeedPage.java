@@ -12,8 +12,12 @@ import java.util.List;
  *
  * @param continuation the position to pass as the next request's {@code after}
  * @param caughtUp     true when the page read up to the stable end of the feed (nothing more to read now)
+ * @param cursor       for a request with a {@link FeedCursor}: the cursor to pass next (else null)
  */
-public record ChangeFeedPage(List<Change> changes, long continuation, boolean caughtUp) {
+public record ChangeFeedPage(List<Change> changes, long continuation, boolean caughtUp, FeedCursor cursor) {
+    public ChangeFeedPage(List<Change> changes, long continuation, boolean caughtUp) {
+        this(changes, continuation, caughtUp, null);
+    }
 
     /**
      * One change. In latest-version mode {@link #item()} is the item's JSON with {@code _lsn}; in

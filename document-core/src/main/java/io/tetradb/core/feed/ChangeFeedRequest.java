@@ -9,9 +9,16 @@ import io.tetradb.core.partition.PartitionKeyValue;
  *
  * @param after           read changes numbered after this position (0: from the beginning of what is kept)
  * @param notBeforeMillis skip changes committed before this time (a point-in-time start), 0 for none
+ * @param cursor          on the logical-partition contract: where the reader stands per logical partition
+ *                        ({@link FeedCursor}, read instead of {@code after}); null: the store-wide sequence
  */
 public record ChangeFeedRequest(ChangeFeedMode mode, EpkRange range, PartitionKeyValue partitionKey, long after,
-                                long notBeforeMillis, int maxItems) {
+                                long notBeforeMillis, int maxItems, FeedCursor cursor) {
+    public ChangeFeedRequest(ChangeFeedMode mode, EpkRange range, PartitionKeyValue partitionKey, long after,
+                             long notBeforeMillis, int maxItems) {
+        this(mode, range, partitionKey, after, notBeforeMillis, maxItems, null);
+    }
+
     public ChangeFeedRequest {
         if (maxItems <= 0) {
             throw new IllegalArgumentException("maxItems must be positive");

@@ -72,6 +72,19 @@ public final class ChangeFeeds implements AutoCloseable {
         return sequencer.awaitBeyond(position, maxMillis);
     }
 
+    // ---- shared-feed hook: the change records are on another engine (the item store the core was given) ----
+    private volatile boolean pruneThroughContract;
+
+    /** The containers' change records live on the item store, not here: the pruner prunes them through it. */
+    public void pruneThroughContract(boolean on) {
+        this.pruneThroughContract = on;
+    }
+
+    boolean pruneThroughContract() {
+        return pruneThroughContract;
+    }
+    // ---- end shared-feed hook ----
+
     public FeedPruner pruner() {
         return pruner;
     }

@@ -43,6 +43,12 @@ public final class FeedPruner implements AutoCloseable {
     private final AtomicLong pruned = new AtomicLong();
     private final AtomicLong recordsRead = new AtomicLong();
     private final AtomicLong itemReads = new AtomicLong();
+    private final ContractFeedPruner contractPruner = new ContractFeedPruner();
+
+    private long countPruned(long n) {
+        pruned.addAndGet(n);
+        return n;
+    }
     private volatile boolean closed;
 
     FeedPruner(ChangeFeeds feeds, Duration interval) {
@@ -114,6 +120,10 @@ public final class FeedPruner implements AutoCloseable {
     }
 
     private long prune(ChangeFeed feed, long now) {
+        if (feeds.pruneThroughContract() && feed.readsPerPartition()) { // shared-feed hook: records on another engine
+            return countPruned(contractPruner.prune(feed, feed.contractStoreForPruner(),
+                    now, recordsRead));
+        }
         if (legacyChecked.add(feed.collId())) {
             feeds.engine().apply(new WriteSet().deleteRange(Space.FEED, FeedKeys.legacyStart(feed.collId()),
                     FeedKeys.legacyEnd(feed.collId())));

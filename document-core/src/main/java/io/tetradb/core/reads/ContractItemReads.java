@@ -41,6 +41,11 @@ public final class ContractItemReads implements ItemReads {
         this.levels = partitionKeyLevels;
     }
 
+    @Override
+    public PartitionStore partitionStore() {
+        return store;
+    }
+
     /** The logical-partition key ({@code EPK · pk}) length at the start of {@code key[at..]}. */
     private int partitionKeyLength(byte[] key, int at) {
         int pkStart = at + 16 * levels;

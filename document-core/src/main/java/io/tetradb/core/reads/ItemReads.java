@@ -71,6 +71,14 @@ public interface ItemReads {
      */
     KeyCursor changes(byte[] fromKey, byte[] toKey, byte[] fromPartition, byte[] toPartition);
 
+    /**
+     * The logical-partition contract these reads go through, or null when they read the embedded keys directly (the
+     * change feed then reads per partition by lsn: {@code feed.ContractFeedRead}).
+     */
+    default io.tetradb.core.storage.partition.PartitionStore partitionStore() {
+        return null;
+    }
+
     /** True when the reads go to the embedded engine's keys directly (the fast paths need no translation). */
     default boolean embedded() {
         return false;

@@ -14,7 +14,8 @@ public final class EngineBypasses {
     }
 
     private static final List<String> REMAINING = List.of(
-            "the change feed's pruner, its policy and the feed sequence's recovery at open (FeedPruner, ChangeFeeds)",
+            "the change feed's policy (all-versions retention, FEED collId 'M': each server keeps the one set through "
+                    + "it; ChangeFeed.setPolicy)",
             "face-unique indexes (FaceUniqueIndexes)",
             "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
             "graph adjacency (GraphAdjacency)",

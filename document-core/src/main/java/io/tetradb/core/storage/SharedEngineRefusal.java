@@ -8,7 +8,8 @@ import java.util.List;
  * A request a core over a shared engine (metadata and items on Cassandra, {@code --storage cassandra}) refuses because
  * serving it would read or write the data directory's embedded engine ({@link EngineBypasses}): 400, which each face
  * answers in its own convention (Cosmos 400 BadRequest, Mongo IllegalOperation, Gremlin a server error). The
- * background jobs of the same paths (TTL purger, feed pruner, splitter, index rebuilds) are not started there.
+ * background jobs of the same paths (TTL purger, splitter, index rebuilds) are not started there; the feed pruner
+ * prunes through the item store (feed.ContractFeedPruner).
  */
 public final class SharedEngineRefusal extends StoreException {
     /** The option that puts the core on a shared engine, named in every refusal. */
@@ -21,7 +22,7 @@ public final class SharedEngineRefusal extends StoreException {
                     + " no index rebuild",
             "face-unique indexes (a Mongo unique index)",
             "graph adjacency entries (the Gremlin face reads edges from their edge items instead)",
-            "background jobs: TTL purger, change-feed pruner (change records are kept), partition splits");
+            "background jobs: TTL purger, partition splits");
 
     public SharedEngineRefusal(String what) {
         super(400, what + " is not supported with " + OPTION + " yet: it still needs the local data directory's "

@@ -64,6 +64,7 @@ public final class CoreStore implements AutoCloseable {
         }
         this.sharedEngine = metadata != null && partitions != null; // shared-engine hook
         this.ownPartitions = partitions == null ? this.partitions : null; // write-cost hook
+        this.containerDrops = partitions != null ? new ContainerDrops(this.metadata, partitions) : null; // drops hook
         this.codec = new ItemCodec(mapper, config.limits().maxNestingDepth());
         for (int i = 0; i < LOCK_STRIPES; i++) {
             stripes[i] = new ReentrantLock();
@@ -73,8 +74,10 @@ public final class CoreStore implements AutoCloseable {
         byte[] containers = counter == null ? null : counter.value();
         this.changeFeeds = new io.tetradb.core.feed.ChangeFeeds(engine,
                 containers == null ? 0 : (int) Keys.readLong(containers, 0),
-                sharedEngine ? java.time.Duration.ZERO // shared-engine hook: no pruner on the local engine
+                partitions != null ? java.time.Duration.ofMillis(Long.getLong("tetradb.feed.sharedPruneIntervalMillis",
+                        60_000)) // shared-feed hook: prunes through the item store, a listing of its partitions a pass
                         : java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
+        changeFeeds.pruneThroughContract(partitions != null); // shared-feed hook: the records are on the item store
         this.ttlPurger = new TtlPurger(this); // after the feeds: its deletes write change records
     }
 
@@ -135,6 +138,15 @@ public final class CoreStore implements AutoCloseable {
         }
         return store;
     }
+
+    // ---- container-drops hook: a deleted container's rows on another item engine (ContainerDrops) ----
+    private final ContainerDrops containerDrops;
+
+    /** Drops the rows of deleted containers from the item engine now (tests; a background job does it anyway). */
+    public int dropDeletedContainersNow() {
+        return containerDrops == null ? 0 : containerDrops.passOnce();
+    }
+    // ---- end container-drops hook ----
 
     // ---- shared-engine hook: what a core with metadata and items on another engine refuses (SharedEngineRefusal) ----
     private final boolean sharedEngine;
@@ -631,12 +643,18 @@ public final class CoreStore implements AutoCloseable {
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite w = read == null ? new MetaWrite().delete(Keys.container(database, id))
                         : new MetaWrite().deleteIf(Keys.container(database, id), read);
+                if (containerDrops != null) {
+                    ContainerDrops.mark(w, collId); // drops hook: its rows on the item engine, in the background
+                }
                 if (!applyMeta(w.include(ws).catalogChange())) {
                     dropCached(key(database, id), c);
                     throw new StoreException(Status.CONFLICT, "container " + id + " was changed by another server "
                             + "while it was being deleted; read it and delete it again");
                 }
                 c.markDeleted();
+                if (containerDrops != null) {
+                    containerDrops.wake();
+                }
                 containers.remove(key(database, id));
                 definitionVersions.remove(key(database, id));
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
@@ -858,6 +876,9 @@ public final class CoreStore implements AutoCloseable {
             c.stopIndexRebuild(); // after its current chunk; the next open resumes from the cursor
         }
         ttlPurger.stop();
+        if (containerDrops != null) {
+            containerDrops.close();
+        }
         splitter.close();
         changeFeeds.close();
         throughput.close();

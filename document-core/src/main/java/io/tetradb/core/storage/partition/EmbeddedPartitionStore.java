@@ -11,6 +11,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
+import static io.tetradb.core.storage.partition.PartitionLayout.STATS;
+import static io.tetradb.core.storage.partition.PartitionLayout.concat;
+import static io.tetradb.core.storage.partition.PartitionLayout.container;
+
 /**
  * {@link PartitionStore} on the embedded engine (RocksDB): a partition's items, index entries, change records and
  * statistics are keys of the DOCS, INDEX, FEED and META spaces ({@link PartitionLayout}), and an apply is one atomic
@@ -146,6 +150,49 @@ public final class EmbeddedPartitionStore implements PartitionStore {
             return true;
         });
         return out;
+    }
+
+    /**
+     * The records' FEED keys (found by a scan of the container's sequence, as {@link #changes} finds them) and their
+     * partition-index keys ({@code collId · 'P' · EPK · pk · seq}), in one write. A core on its own directory prunes
+     * with its own pruner; a core whose item store is this engine apart from its own (a test's shared store) calls it.
+     */
+    @Override
+    public void deleteChanges(LogicalPartition p, List<Long> lsns) {
+        java.util.Set<Long> wanted = new java.util.HashSet<>(lsns);
+        byte[] from = Arrays.copyOf(PartitionLayout.feedKey(p.container(), 0), 5);
+        byte[] lp = p.key();
+        io.tetradb.core.storage.WriteSet ws = new io.tetradb.core.storage.WriteSet();
+        engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
+            long seq = PartitionLayout.getLong(kv.key(), 5);
+            ChangeRecord r = ChangeRecord.decode(seq, kv.value());
+            if (wanted.contains(r.lsn()) && Arrays.equals(r.logicalPartition(), lp)) {
+                ws.delete(Space.FEED, kv.key());
+                ws.delete(Space.FEED, java.nio.ByteBuffer.allocate(5 + lp.length + 8).putInt(p.container())
+                        .put((byte) 'P').put(lp).putLong(seq).array());
+            }
+            return true;
+        });
+        engine.apply(ws);
+    }
+
+    /**
+     * Range deletes of the container's items, index entries, change records, partition statistics and unique-key
+     * entries. A core on its own directory never calls it (its container deletion removes those ranges in the same
+     * write); a core whose item store is this engine apart from its metadata (a test's shared store) does.
+     */
+    @Override
+    public void dropContainer(int container) {
+        byte[] coll = container(container);
+        byte[] next = container(container + 1);
+        byte[] stats = new byte[]{STATS};
+        byte[] unique = new byte[]{0x22}; // UniqueKeyIndex: 22 · collId · EPK · pk · …
+        engine.apply(new io.tetradb.core.storage.WriteSet()
+                .deleteRange(Space.DOCS, coll, next)
+                .deleteRange(Space.INDEX, coll, next)
+                .deleteRange(Space.FEED, coll, next)
+                .deleteRange(Space.META, concat(stats, coll), concat(stats, next))
+                .deleteRange(Space.META, concat(unique, coll), concat(unique, next)));
     }
 
     /** The engine belongs to the core store. */

@@ -82,6 +82,22 @@ public interface PartitionStore extends AutoCloseable {
      */
     List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey);
 
+    /**
+     * Deletes the partition's change records of these lsns (the feed pruner's: superseded records and tombstones),
+     * for an engine whose records the embedded pruner does not reach; deleting an absent one is no error.
+     */
+    default void deleteChanges(LogicalPartition p, List<Long> lsns) {
+        throw new UnsupportedOperationException("this engine's change records are pruned by the embedded pruner");
+    }
+
+    /**
+     * Removes every partition of {@code container} (a deleted container: its number is never given out again), for
+     * an engine whose rows the deletion's own write does not remove; idempotent. The embedded engine's go with the
+     * deletion's range deletes (nothing to do here).
+     */
+    default void dropContainer(int container) {
+    }
+
     @Override
     void close();
 }

@@ -150,6 +150,27 @@ public abstract class PartitionStoreContract {
     }
 
     @Test
+    void deleteChangesRemovesThoseRecordsOnlyAndDropContainerEveryPartition() {
+        LogicalPartition p = partition("prune");
+        LogicalPartition q = partition("pruneq");
+        store.apply(PartitionWrite.builder(p, 0, 1).put("a", bytes("A1")).change(record(p, "a", 1, 0, bytes("A1")))
+                .stats(new PartitionStats(2, 1, 1)).build());
+        store.apply(PartitionWrite.builder(p, 1, 3).put("a", bytes("A2")).put("b", bytes("B1"))
+                .change(record(p, "a", 2, 1, bytes("A2"))).change(record(p, "b", 3, 0, bytes("B1")))
+                .stats(new PartitionStats(4, 2, 3)).build());
+        store.apply(PartitionWrite.builder(q, 0, 1).put("a", bytes("QA")).change(record(q, "a", 1, 0, bytes("QA")))
+                .stats(new PartitionStats(2, 1, 1)).build());
+        store.deleteChanges(p, List.of(1L, 7L)); // 7: absent, no error
+        assertEquals(List.of(2L, 3L), lsns(store.changes(p, 0, 10)));
+        assertEquals(List.of(1L), lsns(store.changes(q, 0, 10)), "another partition's lsn 1 stays");
+        store.dropContainer(p.container());
+        assertEquals(List.of(), store.partitions(p.container(), null, null));
+        assertNull(store.read(p, "a"));
+        assertEquals(List.of(), store.changes(q, 0, 10));
+        assertEquals(0, store.version(q));
+    }
+
+    @Test
     void scansReadOnePartitionsItemsInIdOrderWithinBounds() {
         LogicalPartition p = partition("delta");
         LogicalPartition other = partition("deltb");

@@ -1,0 +1,254 @@
+package io.tetradb.document;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.core.storage.partition.PartitionStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The change feed of two TetraDB servers on one shared engine (issue 20), through the document API: both write, one
+ * reads the feed from the beginning with a continuation, the other resumes that continuation after a restart. A
+ * change's position is its logical partition's lsn, decided by the engine's conditional apply, so no change is lost
+ * or repeated, each partition's changes come in lsn order, and {@code _lsn} is the same on every server. A subclass
+ * gives the shared stores: an embedded pair presented as shared in document-core's build, a Cassandra keyspace in
+ * cassandra-engine's {@code cluster} profile.
+ */
+public abstract class SharedFeedContract {
+    private static final ObjectMapper M = new ObjectMapper();
+    @TempDir
+    Path dirs;
+    private MetadataStore meta;
+    private PartitionStore partitions;
+    private final List<CosmosClient> clients = new ArrayList<>();
+    private String db;
+
+    /** The directory of this test's servers (and of an embedded shared store). */
+    protected Path dirs() {
+        return dirs;
+    }
+
+    protected abstract MetadataStore sharedMetadata() throws Exception;
+
+    protected abstract PartitionStore sharedPartitions() throws Exception;
+
+    /** True when the container deletion's own metadata write removes the item rows (one embedded engine for both). */
+    protected boolean deletionRemovesItemRows() {
+        return false;
+    }
+
+    @BeforeEach
+    void stores() throws Exception {
+        meta = sharedMetadata();
+        partitions = sharedPartitions();
+        db = "feed" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+    }
+
+    @AfterEach
+    void closeClients() {
+        clients.forEach(CosmosClient::close);
+    }
+
+    /** A server: its own data directory, the shared stores. */
+    private CosmosClient server(String name) {
+        CosmosClient c = new CosmosClientBuilder().dataDirectory(dirs.resolve(name)).storage(meta, partitions)
+                .buildClient();
+        clients.add(c);
+        return c;
+    }
+
+    private static void write(CosmosContainer c, String id, String pk, int n, Map<String, String> last) {
+        c.upsertItem(M.createObjectNode().put("id", id).put("pk", pk).put("n", n));
+        last.put(pk + "/" + id, Integer.toString(n));
+    }
+
+    /** Reads every page of the feed from {@code o}; returns the last continuation. */
+    private static String drain(CosmosContainer c, CosmosChangeFeedRequestOptions o, List<JsonNode> out) {
+        String token = null;
+        for (FeedResponse<JsonNode> page : c.queryChangeFeed(o.setMaxItemCount(5), JsonNode.class).iterableByPage()) {
+            out.addAll(page.getResults());
+            token = page.getContinuationToken();
+        }
+        return token;
+    }
+
+    /** Each id once, at the value last written; each partition's changes in increasing {@code _lsn}. */
+    private static void assertLatestOncePerItemInPartitionOrder(List<JsonNode> changes, Map<String, String> expected) {
+        Map<String, String> seen = new HashMap<>();
+        Map<String, Long> lsnOfPartition = new HashMap<>();
+        for (JsonNode n : changes) {
+            String id = n.get("pk").asText() + "/" + n.get("id").asText();
+            assertTrue(seen.put(id, n.get("n").asText()) == null, "each item once: " + id);
+            long lsn = n.get("_lsn").asLong();
+            Long before = lsnOfPartition.put(n.get("pk").asText(), lsn);
+            assertTrue(before == null || before < lsn, "lsn order within partition " + n.get("pk") + ": " + before
+                    + " then " + lsn);
+        }
+        assertEquals(expected, seen);
+    }
+
+    @Test
+    void aContinuationResumesOnTheOtherServerAfterARestartWithNoChangeLost() {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("orders", "/pk");
+        CosmosContainer onA = a.getDatabase(db).getContainer("orders");
+        CosmosContainer onB = b.getDatabase(db).getContainer("orders");
+        Map<String, String> first = new HashMap<>();
+        for (int i = 0; i < 40; i++) { // both servers write the same partitions and items, alternately
+            write(i % 2 == 0 ? onA : onB, "i" + (i % 15), "p" + (i % 15 % 4), i, first);
+        }
+        List<JsonNode> read = new ArrayList<>();
+        String token = drain(onA, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(
+                FeedRange.forFullRange()), read);
+        assertNotNull(token);
+        assertLatestOncePerItemInPartitionOrder(read, first);
+
+        Map<String, String> second = new HashMap<>();
+        for (int i = 40; i < 70; i++) { // more from both, some items new
+            write(i % 3 == 0 ? onA : onB, "i" + (i % 22), "p" + (i % 22 % 5), i, second);
+        }
+        // b restarts: a new process on its own directory, nothing of the feed in memory
+        clients.remove(b);
+        b.close();
+        CosmosClient b2 = server("b");
+        CosmosContainer again = b2.getDatabase(db).getContainer("orders");
+        List<JsonNode> resumed = new ArrayList<>();
+        String next = drain(again, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), resumed);
+        assertLatestOncePerItemInPartitionOrder(resumed, second);
+
+        // what one server reports as an item's _lsn the other reports too, and the feed's continuation is caught up
+        for (JsonNode n : resumed) {
+            JsonNode viaA = onA.readItem(n.get("id").asText(), new PartitionKey(n.get("pk").asText()), JsonNode.class)
+                    .getItem();
+            assertEquals(n.get("_etag"), viaA.get("_etag"));
+        }
+        List<JsonNode> none = new ArrayList<>();
+        drain(onA, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(next), none);
+        assertEquals(List.of(), none, "nothing new after the resumed reader's continuation, on the other server");
+    }
+
+    @Test
+    void fromNowOnOneServerSeesTheOthersWritesAndOnlyThose() {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("events", "/pk");
+        CosmosContainer onA = a.getDatabase(db).getContainer("events");
+        CosmosContainer onB = b.getDatabase(db).getContainer("events");
+        Map<String, String> before = new HashMap<>();
+        for (int i = 0; i < 12; i++) {
+            write(onA, "old" + i, "p" + (i % 3), i, before);
+        }
+        List<JsonNode> nothing = new ArrayList<>();
+        String token = drain(onB, CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange()),
+                nothing);
+        assertEquals(List.of(), nothing);
+        Map<String, String> after = new HashMap<>();
+        for (int i = 0; i < 9; i++) {
+            write(onA, "new" + i, "p" + (i % 4), 100 + i, after);
+        }
+        write(onA, "old1", "p1", 200, after);
+        List<JsonNode> seen = new ArrayList<>();
+        drain(onB, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), seen);
+        assertLatestOncePerItemInPartitionOrder(seen, after);
+    }
+
+    /**
+     * Issue 20: a deleted container's rows leave the item engine, by a background job that a restart resumes: the
+     * deletion leaves a marker; here the first server stops before its job runs (passes by hand only), and the next
+     * server's pass removes every partition of the container, and nothing of the other container.
+     */
+    @Test
+    void aDeletedContainersRowsAreRemovedByTheNextServerAfterARestart() {
+        System.setProperty("tetradb.containerDrops.manual", "true");
+        CosmosClient a;
+        int gone;
+        int kept;
+        try {
+            a = server("a");
+            a.createDatabase(db);
+            a.getDatabase(db).createContainer("gone", "/pk");
+            a.getDatabase(db).createContainer("kept", "/pk");
+            CosmosContainer g = a.getDatabase(db).getContainer("gone");
+            CosmosContainer k = a.getDatabase(db).getContainer("kept");
+            Map<String, String> written = new HashMap<>();
+            for (int i = 0; i < 20; i++) {
+                write(g, "i" + i, "p" + (i % 5), i, written);
+                write(k, "i" + i, "p" + (i % 3), i, written);
+            }
+            gone = a.coreStore().container(db, "gone").definition().collId();
+            kept = a.coreStore().container(db, "kept").definition().collId();
+            assertEquals(5, partitions.partitions(gone, null, null).size());
+            g.delete();
+            assertEquals(1, meta.list(new byte[]{0x3C}).size(), "the deletion left its marker");
+            if (!deletionRemovesItemRows()) {
+                assertEquals(5, partitions.partitions(gone, null, null).size(), "no pass has run yet");
+            }
+            clients.remove(a);
+            a.close();
+        } finally {
+            System.clearProperty("tetradb.containerDrops.manual");
+        }
+        CosmosClient b = server("b");
+        b.coreStore().dropDeletedContainersNow(); // the open's own pass may have done it first: either way, done now
+        assertEquals(List.of(), partitions.partitions(gone, null, null));
+        assertEquals(3, partitions.partitions(kept, null, null).size());
+        assertEquals(20, b.getDatabase(db).getContainer("kept").queryItems("SELECT * FROM c",
+                new CosmosQueryRequestOptions(), JsonNode.class).stream().count());
+        assertEquals(0, b.coreStore().dropDeletedContainersNow(), "the marker is gone with the rows");
+    }
+
+    /**
+     * The feed pruner on a shared engine: superseded records and tombstones go through the contract (a latest-version
+     * container: at once), whichever server wrote them; a second server's pass finds nothing left to do; the feed
+     * from the beginning still shows each live item at its latest version.
+     */
+    @Test
+    void thePrunerRemovesSupersededRecordsAndTombstonesThroughTheContract() {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("pruned", "/pk");
+        CosmosContainer onA = a.getDatabase(db).getContainer("pruned");
+        CosmosContainer onB = b.getDatabase(db).getContainer("pruned");
+        Map<String, String> live = new HashMap<>();
+        for (int i = 0; i < 5; i++) {
+            write(i % 2 == 0 ? onA : onB, "x", "p0", i, live);
+        }
+        write(onB, "y", "p1", 10, live);
+        write(onA, "z", "p1", 11, new HashMap<>());
+        onB.deleteItem("z", new PartitionKey("p1"), new CosmosItemRequestOptions());
+        int collId = a.coreStore().container(db, "pruned").definition().collId();
+        assertEquals(8, records(collId), "5 of x, 1 of y, create and delete of z");
+        assertEquals(6, a.coreStore().changeFeeds().pruner().pruneOnce(), "4 superseded of x, z's two");
+        assertEquals(2, records(collId), "the latest record of each live item");
+        assertEquals(0, b.coreStore().changeFeeds().pruner().pruneOnce(), "the other server finds nothing to do");
+        List<JsonNode> read = new ArrayList<>();
+        drain(onB, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange()), read);
+        assertLatestOncePerItemInPartitionOrder(read, live);
+    }
+
+    private int records(int collId) {
+        int n = 0;
+        for (io.tetradb.core.storage.partition.PartitionVersion pv : partitions.partitions(collId, null, null)) {
+            n += partitions.changes(pv.partition(), 0, 1000).size();
+        }
+        return n;
+    }
+}
