@@ -17,7 +17,6 @@ public final class EngineBypasses {
             "the change feed's pruner, its policy and the feed sequence's recovery at open (FeedPruner, ChangeFeeds)",
             "face-unique indexes (FaceUniqueIndexes)",
             "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
-            "graph adjacency (GraphAdjacency)",
             "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)",
             "splits and partition recounts (PartitionSplitter, CoreStore.recountPartitions)");
 

@@ -20,7 +20,6 @@ public final class SharedEngineRefusal extends StoreException {
             "indexing-policy replaces (a Cosmos container replace with another policy, a Mongo createIndex/dropIndex):"
                     + " no index rebuild",
             "face-unique indexes (a Mongo unique index)",
-            "graph adjacency entries (the Gremlin face reads edges from their edge items instead)",
             "background jobs: TTL purger, change-feed pruner (change records are kept), partition splits");
 
     public SharedEngineRefusal(String what) {

@@ -122,7 +122,9 @@ public final class ContainerStore {
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         this.feed.readThrough(reads); // item-reads hook
         // graph adjacency (GraphAdjacency): on when the container carries its durable mark
-        this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
+        this.adjacency = (AdjacencyContractPath.applies(this) // items on another engine: the mark in the metadata
+                ? !AdjacencyContractPath.marked(store, definition.collId())
+                : store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null)
                 ? null : new GraphAdjacency(this, store);
     }
 
@@ -171,7 +173,6 @@ public final class ContainerStore {
         }
         GraphAdjacency.refuseUnless(definition.partitionKey().levels() == 1,
                 "graph adjacency needs a partition key with one path");
-        store.refuseOnSharedEngine(true, "graph adjacency entries"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();

@@ -62,6 +62,35 @@ public interface PartitionStore extends AutoCloseable {
      */
     byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key);
 
+    // ---- derived keys by range (graph adjacency; see document-core/README.md "Derived keys by range") ----------
+
+    /**
+     * The partition's own {@link PartitionWrite#sideWrites()} of {@code space} with {@code from <= key < to}, in
+     * unsigned key order, at most {@code limit}, as their last applies left them; the range lies within the keys
+     * starting with the partition's {@link LogicalPartition#prefix()}, which only it writes: a graph vertex's
+     * out-edges' adjacency entries, written with the edge in the vertex's own partition.
+     */
+    default List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
+                                                               byte[] from, byte[] to, int limit) {
+        throw new UnsupportedOperationException("scanDerived is not implemented by " + getClass().getName());
+    }
+
+    /**
+     * Side writes of {@code space} written by any partition of {@code container}, with {@code from <= key < to} (to
+     * null: to the end of the container's keys), in unsigned key order, at most {@code limit}: keys addressed by
+     * something other than the partition that wrote them (an edge's adjacency entry under its target vertex, written
+     * in the edge's partition). Only for the spaces in {@link #SEEKABLE_SIDE_SPACES}; every such key starts with
+     * the container's id (4 bytes, big-endian).
+     */
+    default List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
+                                                               byte[] from, byte[] to, int limit) {
+        throw new UnsupportedOperationException("seekDerived is not implemented by " + getClass().getName());
+    }
+
+    /** The side-write spaces {@link #seekDerived} serves (an engine indexes their keys across partitions). */
+    java.util.Set<io.tetradb.core.storage.Space> SEEKABLE_SIDE_SPACES =
+            java.util.EnumSet.of(io.tetradb.core.storage.Space.ADJACENCY);
+
     /** Items with {@code from <= id < to} (null: unbounded) in id order (UTF-8 bytes), at most {@code limit}. */
     List<StoredItem> scan(LogicalPartition p, String from, String to, int limit);
 
