@@ -17,8 +17,7 @@ public final class EngineBypasses {
             "the change feed's pruner, its policy and the feed sequence's recovery at open (FeedPruner, ChangeFeeds)",
             "face-unique indexes (FaceUniqueIndexes)",
             "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
-            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)",
-            "splits and partition recounts (PartitionSplitter, CoreStore.recountPartitions)");
+            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)");
 
     /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */
     public static List<String> remaining() {

@@ -674,11 +674,17 @@ public final class CoreStore implements AutoCloseable {
         byte[] prefix = Keys.statsPrefix(c.collId());
         for (PhysicalPartition p : partitions) {
             p.add(-p.bytes(), -p.items(), -p.logicalPartitions());
-            engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), kv -> {
+            java.util.function.Predicate<io.tetradb.core.storage.KeyValue> count = kv -> {
                 LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
                 p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
                 return true;
-            });
+            };
+            if (c.reads().embedded()) {
+                engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), count);
+            } else { // item-reads hook: the statistics through the partition contract (items on another engine)
+                c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
+                        count);
+            }
         }
     }
 

@@ -2,16 +2,16 @@ package io.tetradb.cassandra.store;
 
 import io.tetradb.core.storage.meta.MetadataStore;
 import io.tetradb.core.storage.partition.PartitionStore;
-import io.tetradb.core.store.SharedAdjacencyContract;
+import io.tetradb.core.store.SharedEnginePathsContract;
 import org.junit.jupiter.api.Tag;
 
 /**
- * Graph adjacency with two TetraDB core stores on one Cassandra keyspace ({@link SharedAdjacencyContract}): entries
+ * Graph adjacency with two TetraDB core stores on one Cassandra keyspace ({@link SharedEnginePathsContract}): entries
  * backfilled through conditional applies, out-entries read from the vertex's partition, in-entries across partitions
  * through the side rows' storage-attached indexes ({@link DerivedSeek}), writes through either store keeping them.
  */
 @Tag("cluster")
-class CassandraSharedAdjacencyTest extends SharedAdjacencyContract {
+class CassandraSharedEnginePathsTest extends SharedEnginePathsContract {
     private static final String KEYSPACE = "tetradb_adjacency";
 
     @Override

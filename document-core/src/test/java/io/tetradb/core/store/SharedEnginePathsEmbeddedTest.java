@@ -13,10 +13,10 @@ import org.junit.jupiter.api.AfterEach;
 import java.util.List;
 
 /**
- * {@link SharedAdjacencyContract} on another embedded engine's stores presented as shared (no cluster): neither core
+ * {@link SharedEnginePathsContract} on another embedded engine's stores presented as shared (no cluster): neither core
  * store's own data directory holds the items, so every adjacency read and write must go through the contracts.
  */
-class SharedAdjacencyEmbeddedTest extends SharedAdjacencyContract {
+class SharedEnginePathsEmbeddedTest extends SharedEnginePathsContract {
     private RocksEngine engine;
 
     @Override

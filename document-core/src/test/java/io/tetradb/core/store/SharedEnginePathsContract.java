@@ -20,15 +20,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Graph adjacency on shared stores (issue 20): two core stores (two servers) with their metadata and items in one
+ * The core's paths that used to read or write the local engine, on shared stores (issue 20). Graph adjacency: two core stores (two servers) with their metadata and items in one
  * shared metadata store and one shared partition store. Enabling adjacency on a container that already holds edges
  * backfills their entries through the partition contract (more edges in one partition than one backfill apply
  * takes); out-entries are read from the vertex's partition and in-entries across the container; the other server,
  * loading the container after, keeps entries for the edges it writes; replaces and deletes move them; the check
  * recomputes them from the items through the contract. A subclass gives the shared stores: embedded ones presented
- * as another engine here ({@code SharedAdjacencyEmbeddedTest}), Cassandra in cassandra-engine's cluster profile.
+ * as another engine here ({@code SharedEnginePathsEmbeddedTest}), Cassandra in cassandra-engine's cluster profile.
  */
-public abstract class SharedAdjacencyContract {
+public abstract class SharedEnginePathsContract {
     @TempDir
     Path dirs;
     protected CoreStore a;
@@ -114,6 +114,27 @@ public abstract class SharedAdjacencyContract {
         GraphAdjacency.Check check = gb.check();
         assertTrue(check.consistent(), check.toString());
         assertEquals(2L * (many + 1), check.stored()); // (many - 1) road edges, c0 and x0: two entries each
+    }
+
+    /** Physical partitions' sizes, recounted when a server loads a container, come from the partition contract. */
+    @Test
+    void physicalPartitionSizesAreRecountedThroughTheContract() {
+        ContainerStore onA = a.createContainer(db, "sized", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        for (int i = 0; i < 12; i++) {
+            onA.execute(pk("p" + (i % 4)), ItemOperation.create(vertexItem("v" + i, "p" + (i % 4))));
+        }
+        ContainerStore onB = b.container(db, "sized"); // loaded here after the writes: recounted at its load
+        long items = 0;
+        long bytes = 0;
+        long partitions = 0;
+        for (io.tetradb.core.partition.PhysicalPartition p : onB.partitionMap().partitions()) {
+            items += p.items();
+            bytes += p.bytes();
+            partitions += p.logicalPartitions();
+        }
+        assertEquals(12, items);
+        assertEquals(4, partitions);
+        assertTrue(bytes > 0);
     }
 
     private static ObjectNode vertexItem(String id, String pk) {
