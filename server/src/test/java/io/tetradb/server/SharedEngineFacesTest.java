@@ -49,7 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
  * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
  * the storage contracts and answers what still needs the local engine (TTL, index rebuilds, face-unique indexes) with
- * a clear refusal naming --storage cassandra in its own convention; the graph face reads edges from edge items.
+ * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
+ * through the contracts.
  */
 @Timeout(180)
 class SharedEngineFacesTest {
@@ -146,7 +147,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void gremlinServesTraversalsFromEdgeItems() throws Exception {
+    void gremlinServesTraversalsFromAdjacencyEntries() throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
         Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
         try {
@@ -158,6 +159,9 @@ class SharedEngineFacesTest {
                     .map(Result::getObject).toList();
             assertEquals(List.of("Bob"), names);
             assertEquals(1L, g.submit("g.V('bob').in('knows').count()").all().get().get(0).getLong());
+            long[] entries = {0};
+            shared.scan(io.tetradb.core.storage.Space.ADJACENCY, new byte[0], null, kv -> ++entries[0] > 0);
+            assertEquals(2, entries[0], "the edge's two adjacency entries are in the shared item store");
         } finally {
             cluster.close();
         }
