@@ -290,7 +290,7 @@ public final class CassandraPartitionStore implements PartitionStore {
         for (WriteSet.Write s : side.values()) {
             ByteBuffer k = ByteBuffer.wrap(sideKey(s));
             batch.addStatement(s.value() == null ? deleteRow.bind(c, lp, SIDE, k)
-                    : PartitionStore.SEEKABLE_SIDE_SPACES.contains(s.space()) // seekDerived finds it across partitions
+                    : PartitionStore.seekableSide(s.space(), s.key()) // seekDerived finds it across partitions
                     ? putSeekableSide.bind(c, lp, k, ByteBuffer.wrap(s.value()), DerivedSeek.cpath(c, s.space()),
                     DerivedSeek.tprefix(s.key()))
                     : putRow.bind(c, lp, SIDE, k, ByteBuffer.wrap(s.value())));
@@ -375,7 +375,7 @@ public final class CassandraPartitionStore implements PartitionStore {
     @Override
     public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
                                                               byte[] from, byte[] to, int limit) {
-        if (!PartitionStore.SEEKABLE_SIDE_SPACES.contains(space)) {
+        if (space != io.tetradb.core.storage.Space.ADJACENCY && space != io.tetradb.core.storage.Space.META) {
             throw new IllegalArgumentException("side rows of " + space.familyName() + " are not indexed for seeks");
         }
         List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();

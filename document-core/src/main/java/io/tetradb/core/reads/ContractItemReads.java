@@ -313,9 +313,8 @@ public final class ContractItemReads implements ItemReads {
     }
 
     @Override
-    public void scanContainerDerived(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
-        int container = KeyBytes.getInt(from, 0);
-        visitChunks(from, lo -> store.seekDerived(container, space, lo, to, CHUNK), visitor);
+    public void scanContainerDerived(int collId, Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
+        visitChunks(from, lo -> store.seekDerived(collId, space, lo, to, CHUNK), visitor);
     }
 
     /** Reads chunk after chunk, each from just after the last key of the one before, until one comes back short. */

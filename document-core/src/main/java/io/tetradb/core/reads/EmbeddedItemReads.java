@@ -72,7 +72,7 @@ public final class EmbeddedItemReads implements ItemReads {
     }
 
     @Override
-    public void scanContainerDerived(Space space, byte[] from, byte[] to,
+    public void scanContainerDerived(int collId, Space space, byte[] from, byte[] to,
                                      java.util.function.Predicate<io.tetradb.core.storage.KeyValue> visitor) {
         engine.scan(space, from, to, visitor);
     }

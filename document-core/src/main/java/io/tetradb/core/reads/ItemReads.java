@@ -72,9 +72,10 @@ public interface ItemReads {
 
     /**
      * Visits, in key order until the visitor returns false, the keys of {@code space} in {@code [from, to)} that any
-     * partition of the container derived (a vertex's in-edge adjacency entries, written in the edges' partitions).
+     * partition of container {@code collId} derived (a vertex's in-edge adjacency entries, written in the edges'
+     * partitions; TTL expiry entries).
      */
-    void scanContainerDerived(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
+    void scanContainerDerived(int collId, Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
 
     /**
      * The change records of FEED keys {@code [fromKey, toKey)} (one container's sequence numbers), in sequence order,

@@ -16,7 +16,7 @@ public final class EngineBypasses {
     private static final List<String> REMAINING = List.of(
             "the change feed's pruner, its policy and the feed sequence's recovery at open (FeedPruner, ChangeFeeds)",
             "face-unique indexes (FaceUniqueIndexes)",
-            "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
+            "TTL expiry rule rebuilds (a changed defaultTtl, a date-field expiry: ExpiryIndex.rebuild)",
             "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)");
 
     /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */

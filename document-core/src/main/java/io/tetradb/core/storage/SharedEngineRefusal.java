@@ -16,11 +16,12 @@ public final class SharedEngineRefusal extends StoreException {
 
     /** What a server on a shared engine refuses (requests) and leaves off (background jobs), for its start-up log. */
     private static final List<String> REFUSED = List.of(
-            "containers with a default time to live (defaultTtl) and TTL expiry (a Mongo TTL index): no TTL purge",
+            "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
+                    + " TTL index): no expiry index rebuild",
             "indexing-policy replaces (a Cosmos container replace with another policy, a Mongo createIndex/dropIndex):"
                     + " no index rebuild",
             "face-unique indexes (a Mongo unique index)",
-            "background jobs: TTL purger, change-feed pruner (change records are kept), partition splits");
+            "background jobs: change-feed pruner (change records are kept), partition size splits");
 
     public SharedEngineRefusal(String what) {
         super(400, what + " is not supported with " + OPTION + " yet: it still needs the local data directory's "

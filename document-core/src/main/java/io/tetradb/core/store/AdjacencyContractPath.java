@@ -55,16 +55,17 @@ final class AdjacencyContractPath {
      */
     static void scan(ItemReads reads, byte[] lpPrefix, byte[] vertexPrefix, byte dir, byte[] from, byte[] to,
                      Predicate<KeyValue> visitor) {
+        int collId = io.tetradb.core.value.KeyBytes.getInt(lpPrefix, 0);
         if (dir == GraphAdjacency.OUT) {
             reads.scanPartitionDerived(lpPrefix, Space.ADJACENCY, from, to, visitor);
         } else if (dir == GraphAdjacency.IN) {
-            reads.scanContainerDerived(Space.ADJACENCY, from, to, visitor);
+            reads.scanContainerDerived(collId, Space.ADJACENCY, from, to, visitor);
         } else {
             boolean[] go = {true};
             reads.scanPartitionDerived(lpPrefix, Space.ADJACENCY, Keys.concat(vertexPrefix, new byte[]{GraphAdjacency.OUT}),
                     Keys.concat(vertexPrefix, new byte[]{GraphAdjacency.IN}), kv -> go[0] = visitor.test(kv));
             if (go[0]) {
-                reads.scanContainerDerived(Space.ADJACENCY, Keys.concat(vertexPrefix, new byte[]{GraphAdjacency.IN}),
+                reads.scanContainerDerived(collId, Space.ADJACENCY, Keys.concat(vertexPrefix, new byte[]{GraphAdjacency.IN}),
                         Keys.concat(vertexPrefix, new byte[]{GraphAdjacency.IN + 1}), visitor);
             }
         }

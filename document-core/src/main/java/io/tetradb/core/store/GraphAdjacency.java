@@ -548,7 +548,7 @@ public final class GraphAdjacency {
         if (container.reads().embedded()) {
             store.engine().scan(Space.ADJACENCY, collId, end, count);
         } else {
-            container.reads().scanContainerDerived(Space.ADJACENCY, collId, end, count);
+            container.reads().scanContainerDerived(container.collId(), Space.ADJACENCY, collId, end, count);
         }
         long present = n[0] - n[1];
         return new Check(expected.size(), n[0], expected.size() - present, n[1], n[2]);

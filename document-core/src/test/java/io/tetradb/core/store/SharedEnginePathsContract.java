@@ -34,6 +34,32 @@ public abstract class SharedEnginePathsContract {
     protected CoreStore a;
     protected CoreStore b;
     private String db;
+    /** Both stores' time: the TTL test moves it instead of sleeping. */
+    protected final MovableClock clock = new MovableClock();
+
+    /** A clock a test moves forward. */
+    protected static final class MovableClock extends java.time.Clock {
+        private final java.util.concurrent.atomic.AtomicLong offset = new java.util.concurrent.atomic.AtomicLong();
+
+        void advance(java.time.Duration d) {
+            offset.addAndGet(d.toMillis());
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public java.time.Instant instant() {
+            return java.time.Instant.ofEpochMilli(System.currentTimeMillis() + offset.get());
+        }
+    }
 
     protected abstract MetadataStore sharedMetadata() throws Exception;
 
@@ -43,8 +69,8 @@ public abstract class SharedEnginePathsContract {
     void open() throws Exception {
         MetadataStore meta = sharedMetadata();
         PartitionStore partitions = sharedPartitions();
-        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")), meta, partitions);
-        b = CoreStore.open(StoreConfig.defaults(dirs.resolve("b")), meta, partitions);
+        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")).withClock(clock), meta, partitions);
+        b = CoreStore.open(StoreConfig.defaults(dirs.resolve("b")).withClock(clock), meta, partitions);
         db = "db" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
         a.createDatabase(db, null);
     }
@@ -135,6 +161,63 @@ public abstract class SharedEnginePathsContract {
         assertEquals(12, items);
         assertEquals(4, partitions);
         assertTrue(bytes > 0);
+    }
+
+    /**
+     * TTL on shared stores: a container created with a default TTL keeps its expiry entries beside the items; both
+     * servers purge at once (listing the entries across partitions through the contract) and every expired item is
+     * deleted exactly once (a purge that lost its partition's race writes nothing), the item that never expires stays,
+     * and no expiry entry is left.
+     */
+    @Test
+    void expiredItemsArePurgedOnceWhileBothServersPurge() throws Exception {
+        ContainerStore onA = a.createContainer(db, "expiring", PartitionKeyDefinition.of("/pk"), null, 3600, null, null);
+        int expiring = 40;
+        for (int i = 0; i < expiring; i++) {
+            onA.execute(pk("p" + (i % 5)), ItemOperation.create(vertexItem("i" + i, "p" + (i % 5))));
+        }
+        onA.execute(pk("p0"), ItemOperation.create(vertexItem("keep", "p0").put("ttl", -1)));
+        ContainerStore onB = b.container(db, "expiring");
+        assertTrue(a.ttlPurger().isRunning() && b.ttlPurger().isRunning(), "each server runs its purger");
+        a.ttlPurger().stop(); // the rounds below are the only purges: their counts add up
+        b.ttlPurger().stop();
+        clock.advance(java.time.Duration.ofHours(2));
+        long later = clock.millis();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Callable<Integer> purgeA = () -> purgeAll(onA, later);
+            java.util.concurrent.Callable<Integer> purgeB = () -> purgeAll(onB, later);
+            int purged = 0;
+            for (java.util.concurrent.Future<Integer> f : pool.invokeAll(List.of(purgeA, purgeB))) {
+                purged += f.get();
+            }
+            purged += purgeAll(onA, later); // what a lost race left for a later round
+            assertEquals(expiring, purged, "each expired item purged exactly once");
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int i = 0; i < expiring; i++) {
+            String id = "i" + i;
+            PartitionKeyValue p = pk("p" + (i % 5));
+            assertEquals(404, org.junit.jupiter.api.Assertions.assertThrows(io.tetradb.core.StoreException.class,
+                    () -> onB.read(p, id, null)).status(), id);
+        }
+        assertEquals(200, onB.read(pk("p0"), "keep", null).status());
+        int collId = onA.collId();
+        assertEquals(List.of(), a.partitions().seekDerived(collId, io.tetradb.core.storage.Space.META,
+                ExpiryIndex.prefix(collId), ExpiryIndex.prefix(collId + 1), 100), "no expiry entry left");
+    }
+
+    private static int purgeAll(ContainerStore c, long now) {
+        int n = 0;
+        for (int round = 0; round < 20; round++) {
+            int k = c.purgeExpired(now, 1000);
+            n += k;
+            if (k == 0) {
+                return n;
+            }
+        }
+        return n;
     }
 
     private static ObjectNode vertexItem(String id, String pk) {
