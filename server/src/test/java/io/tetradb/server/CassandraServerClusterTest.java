@@ -37,7 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Two TetraDB servers started with {@code --storage cassandra} on one keyspace of the local 3-node cluster, used
  * through the azure-cosmos Java SDK: a database and container made through one serve at once through the other, item
- * CRUD and an indexed query, a TTL container refused with 400 naming the option, and If-Match races through both
+ * CRUD and an indexed query, a TTL container made on one whose TTL change through the other is refused with 400
+ * naming the option, and If-Match races through both
  * servers with exactly one winner each. Only with {@code -Pcluster} (three Cassandra JVMs).
  */
 @Tag("cluster")
@@ -93,7 +94,7 @@ class CassandraServerClusterTest {
     }
 
     @Test
-    void cosmosSdkServesItemsAndQueriesThroughBothServersAndRefusesTtl() throws Exception {
+    void cosmosSdkServesItemsQueriesAndTtlContainersThroughBothServersAndRefusesTtlChanges() throws Exception {
         onA.createDatabaseIfNotExists("shop");
         onA.getDatabase("shop").createContainer("orders", "/pk");
         CosmosContainer ordersA = onA.getDatabase("shop").getContainer("orders");
@@ -115,8 +116,12 @@ class CassandraServerClusterTest {
         assertEquals(404, assertThrows(CosmosException.class,
                 () -> ordersA.readItem("o2", new PartitionKey("p2"), JsonNode.class)).getStatusCode());
 
-        CosmosException ttl = assertThrows(CosmosException.class, () -> onA.getDatabase("shop")
-                .createContainer(new CosmosContainerProperties("expiring", "/pk").setDefaultTimeToLiveInSeconds(60)));
+        // a TTL container is served on Cassandra; changing its TTL (an expiry index rebuild) is refused
+        onA.getDatabase("shop").createContainer(new CosmosContainerProperties("expiring", "/pk")
+                .setDefaultTimeToLiveInSeconds(60));
+        CosmosContainer expiringB = onB.getDatabase("shop").getContainer("expiring");
+        CosmosException ttl = assertThrows(CosmosException.class, () -> expiringB.replace(
+                expiringB.read().getProperties().setDefaultTimeToLiveInSeconds(120)));
         assertEquals(400, ttl.getStatusCode());
         assertTrue(ttl.getMessage().contains("--storage cassandra"), ttl.getMessage());
     }

@@ -49,7 +49,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
  * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
  * the storage contracts and answers what still needs the local engine (TTL, index rebuilds, face-unique indexes) with
- * a clear refusal naming --storage cassandra in its own convention; the graph face reads edges from edge items.
+ * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
+ * through the contracts.
  */
 @Timeout(180)
 class SharedEngineFacesTest {
@@ -88,7 +89,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void cosmosServesItemsAndQueriesAndRefusesTtlAndPolicyReplaces() throws Exception {
+    void cosmosServesItemsQueriesAndTtlContainersAndRefusesTtlAndPolicyChanges() throws Exception {
         cosmos.createDatabaseIfNotExists("shop");
         cosmos.getDatabase("shop").createContainer("orders", "/pk");
         CosmosContainer orders = cosmos.getDatabase("shop").getContainer("orders");
@@ -107,12 +108,16 @@ class SharedEngineFacesTest {
         assertEquals(404, assertThrows(CosmosException.class,
                 () -> orders.readItem("o1", new PartitionKey("p"), JsonNode.class)).getStatusCode());
 
-        CosmosException ttl = assertThrows(CosmosException.class, () -> cosmos.getDatabase("shop")
-                .createContainer(new CosmosContainerProperties("expiring", "/pk").setDefaultTimeToLiveInSeconds(60)));
+        // a TTL container is served (expiry entries and the purge go through the contracts); changing its TTL is not
+        cosmos.getDatabase("shop").createContainer(new CosmosContainerProperties("expiring", "/pk")
+                .setDefaultTimeToLiveInSeconds(60));
+        CosmosContainer expiring = cosmos.getDatabase("shop").getContainer("expiring");
+        assertEquals(60, expiring.read().getProperties().getDefaultTimeToLiveInSeconds());
+        CosmosException ttl = assertThrows(CosmosException.class, () -> expiring.replace(
+                expiring.read().getProperties().setDefaultTimeToLiveInSeconds(120)));
         assertEquals(400, ttl.getStatusCode());
         assertTrue(ttl.getMessage().contains("--storage cassandra"), ttl.getMessage());
-        assertEquals(404, assertThrows(CosmosException.class,
-                () -> cosmos.getDatabase("shop").getContainer("expiring").read()).getStatusCode(), "not created");
+        assertEquals(60, expiring.read().getProperties().getDefaultTimeToLiveInSeconds(), "not changed");
 
         CosmosContainerProperties props = orders.read().getProperties();
         IndexingPolicy policy = new IndexingPolicy();
@@ -146,7 +151,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void gremlinServesTraversalsFromEdgeItems() throws Exception {
+    void gremlinServesTraversalsFromAdjacencyEntries() throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
         Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
         try {
@@ -158,6 +163,9 @@ class SharedEngineFacesTest {
                     .map(Result::getObject).toList();
             assertEquals(List.of("Bob"), names);
             assertEquals(1L, g.submit("g.V('bob').in('knows').count()").all().get().get(0).getLong());
+            long[] entries = {0};
+            shared.scan(io.tetradb.core.storage.Space.ADJACENCY, new byte[0], null, kv -> ++entries[0] > 0);
+            assertEquals(2, entries[0], "the edge's two adjacency entries are in the shared item store");
         } finally {
             cluster.close();
         }
@@ -182,6 +190,6 @@ class SharedEngineFacesTest {
             assertTrue(notice.contains(refused), notice);
         }
         assertTrue(server.client().coreStore().onSharedEngine());
-        assertFalse(server.client().coreStore().ttlPurger().isRunning(), "no TTL purger on the local engine");
+        assertTrue(server.client().coreStore().ttlPurger().isRunning(), "the TTL purger runs through the contracts");
     }
 }

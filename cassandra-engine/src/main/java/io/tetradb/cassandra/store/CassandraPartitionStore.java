@@ -79,6 +79,8 @@ public final class CassandraPartitionStore implements PartitionStore {
     private final PreparedStatement termsOfPaths;
     private final PreparedStatement selectDerived;
     private final PreparedStatement deletePartition;
+    private final PreparedStatement putSeekableSide;
+    private final PreparedStatement derivedBetween;
     /** How often an apply whose outcome Cassandra reported unknown is settled before giving up. */
     static final int SETTLE_ATTEMPTS = 10;
 
@@ -115,6 +117,10 @@ public final class CassandraPartitionStore implements PartitionStore {
                 + "AND key = ?");
         deletePartition = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ?");
         putRow = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value) VALUES (?, ?, ?, ?, ?)");
+        putSeekableSide = session.prepare("INSERT INTO " + t + " (container, lp, kind, key, value, cpath, tprefix) "
+                + "VALUES (?, ?, 3, ?, ?, ?, ?)");
+        derivedBetween = session.prepare("SELECT key, value FROM " + t + " WHERE container = ? AND lp = ? "
+                + "AND kind = 3 AND key >= ? AND key < ? LIMIT ?");
         deleteRow = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ? AND kind = ? AND key = ?");
         partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t
                 + " WHERE token(container, lp) > ? AND token(container, lp) <= ?");
@@ -286,6 +292,9 @@ public final class CassandraPartitionStore implements PartitionStore {
         for (WriteSet.Write s : side.values()) {
             ByteBuffer k = ByteBuffer.wrap(sideKey(s));
             batch.addStatement(s.value() == null ? deleteRow.bind(c, lp, SIDE, k)
+                    : PartitionStore.seekableSide(s.space(), s.key()) // seekDerived finds it across partitions
+                    ? putSeekableSide.bind(c, lp, k, ByteBuffer.wrap(s.value()), DerivedSeek.cpath(c, s.space()),
+                    DerivedSeek.tprefix(s.key()))
                     : putRow.bind(c, lp, SIDE, k, ByteBuffer.wrap(s.value())));
         }
         return batch.build();
@@ -341,6 +350,64 @@ public final class CassandraPartitionStore implements PartitionStore {
         System.arraycopy(key, 0, k, 1, key.length);
         Row r = session.execute(read(selectDerived.bind(p.container(), key(p), ByteBuffer.wrap(k)))).one();
         return r == null ? null : bytes(r.getByteBuffer(0));
+    }
+
+    /** The partition's side rows of {@code space}: one slice of its kind-3 rows ({@code space · key}). */
+    @Override
+    public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
+                                                              byte[] from, byte[] to, int limit) {
+        List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        ByteBuffer lo = ByteBuffer.wrap(spaced(space, from));
+        ByteBuffer hi = ByteBuffer.wrap(to == null ? new byte[]{(byte) (space.ordinal() + 1)} : spaced(space, to));
+        for (Row r : session.execute(read(derivedBetween.bind(p.container(), key(p), lo, hi, limit)))) {
+            byte[] k = bytes(r.getByteBuffer(0));
+            out.add(new io.tetradb.core.storage.KeyValue(Arrays.copyOfRange(k, 1, k.length), bytes(r.getByteBuffer(1))));
+        }
+        return out;
+    }
+
+    /**
+     * Side rows of a seekable space across the container's partitions, through the storage-attached indexes
+     * ({@link DerivedSeek}): the rows whose key's 8 bytes after the container id lie between the bounds', cut to the
+     * exact range and sorted here.
+     */
+    @Override
+    public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
+                                                              byte[] from, byte[] to, int limit) {
+        if (space != io.tetradb.core.storage.Space.ADJACENCY && space != io.tetradb.core.storage.Space.META) {
+            throw new IllegalArgumentException("side rows of " + space.familyName() + " are not indexed for seeks");
+        }
+        List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        ResultSet rs = session.execute(read(termsOfPath.bind(DerivedSeek.cpath(container, space),
+                DerivedSeek.tprefix(from), to == null || !samePrefix(from, to, 4) ? Long.MAX_VALUE
+                        : DerivedSeek.tprefix(to))));
+        for (Row r : rs) {
+            byte[] k = bytes(r.getByteBuffer(1));
+            byte[] key = Arrays.copyOfRange(k, 1, k.length);
+            if (Arrays.compareUnsigned(key, from) >= 0 && (to == null || Arrays.compareUnsigned(key, to) < 0)) {
+                out.add(new io.tetradb.core.storage.KeyValue(key, bytes(r.getByteBuffer(2))));
+            }
+        }
+        out.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+    }
+
+    /** Whether two keys share their first {@code n} bytes (the container id: tprefix orders keys within one). */
+    private static boolean samePrefix(byte[] a, byte[] b, int n) {
+        return a.length >= n && b.length >= n && Arrays.equals(a, 0, n, b, 0, n);
+    }
+
+    private static byte[] spaced(io.tetradb.core.storage.Space space, byte[] key) {
+        byte[] k = new byte[1 + key.length];
+        k[0] = (byte) space.ordinal();
+        System.arraycopy(key, 0, k, 1, key.length);
+        return k;
     }
 
     /**

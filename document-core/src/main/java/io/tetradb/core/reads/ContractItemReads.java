@@ -308,6 +308,38 @@ public final class ContractItemReads implements ItemReads {
         return store.readDerived(LogicalPartition.ofPrefix(lpPrefix), space, key);
     }
 
+    // ---- derived keys by range: a partition's own (scanDerived) or the container's (seekDerived), in chunks ------
+
+    @Override
+    public void scanPartitionDerived(byte[] lpPrefix, Space space, byte[] from, byte[] to,
+                                     Predicate<KeyValue> visitor) {
+        LogicalPartition p = LogicalPartition.ofPrefix(lpPrefix);
+        visitChunks(from, lo -> store.scanDerived(p, space, lo, to, CHUNK), visitor);
+    }
+
+    @Override
+    public void scanContainerDerived(int collId, Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
+        visitChunks(from, lo -> store.seekDerived(collId, space, lo, to, CHUNK), visitor);
+    }
+
+    /** Reads chunk after chunk, each from just after the last key of the one before, until one comes back short. */
+    private static void visitChunks(byte[] from, java.util.function.Function<byte[], List<KeyValue>> chunk,
+                                    Predicate<KeyValue> visitor) {
+        byte[] lo = from;
+        while (true) {
+            List<KeyValue> page = chunk.apply(lo);
+            for (KeyValue kv : page) {
+                if (!visitor.test(kv)) {
+                    return;
+                }
+            }
+            if (page.size() < CHUNK) {
+                return;
+            }
+            lo = Arrays.copyOf(page.get(page.size() - 1).key(), page.get(page.size() - 1).key().length + 1);
+        }
+    }
+
     // ---- change records: each partition's, merged by sequence number --------------------------------------------
 
     /**

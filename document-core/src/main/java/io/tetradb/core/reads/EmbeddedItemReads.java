@@ -66,6 +66,18 @@ public final class EmbeddedItemReads implements ItemReads {
     }
 
     @Override
+    public void scanPartitionDerived(byte[] lpPrefix, Space space, byte[] from, byte[] to,
+                                     java.util.function.Predicate<io.tetradb.core.storage.KeyValue> visitor) {
+        engine.scan(space, from, to, visitor);
+    }
+
+    @Override
+    public void scanContainerDerived(int collId, Space space, byte[] from, byte[] to,
+                                     java.util.function.Predicate<io.tetradb.core.storage.KeyValue> visitor) {
+        engine.scan(space, from, to, visitor);
+    }
+
+    @Override
     public KeyCursor changes(byte[] fromKey, byte[] toKey, byte[] fromPartition, byte[] toPartition) {
         return engine.cursor(Space.FEED, fromKey, toKey, false);
     }

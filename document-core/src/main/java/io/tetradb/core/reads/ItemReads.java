@@ -64,6 +64,20 @@ public interface ItemReads {
     byte[] derived(byte[] lpPrefix, Space space, byte[] key);
 
     /**
+     * Visits, in key order until the visitor returns false, the keys of {@code space} in {@code [from, to)} that the
+     * logical partition {@code lpPrefix} ({@code collId · EPK · pk}) derived and wrote beside its items (a vertex's
+     * out-edge adjacency entries: the edge lives in the vertex's partition).
+     */
+    void scanPartitionDerived(byte[] lpPrefix, Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
+
+    /**
+     * Visits, in key order until the visitor returns false, the keys of {@code space} in {@code [from, to)} that any
+     * partition of container {@code collId} derived (a vertex's in-edge adjacency entries, written in the edges'
+     * partitions; TTL expiry entries).
+     */
+    void scanContainerDerived(int collId, Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
+
+    /**
      * The change records of FEED keys {@code [fromKey, toKey)} (one container's sequence numbers), in sequence order,
      * as FEED entries; {@code fromPartition}/{@code toPartition} (the partitions' {@code EPK · pk} bounds, null:
      * unbounded) say which logical partitions the reader wants, so an engine that keeps records per partition reads

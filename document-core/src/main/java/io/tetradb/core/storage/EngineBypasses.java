@@ -17,10 +17,8 @@ public final class EngineBypasses {
             "the change feed's policy (all-versions retention, FEED collId 'M': each server keeps the one set through "
                     + "it; ChangeFeed.setPolicy)",
             "face-unique indexes (FaceUniqueIndexes)",
-            "TTL expiry listing and purge (ExpiryIndex, TtlPurger) and expiry rule rebuilds",
-            "graph adjacency (GraphAdjacency)",
-            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)",
-            "splits and partition recounts (PartitionSplitter, CoreStore.recountPartitions)");
+            "TTL expiry rule rebuilds (a changed defaultTtl, a date-field expiry: ExpiryIndex.rebuild)",
+            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)");
 
     /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */
     public static List<String> remaining() {

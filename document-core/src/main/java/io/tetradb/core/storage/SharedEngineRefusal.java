@@ -8,7 +8,7 @@ import java.util.List;
  * A request a core over a shared engine (metadata and items on Cassandra, {@code --storage cassandra}) refuses because
  * serving it would read or write the data directory's embedded engine ({@link EngineBypasses}): 400, which each face
  * answers in its own convention (Cosmos 400 BadRequest, Mongo IllegalOperation, Gremlin a server error). The
- * background jobs of the same paths (TTL purger, splitter, index rebuilds) are not started there; the feed pruner
+ * background jobs of the same paths (splitter, index rebuilds) are not started there; the feed pruner
  * prunes through the item store (feed.ContractFeedPruner).
  */
 public final class SharedEngineRefusal extends StoreException {
@@ -17,12 +17,12 @@ public final class SharedEngineRefusal extends StoreException {
 
     /** What a server on a shared engine refuses (requests) and leaves off (background jobs), for its start-up log. */
     private static final List<String> REFUSED = List.of(
-            "containers with a default time to live (defaultTtl) and TTL expiry (a Mongo TTL index): no TTL purge",
+            "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
+                    + " TTL index): no expiry index rebuild",
             "indexing-policy replaces (a Cosmos container replace with another policy, a Mongo createIndex/dropIndex):"
                     + " no index rebuild",
             "face-unique indexes (a Mongo unique index)",
-            "graph adjacency entries (the Gremlin face reads edges from their edge items instead)",
-            "background jobs: TTL purger, partition splits");
+            "background jobs: partition size splits (token ranges on Cassandra)");
 
     public SharedEngineRefusal(String what) {
         super(400, what + " is not supported with " + OPTION + " yet: it still needs the local data directory's "

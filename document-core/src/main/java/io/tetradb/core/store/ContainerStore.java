@@ -122,7 +122,9 @@ public final class ContainerStore {
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         this.feed.readThrough(reads); // item-reads hook
         // graph adjacency (GraphAdjacency): on when the container carries its durable mark
-        this.adjacency = store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null
+        this.adjacency = (AdjacencyContractPath.applies(this) // items on another engine: the mark in the metadata
+                ? !AdjacencyContractPath.marked(store, definition.collId())
+                : store.engine().get(Space.META, GraphAdjacency.metaKey(definition.collId())) == null)
                 ? null : new GraphAdjacency(this, store);
     }
 
@@ -171,7 +173,6 @@ public final class ContainerStore {
         }
         GraphAdjacency.refuseUnless(definition.partitionKey().levels() == 1,
                 "graph adjacency needs a partition key with one path");
-        store.refuseOnSharedEngine(true, "graph adjacency entries"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -575,7 +576,8 @@ public final class ContainerStore {
         // from where the last round stopped: the entries before it are deleted, and seeking through their
         // tombstones every round would make a long purge quadratic; a round that reaches the end starts over
         byte[] from = purgeCursor;
-        List<byte[]> entries = ExpiryIndex.expired(store.engine(), collId(), from, nowMillis, max);
+        List<byte[]> entries = reads.embedded() ? ExpiryIndex.expired(store.engine(), collId(), from, nowMillis, max)
+                : ExpiryIndex.expired(reads, collId(), from, nowMillis, max); // item-reads hook: the contract's seek
         purgeCursor = entries.size() < max ? null : Arrays.copyOf(entries.get(entries.size() - 1),
                 entries.get(entries.size() - 1).length + 1);
         Map<java.nio.ByteBuffer, List<byte[]>> byPartition = new LinkedHashMap<>();
@@ -613,7 +615,10 @@ public final class ContainerStore {
                     return 0;
                 }
                 // no wait for the fsync: nobody is acknowledged; the WAL sync that follows covers it
-                applyReleasingFeedOnFailure(tx);
+                Transaction purging = tx;
+                if (!TtlContractPath.applied(() -> applyReleasingFeedOnFailure(purging))) { // shared-engine hook
+                    return 0; // another server's purge or write moved the partition on: a later round sees it
+                }
                 feed.release(tx.feedTicket); // applied: feed readers may read past the purge's records
                 writeStamps.bump(pk); // expired items leave the caches above the core too
             } finally {
@@ -1529,7 +1534,8 @@ public final class ContainerStore {
             // rule change rebuilds them all; one gone was moved or deleted since it was listed.
             boolean deleteParses = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
                     || entries.stream().anyMatch(en -> policies.policyFor(ExpiryIndex.docKeyOf(en)).enabled());
-            List<byte[]> present = deleteParses ? null : store.engine().multiGet(Space.META, entries);
+            List<byte[]> present = deleteParses ? null : reads.embedded() ? store.engine().multiGet(Space.META, entries)
+                    : TtlContractPath.present(reads, lpPrefix, entries); // item-reads hook
             for (int i = 0; i < stored.size(); i++) { // one multi-get for the batch, not a get per item
                 byte[] k = docKeys.get(i);
                 before.put(new String(k, lpPrefix.length, k.length - lpPrefix.length, StandardCharsets.UTF_8),

@@ -134,8 +134,8 @@ public final class CoreStore implements AutoCloseable {
                 config.blockCacheBytes()), metadata, partitions);
         if (!store.sharedEngine) { // shared-engine hook: these jobs read and write the local engine
             store.resumeIndexRebuilds();
-            store.ttlPurger.start();
         }
+        store.ttlPurger.start(); // on a shared engine through the contracts (TtlContractPath)
         return store;
     }
 
@@ -402,7 +402,6 @@ public final class CoreStore implements AutoCloseable {
         io.tetradb.core.index.CompiledIndexingPolicy.of(indexingPolicy); // refuses an invalid policy with 400
         io.tetradb.core.ttl.TimeToLive.validateDefault(defaultTimeToLive);
         io.tetradb.core.unique.UniqueKeyPolicy.of(uniqueKeyPolicy); // 400 if Cosmos DB would refuse it
-        refuseOnSharedEngine(defaultTimeToLive != null, "a container with a default time to live (defaultTtl)");
         synchronized (ddl) {
           while (true) { // metadata contract: a lost race with another server decides again
             MetaEntry dbEntry = metadata.get(Keys.database(database));
@@ -544,7 +543,8 @@ public final class CoreStore implements AutoCloseable {
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
                         old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
-                refuseOnSharedEngine(defaultTimeToLive != null, "a default time to live (defaultTtl)");
+                refuseOnSharedEngine(!java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive),
+                        "changing a container's default time to live (an expiry index rebuild)");
                 refuseOnSharedEngine(policyChanged, "replacing a container's indexing policy (an index rebuild)");
                 byte[] defBytes = json(def);
                 Long read = definitionVersions.get(key(database, id));
@@ -705,11 +705,17 @@ public final class CoreStore implements AutoCloseable {
         byte[] prefix = Keys.statsPrefix(c.collId());
         for (PhysicalPartition p : partitions) {
             p.add(-p.bytes(), -p.items(), -p.logicalPartitions());
-            engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), kv -> {
+            java.util.function.Predicate<io.tetradb.core.storage.KeyValue> count = kv -> {
                 LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
                 p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
                 return true;
-            });
+            };
+            if (c.reads().embedded()) {
+                engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), count);
+            } else { // item-reads hook: the statistics through the partition contract (items on another engine)
+                c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
+                        count);
+            }
         }
     }
 

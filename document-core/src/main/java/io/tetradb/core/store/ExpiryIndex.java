@@ -153,6 +153,26 @@ final class ExpiryIndex {
         return out;
     }
 
+    /**
+     * {@link #expired(StorageEngine, int, byte[], long, int)} through the storage contracts (items on another engine):
+     * the entries are side writes of the items' partitions, found across them by expiry time
+     * ({@code PartitionStore.seekDerived}).
+     */
+    static List<byte[]> expired(io.tetradb.core.reads.ItemReads reads, int collId, byte[] from, long nowMillis,
+                                int max) {
+        List<byte[]> out = new ArrayList<>();
+        byte[] end = expiredEnd(collId, nowMillis);
+        byte[] start = from == null ? prefix(collId) : from;
+        if (Arrays.compareUnsigned(start, end) >= 0) {
+            return out;
+        }
+        reads.scanContainerDerived(collId, Space.META, start, end, kv -> {
+            out.add(kv.key());
+            return out.size() < max;
+        });
+        return out;
+    }
+
     static boolean sameDoc(byte[] entry, byte[] docKey) {
         return Arrays.equals(docKeyOf(entry), docKey);
     }

@@ -450,15 +450,26 @@ public final class GraphAdjacency {
         byte[] from = prefix(vertexPk, vertexId, dir, label);
         int vertexEnd = prefix(vertexPk, vertexId, (byte) 0, null).length;
         Strings strings = new Strings();
-        store.engine().scan(Space.ADJACENCY, from, Keys.prefixEnd(from),
+        scanRange(vertexPk, vertexId, dir, from, Keys.prefixEnd(from),
                 kv -> visitor.test(new Entry(kv.key(), vertexEnd, kv.value(), strings)));
+    }
+
+    /** The embedded engine's range, or through the storage contracts (AdjacencyContractPath) on another engine. */
+    private void scanRange(PartitionKeyValue vertexPk, String vertexId, byte dir, byte[] from, byte[] to,
+                           Predicate<io.tetradb.core.storage.KeyValue> visitor) {
+        if (container.reads().embedded()) {
+            store.engine().scan(Space.ADJACENCY, from, to, visitor);
+            return;
+        }
+        AdjacencyContractPath.scan(container.reads(), Keys.concat(collId, vertexPk.epk(), vertexPk.encoded()),
+                prefix(vertexPk, vertexId, (byte) 0, null), dir, from, to, visitor);
     }
 
     /** How many entries {@link #scan} would visit, without decoding them. */
     public long count(PartitionKeyValue vertexPk, String vertexId, byte dir, String label) {
         byte[] from = prefix(vertexPk, vertexId, dir, label);
         long[] n = {0};
-        store.engine().scan(Space.ADJACENCY, from, Keys.prefixEnd(from), kv -> {
+        scanRange(vertexPk, vertexId, dir, from, Keys.prefixEnd(from), kv -> {
             n[0]++;
             return true;
         });
@@ -501,13 +512,18 @@ public final class GraphAdjacency {
     private Map<ByteBuffer, byte[]> expected() {
         Map<ByteBuffer, byte[]> expected = new HashMap<>();
         byte[] end = Keys.collId(container.collId() + 1);
-        store.engine().scan(Space.DOCS, collId, end, kv -> {
+        Predicate<io.tetradb.core.storage.KeyValue> edge = kv -> {
             if (TopLevelFields.has(kv.value(), ItemCodec.HEADER, IS_EDGE_BYTES) != TopLevelFields.Presence.ABSENT) {
                 ObjectNode item = store.codec().parse(kv.value());
                 expected.putAll(entriesOf(container.partitionKeyOf(item), item));
             }
             return true;
-        });
+        };
+        if (container.reads().embedded()) {
+            store.engine().scan(Space.DOCS, collId, end, edge);
+        } else {
+            container.reads().scanItems(collId, end, edge);
+        }
         return expected;
     }
 
@@ -519,7 +535,7 @@ public final class GraphAdjacency {
         Map<ByteBuffer, byte[]> expected = expected();
         long[] n = {0, 0, 0};
         byte[] end = Keys.collId(container.collId() + 1);
-        store.engine().scan(Space.ADJACENCY, collId, end, kv -> {
+        Predicate<io.tetradb.core.storage.KeyValue> count = kv -> {
             n[0]++;
             byte[] want = expected.get(ByteBuffer.wrap(kv.key()));
             if (want == null) {
@@ -528,13 +544,22 @@ public final class GraphAdjacency {
                 n[2]++;
             }
             return true;
-        });
+        };
+        if (container.reads().embedded()) {
+            store.engine().scan(Space.ADJACENCY, collId, end, count);
+        } else {
+            container.reads().scanContainerDerived(container.collId(), Space.ADJACENCY, collId, end, count);
+        }
         long present = n[0] - n[1];
         return new Check(expected.size(), n[0], expected.size() - present, n[1], n[2]);
     }
 
     /** Replaces every entry by the ones the items call for; the caller keeps writers out. */
     void rebuild() {
+        if (AdjacencyContractPath.applies(container)) { // items on another engine: mark and backfill through the contracts
+            AdjacencyContractPath.enable(store, container, this);
+            return;
+        }
         Map<ByteBuffer, byte[]> expected = expected();
         byte[] end = Keys.collId(container.collId() + 1);
         store.engine().apply(new WriteSet().deleteRange(Space.ADJACENCY, collId, end));

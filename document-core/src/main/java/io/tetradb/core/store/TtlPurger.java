@@ -145,7 +145,7 @@ public final class TtlPurger {
         return rounds.get();
     }
 
-    /** True while the purging thread runs (never on a shared engine: see CoreStore.open). */
+    /** True while the purging thread runs (on a shared engine too, through the contracts: TtlContractPath). */
     public synchronized boolean isRunning() {
         return running;
     }

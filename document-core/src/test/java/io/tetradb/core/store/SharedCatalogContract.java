@@ -109,7 +109,7 @@ public abstract class SharedCatalogContract {
         b.catalogCheckMillis(0);
         JsonNode policy = new ObjectMapper().readTree("{\"indexingMode\":\"consistent\",\"automatic\":true,"
                 + "\"includedPaths\":[{\"path\":\"/name/?\"}],\"excludedPaths\":[{\"path\":\"/*\"}]}");
-        if (a.onSharedEngine()) { // items on the shared engine too: no index rebuild or TTL purge there yet
+        if (a.onSharedEngine()) { // items on the shared engine too: no index or expiry index rebuild there yet
             JsonNode before = cached.definition().indexingPolicy();
             StoreException refused = assertThrows(StoreException.class,
                     () -> a.replaceContainer(db, "orders", null, policy, null));

@@ -23,6 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,9 +64,9 @@ class SharedEngineRefusalTest {
     @Test
     void localEnginePathsAreRefusedAndNothingChanges() throws Exception {
         assertTrue(store.onSharedEngine());
-        assertRefused("default time to live", () -> store.createContainer("db", "ttl", PartitionKeyDefinition.of("/pk"),
-                null, 60, null, null));
-        assertEquals(404, assertThrows(StoreException.class, () -> store.container("db", "ttl")).status());
+        // served through the contracts since issue 20's TTL and adjacency paths: a TTL container, graph adjacency
+        assertEquals(60, store.createContainer("db", "ttl", PartitionKeyDefinition.of("/pk"), null, 60, null, null)
+                .definition().defaultTimeToLive());
         ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
         assertRefused("default time to live", () -> store.replaceContainer("db", "c", null, null, -1));
         assertRefused("indexing policy", () -> store.replaceContainer("db", "c", null, json.readTree(
@@ -77,9 +78,8 @@ class SharedEngineRefusalTest {
         assertTrue(c.uniqueIndexes().isEmpty());
         assertRefused("expiry", () -> c.setDateFieldExpiry("at_1", List.of("at"), 60L));
         assertFalse(c.expiryRule().active());
-        assertRefused("graph adjacency", c::enableGraphAdjacency);
-        assertNull(c.graphAdjacency());
-        assertFalse(store.ttlPurger().isRunning(), "no TTL purger on the local engine");
+        assertNotNull(c.enableGraphAdjacency());
+        assertTrue(store.ttlPurger().isRunning(), "the TTL purger runs through the contracts");
     }
 
     @Test

@@ -102,7 +102,7 @@ public final class GraphStore {
             try {
                 coreStore().enableGraphAdjacency();
             } catch (io.tetradb.core.storage.SharedEngineRefusal onCassandra) {
-                // --storage cassandra: no adjacency entries there yet; edges are read from their edge items
+                // a core refusing adjacency entries: edges are then read from their edge items
             }
         }
     }

@@ -48,25 +48,30 @@ class AdjacencyPropertyTest {
     void randomGraphsTraverseAlikeThroughEntriesAndEdgeItems() {
         long seed = new Random().nextLong();
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
-            for (int round = 0; round < 4; round++) {
-                Random random = new Random(seed + round);
-                String container = "g" + round;
-                BaseConfiguration withEntries = new BaseConfiguration();
-                withEntries.setProperty(TetraGraph.CONTAINER, container);
-                BaseConfiguration withItems = new BaseConfiguration();
-                withItems.setProperty(TetraGraph.CONTAINER, container);
-                withItems.setProperty(TetraGraph.READ_ADJACENCY, false);
-                try (TetraGraph a = TetraGraph.open(client, withEntries);
-                     TetraGraph b = TetraGraph.open(client, withItems)) {
-                    build(a, random);
-                    String why = "seed " + seed + " round " + round;
-                    compare(a, b, why + " before changes"); // fills the vertex and adjacency caches
-                    mutate(a, client.getDatabase("graphdb").getContainer(container), random);
-                    compare(a, b, why); // every change, through either face, must be seen
-                    GraphAdjacency.Check check = a.store().adjacency().check();
-                    assertTrue(check.consistent(), check + " " + why);
-                    assertEquals(2L * b.traversal().E().count().next(), check.stored(), why);
-                }
+            randomRounds(client, seed);
+        }
+    }
+
+    /** Four random graphs on {@code client} (AdjacencyContractPropertyTest runs them with items on the contract). */
+    static void randomRounds(CosmosClient client, long seed) {
+        for (int round = 0; round < 4; round++) {
+            Random random = new Random(seed + round);
+            String container = "g" + round;
+            BaseConfiguration withEntries = new BaseConfiguration();
+            withEntries.setProperty(TetraGraph.CONTAINER, container);
+            BaseConfiguration withItems = new BaseConfiguration();
+            withItems.setProperty(TetraGraph.CONTAINER, container);
+            withItems.setProperty(TetraGraph.READ_ADJACENCY, false);
+            try (TetraGraph a = TetraGraph.open(client, withEntries);
+                 TetraGraph b = TetraGraph.open(client, withItems)) {
+                build(a, random);
+                String why = "seed " + seed + " round " + round;
+                compare(a, b, why + " before changes"); // fills the vertex and adjacency caches
+                mutate(a, client.getDatabase("graphdb").getContainer(container), random);
+                compare(a, b, why); // every change, through either face, must be seen
+                GraphAdjacency.Check check = a.store().adjacency().check();
+                assertTrue(check.consistent(), check + " " + why);
+                assertEquals(2L * b.traversal().E().count().next(), check.stored(), why);
             }
         }
     }

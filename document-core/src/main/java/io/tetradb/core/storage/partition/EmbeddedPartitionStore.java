@@ -85,6 +85,32 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         return engine.get(space, key);
     }
 
+    /** Side writes keep their own keys in the embedded engine: one ordered range, whichever partition wrote them. */
+    @Override
+    public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, Space space, byte[] from, byte[] to,
+                                                              int limit) {
+        return scanSpace(space, from, to, limit);
+    }
+
+    @Override
+    public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, Space space, byte[] from, byte[] to,
+                                                              int limit) {
+        return scanSpace(space, from, to == null ? PartitionLayout.prefixEnd(PartitionLayout.container(container)) : to,
+                limit);
+    }
+
+    private List<io.tetradb.core.storage.KeyValue> scanSpace(Space space, byte[] from, byte[] to, int limit) {
+        List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
+        if (limit <= 0) {
+            return out;
+        }
+        engine.scan(space, from, to, kv -> {
+            out.add(kv);
+            return out.size() < limit;
+        });
+        return out;
+    }
+
     @Override
     public List<StoredItem> scan(LogicalPartition p, String from, String to, int limit) {
         byte[] prefix = p.prefix();

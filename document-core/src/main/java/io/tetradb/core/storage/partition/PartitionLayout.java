@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 public final class PartitionLayout {
     /** META: {@code 04 · collId · EPK · pk} → {@link PartitionStats}. */
     static final byte STATS = 0x04;
+    /** META: {@code 20 · collId · expiresAt(8) · EPK · pk · id} → nothing: the core's TTL expiry entries. */
+    static final byte EXPIRY = 0x20;
     /** FEED: {@code collId · 'S' · seq(8)} → change record. */
     static final byte FEED_RECORD = 'S';
 

@@ -62,6 +62,41 @@ public interface PartitionStore extends AutoCloseable {
      */
     byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key);
 
+    // ---- derived keys by range (graph adjacency; see document-core/README.md "Derived keys by range") ----------
+
+    /**
+     * The partition's own {@link PartitionWrite#sideWrites()} of {@code space} with {@code from <= key < to}, in
+     * unsigned key order, at most {@code limit}, as their last applies left them; the range lies within the keys
+     * starting with the partition's {@link LogicalPartition#prefix()}, which only it writes: a graph vertex's
+     * out-edges' adjacency entries, written with the edge in the vertex's own partition.
+     */
+    default List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
+                                                               byte[] from, byte[] to, int limit) {
+        throw new UnsupportedOperationException("scanDerived is not implemented by " + getClass().getName());
+    }
+
+    /**
+     * Side writes of {@code space} written by any partition of {@code container}, with {@code from <= key < to} (to
+     * null: to the end of the container's keys), in unsigned key order, at most {@code limit}: keys addressed by
+     * something other than the partition that wrote them (an edge's adjacency entry under its target vertex, written
+     * in the edge's partition; a TTL expiry entry, ordered by expiry time across the container). Only for side
+     * writes {@link #seekableSide} accepts; a container's keys of one space share their first 4 bytes, and {@code to}
+     * null (to the end of the container's keys) is for keys starting with the container's id only.
+     */
+    default List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
+                                                               byte[] from, byte[] to, int limit) {
+        throw new UnsupportedOperationException("seekDerived is not implemented by " + getClass().getName());
+    }
+
+    /**
+     * The side writes {@link #seekDerived} serves (an engine indexes their keys across partitions): graph adjacency
+     * entries ({@code collId · …}) and TTL expiry entries (META {@code 20 · collId · expiresAt · EPK · pk · id}).
+     */
+    static boolean seekableSide(io.tetradb.core.storage.Space space, byte[] key) {
+        return space == io.tetradb.core.storage.Space.ADJACENCY
+                || space == io.tetradb.core.storage.Space.META && key.length > 0 && key[0] == PartitionLayout.EXPIRY;
+    }
+
     /** Items with {@code from <= id < to} (null: unbounded) in id order (UTF-8 bytes), at most {@code limit}. */
     List<StoredItem> scan(LogicalPartition p, String from, String to, int limit);
 

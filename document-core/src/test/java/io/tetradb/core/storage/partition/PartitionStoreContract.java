@@ -372,6 +372,76 @@ public abstract class PartitionStoreContract {
         assertEquals(List.of(), store.seek(container, term(11, ""), null, 100));
     }
 
+    /**
+     * Derived keys by range (graph adjacency): a partition's own keys of a range, and a container's keys of a range
+     * whichever partition wrote them, exact for keys sharing their first 12 bytes (an engine indexing a key's first
+     * bytes must still cut to the range), resumed just after a key, gone with their delete and untouched by a
+     * refused apply.
+     */
+    @Test
+    void derivedKeysScanWithinAPartitionAndSeekAcrossPartitions() {
+        io.tetradb.core.storage.Space adj = io.tetradb.core.storage.Space.ADJACENCY;
+        LogicalPartition p1 = partition("src1");
+        LogicalPartition p2 = partition("src2");
+        // keys under p1's "vertex" a (its out-entries: keys starting with p1's prefix), and under b and bb, whose
+        // first 12 bytes are equal (in-entries written by both partitions)
+        byte[] a1 = derivedKey(p1.prefix(), "vertex-a", 1, "x");
+        byte[] a2 = derivedKey(p1.prefix(), "vertex-a", 1, "y");
+        byte[] bIn1 = derivedKey("vertex-b", 2, "from-1");
+        byte[] bIn2 = derivedKey("vertex-b", 2, "from-2");
+        byte[] bbIn = derivedKey("vertex-bb", 2, "from-1");
+        assertTrue(store.apply(PartitionWrite.builder(p1, 0, 1).put("e1", bytes("E1"))
+                .side(adj, a1, bytes("v-a1")).side(adj, a2, bytes("v-a2")).side(adj, bIn1, bytes("v-b1"))
+                .side(adj, bbIn, bytes("v-bb")).stats(new PartitionStats(2, 1, 1)).build()).applied());
+        assertTrue(store.apply(PartitionWrite.builder(p2, 0, 1).put("e2", bytes("E2"))
+                .side(adj, bIn2, bytes("v-b2")).stats(new PartitionStats(2, 1, 1)).build()).applied());
+        byte[] aPrefix = derivedKey(p1.prefix(), "vertex-a", 1, null);
+        assertEquals(List.of(hexOf(a1), hexOf(a2)), keys(store.scanDerived(p1, adj, aPrefix,
+                PartitionLayout.prefixEnd(aPrefix), 100)));
+        assertEquals(List.of(), keys(store.scanDerived(p2, adj, p2.prefix(), PartitionLayout.prefixEnd(p2.prefix()),
+                100)));
+        assertEquals(List.of(hexOf(a1)), keys(store.scanDerived(p1, adj, aPrefix, null, 1)));
+        byte[] bPrefix = derivedKey("vertex-b", 2, null);
+        List<io.tetradb.core.storage.KeyValue> in = store.seekDerived(container, adj, bPrefix,
+                PartitionLayout.prefixEnd(bPrefix), 100);
+        assertEquals(List.of(hexOf(bIn1), hexOf(bIn2)), keys(in));
+        assertArrayEquals(bytes("v-b1"), in.get(0).value());
+        assertArrayEquals(bytes("v-b2"), in.get(1).value());
+        // resumed just after a key, and the whole container in key order
+        assertEquals(List.of(hexOf(bIn2)), keys(store.seekDerived(container, adj,
+                PartitionLayout.concat(bIn1, new byte[]{0}), PartitionLayout.prefixEnd(bPrefix), 100)));
+        assertEquals(List.of(hexOf(a1), hexOf(a2), hexOf(bIn1), hexOf(bIn2), hexOf(bbIn)),
+                keys(store.seekDerived(container, adj, PartitionLayout.container(container), null, 100)));
+        // a refused apply adds nothing; an applied delete removes the key from both reads
+        assertFalse(store.apply(PartitionWrite.builder(p2, 0, 2).side(adj, derivedKey("vertex-b", 2, "lost"),
+                bytes("lost")).build()).applied());
+        assertTrue(store.apply(PartitionWrite.builder(p1, 1, 2).delete("e1").side(adj, bIn1, null)
+                .side(adj, a1, null).stats(new PartitionStats(0, 0, 2)).build()).applied());
+        assertEquals(List.of(hexOf(bIn2)), keys(store.seekDerived(container, adj, bPrefix,
+                PartitionLayout.prefixEnd(bPrefix), 100)));
+        assertEquals(List.of(hexOf(a2)), keys(store.scanDerived(p1, adj, aPrefix, PartitionLayout.prefixEnd(aPrefix),
+                100)));
+    }
+
+    /** {@code container · vertex · dir · tail} (tail null: the vertex and direction's prefix). */
+    private byte[] derivedKey(String vertex, int dir, String tail) {
+        return derivedKey(PartitionLayout.container(container), vertex, dir, tail);
+    }
+
+    /** {@code base · vertex · dir · tail}, base starting with the container id. */
+    private static byte[] derivedKey(byte[] base, String vertex, int dir, String tail) {
+        return PartitionLayout.concat(base, bytes(vertex), new byte[]{0, 1, (byte) dir},
+                tail == null ? new byte[0] : bytes(tail));
+    }
+
+    private static String hexOf(byte[] key) {
+        return java.util.HexFormat.of().formatHex(key);
+    }
+
+    private static List<String> keys(List<io.tetradb.core.storage.KeyValue> kvs) {
+        return kvs.stream().map(kv -> hexOf(kv.key())).toList();
+    }
+
     // ---- assertions' shapes ----
 
     private static String entry(byte[] term, LogicalPartition p, String id) {
