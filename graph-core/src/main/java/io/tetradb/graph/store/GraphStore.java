@@ -527,14 +527,47 @@ public final class GraphStore {
         for (ObjectNode item : items) {
             ops.add(io.tetradb.core.store.ItemOperation.create(item));
         }
+        executeCreates(pk, ops, deferred);
+    }
+
+    /**
+     * The encoded items' twin of {@link #createAll(Object, List, io.tetradb.core.store.DeferredCommits)}: items
+     * already in the core's binary format (the bulk loader's, {@code structure.EncodedElementItems}); the core
+     * reads their index terms and adjacency entries from the bytes. Needs the core store (see
+     * {@link #writesEncoded()}).
+     */
+    public void createAllEncoded(Object pk, List<io.tetradb.core.store.EncodedItem> items,
+                                 io.tetradb.core.store.DeferredCommits deferred) {
+        for (int from = 0; from < items.size(); from += MAX_BATCH) {
+            List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(Math.min(MAX_BATCH, items.size() - from));
+            for (io.tetradb.core.store.EncodedItem item : items.subList(from, Math.min(items.size(), from + MAX_BATCH))) {
+                ops.add(io.tetradb.core.store.ItemOperation.create(item));
+            }
+            executeCreates(pk, ops, deferred);
+        }
+    }
+
+    /** Whether {@link #createAllEncoded} can be used: the graph writes through the core store. */
+    public boolean writesEncoded() {
+        return core != null;
+    }
+
+    /** A writer of items in the core's binary format, with the core's nesting limit (for one thread). */
+    public io.tetradb.core.item.BinaryItemStreamWriter newItemWriter() {
+        return coreStore().codec().itemStreamWriter();
+    }
+
+    /** One core batch of creates (halved when over the batch byte limit); a taken id is a DuplicateItemException. */
+    private void executeCreates(Object pk, List<io.tetradb.core.store.ItemOperation> ops,
+                                io.tetradb.core.store.DeferredCommits deferred) {
         List<io.tetradb.core.store.ItemResult> results;
         try {
             results = coreStore().executeBatch(partitionKeyValue(pk), ops, deferred);
         } catch (io.tetradb.core.StoreException e) {
-            if (e.status() == 400 && items.size() > 1 && String.valueOf(e.getMessage()).contains("bytes of items")) {
-                int half = items.size() / 2; // over the batch byte limit: halve it
-                createBatch(pk, items.subList(0, half), deferred);
-                createBatch(pk, items.subList(half, items.size()), deferred);
+            if (e.status() == 400 && ops.size() > 1 && String.valueOf(e.getMessage()).contains("bytes of items")) {
+                int half = ops.size() / 2; // over the batch byte limit: halve it
+                executeCreates(pk, ops.subList(0, half), deferred);
+                executeCreates(pk, ops.subList(half, ops.size()), deferred);
                 return;
             }
             throw new CosmosException(e.status(), e.subStatus(), e.getMessage()); // as the document API reports it
@@ -551,12 +584,12 @@ public final class GraphStore {
         }
         for (io.tetradb.core.store.ItemResult r : results) {
             if (!r.isSuccess() && r.status() != 424) {
-                throw new IllegalStateException("writing " + items.size() + " items of partition " + pk
+                throw new IllegalStateException("writing " + ops.size() + " items of partition " + pk
                         + " failed: " + r.status() + " " + r.error());
             }
         }
-        for (ObjectNode item : items) {
-            bump(pk, item.get(Layout.ID).asText());
+        for (io.tetradb.core.store.ItemResult r : results) {
+            bump(pk, r.id());
         }
     }
 
