@@ -38,6 +38,22 @@ public final class ObjectFields {
         }
     }
 
+    /**
+     * The string whose tag is at {@code at} as where its UTF-8 bytes start (high 32 bits) and their length (low 32
+     * bits); -1 when {@code at} is negative or the value there is not a string.
+     */
+    public static long string(byte[] b, int at) {
+        if (at < 0 || b[at] != BinaryItemFormat.STRING) {
+            return -1;
+        }
+        return BinaryItemReader.varintAt(b, at + 1);
+    }
+
+    /** Whether the value at {@code at} is {@code true}. */
+    public static boolean isTrue(byte[] b, int at) {
+        return at >= 0 && b[at] == BinaryItemFormat.TRUE;
+    }
+
     /** A field name given by {@link Visitor#field} as a String. */
     public static String name(byte[] b, int nameFrom, int nameLength) {
         return Utf8.decode(b, nameFrom, nameLength);

@@ -257,6 +257,81 @@ public final class GraphAdjacency {
      */
     private void forEachEntry(PartitionKeyValue pk, byte[] stored, java.util.function.BiConsumer<byte[], byte[]> sink) {
         int base = io.tetradb.core.item.StoredItems.HEADER;
+        int isEdgeAt = io.tetradb.core.item.BinaryItemReader.find(stored, base, IS_EDGE_BYTES);
+        if (!io.tetradb.core.item.ObjectFields.isTrue(stored, isEdgeAt) || pk.levels() != 1) {
+            forEachEntryOfNodes(pk, stored, sink); // not an edge, or an unusual one: as the tree reads it
+            return;
+        }
+        // the usual edge: its strings escaped straight from their UTF-8 bytes, no String or node made
+        byte[] edgeId = escapedString(stored, base, ID_BYTES);
+        byte[] edgeLabel = escapedString(stored, base, LABEL_BYTES);
+        byte[] sourceId = escapedString(stored, base, VERTEX_ID_BYTES);
+        byte[] sinkId = escapedString(stored, base, SINK_BYTES);
+        byte[] sinkLabel = escapedLabel(stored, base, SINK_LABEL_BYTES);
+        byte[] vertexLabel = escapedLabel(stored, base, VERTEX_LABEL_BYTES);
+        JsonNode sinkPartition = field(stored, base, SINK_PARTITION_BYTES);
+        if (edgeId == null || edgeLabel == null || sourceId == null || sinkId == null || sinkLabel == null
+                || vertexLabel == null || sinkPartition == null || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
+            forEachEntryOfNodes(pk, stored, sink);
+            return;
+        }
+        PartitionKeyValue targetPk;
+        try {
+            targetPk = PartitionKeyValue.of(sinkPartition);
+        } catch (StoreException e) {
+            return;
+        }
+        byte[] props = properties(stored, base);
+        sink.accept(key(pk, sourceId, OUT, edgeLabel, targetPk, sinkId, edgeId), value(sinkLabel, props));
+        sink.accept(key(targetPk, sinkId, IN, edgeLabel, pk, sourceId, edgeId), value(vertexLabel, props));
+    }
+
+    /**
+     * A top-level string field as {@link #escaped(String)} gives it, from its TB1 bytes; null when absent, not a
+     * string, or holding a byte 0xED (a lone surrogate's form, which String's UTF-8 encoding would replace).
+     */
+    private static byte[] escapedString(byte[] b, int base, byte[] name) {
+        long s = io.tetradb.core.item.ObjectFields.string(b, io.tetradb.core.item.BinaryItemReader.find(b, base, name));
+        if (s < 0) {
+            return null;
+        }
+        int from = (int) (s >>> 32);
+        int length = (int) s;
+        int zeros = 0;
+        for (int i = from; i < from + length; i++) {
+            if (b[i] == 0) {
+                zeros++;
+            } else if (b[i] == (byte) 0xED) {
+                return null;
+            }
+        }
+        byte[] out = new byte[length + zeros + 2];
+        if (zeros == 0) {
+            System.arraycopy(b, from, out, 0, length);
+        } else {
+            int j = 0;
+            for (int i = from; i < from + length; i++) {
+                out[j++] = b[i];
+                if (b[i] == 0) {
+                    out[j++] = (byte) 0xFF;
+                }
+            }
+        }
+        out[out.length - 2] = 0;
+        out[out.length - 1] = 1;
+        return out;
+    }
+
+    /** A label field of the entry's value ({@code asText("")} of the tree path): absent is "", not a string null. */
+    private static byte[] escapedLabel(byte[] b, int base, byte[] name) {
+        int at = io.tetradb.core.item.BinaryItemReader.find(b, base, name);
+        return at < 0 ? escaped("") : escapedString(b, base, name);
+    }
+
+    /** The entries of a binary stored version read through decoded fields (the general case of the fast path). */
+    private void forEachEntryOfNodes(PartitionKeyValue pk, byte[] stored,
+                                     java.util.function.BiConsumer<byte[], byte[]> sink) {
+        int base = io.tetradb.core.item.StoredItems.HEADER;
         JsonNode isEdge = field(stored, base, IS_EDGE_BYTES);
         if (isEdge == null || !isEdge.asBoolean(false) || pk.levels() != 1) {
             return;
@@ -438,6 +513,17 @@ public final class GraphAdjacency {
         }
         out[out.length - 2] = 0;
         out[out.length - 1] = 1;
+        return out;
+    }
+
+    /** As {@link #value(String, byte[])} with the label already {@link #escaped}. */
+    private static byte[] value(byte[] escapedLabel, byte[] props) {
+        byte[] out = new byte[1 + escapedLabel.length + (props == null ? 0 : props.length)];
+        out[0] = (byte) (props == null ? 0 : 1);
+        System.arraycopy(escapedLabel, 0, out, 1, escapedLabel.length);
+        if (props != null) {
+            System.arraycopy(props, 0, out, 1 + escapedLabel.length, props.length);
+        }
         return out;
     }
 
