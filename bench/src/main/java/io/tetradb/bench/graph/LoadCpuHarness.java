@@ -69,7 +69,7 @@ public final class LoadCpuHarness {
             double wall = (System.nanoTime() - w0) / 1e9;
             double cpuUs = (GraphBenchmark.processCpuNanos() - c0) / 1e3 / loaded.elements();
             double callerUs = (THREADS.getCurrentThreadCpuTime() - caller0) / 1e3 / loaded.elements();
-            double writerUs = writers.stop() / 1e3 / loaded.elements();
+            double writerUs = writers.finish() / 1e3 / loaded.elements();
             double rate = loaded.elements() / wall;
             System.out.printf(Locale.ROOT, "load %-7s %s: %.0f ms, %.0f elements/s, process CPU %.1f us/element "
                             + "(caller thread %.1f, writer threads %.1f)%n",
@@ -112,7 +112,7 @@ public final class LoadCpuHarness {
             }
         }
 
-        long stop() throws InterruptedException {
+        long finish() throws InterruptedException {
             poll();
             running = false;
             join();
