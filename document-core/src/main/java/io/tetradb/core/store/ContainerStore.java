@@ -1442,7 +1442,7 @@ public final class ContainerStore {
             if (op.item() != null || op.encoded() == null) {
                 return op.item();
             }
-            boolean whole = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+            boolean whole = !uniqueKeys.isEmpty() || faceUnique != null // graph adjacency reads the stored bytes
                     || !rule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
             return whole ? op.encoded().tree() : op.encoded().keyFields(definition.partitionKey());
         }
@@ -1636,7 +1636,7 @@ public final class ContainerStore {
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
             deltaItems += cur == null ? 1 : 0;
             after.put(id, stored);
-            if (adjacency != null) {
+            if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
                 writtenTrees.put(stored, item);
             }
             lastLsn.put(id, lsn);

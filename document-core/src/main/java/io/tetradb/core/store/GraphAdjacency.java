@@ -48,6 +48,13 @@ public final class GraphAdjacency {
     static final String SINK_LABEL = "_sinkLabel";
     static final String SINK_PARTITION = "_sinkPartition";
     private static final byte[] IS_EDGE_BYTES = IS_EDGE.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] ID_BYTES = "id".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] LABEL_BYTES = "label".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] VERTEX_ID_BYTES = VERTEX_ID.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] VERTEX_LABEL_BYTES = VERTEX_LABEL.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SINK_BYTES = SINK.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SINK_LABEL_BYTES = SINK_LABEL.getBytes(StandardCharsets.UTF_8);
+    private static final byte[] SINK_PARTITION_BYTES = SINK_PARTITION.getBytes(StandardCharsets.UTF_8);
     private static final Set<String> NOT_PROPERTIES = Set.of("id", "label", IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
             SINK_LABEL, SINK_PARTITION, "_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
 
@@ -209,6 +216,10 @@ public final class GraphAdjacency {
             forEachEntry(pk, nowTree, (k, v) -> ws.put(Space.ADJACENCY, k, v));
             return;
         }
+        if (old == null && now != null && io.tetradb.core.item.StoredItems.isBinary(now)) { // a new encoded item
+            forEachEntry(pk, now, (k, v) -> ws.put(Space.ADJACENCY, k, v));
+            return;
+        }
         Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
         Map<ByteBuffer, byte[]> was = entriesOf(pk, old);
         if (was.isEmpty() && is.isEmpty()) {
@@ -231,7 +242,122 @@ public final class GraphAdjacency {
                 || TopLevelFields.has(stored, ItemCodec.HEADER, IS_EDGE_BYTES) == TopLevelFields.Presence.ABSENT) {
             return Map.of(); // not an edge: no parse
         }
+        if (io.tetradb.core.item.StoredItems.isBinary(stored)) { // read from the bytes: no tree of the item
+            Map<ByteBuffer, byte[]> out = new HashMap<>(4);
+            forEachEntry(pk, stored, (k, v) -> out.put(ByteBuffer.wrap(k), v));
+            return out;
+        }
         return entriesOf(pk, store.codec().parse(stored));
+    }
+
+    /**
+     * As {@link #forEachEntry(PartitionKeyValue, ObjectNode, java.util.function.BiConsumer)} for a binary stored
+     * version (TB1): the layout's fields are found through the item's field table and only they, and the edge's own
+     * properties, are decoded. An item written as encoded bytes (a bulk load's edges) gets its entries without a tree.
+     */
+    private void forEachEntry(PartitionKeyValue pk, byte[] stored, java.util.function.BiConsumer<byte[], byte[]> sink) {
+        int base = io.tetradb.core.item.StoredItems.HEADER;
+        int isEdgeAt = io.tetradb.core.item.BinaryItemReader.find(stored, base, IS_EDGE_BYTES);
+        if (!io.tetradb.core.item.ObjectFields.isTrue(stored, isEdgeAt) || pk.levels() != 1) {
+            forEachEntryOfNodes(pk, stored, sink); // not an edge, or an unusual one: as the tree reads it
+            return;
+        }
+        // the usual edge: its strings escaped straight from their UTF-8 bytes, no String or node made
+        byte[] edgeId = escapedString(stored, base, ID_BYTES);
+        byte[] edgeLabel = escapedString(stored, base, LABEL_BYTES);
+        byte[] sourceId = escapedString(stored, base, VERTEX_ID_BYTES);
+        byte[] sinkId = escapedString(stored, base, SINK_BYTES);
+        byte[] sinkLabel = escapedLabel(stored, base, SINK_LABEL_BYTES);
+        byte[] vertexLabel = escapedLabel(stored, base, VERTEX_LABEL_BYTES);
+        JsonNode sinkPartition = field(stored, base, SINK_PARTITION_BYTES);
+        if (edgeId == null || edgeLabel == null || sourceId == null || sinkId == null || sinkLabel == null
+                || vertexLabel == null || sinkPartition == null || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
+            forEachEntryOfNodes(pk, stored, sink);
+            return;
+        }
+        PartitionKeyValue targetPk;
+        try {
+            targetPk = PartitionKeyValue.of(sinkPartition);
+        } catch (StoreException e) {
+            return;
+        }
+        byte[] props = properties(stored, base);
+        sink.accept(key(pk, sourceId, OUT, edgeLabel, targetPk, sinkId, edgeId), value(sinkLabel, props));
+        sink.accept(key(targetPk, sinkId, IN, edgeLabel, pk, sourceId, edgeId), value(vertexLabel, props));
+    }
+
+    /**
+     * A top-level string field as {@link #escaped(String)} gives it, from its TB1 bytes; null when absent, not a
+     * string, or holding a byte 0xED (a lone surrogate's form, which String's UTF-8 encoding would replace).
+     */
+    private static byte[] escapedString(byte[] b, int base, byte[] name) {
+        long s = io.tetradb.core.item.ObjectFields.string(b, io.tetradb.core.item.BinaryItemReader.find(b, base, name));
+        if (s < 0) {
+            return null;
+        }
+        int from = (int) (s >>> 32);
+        int length = (int) s;
+        int zeros = 0;
+        for (int i = from; i < from + length; i++) {
+            if (b[i] == 0) {
+                zeros++;
+            } else if (b[i] == (byte) 0xED) {
+                return null;
+            }
+        }
+        byte[] out = new byte[length + zeros + 2];
+        if (zeros == 0) {
+            System.arraycopy(b, from, out, 0, length);
+        } else {
+            int j = 0;
+            for (int i = from; i < from + length; i++) {
+                out[j++] = b[i];
+                if (b[i] == 0) {
+                    out[j++] = (byte) 0xFF;
+                }
+            }
+        }
+        out[out.length - 2] = 0;
+        out[out.length - 1] = 1;
+        return out;
+    }
+
+    /** A label field of the entry's value ({@code asText("")} of the tree path): absent is "", not a string null. */
+    private static byte[] escapedLabel(byte[] b, int base, byte[] name) {
+        int at = io.tetradb.core.item.BinaryItemReader.find(b, base, name);
+        return at < 0 ? escaped("") : escapedString(b, base, name);
+    }
+
+    /** The entries of a binary stored version read through decoded fields (the general case of the fast path). */
+    private void forEachEntryOfNodes(PartitionKeyValue pk, byte[] stored,
+                                     java.util.function.BiConsumer<byte[], byte[]> sink) {
+        int base = io.tetradb.core.item.StoredItems.HEADER;
+        JsonNode isEdge = field(stored, base, IS_EDGE_BYTES);
+        if (isEdge == null || !isEdge.asBoolean(false) || pk.levels() != 1) {
+            return;
+        }
+        forEachEntry(pk, field(stored, base, ID_BYTES), field(stored, base, LABEL_BYTES),
+                field(stored, base, VERTEX_ID_BYTES), field(stored, base, SINK_BYTES),
+                field(stored, base, SINK_PARTITION_BYTES), field(stored, base, SINK_LABEL_BYTES),
+                field(stored, base, VERTEX_LABEL_BYTES), () -> properties(stored, base), sink);
+    }
+
+    private static JsonNode field(byte[] b, int base, byte[] name) {
+        int at = io.tetradb.core.item.BinaryItemReader.find(b, base, name);
+        return at < 0 ? null : io.tetradb.core.item.BinaryItemReader.read(b, at);
+    }
+
+    /** The edge's own properties from its TB1 bytes: every field but the layout's and the partition key's. */
+    private byte[] properties(byte[] stored, int base) {
+        ObjectNode props = store.codec().mapper().createObjectNode();
+        String pkField = partitionKeyField();
+        io.tetradb.core.item.ObjectFields.forEach(stored, base, (b, from, length, valueAt) -> {
+            String name = io.tetradb.core.item.ObjectFields.name(b, from, length);
+            if (!NOT_PROPERTIES.contains(name) && !name.equals(pkField)) {
+                props.set(name, io.tetradb.core.item.BinaryItemReader.read(b, valueAt));
+            }
+        });
+        return carried(props);
     }
 
     /** The two entries (key → value) of an edge item stored in partition {@code pk}; none for any other item. */
@@ -246,11 +372,15 @@ public final class GraphAdjacency {
         if (!item.path(IS_EDGE).asBoolean(false) || pk.levels() != 1) {
             return;
         }
-        JsonNode id = item.get("id");
-        JsonNode label = item.get("label");
-        JsonNode source = item.get(VERTEX_ID);
-        JsonNode target = item.get(SINK);
-        JsonNode sinkPartition = item.get(SINK_PARTITION);
+        forEachEntry(pk, item.get("id"), item.get("label"), item.get(VERTEX_ID), item.get(SINK),
+                item.get(SINK_PARTITION), item.path(SINK_LABEL), item.path(VERTEX_LABEL), () -> properties(item), sink);
+    }
+
+    /** The two entries of an edge from its layout's fields (null when absent); its properties asked for last. */
+    private void forEachEntry(PartitionKeyValue pk, JsonNode id, JsonNode label, JsonNode source, JsonNode target,
+                              JsonNode sinkPartition, JsonNode sinkLabel, JsonNode vertexLabel,
+                              java.util.function.Supplier<byte[]> properties,
+                              java.util.function.BiConsumer<byte[], byte[]> sink) {
         if (!textual(id) || !textual(label) || !textual(source) || !textual(target) || sinkPartition == null
                 || !sinkPartition.isValueNode() || sinkPartition.isNull()) {
             return; // not a well-formed edge: the graph does not see it as one either
@@ -261,16 +391,16 @@ public final class GraphAdjacency {
         } catch (StoreException e) {
             return;
         }
-        byte[] props = properties(item);
+        byte[] props = properties.get();
         // each string escaped once for both keys
         byte[] edgeId = escaped(id.textValue());
         byte[] edgeLabel = escaped(label.textValue());
         byte[] sourceId = escaped(source.textValue());
         byte[] sinkId = escaped(target.textValue());
         sink.accept(key(pk, sourceId, OUT, edgeLabel, targetPk, sinkId, edgeId),
-                value(item.path(SINK_LABEL).asText(""), props));
+                value(sinkLabel == null ? "" : sinkLabel.asText(""), props));
         sink.accept(key(targetPk, sinkId, IN, edgeLabel, pk, sourceId, edgeId),
-                value(item.path(VERTEX_LABEL).asText(""), props));
+                value(vertexLabel == null ? "" : vertexLabel.asText(""), props));
     }
 
     private static boolean textual(JsonNode n) {
@@ -287,6 +417,11 @@ public final class GraphAdjacency {
                 props.set(f.getKey(), f.getValue());
             }
         }
+        return carried(props);
+    }
+
+    /** Properties as an entry carries them: JSON, or TB1 when JSON would not keep their types; null when too long. */
+    private byte[] carried(ObjectNode props) {
         if (props.isEmpty()) {
             return new byte[0];
         }
@@ -378,6 +513,17 @@ public final class GraphAdjacency {
         }
         out[out.length - 2] = 0;
         out[out.length - 1] = 1;
+        return out;
+    }
+
+    /** As {@link #value(String, byte[])} with the label already {@link #escaped}. */
+    private static byte[] value(byte[] escapedLabel, byte[] props) {
+        byte[] out = new byte[1 + escapedLabel.length + (props == null ? 0 : props.length)];
+        out[0] = (byte) (props == null ? 0 : 1);
+        System.arraycopy(escapedLabel, 0, out, 1, escapedLabel.length);
+        if (props != null) {
+            System.arraycopy(props, 0, out, 1 + escapedLabel.length, props.length);
+        }
         return out;
     }
 

@@ -3,7 +3,9 @@ package io.tetradb.graph.load;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
 import io.tetradb.graph.store.GraphStore;
+import io.tetradb.core.store.EncodedItem;
 import io.tetradb.graph.structure.ElementItems;
+import io.tetradb.graph.structure.EncodedElementItems;
 import org.apache.tinkerpop.gremlin.structure.Direction;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.Graph;
@@ -28,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Loads a whole graph into an empty (or disjoint) part of a {@link TetraGraph} much faster than {@code addVertex}
@@ -55,6 +56,7 @@ public final class BulkLoader {
     private final TetraGraph graph;
     private Function<? super Vertex, ?> partitionKeyOf;
     private int writers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    private boolean encodedItems = ENCODED;
 
     private BulkLoader(TetraGraph graph) {
         this.graph = graph;
@@ -83,6 +85,15 @@ public final class BulkLoader {
             throw new IllegalArgumentException("writers must be at least 1");
         }
         this.writers = threads;
+        return this;
+    }
+
+    /**
+     * Whether items reach the core as TB1 bytes built without a tree (the default where the store writes TB1) or as
+     * trees, as before (kept to compare the two; {@code -Dtetradb.graph.encodedLoad=false} sets the default).
+     */
+    public BulkLoader encodedItems(boolean encoded) {
+        this.encodedItems = encoded;
         return this;
     }
 
@@ -122,6 +133,19 @@ public final class BulkLoader {
         }
     }
 
+    /**
+     * Whether loads hand the core encoded items ({@link EncodedElementItems}) rather than trees; {@code
+     * -Dtetradb.graph.encodedLoad=false} keeps the trees (for comparisons).
+     */
+    static final boolean ENCODED = !"false".equalsIgnoreCase(System.getProperty("tetradb.graph.encodedLoad"));
+
+    /** A source element to be written: built on a writer thread, as a tree or as encoded bytes. */
+    private interface Element {
+        ObjectNode tree();
+
+        EncodedItem encode(EncodedElementItems encoder);
+    }
+
     /** The address and label of a loaded vertex: what its edges need. */
     private record Written(Object pk, String id, String label) {
     }
@@ -146,7 +170,12 @@ public final class BulkLoader {
         private final java.util.Queue<io.tetradb.core.store.DeferredCommits> applied =
                 new java.util.concurrent.ConcurrentLinkedQueue<>();
         private final Map<Object, Written> vertices = new HashMap<>();
-        private final Map<Object, List<Supplier<ObjectNode>>> pending = new LinkedHashMap<>();
+        private final Map<Object, List<Element>> pending = new LinkedHashMap<>();
+        /** Items go to the core as TB1 bytes built here (no tree) where values are typed values (a TB1 store). */
+        private final boolean encoded = encodedItems && EncodedElementItems.available() && store.writesEncoded();
+        /** Each writer thread's encoder (it keeps a buffer). */
+        private final ThreadLocal<EncodedElementItems> encoders =
+                ThreadLocal.withInitial(() -> new EncodedElementItems(store.newItemWriter()));
         private long vertexCount;
         private long edgeCount;
 
@@ -160,8 +189,61 @@ public final class BulkLoader {
             if (vertices.put(v.id(), new Written(pk, id, v.label())) != null) {
                 throw new IllegalArgumentException("the source has two vertices with id " + v.id());
             }
-            add(pk, () -> vertexItem(v, pk, id));
+            add(pk, new Element() {
+                @Override
+                public ObjectNode tree() {
+                    return vertexItem(v, pk, id);
+                }
+
+                @Override
+                public EncodedItem encode(EncodedElementItems e) {
+                    checkPartitionKeyProperty(v, pk);
+                    return e.vertex(graph, pk, id, v.label(), nonKeyProperties(v));
+                }
+            });
             vertexCount++;
+        }
+
+        /** The vertex's properties but the partition key's. */
+        private Iterator<VertexProperty<Object>> nonKeyProperties(Vertex v) {
+            String pkName = graph.partitionKey();
+            Iterator<VertexProperty<Object>> all = v.properties();
+            return new Iterator<>() {
+                private VertexProperty<Object> next = advance();
+
+                private VertexProperty<Object> advance() {
+                    while (all.hasNext()) {
+                        VertexProperty<Object> p = all.next();
+                        if (!p.key().equals(pkName)) {
+                            return p;
+                        }
+                    }
+                    return null;
+                }
+
+                @Override
+                public boolean hasNext() {
+                    return next != null;
+                }
+
+                @Override
+                public VertexProperty<Object> next() {
+                    VertexProperty<Object> p = next;
+                    next = advance();
+                    return p;
+                }
+            };
+        }
+
+        /** A vertex's own partition key property, when it has one, must be the value the function gave. */
+        private void checkPartitionKeyProperty(Vertex v, Object pk) {
+            for (Iterator<VertexProperty<Object>> it = v.properties(graph.partitionKey()); it.hasNext(); ) {
+                VertexProperty<Object> p = it.next();
+                if (!Objects.equals(p.value(), pk)) {
+                    throw new IllegalArgumentException("vertex " + v.id() + " has '" + p.key() + "' = " + p.value()
+                            + " but the partition key function gave " + pk);
+                }
+            }
         }
 
         /** Runs on a writer thread: the source vertex is only read. */
@@ -184,7 +266,18 @@ public final class BulkLoader {
         void edge(Edge e) {
             Written out = written(e.outVertex().id());
             Written in = written(e.inVertex().id());
-            add(out.pk(), () -> edgeItem(e, out, in));
+            add(out.pk(), new Element() {
+                @Override
+                public ObjectNode tree() {
+                    return edgeItem(e, out, in);
+                }
+
+                @Override
+                public EncodedItem encode(EncodedElementItems enc) {
+                    return enc.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
+                            in.label(), e.properties());
+                }
+            });
             edgeCount++;
         }
 
@@ -207,8 +300,8 @@ public final class BulkLoader {
             return w;
         }
 
-        private void add(Object pk, Supplier<ObjectNode> item) {
-            List<Supplier<ObjectNode>> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
+        private void add(Object pk, Element item) {
+            List<Element> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
             items.add(item);
             if (items.size() == GraphStore.MAX_BATCH) {
                 pending.remove(pk);
@@ -216,16 +309,25 @@ public final class BulkLoader {
             }
         }
 
-        private void write(Object pk, List<Supplier<ObjectNode>> chunk) {
+        private void write(Object pk, List<Element> chunk) {
             inFlight.acquireUninterruptibly();
             written.add(pool.submit(() -> {
                 try {
-                    List<ObjectNode> items = new ArrayList<>(chunk.size());
-                    for (Supplier<ObjectNode> s : chunk) {
-                        items.add(s.get());
-                    }
                     io.tetradb.core.store.DeferredCommits deferred = store.deferredCommits();
-                    store.createAll(pk, items, deferred);
+                    if (encoded) {
+                        EncodedElementItems enc = encoders.get();
+                        List<EncodedItem> items = new ArrayList<>(chunk.size());
+                        for (Element e : chunk) {
+                            items.add(e.encode(enc));
+                        }
+                        store.createAllEncoded(pk, items, deferred);
+                    } else {
+                        List<ObjectNode> items = new ArrayList<>(chunk.size());
+                        for (Element e : chunk) {
+                            items.add(e.tree());
+                        }
+                        store.createAll(pk, items, deferred);
+                    }
                     if (deferred != null) {
                         applied.add(deferred);
                     }

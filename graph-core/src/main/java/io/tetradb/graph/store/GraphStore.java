@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -345,13 +346,37 @@ public final class GraphStore {
      * null. Without a core store (tests of the document face only), one point read each.
      */
     public List<ObjectNode> readMany(List<Object> pks, List<String> ids) {
-        List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
         if (core == null) {
+            List<ObjectNode> out = new ArrayList<>(ids.size());
             for (int i = 0; i < ids.size(); i++) {
-                out.set(i, read(pks.get(i), ids.get(i)));
+                out.add(read(pks.get(i), ids.get(i)));
             }
             return out;
         }
+        return cachedOrMultiGet(pks, ids, null);
+    }
+
+    /**
+     * For reading a few top-level fields of several items: per address, the whole item when the exact cache holds it
+     * current, else the fields {@code fields} of the stored item (one core multi-get for all of them; a binary item is
+     * not decoded beyond those fields, a JSON-text one is parsed whole), or null where the item does not exist. A
+     * partial item is not cached and must not be taken as the element's snapshot. Charged as {@link #readMany}.
+     */
+    public List<ObjectNode> readFields(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
+        if (core == null) {
+            return readMany(pks, ids);
+        }
+        return cachedOrMultiGet(pks, ids, Objects.requireNonNull(fields));
+    }
+
+    /**
+     * The items at these addresses: those the exact cache holds current (by their partition's write stamp, read
+     * before the read) from it, the rest in one core multi-get. {@code fields} null: the rest are parsed whole and
+     * cached (an absent one leaves the cache); else only those top-level fields of a binary item are decoded, and
+     * nothing is cached. Per address, the item or null.
+     */
+    private List<ObjectNode> cachedOrMultiGet(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
+        List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
         ContainerStore store = coreStore();
         List<Integer> missing = new ArrayList<>();
         List<io.tetradb.core.store.ItemAddress> addresses = new ArrayList<>();
@@ -378,59 +403,22 @@ public final class GraphStore {
             io.tetradb.core.store.ItemResult r = read.get(j);
             if (r == null) {
                 charges.add(atAccountLevel(1));
-                cache.remove(pks.get(i), ids.get(i));
-                continue;
-            }
-            charges.add(r.requestCharge());
-            ObjectNode item = strip(store.codec().parse(r.stored(), ObjectNode.class));
-            cache.put(pks.get(i), ids.get(i), item, stamps[i]);
-            out.set(i, item);
-        }
-        return out;
-    }
-
-    /**
-     * For reading a few top-level fields of several items: per address, the whole item when the exact cache holds it
-     * current, else the fields {@code fields} of the stored item (one core multi-get for all of them; a binary item is
-     * not decoded beyond those fields, a JSON-text one is parsed whole), or null where the item does not exist. A
-     * partial item is not cached and must not be taken as the element's snapshot. Charged as {@link #readMany}.
-     */
-    public List<ObjectNode> readFields(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
-        if (core == null) {
-            return readMany(pks, ids);
-        }
-        List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
-        ContainerStore store = coreStore();
-        List<Integer> missing = new ArrayList<>();
-        List<io.tetradb.core.store.ItemAddress> addresses = new ArrayList<>();
-        for (int i = 0; i < ids.size(); i++) {
-            Object pk = pks.get(i);
-            PartitionKeyValue pkv = partitionKeyValue(pk);
-            long stamp = store.writeStamps().stamp(pkv);
-            ItemCache.Entry cached = cache.get(pk, ids.get(i));
-            if (cached != null && cached.stamp() == stamp) {
-                charges.add(paid(pkv, atAccountLevel(1)));
-                out.set(i, cached.item());
-            } else {
-                missing.add(i);
-                addresses.add(new io.tetradb.core.store.ItemAddress(pkv, ids.get(i)));
-            }
-        }
-        if (addresses.isEmpty()) {
-            return out;
-        }
-        List<io.tetradb.core.store.ItemResult> read = store.readMany(addresses);
-        for (int j = 0; j < read.size(); j++) {
-            io.tetradb.core.store.ItemResult r = read.get(j);
-            if (r == null) {
-                charges.add(atAccountLevel(1));
+                if (fields == null) {
+                    cache.remove(pks.get(i), ids.get(i));
+                }
                 continue;
             }
             charges.add(r.requestCharge());
             byte[] stored = r.stored();
-            out.set(missing.get(j), io.tetradb.core.item.StoredItems.isBinary(stored)
-                    ? io.tetradb.core.item.StoredItems.partial(stored, fields)
-                    : strip(store.codec().parse(stored, ObjectNode.class)));
+            if (fields == null) {
+                ObjectNode item = strip(store.codec().parse(stored, ObjectNode.class));
+                cache.put(pks.get(i), ids.get(i), item, stamps[i]);
+                out.set(i, item);
+            } else {
+                out.set(i, io.tetradb.core.item.StoredItems.isBinary(stored)
+                        ? io.tetradb.core.item.StoredItems.partial(stored, fields)
+                        : strip(store.codec().parse(stored, ObjectNode.class)));
+            }
         }
         return out;
     }
@@ -527,14 +515,47 @@ public final class GraphStore {
         for (ObjectNode item : items) {
             ops.add(io.tetradb.core.store.ItemOperation.create(item));
         }
+        executeCreates(pk, ops, deferred);
+    }
+
+    /**
+     * The encoded items' twin of {@link #createAll(Object, List, io.tetradb.core.store.DeferredCommits)}: items
+     * already in the core's binary format (the bulk loader's, {@code structure.EncodedElementItems}); the core
+     * reads their index terms and adjacency entries from the bytes. Needs the core store (see
+     * {@link #writesEncoded()}).
+     */
+    public void createAllEncoded(Object pk, List<io.tetradb.core.store.EncodedItem> items,
+                                 io.tetradb.core.store.DeferredCommits deferred) {
+        for (int from = 0; from < items.size(); from += MAX_BATCH) {
+            List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(Math.min(MAX_BATCH, items.size() - from));
+            for (io.tetradb.core.store.EncodedItem item : items.subList(from, Math.min(items.size(), from + MAX_BATCH))) {
+                ops.add(io.tetradb.core.store.ItemOperation.create(item));
+            }
+            executeCreates(pk, ops, deferred);
+        }
+    }
+
+    /** Whether {@link #createAllEncoded} can be used: the graph writes through the core store. */
+    public boolean writesEncoded() {
+        return core != null;
+    }
+
+    /** A writer of items in the core's binary format, with the core's nesting limit (for one thread). */
+    public io.tetradb.core.item.BinaryItemStreamWriter newItemWriter() {
+        return coreStore().codec().itemStreamWriter();
+    }
+
+    /** One core batch of creates (halved when over the batch byte limit); a taken id is a DuplicateItemException. */
+    private void executeCreates(Object pk, List<io.tetradb.core.store.ItemOperation> ops,
+                                io.tetradb.core.store.DeferredCommits deferred) {
         List<io.tetradb.core.store.ItemResult> results;
         try {
             results = coreStore().executeBatch(partitionKeyValue(pk), ops, deferred);
         } catch (io.tetradb.core.StoreException e) {
-            if (e.status() == 400 && items.size() > 1 && String.valueOf(e.getMessage()).contains("bytes of items")) {
-                int half = items.size() / 2; // over the batch byte limit: halve it
-                createBatch(pk, items.subList(0, half), deferred);
-                createBatch(pk, items.subList(half, items.size()), deferred);
+            if (e.status() == 400 && ops.size() > 1 && String.valueOf(e.getMessage()).contains("bytes of items")) {
+                int half = ops.size() / 2; // over the batch byte limit: halve it
+                executeCreates(pk, ops.subList(0, half), deferred);
+                executeCreates(pk, ops.subList(half, ops.size()), deferred);
                 return;
             }
             throw new CosmosException(e.status(), e.subStatus(), e.getMessage()); // as the document API reports it
@@ -551,12 +572,12 @@ public final class GraphStore {
         }
         for (io.tetradb.core.store.ItemResult r : results) {
             if (!r.isSuccess() && r.status() != 424) {
-                throw new IllegalStateException("writing " + items.size() + " items of partition " + pk
+                throw new IllegalStateException("writing " + ops.size() + " items of partition " + pk
                         + " failed: " + r.status() + " " + r.error());
             }
         }
-        for (ObjectNode item : items) {
-            bump(pk, item.get(Layout.ID).asText());
+        for (io.tetradb.core.store.ItemResult r : results) {
+            bump(pk, r.id());
         }
     }
 

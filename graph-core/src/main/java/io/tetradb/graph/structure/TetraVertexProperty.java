@@ -65,7 +65,7 @@ public final class TetraVertexProperty<V> implements VertexProperty<V> {
         }
     }
 
-    private static void checkMetaKey(String k) {
+    static void checkMetaKey(String k) {
         if (ENTRY_FIELDS.contains(k) || Layout.reserved(k)) {
             throw new IllegalArgumentException("'" + k + "' is reserved and cannot be a meta-property key");
         }

@@ -17,11 +17,8 @@ import java.util.List;
  * cached) and passes the traversers on unchanged, in order, without merging bulks.
  */
 public final class TetraPrefetchStep<S extends Element> extends AbstractStep<S, S> {
-    private static final int FIRST_BATCH = 16;
-    private static final int MAX_BATCH = 512;
-
     private ArrayDeque<Traverser.Admin<S>> ready = new ArrayDeque<>();
-    private int batch = FIRST_BATCH;
+    private ReadAheadBatches batches = new ReadAheadBatches();
 
     public TetraPrefetchStep(Traversal.Admin traversal) {
         super(traversal);
@@ -30,17 +27,16 @@ public final class TetraPrefetchStep<S extends Element> extends AbstractStep<S, 
     @Override
     protected Traverser.Admin<S> processNextStart() {
         if (ready.isEmpty()) {
-            List<S> elements = new ArrayList<>(batch);
-            while (ready.size() < batch && starts.hasNext()) {
-                Traverser.Admin<S> t = starts.next();
-                ready.add(t);
-                elements.add(t.get());
-            }
-            if (ready.isEmpty()) {
+            List<Traverser.Admin<S>> taken = batches.take(starts);
+            if (taken.isEmpty()) {
                 throw FastNoSuchElementException.instance();
             }
+            List<S> elements = new ArrayList<>(taken.size());
+            for (Traverser.Admin<S> t : taken) {
+                elements.add(t.get());
+            }
             HopPrefetch.load(elements);
-            batch = Math.min(MAX_BATCH, batch * 2);
+            ready.addAll(taken);
         }
         return ready.poll();
     }
@@ -49,14 +45,14 @@ public final class TetraPrefetchStep<S extends Element> extends AbstractStep<S, 
     public void reset() {
         super.reset();
         ready.clear();
-        batch = FIRST_BATCH;
+        batches.reset();
     }
 
     @Override
     public TetraPrefetchStep<S> clone() {
         TetraPrefetchStep<S> clone = (TetraPrefetchStep<S>) super.clone();
         clone.ready = new ArrayDeque<>(); // AbstractStep.clone copies fields shallowly
-        clone.batch = FIRST_BATCH;
+        clone.batches = new ReadAheadBatches();
         return clone;
     }
 }

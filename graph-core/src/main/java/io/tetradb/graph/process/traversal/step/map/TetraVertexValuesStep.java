@@ -24,12 +24,9 @@ import java.util.Set;
  * its traverser, bulk kept).
  */
 public final class TetraVertexValuesStep<E> extends AbstractStep<Element, E> {
-    private static final int FIRST_BATCH = 16;
-    private static final int MAX_BATCH = 512;
-
     private final String[] keys;
     private ArrayDeque<Traverser.Admin<E>> ready = new ArrayDeque<>();
-    private int batch = FIRST_BATCH;
+    private ReadAheadBatches batches = new ReadAheadBatches();
 
     public TetraVertexValuesStep(Traversal.Admin traversal, String... keys) {
         super(traversal);
@@ -44,17 +41,14 @@ public final class TetraVertexValuesStep<E> extends AbstractStep<Element, E> {
     @SuppressWarnings("unchecked")
     protected Traverser.Admin<E> processNextStart() {
         while (ready.isEmpty()) {
-            List<Traverser.Admin<Element>> taken = new ArrayList<>(batch);
-            List<Vertex> vertices = new ArrayList<>(batch);
-            while (taken.size() < batch && starts.hasNext()) {
-                Traverser.Admin<Element> t = starts.next();
-                taken.add(t);
-                vertices.add(t.get() instanceof Vertex v ? v : null);
-            }
+            List<Traverser.Admin<Element>> taken = batches.take(starts);
             if (taken.isEmpty()) {
                 throw FastNoSuchElementException.instance();
             }
-            batch = Math.min(MAX_BATCH, batch * 2);
+            List<Vertex> vertices = new ArrayList<>(taken.size());
+            for (Traverser.Admin<Element> t : taken) {
+                vertices.add(t.get() instanceof Vertex v ? v : null);
+            }
             List<List<Object>> values = PartialValues.of(withoutNulls(vertices), keys);
             int next = 0;
             for (int i = 0; i < taken.size(); i++) {
@@ -92,7 +86,7 @@ public final class TetraVertexValuesStep<E> extends AbstractStep<Element, E> {
     public void reset() {
         super.reset();
         ready.clear();
-        batch = FIRST_BATCH;
+        batches.reset();
     }
 
     @Override
@@ -100,7 +94,7 @@ public final class TetraVertexValuesStep<E> extends AbstractStep<Element, E> {
     public TetraVertexValuesStep<E> clone() {
         TetraVertexValuesStep<E> clone = (TetraVertexValuesStep<E>) super.clone();
         clone.ready = new ArrayDeque<>(); // AbstractStep.clone copies fields shallowly
-        clone.batch = FIRST_BATCH;
+        clone.batches = new ReadAheadBatches();
         return clone;
     }
 

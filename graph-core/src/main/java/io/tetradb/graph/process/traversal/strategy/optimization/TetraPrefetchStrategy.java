@@ -5,17 +5,11 @@ import io.tetradb.graph.process.traversal.step.map.TetraPrefetchStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
-import org.apache.tinkerpop.gremlin.process.traversal.step.LambdaHolder;
-import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
-import org.apache.tinkerpop.gremlin.process.traversal.step.SideEffectCapable;
 import org.apache.tinkerpop.gremlin.process.traversal.step.filter.HasStep;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.EdgeVertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.GroupCountStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.OrderGlobalStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.PropertiesStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.PropertyMapStep;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.NoOpBarrierStep;
 import org.apache.tinkerpop.gremlin.process.traversal.strategy.AbstractTraversalStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 
@@ -33,8 +27,6 @@ public final class TetraPrefetchStrategy extends AbstractTraversalStrategy<Trave
         implements TraversalStrategy.ProviderOptimizationStrategy {
     private static final TetraPrefetchStrategy INSTANCE = new TetraPrefetchStrategy();
 
-    private static final Set<Class> UNSAFE = Set.of(LambdaHolder.class, SideEffectCapable.class, Mutating.class);
-
     private TetraPrefetchStrategy() {
     }
 
@@ -44,22 +36,17 @@ public final class TetraPrefetchStrategy extends AbstractTraversalStrategy<Trave
 
     @Override
     public void apply(Traversal.Admin<?, ?> traversal) {
-        if (TraversalHelper.onGraphComputer(traversal)
-                || TraversalHelper.hasStepOfAssignableClassRecursively(UNSAFE, TraversalHelper.getRootTraversal(traversal))) {
+        if (!HopReaders.readAheadIsSafe(traversal)) {
             return;
         }
         List<Step> steps = traversal.getSteps();
         for (int i = steps.size() - 2; i >= 0; i--) {
-            Step hop = steps.get(i);
-            boolean toVertices = hop instanceof VertexStep<?> v && v.returnsVertex() || hop instanceof EdgeVertexStep;
-            if (!toVertices) {
+            if (!HopReaders.toVertices(steps.get(i))) {
                 continue;
             }
-            // LazyBarrierStrategy may have put a NoOpBarrierStep after the hop: read after it, the merged traversers
-            Step after = steps.get(i + 1) instanceof NoOpBarrierStep && i + 2 < steps.size() ? steps.get(i + 1) : hop;
-            Step next = after == hop ? steps.get(i + 1) : steps.get(i + 2);
-            if (readsProperties(next)) {
-                TraversalHelper.insertAfterStep(new TetraPrefetchStep<>(traversal), after, traversal);
+            int reader = HopReaders.readerAfter(steps, i); // after a NoOpBarrierStep: its merged traversers
+            if (readsProperties(steps.get(reader))) {
+                TraversalHelper.insertAfterStep(new TetraPrefetchStep<>(traversal), steps.get(reader - 1), traversal);
             }
         }
     }

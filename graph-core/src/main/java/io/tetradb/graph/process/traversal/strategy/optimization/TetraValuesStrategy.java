@@ -4,13 +4,7 @@ import io.tetradb.graph.process.traversal.step.map.TetraVertexValuesStep;
 import org.apache.tinkerpop.gremlin.process.traversal.Step;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
 import org.apache.tinkerpop.gremlin.process.traversal.TraversalStrategy;
-import org.apache.tinkerpop.gremlin.process.traversal.step.LambdaHolder;
-import org.apache.tinkerpop.gremlin.process.traversal.step.Mutating;
-import org.apache.tinkerpop.gremlin.process.traversal.step.SideEffectCapable;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.EdgeVertexStep;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.NoOpBarrierStep;
 import org.apache.tinkerpop.gremlin.process.traversal.step.map.PropertiesStep;
-import org.apache.tinkerpop.gremlin.process.traversal.step.map.VertexStep;
 import org.apache.tinkerpop.gremlin.process.traversal.strategy.AbstractTraversalStrategy;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalHelper;
 import org.apache.tinkerpop.gremlin.structure.PropertyType;
@@ -31,8 +25,6 @@ public final class TetraValuesStrategy extends AbstractTraversalStrategy<Travers
         implements TraversalStrategy.ProviderOptimizationStrategy {
     private static final TetraValuesStrategy INSTANCE = new TetraValuesStrategy();
 
-    private static final Set<Class> UNSAFE = Set.of(LambdaHolder.class, SideEffectCapable.class, Mutating.class);
-
     /** More keys take the item's field order in {@code properties(keys)}; a partial item has another one. */
     private static final int MAX_KEYS = 4;
 
@@ -46,18 +38,15 @@ public final class TetraValuesStrategy extends AbstractTraversalStrategy<Travers
     @Override
     @SuppressWarnings({"rawtypes", "unchecked"})
     public void apply(Traversal.Admin<?, ?> traversal) {
-        if (TraversalHelper.onGraphComputer(traversal)
-                || TraversalHelper.hasStepOfAssignableClassRecursively(UNSAFE, TraversalHelper.getRootTraversal(traversal))) {
+        if (!HopReaders.readAheadIsSafe(traversal)) {
             return;
         }
         List<Step> steps = traversal.getSteps();
         for (int i = steps.size() - 2; i >= 0; i--) {
-            Step hop = steps.get(i);
-            boolean toVertices = hop instanceof VertexStep<?> v && v.returnsVertex() || hop instanceof EdgeVertexStep;
-            if (!toVertices) {
+            if (!HopReaders.toVertices(steps.get(i))) {
                 continue;
             }
-            int at = steps.get(i + 1) instanceof NoOpBarrierStep && i + 2 < steps.size() ? i + 2 : i + 1;
+            int at = HopReaders.readerAfter(steps, i);
             if (steps.get(at) instanceof PropertiesStep<?> p && foldable(p)) {
                 TetraVertexValuesStep<?> values = new TetraVertexValuesStep<>(traversal, p.getPropertyKeys());
                 p.getLabels().forEach(values::addLabel);
