@@ -107,6 +107,8 @@ public final class FeedBenchmark implements Benchmark {
                 for (int side = 0; side < 2; side++) {
                     boolean fedSide = (side + r) % 2 == 1;
                     client.coreStore().awaitBackgroundWork(60_000);
+                    out.progress("round " + r + (fedSide ? " with-feed" : " without") + " starts at jvm uptime "
+                            + ManagementFactory.getRuntimeMXBean().getUptime() + " ms");
                     if (!fedSide) {
                         CosmosContainer plain = container(db, "plain" + r);
                         Map<String, Long> g0 = ThreadGroupCpu.snapshot();
