@@ -528,9 +528,10 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
             if (!pending) {
                 return true;
             }
+            boolean mine = write(true); // a failing write leaves the checkpoint pending
             pending = false;
             lastCheckpointNanos = System.nanoTime();
-            return write(true);
+            return mine;
         }
 
         synchronized void renew() {
