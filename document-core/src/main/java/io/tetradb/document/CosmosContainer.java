@@ -327,6 +327,15 @@ public final class CosmosContainer {
     }
 
     private <T> FeedResponse<T> readChangeFeed(ChangeFeedContinuation at, int size, Class<T> type) {
+        ChangeFeedBatch<T> b = readChangeFeedBatch(at, size, type);
+        FeedResponse<T> response = new FeedResponse<>(b.results(), b.next().encode(), b.requestCharge(), b.metrics(),
+                "changeFeed", null, null);
+        response.drained = b.drained();
+        return response;
+    }
+
+    /** One change feed page with its continuation as an object (the processor encodes it only to checkpoint). */
+    <T> ChangeFeedBatch<T> readChangeFeedBatch(ChangeFeedContinuation at, int size, Class<T> type) {
         ContainerStore store = store();
         long started = System.nanoTime();
         io.tetradb.core.store.ChargedChangeFeedPage charged = store.readChangeFeed(
@@ -346,11 +355,9 @@ public final class CosmosContainer {
         }
         ChangeFeedContinuation next = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(),
                 at.partitionKey(), page.continuation(), at.notBeforeMillis(), page.cursor());
-        FeedResponse<T> response = new FeedResponse<>(results, next.encode(), charged.requestCharge(),
+        return new ChangeFeedBatch<>(results, next, charged.requestCharge(),
                 new QueryMetrics(results.size(), bytes, results.size(), 0, System.nanoTime() - started),
-                "changeFeed", null, null);
-        response.drained = page.caughtUp();
-        return response;
+                page.caughtUp());
     }
 
     /** One feed range per physical partition, in EPK order. */

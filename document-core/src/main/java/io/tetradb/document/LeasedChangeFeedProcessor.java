@@ -36,6 +36,13 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
      * lease write (the checkpoint); without the window a steady trickle of writes would double the store's writes.
      */
     static final long BATCH_WINDOW_MILLIS = 5;
+    /**
+     * At most how often a busy worker checkpoints its lease. Each checkpoint is a lease write (index entries, a change
+     * record of the lease container) that cost a fifth of the processor's CPU when written after every page; a crash
+     * redelivers at most this much more (at-least-once holds: the position saved is always one already handled).
+     * An idle worker, a renewal, a release and a split save the handled position at once.
+     */
+    static final long CHECKPOINT_INTERVAL_MILLIS = 100;
 
     private final String host;
     private final CosmosContainer feed;
@@ -138,14 +145,22 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
     /** One lease per current feed range that no lease covers yet, positioned at the configured start. */
     private void createMissingLeases() {
-        List<EpkRange> covered = readLeases().stream().map(LeasedChangeFeedProcessor::rangeOf).toList();
+        createMissingLeases(readLeases());
+    }
+
+    /** As {@link #createMissingLeases()} given the leases read; true when it created any. */
+    private boolean createMissingLeases(List<ObjectNode> existing) {
+        List<EpkRange> covered = existing.stream().map(LeasedChangeFeedProcessor::rangeOf).toList();
+        boolean created = false;
         for (FeedRange r : feed.getFeedRanges()) {
             boolean inside = covered.stream().anyMatch(c -> EpkRange.compare(c.min(), r.range().min()) <= 0
                     && EpkRange.compare(r.range().max(), c.max()) <= 0);
             if (!inside) {
                 createLease(r.range(), startToken(r));
+                created = true;
             }
         }
+        return created;
     }
 
     private String startToken(FeedRange r) {
@@ -278,8 +293,10 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
     }
 
     private void balance() {
-        createMissingLeases();
         List<ObjectNode> all = readLeases();
+        if (createMissingLeases(all)) {
+            all = readLeases(); // one read per pass unless a lease was missing
+        }
         Instant now = Instant.now();
         Map<String, List<ObjectNode>> byOwner = new HashMap<>();
         byOwner.put(host, new ArrayList<>());
@@ -363,6 +380,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
             Worker w = workers.remove(id);
             if (w != null) {
                 w.stop();
+                w.flush(); // the children continue from the handled position, not the last checkpoint's
             }
             ObjectNode latest = readLease(id);
             if (latest == null || !host.equals(latest.path(OWNER).asText())) {
@@ -425,33 +443,43 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
             join(thread);
         }
 
-        private synchronized String token() {
-            return lease.path(CONTINUATION).asText();
+        /** The position handled so far (the lease's continuation as an object); guarded by this worker. */
+        private ChangeFeedContinuation position;
+        /** Handled changes the lease does not hold yet (a checkpoint is due at most {@link #CHECKPOINT_INTERVAL_MILLIS} later). */
+        private boolean pending;
+        private long lastCheckpointNanos = System.nanoTime();
+
+        private synchronized ChangeFeedContinuation position() {
+            if (position == null) {
+                position = ChangeFeedContinuation.decode(lease.path(CONTINUATION).asText());
+            }
+            return position;
         }
 
         private void run() {
-            String token = token();
-            long wait = options.getFeedPollDelay().toMillis();
+            ChangeFeedContinuation at = position();
+            long pollDelay = options.getFeedPollDelay().toMillis();
+            int maxItems = options.getMaxItemCount();
             while (!stopped && running) {
                 try {
-                    FeedResponse<JsonNode> page = feed.queryChangeFeed(CosmosChangeFeedRequestOptions
-                            .createForProcessingFromContinuation(token).setMaxItemCount(options.getMaxItemCount()),
-                            JsonNode.class).iterableByPage().iterator().next();
-                    if (!page.getResults().isEmpty()) {
-                        handler.accept(page.getResults());
-                        if (!checkpoint(page.getContinuationToken())) {
-                            return; // the lease went to another host: it continues from the saved position
-                        }
-                    } else {
-                        keep(page.getContinuationToken());
+                    ChangeFeedContinuation from = at;
+                    ChangeFeedBatch<JsonNode> page = CosmosException.call(
+                            () -> feed.readChangeFeedBatch(from, maxItems, JsonNode.class));
+                    if (!page.results().isEmpty()) {
+                        handler.accept(page.results());
                     }
-                    token = page.getContinuationToken();
-                    if (page.drained) {
-                        long position = ChangeFeedContinuation.decode(token).position();
-                        long woke = feed.store().changeFeed().awaitBeyond(position, wait);
-                        if (woke > position) {
-                            // woken by a commit: let a few more gather, so one checkpoint covers a batch of changes
+                    at = page.next();
+                    if (!advance(at, !page.results().isEmpty())) {
+                        return; // the lease went to another host: it continues from the saved position
+                    }
+                    if (page.drained()) {
+                        long waitFor = pendingFor(pollDelay);
+                        long woke = feed.store().changeFeed().awaitBeyond(at.position(), waitFor);
+                        if (woke > at.position()) {
+                            // woken by a commit: let a few more gather, so one page covers a batch of changes
                             Thread.sleep(BATCH_WINDOW_MILLIS);
+                        } else if (!flush()) {
+                            return; // idle: the handled position is saved now
                         }
                     }
                 } catch (InterruptedException e) {
@@ -462,8 +490,9 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
                     }
                     // a failing handler (or read): the same changes are delivered again after the poll delay
                     LOG.log(Level.WARNING, "change feed processor " + host + ": lease " + id + " failed; retrying", e);
+                    at = position();
                     try {
-                        Thread.sleep(wait);
+                        Thread.sleep(pollDelay);
                     } catch (InterruptedException ie) {
                         return;
                     }
@@ -471,19 +500,47 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
             }
         }
 
-        /** Keeps the position past empty pages in memory; it is saved with the next checkpoint or renewal. */
-        private synchronized void keep(String token) {
-            lease.put(CONTINUATION, token);
+        /**
+         * Moves the handled position (in memory; renewals and the next checkpoint save it). After handled changes a
+         * checkpoint is written once {@link #CHECKPOINT_INTERVAL_MILLIS} passed since the last one; false when the
+         * lease is no longer this host's.
+         */
+        private synchronized boolean advance(ChangeFeedContinuation next, boolean handled) {
+            position = next;
+            pending |= handled;
+            if (pending && System.nanoTime() - lastCheckpointNanos >= CHECKPOINT_INTERVAL_MILLIS * 1_000_000) {
+                return flush();
+            }
+            return true;
         }
 
-        /** Saves the position after a handled batch; false when the lease is no longer this host's. */
-        private synchronized boolean checkpoint(String token) {
-            lease.put(CONTINUATION, token);
-            return write(true);
+        /** How long a caught-up worker may wait for a commit: until its pending checkpoint is due, at most the poll delay. */
+        private synchronized long pendingFor(long pollDelay) {
+            if (!pending) {
+                return pollDelay;
+            }
+            long due = CHECKPOINT_INTERVAL_MILLIS - (System.nanoTime() - lastCheckpointNanos) / 1_000_000;
+            return Math.max(1, Math.min(pollDelay, due));
+        }
+
+        /** Writes the pending checkpoint, if any; false when the lease is no longer this host's. */
+        synchronized boolean flush() {
+            if (!pending) {
+                return true;
+            }
+            boolean mine = write(true); // a failing write leaves the checkpoint pending
+            pending = false;
+            lastCheckpointNanos = System.nanoTime();
+            return mine;
         }
 
         synchronized void renew() {
-            if (!stopped && !write(false)) {
+            if (stopped) {
+                return;
+            }
+            if (write(false)) {
+                pending = false; // the renewal saved the handled position too
+            } else {
                 stopped = true;
                 thread.interrupt();
                 workers.remove(id, this);
@@ -492,6 +549,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
         /** Writes the lease (renewed now); after a lost etag race it rereads and retries if the lease is still ours. */
         private boolean write(boolean checkpoint) {
+            lease.put(CONTINUATION, position().encode());
             for (int attempt = 0; attempt < 3; attempt++) {
                 lease.put(OWNER, host);
                 lease.put(TIMESTAMP, Instant.now().toString());
@@ -512,6 +570,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
         /** Gives the lease up (owner cleared), keeping its position. */
         synchronized void release() {
+            lease.put(CONTINUATION, position().encode());
             lease.putNull(OWNER);
             replaceLease(lease, etag);
         }

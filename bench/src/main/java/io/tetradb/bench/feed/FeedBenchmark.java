@@ -24,7 +24,9 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -64,9 +66,8 @@ public final class FeedBenchmark implements Benchmark {
 
     @Override
     public void run(boolean quick, Report out) throws Exception {
-        int total = quick ? 20_000 : 100_000;
-        int rounds = quick ? 2 : 3;
-        int perRound = total / rounds;
+        int rounds = quick ? 5 : 5;
+        int perRound = quick ? 10_000 : 20_000;
         int paced = quick ? 10_000 : 100_000;
         Path dir = BenchData.fresh("feed");
         out.note("change feed benchmark: " + WRITERS + " writer threads, 1 KiB items, " + PARTITION_KEYS
@@ -79,36 +80,47 @@ public final class FeedBenchmark implements Benchmark {
             db.createContainer("leases", "/id");
             Samples without = new Samples();
             Samples with = new Samples();
+            List<Double> pairRatios = new ArrayList<>();
             long cpuWithout = 0;
             long cpuWith = 0;
+            long writersWithout = 0;
+            long writersWith = 0;
+            Map<String, Long> groupsWithout = new LinkedHashMap<>();
+            Map<String, Long> groupsWith = new LinkedHashMap<>();
             long delivered = 0;
             // a warm-up round of each side (JIT, caches), not measured
-            write(container(db, "warm-plain"), perRound / 2, 0, null);
+            write(container(db, "warm-plain"), perRound, 0, null);
             CosmosContainer warm = container(db, "warm-fed");
-            Consumer warmConsumer = new Consumer(perRound / 2);
+            Consumer warmConsumer = new Consumer(perRound);
             ChangeFeedProcessor warmProcessor = processor(warm, db.getContainer("leases"), "warm", warmConsumer);
             warmProcessor.start();
             warmConsumer.awaitLeases(warm);
-            write(warm, perRound / 2, 0, null);
+            write(warm, perRound, 0, null);
             warmConsumer.awaitAll();
             warmProcessor.stop();
             // fair to both sides: the side that runs first alternates (the second one otherwise meets the flushes
             // and compactions of the first one's writes), and each measured phase starts with the store's
-            // background work done
+            // background work done; each round's two sides run back to back, so their ratio sees the same machine
             for (int r = 0; r < rounds; r++) {
+                double rateWithout = 0;
+                double rateWith = 0;
                 for (int side = 0; side < 2; side++) {
                     boolean fedSide = (side + r) % 2 == 1;
                     client.coreStore().awaitBackgroundWork(60_000);
+                    out.progress("round " + r + (fedSide ? " with-feed" : " without") + " starts at jvm uptime "
+                            + ManagementFactory.getRuntimeMXBean().getUptime() + " ms");
                     if (!fedSide) {
                         CosmosContainer plain = container(db, "plain" + r);
+                        Map<String, Long> g0 = ThreadGroupCpu.snapshot();
                         long c0 = processCpu();
                         long t0 = System.nanoTime();
-                        write(plain, perRound, 0, null);
+                        writersWithout += write(plain, perRound, 0, null);
                         long t1 = System.nanoTime();
                         cpuWithout += processCpu() - c0;
+                        ThreadGroupCpu.add(groupsWithout, ThreadGroupCpu.minus(ThreadGroupCpu.snapshot(), g0));
                         without.round(perRound, t1 - t0);
-                        out.progress(String.format(Locale.ROOT, "round %d without: %.0f items/s", r,
-                                perRound * 1e9 / (t1 - t0)));
+                        rateWithout = perRound * 1e9 / (t1 - t0);
+                        out.progress(String.format(Locale.ROOT, "round %d without: %.0f items/s", r, rateWithout));
                         continue;
                     }
                     CosmosContainer fed = container(db, "fed" + r);
@@ -116,28 +128,40 @@ public final class FeedBenchmark implements Benchmark {
                     ChangeFeedProcessor p = processor(fed, db.getContainer("leases"), "round" + r, consumer);
                     p.start();
                     consumer.awaitLeases(fed);
+                    Map<String, Long> g0 = ThreadGroupCpu.snapshot();
                     long c0 = processCpu();
                     long t0 = System.nanoTime();
-                    write(fed, perRound, 0, null);
+                    writersWith += write(fed, perRound, 0, null);
                     long t1 = System.nanoTime();
                     consumer.awaitAll();
                     cpuWith += processCpu() - c0;
+                    ThreadGroupCpu.add(groupsWith, ThreadGroupCpu.minus(ThreadGroupCpu.snapshot(), g0));
                     p.stop();
                     with.round(perRound, t1 - t0);
+                    rateWith = perRound * 1e9 / (t1 - t0);
                     delivered += consumer.count.get();
                     out.progress(String.format(Locale.ROOT, "round %d with-feed: %.0f items/s, %d delivered", r,
-                            perRound * 1e9 / (t1 - t0), consumer.count.get()));
+                            rateWith, consumer.count.get()));
                 }
+                pairRatios.add(rateWith / rateWithout);
             }
             out.bench("feed.write.without", perRound, "items_per_s", without);
             out.bench("feed.write.with-feed", perRound, "items_per_s", with);
-            out.ratio("write with-feed/without", with.medianRate() / without.medianRate());
+            // the median of the rounds' own ratios: each pair ran back to back, so a load swing between rounds
+            // (other processes on the machine, a flush) moves both sides of a pair rather than the ratio
+            out.ratio("write with-feed/without", median(pairRatios));
+            out.note(String.format(Locale.ROOT, "per-round ratios %s; ratio of the sides' median rates %.2f",
+                    pairRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList(),
+                    with.medianRate() / without.medianRate()));
+            long writes = (long) perRound * rounds;
             out.result(String.format(Locale.ROOT, "BENCH feed.cpu.without items=%d process_cpu_us_per_write=%.1f",
-                    (long) perRound * rounds, cpuWithout / 1000.0 / ((long) perRound * rounds)));
+                    writes, cpuWithout / 1000.0 / writes));
             out.result(String.format(Locale.ROOT, "BENCH feed.cpu.with-feed items=%d process_cpu_us_per_write=%.1f "
-                    + "(writes plus the processor reading and handling every change)", (long) perRound * rounds,
-                    cpuWith / 1000.0 / ((long) perRound * rounds)));
-            out.note("delivered by the processors: " + delivered + " of " + (long) perRound * rounds + " writes");
+                    + "(writes plus the processor reading and handling every change)", writes,
+                    cpuWith / 1000.0 / writes));
+            out.result(cpuSplit("feed.cpu-split.without", writes, writersWithout, groupsWithout));
+            out.result(cpuSplit("feed.cpu-split.with-feed", writes, writersWith, groupsWith));
+            out.note("delivered by the processors: " + delivered + " of " + writes + " writes");
 
             // lag at a paced rate
             CosmosContainer lagged = container(db, "lag");
@@ -234,9 +258,10 @@ public final class FeedBenchmark implements Benchmark {
      * {@code count} writes from {@value #WRITERS} threads; {@code rate} > 0 paces them (each thread its share, on a
      * fixed schedule, so a slow write is followed by catch-up writes rather than a lower rate).
      */
-    private static void write(CosmosContainer c, int count, int rate, Consumer lagProbe) throws InterruptedException {
+    private static long write(CosmosContainer c, int count, int rate, Consumer lagProbe) throws InterruptedException {
         List<Thread> threads = new ArrayList<>();
         AtomicLong failures = new AtomicLong();
+        AtomicLong cpu = new AtomicLong();
         for (int w = 0; w < WRITERS; w++) {
             int writer = w;
             Thread t = new Thread(() -> {
@@ -259,6 +284,7 @@ public final class FeedBenchmark implements Benchmark {
                         failures.incrementAndGet();
                     }
                 }
+                cpu.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
             }, "feed-writer-" + w);
             threads.add(t);
             t.start();
@@ -269,6 +295,26 @@ public final class FeedBenchmark implements Benchmark {
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " writes failed");
         }
+        return cpu.get();
+    }
+
+    /**
+     * Where a side's CPU went, in microseconds per write: the writer threads (the write path, the WAL group sync
+     * they take part in, the feed sequence lock), the processor's threads, RocksDB's background threads, GC, the
+     * JIT, the core's other threads (feed pruner, TTL purger, splitter) and the rest.
+     */
+    private static String cpuSplit(String name, long writes, long writerNanos, Map<String, Long> groups) {
+        StringBuilder b = new StringBuilder("BENCH ").append(name).append(" items=").append(writes)
+                .append(String.format(Locale.ROOT, " writers_us=%.1f", writerNanos / 1000.0 / writes));
+        groups.forEach((g, v) -> b.append(String.format(Locale.ROOT, " %s_us=%.1f", g.replace('-', '_'),
+                v / 1000.0 / writes)));
+        return b.toString();
+    }
+
+    private static double median(List<Double> xs) {
+        double[] r = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = r.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
     }
 
     private static long processCpu() {

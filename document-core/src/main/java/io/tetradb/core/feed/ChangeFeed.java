@@ -271,6 +271,14 @@ public final class ChangeFeed {
             // the partition index is the embedded layout's; through the contract a partition's changes are its own rows
             return new PartitionFeedRead(this, request, scope::includes, stable).read();
         }
+        if (request.partitionKey() == null && after >= partitionIndexedSince && reads.embedded()
+                && RangeFeedRead.narrow(scope.range)) {
+            // a feed range that is part of the container: its partitions' index keys, while they cost less
+            ChangeFeedPage indexed = new RangeFeedRead(this, request, scope.range, scope::includes, stable).read();
+            if (indexed != null) {
+                return indexed;
+            }
+        }
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
         List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
         long position = after;

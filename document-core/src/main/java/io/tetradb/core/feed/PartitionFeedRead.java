@@ -36,8 +36,16 @@ final class PartitionFeedRead {
     }
 
     ChangeFeedPage read() {
+        List<Long> seqs = sequence(request.after());
+        return page(seqs, seqs.size() >= ChangeFeed.MAX_SCANNED_PER_PAGE);
+    }
+
+    /**
+     * The page of the scope's record numbers {@code seqs} (ascending, after {@code request.after()}, every one of the
+     * scope's records up to the last of them); {@code more}: the scope may hold records beyond the last.
+     */
+    ChangeFeedPage page(List<Long> seqs, boolean more) {
         long after = request.after();
-        List<Long> seqs = sequence(after);
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
         List<ChangeFeedPage.Change> out = new ArrayList<>();
         List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
@@ -77,7 +85,7 @@ final class PartitionFeedRead {
                 }
             }
         }
-        if (seqs.size() >= ChangeFeed.MAX_SCANNED_PER_PAGE) {
+        if (more) {
             caughtUp = false; // more of the scope's records may follow the ones listed
         }
         if (caughtUp) {

@@ -1,0 +1,89 @@
+package io.tetradb.bench.feed;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * CPU time of this process's threads by group, read from {@code /proc/self/task/<tid>/stat} (user + system, clock
+ * ticks of 10 ms; the thread's name is its first 15 characters, as the JVM names native threads). Native threads
+ * (RocksDB's flushes and compactions, GC, the JIT) are listed there too, which the JVM's thread bean does not show.
+ * A thread that ends between two snapshots loses its CPU from the difference: the benchmark's writers count their own.
+ */
+final class ThreadGroupCpu {
+    static final String PROCESSOR = "processor";
+    static final String ROCKSDB = "rocksdb";
+    static final String GC = "gc";
+    static final String JIT = "jit";
+    static final String CORE = "core-background";
+    static final String OTHER = "other";
+    private static final long NANOS_PER_TICK = 10_000_000L;
+
+    private ThreadGroupCpu() {
+    }
+
+    /** CPU nanoseconds so far per group (empty where {@code /proc} is not there). */
+    static Map<String, Long> snapshot() {
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (String g : new String[]{PROCESSOR, ROCKSDB, GC, JIT, CORE, OTHER}) {
+            out.put(g, 0L);
+        }
+        Path tasks = Path.of("/proc/self/task");
+        if (!Files.isDirectory(tasks)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
+            for (Path t : ds) {
+                String line;
+                try {
+                    line = Files.readString(t.resolve("stat"));
+                } catch (IOException e) {
+                    continue; // the thread ended meanwhile
+                }
+                int open = line.indexOf('(');
+                int close = line.lastIndexOf(')');
+                String name = line.substring(open + 1, close);
+                String[] f = line.substring(close + 2).trim().split(" ");
+                long cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK;
+                out.merge(group(name), cpu, Long::sum);
+            }
+        } catch (IOException e) {
+            return out;
+        }
+        return out;
+    }
+
+    static String group(String name) {
+        if (name.startsWith("tetradb-cfp")) {
+            return PROCESSOR;
+        }
+        if (name.startsWith("rocksdb")) {
+            return ROCKSDB;
+        }
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Periodic")
+                || name.startsWith("VM Thread")) {
+            return GC;
+        }
+        if (name.contains("CompilerThre") || name.startsWith("C1 ") || name.startsWith("C2 ")) {
+            return JIT;
+        }
+        if (name.startsWith("tetradb-")) {
+            return CORE;
+        }
+        return OTHER;
+    }
+
+    /** {@code after - before}, group by group. */
+    static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        after.forEach((g, v) -> out.put(g, v - before.getOrDefault(g, 0L)));
+        return out;
+    }
+
+    static void add(Map<String, Long> into, Map<String, Long> delta) {
+        delta.forEach((g, v) -> into.merge(g, v, Long::sum));
+    }
+}
