@@ -164,7 +164,8 @@ class ProcessFuzzTest {
             List<Object> before = submit.apply(canaryQuery);
             Runnable alive = () -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size());
             // half the inputs are mutated upgrade requests, half mutated frames after a valid upgrade
-            FuzzSettings half = new FuzzSettings(settings.inputs() / 2, settings.seed(), settings.budget());
+            FuzzSettings half = new FuzzSettings(settings.inputs() / 2, settings.seed(),
+                    settings.budget().dividedBy(2));
             measure("gremlin", () -> {
                 List<FuzzTally> tallies = new ArrayList<>(http("gremlin-upgrade",
                         () -> uncheckedInputs(GremlinFuzzInputs::upgrades), null, half, alive));
