@@ -109,6 +109,9 @@ final class MongoWireFuzzer {
                 if (n % 500 == 0) {
                     realClient.run();
                 }
+                if (n % 100_000 == 0) {
+                    System.out.printf("FUZZ mongo progress inputs=%d%n", n);
+                }
             }
         } finally {
             if (socket != null) {
