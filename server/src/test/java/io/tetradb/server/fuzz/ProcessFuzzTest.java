@@ -59,7 +59,8 @@ class ProcessFuzzTest {
     private static final Duration SHORT_BUDGET = Duration.ofSeconds(8);
     /** HTTP inputs are signed with the time: a long run takes fresh ones every this many inputs. */
     private static final long CHUNK = 100_000;
-    private static final int MONGO_THREADS = Integer.getInteger("tetradb.fuzz.mongoThreads", 8);
+    /** Threads of the fuzzers that keep their connections (Mongo, Gremlin frames). */
+    private static final int MONGO_THREADS = Integer.getInteger("tetradb.fuzz.streamThreads", 8);
     private static final int HTTP_THREADS = Integer.getInteger("tetradb.fuzz.httpThreads", 48);
     private static final long LIVE_HEAP_GROWTH_LIMIT = 64L << 20;
 
@@ -163,14 +164,18 @@ class ProcessFuzzTest {
             String canaryQuery = "g.V().hasLabel('canary').order().by(T.id).valueMap(true).toList().toString()";
             List<Object> before = submit.apply(canaryQuery);
             Runnable alive = () -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size());
-            // half the inputs are mutated upgrade requests, half mutated frames after a valid upgrade
-            FuzzSettings half = new FuzzSettings(settings.inputs() / 2, settings.seed(),
-                    settings.budget().dividedBy(2));
+            // a tenth of the inputs (a quarter of the time) are mutated upgrade requests, a WebSocket handshake each;
+            // the rest mutated frames on upgraded connections kept while the server keeps them
+            long upgradeInputs = settings.inputs() / 10;
+            FuzzSettings upgrades = new FuzzSettings(upgradeInputs, settings.seed(), settings.budget().dividedBy(4));
             measure("gremlin", () -> {
                 List<FuzzTally> tallies = new ArrayList<>(http("gremlin-upgrade",
-                        () -> uncheckedInputs(GremlinFuzzInputs::upgrades), null, half, alive));
-                tallies.addAll(http("gremlin-frames", () -> uncheckedInputs(GremlinFuzzInputs::frames),
-                        GremlinFuzzInputs.upgrade(), half, alive));
+                        () -> uncheckedInputs(GremlinFuzzInputs::upgrades), null, upgrades, alive));
+                long left = settings.inputs() - tallies.stream().mapToLong(FuzzTally::inputs).sum();
+                FuzzSettings frames = new FuzzSettings(left, settings.seed(), settings.budget().multipliedBy(3)
+                        .dividedBy(4));
+                tallies.add(WebSocketFrameFuzzer.run(target("gremlin"), GremlinFuzzInputs.frames(), frames,
+                        MONGO_THREADS, alive));
                 return tallies;
             });
             assertEquals(before, submit.apply(canaryQuery), "the canary vertices are unchanged");
