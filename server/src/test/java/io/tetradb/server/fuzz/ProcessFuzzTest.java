@@ -99,6 +99,10 @@ class ProcessFuzzTest {
             Runnable alive = () -> assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1))
                     .get("ok", Number.class).intValue(), "the MongoDB driver is still served");
             measure("mongo", () -> List.of(MongoWireFuzzer.run(target("mongo"), settings, MONGO_THREADS, alive)));
+            // what the live heap holds for Mongo: open cursors (at most --max-open-cursors and --max-cursor-memory)
+            System.out.println("FUZZ-PROCESS mongo cursors " + client.getDatabase("admin").runCommand(
+                    new Document("serverStatus", 1)).get("metrics", Document.class).get("cursor", Document.class)
+                    .toJson());
             assertEquals(before, canary.find().into(new ArrayList<>()), "the canary data is unchanged");
             alive.run();
         }
