@@ -61,6 +61,7 @@ class ProcessFuzzTest {
     private static final long CHUNK = 100_000;
     /** Threads of the fuzzers that keep their connections (Mongo, Gremlin frames). */
     private static final int MONGO_THREADS = Integer.getInteger("tetradb.fuzz.streamThreads", 8);
+    private static final int FRAME_THREADS = Integer.getInteger("tetradb.fuzz.frameThreads", 32);
     private static final int HTTP_THREADS = Integer.getInteger("tetradb.fuzz.httpThreads", 48);
     private static final long LIVE_HEAP_GROWTH_LIMIT = 64L << 20;
 
@@ -179,7 +180,7 @@ class ProcessFuzzTest {
                 FuzzSettings frames = new FuzzSettings(left, settings.seed(), settings.budget().multipliedBy(3)
                         .dividedBy(4));
                 tallies.add(WebSocketFrameFuzzer.run(target("gremlin"), GremlinFuzzInputs.frames(), frames,
-                        MONGO_THREADS, alive));
+                        FRAME_THREADS, alive));
                 return tallies;
             });
             assertEquals(before, submit.apply(canaryQuery), "the canary vertices are unchanged");

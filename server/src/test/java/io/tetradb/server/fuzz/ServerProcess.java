@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * {@code /proc/PID/status}, {@code /health}'s report, and the live heap after a full GC through {@code jcmd}.
  */
 public final class ServerProcess implements AutoCloseable {
-    private static final long START_SECONDS = 120;
+    private static final long START_SECONDS = 300; // a cold JVM loading every face on a machine at load 40+
     private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
     private final Process process;

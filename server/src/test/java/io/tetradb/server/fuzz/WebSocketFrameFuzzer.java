@@ -71,7 +71,7 @@ final class WebSocketFrameFuzzer {
                     return;
                 }
                 byte[] seed = frames.get(random.nextInt(frames.size()));
-                byte[] input = random.nextInt(10) == 0 ? seed : mutator.mutate(seed);
+                byte[] input = random.nextInt(10) == 0 ? seed : oneFrame(mutator.mutate(seed));
                 synchronized (tally) {
                     tally.input();
                 }
@@ -149,23 +149,36 @@ final class WebSocketFrameFuzzer {
         return s;
     }
 
-    /** Whether {@code input} is exactly one frame as its header declares it (client frames carry a mask key). */
-    static boolean wholeFrame(byte[] input) {
+    /**
+     * A mutated frame made whole when its header is readable and declares at most 64 KiB: cut after the declared
+     * payload or padded to it with zeros (else the ping after it would be read as its rest and the connection wait,
+     * a hang of the fuzzer's making). Other inputs are sent as they are and end their connection.
+     */
+    static byte[] oneFrame(byte[] input) {
+        long declared = declaredEnd(input);
+        if (declared < 0 || declared == input.length || declared > input.length + 64 * 1024) {
+            return input;
+        }
+        return java.util.Arrays.copyOf(input, (int) declared);
+    }
+
+    /** Header plus declared payload length, or -1 while the header itself is incomplete. */
+    private static long declaredEnd(byte[] input) {
         if (input.length < 2) {
-            return false;
+            return -1;
         }
         int len7 = input[1] & 0x7f;
         int header = 2;
         long length = len7;
         if (len7 == 126) {
             if (input.length < 4) {
-                return false;
+                return -1;
             }
             length = ((input[2] & 0xffL) << 8) | (input[3] & 0xffL);
             header = 4;
         } else if (len7 == 127) {
             if (input.length < 10) {
-                return false;
+                return -1;
             }
             length = 0;
             for (int i = 2; i < 10; i++) {
@@ -176,7 +189,12 @@ final class WebSocketFrameFuzzer {
         if ((input[1] & 0x80) != 0) {
             header += 4;
         }
-        return length >= 0 && header + length == input.length;
+        return length < 0 || length > Integer.MAX_VALUE - 14 ? Long.MAX_VALUE : header + length;
+    }
+
+    /** Whether {@code input} is exactly one frame as its header declares it (client frames carry a mask key). */
+    static boolean wholeFrame(byte[] input) {
+        return declaredEnd(input) == input.length;
     }
 
     /** Reads server frames until a pong, or the end of the stream, within the bound. */
