@@ -148,8 +148,8 @@ final class StartCommand implements Callable<Integer> {
     long requestReadTimeoutMs;
 
     @Option(names = "--max-requests-per-second", paramLabel = "N", defaultValue = "0",
-            description = "Requests per second one Mongo, Tables or Cosmos connection may send; beyond, reading that "
-                    + "connection pauses until the second is over. 0: unlimited (default).")
+            description = "Requests per second one connection may send (Gremlin: WebSocket frames); beyond, "
+                    + "reading that connection pauses until the second is over. 0: unlimited (default).")
     int maxRequestsPerSecond;
 
     @Option(names = "--max-request-bytes", paramLabel = "N",

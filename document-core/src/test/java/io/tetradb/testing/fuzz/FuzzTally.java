@@ -48,6 +48,14 @@ public final class FuzzTally {
         return inputs;
     }
 
+    public long answeredCount() {
+        return answered;
+    }
+
+    public long closedCount() {
+        return closedByServer;
+    }
+
     public List<String> hangs() {
         return hangs;
     }

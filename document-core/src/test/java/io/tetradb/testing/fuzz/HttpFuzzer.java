@@ -41,15 +41,21 @@ public final class HttpFuzzer {
      */
     public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
                                 FuzzSettings settings, Runnable realClient) throws Exception {
+        return run(face, target, preamble, seeds, settings, realClient, THREADS);
+    }
+
+    /** As above, from {@code threads} threads (a server in its own process is fuzzed from more to keep it busy). */
+    public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
+                                FuzzSettings settings, Runnable realClient, int threads) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
         AtomicLong sent = new AtomicLong();
         long deadline = System.nanoTime() + settings.budget().toNanos();
-        ExecutorService threads = Executors.newFixedThreadPool(THREADS);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < THREADS; t++) {
+            for (int t = 0; t < threads; t++) {
                 Random random = new Random(settings.seed() + t);
-                done.add(threads.submit(() -> {
+                done.add(pool.submit(() -> {
                     ByteMutator mutator = new ByteMutator(random);
                     while (System.nanoTime() < deadline) {
                         long n = sent.incrementAndGet();
@@ -81,7 +87,7 @@ public final class HttpFuzzer {
                 f.get();
             }
         } finally {
-            threads.shutdownNow();
+            pool.shutdownNow();
         }
         realClient.run();
         tally.report();

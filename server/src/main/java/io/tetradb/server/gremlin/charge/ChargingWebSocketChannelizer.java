@@ -74,6 +74,12 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
             // wss:// and ws:// on one port: the first bytes tell (an HTTP upgrade is ASCII, a TLS record is not)
             pipeline.addFirst("optional-tls", new io.netty.handler.ssl.OptionalSslHandler(embedded.optionalTls()));
         }
+        if (settings instanceof io.tetradb.server.gremlin.EmbeddedSettings embedded) {
+            // slow clients: the upgrade request (whole after the aggregator), then each WebSocket frame (whole after
+            // the frame decoder the handshake puts ahead of this point), has the read timeout to arrive; and frames
+            // are paced per connection (--max-requests-per-second), as on the other faces
+            embedded.connectionGuard().install(pipeline, PIPELINE_HTTP_AGGREGATOR);
+        }
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
         // every frame answered, even one that cannot be read; every error answered on one line

@@ -1,0 +1,204 @@
+package io.tetradb.server.fuzz;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tetradb.server.MemoryBudget;
+import io.tetradb.server.TestHttp;
+import io.tetradb.server.TetraDbCommand;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code tetradb start --memory BUDGET} as its own process, the way the {@code tetradb} script runs it: a child JVM
+ * with {@code -Xmx} half the budget and {@code -XX:MaxDirectMemorySize} 15% of it, every face on a free port of
+ * 127.0.0.1, on its own data directory. Its memory is read from outside: {@code VmRSS} of
+ * {@code /proc/PID/status}, {@code /health}'s report, and the live heap after a full GC through {@code jcmd}.
+ */
+public final class ServerProcess implements AutoCloseable {
+    private static final long START_SECONDS = 300; // a cold JVM loading every face on a machine at load 40+
+    private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
+
+    private final Process process;
+    private final MemoryBudget budget;
+    private final Map<String, URI> faces = new LinkedHashMap<>();
+    private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
+    private final List<String> stderrTail = new ArrayList<>();
+
+    private ServerProcess(Process process, MemoryBudget budget) {
+        this.process = process;
+        this.budget = budget;
+        drain(process.getInputStream(), stdout::add, "stdout");
+        drain(process.getErrorStream(), line -> {
+            synchronized (stderrTail) {
+                stderrTail.add(line);
+                if (stderrTail.size() > 50) {
+                    stderrTail.remove(0);
+                }
+            }
+        }, "stderr");
+    }
+
+    /** Starts the server on {@code dataDir} with this budget ({@code 1g}, {@code 768m}) and waits until it serves. */
+    public static ServerProcess start(Path dataDir, String memory) throws IOException, InterruptedException {
+        MemoryBudget budget = MemoryBudget.parse(memory);
+        long mib = budget.bytes() >> 20;
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + (mib / 2) + "m", "-XX:MaxDirectMemorySize=" + (mib * 15 / 100) + "m"));
+        for (String p : List.of("java.io", "java.nio", "sun.nio.cs", "java.lang", "java.lang.invoke",
+                "java.lang.reflect", "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "java.net")) {
+            command.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TetraDbCommand.class.getName(),
+                "start", "--data-dir", dataDir.toString(), "--memory", memory, "--cosmos-port", "0",
+                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0"));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().keySet().removeIf(k -> k.startsWith("TETRADB_"));
+        ServerProcess server = new ServerProcess(builder.start(), budget);
+        try {
+            server.awaitStarted();
+        } catch (RuntimeException | Error e) {
+            server.close();
+            throw e;
+        }
+        return server;
+    }
+
+    private void awaitStarted() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left > 0 ? stdout.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (line == null) {
+                throw new AssertionError("the server did not start within " + START_SECONDS + " s; alive "
+                        + process.isAlive() + ", stderr " + stderrTail());
+            }
+            if (line.startsWith("TetraDB started")) {
+                return;
+            }
+            String[] parts = line.split(" ", 2);
+            if (parts.length == 2 && parts[1].contains("://")) {
+                faces.put(parts[0], URI.create(parts[1]));
+            }
+        }
+    }
+
+    public MemoryBudget budget() {
+        return budget;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** The URL the server printed for this face ({@code cosmos}, {@code mongo}, {@code tables}, {@code gremlin}). */
+    public URI face(String name) {
+        URI uri = faces.get(name);
+        if (uri == null) {
+            throw new IllegalArgumentException("no face " + name + " among " + faces.keySet());
+        }
+        return uri;
+    }
+
+    public int port(String face) {
+        return face(face).getPort();
+    }
+
+    /** Plain HTTP to the Cosmos port, where {@code /health} is served too. */
+    public String cosmosHttpUrl() {
+        return "http://127.0.0.1:" + port("cosmos");
+    }
+
+    /** {@code VmRSS} of the child, in bytes; -1 once it is gone. */
+    public long rssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** {@code /health}'s memory report ({@code rssBytes}, {@code heapUsedBytes}, ...). */
+    public JsonNode healthMemory() {
+        return TestHttp.json(TestHttp.get(cosmosHttpUrl(), "/health")).path("memory");
+    }
+
+    /** Heap in use right after a full GC ({@code jcmd PID GC.run}, then {@code GC.heap_info}), in bytes. */
+    public long liveHeapAfterGcBytes() throws IOException, InterruptedException {
+        jcmd("GC.run");
+        Matcher m = HEAP_USED.matcher(jcmd("GC.heap_info"));
+        if (!m.find()) {
+            throw new IllegalStateException("jcmd GC.heap_info gave no heap figure");
+        }
+        return Long.parseLong(m.group(2)) * 1024;
+    }
+
+    private String jcmd(String what) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid()), what).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("jcmd " + what + " failed: " + out);
+        }
+        return out;
+    }
+
+    public List<String> stderrTail() {
+        synchronized (stderrTail) {
+            return new ArrayList<>(stderrTail);
+        }
+    }
+
+    /** SIGTERM, then waits for the exit (forcibly after 30 s); returns the exit code. */
+    @Override
+    public void close() throws InterruptedException {
+        process.toHandle().destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    public int exitCode() {
+        return process.exitValue();
+    }
+
+    private static void drain(InputStream in, java.util.function.Consumer<String> into, String name) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    into.accept(line);
+                }
+            } catch (IOException e) {
+                into.accept("(stream failed: " + e + ")");
+            }
+        }, "server-process-" + name);
+        t.setDaemon(true);
+        t.start();
+    }
+}
