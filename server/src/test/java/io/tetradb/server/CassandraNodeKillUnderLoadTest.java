@@ -158,27 +158,34 @@ class CassandraNodeKillUnderLoadTest {
         // node 3 rejoined as a replica: with node 1 killed, QUORUM needs node 3
         servers.cluster.kill(1);
         verify(writers, items.get(0), docs.get(0), entities.get(0), batches.get(0), txns.get(0), "node 1 killed");
-        items.get(0).createItem(Map.of("id", "late", "pk", "late"));
-        docs.get(1).insertOne(new Document("_id", "late"));
-        entities.get(0).createEntity(new TableEntity("late", "late"));
-        assertEquals("late", items.get(1).readItem("late", new PartitionKey("late"), JsonNode.class).getItem()
-                .get("id").asText());
-        assertEquals(1, docs.get(0).countDocuments(new Document("_id", "late")));
-        assertEquals("late", entities.get(1).getEntity("late", "late").getRowKey());
+        // idempotent writes, so that a retry after an error of unknown outcome is safe
+        reading("late writes", () -> items.get(0).upsertItem(Map.of("id", "late", "pk", "late")));
+        reading("late writes", () -> docs.get(1).replaceOne(new Document("_id", "late"), new Document("_id", "late"),
+                new com.mongodb.client.model.ReplaceOptions().upsert(true)));
+        reading("late writes", () -> {
+            entities.get(0).upsertEntity(new TableEntity("late", "late"));
+            return null;
+        });
+        assertEquals("late", reading("late reads", () -> items.get(1).readItem("late", new PartitionKey("late"),
+                JsonNode.class).getItem().get("id").asText()));
+        assertEquals(1L, (long) reading("late reads", () -> docs.get(0).countDocuments(new Document("_id", "late"))));
+        assertEquals("late", reading("late reads", () -> entities.get(1).getEntity("late", "late").getRowKey()));
+        System.out.printf("KILL retried_after_errors=%d %s%n", retried.size(), retried);
     }
 
     /** Every acknowledged write is there; every batch tried is whole or absent, an acknowledged one whole. */
     private static void verify(List<LoadWriter> writers, CosmosContainer items, MongoCollection<Document> docs,
                                TableClient entities, CosmosContainer batches, TableClient txns, String when) {
-        Set<String> itemIds = new HashSet<>(items.queryItems("SELECT VALUE c.id FROM c",
-                new CosmosQueryRequestOptions(), String.class).stream().toList());
-        Set<String> docIds = docs.find().map(d -> d.getString("_id")).into(new HashSet<>());
-        Set<String> entityKeys = entities.listEntities().stream().map(TableEntity::getRowKey)
-                .collect(Collectors.toSet());
-        Map<String, Long> batchSizes = batches.queryItems("SELECT VALUE c.pk FROM c", new CosmosQueryRequestOptions(),
-                String.class).stream().collect(Collectors.groupingBy(pk -> pk, Collectors.counting()));
-        Map<String, Long> txnSizes = txns.listEntities().stream()
-                .collect(Collectors.groupingBy(TableEntity::getPartitionKey, Collectors.counting()));
+        Set<String> itemIds = reading(when, () -> new HashSet<>(items.queryItems("SELECT VALUE c.id FROM c",
+                new CosmosQueryRequestOptions(), String.class).stream().toList()));
+        Set<String> docIds = reading(when, () -> docs.find().map(d -> d.getString("_id")).into(new HashSet<>()));
+        Set<String> entityKeys = reading(when, () -> entities.listEntities().stream().map(TableEntity::getRowKey)
+                .collect(Collectors.toSet()));
+        Map<String, Long> batchSizes = reading(when, () -> batches.queryItems("SELECT VALUE c.pk FROM c",
+                new CosmosQueryRequestOptions(), String.class).stream()
+                .collect(Collectors.groupingBy(pk -> pk, Collectors.counting())));
+        Map<String, Long> txnSizes = reading(when, () -> txns.listEntities().stream()
+                .collect(Collectors.groupingBy(TableEntity::getPartitionKey, Collectors.counting())));
         for (LoadWriter w : writers) {
             IntPredicate present = switch (w.face) {
                 case "cosmos" -> n -> itemIds.contains("c" + n);
@@ -205,6 +212,27 @@ class CassandraNodeKillUnderLoadTest {
             }
         });
         assertEquals(Map.of(), torn, when + ": torn batches (items present of " + BATCH + ")");
+    }
+
+    /** What a client retried after an error (a 5xx, a timeout) while checking, with the error; printed. */
+    private static final List<String> retried = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * A read (or an idempotent write) of the check, retried as a client retries a server error or timeout (up to 6
+     * attempts): with a node down on a loaded 2-core machine a QUORUM read can time out inside Cassandra (5 s) and
+     * the face answers 500; a missing write is still a failure, as an answer is compared, never an error.
+     */
+    private static <T> T reading(String what, java.util.concurrent.Callable<T> read) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read.call();
+            } catch (Exception e) {
+                if (attempt == 6) {
+                    throw new AssertionError(what + ": still failing after " + attempt + " attempts", e);
+                }
+                retried.add(what + ": " + LoadWriter.describe(e));
+            }
+        }
     }
 
     /** Waits until every writer has {@code count} acknowledged writes in {@code phase}; the servers must serve. */
