@@ -52,7 +52,7 @@ public final class ClusterBenchmark implements Benchmark {
     }
 
     static Config config(boolean quick) {
-        return quick ? new Config(2_000, 300, 600, 10, 30, 8, 800, 1)
+        return quick ? new Config(2_000, 150, 400, 6, 10, 8, 400, 1)
                 : new Config(10_000, 2_000, 4_000, 40, 200, 8, 4_000, 3);
     }
 
@@ -324,13 +324,28 @@ public final class ClusterBenchmark implements Benchmark {
                 client.getDatabase("bench").createContainerIfNotExists("items", "/pk");
                 container = client.getDatabase("bench").getContainer("items");
             }
-            // one batch per logical partition: items n with n % PARTITIONS == p
-            for (int p = 0; p < PARTITIONS; p++) {
-                CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("p" + p));
-                for (int n = p; n < items; n += PARTITIONS) {
-                    batch.upsertItemOperation(item(n));
+            // one batch per logical partition (items n with n % PARTITIONS == p), four partitions at a time
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<?>> loads = new ArrayList<>();
+                for (int p = 0; p < PARTITIONS; p++) {
+                    int partition = p;
+                    loads.add(pool.submit(() -> {
+                        CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("p" + partition));
+                        for (int n = partition; n < items; n += PARTITIONS) {
+                            batch.upsertItemOperation(item(n));
+                        }
+                        check(container.executeCosmosBatch(batch));
+                        return null;
+                    }));
                 }
-                check(container.executeCosmosBatch(batch));
+                for (Future<?> f : loads) {
+                    f.get();
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("loading " + name + " failed", e);
+            } finally {
+                pool.shutdownNow();
             }
         }
 
