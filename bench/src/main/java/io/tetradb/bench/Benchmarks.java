@@ -30,7 +30,8 @@ public final class Benchmarks {
             new FeedBenchmark(),
             new io.tetradb.bench.throttle.ThrottleBenchmark(),
             new ItemFormatBenchmark(),
-            new io.tetradb.bench.mongounique.MongoUniqueBenchmark()
+            new io.tetradb.bench.mongounique.MongoUniqueBenchmark(),
+            new io.tetradb.bench.cluster.ClusterBenchmark()
     );
 
     private Benchmarks() {

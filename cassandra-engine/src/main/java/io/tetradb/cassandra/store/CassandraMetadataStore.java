@@ -140,7 +140,9 @@ public final class CassandraMetadataStore implements MetadataStore {
         for (int attempt = 0; ; attempt++) {
             try {
                 return session.execute(batch).wasApplied();
-            } catch (CASWriteUnknownException | WriteTimeoutException e) {
+            } catch (CASWriteUnknownException | WriteTimeoutException
+                     | com.datastax.oss.driver.api.core.connection.ClosedConnectionException e) {
+                // a closed connection (its node killed with the batch in flight) is an unknown outcome too
                 // Paxos did not learn whether a quorum accepted the batch: read its keys at SERIAL (which finishes a
                 // round in progress). Every key as the batch leaves it: applied. A condition no longer holding:
                 // someone else wrote first, the batch cannot apply. Otherwise send it again (at most one applies).

@@ -189,7 +189,9 @@ public final class CassandraPartitionStore implements PartitionStore {
                     return new ApplyResult(true, next, 0);
                 }
                 return new ApplyResult(false, current, 0);
-            } catch (CASWriteUnknownException | WriteTimeoutException e) {
+            } catch (CASWriteUnknownException | WriteTimeoutException
+                     | com.datastax.oss.driver.api.core.connection.ClosedConnectionException e) {
+                // a closed connection (its node killed with the batch in flight) is an unknown outcome too
                 // Paxos did not learn whether our proposal was accepted by a quorum: read at SERIAL (which finishes
                 // any round in progress). Our mark: applied. The version moved on under another mark: a later commit
                 // outranks our proposal, which can never apply now. Still the expected version: send the same

@@ -1253,14 +1253,18 @@ public final class ContainerStore {
                     idKeys.add(key);
                 }
             }
+            // shared-engine hook: the partition's version first, then its items. Another server may commit between the
+            // two reads; read in this order, its commit moves the version past the one this transaction applies
+            // against, so the apply is refused (449). Read the other way round, the stale items passed the apply's
+            // version check and both writers were acknowledged (two winners of one duplicate-id or If-Match race).
+            this.stats = LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            this.lsn = stats.lsn();
             List<byte[]> values = idKeys.isEmpty() ? List.of() : idKeys.size() == 1
                     ? Arrays.asList(reads.item(idKeys.get(0)))
                     : reads.items(idKeys);
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
-            this.stats = LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
-            this.lsn = stats.lsn();
             this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix);
         }
 

@@ -36,6 +36,7 @@ public final class MongoErrors {
             case Status.CONFLICT -> ErrorCode.DUPLICATE_KEY;
             case Status.REQUEST_ENTITY_TOO_LARGE -> ErrorCode.BSON_OBJECT_TOO_LARGE;
             case 429 -> ErrorCode.REQUEST_RATE_TOO_LARGE;
+            case 449 -> ErrorCode.WRITE_CONFLICT; // --storage cassandra: still losing to other servers after retries
             default -> ErrorCode.INTERNAL_ERROR;
         };
     }

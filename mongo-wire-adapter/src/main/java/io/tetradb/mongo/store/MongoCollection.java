@@ -84,7 +84,9 @@ public final class MongoCollection {
 
     /** A single-item write, waiting for its fsync unless this view is unjournaled. */
     private ItemResult write(PartitionKeyValue pk, ItemOperation op) {
-        return awaitJournal ? container.execute(pk, op) : container.execute(pk, op, container.deferredCommits());
+        // --storage cassandra: a write that lost its partition to another server is run again, as MongoDB retries
+        return io.tetradb.core.store.PartitionRaceRetry.run(() -> awaitJournal ? container.execute(pk, op)
+                : container.execute(pk, op, container.deferredCommits()));
     }
 
     /**

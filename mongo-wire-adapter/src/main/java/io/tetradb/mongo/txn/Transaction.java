@@ -186,7 +186,10 @@ public final class Transaction {
             if (!ops.isEmpty()) {
                 List<ItemResult> results;
                 try {
-                    results = collection.container().executeBatch(partition, ops);
+                    // --storage cassandra: a commit that lost its partition to another server is run again (its
+                    // operations' etags still decide: a document changed meanwhile fails it as a write conflict)
+                    results = io.tetradb.core.store.PartitionRaceRetry.run(
+                            () -> collection.container().executeBatch(partition, ops));
                 } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
                     // Cosmos DB's API for MongoDB: 16500 with the wait; nothing was applied, so the whole transaction
                     // may be retried (TransientTransactionError, which withTransaction acts on)

@@ -7,6 +7,7 @@ import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
+import io.tetradb.core.store.PartitionRaceRetry;
 import io.tetradb.table.filter.Filter;
 import io.tetradb.table.model.DateTimes;
 import io.tetradb.table.model.ETags;
@@ -269,8 +270,9 @@ public final class Table {
                 ItemResult found = cur != null ? cur : readItem(partitionKey, rowKey);
                 id = container.codec().parse(found.stored()).path("id").asText();
             }
-            ItemResult r = container.execute(pk(partitionKey),
-                    ItemOperation.delete(id, cur == null ? null : cur.etag()));
+            String deleted = id;
+            ItemResult r = PartitionRaceRetry.run(() -> container.execute(pk(partitionKey),
+                    ItemOperation.delete(deleted, cur == null ? null : cur.etag())));
             return new Outcome(null, null, r.requestCharge() + (cur == null ? 0 : cur.requestCharge()), null);
         } catch (StoreException e) {
             throw translate(e);
@@ -284,7 +286,7 @@ public final class Table {
         try {
             ObjectNode item = layout.isTables() ? EntityItems.toItem(e, written, typed())
                     : EntityItems.toForeignItem(e, layout);
-            ItemResult r = container.execute(pk(e.partitionKey()), op.apply(item));
+            ItemResult r = PartitionRaceRetry.run(() -> container.execute(pk(e.partitionKey()), op.apply(item)));
             return new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null);
         } catch (StoreException ex) {
             throw translate(ex);
@@ -300,8 +302,8 @@ public final class Table {
         ObjectNode item = EntityItems.overlay(container.codec().parse(cur.stored()), e, replace, written, layout,
                 typed());
         try {
-            ItemResult r = container.execute(storedPartition(item, e),
-                    ItemOperation.replace(item.path("id").asText(), item, cur.etag()));
+            ItemResult r = PartitionRaceRetry.run(() -> container.execute(storedPartition(item, e),
+                    ItemOperation.replace(item.path("id").asText(), item, cur.etag())));
             return new Outcome(r, container.codec(), layout, r.requestCharge(), layout.isTables() ? written : null);
         } catch (StoreException ex) {
             throw translate(ex);
@@ -455,7 +457,7 @@ public final class Table {
         }
         List<ItemResult> results;
         try {
-            results = container.executeBatch(pk(partitionKey), core);
+            results = PartitionRaceRetry.run(() -> container.executeBatch(pk(partitionKey), core));
         } catch (StoreException e) {
             throw translate(e);
         }
@@ -536,6 +538,9 @@ public final class Table {
             case 413 -> new TableException(400, "EntityTooLarge", "The entity is larger than allowed.");
             case 403 -> new TableException(403, "PartitionKeyQuotaExceeded", e.getMessage());
             case 400 -> TableException.invalidInput(e.getMessage());
+            // --storage cassandra: still losing the partition to other servers after retries; Azure's retryable busy
+            case 449 -> new TableException(503, "ServerBusy", "The server is currently unable to receive requests. "
+                    + "Please retry your request.");
             default -> new TableException(e.status() >= 500 ? e.status() : 500, "InternalError", e.getMessage());
         };
     }
