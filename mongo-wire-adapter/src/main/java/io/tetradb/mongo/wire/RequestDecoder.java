@@ -2,6 +2,7 @@ package io.tetradb.mongo.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.bson.LazyCommandDocument;
 import io.tetradb.mongo.command.Limits;
 import org.bson.BsonArray;
 import org.bson.BsonBinaryReader;
@@ -58,15 +59,18 @@ public final class RequestDecoder {
         if (end < buf.position()) {
             throw new ProtocolException("OP_MSG is too short for its checksum");
         }
-        BsonDocument body = null;
+        LazyCommandDocument body = null;
         BsonDocument sequences = new BsonDocument();
+        int bodyAt = -1;
         while (buf.position() < end) {
             int kind = buf.get();
             if (kind == 0) {
-                if (body != null) {
+                if (bodyAt >= 0) {
                     throw new ProtocolException("OP_MSG has more than one kind-0 section");
                 }
-                body = commandDocument(buf, end);
+                bodyAt = buf.position();
+                checkCommandSize(buf, end);
+                rawDocument(buf, end, false); // checked and skipped: read lazily below
             } else if (kind == 1) {
                 int start = buf.position();
                 int size = need(buf, 4).getInt();
@@ -85,15 +89,19 @@ public final class RequestDecoder {
                 throw new ProtocolException("OP_MSG has a section of unknown kind " + kind);
             }
         }
-        if (body == null) {
+        if (bodyAt < 0) {
             throw new ProtocolException("OP_MSG has no kind-0 section");
         }
+        // the command is read from its bytes as far as it is used (LazyCommandDocument), not decoded whole here
+        byte[] bodyBytes = new byte[buf.getInt(bodyAt)];
+        buf.get(bodyAt, bodyBytes);
+        body = LazyCommandDocument.of(bodyBytes, sequences.size());
         for (String id : sequences.keySet()) {
             BsonArray docs = sequences.getArray(id);
             if (id.equals(INSERTED) && !(!body.isEmpty() && body.getFirstKey().equals("insert"))) {
                 docs.replaceAll(RequestDecoder::decoded); // only insert reads them as bytes
             }
-            body.put(id, docs);
+            body.section(id, docs);
         }
         String db = body.get("$db") instanceof BsonString s ? s.getValue() : "admin";
         return new Request(requestId, OpCode.OP_MSG, db, body, (flags & MORE_TO_COME) != 0, false);
@@ -129,6 +137,11 @@ public final class RequestDecoder {
      * mongod's BSONObjMaxInternalSize it is BSONObjectTooLarge.
      */
     private static BsonDocument commandDocument(ByteBuffer buf, int end) {
+        checkCommandSize(buf, end);
+        return document(buf, end);
+    }
+
+    private static void checkCommandSize(ByteBuffer buf, int end) {
         if (end - buf.position() >= 4) {
             int size = buf.getInt(buf.position());
             if (size > MAX_DOCUMENT_BYTES) {
@@ -137,7 +150,6 @@ public final class RequestDecoder {
                         + MAX_DOCUMENT_BYTES + "(16MB)", ErrorCode.BSON_OBJECT_TOO_LARGE);
             }
         }
-        return document(buf, end);
     }
 
     /**
@@ -145,6 +157,11 @@ public final class RequestDecoder {
      * into the core item ({@code RawBsonItems}) instead of building a document tree first.
      */
     private static BsonDocument rawDocument(ByteBuffer buf, int end) {
+        return rawDocument(buf, end, true);
+    }
+
+    /** As above; without {@code keep} the checked document is only skipped (null). */
+    private static BsonDocument rawDocument(ByteBuffer buf, int end, boolean keep) {
         int start = buf.position();
         if (end - start < 5) {
             throw new ProtocolException("BSON document truncated");
@@ -154,6 +171,10 @@ public final class RequestDecoder {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
         BsonBounds.check(buf, start, start + size);
+        if (!keep) {
+            buf.position(start + size);
+            return null;
+        }
         byte[] bytes = new byte[size];
         buf.get(bytes);
         return new RawBsonDocument(bytes);
