@@ -38,7 +38,7 @@ final class PointFind {
         if (id == null || id.isDocument() || id.isArray() || id.isRegularExpression()) {
             return null;
         }
-        for (String key : io.tetradb.mongo.bson.LazyCommandDocument.fieldNames(cmd)) { // names only: no tree
+        for (String key : cmd.keySet()) {
             if (!PLAIN.contains(key)) {
                 return null;
             }

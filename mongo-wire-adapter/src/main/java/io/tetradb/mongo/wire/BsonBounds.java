@@ -9,9 +9,7 @@ import java.nio.ByteBuffer;
  * scope) fits inside what contains it, that every element type is known, and that nesting stays within MongoDB's
  * {@code maxBSONDepth}, before org.mongodb:bson decodes it. Why: the bson decoder allocates a binary's declared length
  * before it reads the bytes, so a 40-byte message declaring a 2 GB binary made the heap grow by 2 GB; and its codec
- * recurses once per level, so 10,000 levels would overflow the stack. Allocates nothing and does not recurse. It also
- * refuses what the decoder itself would refuse (a boolean byte other than 0/1, an old binary's inconsistent sizes), so
- * a command read lazily ({@code LazyCommandDocument}) can never fail to decode later.
+ * recurses once per level, so 10,000 levels would overflow the stack. Allocates nothing and does not recurse.
  */
 final class BsonBounds {
     /** MongoDB's default {@code maxBSONDepth}: deeper documents are refused in any command. */
@@ -56,12 +54,7 @@ final class BsonBounds {
             switch (type) {
                 case 0x01, 0x09, 0x11, 0x12 -> p = fixed(p, 8, docEnd);
                 case 0x07 -> p = fixed(p, 12, docEnd);
-                case 0x08 -> {
-                    p = fixed(p, 1, docEnd);
-                    if ((buf.get(p - 1) & 0xfe) != 0) { // the decoder refuses any other byte
-                        throw invalid("boolean byte " + buf.get(p - 1) + " is neither 0 nor 1");
-                    }
-                }
+                case 0x08 -> p = fixed(p, 1, docEnd);
                 case 0x10 -> p = fixed(p, 4, docEnd);
                 case 0x13 -> p = fixed(p, 16, docEnd);
                 case 0x06, 0x0A, 0x7F, 0xFF -> { }
@@ -72,9 +65,6 @@ final class BsonBounds {
                     int size = int32(buf, p, docEnd - 1);
                     if (size < 0 || (long) p + 5 + size > docEnd - 1) {
                         throw invalid("binary length " + size + " runs past its document");
-                    }
-                    if (buf.get(p + 4) == 0x02 && (size < 4 || buf.getInt(p + 5) != size - 4)) {
-                        throw invalid("binary subtype 2 has inconsistent sizes"); // as the decoder would
                     }
                     p += 5 + size;
                 }

@@ -2,7 +2,6 @@ package io.tetradb.mongo.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.tetradb.mongo.command.ErrorCode;
-import io.tetradb.mongo.bson.LazyCommandDocument;
 import io.tetradb.mongo.command.Limits;
 import org.bson.BsonArray;
 import org.bson.BsonBinaryReader;
@@ -59,18 +58,15 @@ public final class RequestDecoder {
         if (end < buf.position()) {
             throw new ProtocolException("OP_MSG is too short for its checksum");
         }
-        LazyCommandDocument body = null;
+        BsonDocument body = null;
         BsonDocument sequences = new BsonDocument();
-        int bodyAt = -1;
         while (buf.position() < end) {
             int kind = buf.get();
             if (kind == 0) {
-                if (bodyAt >= 0) {
+                if (body != null) {
                     throw new ProtocolException("OP_MSG has more than one kind-0 section");
                 }
-                bodyAt = buf.position();
-                checkCommandSize(buf, end);
-                rawDocument(buf, end, false); // checked and skipped: read lazily below
+                body = commandDocument(buf, end);
             } else if (kind == 1) {
                 int start = buf.position();
                 int size = need(buf, 4).getInt();
@@ -89,19 +85,15 @@ public final class RequestDecoder {
                 throw new ProtocolException("OP_MSG has a section of unknown kind " + kind);
             }
         }
-        if (bodyAt < 0) {
+        if (body == null) {
             throw new ProtocolException("OP_MSG has no kind-0 section");
         }
-        // the command is read from its bytes as far as it is used (LazyCommandDocument), not decoded whole here
-        byte[] bodyBytes = new byte[buf.getInt(bodyAt)];
-        buf.get(bodyAt, bodyBytes);
-        body = LazyCommandDocument.of(bodyBytes, sequences.size());
         for (String id : sequences.keySet()) {
             BsonArray docs = sequences.getArray(id);
             if (id.equals(INSERTED) && !(!body.isEmpty() && body.getFirstKey().equals("insert"))) {
                 docs.replaceAll(RequestDecoder::decoded); // only insert reads them as bytes
             }
-            body.section(id, docs);
+            body.put(id, docs);
         }
         String db = body.get("$db") instanceof BsonString s ? s.getValue() : "admin";
         return new Request(requestId, OpCode.OP_MSG, db, body, (flags & MORE_TO_COME) != 0, false);
@@ -137,11 +129,6 @@ public final class RequestDecoder {
      * mongod's BSONObjMaxInternalSize it is BSONObjectTooLarge.
      */
     private static BsonDocument commandDocument(ByteBuffer buf, int end) {
-        checkCommandSize(buf, end);
-        return document(buf, end);
-    }
-
-    private static void checkCommandSize(ByteBuffer buf, int end) {
         if (end - buf.position() >= 4) {
             int size = buf.getInt(buf.position());
             if (size > MAX_DOCUMENT_BYTES) {
@@ -150,18 +137,6 @@ public final class RequestDecoder {
                         + MAX_DOCUMENT_BYTES + "(16MB)", ErrorCode.BSON_OBJECT_TOO_LARGE);
             }
         }
-    }
-
-    /**
-     * A document checked as {@link #document} checks it and kept as its bytes: the insert path maps them straight
-     * into the core item ({@code RawBsonItems}) instead of building a document tree first.
-     */
-    private static BsonDocument rawDocument(ByteBuffer buf, int end) {
-        return rawDocument(buf, end, true);
-    }
-
-    /** As above; without {@code keep} the checked document is only skipped (null). */
-    private static BsonDocument rawDocument(ByteBuffer buf, int end, boolean keep) {
         int start = buf.position();
         if (end - start < 5) {
             throw new ProtocolException("BSON document truncated");
@@ -171,10 +146,29 @@ public final class RequestDecoder {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
         BsonBounds.check(buf, start, start + size);
-        if (!keep) {
+        try {
+            BsonDocument doc = CommandBodyDecoder.decode(buf, start); // the codec's tree, read without the codec
             buf.position(start + size);
-            return null;
+            return doc;
+        } catch (RuntimeException e) {
+            throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
         }
+    }
+
+    /**
+     * A document checked as {@link #document} checks it and kept as its bytes: the insert path maps them straight
+     * into the core item ({@code RawBsonItems}) instead of building a document tree first.
+     */
+    private static BsonDocument rawDocument(ByteBuffer buf, int end) {
+        int start = buf.position();
+        if (end - start < 5) {
+            throw new ProtocolException("BSON document truncated");
+        }
+        int size = buf.getInt(start);
+        if (size < 5 || start + size > end) {
+            throw new ProtocolException("BSON document size " + size + " runs past its section");
+        }
+        BsonBounds.check(buf, start, start + size);
         byte[] bytes = new byte[size];
         buf.get(bytes);
         return new RawBsonDocument(bytes);
