@@ -69,6 +69,9 @@ public final class RateLimiter {
     public void setClock(LongSupplier nanos) {
         clock = nanos;
         containers.clear();
+        for (int i = 0; i < RECENT; i++) {
+            recent.set(i, null);
+        }
         databases.clear();
     }
 
@@ -130,13 +133,24 @@ public final class RateLimiter {
 
     /** The budgets serving a container (its own partitions', or its database's shared ones). */
     public Budgets budgets(ContainerStore c) {
-        ContainerBudgets cb = containers.get(c.collId());
+        int collId = c.collId();
         long version = store.throughput().version();
-        if (cb == null || cb.map != c.partitionMap() || cb.version != version) {
-            cb = rebuild(c, cb, version);
+        // mongo-cpu (issue 17): every request looks this up; a direct-mapped slot spares the map's hashing
+        ContainerBudgets cb = recent.get(collId & (RECENT - 1));
+        if (cb == null || cb.collId != collId || cb.map != c.partitionMap() || cb.version != version) {
+            cb = containers.get(collId);
+            if (cb == null || cb.map != c.partitionMap() || cb.version != version) {
+                cb = rebuild(c, cb, version);
+            }
+            recent.set(collId & (RECENT - 1), cb);
         }
         return cb.shared != null ? cb.shared : cb;
     }
+
+    /** The budgets last looked up, by collId modulo {@link #RECENT}; each entry checked against its container. */
+    private static final int RECENT = 64;
+    private final java.util.concurrent.atomic.AtomicReferenceArray<ContainerBudgets> recent =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(RECENT);
 
     /**
      * The RU/s in force now. Manual: the setting. Autoscale: what the busiest partition's busiest second of the last
@@ -165,6 +179,7 @@ public final class RateLimiter {
     /** Forgets a dropped container's budgets. */
     void forget(ContainerStore c) {
         containers.remove(c.collId());
+        recent.set(c.collId() & (RECENT - 1), null);
     }
 
     private synchronized ContainerBudgets rebuild(ContainerStore c, ContainerBudgets old, long version) {
@@ -183,13 +198,13 @@ public final class RateLimiter {
                 d = new DatabaseBudgets(db.id(), t.settings(), version, d, now, burstCapacity);
                 databases.put(db.dbId(), d);
             }
-            next = new ContainerBudgets(c.partitionMap(), version, d);
+            next = new ContainerBudgets(c.collId(), c.partitionMap(), version, d);
         } else {
             PartitionMap map = c.partitionMap();
             int n = map.partitions().size();
             double perPartition = Math.min(ThroughputSettings.MAX_PER_PARTITION,
                     (double) t.settings().maxRuPerSecond() / n);
-            next = new ContainerBudgets(map, version, null);
+            next = new ContainerBudgets(c.collId(), map, version, null);
             int index = 0;
             for (PhysicalPartition p : map.partitions()) {
                 PartitionBudget kept = old == null || old.shared != null ? null : old.byId.get(p.id());
@@ -221,6 +236,7 @@ public final class RateLimiter {
     }
 
     private static final class ContainerBudgets implements Budgets {
+        final int collId;
         final PartitionMap map;
         final long version;
         final DatabaseBudgets shared;
@@ -229,7 +245,8 @@ public final class RateLimiter {
         /** By position in the map's partitions: routing a request needs no hash lookup. */
         final PartitionBudget[] byIndex;
 
-        ContainerBudgets(PartitionMap map, long version, DatabaseBudgets shared) {
+        ContainerBudgets(int collId, PartitionMap map, long version, DatabaseBudgets shared) {
+            this.collId = collId;
             this.map = map;
             this.version = version;
             this.shared = shared;
