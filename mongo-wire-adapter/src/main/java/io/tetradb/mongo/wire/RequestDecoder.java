@@ -137,22 +137,7 @@ public final class RequestDecoder {
                         + MAX_DOCUMENT_BYTES + "(16MB)", ErrorCode.BSON_OBJECT_TOO_LARGE);
             }
         }
-        int start = buf.position();
-        if (end - start < 5) {
-            throw new ProtocolException("BSON document truncated");
-        }
-        int size = buf.getInt(start);
-        if (size < 5 || start + size > end) {
-            throw new ProtocolException("BSON document size " + size + " runs past its section");
-        }
-        BsonBounds.check(buf, start, start + size);
-        try {
-            BsonDocument doc = CommandBodyDecoder.decode(buf, start); // the codec's tree, read without the codec
-            buf.position(start + size);
-            return doc;
-        } catch (RuntimeException e) {
-            throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
-        }
+        return document(buf, end);
     }
 
     /**
