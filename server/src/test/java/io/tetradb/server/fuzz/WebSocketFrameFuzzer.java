@@ -12,13 +12,8 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Mutated WebSocket frames on upgraded Gremlin connections that are kept while the server keeps them, as the Mongo
@@ -28,107 +23,33 @@ import java.util.concurrent.atomic.AtomicLong;
  * of the fuzz sends) would spend most of the run on handshakes. Thread {@code t}'s inputs derive from
  * {@code seed + t}; every 500 inputs {@code realClient} must succeed.
  */
-final class WebSocketFrameFuzzer {
-    static final int BOUND_MILLIS = 15_000;
+final class WebSocketFrameFuzzer extends PingedConnectionFuzzer {
     private static final byte[] PING = HttpFuzzer.webSocketFrame(9, "fz".getBytes(StandardCharsets.US_ASCII), 2);
-
-    private WebSocketFrameFuzzer() {
-    }
 
     static FuzzTally run(InetSocketAddress target, List<byte[]> frames, FuzzSettings settings, int threads,
                          Runnable realClient) throws Exception {
-        FuzzTally tally = new FuzzTally("gremlin-frames", settings.seed());
-        AtomicLong sent = new AtomicLong();
-        long deadline = System.nanoTime() + settings.budget().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Random random = new Random(settings.seed() + t);
-                done.add(pool.submit(() -> {
-                    fuzz(target, frames, random, settings, sent, deadline, tally, realClient);
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        realClient.run();
-        return tally;
+        return new WebSocketFrameFuzzer().fuzzAll(target, frames, settings, threads, realClient);
     }
 
-    private static void fuzz(InetSocketAddress target, List<byte[]> frames, Random random, FuzzSettings settings,
-                             AtomicLong sent, long deadline, FuzzTally tally, Runnable realClient) throws IOException {
-        ByteMutator mutator = new ByteMutator(random);
-        Socket socket = null;
-        try {
-            while (System.nanoTime() < deadline) {
-                long n = sent.incrementAndGet();
-                if (n > settings.inputs()) {
-                    return;
-                }
-                byte[] seed = frames.get(random.nextInt(frames.size()));
-                byte[] input = random.nextInt(10) == 0 ? seed : oneFrame(mutator.mutate(seed));
-                synchronized (tally) {
-                    tally.input();
-                }
-                Outcome outcome;
-                if (socket == null) {
-                    socket = upgrade(target);
-                }
-                if (socket == null) {
-                    outcome = Outcome.CLOSED;
-                } else {
-                    try {
-                        socket.getOutputStream().write(input);
-                        if (!wholeFrame(input)) {
-                            close(socket);
-                            socket = null;
-                            continue;
-                        }
-                        socket.getOutputStream().write(PING);
-                        socket.getOutputStream().flush();
-                        outcome = awaitPong(socket.getInputStream());
-                    } catch (IOException closedWhileSending) {
-                        outcome = Outcome.CLOSED;
-                    }
-                }
-                synchronized (tally) {
-                    switch (outcome) {
-                        case ANSWERED -> tally.answered();
-                        case CLOSED -> tally.closedByServer();
-                        default -> tally.hang("gremlin frame input " + n + " of seed " + settings.seed());
-                    }
-                }
-                if (outcome != Outcome.ANSWERED && socket != null) {
-                    close(socket);
-                    socket = null;
-                }
-                if (n % 500 == 0) {
-                    realClient.run();
-                }
-                if (n % 100_000 == 0) {
-                    System.out.printf("FUZZ gremlin-frames progress inputs=%d%n", n);
-                }
-            }
-        } finally {
-            if (socket != null) {
-                close(socket);
-            }
-        }
+    @Override
+    String name() {
+        return "gremlin-frames";
     }
 
-    private enum Outcome { ANSWERED, CLOSED, HUNG }
+    @Override
+    byte[] input(byte[] seed, ByteMutator mutator, Random random) {
+        return random.nextInt(10) == 0 ? seed : oneFrame(mutator.mutate(seed));
+    }
+
+    @Override
+    byte[] ping() {
+        return PING;
+    }
 
     /** A connection after a valid upgrade, or null if the server closed it instead of answering 101. */
-    private static Socket upgrade(InetSocketAddress target) throws IOException {
-        Socket s = new Socket();
-        s.setSoLinger(true, 0); // no TIME_WAIT
-        s.connect(target, BOUND_MILLIS);
-        s.setSoTimeout(BOUND_MILLIS);
+    @Override
+    Socket open(InetSocketAddress target) throws IOException {
+        Socket s = connect(target);
         s.getOutputStream().write(GremlinFuzzInputs.upgrade());
         InputStream in = s.getInputStream();
         int matched = 0;
@@ -193,12 +114,14 @@ final class WebSocketFrameFuzzer {
     }
 
     /** Whether {@code input} is exactly one frame as its header declares it (client frames carry a mask key). */
-    static boolean wholeFrame(byte[] input) {
+    @Override
+    boolean whole(byte[] input) {
         return declaredEnd(input) == input.length;
     }
 
     /** Reads server frames until a pong, or the end of the stream, within the bound. */
-    private static Outcome awaitPong(InputStream raw) {
+    @Override
+    Outcome awaitAnswer(InputStream raw) {
         long until = System.nanoTime() + BOUND_MILLIS * 1_000_000L;
         DataInputStream in = new DataInputStream(raw);
         try {
@@ -227,14 +150,6 @@ final class WebSocketFrameFuzzer {
             return Outcome.HUNG;
         } catch (IOException | RuntimeException e) {
             return Outcome.CLOSED;
-        }
-    }
-
-    private static void close(Socket s) {
-        try {
-            s.close();
-        } catch (IOException ignored) {
-            // already reset by the server
         }
     }
 }
