@@ -3,9 +3,8 @@ package io.tetradb.document;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
-import io.tetradb.core.storage.meta.MetaEntry;
-import io.tetradb.core.storage.meta.MetaWrite;
 import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.testing.SharedMetadataView;
 import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
 import io.tetradb.core.feed.ChangeRecord;
 import io.tetradb.core.storage.partition.ApplyResult;
@@ -29,31 +28,7 @@ class SharedFeedEmbeddedTest extends SharedFeedContract {
     @Override
     protected MetadataStore sharedMetadata() {
         engine = RocksEngine.open(dirs().resolve("shared"), Durability.SYNC, 8 << 20);
-        EmbeddedMetadataStore inner = new EmbeddedMetadataStore(engine);
-        return new MetadataStore() {
-            public MetaEntry get(byte[] key) {
-                return inner.get(key);
-            }
-
-            public List<MetaEntry> list(byte[] from, byte[] to) {
-                return inner.list(from, to);
-            }
-
-            public boolean apply(MetaWrite write) {
-                return inner.apply(write);
-            }
-
-            public long catalogStamp() {
-                return inner.catalogStamp();
-            }
-
-            public boolean isShared() {
-                return true;
-            }
-
-            public void close() {
-            }
-        };
+        return SharedMetadataView.of(new EmbeddedMetadataStore(engine));
     }
 
     /**

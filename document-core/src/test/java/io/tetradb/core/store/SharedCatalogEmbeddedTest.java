@@ -3,12 +3,9 @@ package io.tetradb.core.store;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
-import io.tetradb.core.storage.meta.MetaEntry;
-import io.tetradb.core.storage.meta.MetaWrite;
 import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.testing.SharedMetadataView;
 import org.junit.jupiter.api.AfterEach;
-
-import java.util.List;
 
 /**
  * The shared-catalog suite in document-core's build: both core stores on one embedded metadata store of their own
@@ -21,31 +18,7 @@ class SharedCatalogEmbeddedTest extends SharedCatalogContract {
     @Override
     protected MetadataStore sharedMetadata() {
         engine = RocksEngine.open(dirs.resolve("meta"), Durability.SYNC, 8 << 20);
-        EmbeddedMetadataStore inner = new EmbeddedMetadataStore(engine);
-        return new MetadataStore() {
-            public MetaEntry get(byte[] key) {
-                return inner.get(key);
-            }
-
-            public List<MetaEntry> list(byte[] from, byte[] to) {
-                return inner.list(from, to);
-            }
-
-            public boolean apply(MetaWrite write) {
-                return inner.apply(write);
-            }
-
-            public long catalogStamp() {
-                return inner.catalogStamp();
-            }
-
-            public boolean isShared() {
-                return true;
-            }
-
-            public void close() {
-            }
-        };
+        return SharedMetadataView.of(new EmbeddedMetadataStore(engine));
     }
 
     @AfterEach

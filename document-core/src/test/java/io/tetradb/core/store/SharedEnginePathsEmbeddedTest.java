@@ -3,14 +3,11 @@ package io.tetradb.core.store;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
-import io.tetradb.core.storage.meta.MetaEntry;
-import io.tetradb.core.storage.meta.MetaWrite;
 import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.testing.SharedMetadataView;
 import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
 import io.tetradb.core.storage.partition.PartitionStore;
 import org.junit.jupiter.api.AfterEach;
-
-import java.util.List;
 
 /**
  * {@link SharedEnginePathsContract} on another embedded engine's stores presented as shared (no cluster): neither core
@@ -22,31 +19,7 @@ class SharedEnginePathsEmbeddedTest extends SharedEnginePathsContract {
     @Override
     protected MetadataStore sharedMetadata() {
         engine = RocksEngine.open(dirs.resolve("shared"), Durability.SYNC, 8 << 20);
-        EmbeddedMetadataStore inner = new EmbeddedMetadataStore(engine);
-        return new MetadataStore() {
-            public MetaEntry get(byte[] key) {
-                return inner.get(key);
-            }
-
-            public List<MetaEntry> list(byte[] from, byte[] to) {
-                return inner.list(from, to);
-            }
-
-            public boolean apply(MetaWrite write) {
-                return inner.apply(write);
-            }
-
-            public long catalogStamp() {
-                return inner.catalogStamp();
-            }
-
-            public boolean isShared() {
-                return true;
-            }
-
-            public void close() {
-            }
-        };
+        return SharedMetadataView.of(new EmbeddedMetadataStore(engine));
     }
 
     @Override
