@@ -72,13 +72,9 @@ final class ChangeFeedReads {
             throw CosmosError.badRequest("A-IM must be 'Incremental Feed' or 'Full-Fidelity Feed', not '"
                     + r.header("A-IM") + "'.");
         }
-        String rangeId = r.header("x-ms-documentdb-partitionkeyrangeid");
-        if (rangeId != null && !rangeId.trim().equals("0")) {
-            throw new CosmosError(410, 1002, "The partition key range " + rangeId + " does not exist; this "
-                    + "container has one range, '0'.");
-        }
+        EpkRange scoped = api.ranges.scope(r, t); // the named range (410/1002 once split) narrowed by EPK headers
         PartitionKeyValue pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), true);
-        EpkRange range = range(r);
+        EpkRange range = scoped == null ? EpkRange.FULL : scoped;
         long after = 0;
         long notBefore = 0;
         String ifNoneMatch = r.header("If-None-Match");
@@ -96,7 +92,7 @@ final class ChangeFeedReads {
             notModified.header("etag", etag);
             notModified.header("x-ms-item-count", "0");
             Items.sessionHeaders(notModified, t, 1);
-            return rangeHeader(r, notModified);
+            return api.ranges.echo(r, t, notModified);
         }
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
@@ -113,14 +109,7 @@ final class ChangeFeedReads {
         out.header("etag", etag);
         out.header("x-ms-item-count", Integer.toString(docs.size()));
         Items.sessionHeaders(out, t, 1);
-        return rangeHeader(r, out);
-    }
-
-    private static RestResponse rangeHeader(RestRequest r, RestResponse out) {
-        if (r.header("x-ms-documentdb-partitionkeyrangeid") != null) {
-            out.header("x-ms-documentdb-partitionkeyrangeid", "0");
-        }
-        return out;
+        return api.ranges.echo(r, t, out);
     }
 
     /** An etag this endpoint gave out: the feed position, quoted. */
@@ -147,19 +136,6 @@ final class ChangeFeedReads {
         } catch (DateTimeParseException e) {
             throw CosmosError.badRequest("If-Modified-Since '" + rfc1123 + "' is not an RFC 1123 date such as "
                     + "'Wed, 25 Nov 2026 10:42:55 GMT'.");
-        }
-    }
-
-    private static EpkRange range(RestRequest r) {
-        String start = r.header("x-ms-start-epk");
-        String end = r.header("x-ms-end-epk");
-        if (start == null && end == null) {
-            return EpkRange.FULL;
-        }
-        try {
-            return EpkRange.ofHex(start == null ? "" : start, end == null ? "FF" : end);
-        } catch (RuntimeException e) {
-            throw CosmosError.badRequest("x-ms-start-epk/x-ms-end-epk must be hexadecimal effective partition keys.");
         }
     }
 }

@@ -36,6 +36,7 @@ final class CosmosApi {
     final Offers offers;
     final Scripts scripts;
     final UserStore users;
+    final PartitionKeyRanges ranges;
     private final ResourceTokenAuth resourceTokenAuth;
     private final Users userRoutes;
     private final java.util.concurrent.ConcurrentHashMap<String, Target> targets =
@@ -48,6 +49,7 @@ final class CosmosApi {
     /** With {@code keys} in force instead of the options' keys (a server that rotates them while it runs). */
     CosmosApi(CoreStore store, CosmosRestOptions options, CosmosKeys keys, Clock clock) {
         this.store = store;
+        this.ranges = new PartitionKeyRanges(options.physicalPartitionRanges());
         this.auth = new MasterKeyAuth(keys, options.allowedClockSkew(), clock);
         this.system = new SystemStore(store);
         this.items = new Items(this);
@@ -218,7 +220,7 @@ final class CosmosApi {
                 if (n != 5) {
                     throw CosmosError.notFound("Unknown partition key range route.");
                 }
-                return Containers.partitionKeyRanges(r, t);
+                return ranges.physical() ? ranges.feed(r, t) : Containers.partitionKeyRanges(r, t);
             case "sprocs":
             case "triggers":
             case "udfs":

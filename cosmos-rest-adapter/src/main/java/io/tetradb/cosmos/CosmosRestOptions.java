@@ -33,10 +33,20 @@ public final class CosmosRestOptions {
     private final int maxBodyBytes;
     private final Duration allowedClockSkew;
     private final String browserHome;
+    /** Whether pkranges lists the container's physical partitions (else the one range "0"); see PartitionKeyRanges. */
+    private final boolean physicalPartitionRanges;
 
     private CosmosRestOptions(String masterKey, String readOnlyKey, SslContext sslContext, byte[] certificatePem,
                               Map<String, CosmosRoute> routes, int maxBodyBytes, Duration allowedClockSkew,
                               String browserHome) {
+        this(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes, allowedClockSkew, browserHome,
+                false);
+    }
+
+    private CosmosRestOptions(String masterKey, String readOnlyKey, SslContext sslContext, byte[] certificatePem,
+                              Map<String, CosmosRoute> routes, int maxBodyBytes, Duration allowedClockSkew,
+                              String browserHome, boolean physicalPartitionRanges) {
+        this.physicalPartitionRanges = physicalPartitionRanges;
         this.browserHome = browserHome;
         this.masterKey = masterKey;
         this.readOnlyKey = readOnlyKey;
@@ -56,7 +66,7 @@ public final class CosmosRestOptions {
     public CosmosRestOptions withMasterKey(String key) {
         MasterKeyAuth.decodeKey(key);
         return new CosmosRestOptions(key, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew, browserHome);
+                allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     /** A second key that may read and query but not write (null: none). */
@@ -65,13 +75,13 @@ public final class CosmosRestOptions {
             MasterKeyAuth.decodeKey(key);
         }
         return new CosmosRestOptions(masterKey, key, sslContext, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew, browserHome);
+                allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     /** Serves TLS too, on the same port as plain HTTP (null: plain HTTP only). */
     public CosmosRestOptions withSslContext(SslContext context) {
         return new CosmosRestOptions(masterKey, readOnlyKey, context, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew, browserHome);
+                allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     /** TLS with {@code certificate} (see {@link TlsCertificate#loadOrCreate}), served at {@code /_explorer/emulator.pem}. */
@@ -82,7 +92,7 @@ public final class CosmosRestOptions {
     /** The PEM certificate served at {@code /_explorer/emulator.pem} (null: 404 there). */
     public CosmosRestOptions withCertificatePem(byte[] pem) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, pem == null ? null : pem.clone(), routes,
-                maxBodyBytes, allowedClockSkew, browserHome);
+                maxBodyBytes, allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     /**
@@ -93,17 +103,17 @@ public final class CosmosRestOptions {
         Map<String, CosmosRoute> next = new LinkedHashMap<>(routes);
         next.put(path, route);
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, next, maxBodyBytes,
-                allowedClockSkew, browserHome);
+                allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     public CosmosRestOptions withMaxBodyBytes(int bytes) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, bytes,
-                allowedClockSkew, browserHome);
+                allowedClockSkew, browserHome, physicalPartitionRanges);
     }
 
     public CosmosRestOptions withAllowedClockSkew(Duration skew) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes, skew,
-                browserHome);
+                browserHome, physicalPartitionRanges);
     }
 
     /**
@@ -113,7 +123,21 @@ public final class CosmosRestOptions {
      */
     public CosmosRestOptions withBrowserHome(String path) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,
-                allowedClockSkew, path);
+                allowedClockSkew, path, physicalPartitionRanges);
+    }
+
+    /**
+     * Exposes each container's physical partitions as its partition key ranges (ids, EPK bounds, parents after a
+     * split; 410/1002 for a range that split), so the SDKs read and process the change feed per range, as against
+     * Cosmos DB. Off (the default): one range "0" over the whole key space. See README "Partition key ranges".
+     */
+    public CosmosRestOptions withPhysicalPartitionRanges(boolean on) {
+        return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,
+                allowedClockSkew, browserHome, on);
+    }
+
+    public boolean physicalPartitionRanges() {
+        return physicalPartitionRanges;
     }
 
     public String browserHome() {

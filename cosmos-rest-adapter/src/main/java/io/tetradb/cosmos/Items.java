@@ -48,7 +48,7 @@ final class Items {
                 return api.batches.handle(r, t);
             }
             if (r.flag("x-ms-cosmos-is-query-plan-request")) {
-                return api.queries.plan(r);
+                return api.queries.plan(r, t);
             }
             if (Queries.isQuery(r)) {
                 return api.queries.query(r, t);

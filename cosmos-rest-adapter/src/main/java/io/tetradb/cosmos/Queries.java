@@ -91,9 +91,22 @@ final class Queries {
 
     private RestResponse run(RestRequest r, Target t, SqlQuery q, Map<String, JsonNode> params) {
         PartitionKeyValue pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), true);
-        EpkRange range = range(r);
-        ContainerQuery.Page page = t.store().queryPage(q, params, pk, range, r.header("x-ms-continuation"),
-                pageSize(r), MAX_PAGE_BYTES, ConsistencyHeader.of(r));
+        EpkRange range = api.ranges.scope(r, t); // 410/1002 for a range that split
+        ContainerQuery.Page page;
+        String continuation;
+        if (api.ranges.physical()) { // range-bound tokens that a split's children can continue
+            RangeContinuation.Resume resume = RangeContinuation.resume(range, r.header("x-ms-continuation"));
+            if (resume.empty()) {
+                return emptyPage(r, t);
+            }
+            page = t.store().queryPage(q, params, pk, resume.scope(), resume.coreToken(), pageSize(r),
+                    MAX_PAGE_BYTES, ConsistencyHeader.of(r));
+            continuation = RangeContinuation.wrap(resume.scope(), page.continuation());
+        } else {
+            page = t.store().queryPage(q, params, pk, range, r.header("x-ms-continuation"), pageSize(r),
+                    MAX_PAGE_BYTES, ConsistencyHeader.of(r));
+            continuation = page.continuation();
+        }
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
         ArrayNode docs = body.putArray("Documents");
@@ -101,10 +114,8 @@ final class Queries {
         body.put("_count", docs.size());
         RestResponse out = RestResponse.json(200, body, page.requestCharge());
         out.header("x-ms-item-count", Integer.toString(docs.size()));
-        out.header("x-ms-continuation", page.continuation());
-        if (r.header("x-ms-documentdb-partitionkeyrangeid") != null) {
-            out.header("x-ms-documentdb-partitionkeyrangeid", "0");
-        }
+        out.header("x-ms-continuation", continuation);
+        api.ranges.echo(r, t, out);
         if (r.flag("x-ms-documentdb-populatequerymetrics")) {
             out.header("x-ms-documentdb-query-metrics", metrics(page, body));
         }
@@ -113,18 +124,17 @@ final class Queries {
         return out;
     }
 
-    /** A feed range's sub-range ({@code x-ms-start-epk}/{@code x-ms-end-epk}), or null for the whole container. */
-    private static EpkRange range(RestRequest r) {
-        String start = r.header("x-ms-start-epk");
-        String end = r.header("x-ms-end-epk");
-        if (start == null && end == null) {
-            return null;
-        }
-        try {
-            return EpkRange.ofHex(start == null ? "" : start, end == null ? "FF" : end);
-        } catch (RuntimeException e) {
-            throw CosmosError.badRequest("x-ms-start-epk/x-ms-end-epk must be hexadecimal effective partition keys.");
-        }
+    /** The last page of a later child range continuing its split parent's token (see {@link RangeContinuation}). */
+    private RestResponse emptyPage(RestRequest r, Target t) {
+        ObjectNode body = Json.object();
+        body.put("_rid", t.collRid());
+        body.putArray("Documents");
+        body.put("_count", 0);
+        RestResponse out = RestResponse.json(200, body, 1);
+        out.header("x-ms-item-count", "0");
+        api.ranges.echo(r, t, out);
+        Items.sessionHeaders(out, t, 1);
+        return out;
     }
 
     static int pageSize(RestRequest r) {
@@ -168,14 +178,23 @@ final class Queries {
      * server's rows. {@code hasSelectValue} must say whether the query is {@code SELECT VALUE}: Java wraps scalar
      * rows as {@code {"_value": x}} and unwraps them only when it is set.
      */
-    RestResponse plan(RestRequest r) {
+    RestResponse plan(RestRequest r, Target t) {
         Spec spec = spec(r);
         SqlQuery q = SqlParser.parse(spec.text());
+        Integer top = null;
+        if (api.ranges.physical() && r.header("x-ms-documentdb-partitionkey") == null
+                && api.ranges.current(t).size() > 1) {
+            top = CrossRangeQueries.topOrRefuse(q, spec.parameters(), api.ranges.current(t).size());
+        }
         ObjectNode plan = Json.object();
         plan.put("partitionedQueryExecutionInfoVersion", 2);
         ObjectNode info = plan.putObject("queryInfo");
         info.put("distinctType", "None");
-        info.putNull("top");
+        if (top == null) {
+            info.putNull("top");
+        } else {
+            info.put("top", top.intValue()); // each range returns its first n; the SDK keeps n of them
+        }
         info.putNull("offset");
         info.putNull("limit");
         info.putArray("orderBy");

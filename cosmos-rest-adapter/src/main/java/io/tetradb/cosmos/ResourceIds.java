@@ -79,9 +79,18 @@ final class ResourceIds {
     }
 
     static String pkrange(String containerRid) {
+        return pkrange(containerRid, 0);
+    }
+
+    /** The RID of the container's partition key range {@code id} (range 0 keeps the single range's RID). */
+    static String pkrange(String containerRid, int id) {
         byte[] coll = decode(containerRid);
         byte[] out = Arrays.copyOf(coll, 16);
-        out[8] = 1;
+        int n = id + 1;
+        out[8] = (byte) n;
+        out[9] = (byte) (n >>> 8);
+        out[10] = (byte) (n >>> 16);
+        out[11] = (byte) (n >>> 24);
         out[15] = (byte) (KIND_PKRANGE << 4);
         return encode(out);
     }

@@ -1,0 +1,68 @@
+package io.tetradb.cosmos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tetradb.core.query.eval.ExpressionEvaluator;
+import io.tetradb.core.query.sql.Expr;
+import io.tetradb.core.query.sql.FromCollection;
+import io.tetradb.core.query.sql.Projection;
+import io.tetradb.core.query.sql.SqlQuery;
+
+import java.util.Map;
+
+/**
+ * Which queries the SDKs can run over several partition key ranges with this server's pass-through plan. The SDK
+ * sends the query as written to every range and concatenates the pages, which is exact for a filter/projection/JOIN
+ * and for {@code TOP n} once the plan names n (each range answers at most n, the SDK keeps n). ORDER BY,
+ * aggregates, GROUP BY, DISTINCT and OFFSET/LIMIT would need the plan's rewritten per-range query and the SDK's
+ * merge (docs/cosmos-rest.md §4), which this server does not produce: such a query is refused (400, naming the
+ * ways out) rather than answered wrong. With a partition key, or with one range, every query runs whole.
+ */
+final class CrossRangeQueries {
+    private CrossRangeQueries() {
+    }
+
+    /** {@code TOP n}'s n (null when there is no TOP); 400 for a query the SDK cannot merge across ranges. */
+    static Integer topOrRefuse(SqlQuery q, Map<String, JsonNode> params, int ranges) {
+        String needs = null;
+        if (!q.orderBy().isEmpty()) {
+            needs = "ORDER BY";
+        } else if (!q.groupBy().isEmpty()) {
+            needs = "GROUP BY";
+        } else if (hasAggregate(q.select().projection())) {
+            needs = "an aggregate";
+        } else if (q.select().distinct()) {
+            needs = "DISTINCT";
+        } else if (q.offsetLimit() != null) {
+            needs = "OFFSET/LIMIT";
+        } else if (q.from() == null || q.from().source().collection() instanceof FromCollection.Subquery) {
+            needs = "a query without a container source";
+        }
+        if (needs != null) {
+            throw CosmosError.badRequest("The cross partition query with " + needs + " cannot be served over the "
+                    + ranges + " partition key ranges of this container: this server does not produce the "
+                    + "rewritten per-range plan the SDK needs to merge it. Set a partition key on the query, or run "
+                    + "the server with one partition key range (the default, without physical partition ranges).");
+        }
+        Expr top = q.select().top();
+        if (top == null) {
+            return null;
+        }
+        JsonNode n = top instanceof Expr.Parameter p ? params.get(p.name())
+                : top instanceof Expr.NumberLiteral l && l.exact() != null
+                ? com.fasterxml.jackson.databind.node.LongNode.valueOf(l.exact()) : null;
+        if (n == null || !n.canConvertToInt() || n.asInt() < 0) {
+            throw CosmosError.badRequest("TOP must be a non-negative integer.");
+        }
+        return n.asInt();
+    }
+
+    private static boolean hasAggregate(Projection p) {
+        if (p instanceof Projection.Value v) {
+            return ExpressionEvaluator.hasAggregateCall(v.expr());
+        }
+        if (p instanceof Projection.Items items) {
+            return items.items().stream().anyMatch(i -> ExpressionEvaluator.hasAggregateCall(i.expr()));
+        }
+        return false;
+    }
+}
