@@ -12,21 +12,25 @@ import java.util.Map;
 /**
  * Which queries the SDKs can run over several partition key ranges with this server's pass-through plan. The SDK
  * sends the query as written to every range and concatenates the pages, which is exact for a filter/projection/JOIN
- * and for {@code TOP n} once the plan names n (each range answers at most n, the SDK keeps n). ORDER BY,
- * aggregates, GROUP BY, DISTINCT and OFFSET/LIMIT would need the plan's rewritten per-range query and the SDK's
- * merge (docs/cosmos-rest.md §4), which this server does not produce: such a query is refused (400, naming the
- * ways out) rather than answered wrong. With a partition key, or with one range, every query runs whole.
+ * and for {@code TOP n} once the plan names n (each range answers at most n, the SDK keeps n). ORDER BY gets the
+ * plan's rewritten per-range query ({@link OrderByPlan}) that the SDK merges. Aggregates, GROUP BY, DISTINCT and
+ * OFFSET/LIMIT would need rewritten partial results and the SDK's merge (docs/cosmos-rest.md §4), which this server
+ * does not produce: such a query is refused (400, naming the ways out) rather than answered wrong. With a partition
+ * key, or with one range, every query runs whole.
  */
 final class CrossRangeQueries {
     private CrossRangeQueries() {
     }
 
-    /** {@code TOP n}'s n (null when there is no TOP); 400 for a query the SDK cannot merge across ranges. */
-    static Integer topOrRefuse(SqlQuery q, Map<String, JsonNode> params, int ranges) {
+    /** What the plan tells the SDK: {@code TOP n}'s n (or null), the ORDER BY form (or null). */
+    record Merge(Integer top, OrderByPlan.Plan orderBy) {
+    }
+
+    /** How the SDK merges {@code q} over several ranges; 400 for a query it cannot merge with this server's plan. */
+    static Merge plan(SqlQuery q, Map<String, JsonNode> params, int ranges) {
         String needs = null;
-        if (!q.orderBy().isEmpty()) {
-            needs = "ORDER BY";
-        } else if (!q.groupBy().isEmpty()) {
+        OrderByPlan.Plan orderBy = null;
+        if (!q.groupBy().isEmpty()) {
             needs = "GROUP BY";
         } else if (hasAggregate(q.select().projection())) {
             needs = "an aggregate";
@@ -36,6 +40,11 @@ final class CrossRangeQueries {
             needs = "OFFSET/LIMIT";
         } else if (q.from() == null || q.from().source().collection() instanceof FromCollection.Subquery) {
             needs = "a query without a container source";
+        } else if (!q.orderBy().isEmpty()) {
+            orderBy = OrderByPlan.of(q);
+            if (orderBy == null) {
+                needs = "ORDER BY over JOINs with SELECT *";
+            }
         }
         if (needs != null) {
             throw CosmosError.badRequest("The cross partition query with " + needs + " cannot be served over the "
@@ -45,15 +54,20 @@ final class CrossRangeQueries {
         }
         Expr top = q.select().top();
         if (top == null) {
-            return null;
+            return new Merge(null, orderBy);
         }
-        JsonNode n = top instanceof Expr.Parameter p ? params.get(p.name())
+        JsonNode n = top instanceof Expr.Parameter p ? parameter(params, p.name())
                 : top instanceof Expr.NumberLiteral l && l.exact() != null
                 ? com.fasterxml.jackson.databind.node.LongNode.valueOf(l.exact()) : null;
         if (n == null || !n.canConvertToInt() || n.asInt() < 0) {
             throw CosmosError.badRequest("TOP must be a non-negative integer.");
         }
-        return n.asInt();
+        return new Merge(n.asInt(), orderBy);
+    }
+
+    private static JsonNode parameter(Map<String, JsonNode> params, String name) {
+        JsonNode v = params.get(name);
+        return v != null ? v : params.get("@" + name);
     }
 
     private static boolean hasAggregate(Projection p) {

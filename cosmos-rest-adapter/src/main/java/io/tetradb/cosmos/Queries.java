@@ -181,11 +181,12 @@ final class Queries {
     RestResponse plan(RestRequest r, Target t) {
         Spec spec = spec(r);
         SqlQuery q = SqlParser.parse(spec.text());
-        Integer top = null;
+        CrossRangeQueries.Merge merge = new CrossRangeQueries.Merge(null, null);
         if (api.ranges.physical() && r.header("x-ms-documentdb-partitionkey") == null
                 && api.ranges.current(t).size() > 1) {
-            top = CrossRangeQueries.topOrRefuse(q, spec.parameters(), api.ranges.current(t).size());
+            merge = CrossRangeQueries.plan(q, spec.parameters(), api.ranges.current(t).size());
         }
+        Integer top = merge.top();
         ObjectNode plan = Json.object();
         plan.put("partitionedQueryExecutionInfoVersion", 2);
         ObjectNode info = plan.putObject("queryInfo");
@@ -197,13 +198,17 @@ final class Queries {
         }
         info.putNull("offset");
         info.putNull("limit");
-        info.putArray("orderBy");
-        info.putArray("orderByExpressions");
+        ArrayNode orderBy = info.putArray("orderBy");
+        ArrayNode orderByExpressions = info.putArray("orderByExpressions");
+        if (merge.orderBy() != null) { // the SDK sends the rewritten query to each range and merges the rows
+            merge.orderBy().orderBy().forEach(orderBy::add);
+            merge.orderBy().expressions().forEach(orderByExpressions::add);
+        }
         info.putArray("groupByExpressions");
         info.putArray("groupByAliases");
         info.putArray("aggregates");
         info.putObject("groupByAliasToAggregateType");
-        info.put("rewrittenQuery", "");
+        info.put("rewrittenQuery", merge.orderBy() == null ? "" : merge.orderBy().rewrittenQuery());
         info.put("hasSelectValue", q.select().projection() instanceof Projection.Value);
         info.putNull("dCountInfo");
         info.put("hasNonStreamingOrderBy", false);
