@@ -13,23 +13,33 @@ import java.util.Map;
  * Which queries the SDKs can run over several partition key ranges with this server's pass-through plan. The SDK
  * sends the query as written to every range and concatenates the pages, which is exact for a filter/projection/JOIN
  * and for {@code TOP n} once the plan names n (each range answers at most n, the SDK keeps n). ORDER BY gets the
- * plan's rewritten per-range query ({@link OrderByPlan}) that the SDK merges. Aggregates, GROUP BY, DISTINCT and
- * OFFSET/LIMIT would need rewritten partial results and the SDK's merge (docs/cosmos-rest.md §4), which this server
- * does not produce: such a query is refused (400, naming the ways out) rather than answered wrong. With a partition
- * key, or with one range, every query runs whole.
+ * plan's rewritten per-range query ({@link OrderByPlan}) that the SDK merges, and so does {@code SELECT VALUE} of
+ * one aggregate ({@link AggregatePlan}). GROUP BY, other aggregates, DISTINCT and OFFSET/LIMIT would need more
+ * rewritten partial results and the SDK's merge (docs/cosmos-rest.md §4), which this server does not produce: such a
+ * query is refused (400, naming the ways out) rather than answered wrong. With a partition key, or with one range,
+ * every query runs whole.
  */
 final class CrossRangeQueries {
     private CrossRangeQueries() {
     }
 
     /** What the plan tells the SDK: {@code TOP n}'s n (or null), the ORDER BY form (or null). */
-    record Merge(Integer top, OrderByPlan.Plan orderBy) {
+    record Merge(Integer top, OrderByPlan.Plan orderBy, AggregatePlan.Plan aggregate) {
+        static final Merge WHOLE = new Merge(null, null, null);
+
+        String rewrittenQuery() {
+            return orderBy != null ? orderBy.rewrittenQuery() : aggregate != null ? aggregate.rewrittenQuery() : "";
+        }
     }
 
     /** How the SDK merges {@code q} over several ranges; 400 for a query it cannot merge with this server's plan. */
     static Merge plan(SqlQuery q, Map<String, JsonNode> params, int ranges) {
         String needs = null;
         OrderByPlan.Plan orderBy = null;
+        AggregatePlan.Plan aggregate = AggregatePlan.of(q);
+        if (aggregate != null) {
+            return new Merge(null, null, aggregate);
+        }
         if (!q.groupBy().isEmpty()) {
             needs = "GROUP BY";
         } else if (hasAggregate(q.select().projection())) {
@@ -54,7 +64,7 @@ final class CrossRangeQueries {
         }
         Expr top = q.select().top();
         if (top == null) {
-            return new Merge(null, orderBy);
+            return new Merge(null, orderBy, null);
         }
         JsonNode n = top instanceof Expr.Parameter p ? parameter(params, p.name())
                 : top instanceof Expr.NumberLiteral l && l.exact() != null
@@ -62,7 +72,7 @@ final class CrossRangeQueries {
         if (n == null || !n.canConvertToInt() || n.asInt() < 0) {
             throw CosmosError.badRequest("TOP must be a non-negative integer.");
         }
-        return new Merge(n.asInt(), orderBy);
+        return new Merge(n.asInt(), orderBy, null);
     }
 
     private static JsonNode parameter(Map<String, JsonNode> params, String name) {

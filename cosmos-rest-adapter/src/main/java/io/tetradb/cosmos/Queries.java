@@ -181,7 +181,7 @@ final class Queries {
     RestResponse plan(RestRequest r, Target t) {
         Spec spec = spec(r);
         SqlQuery q = SqlParser.parse(spec.text());
-        CrossRangeQueries.Merge merge = new CrossRangeQueries.Merge(null, null);
+        CrossRangeQueries.Merge merge = CrossRangeQueries.Merge.WHOLE;
         if (api.ranges.physical() && r.header("x-ms-documentdb-partitionkey") == null
                 && api.ranges.current(t).size() > 1) {
             merge = CrossRangeQueries.plan(q, spec.parameters(), api.ranges.current(t).size());
@@ -206,9 +206,12 @@ final class Queries {
         }
         info.putArray("groupByExpressions");
         info.putArray("groupByAliases");
-        info.putArray("aggregates");
+        ArrayNode aggregates = info.putArray("aggregates");
+        if (merge.aggregate() != null) { // each range answers its partial; the SDK combines them
+            aggregates.add(merge.aggregate().aggregate());
+        }
         info.putObject("groupByAliasToAggregateType");
-        info.put("rewrittenQuery", merge.orderBy() == null ? "" : merge.orderBy().rewrittenQuery());
+        info.put("rewrittenQuery", merge.rewrittenQuery());
         info.put("hasSelectValue", q.select().projection() instanceof Projection.Value);
         info.putNull("dCountInfo");
         info.put("hasNonStreamingOrderBy", false);
