@@ -26,8 +26,11 @@ final class OrderByPlan {
     private OrderByPlan() {
     }
 
-    /** The plan of {@code q} (which has ORDER BY and no GROUP BY, aggregate, DISTINCT or OFFSET); null if not one. */
-    static Plan of(SqlQuery q) {
+    /**
+     * The plan of {@code q} (which has ORDER BY and no GROUP BY, aggregate or DISTINCT), each range limited to
+     * {@code perRange} (null: no OFFSET/LIMIT); null if it has no single payload expression.
+     */
+    static Plan of(SqlQuery q, io.tetradb.core.query.sql.OffsetLimit perRange) {
         if (q.from() == null || !q.from().joins().isEmpty() && q.select().projection() instanceof Projection.Star) {
             return null; // SELECT * over JOINs projects every alias: no single payload expression to name
         }
@@ -65,7 +68,7 @@ final class OrderByPlan {
         Expr filter = new Expr.Identifier(MARKER);
         Expr where = q.where() == null ? filter : new Expr.Binary(Expr.BinaryOp.AND, filter, q.where());
         SqlQuery rewritten = new SqlQuery(new SelectClause(false, q.select().top(), new Projection.Items(select)),
-                q.from(), where, List.of(), q.orderBy(), null);
+                q.from(), where, List.of(), q.orderBy(), perRange);
         String text = rewritten.toString().replace(MARKER, "(" + FILTER + ")");
         return new Plan(text, directions, expressions);
     }

@@ -190,14 +190,19 @@ final class Queries {
         ObjectNode plan = Json.object();
         plan.put("partitionedQueryExecutionInfoVersion", 2);
         ObjectNode info = plan.putObject("queryInfo");
-        info.put("distinctType", "None");
+        info.put("distinctType", merge.distinct() ? "Unordered" : "None"); // the SDK de-duplicates the ranges' rows
         if (top == null) {
             info.putNull("top");
         } else {
             info.put("top", top.intValue()); // each range returns its first n; the SDK keeps n of them
         }
-        info.putNull("offset");
-        info.putNull("limit");
+        if (merge.offset() == null) {
+            info.putNull("offset");
+            info.putNull("limit");
+        } else { // each range returns offset + limit rows; the SDK skips and takes
+            info.put("offset", merge.offset().intValue());
+            info.put("limit", merge.limit().intValue());
+        }
         ArrayNode orderBy = info.putArray("orderBy");
         ArrayNode orderByExpressions = info.putArray("orderByExpressions");
         if (merge.orderBy() != null) { // the SDK sends the rewritten query to each range and merges the rows

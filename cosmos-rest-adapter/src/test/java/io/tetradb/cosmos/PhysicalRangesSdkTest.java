@@ -164,6 +164,17 @@ class PhysicalRangesSdkTest extends ServerFixture {
         c.queryItems("SELECT VALUE AVG(c.v) FROM c", new CosmosQueryRequestOptions(), Double.class)
                 .forEach(avg::add);
         assertEquals(List.of(44.5), avg);
+        // DISTINCT: the SDK de-duplicates the ranges' distinct rows
+        List<Integer> residues = values(c, "SELECT DISTINCT VALUE c.v % 3 FROM c");
+        assertEquals(3, residues.size());
+        assertEquals(Set.of(0, 1, 2), new HashSet<>(residues));
+        List<JsonNode> groups = new ArrayList<>();
+        c.queryItems("SELECT DISTINCT c.v % 2 = 0 AS even FROM c", new CosmosQueryRequestOptions(), JsonNode.class)
+                .forEach(groups::add);
+        assertEquals(2, groups.size(), groups.toString());
+        // OFFSET/LIMIT with ORDER BY: each range its first offset + limit, the SDK skips and takes
+        assertEquals(List.of(85, 84, 83), values(c, "SELECT VALUE c.v FROM c ORDER BY c.v DESC OFFSET 4 LIMIT 3"));
+        assertEquals(5, values(c, "SELECT VALUE c.v FROM c OFFSET 10 LIMIT 5").size());
         // a cross-range merge this server does not plan is refused, not answered wrong
         CosmosException refused = assertThrows(CosmosException.class, () -> c.queryItems(
                 "SELECT c.pk, COUNT(1) AS n FROM c GROUP BY c.pk", new CosmosQueryRequestOptions(), JsonNode.class)
