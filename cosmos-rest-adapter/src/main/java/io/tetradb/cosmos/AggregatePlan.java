@@ -28,37 +28,41 @@ final class AggregatePlan {
             return null;
         }
         String name = f.name().toUpperCase(Locale.ROOT);
-        String kind;
-        Expr partial;
-        switch (name) {
-            case "COUNT" -> {
-                kind = "Count";
-                partial = f;
-            }
-            case "SUM" -> {
-                kind = "Sum";
-                partial = f;
-            }
-            case "MIN", "MAX" -> { // with the count, so that a range without values tells "none" from a value
-                kind = name.equals("MIN") ? "Min" : "Max";
-                partial = new Expr.ObjectLiteral(List.of(
-                        new Expr.ObjectProperty(name.toLowerCase(Locale.ROOT), f),
-                        new Expr.ObjectProperty("count", new Expr.FunctionCall("COUNT", false, f.args()))));
-            }
-            case "AVG" -> {
-                kind = "Average";
-                partial = new Expr.ObjectLiteral(List.of(
-                        new Expr.ObjectProperty("sum", new Expr.FunctionCall("SUM", false, f.args())),
-                        new Expr.ObjectProperty("count", new Expr.FunctionCall("COUNT", false, f.args()))));
-            }
-            default -> {
-                return null;
-            }
+        Expr partial = partial(name, f);
+        if (partial == null) {
+            return null;
         }
         Expr item = new Expr.ArrayLiteral(List.of(new Expr.ObjectLiteral(List.of(
                 new Expr.ObjectProperty("item", partial)))));
         SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Value(item)), q.from(),
                 q.where(), List.of(), List.of(), null);
-        return new Plan(rewritten.toString(), kind);
+        return new Plan(rewritten.toString(), kind(name));
+    }
+
+    /** The plan's name of an aggregate ({@code COUNT} → {@code Count}, {@code AVG} → {@code Average}). */
+    static String kind(String name) {
+        return switch (name) {
+            case "COUNT" -> "Count";
+            case "SUM" -> "Sum";
+            case "MIN" -> "Min";
+            case "MAX" -> "Max";
+            case "AVG" -> "Average";
+            default -> null;
+        };
+    }
+
+    /** What one range returns for the aggregate call {@code f} named {@code name}; null for another function. */
+    static Expr partial(String name, Expr.FunctionCall f) {
+        return switch (name) {
+            case "COUNT", "SUM" -> f;
+            // with the count, so that a range without values tells "none" from a value
+            case "MIN", "MAX" -> new Expr.ObjectLiteral(List.of(
+                    new Expr.ObjectProperty(name.toLowerCase(Locale.ROOT), f),
+                    new Expr.ObjectProperty("count", new Expr.FunctionCall("COUNT", false, f.args()))));
+            case "AVG" -> new Expr.ObjectLiteral(List.of(
+                    new Expr.ObjectProperty("sum", new Expr.FunctionCall("SUM", false, f.args())),
+                    new Expr.ObjectProperty("count", new Expr.FunctionCall("COUNT", false, f.args()))));
+            default -> null;
+        };
     }
 }

@@ -16,10 +16,11 @@ import java.util.Map;
  * and for {@code TOP n} once the plan names n (each range answers at most n, the SDK keeps n). ORDER BY gets the
  * plan's rewritten per-range query ({@link OrderByPlan}) that the SDK merges, and so does {@code SELECT VALUE} of
  * one aggregate ({@link AggregatePlan}); DISTINCT is de-duplicated by the SDK over the ranges' distinct rows;
- * OFFSET/LIMIT runs as {@code OFFSET 0 LIMIT offset+limit} per range and the SDK skips and takes. GROUP BY, other
- * aggregates and DISTINCT with ORDER BY would need more rewritten partial results (docs/cosmos-rest.md §4), which
- * this server does not produce: such a query is refused (400, naming the ways out) rather than answered wrong. With
- * a partition key, or with one range, every query runs whole.
+ * OFFSET/LIMIT runs as {@code OFFSET 0 LIMIT offset+limit} per range and the SDK skips and takes; GROUP BY of keys
+ * and single aggregates returns per-range groups ({@link GroupByPlan}) that the SDK merges. Other aggregate shapes,
+ * GROUP BY with ORDER BY/DISTINCT/TOP/OFFSET and DISTINCT with ORDER BY would need more rewritten partial results
+ * (docs/cosmos-rest.md §4), which this server does not produce: such a query is refused (400, naming the ways out)
+ * rather than answered wrong. With a partition key, or with one range, every query runs whole.
  */
 final class CrossRangeQueries {
     private CrossRangeQueries() {
@@ -29,20 +30,24 @@ final class CrossRangeQueries {
      * What the plan tells the SDK: {@code TOP n}'s n, the ORDER BY or aggregate form, DISTINCT, OFFSET/LIMIT (each
      * null when absent), and the query each range runs ("" for the query as written).
      */
-    record Merge(Integer top, OrderByPlan.Plan orderBy, AggregatePlan.Plan aggregate, boolean distinct,
-                 Integer offset, Integer limit, String rewrittenQuery) {
-        static final Merge WHOLE = new Merge(null, null, null, false, null, null, "");
+    record Merge(Integer top, OrderByPlan.Plan orderBy, AggregatePlan.Plan aggregate, GroupByPlan.Plan groupBy,
+                 boolean distinct, Integer offset, Integer limit, String rewrittenQuery) {
+        static final Merge WHOLE = new Merge(null, null, null, null, false, null, null, "");
     }
 
     /** How the SDK merges {@code q} over several ranges; 400 for a query it cannot merge with this server's plan. */
     static Merge plan(SqlQuery q, Map<String, JsonNode> params, int ranges) {
         AggregatePlan.Plan aggregate = AggregatePlan.of(q);
         if (aggregate != null) {
-            return new Merge(null, null, aggregate, false, null, null, aggregate.rewrittenQuery());
+            return new Merge(null, null, aggregate, null, false, null, null, aggregate.rewrittenQuery());
+        }
+        GroupByPlan.Plan groupBy = GroupByPlan.of(q);
+        if (groupBy != null) {
+            return new Merge(null, null, null, groupBy, false, null, null, groupBy.rewrittenQuery());
         }
         String needs = null;
         if (!q.groupBy().isEmpty()) {
-            needs = "GROUP BY";
+            needs = "GROUP BY other than of keys and single aggregates (or with ORDER BY, DISTINCT, TOP, OFFSET)";
         } else if (hasAggregate(q.select().projection())) {
             needs = "an aggregate other than SELECT VALUE of one";
         } else if (q.select().distinct() && (!q.orderBy().isEmpty() || q.offsetLimit() != null)) {
@@ -74,7 +79,7 @@ final class CrossRangeQueries {
         Integer top = q.select().top() == null ? null : integer(q.select().top(), params, "TOP");
         String rewritten = orderBy != null ? orderBy.rewrittenQuery() : perRange != null
                 ? new SqlQuery(q.select(), q.from(), q.where(), q.groupBy(), q.orderBy(), perRange).toString() : "";
-        return new Merge(top, orderBy, null, q.select().distinct(), offset, limit, rewritten);
+        return new Merge(top, orderBy, null, null, q.select().distinct(), offset, limit, rewritten);
     }
 
     private static Expr number(long n) {

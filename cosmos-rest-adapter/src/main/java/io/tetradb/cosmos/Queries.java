@@ -209,13 +209,25 @@ final class Queries {
             merge.orderBy().orderBy().forEach(orderBy::add);
             merge.orderBy().expressions().forEach(orderByExpressions::add);
         }
-        info.putArray("groupByExpressions");
-        info.putArray("groupByAliases");
+        ArrayNode groupByExpressions = info.putArray("groupByExpressions");
+        ArrayNode groupByAliases = info.putArray("groupByAliases");
+        ObjectNode aliasTypes = Json.object();
+        if (merge.groupBy() != null) { // each range answers its groups with partial aggregates; the SDK merges them
+            merge.groupBy().expressions().forEach(groupByExpressions::add);
+            merge.groupBy().aliasTypes().forEach((alias, type) -> {
+                groupByAliases.add(alias);
+                if (type == null) {
+                    aliasTypes.putNull(alias);
+                } else {
+                    aliasTypes.put(alias, type);
+                }
+            });
+        }
         ArrayNode aggregates = info.putArray("aggregates");
         if (merge.aggregate() != null) { // each range answers its partial; the SDK combines them
             aggregates.add(merge.aggregate().aggregate());
         }
-        info.putObject("groupByAliasToAggregateType");
+        info.set("groupByAliasToAggregateType", aliasTypes);
         info.put("rewrittenQuery", merge.rewrittenQuery());
         info.put("hasSelectValue", q.select().projection() instanceof Projection.Value);
         info.putNull("dCountInfo");

@@ -1,0 +1,76 @@
+package io.tetradb.cosmos;
+
+import io.tetradb.core.query.eval.ExpressionEvaluator;
+import io.tetradb.core.query.sql.Expr;
+import io.tetradb.core.query.sql.Projection;
+import io.tetradb.core.query.sql.SelectClause;
+import io.tetradb.core.query.sql.SqlQuery;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The per-range form of a cross-partition GROUP BY query, as Cosmos DB's query plan gives it (docs/cosmos-rest.md
+ * §4): each range returns one row per group, {@code {"groupByItems": [{"item": key}...], "payload": {alias: value
+ * or {"item": partial}}}}, and the SDK merges the groups of all ranges, combining the partial aggregates (the same
+ * partial forms as {@link AggregatePlan}).
+ */
+final class GroupByPlan {
+    /** {@code aliasTypes}: every select alias in order, with its aggregate ("Count", ...) or null for a key. */
+    record Plan(String rewrittenQuery, List<String> expressions, Map<String, String> aliasTypes) {
+    }
+
+    private GroupByPlan() {
+    }
+
+    /** The plan of {@code q} (GROUP BY, a select list of keys and single aggregates, no ORDER BY/DISTINCT/TOP/OFFSET). */
+    static Plan of(SqlQuery q) {
+        if (q.groupBy().isEmpty() || !(q.select().projection() instanceof Projection.Items items) || q.from() == null
+                || !q.orderBy().isEmpty() || q.select().distinct() || q.select().top() != null
+                || q.offsetLimit() != null) {
+            return null;
+        }
+        Map<String, String> aliasTypes = new LinkedHashMap<>();
+        List<Expr.ObjectProperty> payload = new ArrayList<>();
+        for (Projection.SelectItem item : items.items()) {
+            String alias = item.alias() != null ? item.alias() : item.expr() instanceof Expr.PropertyAccess pa
+                    ? pa.name() : null;
+            if (alias == null || aliasTypes.containsKey(alias)) {
+                return null;
+            }
+            Expr e = item.expr();
+            if (e instanceof Expr.FunctionCall f && !f.udf()
+                    && ExpressionEvaluator.hasAggregateCall(e) && f.args().stream()
+                    .noneMatch(ExpressionEvaluator::hasAggregateCall)) {
+                String name = f.name().toUpperCase(Locale.ROOT);
+                Expr partial = AggregatePlan.partial(name, f);
+                if (partial == null) {
+                    return null;
+                }
+                aliasTypes.put(alias, AggregatePlan.kind(name));
+                payload.add(new Expr.ObjectProperty(alias, new Expr.ObjectLiteral(List.of(
+                        new Expr.ObjectProperty("item", partial)))));
+            } else if (!ExpressionEvaluator.hasAggregateCall(e) && q.groupBy().contains(e)) {
+                aliasTypes.put(alias, null);
+                payload.add(new Expr.ObjectProperty(alias, e));
+            } else {
+                return null;
+            }
+        }
+        List<Expr> keys = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
+        for (Expr g : q.groupBy()) {
+            keys.add(new Expr.ObjectLiteral(List.of(new Expr.ObjectProperty("item", g))));
+            expressions.add(g.toString());
+        }
+        List<Projection.SelectItem> select = List.of(
+                new Projection.SelectItem(new Expr.ArrayLiteral(keys), "groupByItems"),
+                new Projection.SelectItem(new Expr.ObjectLiteral(payload), "payload"));
+        SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
+                q.where(), q.groupBy(), List.of(), null);
+        return new Plan(rewritten.toString(), expressions, aliasTypes);
+    }
+}
