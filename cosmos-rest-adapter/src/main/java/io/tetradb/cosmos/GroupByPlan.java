@@ -26,9 +26,12 @@ final class GroupByPlan {
     private GroupByPlan() {
     }
 
-    /** The plan of {@code q} (GROUP BY, a select list of keys and single aggregates, no ORDER BY/DISTINCT/TOP/OFFSET). */
+    /**
+     * The plan of {@code q}: GROUP BY (or none: aggregates over everything, {@code SELECT COUNT(1) AS n}), a select
+     * list of keys and single aggregates, no ORDER BY/DISTINCT/TOP/OFFSET; null for another query.
+     */
     static Plan of(SqlQuery q) {
-        if (q.groupBy().isEmpty() || !(q.select().projection() instanceof Projection.Items items) || q.from() == null
+        if (!(q.select().projection() instanceof Projection.Items items) || q.from() == null
                 || !q.orderBy().isEmpty() || q.select().distinct() || q.select().top() != null
                 || q.offsetLimit() != null) {
             return null;
@@ -53,7 +56,7 @@ final class GroupByPlan {
                 aliasTypes.put(alias, AggregatePlan.kind(name));
                 payload.add(new Expr.ObjectProperty(alias, new Expr.ObjectLiteral(List.of(
                         new Expr.ObjectProperty("item", partial)))));
-            } else if (!ExpressionEvaluator.hasAggregateCall(e) && q.groupBy().contains(e)) {
+            } else if (!ExpressionEvaluator.hasAggregateCall(e) && q.groupBy().contains(e)) { // a key
                 aliasTypes.put(alias, null);
                 payload.add(new Expr.ObjectProperty(alias, e));
             } else {

@@ -186,6 +186,13 @@ class PhysicalRangesSdkTest extends ServerFixture {
         assertEquals(2, byResidue.get(2).get("lo").asInt());
         assertEquals(88, byResidue.get(1).get("hi").asInt());
         assertEquals(43.5, byResidue.get(0).get("mean").asDouble());
+        // aggregates without VALUE and without GROUP BY: one group over everything
+        List<JsonNode> totals = new ArrayList<>();
+        c.queryItems("SELECT COUNT(1) AS n, MAX(c.v) AS hi FROM c WHERE c.v < 50", new CosmosQueryRequestOptions(),
+                JsonNode.class).forEach(totals::add);
+        assertEquals(1, totals.size(), totals.toString());
+        assertEquals(50, totals.get(0).get("n").asInt());
+        assertEquals(49, totals.get(0).get("hi").asInt());
         // a cross-range merge this server does not plan is refused, not answered wrong
         CosmosException refused = assertThrows(CosmosException.class, () -> c.queryItems(
                 "SELECT VALUE COUNT(1) + 1 FROM c", new CosmosQueryRequestOptions(), JsonNode.class)
