@@ -32,7 +32,8 @@ final class Batches {
     }
 
     RestResponse handle(RestRequest r, Target t) {
-        api.ranges.named(r, t); // bulk names its range: 410/1002 once it split, so the SDK regroups the operations
+        // bulk names its range: 410/1002 once it split, so the SDK regroups the operations
+        PartitionKeyRanges.Range named = api.ranges.named(r, t);
         // encoded-writes: item bodies encoded from the tokens (no tree) where the reader can, else the tree path
         List<EncodedBatchReader.Operation> encoded = EncodedBatchReader.read(r.body(), t.store().codec());
         if (encoded == null) {
@@ -108,7 +109,7 @@ final class Batches {
         }
         RestResponse resp = RestResponse.json(allOk ? 200 : 207, out, charge);
         Items.sessionHeaders(resp, t, lsn);
-        return api.ranges.echo(r, t, resp);
+        return PartitionKeyRanges.echo(named, resp);
     }
 
     /** One bulk operation on its own; its failure is its result, not the request's. */

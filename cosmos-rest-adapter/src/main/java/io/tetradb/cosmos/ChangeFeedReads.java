@@ -72,9 +72,9 @@ final class ChangeFeedReads {
             throw CosmosError.badRequest("A-IM must be 'Incremental Feed' or 'Full-Fidelity Feed', not '"
                     + r.header("A-IM") + "'.");
         }
-        EpkRange scoped = api.ranges.scope(r, t); // the named range (410/1002 once split) narrowed by EPK headers
+        PartitionKeyRanges.Scope scope = api.ranges.scope(r, t); // the named range (410/1002 once split)
         PartitionKeyValue pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), true);
-        EpkRange range = scoped == null ? EpkRange.FULL : scoped;
+        EpkRange range = scope.epk() == null ? EpkRange.FULL : scope.epk();
         long after = 0;
         long notBefore = 0;
         String ifNoneMatch = r.header("If-None-Match");
@@ -92,7 +92,7 @@ final class ChangeFeedReads {
             notModified.header("etag", etag);
             notModified.header("x-ms-item-count", "0");
             Items.sessionHeaders(notModified, t, 1);
-            return api.ranges.echo(r, t, notModified);
+            return PartitionKeyRanges.echo(scope.named(), notModified);
         }
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
@@ -109,7 +109,7 @@ final class ChangeFeedReads {
         out.header("etag", etag);
         out.header("x-ms-item-count", Integer.toString(docs.size()));
         Items.sessionHeaders(out, t, 1);
-        return api.ranges.echo(r, t, out);
+        return PartitionKeyRanges.echo(scope.named(), out);
     }
 
     /** An etag this endpoint gave out: the feed position, quoted. */

@@ -79,26 +79,33 @@ final class PartitionKeyRanges {
                 + "pkranges again and retry on the ranges covering it.");
     }
 
+    /** A request's scope: the range it names (null: none) and the EPK range it covers (null: the whole container). */
+    record Scope(Range named, EpkRange epk) {
+    }
+
     /**
      * The EPK range a request covers: its named range, narrowed by {@code x-ms-start-epk}/{@code x-ms-end-epk} (a
      * feed range inside it); null when it names neither (the whole container).
      */
-    EpkRange scope(RestRequest r, Target t) {
+    Scope scope(RestRequest r, Target t) {
         Range named = named(r, t);
         EpkRange epk = epkHeaders(r);
         if (named == null) {
-            return epk;
+            return new Scope(null, epk);
         }
         if (epk == null) {
-            return named.epk().equals(EpkRange.FULL) ? null : named.epk();
+            return new Scope(named, named.epk().equals(EpkRange.FULL) ? null : named.epk());
         }
-        return intersect(named.epk(), epk);
+        return new Scope(named, intersect(named.epk(), epk));
     }
 
-    /** Echoes the serving range's id, as Cosmos DB does (Java compares it with the range it resolved). */
-    RestResponse echo(RestRequest r, Target t, RestResponse out) {
-        if (r.header("x-ms-documentdb-partitionkeyrangeid") != null) {
-            out.header("x-ms-documentdb-partitionkeyrangeid", named(r, t).id());
+    /**
+     * Echoes the serving range's id, as Cosmos DB does (Java compares it with the range it resolved): the range
+     * resolved before the work, so a split meanwhile does not turn a done request into a 410.
+     */
+    static RestResponse echo(Range named, RestResponse out) {
+        if (named != null) {
+            out.header("x-ms-documentdb-partitionkeyrangeid", named.id());
         }
         return out;
     }

@@ -91,13 +91,14 @@ final class Queries {
 
     private RestResponse run(RestRequest r, Target t, SqlQuery q, Map<String, JsonNode> params) {
         PartitionKeyValue pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), true);
-        EpkRange range = api.ranges.scope(r, t); // 410/1002 for a range that split
+        PartitionKeyRanges.Scope scope = api.ranges.scope(r, t); // 410/1002 for a range that split
+        EpkRange range = scope.epk();
         ContainerQuery.Page page;
         String continuation;
         if (api.ranges.physical()) { // range-bound tokens that a split's children can continue
             RangeContinuation.Resume resume = RangeContinuation.resume(range, r.header("x-ms-continuation"));
             if (resume.empty()) {
-                return emptyPage(r, t);
+                return emptyPage(scope, t);
             }
             page = t.store().queryPage(q, params, pk, resume.scope(), resume.coreToken(), pageSize(r),
                     MAX_PAGE_BYTES, ConsistencyHeader.of(r));
@@ -115,7 +116,7 @@ final class Queries {
         RestResponse out = RestResponse.json(200, body, page.requestCharge());
         out.header("x-ms-item-count", Integer.toString(docs.size()));
         out.header("x-ms-continuation", continuation);
-        api.ranges.echo(r, t, out);
+        PartitionKeyRanges.echo(scope.named(), out);
         if (r.flag("x-ms-documentdb-populatequerymetrics")) {
             out.header("x-ms-documentdb-query-metrics", metrics(page, body));
         }
@@ -125,14 +126,14 @@ final class Queries {
     }
 
     /** The last page of a later child range continuing its split parent's token (see {@link RangeContinuation}). */
-    private RestResponse emptyPage(RestRequest r, Target t) {
+    private RestResponse emptyPage(PartitionKeyRanges.Scope scope, Target t) {
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
         body.putArray("Documents");
         body.put("_count", 0);
         RestResponse out = RestResponse.json(200, body, 1);
         out.header("x-ms-item-count", "0");
-        api.ranges.echo(r, t, out);
+        PartitionKeyRanges.echo(scope.named(), out);
         Items.sessionHeaders(out, t, 1);
         return out;
     }
