@@ -208,6 +208,52 @@ class PhysicalRangesSdkTest extends ServerFixture {
     }
 
     @Test
+    void allVersionsAndDeletesPerFeedRange() {
+        String db = unique("pav");
+        sdk.createDatabaseIfNotExists(db);
+        CosmosContainerProperties props = new CosmosContainerProperties("avad", "/pk");
+        props.setChangeFeedPolicy(com.azure.cosmos.models.ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(
+                Duration.ofMinutes(10)));
+        sdk.getDatabase(db).createContainer(props, ThroughputProperties.createManualThroughput(20_000));
+        CosmosContainer c = sdk.getDatabase(db).getContainer("avad");
+        List<FeedRange> ranges = c.getFeedRanges();
+        assertEquals(2, ranges.size());
+        List<String> starts = new ArrayList<>();
+        for (FeedRange range : ranges) { // "now" on each range: an etag each
+            String token = null;
+            for (FeedResponse<com.azure.cosmos.models.ChangeFeedProcessorItem> page : c.queryChangeFeed(
+                    CosmosChangeFeedRequestOptions.createForProcessingFromNow(range).allVersionsAndDeletes(),
+                    com.azure.cosmos.models.ChangeFeedProcessorItem.class).iterableByPage()) {
+                token = page.getContinuationToken();
+            }
+            starts.add(token);
+        }
+        for (int i = 0; i < 20; i++) {
+            c.createItem(item("x" + i, "p" + i, i));
+        }
+        for (int i = 0; i < 20; i += 4) {
+            c.deleteItem("x" + i, new PartitionKey("p" + i), null);
+        }
+        List<String> events = new ArrayList<>();
+        for (String start : starts) {
+            int before = events.size();
+            for (FeedResponse<com.azure.cosmos.models.ChangeFeedProcessorItem> page : c.queryChangeFeed(
+                    CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(start),
+                    com.azure.cosmos.models.ChangeFeedProcessorItem.class).iterableByPage()) {
+                for (var change : page.getResults()) {
+                    JsonNode doc = change.getCurrent() != null && change.getCurrent().has("id") ? change.getCurrent()
+                            : change.getPrevious();
+                    events.add(change.getChangeFeedMetaData().getOperationType() + ":" + doc.get("id").asText());
+                }
+            }
+            assertTrue(events.size() > before && events.size() - before < 25, "a range's events: " + events);
+        }
+        assertEquals(25, events.size(), events.toString());
+        assertEquals(25, new HashSet<>(events).size(), events.toString());
+        assertEquals(5, events.stream().filter(e -> e.startsWith("DELETE")).count(), events.toString());
+    }
+
+    @Test
     void aSplitRangeAnswers410AndPkrangesListsTheChildrenWithTheirParent() throws Exception {
         String db = unique("ps");
         CosmosContainer c = container(db, "grow", 10_000);
