@@ -183,9 +183,17 @@ final class Queries {
         Spec spec = spec(r);
         SqlQuery q = SqlParser.parse(spec.text());
         CrossRangeQueries.Merge merge = CrossRangeQueries.Merge.WHOLE;
-        if (api.ranges.physical() && r.header("x-ms-documentdb-partitionkey") == null
-                && api.ranges.current(t).size() > 1) {
-            merge = CrossRangeQueries.plan(q, spec.parameters(), api.ranges.current(t).size());
+        if (api.ranges.physical() && r.header("x-ms-documentdb-partitionkey") == null) {
+            // the merge form even over one range, so that a split under the query or before a resumed token finds
+            // the plan (and the token shape) it needs; a shape without one runs whole while there is one range
+            int ranges = api.ranges.current(t).size();
+            try {
+                merge = CrossRangeQueries.plan(q, spec.parameters(), ranges);
+            } catch (CosmosError refused) {
+                if (ranges > 1) {
+                    throw refused;
+                }
+            }
         }
         Integer top = merge.top();
         ObjectNode plan = Json.object();

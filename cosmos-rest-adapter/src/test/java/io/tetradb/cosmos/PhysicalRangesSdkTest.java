@@ -343,12 +343,25 @@ class PhysicalRangesSdkTest extends ServerFixture {
         FeedResponse<JsonNode> second = pages.next();
         seen.addAll(ids(second.getResults()));
         token = second.getContinuationToken();
+        // and an ORDER BY query, planned in its merge form while there is one range
+        List<Integer> sorted = new ArrayList<>();
+        Iterator<FeedResponse<Integer>> sortedPages = c.queryItems("SELECT VALUE c.v FROM c ORDER BY c.v DESC", o,
+                Integer.class).iterableByPage(30).iterator();
+        sorted.addAll(sortedPages.next().getResults());
         splitTo(c, db, 2);
         while (pages.hasNext()) {
             seen.addAll(ids(pages.next().getResults()));
         }
         assertEquals(seen.size(), new HashSet<>(seen).size(), "repeated: " + seen);
         assertEquals(expected, new HashSet<>(seen));
+        while (sortedPages.hasNext()) {
+            sorted.addAll(sortedPages.next().getResults());
+        }
+        List<Integer> descending = new ArrayList<>();
+        for (int i = 199; i >= 0; i--) {
+            descending.add(i);
+        }
+        assertEquals(descending, sorted);
 
         // resumed from a token the one range gave before the split (now two ranges, and then three)
         splitTo(c, db, 3);
