@@ -20,7 +20,8 @@ import java.util.Map;
  * and single aggregates returns per-range groups ({@link GroupByPlan}) that the SDK merges. Other aggregate shapes,
  * GROUP BY with ORDER BY/DISTINCT/TOP/OFFSET and DISTINCT with ORDER BY would need more rewritten partial results
  * (docs/cosmos-rest.md §4), which this server does not produce: such a query is refused (400, naming the ways out)
- * rather than answered wrong. With a partition key, or with one range, every query runs whole.
+ * rather than answered wrong. With a partition key every query runs whole; over one range the merge forms are used
+ * all the same (a split may come under the query), and a shape without one runs whole while the range is alone.
  */
 final class CrossRangeQueries {
     private CrossRangeQueries() {
