@@ -32,6 +32,41 @@ class RateLimitSdkTest extends ServerFixture {
         core.coreStore().rateLimiter().setEnabled(true);
     }
 
+    /**
+     * The limiter's clock stands still from now until the container has throttled a request, then runs again:
+     * a burst is throttled however slowly a loaded machine runs it (on the wall clock a slow burst refills its
+     * budget as it goes), and the SDK's retries succeed once the clock runs. Closing puts the real clock back.
+     */
+    private AutoCloseable clockStoppedUntilThrottled(String db, String container) {
+        var limiter = core.coreStore().rateLimiter();
+        long stoppedAt = System.nanoTime();
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean();
+        limiter.setClock(() -> running.get() ? System.nanoTime() : stoppedAt);
+        Thread watcher = new Thread(() -> {
+            while (!running.get()) {
+                try {
+                    if (throttled(db, container) > 0) {
+                        running.set(true);
+                    }
+                } catch (RuntimeException notCreatedYet) {
+                    // the database or container does not exist yet
+                }
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "throttle-watcher");
+        watcher.setDaemon(true);
+        watcher.start();
+        return () -> {
+            running.set(true);
+            watcher.join();
+            limiter.setClock(System::nanoTime);
+        };
+    }
+
     private long throttled(String db, String container) {
         var c = core.coreStore().container(db, container);
         long now = core.coreStore().rateLimiter().now();
@@ -52,7 +87,7 @@ class RateLimitSdkTest extends ServerFixture {
                         .setMaxRetryWaitTime(java.time.Duration.ofSeconds(120))).buildClient();
         CosmosContainer c = patient.getDatabase(db).getContainer("burst");
         ExecutorService pool = Executors.newFixedThreadPool(8);
-        try {
+        try (AutoCloseable stopped = clockStoppedUntilThrottled(db, "burst")) {
             List<Future<Integer>> writes = new ArrayList<>();
             for (int i = 0; i < 40; i++) { // 40 writes of 100 KB: about 2,000 RU against 400 RU/s
                 ObjectNode item = Json.object().put("id", "n" + i).put("pk", "hot").put("pad", "x".repeat(100_000));
@@ -61,11 +96,11 @@ class RateLimitSdkTest extends ServerFixture {
             for (Future<Integer> w : writes) {
                 assertEquals(201, w.get());
             }
+            assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried");
         } finally {
             pool.shutdown();
             patient.close();
         }
-        assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried");
         assertEquals(40, core.coreStore().container(db, "burst").statistics().physicalPartitions().get(0).itemCount());
     }
 
@@ -79,7 +114,7 @@ class RateLimitSdkTest extends ServerFixture {
                 .gatewayMode().throttlingRetryOptions(new com.azure.cosmos.ThrottlingRetryOptions()
                         .setMaxRetryAttemptsOnThrottledRequests(1000)
                         .setMaxRetryWaitTime(java.time.Duration.ofSeconds(120))).buildClient();
-        try {
+        try (AutoCloseable stopped = clockStoppedUntilThrottled(db, "bulk")) {
             CosmosContainer c = patient.getDatabase(db).getContainer("bulk");
             List<com.azure.cosmos.models.CosmosItemOperation> ops = new ArrayList<>();
             for (int i = 0; i < 40; i++) { // 40 creates of 50 KB in two partitions: ~1,000 RU against 400 RU/s
@@ -94,10 +129,10 @@ class RateLimitSdkTest extends ServerFixture {
                 created++;
             }
             assertEquals(40, created);
+            assertTrue(throttled(db, "bulk") > 0, "some bulk operations were throttled and retried");
         } finally {
             patient.close();
         }
-        assertTrue(throttled(db, "bulk") > 0, "some bulk operations were throttled and retried");
         assertEquals(40, core.coreStore().container(db, "bulk").statistics().physicalPartitions().get(0).itemCount());
     }
 
@@ -161,9 +196,11 @@ class RateLimitSdkTest extends ServerFixture {
     @Test
     void nodeSdkRetriesThrottledWritesUntilTheyAllSucceed() throws Exception {
         String db = unique("rlnode");
-        String out = NodeSdkTest.runScript("cosmos-throttle.mjs", Map.of(), endpoint(), KEY, db);
-        assertTrue(out.contains("OK node throttle"), out);
-        assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried: " + out);
+        try (AutoCloseable stopped = clockStoppedUntilThrottled(db, "burst")) {
+            String out = NodeSdkTest.runScript("cosmos-throttle.mjs", Map.of(), endpoint(), KEY, db);
+            assertTrue(out.contains("OK node throttle"), out);
+            assertTrue(throttled(db, "burst") > 0, "the burst was throttled and retried: " + out);
+        }
     }
 
     @Test
