@@ -30,7 +30,8 @@ import java.util.Map;
  * For measuring (not a benchmark of record): index entries per air-routes element and the load's CPU per element
  * under the graph container's policy of before issue 18 item 1 ({@code before}: Cosmos's default minus five edge
  * fields), today's {@link Layout#indexingPolicy()} ({@code now}) and no path but the always indexed {@code id} and
- * {@code _ts} ({@code ids}: to see what an entry costs). Each policy loads air-routes into fresh containers of one
+ * {@code _ts} ({@code ids}: to see what an entry costs); {@code now/1} is {@code now} with one bulk writer thread
+ * instead of the default (so the caller's decoding and one writer overlap on the 2 cores). Each policy loads air-routes into fresh containers of one
  * SYNC store, the policies alternating in rotated order, the store's background work awaited before each load. CPU is
  * the caller's thread (Gryo decoding) plus the bulk writer threads, by thread CPU time: it holds on a loaded machine
  * better than wall time. Prints each load, one vertex's and one edge's index paths, and the medians.
@@ -63,12 +64,14 @@ public final class IndexPolicyLoadHarness {
         }
         for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
             System.out.printf(Locale.ROOT, "median %-6s: entries/element %.2f, caller+writer CPU %.1f us/element "
-                            + "(writers %.1f), %.0f elements/s%n", e.getKey(), median(e.getValue(), 0),
-                    median(e.getValue(), 1), median(e.getValue(), 2), median(e.getValue(), 3));
+                            + "(writers %.1f; process %.1f), %.0f elements/s%n", e.getKey(), median(e.getValue(), 0),
+                    median(e.getValue(), 1), median(e.getValue(), 2), median(e.getValue(), 4),
+                    median(e.getValue(), 3));
         }
     }
 
-    static IndexingPolicy policy(String name) {
+    static IndexingPolicy policy(String spec) {
+        String name = spec.contains("/") ? spec.substring(0, spec.indexOf('/')) : spec;
         return switch (name) {
             case "now" -> Layout.indexingPolicy();
             case "before" -> new IndexingPolicy().setExcludedPaths(List.of("/\"_etag\"/?", "/_vertexLabel/?",
@@ -87,16 +90,23 @@ public final class IndexPolicyLoadHarness {
             throws Exception {
         client.createDatabaseIfNotExists("graphbench");
         client.getDatabase("graphbench").createContainerIfNotExists(
-                new CosmosContainerProperties(container, "/pk").setIndexingPolicy(policy(policy)));
+                new CosmosContainerProperties(container.replace('/', '-'), "/pk").setIndexingPolicy(policy(policy)));
+        container = container.replace('/', '-');
+        int writerThreads = policy.contains("/") ? Integer.parseInt(policy.substring(policy.indexOf('/') + 1)) : 0;
         try (TetraGraph graph = GraphBenchmark.openGraph(client, container);
              InputStream in = GraphBenchmark.class.getResourceAsStream(GraphBenchmark.RESOURCE)) {
             LoadCpuHarness.WriterCpu writers = new LoadCpuHarness.WriterCpu();
             writers.start();
             long caller0 = LoadCpuHarness.THREADS.getCurrentThreadCpuTime();
+            long p0 = GraphBenchmark.processCpuNanos();
             long w0 = System.nanoTime();
-            BulkLoader.Loaded loaded = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey)
-                    .read(GryoReader.build().create(), in);
+            BulkLoader loader = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey);
+            if (writerThreads > 0) {
+                loader.writers(writerThreads);
+            }
+            BulkLoader.Loaded loaded = loader.read(GryoReader.build().create(), in);
             double wall = (System.nanoTime() - w0) / 1e9;
+            double processUs = (GraphBenchmark.processCpuNanos() - p0) / 1e3 / loaded.elements();
             double callerUs = (LoadCpuHarness.THREADS.getCurrentThreadCpuTime() - caller0) / 1e3 / loaded.elements();
             double writerUs = writers.finish() / 1e3 / loaded.elements();
             ContainerStore core = client.coreStore().container("graphbench", container);
@@ -106,14 +116,15 @@ public final class IndexPolicyLoadHarness {
             }
             double perElement = (double) check.stored() / loaded.elements();
             System.out.printf(Locale.ROOT, "load %-9s: %.0f ms, %.0f elements/s, %d index entries (%.2f per element), "
-                            + "CPU %.1f us/element (caller %.1f, writers %.1f)%n", container, wall * 1e3,
-                    loaded.elements() / wall, check.stored(), perElement, callerUs + writerUs, callerUs, writerUs);
+                            + "CPU %.1f us/element (caller %.1f, writers %.1f; process %.1f)%n", container, wall * 1e3,
+                    loaded.elements() / wall, check.stored(), perElement, callerUs + writerUs, callerUs, writerUs,
+                    processUs);
             if (show) {
                 show(graph, core, "vertex", graph.traversal().V().has("airport", "code", "AUS").next().id());
                 show(graph, core, "edge", graph.traversal().V().has("airport", "code", "AUS").outE("route")
                         .next().id());
             }
-            return new double[]{perElement, callerUs + writerUs, writerUs, loaded.elements() / wall};
+            return new double[]{perElement, callerUs + writerUs, writerUs, loaded.elements() / wall, processUs};
         }
     }
 
