@@ -98,6 +98,7 @@ public final class IndexPolicyLoadHarness {
             LoadCpuHarness.WriterCpu writers = new LoadCpuHarness.WriterCpu();
             writers.start();
             long caller0 = LoadCpuHarness.THREADS.getCurrentThreadCpuTime();
+            Map<String, Long> threads0 = javaThreadCpu();
             long p0 = GraphBenchmark.processCpuNanos();
             long w0 = System.nanoTime();
             BulkLoader loader = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey);
@@ -107,6 +108,7 @@ public final class IndexPolicyLoadHarness {
             BulkLoader.Loaded loaded = loader.read(GryoReader.build().create(), in);
             double wall = (System.nanoTime() - w0) / 1e9;
             double processUs = (GraphBenchmark.processCpuNanos() - p0) / 1e3 / loaded.elements();
+            Map<String, Long> threads1 = javaThreadCpu();
             double callerUs = (LoadCpuHarness.THREADS.getCurrentThreadCpuTime() - caller0) / 1e3 / loaded.elements();
             double writerUs = writers.finish() / 1e3 / loaded.elements();
             ContainerStore core = client.coreStore().container("graphbench", container);
@@ -119,6 +121,21 @@ public final class IndexPolicyLoadHarness {
                             + "CPU %.1f us/element (caller %.1f, writers %.1f; process %.1f)%n", container, wall * 1e3,
                     loaded.elements() / wall, check.stored(), perElement, callerUs + writerUs, callerUs, writerUs,
                     processUs);
+            // the writer threads end with the load: their CPU is the polled figure, not in the second snapshot
+            double javaUs = writerUs;
+            StringBuilder groups = new StringBuilder(String.format(Locale.ROOT, " tetra-bulk-writer %.1f", writerUs));
+            for (Map.Entry<String, Long> t : threads1.entrySet()) {
+                if (t.getKey().equals("tetra-bulk-writer")) {
+                    continue;
+                }
+                long d = t.getValue() - threads0.getOrDefault(t.getKey(), 0L);
+                javaUs += d / 1e3 / loaded.elements();
+                if (d / 1e3 / loaded.elements() >= 0.5) {
+                    groups.append(String.format(Locale.ROOT, " %s %.1f", t.getKey(), d / 1e3 / loaded.elements()));
+                }
+            }
+            System.out.printf(Locale.ROOT, "  CPU us/element by Java thread group:%s; outside Java threads (GC, "
+                    + "RocksDB's native threads) %.1f%n", groups, processUs - javaUs);
             if (show) {
                 show(graph, core, "vertex", graph.traversal().V().has("airport", "code", "AUS").next().id());
                 show(graph, core, "edge", graph.traversal().V().has("airport", "code", "AUS").outE("route")
@@ -140,6 +157,19 @@ public final class IndexPolicyLoadHarness {
         int composites = core.seekablePolicy().composites().size();
         System.out.printf(Locale.ROOT, "  %s %s: %d entries = %d terms %s + %d composite%n", kind, id,
                 terms.size() + composites, terms.size(), paths, composites);
+    }
+
+    /** Every live Java thread's CPU so far, summed by name with digits dropped (a pool's threads together). */
+    private static Map<String, Long> javaThreadCpu() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        for (long id : LoadCpuHarness.THREADS.getAllThreadIds()) {
+            java.lang.management.ThreadInfo t = LoadCpuHarness.THREADS.getThreadInfo(id);
+            long cpu = LoadCpuHarness.THREADS.getThreadCpuTime(id);
+            if (t != null && cpu > 0) {
+                out.merge(t.getThreadName().replaceAll("[0-9]+", "#"), cpu, Long::sum);
+            }
+        }
+        return out;
     }
 
     private static double median(List<double[]> xs, int field) {
