@@ -78,10 +78,10 @@ public final class LoadCpuHarness {
         }
     }
 
-    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
     /** The bulk writer threads' CPU: polled (they end with the load), each thread's last reading kept. */
-    private static final class WriterCpu extends Thread {
+    static final class WriterCpu extends Thread {
         private final java.util.Map<Long, Long> last = new java.util.concurrent.ConcurrentHashMap<>();
         private volatile boolean running = true;
 

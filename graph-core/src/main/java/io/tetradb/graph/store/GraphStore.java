@@ -147,12 +147,13 @@ public final class GraphStore {
     /**
      * Vertices (or edges) per label from the keys of the {@link #LABEL_COUNT_INDEX} composite index (nothing read or
      * parsed; charged 1 RU plus 0.01 per label), or null when the container has no such index (an existing
-     * container keeps its policy), is rebuilding it, or a label is too long for its entry: then ask a query.
+     * container keeps its policy), is rebuilding it, a label is too long for its entry, or items expire (a TTL):
+     * then ask a query.
      * An item without a string label counts under {@code defaultLabel}.
      */
     public Map<String, Long> labelCounts(boolean vertices, String defaultLabel) {
-        if (core == null) {
-            return null;
+        if (core == null || coreStore().expiryRule().active()) {
+            return null; // with expiry, the index still holds expired items the purger has not removed yet
         }
         Map<JsonNode, Long> counts = coreStore().countByComposite(LABEL_COUNT_INDEX,
                 List.of(vertices ? com.fasterxml.jackson.databind.node.MissingNode.getInstance()

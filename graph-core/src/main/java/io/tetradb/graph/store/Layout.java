@@ -45,17 +45,22 @@ public final class Layout {
 
     /**
      * The indexing policy of a container the graph creates: Cosmos DB's default (every path but {@code _etag}) minus
-     * the edge fields the graph never seeks on: {@code _vertexLabel}, {@code _sinkLabel}, {@code _sinkPartition}
-     * (read from the edge or its adjacency entry) and {@code _vertexId}, {@code _sink} (hops read the core's
-     * adjacency entries instead). That saves five of an edge's twelve index entries on every edge write. Document-face
-     * queries on them still work (as filters). {@code _isEdge} ({@code g.E()}) and {@code label} stay indexed.
-     * One composite index {@code (/_isEdge, /label)} holds one entry per item, vertices (no {@code _isEdge}) first,
-     * each kind in label order: {@code g.V().groupCount().by(label)} counts its keys (see
-     * {@link GraphStore#labelCounts}).
+     * the layout's bookkeeping the graph never seeks on: the edge fields {@code _vertexLabel}, {@code _sinkLabel},
+     * {@code _sinkPartition} (read from the edge or its adjacency entry), {@code _vertexId}, {@code _sink} (hops read
+     * the core's adjacency entries instead), {@code _isEdge} ({@code g.E()} filters on it; {@code g.E().count()} and
+     * label counts read the composite index below, which holds it) and an edge's {@code _types} sidecar (items of the
+     * earlier shape on a JSON-text store). That leaves an edge five terms (id, _ts, the partition key, label and
+     * each property) plus one composite entry, against twelve under Cosmos's default. Document-face queries on the
+     * excluded fields still work (as filters). One composite index {@code (/_isEdge, /label)} holds one entry per
+     * item, vertices (no {@code _isEdge}) first, each kind in label order: {@code g.V().groupCount().by(label)} and
+     * {@code g.V().count()} count its keys (see {@link GraphStore#labelCounts}). Vertex property entries keep their
+     * {@code id} terms: Cosmos paths have no wildcard inside, so {@code /<key>/[]/id/?} cannot be excluded for every
+     * key while {@code /<key>/[]/_value/?} (what {@code has(key, ...)} seeks) stays indexed.
      */
     public static IndexingPolicy indexingPolicy() {
         return new IndexingPolicy().setExcludedPaths(List.of("/\"_etag\"/?", "/" + VERTEX_LABEL + "/?",
-                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?"))
+                "/" + SINK_LABEL + "/?", "/" + SINK_PARTITION + "/?", "/" + VERTEX_ID + "/?", "/" + SINK + "/?",
+                "/" + IS_EDGE + "/?", "/" + ValueCodec.TYPES + "/*"))
                 .setCompositeIndexes(List.of(GraphStore.LABEL_COUNT_INDEX.stream()
                         .map(path -> new io.tetradb.document.CompositePath().setPath(path)).toList()));
     }

@@ -56,7 +56,8 @@ public final class TetraCountStrategy extends AbstractTraversalStrategy<Traversa
         Sql count = q.sql().withSelect("SELECT COUNT(1) AS n FROM c");
         Sql plainCount = q.plainSql() == null ? null : q.plainSql().withSelect("SELECT COUNT(1) AS n FROM c");
         TraversalHelper.removeAllSteps(traversal);
-        traversal.addStep(new TetraCountStep<>(traversal, count, plainCount));
+        Boolean allOfKind = graphStep.getHasContainers().isEmpty() ? graphStep.returnsVertex() : null;
+        traversal.addStep(new TetraCountStep<>(traversal, count, plainCount, allOfKind));
     }
 
     @Override
