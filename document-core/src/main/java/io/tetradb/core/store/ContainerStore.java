@@ -1482,6 +1482,18 @@ public final class ContainerStore {
             return rule.expiresAt(node) <= now ? null : cur;
         }
 
+        /**
+         * ttl-purge: what the expiry rule reads of the stored version of {@code id}: the whole tree when the delete parses
+         * it anyway (unique keys), else just the rule's fields and {@code _ts} of a binary item (the purge's index keys
+         * come from the bytes; a whole parse only for this was an eighth of the purger's time).
+         */
+        private JsonNode expiryViewBefore(String id) {
+            byte[] stored = before.get(id);
+            return parsedBefore.containsKey(id) || !uniqueKeys.isEmpty() || faceUnique != null
+                    || !io.tetradb.core.item.StoredItems.isBinary(stored) ? parsedBefore(id)
+                    : io.tetradb.core.item.StoredItems.partial(stored, rule.fieldsRead());
+        }
+
         /** The stored version (before the transaction) of {@code id}, parsed once; not to be changed. */
         private ObjectNode parsedBefore(String id) {
             return parsedBefore.computeIfAbsent(id, i -> store.codec().parse(before.get(i)));
@@ -1559,7 +1571,7 @@ public final class ContainerStore {
                 }
                 long at = ExpiryIndex.expiresAtOf(entry);
                 if (present == null) { // the item parsed (its delete parses it anyway): its own expiry
-                    at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : parsedBefore(id));
+                    at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : expiryViewBefore(id));
                     if (at != ExpiryIndex.expiresAtOf(entry)) {
                         staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
                     }
