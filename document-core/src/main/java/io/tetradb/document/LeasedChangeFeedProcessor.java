@@ -499,7 +499,11 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
                     if (!advance(at, !page.results().isEmpty())) {
                         return; // the lease went to another host: it continues from the saved position
                     }
-                    if (page.drained()) {
+                    if (page.drained() && !page.results().isEmpty()) {
+                        // changes are flowing: let the next ones gather without waiting on the feed's monitor (a
+                        // waiting reader is woken by the committing writer: a wake-up on the writer's path per page)
+                        Thread.sleep(BATCH_WINDOW_MILLIS);
+                    } else if (page.drained()) {
                         long waitFor = pendingFor(pollDelay);
                         long woke = feed.store().changeFeed().awaitBeyond(at.position(), waitFor);
                         if (woke > at.position()) {

@@ -56,7 +56,7 @@ public final class TtlBenchmark implements Benchmark {
             ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, 60, null, null);
             // warm-up, not measured: the purge's code is compiled by the JIT during its first seconds (on 2 cores
             // the C2 compiler thread took more CPU than the purger in a cold 100k run), as in the other benchmarks
-            int warmUp = Math.min(expired / 2, 100_000);
+            int warmUp = Math.min(expired, 100_000);
             out.progress("warm-up: purging " + warmUp + " expired items (not measured)");
             load(c, "u", warmUp, partitions, pad);
             long warmPurged0 = store.ttlPurger().purgedTotal();
