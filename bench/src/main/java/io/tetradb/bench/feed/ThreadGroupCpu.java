@@ -18,6 +18,8 @@ public final class ThreadGroupCpu {
     static final String ROCKSDB = "rocksdb";
     static final String GC = "gc";
     static final String JIT = "jit";
+    static final String FEED_PRUNER = "feed-pruner";
+    static final String WAL_SYNC = "wal-sync";
     static final String CORE = "core-background";
     static final String OTHER = "other";
     private static final long NANOS_PER_TICK = 10_000_000L;
@@ -28,7 +30,7 @@ public final class ThreadGroupCpu {
     /** CPU nanoseconds so far per group (empty where {@code /proc} is not there). */
     static Map<String, Long> snapshot() {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (String g : new String[]{PROCESSOR, ROCKSDB, GC, JIT, CORE, OTHER}) {
+        for (String g : new String[]{PROCESSOR, ROCKSDB, GC, JIT, FEED_PRUNER, WAL_SYNC, CORE, OTHER}) {
             out.put(g, 0L);
         }
         return snapshot(out, ThreadGroupCpu::group);
@@ -74,6 +76,12 @@ public final class ThreadGroupCpu {
         }
         if (name.contains("CompilerThre") || name.startsWith("C1 ") || name.startsWith("C2 ")) {
             return JIT;
+        }
+        if (name.startsWith("tetradb-feed-pr")) {
+            return FEED_PRUNER;
+        }
+        if (name.startsWith("tetradb-wal")) {
+            return WAL_SYNC;
         }
         if (name.startsWith("tetradb-")) {
             return CORE;

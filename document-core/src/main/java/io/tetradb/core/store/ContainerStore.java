@@ -609,7 +609,7 @@ public final class ContainerStore {
             Transaction tx = null;
             int n;
             try {
-                tx = new Transaction(pk, lpPrefix, List.of());
+                tx = new Transaction(pk, lpPrefix, List.of(), entries.size());
                 n = tx.purge(entries);
                 if (n == 0 && tx.staleExpiry.isEmpty()) {
                     return 0;
@@ -1234,10 +1234,15 @@ public final class ContainerStore {
         private long feedTicket;
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
+            this(pk, lpPrefix, ops, ops.size());
+        }
+
+        /** ttl-purge: with its maps sized for {@code items} items (a purge chunk has no operations, only entries). */
+        Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops, int items) {
             this.pk = pk;
             this.lpPrefix = lpPrefix;
             this.ops = ops;
-            int capacity = ops.size() * 2;
+            int capacity = Math.max(ops.size(), items) * 2;
             this.before = new HashMap<>(capacity);
             this.after = new LinkedHashMap<>(capacity);
             this.lastLsn = new HashMap<>(capacity);
