@@ -360,6 +360,27 @@ public final class CosmosContainer {
                 page.caughtUp());
     }
 
+    /**
+     * How many changes follow {@code at} now (the change feed processor's estimated lag): read page by page as a
+     * reader would (metered alike), counted without building the items' trees.
+     */
+    int countChangesAfter(ChangeFeedContinuation at) {
+        ContainerStore store = store();
+        int n = 0;
+        while (true) {
+            io.tetradb.core.feed.ChangeFeedPage page = store.readChangeFeed(new io.tetradb.core.feed.ChangeFeedRequest(
+                    at.mode(), at.range(), at.partitionKey(), at.position(), at.notBeforeMillis(), 1000, at.cursor()),
+                    null).page();
+            n += page.changes().size();
+            boolean moved = page.continuation() != at.position() || !java.util.Objects.equals(page.cursor(), at.cursor());
+            if (page.caughtUp() || !moved) {
+                return n;
+            }
+            at = new ChangeFeedContinuation(at.containerRid(), at.mode(), at.range(), at.partitionKey(),
+                    page.continuation(), at.notBeforeMillis(), page.cursor());
+        }
+    }
+
     /** One feed range per physical partition, in EPK order. */
     public List<FeedRange> getFeedRanges() {
         return CosmosException.call(() -> store().partitionMap().partitions().stream()

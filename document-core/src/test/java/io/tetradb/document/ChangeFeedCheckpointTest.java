@@ -57,8 +57,9 @@ class ChangeFeedCheckpointTest {
             }
             ChangeFeedProcessorTest.await("every change delivered", () -> delivered.size() == n);
             // idle: each worker saves its handled position within a checkpoint interval
-            ChangeFeedProcessorTest.await("every lease at the end of the feed", () -> p.getEstimatedLag().values()
-                    .stream().allMatch(lag -> lag == 0));
+            LeasedChangeFeedProcessor leased = (LeasedChangeFeedProcessor) p;
+            ChangeFeedProcessorTest.await("every lease at the end of the feed", () -> leased
+                    .estimatedLagOfSavedLeases().values().stream().allMatch(lag -> lag == 0));
             long elapsedMillis = (System.nanoTime() - started) / 1_000_000;
             long leaseWrites = 0;
             List<ObjectNode> docs = new ArrayList<>();
@@ -75,6 +76,58 @@ class ChangeFeedCheckpointTest {
                     + " handled pages in " + elapsedMillis + " ms");
             assertTrue(leaseWrites <= bound, leaseWrites + " lease writes in " + elapsedMillis + " ms for "
                     + pages.get() + " handled pages: more than one per lease per interval (" + bound + ")");
+            p.stop();
+        }
+    }
+
+    /**
+     * While a worker is busy its lease may hold a position up to a checkpoint interval old; the estimated lag of this
+     * host's own leases counts from what its workers handled (the lease is kept from being checkpointed here by an
+     * hour-long interval, so the two differ for certain).
+     */
+    @Test
+    void estimatedLagOfABusyWorkerCountsFromWhatItHandled() throws Exception {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("db");
+            CosmosDatabase db = client.getDatabase("db");
+            db.createContainer(new CosmosContainerProperties("feed", "/pk")); // one feed range, one lease
+            db.createContainer("leases", "/id");
+            CosmosContainer feed = db.getContainer("feed");
+            for (int i = 0; i < 30; i++) {
+                feed.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % 5)));
+            }
+            java.util.concurrent.CountDownLatch secondPage = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            AtomicInteger handled = new AtomicInteger();
+            ChangeFeedProcessorOptions options = new ChangeFeedProcessorOptions().setStartFromBeginning(true)
+                    .setMaxItemCount(10).setLeaseAcquireInterval(Duration.ofMillis(100))
+                    .setLeaseRenewInterval(Duration.ofSeconds(60)).setLeaseExpirationInterval(Duration.ofSeconds(120));
+            LeasedChangeFeedProcessor p = (LeasedChangeFeedProcessor) new ChangeFeedProcessorBuilder().hostName("h")
+                    .feedContainer(feed).leaseContainer(db.getContainer("leases")).options(options)
+                    .handleChanges(changes -> {
+                        if (handled.get() == 10) { // the second page: busy until the test lets it go
+                            secondPage.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        handled.addAndGet(changes.size());
+                    }).buildChangeFeedProcessor();
+            p.checkpointInterval(Duration.ofHours(1));
+            p.start();
+            try {
+                assertTrue(secondPage.await(30, java.util.concurrent.TimeUnit.SECONDS), "second page not handed");
+                // the first page (10 changes) is handled, the second is in the handler: 20 still to handle
+                java.util.Map<String, Integer> lag = p.getEstimatedLag();
+                assertEquals(1, lag.size());
+                assertEquals(20, lag.values().iterator().next(), "lag from the handled position");
+                // the lease itself still holds the start: a lag read from it alone says 30
+                assertEquals(30, p.estimatedLagOfSavedLeases().values().iterator().next());
+            } finally {
+                release.countDown();
+            }
             p.stop();
         }
     }

@@ -13,11 +13,13 @@ import java.util.Map;
  * (RocksDB's flushes and compactions, GC, the JIT) are listed there too, which the JVM's thread bean does not show.
  * A thread that ends between two snapshots loses its CPU from the difference: the benchmark's writers count their own.
  */
-final class ThreadGroupCpu {
+public final class ThreadGroupCpu {
     static final String PROCESSOR = "processor";
     static final String ROCKSDB = "rocksdb";
     static final String GC = "gc";
     static final String JIT = "jit";
+    static final String FEED_PRUNER = "feed-pruner";
+    static final String WAL_SYNC = "wal-sync";
     static final String CORE = "core-background";
     static final String OTHER = "other";
     private static final long NANOS_PER_TICK = 10_000_000L;
@@ -28,9 +30,14 @@ final class ThreadGroupCpu {
     /** CPU nanoseconds so far per group (empty where {@code /proc} is not there). */
     static Map<String, Long> snapshot() {
         Map<String, Long> out = new LinkedHashMap<>();
-        for (String g : new String[]{PROCESSOR, ROCKSDB, GC, JIT, CORE, OTHER}) {
+        for (String g : new String[]{PROCESSOR, ROCKSDB, GC, JIT, FEED_PRUNER, WAL_SYNC, CORE, OTHER}) {
             out.put(g, 0L);
         }
+        return snapshot(out, ThreadGroupCpu::group);
+    }
+
+    /** CPU nanoseconds so far per group that {@code grouping} gives a thread's (15-character) name, added to {@code out}. */
+    public static Map<String, Long> snapshot(Map<String, Long> out, java.util.function.Function<String, String> grouping) {
         Path tasks = Path.of("/proc/self/task");
         if (!Files.isDirectory(tasks)) {
             return out;
@@ -48,7 +55,7 @@ final class ThreadGroupCpu {
                 String name = line.substring(open + 1, close);
                 String[] f = line.substring(close + 2).trim().split(" ");
                 long cpu = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * NANOS_PER_TICK;
-                out.merge(group(name), cpu, Long::sum);
+                out.merge(grouping.apply(name), cpu, Long::sum);
             }
         } catch (IOException e) {
             return out;
@@ -56,7 +63,7 @@ final class ThreadGroupCpu {
         return out;
     }
 
-    static String group(String name) {
+    public static String group(String name) {
         if (name.startsWith("tetradb-cfp")) {
             return PROCESSOR;
         }
@@ -70,6 +77,12 @@ final class ThreadGroupCpu {
         if (name.contains("CompilerThre") || name.startsWith("C1 ") || name.startsWith("C2 ")) {
             return JIT;
         }
+        if (name.startsWith("tetradb-feed-pr")) {
+            return FEED_PRUNER;
+        }
+        if (name.startsWith("tetradb-wal")) {
+            return WAL_SYNC;
+        }
         if (name.startsWith("tetradb-")) {
             return CORE;
         }
@@ -77,7 +90,7 @@ final class ThreadGroupCpu {
     }
 
     /** {@code after - before}, group by group. */
-    static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
+    public static Map<String, Long> minus(Map<String, Long> after, Map<String, Long> before) {
         Map<String, Long> out = new LinkedHashMap<>();
         after.forEach((g, v) -> out.put(g, v - before.getOrDefault(g, 0L)));
         return out;

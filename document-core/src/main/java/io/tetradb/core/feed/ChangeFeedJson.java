@@ -43,7 +43,7 @@ public final class ChangeFeedJson {
         }
         ObjectNode item;
         if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
-            item = io.tetradb.core.item.StoredItems.parse(stored);
+            item = io.tetradb.core.item.StoredItems.parseChange(stored); // with room for _lsn
         } else {
             try {
                 item = (ObjectNode) mapper.readTree(stored, io.tetradb.core.store.ItemCodec.HEADER,

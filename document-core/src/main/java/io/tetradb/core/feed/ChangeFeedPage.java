@@ -84,7 +84,7 @@ public record ChangeFeedPage(List<Change> changes, long continuation, boolean ca
          */
         public ObjectNode tree(ObjectMapper mapper) {
             if (stored != null && io.tetradb.core.item.StoredItems.isBinary(stored)) {
-                ObjectNode node = io.tetradb.core.index.JsonTextForm.of(io.tetradb.core.item.StoredItems.parse(stored));
+                ObjectNode node = io.tetradb.core.index.JsonTextForm.of(io.tetradb.core.item.StoredItems.parseChange(stored));
                 node.put("_lsn", record.lsn());
                 asJsonReadsIntegers(node);
                 return node;

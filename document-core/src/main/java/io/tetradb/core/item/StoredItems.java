@@ -69,7 +69,18 @@ public final class StoredItems {
 
     /** The whole item, system properties included, as a tree. */
     public static ObjectNode parse(byte[] stored) {
-        ObjectNode item = BinaryItemReader.readObject(stored, HEADER);
+        return withTrailer(stored, BinaryItemReader.readObject(stored, HEADER));
+    }
+
+    /**
+     * As {@link #parse(byte[])} for a change feed, whose item gets {@code _lsn} after the system properties: the tree
+     * is made with room for it.
+     */
+    public static ObjectNode parseChange(byte[] stored) {
+        return withTrailer(stored, (ObjectNode) BinaryItemWalker.read(stored, HEADER, TreeBuilder.CHANGE));
+    }
+
+    private static ObjectNode withTrailer(byte[] stored, ObjectNode item) {
         int at = BinaryItemReader.skip(stored, HEADER);
         long v = BinaryItemReader.varintAt(stored, at);
         String rid = string(stored, v);

@@ -12,8 +12,11 @@ import java.util.concurrent.locks.LockSupport;
  * wait at most one small batch. Its counters are what the metrics report shows.
  */
 public final class TtlPurger {
-    /** Expired entries taken per container per round (deleted in transactions of at most 128 per partition). */
-    static final int BATCH = 2048;
+    /**
+     * Expired entries taken per container per round (deleted in transactions of at most 128 per partition; system
+     * property {@code tetradb.ttl.purgeBatch}).
+     */
+    static final int BATCH = Integer.getInteger("tetradb.ttl.purgeBatch", 2048);
     private static final long IDLE_NANOS = 200_000_000L;
 
     private final CoreStore store;
