@@ -145,7 +145,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void mongoServesDocumentsAndRefusesIndexBuildsWithIllegalOperation() {
+    void mongoServesDocumentsAndPlainIndexesAndRefusesUniqueAndTtlIndexesWithIllegalOperation() throws Exception {
         try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
             MongoCollection<Document> people = mongo.getDatabase("app").getCollection("people");
             people.insertOne(new Document("_id", 1).append("name", "ann"));
@@ -161,6 +161,23 @@ class SharedEngineFacesTest {
             assertEquals(List.of("_id_"), indexes, "a refused index is not listed");
             people.insertOne(new Document("_id", 2).append("name", "ann")); // no unique index was made
             assertEquals(2, people.countDocuments(new Document("name", "ann")));
+            // a plain index is served: its build is an index rebuild through the contracts
+            for (int i = 3; i < 23; i++) {
+                people.insertOne(new Document("_id", i).append("name", "n" + (i % 4)).append("age", i));
+            }
+            assertEquals("age_1", people.createIndex(Indexes.ascending("age")));
+            assertEquals(List.of("_id_", "age_1"),
+                    people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>()));
+            assertEquals(List.of(21, 22), people.find(new Document("age", new Document("$gt", 20)))
+                    .map(d -> d.getInteger("age")).into(new java.util.ArrayList<>()));
+            Document plan = people.find(new Document("age", new Document("$gt", 20))).explain();
+            assertTrue(plan.toJson().contains("IXSCAN"), plan.toJson());
+            assertTrue(server.client().coreStore().container("app", "people").checkIndexes().consistent());
+            people.dropIndex("age_1");
+            assertEquals(List.of("_id_"),
+                    people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>()));
+            server.client().coreStore().container("app", "people").awaitIndexRebuild();
+            assertTrue(server.client().coreStore().container("app", "people").checkIndexes().consistent());
         }
     }
 
