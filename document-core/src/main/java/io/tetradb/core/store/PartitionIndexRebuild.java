@@ -157,6 +157,11 @@ final class PartitionIndexRebuild {
                         List<ByteBuffer> is = container.indexEntries(docKey, tree, ts, to);
                         index.diff(was, is);
                         delta += ContainerStore.bytes(is) - ContainerStore.bytes(was); // as the writers count them
+                        if (!was.equals(is)) {
+                            // the item written back unchanged: the contract's terms are those of the write's items
+                            // (PartitionWrite.terms), so another engine (Cassandra) takes these as its term rows
+                            ws.put(Space.DOCS, docKey, item.value());
+                        }
                         items++;
                     }
                     if (chunk.size() < SCAN_ITEMS) {
