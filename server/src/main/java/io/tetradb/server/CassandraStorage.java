@@ -132,7 +132,7 @@ final class CassandraStorage implements AutoCloseable {
     static String refusedNotice() {
         return "on Cassandra (" + io.tetradb.core.storage.SharedEngineRefusal.OPTION + "): served: databases, "
                 + "containers, items (CRUD, patch, batches, stored procedures, unique keys), queries and the change "
-                + "feed; refused or off, as they still need the local engine: "
+                + "feed, indexing-policy replaces and plain Mongo indexes (index rebuilds through the contracts); refused or off, as they still need the local engine: "
                 + String.join("; ", io.tetradb.core.storage.SharedEngineRefusal.refused());
     }
 }

@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
  * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
- * the storage contracts and answers what still needs the local engine (TTL, index rebuilds, face-unique indexes) with
+ * the storage contracts (index rebuilds included) and answers what still needs the local engine (TTL changes, Mongo indexes) with
  * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
  * through the contracts.
  */
@@ -89,7 +89,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void cosmosServesItemsQueriesAndTtlContainersAndRefusesTtlAndPolicyChanges() throws Exception {
+    void cosmosServesItemsQueriesTtlContainersAndPolicyChangesAndRefusesTtlChanges() throws Exception {
         cosmos.createDatabaseIfNotExists("shop");
         cosmos.getDatabase("shop").createContainer("orders", "/pk");
         CosmosContainer orders = cosmos.getDatabase("shop").getContainer("orders");
@@ -124,14 +124,28 @@ class SharedEngineFacesTest {
         policy.setIncludedPaths(List.of(new IncludedPath("/qty/?")));
         policy.setExcludedPaths(List.of(new com.azure.cosmos.models.ExcludedPath("/*")));
         props.setIndexingPolicy(policy);
-        CosmosException replace = assertThrows(CosmosException.class, () -> orders.replace(props));
-        assertEquals(400, replace.getStatusCode());
-        assertTrue(replace.getMessage().contains("indexing policy"), replace.getMessage());
-        assertTrue(replace.getMessage().contains("--storage cassandra"), replace.getMessage());
+        // an indexing-policy replace is served: one logical partition converted per conditional apply, the progress
+        // header answered from the rebuild record in the shared metadata
+        for (int i = 0; i < 20; i++) {
+            orders.createItem(json.readTree("{\"id\":\"r" + i + "\",\"pk\":\"p" + (i % 7) + "\",\"qty\":" + i
+                    + "}"));
+        }
+        assertEquals(200, orders.replace(props).getStatusCode());
+        long progress = orders.read(new com.azure.cosmos.models.CosmosContainerRequestOptions().setQuotaInfoEnabled(true))
+                .getIndexTransformationProgress();
+        assertTrue(progress >= 0 && progress <= 100, "progress " + progress);
+        assertEquals(List.of(19), orders.queryItems("SELECT VALUE c.qty FROM c WHERE c.qty > 18",
+                new CosmosQueryRequestOptions(), Integer.class).stream().toList(), "right while the index is rebuilt");
+        server.client().coreStore().container("shop", "orders").awaitIndexRebuild();
+        assertEquals(100, orders.read(new com.azure.cosmos.models.CosmosContainerRequestOptions()
+                .setQuotaInfoEnabled(true)).getIndexTransformationProgress());
+        assertTrue(server.client().coreStore().container("shop", "orders").checkIndexes().consistent());
+        assertEquals(List.of(19), orders.queryItems("SELECT VALUE c.qty FROM c WHERE c.qty > 18",
+                new CosmosQueryRequestOptions(), Integer.class).stream().toList());
     }
 
     @Test
-    void mongoServesDocumentsAndRefusesIndexBuildsWithIllegalOperation() {
+    void mongoServesDocumentsAndPlainIndexesAndRefusesUniqueAndTtlIndexesWithIllegalOperation() throws Exception {
         try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
             MongoCollection<Document> people = mongo.getDatabase("app").getCollection("people");
             people.insertOne(new Document("_id", 1).append("name", "ann"));
@@ -147,6 +161,23 @@ class SharedEngineFacesTest {
             assertEquals(List.of("_id_"), indexes, "a refused index is not listed");
             people.insertOne(new Document("_id", 2).append("name", "ann")); // no unique index was made
             assertEquals(2, people.countDocuments(new Document("name", "ann")));
+            // a plain index is served: its build is an index rebuild through the contracts
+            for (int i = 3; i < 23; i++) {
+                people.insertOne(new Document("_id", i).append("name", "n" + (i % 4)).append("age", i));
+            }
+            assertEquals("age_1", people.createIndex(Indexes.ascending("age")));
+            assertEquals(List.of("_id_", "age_1"),
+                    people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>()));
+            assertEquals(List.of(21, 22), people.find(new Document("age", new Document("$gt", 20)))
+                    .map(d -> d.getInteger("age")).into(new java.util.ArrayList<>()));
+            Document plan = people.find(new Document("age", new Document("$gt", 20))).explain();
+            assertTrue(plan.toJson().contains("IXSCAN"), plan.toJson());
+            assertTrue(server.client().coreStore().container("app", "people").checkIndexes().consistent());
+            people.dropIndex("age_1");
+            assertEquals(List.of("_id_"),
+                    people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>()));
+            server.client().coreStore().container("app", "people").awaitIndexRebuild();
+            assertTrue(server.client().coreStore().container("app", "people").checkIndexes().consistent());
         }
     }
 

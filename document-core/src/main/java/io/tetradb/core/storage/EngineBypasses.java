@@ -18,7 +18,9 @@ public final class EngineBypasses {
                     + "it; ChangeFeed.setPolicy)",
             "face-unique indexes (FaceUniqueIndexes)",
             "TTL expiry rule rebuilds (a changed defaultTtl, a date-field expiry: ExpiryIndex.rebuild)",
-            "index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill)");
+            "the embedded engine's index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill; on a shared "
+                    + "engine a policy replace converts one logical partition per conditional apply instead: "
+                    + "PartitionIndexRebuild)");
 
     /** The paths still on the embedded engine; empty once the core runs wholly on the contracts. */
     public static List<String> remaining() {

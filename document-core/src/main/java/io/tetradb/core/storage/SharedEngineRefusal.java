@@ -19,8 +19,8 @@ public final class SharedEngineRefusal extends StoreException {
     private static final List<String> REFUSED = List.of(
             "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
                     + " TTL index): no expiry index rebuild",
-            "indexing-policy replaces (a Cosmos container replace with another policy, a Mongo createIndex/dropIndex):"
-                    + " no index rebuild",
+            "Mongo unique and TTL indexes (createIndex/dropIndex of one; plain Mongo indexes and Cosmos"
+                    + " indexing-policy replaces are served: PartitionIndexRebuild)",
             "face-unique indexes (a Mongo unique index)",
             "background jobs: partition size splits (token ranges on Cassandra)");
 

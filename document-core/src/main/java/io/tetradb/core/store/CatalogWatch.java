@@ -24,6 +24,11 @@ final class CatalogWatch {
         this.latest = this.refreshed = metadata.isShared() ? metadata.catalogStamp() : 0;
     }
 
+    /** How long a server may serve a cached definition another server replaced (shared-engine index rebuilds wait it). */
+    long intervalMillis() {
+        return intervalNanos / 1_000_000L;
+    }
+
     void intervalMillis(long millis) {
         intervalNanos = millis * 1_000_000L;
     }

@@ -59,6 +59,8 @@ public final class ContainerStore {
     private volatile IndexingState indexing;
     /** The background rebuild after a policy change, or null. */
     private volatile IndexRebuild rebuild;
+    /** Shared-engine hook: which policy each logical partition's index terms follow (PartitionPolicyEpochs). */
+    final PartitionPolicyEpochs policyEpochs;
     private final PathDictionary paths;
     /** When items expire (see {@link ExpiryIndex}); swapped whole, under the exclusive {@link #mapLock}. */
     private volatile io.tetradb.core.ttl.ExpiryRule expiry;
@@ -114,6 +116,7 @@ public final class ContainerStore {
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
         this.map = map;
         this.indexing = indexing;
+        this.policyEpochs = new PartitionPolicyEpochs(store, this); // shared-engine hook
         this.paths = new PathDictionary(store.metadata(), definition.collId()); // metadata contract
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
@@ -216,6 +219,9 @@ public final class ContainerStore {
      * (0–99; items written meanwhile move it a little).
      */
     public long indexTransformationProgress() {
+        if (store.onSharedEngine()) { // shared-engine hook: any server's rebuild, from its record in the metadata
+            return PartitionIndexRebuild.progress(store, this);
+        }
         IndexingState s = indexing;
         if (!s.rebuilding()) {
             return 100;
@@ -1212,7 +1218,9 @@ public final class ContainerStore {
         /** Reads inside batches and scripts read at the account's level: 2 under strong / bounded staleness. */
         private final int readFactor = store.consistency().readChargeFactor(null); // consistency
         /** Read under the locks, so no rebuild chunk moves its cursor across this partition meanwhile. */
-        private final IndexingState policies = indexing;
+        private IndexingState policies = indexing; // shared engine: the partition's own policy epoch (constructor)
+        /** Shared-engine hook: the policy of this partition's terms and the epoch to record with them, or null. */
+        private PartitionPolicyEpochs.Decision epochDecision;
         private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
         private final Map<String, Long> expiryAfter = new HashMap<>();
@@ -1264,6 +1272,10 @@ public final class ContainerStore {
             // version check and both writers were acknowledged (two winners of one duplicate-id or If-Match race).
             this.stats = LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
             this.lsn = stats.lsn();
+            if (store.onSharedEngine()) { // shared-engine hook: the partition's policy epoch, read after its version
+                epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
+                policies = IndexingState.settled(epochDecision.policy());
+            }
             List<byte[]> values = idKeys.isEmpty() ? List.of() : idKeys.size() == 1
                     ? Arrays.asList(reads.item(idKeys.get(0)))
                     : reads.items(idKeys);
@@ -1746,6 +1758,7 @@ public final class ContainerStore {
             }
             if (lsn != stats.lsn()) {
                 ws.put(Space.META, statsKey(), new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn).encode());
+                PartitionPolicyEpochs.addTo(epochDecision, lpPrefix, ws); // shared-engine hook: a partition without one
             }
             feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis()); // last: nothing can fail after it
             return ws;

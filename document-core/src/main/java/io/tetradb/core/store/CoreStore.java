@@ -132,9 +132,7 @@ public final class CoreStore implements AutoCloseable {
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
         CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
                 config.blockCacheBytes()), metadata, partitions);
-        if (!store.sharedEngine) { // shared-engine hook: these jobs read and write the local engine
-            store.resumeIndexRebuilds();
-        }
+        store.resumeIndexRebuilds(); // on a shared engine through the contracts (PartitionIndexRebuild)
         store.ttlPurger.start(); // on a shared engine through the contracts (TtlContractPath)
         return store;
     }
@@ -264,6 +262,10 @@ public final class CoreStore implements AutoCloseable {
     /** How often (ms) a store sharing its metadata re-reads the catalog stamp; 0: at every container lookup. */
     public void catalogCheckMillis(long millis) {
         catalogWatch.intervalMillis(millis);
+    }
+
+    long catalogCheckMillis() {
+        return catalogWatch.intervalMillis();
     }
     // ---- end metadata contract ----
 
@@ -545,7 +547,6 @@ public final class CoreStore implements AutoCloseable {
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
                 refuseOnSharedEngine(!java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive),
                         "changing a container's default time to live (an expiry index rebuild)");
-                refuseOnSharedEngine(policyChanged, "replacing a container's indexing policy (an index rebuild)");
                 byte[] defBytes = json(def);
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite ws = read == null ? new MetaWrite().put(Keys.container(database, id), defBytes)
@@ -554,6 +555,10 @@ public final class CoreStore implements AutoCloseable {
                 if (policyChanged) {
                     ws.put(Keys.indexRebuild(old.collId()),
                             new RebuildRecord(database, id, old.indexingPolicy(), null, 0).encode());
+                    if (sharedEngine) { // shared-engine hook: any server resolves a partition's policy epoch
+                        PartitionPolicyEpochs.register(ws, old.collId(), old.indexingPolicy());
+                        PartitionPolicyEpochs.register(ws, old.collId(), indexingPolicy);
+                    }
                 }
                 c.mapLock.writeLock().lock(); // no writer between the policy switch in META and in memory
                 try {
@@ -633,6 +638,12 @@ public final class CoreStore implements AutoCloseable {
                         .deleteRange(Space.META, Keys.statsPrefix(collId), Keys.statsPrefix(collId + 1))
                         .deleteRange(Space.META, Keys.physicalPartitionPrefix(collId), Keys.physicalPartitionPrefix(collId + 1))
                         .delete(Space.META, Keys.indexRebuild(collId))
+                        .deleteRange(Space.META, PartitionPolicyEpochs.containerPrefix(PartitionPolicyEpochs.PARTITION_EPOCH,
+                                collId), PartitionPolicyEpochs.containerPrefix(PartitionPolicyEpochs.PARTITION_EPOCH,
+                                collId + 1)) // shared-engine hook: partitions' policy epochs and registered policies
+                        .deleteRange(Space.META, PartitionPolicyEpochs.containerPrefix(
+                                PartitionPolicyEpochs.REGISTERED_POLICY, collId), PartitionPolicyEpochs.containerPrefix(
+                                PartitionPolicyEpochs.REGISTERED_POLICY, collId + 1))
                         .deleteRange(Space.META, Keys.scriptPrefix(collId), Keys.scriptPrefix(collId + 1))
                         ;
                 ExpiryIndex.dropAll(ws, collId);
@@ -795,7 +806,8 @@ public final class CoreStore implements AutoCloseable {
                 boolean newDefinition = version == null || version != e.version();
                 boolean newMap = map.epoch() != c.partitionMap().epoch();
                 // a rebuild another server ran (none of ours) and ended: its record is gone
-                boolean rebuildEnded = !newDefinition && c.isIndexRebuilding() && c.indexRebuild() == null
+                boolean rebuildEnded = !newDefinition && c.isIndexRebuilding()
+                        && (c.indexRebuild() == null || !c.indexRebuild().isAlive()) // shared engine: a job of ours ended
                         && rebuildRecord(def.collId()) == null;
                 if (!newDefinition && !newMap && !rebuildEnded) {
                     continue;
@@ -815,6 +827,12 @@ public final class CoreStore implements AutoCloseable {
                     }
                 } finally {
                     c.mapLock.writeLock().unlock();
+                }
+                RebuildRecord unfinished;
+                if (sharedEngine && !closed && c.isIndexRebuilding() // shared-engine hook: every server runs the job
+                        && (c.indexRebuild() == null || !c.indexRebuild().isAlive())
+                        && (unfinished = rebuildRecord(def.collId())) != null) {
+                    startIndexRebuild(c, unfinished.previousPolicy());
                 }
             }
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again

@@ -41,6 +41,8 @@ final class IndexRebuild {
     private final JsonNode previousPolicy;
     private final Thread thread;
     private volatile boolean stopped;
+    /** Shared-engine hook: on a shared engine the steps convert one logical partition each, or null. */
+    private final PartitionIndexRebuild shared;
 
     IndexRebuild(CoreStore store, ContainerStore container, JsonNode previousPolicy) {
         this.store = store;
@@ -48,6 +50,8 @@ final class IndexRebuild {
         this.previousPolicy = previousPolicy;
         this.thread = new Thread(this::run, "tetradb-index-rebuild-" + container.definition().id());
         thread.setDaemon(true);
+        this.shared = store.onSharedEngine() ? new PartitionIndexRebuild(store, container, previousPolicy, () -> stopped)
+                : null;
     }
 
     void start() {
@@ -95,6 +99,9 @@ final class IndexRebuild {
 
     /** Converts one chunk; false when there is nothing left (or the job must end). */
     private boolean step() {
+        if (shared != null) { // shared-engine hook: one logical partition per conditional apply
+            return shared.step();
+        }
         IndexingState s = container.indexingState();
         if (!s.rebuilding()) {
             return false;

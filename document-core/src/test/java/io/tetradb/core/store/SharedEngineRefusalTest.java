@@ -69,9 +69,7 @@ class SharedEngineRefusalTest {
                 .definition().defaultTimeToLive());
         ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
         assertRefused("default time to live", () -> store.replaceContainer("db", "c", null, null, -1));
-        assertRefused("indexing policy", () -> store.replaceContainer("db", "c", null, json.readTree(
-                "{\"indexingMode\":\"consistent\",\"includedPaths\":[{\"path\":\"/a/?\"}],"
-                        + "\"excludedPaths\":[{\"path\":\"/*\"}]}"), null));
+        // an indexing-policy replace is served through the contracts (PartitionIndexRebuild, SharedIndexRebuildContract)
         assertNull(store.container("db", "c").definition().defaultTimeToLive());
         assertRefused("unique index", () -> c.addUniqueIndex(new UniqueIndexDefinition("u", "mongo",
                 json.readTree("{\"key\":{\"a\":1}}"), false)));

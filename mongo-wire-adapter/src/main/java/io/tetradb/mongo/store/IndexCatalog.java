@@ -129,7 +129,7 @@ public final class IndexCatalog {
                         + "options exists: " + existing.toJson());
             }
         }
-        refuseOnSharedEngine("createIndexes");
+        refuseOnSharedEngine("createIndexes", spec); // shared-engine hook: a plain index is a policy rebuild there
         BsonDocument stored = new BsonDocument("_id", new BsonString(coll.name() + "." + name.asString().getValue()))
                 .append("ns", new BsonString(coll.namespace())).append("name", name).append("key", key);
         for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
@@ -171,7 +171,7 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
-        refuseOnSharedEngine("dropIndexes");
+        refuseOnSharedEngine("dropIndexes", d.doc());
         synchronized (coll.uniqueLock) {
             try {
                 sys.delete(d, new double[1]);
@@ -239,14 +239,17 @@ public final class IndexCatalog {
     }
 
     /**
-     * --storage cassandra: a new or dropped index changes the core's indexing policy, whose rebuild (and a unique or
-     * TTL index's entries) still needs the local engine; refused before the index catalog changes (IllegalOperation).
+     * --storage cassandra: a new or dropped plain index changes the core's indexing policy, whose rebuild runs through
+     * the storage contracts (one logical partition per conditional apply); a unique index's owners and a TTL index's
+     * expiry entries still need the local engine: refused before the index catalog changes (IllegalOperation).
      */
-    private void refuseOnSharedEngine(String command) {
-        if (catalog.store().onSharedEngine()) {
-            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, command + " is not supported with "
-                    + io.tetradb.core.storage.SharedEngineRefusal.OPTION + " yet: an index build still needs the "
-                    + "local data directory's engine (issue 20); only the _id index is served");
+    private void refuseOnSharedEngine(String command, BsonDocument spec) {
+        boolean unique = spec.getBoolean("unique", BsonBoolean.FALSE).getValue();
+        if (catalog.store().onSharedEngine() && (unique || spec.containsKey("expireAfterSeconds"))) {
+            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, command + " of a " + (unique ? "unique" : "TTL")
+                    + " index is not supported with " + io.tetradb.core.storage.SharedEngineRefusal.OPTION
+                    + " yet: its entries still need the local data directory's engine (issue 20); plain indexes are "
+                    + "served");
         }
     }
 
