@@ -78,6 +78,10 @@ public final class CoreStore implements AutoCloseable {
                         60_000)) // shared-feed hook: prunes through the item store, a listing of its partitions a pass
                         : java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
         changeFeeds.pruneThroughContract(partitions != null); // shared-feed hook: the records are on the item store
+        changeFeeds.cursorTokens(new io.tetradb.core.feed.FeedCursorTokens(this.metadata)); // feed-tokens hook
+        if (sharedEngine) { // shared-policy hook: every server's writers follow the policy in the shared metadata
+            changeFeeds.sharedPolicies(new io.tetradb.core.feed.SharedFeedPolicies(this.metadata));
+        }
         this.ttlPurger = new TtlPurger(this); // after the feeds: its deletes write change records
     }
 
@@ -639,6 +643,7 @@ public final class CoreStore implements AutoCloseable {
                 UniqueKeyIndex.dropAll(ws, collId);
                 FaceUniqueIndexes.dropAll(ws, collId);
                 changeFeeds.keepHighWater(ws);
+                io.tetradb.core.feed.SharedFeedPolicies.dropWith(ws, collId); // shared-policy hook
                 // the definition goes only if no other server changed it since it was read (else 404 or read again)
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite w = read == null ? new MetaWrite().delete(Keys.container(database, id))
@@ -818,6 +823,7 @@ public final class CoreStore implements AutoCloseable {
                 }
             }
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
+            changeFeeds.reloadSharedPolicies(); // shared-policy hook: a policy another server set
             if (stamp != null) {
                 catalogWatch.refreshed(stamp);
             }
