@@ -134,8 +134,10 @@ public final class CoreStore implements AutoCloseable {
      */
     public static CoreStore open(StoreConfig config, MetadataStore metadata,
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
-        CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
-                config.blockCacheBytes()), metadata, partitions);
+        // local-engine hook: with metadata and items both shared nothing durable is local, so no RocksDB is opened
+        io.tetradb.core.storage.StorageEngine local = metadata != null && partitions != null ? new io.tetradb.core.storage.ProcessMemoryEngine()
+                : RocksEngine.open(config.dataDirectory(), config.durability(), config.blockCacheBytes());
+        CoreStore store = new CoreStore(config, local, metadata, partitions);
         if (!store.sharedEngine) { // shared-engine hook: these jobs read and write the local engine
             store.resumeIndexRebuilds();
         }
