@@ -211,7 +211,42 @@ public abstract class SharedFeedContract {
         assertEquals(3, partitions.partitions(kept, null, null).size());
         assertEquals(20, b.getDatabase(db).getContainer("kept").queryItems("SELECT * FROM c",
                 new CosmosQueryRequestOptions(), JsonNode.class).stream().count());
+        System.setProperty("tetradb.containerDrops.graceMillis", "0");
+        try {
+            b.coreStore().dropDeletedContainersNow(); // past the grace: the last pass removes the marker
+        } finally {
+            System.clearProperty("tetradb.containerDrops.graceMillis");
+        }
         assertEquals(0, b.coreStore().dropDeletedContainersNow(), "the marker is gone with the rows");
+    }
+
+    /**
+     * A server that still has a deleted container cached (its catalog check not due yet) writes into it after the
+     * deletion and after a drop pass: the marker outlives the deletion by a grace period, and the next pass removes
+     * those late rows too (before: left behind, unreachable).
+     */
+    @Test
+    void aLateWriteByAServerThatStillHadTheContainerCachedIsDroppedByTheNextPass() {
+        System.setProperty("tetradb.containerDrops.manual", "true");
+        try {
+            CosmosClient a = server("a");
+            CosmosClient b = server("b");
+            b.coreStore().catalogCheckMillis(3_600_000); // b will not notice the deletion in this test
+            a.createDatabase(db);
+            a.getDatabase(db).createContainer("old", "/pk");
+            CosmosContainer onB = b.getDatabase(db).getContainer("old");
+            write(onB, "i0", "p0", 0, new HashMap<>());
+            int collId = a.coreStore().container(db, "old").definition().collId();
+            a.getDatabase(db).getContainer("old").delete();
+            a.coreStore().dropDeletedContainersNow();
+            assertEquals(List.of(), partitions.partitions(collId, null, null));
+            write(onB, "late1", "p1", 1, new HashMap<>()); // b's cache still has it
+            assertEquals(1, partitions.partitions(collId, null, null).size(), "the late write landed");
+            assertEquals(1, a.coreStore().dropDeletedContainersNow(), "the marker is still there, in its grace");
+            assertEquals(List.of(), partitions.partitions(collId, null, null), "and the late rows went");
+        } finally {
+            System.clearProperty("tetradb.containerDrops.manual");
+        }
     }
 
     /**

@@ -267,6 +267,10 @@ public final class CoreStore implements AutoCloseable {
         return applied;
     }
 
+    long catalogCheckIntervalMillis() {
+        return catalogWatch.intervalMillis();
+    }
+
     /** How often (ms) a store sharing its metadata re-reads the catalog stamp; 0: at every container lookup. */
     public void catalogCheckMillis(long millis) {
         catalogWatch.intervalMillis(millis);
@@ -826,6 +830,7 @@ public final class CoreStore implements AutoCloseable {
             }
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
             changeFeeds.reloadSharedPolicies(); // shared-policy hook: a policy another server set
+            AdjacencyContractPath.followMarks(this, containers.values()); // adjacency another server enabled
             if (stamp != null) {
                 catalogWatch.refreshed(stamp);
             }
