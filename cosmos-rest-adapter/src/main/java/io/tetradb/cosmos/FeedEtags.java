@@ -13,19 +13,29 @@ import java.util.Base64;
  * before. On a shared engine (a container whose feed is read per logical partition) it carries the reader's
  * {@link FeedCursor}, so it is valid on every server of the keyspace and after restarts: {@code "c<base64url>"} of
  * the core's bounded token ({@link FeedCursorTokens}: the cursor inline up to 1.5 KB, else the id of a stored copy),
- * at most about 2 KB in the header whatever the number of partitions. A position etag handed to such a container
- * (from before this codec) is still read the old way: correct on the server that gave it.
+ * at most about 2 KB in the header whatever the number of partitions. A feed started at a point in time keeps it in
+ * its etags ({@code "t<millis>.c…"}): a cursor has no order across partitions, so a partition the first page did
+ * not reach must still skip what came before that time. A position etag handed to such a container (from before this
+ * codec) is still read the old way: correct on the server that gave it.
  */
 final class FeedEtags {
     private static final String CURSOR = "c";
+    private static final String SINCE = "t";
 
     private final ContainerStore store;
     /** The cursor the page starts at; null: the store-wide position ({@code after}) as before. */
     private final FeedCursor start;
+    /** The point in time a cursor etag carries (0: none); then the page's, for the next etag. */
+    private long notBefore;
 
     private FeedEtags(ContainerStore store, FeedCursor start) {
         this.store = store;
         this.start = start;
+    }
+
+    private FeedEtags(ContainerStore store, FeedCursor start, long notBefore) {
+        this(store, start);
+        this.notBefore = notBefore;
     }
 
     /** The start an {@code If-None-Match} asks for ({@code null}: the beginning, or a point in time). */
@@ -40,15 +50,24 @@ final class FeedEtags {
         if (etag.equals("*")) {
             return new FeedEtags(store, null); // resolved per request scope in request()
         }
-        if (!etag.startsWith(CURSOR)) {
+        if (!etag.startsWith(CURSOR) && !etag.startsWith(SINCE)) {
             return new FeedEtags(store, null); // a position etag: the store-wide sequence, as it was given
         }
         try {
+            long since = 0;
+            if (etag.startsWith(SINCE)) {
+                int dot = etag.indexOf('.');
+                since = Long.parseLong(etag.substring(SINCE.length(), dot));
+                etag = etag.substring(dot + 1);
+                if (!etag.startsWith(CURSOR) || since <= 0) {
+                    throw new IllegalArgumentException("not a cursor etag");
+                }
+            }
             byte[] token = Base64.getUrlDecoder().decode(etag.substring(CURSOR.length()));
-            return new FeedEtags(store, store.changeFeed().cursorTokens().decode(token));
+            return new FeedEtags(store, store.changeFeed().cursorTokens().decode(token), since);
         } catch (FeedCursorTokens.Expired e) {
             throw CosmosError.badRequest("If-None-Match '" + ifNoneMatch + "': " + e.getMessage() + ".");
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             throw CosmosError.badRequest("If-None-Match '" + ifNoneMatch + "' is not a change feed continuation (an "
                     + "etag of an earlier change feed response, or * for now).");
         }
@@ -66,8 +85,11 @@ final class FeedEtags {
                 && store.changeFeed().readsPerPartition()) {
             cursor = store.changeFeed().cursorAtNow(r);
         }
-        return cursor == null ? r : new ChangeFeedRequest(r.mode(), r.range(), r.partitionKey(), r.after(),
-                r.notBeforeMillis(), r.maxItems(), cursor);
+        if (cursor == null) {
+            return r;
+        }
+        notBefore = Math.max(notBefore, r.notBeforeMillis()); // If-Modified-Since on the first page, the etag's after
+        return new ChangeFeedRequest(r.mode(), r.range(), r.partitionKey(), r.after(), notBefore, r.maxItems(), cursor);
     }
 
     /** The response's etag: the page's cursor as a token, or its position. */
@@ -75,7 +97,8 @@ final class FeedEtags {
         if (page.cursor() == null) {
             return "\"" + page.continuation() + "\"";
         }
-        return "\"" + CURSOR + Base64.getUrlEncoder().withoutPadding().encodeToString(
+        return "\"" + (notBefore > 0 ? SINCE + notBefore + "." : "") + CURSOR
+                + Base64.getUrlEncoder().withoutPadding().encodeToString(
                 store.changeFeed().cursorTokens().encode(page.cursor())) + "\"";
     }
 
