@@ -78,15 +78,17 @@ final class ChangeFeedReads {
         long after = 0;
         long notBefore = 0;
         String ifNoneMatch = r.header("If-None-Match");
-        if (ifNoneMatch != null) {
+        FeedEtags etags = FeedEtags.of(t.store(), ifNoneMatch); // feed-etags hook: a cursor on a shared engine
+        if (ifNoneMatch != null && !etags.onCursor()) {
             after = ifNoneMatch.trim().equals("*") ? t.store().changeFeed().currentPosition() : position(ifNoneMatch);
         } else if (r.header("If-Modified-Since") != null) {
             notBefore = time(r.header("If-Modified-Since"));
         }
-        io.tetradb.core.store.ChargedChangeFeedPage charged = t.store().readChangeFeed(new ChangeFeedRequest(mode,
-                range, pk, after, notBefore, Queries.pageSize(r)), ConsistencyHeader.of(r));
+        io.tetradb.core.store.ChargedChangeFeedPage charged = t.store().readChangeFeed(etags.request(
+                new ChangeFeedRequest(mode, range, pk, after, notBefore, Queries.pageSize(r)), ifNoneMatch),
+                ConsistencyHeader.of(r));
         ChangeFeedPage page = charged.page();
-        String etag = "\"" + page.continuation() + "\"";
+        String etag = etags.etag(page);
         if (page.changes().isEmpty() && page.caughtUp()) {
             RestResponse notModified = RestResponse.empty(304, charged.requestCharge());
             notModified.header("etag", etag);

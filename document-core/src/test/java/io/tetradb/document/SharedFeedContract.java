@@ -211,7 +211,42 @@ public abstract class SharedFeedContract {
         assertEquals(3, partitions.partitions(kept, null, null).size());
         assertEquals(20, b.getDatabase(db).getContainer("kept").queryItems("SELECT * FROM c",
                 new CosmosQueryRequestOptions(), JsonNode.class).stream().count());
+        System.setProperty("tetradb.containerDrops.graceMillis", "0");
+        try {
+            b.coreStore().dropDeletedContainersNow(); // past the grace: the last pass removes the marker
+        } finally {
+            System.clearProperty("tetradb.containerDrops.graceMillis");
+        }
         assertEquals(0, b.coreStore().dropDeletedContainersNow(), "the marker is gone with the rows");
+    }
+
+    /**
+     * A server that still has a deleted container cached (its catalog check not due yet) writes into it after the
+     * deletion and after a drop pass: the marker outlives the deletion by a grace period, and the next pass removes
+     * those late rows too (before: left behind, unreachable).
+     */
+    @Test
+    void aLateWriteByAServerThatStillHadTheContainerCachedIsDroppedByTheNextPass() {
+        System.setProperty("tetradb.containerDrops.manual", "true");
+        try {
+            CosmosClient a = server("a");
+            CosmosClient b = server("b");
+            b.coreStore().catalogCheckMillis(3_600_000); // b will not notice the deletion in this test
+            a.createDatabase(db);
+            a.getDatabase(db).createContainer("old", "/pk");
+            CosmosContainer onB = b.getDatabase(db).getContainer("old");
+            write(onB, "i0", "p0", 0, new HashMap<>());
+            int collId = a.coreStore().container(db, "old").definition().collId();
+            a.getDatabase(db).getContainer("old").delete();
+            a.coreStore().dropDeletedContainersNow();
+            assertEquals(List.of(), partitions.partitions(collId, null, null));
+            write(onB, "late1", "p1", 1, new HashMap<>()); // b's cache still has it
+            assertEquals(1, partitions.partitions(collId, null, null).size(), "the late write landed");
+            assertEquals(1, a.coreStore().dropDeletedContainersNow(), "the marker is still there, in its grace");
+            assertEquals(List.of(), partitions.partitions(collId, null, null), "and the late rows went");
+        } finally {
+            System.clearProperty("tetradb.containerDrops.manual");
+        }
     }
 
     /**
@@ -242,6 +277,45 @@ public abstract class SharedFeedContract {
         List<JsonNode> read = new ArrayList<>();
         drain(onB, CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(FeedRange.forFullRange()), read);
         assertLatestOncePerItemInPartitionOrder(read, live);
+    }
+
+    /**
+     * The feed policy is in the shared metadata (issue 20): a server that loaded the container before another set an
+     * all-versions retention writes records with their images (after its next catalog check), so the all-versions
+     * feed read on the first shows the second's create, replace and delete whole; neither server opened a RocksDB
+     * directory of its own.
+     */
+    @Test
+    void aFeedPolicySetOnOneServerIsFollowedByTheOthersWritersWithNoLocalDirectory() {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        b.coreStore().catalogCheckMillis(0); // the catalog stamp at every lookup: no waiting in the test
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("audit", "/pk");
+        CosmosContainer onA = a.getDatabase(db).getContainer("audit");
+        CosmosContainer onB = b.getDatabase(db).getContainer("audit");
+        write(onB, "before", "p0", 0, new HashMap<>()); // b has the container loaded, latest version only
+        a.coreStore().container(db, "audit").changeFeed().setPolicy(
+                new io.tetradb.core.feed.ChangeFeedPolicy(java.time.Duration.ofMinutes(10)));
+        List<JsonNode> none = new ArrayList<>();
+        String token = drain(onA, CosmosChangeFeedRequestOptions.createForProcessingFromNow(FeedRange.forFullRange())
+                .allVersionsAndDeletes(), none);
+        b.coreStore().container(db, "audit"); // a lookup, as every face request makes: b's catalog check
+        write(onB, "x", "p1", 1, new HashMap<>());
+        write(onB, "x", "p1", 2, new HashMap<>());
+        onB.deleteItem("x", new PartitionKey("p1"), new CosmosItemRequestOptions());
+        List<JsonNode> all = new ArrayList<>();
+        drain(onA, CosmosChangeFeedRequestOptions.createForProcessingFromContinuation(token), all);
+        assertEquals(3, all.size(), all.toString());
+        assertEquals(1, all.get(0).get("current").get("n").asInt(), all.toString());
+        assertEquals(2, all.get(1).get("current").get("n").asInt());
+        assertEquals(1, all.get(1).get("previous").get("n").asInt(), "the image before, kept by the other server");
+        assertEquals("delete", all.get(2).get("metadata").get("operationType").asText());
+        assertEquals(2, all.get(2).get("previous").get("n").asInt());
+        for (String server : List.of("a", "b")) {
+            assertTrue(!java.nio.file.Files.exists(dirs.resolve(server).resolve("CURRENT")),
+                    "no RocksDB directory of " + server);
+        }
     }
 
     private int records(int collId) {

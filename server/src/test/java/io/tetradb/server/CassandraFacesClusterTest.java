@@ -73,6 +73,13 @@ class CassandraFacesClusterTest {
         System.out.printf("CLUSTER faces class_total_s=%.1f%n", (System.nanoTime() - classStart) / 1e9);
     }
 
+    // ---- the npm Tables SDK (@azure/data-tables through NodeClients) ----
+
+    @Test
+    void nodeTablesSdkAcrossBothServers() throws Exception {
+        NodeTablesTwoServers.check(servers.server(0), servers.server(1));
+    }
+
     // ---- MongoDB Java driver ----
 
     @Test

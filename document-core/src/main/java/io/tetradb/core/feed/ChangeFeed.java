@@ -41,7 +41,8 @@ public final class ChangeFeed {
         this.feeds = feeds;
         this.collId = collId;
         this.levels = levels;
-        this.policy = ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
+        this.policy = feeds.sharedPolicies() != null ? feeds.sharedPolicies().read(collId) // shared-policy hook
+                : ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
         superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
         this.reads = new io.tetradb.core.reads.EmbeddedItemReads(feeds.engine());
         byte[] since = feeds.engine().get(Space.FEED, FeedKeys.partitionIndexedSince(collId));
@@ -96,6 +97,11 @@ public final class ChangeFeed {
         return ContractFeedRead.now(contractStore(), collId, s.fromPartition(), s.toPartition());
     }
 
+    /** The store's codec of cursors as face tokens (etags, resume tokens), valid on every server (feed-tokens hook). */
+    public FeedCursorTokens cursorTokens() {
+        return feeds.cursorTokens();
+    }
+
     io.tetradb.core.storage.partition.PartitionStore contractStoreForPruner() {
         return contractStore();
     }
@@ -125,9 +131,21 @@ public final class ChangeFeed {
             throw new StoreException(Status.BAD_REQUEST, "the change feed retention is at most "
                     + ChangeFeedPolicy.MAX_RETENTION.toMinutes() + " minutes");
         }
-        feeds.engine().apply(new WriteSet().put(Space.FEED, FeedKeys.policy(collId), next.encode()));
+        if (feeds.sharedPolicies() != null) { // shared-policy hook: every server's writers follow one policy
+            feeds.sharedPolicies().write(collId, next);
+        } else {
+            feeds.engine().apply(new WriteSet().put(Space.FEED, FeedKeys.policy(collId), next.encode()));
+        }
         policy = next;
         superseded.incrementAndGet();
+    }
+
+    /** A policy another server stored (shared-policy hook). */
+    void policyFromElsewhere(ChangeFeedPolicy stored) {
+        if (!stored.equals(policy)) {
+            policy = stored;
+            superseded.incrementAndGet();
+        }
     }
 
     /** The position a "start from now" reader begins after. */

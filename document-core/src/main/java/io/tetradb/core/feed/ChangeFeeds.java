@@ -85,6 +85,38 @@ public final class ChangeFeeds implements AutoCloseable {
     }
     // ---- end shared-feed hook ----
 
+    // ---- feed-tokens hook: cursors as bounded face tokens (FeedCursorTokens), stored in the metadata ----
+    private volatile FeedCursorTokens cursorTokens;
+
+    public void cursorTokens(FeedCursorTokens tokens) {
+        this.cursorTokens = tokens;
+    }
+
+    /** Encodes and decodes {@link FeedCursor}s for the faces' etags and resume tokens; null before the store sets it. */
+    public FeedCursorTokens cursorTokens() {
+        return cursorTokens;
+    }
+    // ---- end feed-tokens hook ----
+
+    // ---- shared-policy hook: the feed policies in the metadata contract when it is shared (SharedFeedPolicies) ----
+    private volatile SharedFeedPolicies sharedPolicies;
+
+    public void sharedPolicies(SharedFeedPolicies policies) {
+        this.sharedPolicies = policies;
+    }
+
+    SharedFeedPolicies sharedPolicies() {
+        return sharedPolicies;
+    }
+
+    /** Another server may have changed a policy (the catalog stamp moved): the open feeds re-read them. */
+    public void reloadSharedPolicies() {
+        if (sharedPolicies != null) {
+            sharedPolicies.reload(feeds.values());
+        }
+    }
+    // ---- end shared-policy hook ----
+
     public FeedPruner pruner() {
         return pruner;
     }

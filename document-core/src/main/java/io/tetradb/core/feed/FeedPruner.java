@@ -107,8 +107,25 @@ public final class FeedPruner implements AutoCloseable {
             removed += prune(feed, now);
         }
         progress.keySet().retainAll(open); // deleted containers
+        sweepCursorTokens(now); // feed-tokens hook
         return removed;
     }
+
+    // ---- feed-tokens hook: stored cursors past their lifetime go, at most once a minute ----
+    private long cursorsSweptAt;
+
+    private void sweepCursorTokens(long now) {
+        FeedCursorTokens tokens = feeds.cursorTokens();
+        if (tokens != null && now - cursorsSweptAt >= 60_000) {
+            cursorsSweptAt = now;
+            try {
+                tokens.sweep(now);
+            } catch (RuntimeException e) {
+                // an engine hiccup: the next minute's pass sweeps them
+            }
+        }
+    }
+    // ---- end feed-tokens hook ----
 
     /** Items remembered over all containers. */
     private long tracked() {

@@ -14,8 +14,6 @@ public final class EngineBypasses {
     }
 
     private static final List<String> REMAINING = List.of(
-            "the change feed's policy (all-versions retention, FEED collId 'M': each server keeps the one set through "
-                    + "it; ChangeFeed.setPolicy)",
             "face-unique indexes (FaceUniqueIndexes)",
             "TTL expiry rule rebuilds (a changed defaultTtl, a date-field expiry: ExpiryIndex.rebuild)",
             "the embedded engine's index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill; on a shared "

@@ -43,6 +43,33 @@ final class AdjacencyContractPath {
         return !container.reads().embedded();
     }
 
+    /**
+     * At a catalog refresh: cached containers whose adjacency another server has since enabled (their mark is in the
+     * shared metadata) keep entries for the edges this server writes from now on (that server backfills the rest).
+     * One listing of the marks.
+     */
+    static void followMarks(CoreStore store, Iterable<ContainerStore> cached) {
+        if (!store.metadata().isShared()) {
+            return;
+        }
+        java.util.Set<Integer> marked = null;
+        for (ContainerStore c : cached) {
+            if (c.graphAdjacency() != null || !applies(c)) {
+                continue;
+            }
+            if (marked == null) {
+                marked = new java.util.HashSet<>();
+                for (io.tetradb.core.storage.meta.MetaEntry e : store.metadata().list(
+                        GraphAdjacency.metaKey(0), GraphAdjacency.metaKey(Integer.MAX_VALUE))) {
+                    marked.add(io.tetradb.core.value.KeyBytes.getInt(e.key(), e.key().length - 4));
+                }
+            }
+            if (marked.contains(c.collId())) {
+                c.adoptGraphAdjacency();
+            }
+        }
+    }
+
     /** Whether the container carries the adjacency mark, read through the metadata contract. */
     static boolean marked(CoreStore store, int collId) {
         return store.metadata().get(GraphAdjacency.metaKey(collId)) != null;
@@ -80,6 +107,15 @@ final class AdjacencyContractPath {
         int collId = container.collId();
         if (!marked(store, collId)) {
             store.metadata().apply(new MetaWrite().put(GraphAdjacency.metaKey(collId), new byte[]{1}).catalogChange());
+            if (store.metadata().isShared()) {
+                // the other servers' lookups see the mark within their catalog check (followMarks) before the backfill
+                // starts, so no edge they write after it lacks its entries (a request already past its lookup may)
+                try {
+                    Thread.sleep(2 * store.catalogCheckIntervalMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
         PartitionStore partitions = store.partitions();
         for (PartitionVersion pv : partitions.partitions(collId, null, null)) {

@@ -19,8 +19,10 @@ import java.util.logging.Logger;
  * and then removes the marker. Any server runs passes (at open, after a deletion, and every minute), so a marker a
  * crashed or stopped server left is finished by the next; two servers dropping one container at once do the same
  * deletes twice. Container numbers are never given out again, so nothing new is written under a dropped number,
- * except by a server that still held the deleted container in its cache (at most the catalog-check interval): such
- * a late write after the pass is left, unreachable.
+ * except by a server that still held the deleted container in its cache (until its next catalog check, 1 s by
+ * default, plus a request already past its lookup): so a marker (its value: the deletion's time) stays for
+ * {@link #graceMillis()} (5 minutes) after the deletion and every pass in that time drops the container again,
+ * removing such late writes; only a pass after it removes the marker.
  */
 final class ContainerDrops implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ContainerDrops.class.getName());
@@ -50,7 +52,12 @@ final class ContainerDrops implements AutoCloseable {
 
     /** Adds the marker of {@code collId}'s rows to the metadata write that deletes the container. */
     static void mark(MetaWrite w, int collId) {
-        w.put(key(collId), new byte[0]);
+        w.put(key(collId), ByteBuffer.allocate(8).putLong(System.currentTimeMillis()).array());
+    }
+
+    /** How long a marker (and its passes) outlives the deletion: {@code -Dtetradb.containerDrops.graceMillis}. */
+    static long graceMillis() {
+        return Long.getLong("tetradb.containerDrops.graceMillis", 300_000);
     }
 
     /** A container was deleted: a pass soon. */
@@ -70,7 +77,11 @@ final class ContainerDrops implements AutoCloseable {
             }
             int collId = ByteBuffer.wrap(e.key()).getInt(1);
             items.dropContainer(collId);
-            metadata.apply(new MetaWrite().delete(e.key()));
+            // a marker of an older build has no time: done at once
+            long deletedAt = e.value().length == 8 ? ByteBuffer.wrap(e.value()).getLong() : 0;
+            if (System.currentTimeMillis() - deletedAt >= graceMillis()) {
+                metadata.apply(new MetaWrite().delete(e.key()));
+            }
             dropped++;
         }
         return dropped;

@@ -190,6 +190,18 @@ public final class ContainerStore {
         }
     }
 
+    /** Another server enabled adjacency here (AdjacencyContractPath.followMarks): entries from now on, no backfill. */
+    void adoptGraphAdjacency() {
+        mapLock.writeLock().lock();
+        try {
+            if (adjacency == null) {
+                adjacency = new GraphAdjacency(this, store);
+            }
+        } finally {
+            mapLock.writeLock().unlock();
+        }
+    }
+
     public ContainerDefinition definition() {
         return definition;
     }

@@ -78,6 +78,10 @@ public final class CoreStore implements AutoCloseable {
                         60_000)) // shared-feed hook: prunes through the item store, a listing of its partitions a pass
                         : java.time.Duration.ofMillis(Long.getLong("tetradb.feed.pruneIntervalMillis", 5_000)));
         changeFeeds.pruneThroughContract(partitions != null); // shared-feed hook: the records are on the item store
+        changeFeeds.cursorTokens(new io.tetradb.core.feed.FeedCursorTokens(this.metadata)); // feed-tokens hook
+        if (sharedEngine) { // shared-policy hook: every server's writers follow the policy in the shared metadata
+            changeFeeds.sharedPolicies(new io.tetradb.core.feed.SharedFeedPolicies(this.metadata));
+        }
         this.ttlPurger = new TtlPurger(this); // after the feeds: its deletes write change records
     }
 
@@ -130,8 +134,10 @@ public final class CoreStore implements AutoCloseable {
      */
     public static CoreStore open(StoreConfig config, MetadataStore metadata,
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
-        CoreStore store = new CoreStore(config, RocksEngine.open(config.dataDirectory(), config.durability(),
-                config.blockCacheBytes()), metadata, partitions);
+        // local-engine hook: with metadata and items both shared nothing durable is local, so no RocksDB is opened
+        io.tetradb.core.storage.StorageEngine local = metadata != null && partitions != null ? new io.tetradb.core.storage.ProcessMemoryEngine()
+                : RocksEngine.open(config.dataDirectory(), config.durability(), config.blockCacheBytes());
+        CoreStore store = new CoreStore(config, local, metadata, partitions);
         store.resumeIndexRebuilds(); // on a shared engine through the contracts (PartitionIndexRebuild)
         store.ttlPurger.start(); // on a shared engine through the contracts (TtlContractPath)
         return store;
@@ -257,6 +263,10 @@ public final class CoreStore implements AutoCloseable {
             engine.apply(w.local());
         }
         return applied;
+    }
+
+    long catalogCheckIntervalMillis() {
+        return catalogWatch.intervalMillis();
     }
 
     /** How often (ms) a store sharing its metadata re-reads the catalog stamp; 0: at every container lookup. */
@@ -650,6 +660,7 @@ public final class CoreStore implements AutoCloseable {
                 UniqueKeyIndex.dropAll(ws, collId);
                 FaceUniqueIndexes.dropAll(ws, collId);
                 changeFeeds.keepHighWater(ws);
+                io.tetradb.core.feed.SharedFeedPolicies.dropWith(ws, collId); // shared-policy hook
                 // the definition goes only if no other server changed it since it was read (else 404 or read again)
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite w = read == null ? new MetaWrite().delete(Keys.container(database, id))
@@ -836,6 +847,8 @@ public final class CoreStore implements AutoCloseable {
                 }
             }
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
+            changeFeeds.reloadSharedPolicies(); // shared-policy hook: a policy another server set
+            AdjacencyContractPath.followMarks(this, containers.values()); // adjacency another server enabled
             if (stamp != null) {
                 catalogWatch.refreshed(stamp);
             }

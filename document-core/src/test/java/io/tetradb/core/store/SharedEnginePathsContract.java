@@ -142,6 +142,24 @@ public abstract class SharedEnginePathsContract {
         assertEquals(2L * (many + 1), check.stored()); // (many - 1) road edges, c0 and x0: two entries each
     }
 
+    /**
+     * A server that loaded the container before another enabled adjacency follows the mark at its next catalog check
+     * (before: it wrote edges without entries until it reloaded the container).
+     */
+    @Test
+    void aServerThatLoadedTheContainerBeforeAdjacencyWasEnabledKeepsEntriesAfterItsCatalogCheck() {
+        ContainerStore onA = a.createContainer(db, "g2", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        ContainerStore onB = b.container(db, "g2");
+        assertEquals(null, onB.graphAdjacency());
+        b.catalogCheckMillis(0); // the stamp at every lookup: no waiting in the test
+        GraphAdjacency ga = onA.enableGraphAdjacency();
+        b.container(db, "g2"); // a lookup, as every face request makes: b's catalog check
+        assertNotNull(onB.graphAdjacency(), "b follows the mark another server set");
+        onB.execute(pk("D"), ItemOperation.create(edge("d0", "air", "D", "d", "B", "b0")));
+        assertEquals(List.of("2:air:D/d:d0:city:"), entries(ga, "B", "b0", GraphAdjacency.IN));
+        assertEquals(List.of("1:air:B/b0:d0:town:"), entries(ga, "D", "d", GraphAdjacency.OUT));
+    }
+
     /** Physical partitions' sizes, recounted when a server loads a container, come from the partition contract. */
     @Test
     void physicalPartitionSizesAreRecountedThroughTheContract() {

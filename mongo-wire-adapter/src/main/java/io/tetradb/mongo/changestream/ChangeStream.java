@@ -51,6 +51,8 @@ final class ChangeStream {
     /** Events decided but not delivered yet (a drop's invalidate, a resumed-after drop). */
     private final List<BsonDocument> queued = new ArrayList<>();
     private boolean invalidated;
+    /** On a shared engine: the position per collection and logical partition (null: the store-wide sequence). */
+    private final StreamCursors cursors;
 
     ChangeStream(MongoCatalog catalog, FeedAdapter feed, String db, String coll, boolean cluster,
                  ChangeStreamOptions options, BsonArray rest) {
@@ -64,9 +66,10 @@ final class ChangeStream {
         this.stages = new AggregationPipeline(rest);
         this.startAt = options.startAtOperationTime();
         ResumeToken from = options.resumeAfter() != null ? options.resumeAfter() : options.startAfter();
+        this.cursors = startCursors(feed, from); // shared-engine hook: cursors instead of the sequence
         if (from != null) {
             checkRetained(from.crtsMillis());
-            position = from.seq();
+            position = from.cursor() != null ? feed.stablePosition() : from.seq();
             if (from.kind() == ResumeToken.Kind.INVALIDATE && options.resumeAfter() != null) {
                 throw new MongoError(ErrorCode.INVALID_RESUME_TOKEN, "Attempting to resume a change stream using "
                         + "'resumeAfter' is not allowed from an invalidate notification.");
@@ -76,7 +79,7 @@ final class ChangeStream {
             }
             if (coll != null && from.kind() == ResumeToken.Kind.DROP) {
                 queued.add(invalidate(new ResumeToken(from.seq(), from.crtsMillis(), from.collId(),
-                        ResumeToken.Kind.INVALIDATE)));
+                        ResumeToken.Kind.INVALIDATE, from.cursor())));
             }
         } else if (startAt != null) {
             checkRetained(startAt.getTime() * 1000L);
@@ -88,7 +91,39 @@ final class ChangeStream {
             if (from == null || coll == null) {
                 seen.put(c.container().definition().collId(), new String[]{c.database(), c.name()});
             }
+            if (cursors != null && from == null && startAt == null) { // from now: each collection's present
+                cursors.put(c.container().definition().collId(), feed.cursorAtNow(c.container()));
+            }
         }
+    }
+
+    /** The cursors a stream on a shared engine starts from (a cursor token's, or none yet); null off one. */
+    private static StreamCursors startCursors(FeedAdapter feed, ResumeToken from) {
+        if (from != null && from.cursor() != null) {
+            if (!feed.perPartition()) {
+                throw new MongoError(ErrorCode.INVALID_RESUME_TOKEN, "Bad resume token: it was written by a server "
+                        + "whose collections are on a shared engine (--storage cassandra); this one's are not");
+            }
+            try {
+                return StreamCursors.decode(feed.cursorTokens(), from.cursor());
+            } catch (io.tetradb.core.feed.FeedCursorTokens.Expired e) {
+                throw new MongoError(ErrorCode.CHANGE_STREAM_HISTORY_LOST, "Resume of change stream was not "
+                        + "possible, as the resume point may no longer be in the oplog.");
+            } catch (IllegalArgumentException | java.nio.BufferUnderflowException e) {
+                throw new MongoError(ErrorCode.INVALID_RESUME_TOKEN, "Bad resume token: this server did not issue "
+                        + from.toBson().toJson());
+            }
+        }
+        if (from != null || !feed.perPartition()) {
+            return null; // a sequence token is read as before (valid on the server that wrote it)
+        }
+        return new StreamCursors(feed.cursorTokens());
+    }
+
+    /** A token of the stream's position as it is (no event): the sequence, or the cursors on a shared engine. */
+    private ResumeToken positionToken(long at, long time, int collId, ResumeToken.Kind kind) {
+        return cursors == null ? new ResumeToken(at, time, collId, kind)
+                : new ResumeToken(0, time, collId, kind, cursors.now());
     }
 
     private static void checkRetained(long millis) {
@@ -108,7 +143,7 @@ final class ChangeStream {
 
     /** The token of the position delivered so far (the reply's postBatchResumeToken). */
     BsonDocument postBatchResumeToken() {
-        return new ResumeToken(position, System.currentTimeMillis(), 0, ResumeToken.Kind.HIGH_WATER_MARK).toBson();
+        return positionToken(position, System.currentTimeMillis(), 0, ResumeToken.Kind.HIGH_WATER_MARK).toBson();
     }
 
     /** The request units the feed pages read since the last {@link #takeRequestCharge()} cost. */
@@ -134,6 +169,9 @@ final class ChangeStream {
         if (invalidated || out.size() >= max) {
             return out;
         }
+        if (cursors != null) {
+            return pollCursors(out, max); // shared-engine hook
+        }
         long upTo = feed.stablePosition();
         List<MongoCollection> colls = watched();
         record Pending(FeedEvent event, MongoCollection coll) {
@@ -156,7 +194,8 @@ final class ChangeStream {
         for (Pending p : pending) {
             BsonDocument event;
             try {
-                event = event(p.event(), p.coll());
+                event = event(p.event(), p.coll(), new ResumeToken(p.event().seq(), p.event().crtsMillis(),
+                        p.coll().container().definition().collId(), ResumeToken.Kind.EVENT));
             } catch (MongoError e) {
                 if (out.isEmpty()) {
                     throw e;
@@ -174,6 +213,94 @@ final class ChangeStream {
             droppedSince(colls, out);
         }
         return out;
+    }
+
+    /**
+     * {@link #poll} on a shared engine: each watched collection's next page after its cursor, merged by commit time
+     * without reordering any collection's (hence any logical partition's) events; at most
+     * {@link StreamCursors#MAX_BATCH} events, each with a token of the cursors just after it.
+     */
+    private List<BsonDocument> pollCursors(List<BsonDocument> out, int max) {
+        long upTo = feed.stablePosition();
+        int limit = Math.min(max - out.size(), StreamCursors.MAX_BATCH);
+        long notBefore = startAt == null ? 0 : startAt.getTime() * 1000L;
+        List<MongoCollection> colls = watched();
+        List<FeedAdapter.CursorPage> pages = new ArrayList<>();
+        List<io.tetradb.core.feed.FeedCursor> starts = new ArrayList<>();
+        boolean caughtUp = true;
+        for (MongoCollection c : colls) {
+            int collId = c.container().definition().collId();
+            seen.putIfAbsent(collId, new String[]{c.database(), c.name()});
+            io.tetradb.core.feed.FeedCursor start = cursors.has(collId) ? cursors.get(collId)
+                    : io.tetradb.core.feed.FeedCursor.beginning(); // a collection new since the stream began
+            FeedAdapter.CursorPage page = feed.readCursor(c.container(), start, limit, notBefore, ru -> charged += ru);
+            pages.add(page);
+            starts.add(start);
+            caughtUp &= page.caughtUp();
+        }
+        cursors.startBatch();
+        int[] taken = new int[colls.size()];
+        boolean stopped = false;
+        while (out.size() < max && !stopped) {
+            int pick = -1;
+            for (int i = 0; i < colls.size(); i++) { // the earliest head: each collection's own order is kept
+                List<FeedAdapter.CursorEvent> events = pages.get(i).events();
+                if (taken[i] < events.size() && (pick < 0 || events.get(taken[i]).event().crtsMillis()
+                        < pages.get(pick).events().get(taken[pick]).event().crtsMillis())) {
+                    pick = i;
+                }
+            }
+            if (pick < 0 || taken.length == 0 || sum(taken) >= limit) {
+                break;
+            }
+            FeedAdapter.CursorEvent ce = pages.get(pick).events().get(taken[pick]);
+            MongoCollection c = colls.get(pick);
+            int collId = c.container().definition().collId();
+            ResumeToken token = new ResumeToken(0, ce.event().crtsMillis(), collId, ResumeToken.Kind.EVENT,
+                    cursors.after(collId, ce.partition(), ce.lsn()));
+            BsonDocument event;
+            try {
+                event = event(ce.event(), c, token);
+            } catch (MongoError e) {
+                if (out.isEmpty()) {
+                    throw e;
+                }
+                stopped = true; // deliver what came before; the next getMore fails on this event
+                break;
+            }
+            taken[pick]++;
+            if (event != null) {
+                out.add(event);
+            }
+        }
+        boolean all = !stopped;
+        for (int i = 0; i < colls.size(); i++) {
+            int collId = colls.get(i).container().definition().collId();
+            List<FeedAdapter.CursorEvent> events = pages.get(i).events();
+            if (taken[i] == events.size()) {
+                cursors.put(collId, pages.get(i).next()); // the whole page: its end (records skipped included)
+            } else {
+                all = false;
+                io.tetradb.core.feed.FeedCursor next = starts.get(i).copy();
+                for (int k = 0; k < taken[i]; k++) {
+                    next.advance(events.get(k).partition(), events.get(k).lsn());
+                }
+                cursors.put(collId, next);
+            }
+        }
+        position = Math.max(position, upTo);
+        if (all && caughtUp) {
+            droppedSince(colls, out);
+        }
+        return out;
+    }
+
+    private static int sum(int[] a) {
+        int n = 0;
+        for (int x : a) {
+            n += x;
+        }
+        return n;
     }
 
     /** Whether an event is at or after startAtOperationTime (events of its second before it are skipped). */
@@ -197,21 +324,21 @@ final class ChangeStream {
             }
             it.remove();
             any = true;
-            ResumeToken token = new ResumeToken(at, time, e.getKey(), ResumeToken.Kind.DROP);
+            ResumeToken token = positionToken(at, time, e.getKey(), ResumeToken.Kind.DROP);
             BsonDocument drop = head(token, "drop", time).append("ns", ns(e.getValue()[0], e.getValue()[1]));
             addFiltered(drop, out);
             if (coll != null) {
                 invalidated = true;
-                out.add(invalidate(new ResumeToken(at, time, e.getKey(), ResumeToken.Kind.INVALIDATE)));
+                out.add(invalidate(positionToken(at, time, e.getKey(), ResumeToken.Kind.INVALIDATE)));
                 return;
             }
         }
         if (any && coll == null && !cluster && !catalog.hasCollections(db)) {
-            ResumeToken token = new ResumeToken(at, time, 0, ResumeToken.Kind.DROP_DATABASE);
+            ResumeToken token = positionToken(at, time, 0, ResumeToken.Kind.DROP_DATABASE);
             addFiltered(head(token, "dropDatabase", time).append("ns", new BsonDocument("db", new BsonString(db))),
                     out);
             invalidated = true;
-            out.add(invalidate(new ResumeToken(at, time, 0, ResumeToken.Kind.INVALIDATE)));
+            out.add(invalidate(positionToken(at, time, 0, ResumeToken.Kind.INVALIDATE)));
         }
     }
 
@@ -275,13 +402,11 @@ final class ChangeStream {
     }
 
     /** MongoDB's event document for one feed record, after the stream's stages; null when filtered out. */
-    private BsonDocument event(FeedEvent e, MongoCollection c) {
+    private BsonDocument event(FeedEvent e, MongoCollection c, ResumeToken token) {
         BsonTimestamp ts = clusterTime(e.seq(), e.crtsMillis());
         if (!afterStart(ts)) {
             return null;
         }
-        ResumeToken token = new ResumeToken(e.seq(), e.crtsMillis(), c.container().definition().collId(),
-                ResumeToken.Kind.EVENT);
         boolean prePost = PrePostImages.enabled(catalog, c);
         BsonDocument key = documentKey(c, e.after() != null ? e.after() : e.before());
         BsonDocument out;

@@ -34,6 +34,7 @@ public final class FeedAdapter {
 
     public FeedAdapter(CoreStore store) {
         this.feeds = store.changeFeeds();
+        this.store = store;
     }
 
     /** Makes the container keep every change with its images (idempotent; a collection created earlier gets it late). */
@@ -101,6 +102,54 @@ public final class FeedAdapter {
         }
         return out;
     }
+
+    // ---- shared-engine hook: a stream's position per logical partition (FeedCursor), valid on every server ----
+    private final CoreStore store;
+
+    /** True when the store's feeds are read per logical partition with cursors (items and metadata shared). */
+    public boolean perPartition() {
+        return store.onSharedEngine();
+    }
+
+    /** The codec of cursors as bounded tokens (stored in the shared metadata when large). */
+    io.tetradb.core.feed.FeedCursorTokens cursorTokens() {
+        return feeds.cursorTokens();
+    }
+
+    /** A cursor at the present of {@code container}'s feed ("from now"). */
+    io.tetradb.core.feed.FeedCursor cursorAtNow(ContainerStore container) {
+        return container.changeFeed().cursorAtNow(new ChangeFeedRequest(ChangeFeedMode.ALL_VERSIONS_AND_DELETES,
+                null, null, 0, 0, 1));
+    }
+
+    /** One event read through a cursor, with the logical partition and lsn it advances the cursor to. */
+    record CursorEvent(FeedEvent event, byte[] partition, long lsn) {
+    }
+
+    /** A cursor page: its events in feed order, the cursor after all of them, and whether it caught up. */
+    record CursorPage(List<CursorEvent> events, io.tetradb.core.feed.FeedCursor next, boolean caughtUp) {
+    }
+
+    /** One page of {@code container}'s changes after {@code cursor} (charged as {@link #read} is). */
+    CursorPage readCursor(ContainerStore container, io.tetradb.core.feed.FeedCursor cursor, int max,
+                          long notBeforeMillis, java.util.function.DoubleConsumer charges) {
+        keepAllVersions(container);
+        io.tetradb.core.store.ItemCodec mapper = container.codec();
+        io.tetradb.core.store.ChargedChangeFeedPage charged = container.readChangeFeed(new ChangeFeedRequest(
+                ChangeFeedMode.ALL_VERSIONS_AND_DELETES, null, null, 0, notBeforeMillis, max, cursor), null);
+        charges.accept(charged.requestCharge());
+        List<CursorEvent> out = new ArrayList<>();
+        for (ChangeFeedPage.Change c : charged.page().changes()) {
+            ChangeRecord r = c.record();
+            byte[] current = ChangeFeed.imageJson(r.current());
+            out.add(new CursorEvent(new FeedEvent(r.seq(), kind(r.operationType()), r.crtsMillis(), r.ttlExpired(),
+                    r.operationType() == ChangeRecord.OperationType.REPLACE && replacement(mapper, current),
+                    image(mapper, current), image(mapper, ChangeFeed.imageJson(r.previous()))),
+                    r.logicalPartition(), r.lsn()));
+        }
+        return new CursorPage(out, charged.page().cursor(), charged.page().caughtUp());
+    }
+    // ---- end shared-engine hook ----
 
     private static FeedEvent.Kind kind(ChangeRecord.OperationType t) {
         return switch (t) {
