@@ -111,7 +111,7 @@ final class AdjacencyContractPath {
                 // the other servers' lookups see the mark within their catalog check (followMarks) before the backfill
                 // starts, so no edge they write after it lacks its entries (a request already past its lookup may)
                 try {
-                    Thread.sleep(2 * store.catalogCheckIntervalMillis());
+                    Thread.sleep(2 * store.catalogCheckMillis());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

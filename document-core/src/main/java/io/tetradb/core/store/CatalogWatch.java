@@ -33,10 +33,6 @@ final class CatalogWatch {
         intervalNanos = millis * 1_000_000L;
     }
 
-    long intervalMillis() {
-        return intervalNanos / 1_000_000L;
-    }
-
     /**
      * The stamp the caches are behind (the caller refreshes them and then calls {@link #refreshed}), or null when
      * they are current. Every caller gets it until the refresh is done, not only the one that read it: another thread

@@ -265,10 +265,6 @@ public final class CoreStore implements AutoCloseable {
         return applied;
     }
 
-    long catalogCheckIntervalMillis() {
-        return catalogWatch.intervalMillis();
-    }
-
     /** How often (ms) a store sharing its metadata re-reads the catalog stamp; 0: at every container lookup. */
     public void catalogCheckMillis(long millis) {
         catalogWatch.intervalMillis(millis);
