@@ -94,6 +94,13 @@ public final class CommandDispatcher implements AutoCloseable {
                 return ends.run(ctx, cmd);
             });
         }
+        CommandHandler killAll = handlers.get("killAllSessions");
+        register("killAllSessions", (ctx, cmd) -> { // [] kills every user's sessions; we do not track users per session
+            if (cmd.isArray("killAllSessions") && cmd.getArray("killAllSessions").isEmpty()) {
+                cursors.allSessionsKilled();
+            }
+            return killAll.run(ctx, cmd);
+        });
     }
 
     /** Closes cursors idle past their timeout (the server calls this every few seconds). */

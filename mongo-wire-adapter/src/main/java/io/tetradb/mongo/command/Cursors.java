@@ -216,6 +216,11 @@ final class Cursors {
         removeWhere(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
     }
 
+    /** {@code killAllSessions: []}: every session's cursors go (those opened without a session stay). */
+    void allSessionsKilled() {
+        removeWhere(c -> c.owner != null && c.owner.session() != null);
+    }
+
     /** Closes the cursors idle past the timeout (also run periodically, as mongod's cursor monitor does). */
     void expireIdle() {
         long now = limits.clock().millis();
