@@ -99,7 +99,7 @@ public final class CosmosHttpServer implements AutoCloseable {
                                     .addLast(new HttpServerKeepAliveHandler())
                                     .addLast("aggregate", new BodyLimit(options.maxBodyBytes()))
                                     .addLast(new HttpHandler(api, options, pool));
-                            guard.install(c.pipeline(), "aggregate");
+                            guard.install(c.pipeline(), "aggregate", RateLimitAnswer.INSTANCE);
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();

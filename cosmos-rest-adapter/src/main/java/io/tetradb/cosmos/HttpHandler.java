@@ -195,7 +195,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         return r;
     }
 
-    private static void write(ChannelHandlerContext ctx, RestResponse a, boolean keepAlive) {
+    static void write(ChannelHandlerContext ctx, RestResponse a, boolean keepAlive) {
         // Netty's header validation off (its per-character check of every name and value was a visible part of a
         // small answer's cost): the names are the face's own, and values, which may hold a user's database or
         // container name, are made single-line by oneLine

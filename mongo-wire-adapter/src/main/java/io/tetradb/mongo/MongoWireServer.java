@@ -95,7 +95,7 @@ public final class MongoWireServer implements AutoCloseable {
                                     Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
                             ch.pipeline().addLast("commands",
                                     new ConnectionHandler(dispatcher, connectionIds.incrementAndGet(), commandThreads));
-                            guard.install(ch.pipeline(), "frames");
+                            guard.install(ch.pipeline(), "frames", io.tetradb.mongo.wire.RateLimitReply.INSTANCE);
                         }
                     });
             this.serverChannel = b.bind(bind, port).syncUninterruptibly().channel();

@@ -172,6 +172,33 @@ class CursorLifetimeTest {
         }
     }
 
+    @Test
+    void killAllSessionsEndsEverySessionsCursorsAndKeepsSessionlessOnes(@TempDir Path dir) throws Exception {
+        try (CosmosClient store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             MongoWireServer server = start(store, CursorLimits.defaults());
+             MongoClient observer = connect(server)) {
+            seeded(observer);
+            // a session's cursor outlives its connection (a driver may continue it on another pooled connection)
+            try (Socket raw = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort())) {
+                raw.getOutputStream().write(WireFrames.opMsg(1, new BsonDocument("find", new BsonString("c"))
+                        .append("batchSize", new BsonInt32(1)).append("$db", new BsonString("cursors"))
+                        .append("lsid", new BsonDocument("id", new org.bson.BsonBinary(java.util.UUID.randomUUID(),
+                                org.bson.UuidRepresentation.STANDARD)))));
+                readReply(raw.getInputStream());
+            }
+            assertEquals(1, openCursors(observer));
+            try (Socket sessionless = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort())) {
+                sessionless.getOutputStream().write(WireFrames.opMsg(2, new BsonDocument("find", new BsonString("c"))
+                        .append("batchSize", new BsonInt32(1)).append("$db", new BsonString("cursors"))));
+                readReply(sessionless.getInputStream());
+                assertEquals(2, openCursors(observer));
+                observer.getDatabase("admin").runCommand(new Document("killAllSessions", List.of()));
+                assertEquals(1, openCursors(observer), "the session's cursor went, the open connection's stayed");
+            }
+            awaitOpenCursors(observer, 0);
+        }
+    }
+
     /** Waits (bounded) for the server to have {@code expected} open cursors: it learns of a closed socket a bit later. */
     private static void awaitOpenCursors(MongoClient client, long expected) throws InterruptedException {
         Instant deadline = Instant.now().plusSeconds(20);

@@ -148,8 +148,8 @@ final class StartCommand implements Callable<Integer> {
     long requestReadTimeoutMs;
 
     @Option(names = "--max-requests-per-second", paramLabel = "N", defaultValue = "0",
-            description = "Requests per second one connection may send (Gremlin: WebSocket frames); beyond, "
-                    + "reading that connection pauses until the second is over. 0: unlimited (default).")
+            description = "Requests per second one connection may send; beyond, each further request of that "
+                    + "second gets the face's refusal (Mongo 462, HTTP 429, Gremlin 429). 0: unlimited (default).")
     int maxRequestsPerSecond;
 
     @Option(names = "--max-request-bytes", paramLabel = "N",

@@ -184,10 +184,10 @@ public final class TetraDbServer implements AutoCloseable {
         return limits.maxCursorBytes() == null ? cursors : cursors.withMaxBytes(limits.maxCursorBytes());
     }
 
-    /** The admin routes: open on loopback, the Cosmos master key beyond. */
+    /** The admin routes and the data explorer: open on loopback, the Cosmos keys beyond (read-only: reads). */
     private AdminAccess adminAccess() {
         return config.bindAddress().isLoopbackAddress() ? AdminAccess.open()
-                : AdminAccess.masterKey(cosmosKeys::masterKey);
+                : AdminAccess.keys(cosmosKeys::masterKey, cosmosKeys::readOnlyKey);
     }
 
     private ServerTls serverTls() {
@@ -251,7 +251,7 @@ public final class TetraDbServer implements AutoCloseable {
         }
         options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()));
         return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness, adminAccess()), client,
-                config.bindAddress());
+                adminAccess());
     }
 
     private void startEndpoint(String face, Supplier<Endpoint> starter) {

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * channel initializer (a connection over the limits is closed before any handler sees it, as mongod closes a
  * connection beyond maxIncomingConnections), then puts {@link #firstBytes} at the head of the pipeline and
  * {@link #wholeRequest} right after the decoder that emits whole requests (frame decoder, HTTP aggregator): between
- * the two, a request has {@code requestReadTimeout} to arrive, and a connection's requests per second are paced.
+ * the two, a request has {@code requestReadTimeout} to arrive; a {@link RequestRateGate} after the face's request
+ * decoder answers requests over {@code maxRequestsPerSecond} with the face's {@link RateRefusal}.
  */
 public final class ConnectionGuard {
     private static final System.Logger LOG = System.getLogger(ConnectionGuard.class.getName());
@@ -29,6 +30,7 @@ public final class ConnectionGuard {
     private final ConcurrentHashMap<InetAddress, AtomicInteger> perAddress = new ConcurrentHashMap<>();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger timedOut = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong rateRefused = new java.util.concurrent.atomic.AtomicLong();
 
     public ConnectionGuard(String face, ConnectionLimits limits) {
         this.face = face;
@@ -88,6 +90,31 @@ public final class ConnectionGuard {
         return timedOut.get();
     }
 
+    /** Requests answered with the face's refusal because their connection was over its request rate. */
+    public long rateRefused() {
+        return rateRefused.get();
+    }
+
+    /**
+     * A new connection's request-rate handler, to put right after the decoder that emits whole requests, or null when
+     * the rate is unlimited (nothing to add).
+     */
+    public ChannelHandler rateGate(RateRefusal refusal) {
+        if (limits.maxRequestsPerSecond() == 0) {
+            return null;
+        }
+        return new RequestRateGate(limits.maxRequestsPerSecond(), limits.clock(), refusal, rateRefused);
+    }
+
+    /** As {@link #install(ChannelPipeline, String)}, and the request-rate handler with the face's refusal after. */
+    public void install(ChannelPipeline pipeline, String afterDecoder, RateRefusal refusal) {
+        install(pipeline, afterDecoder);
+        ChannelHandler gate = rateGate(refusal);
+        if (gate != null) {
+            pipeline.addAfter("guard-whole-request", "guard-request-rate", gate);
+        }
+    }
+
     /** Handlers for one connection: put the first at the pipeline's head, the second after the request decoder. */
     public RequestPacing pacing() {
         return new RequestPacing();
@@ -100,12 +127,9 @@ public final class ConnectionGuard {
         pipeline.addAfter(afterDecoder, "guard-whole-request", pacing.wholeRequest());
     }
 
-    /** One connection's request deadline and rate. Not shared: both handlers run on the connection's event loop. */
+    /** One connection's request deadline. Not shared: both handlers run on the connection's event loop. */
     public final class RequestPacing {
         private ScheduledFuture<?> deadline;
-        private long secondStartedNanos;
-        private int requestsThisSecond;
-        private boolean paused;
 
         private RequestPacing() {
         }
@@ -133,7 +157,6 @@ public final class ConnectionGuard {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
                     cancel();
-                    pace(ctx);
                     ctx.fireChannelRead(msg);
                 }
             };
@@ -142,7 +165,7 @@ public final class ConnectionGuard {
         private void startDeadline(ChannelHandlerContext ctx) {
             deadline = ctx.executor().schedule(() -> {
                 if (!ctx.channel().config().isAutoRead()) {
-                    startDeadline(ctx); // the face stopped reading (back-pressure, pacing): not the client's delay
+                    startDeadline(ctx); // the face stopped reading (back-pressure): not the client's delay
                     return;
                 }
                 timedOut.incrementAndGet();
@@ -159,26 +182,5 @@ public final class ConnectionGuard {
             }
         }
 
-        /** Past the rate, stop reading until the current second is over; the client's writes then wait in TCP. */
-        private void pace(ChannelHandlerContext ctx) {
-            if (limits.maxRequestsPerSecond() == 0) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (now - secondStartedNanos >= 1_000_000_000L) {
-                secondStartedNanos = now;
-                requestsThisSecond = 0;
-            }
-            if (++requestsThisSecond >= limits.maxRequestsPerSecond() && !paused) {
-                paused = true;
-                ctx.channel().config().setAutoRead(false);
-                long wait = 1_000_000_000L - (now - secondStartedNanos);
-                ctx.executor().schedule(() -> {
-                    paused = false;
-                    ctx.channel().config().setAutoRead(true);
-                    ctx.read();
-                }, wait, TimeUnit.NANOSECONDS);
-            }
-        }
     }
 }

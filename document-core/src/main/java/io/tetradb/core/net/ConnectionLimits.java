@@ -11,11 +11,13 @@ import java.time.Duration;
  * @param maxConnections            open connections this face accepts in all; beyond, a new one is closed at once
  * @param maxConnectionsPerAddress  open connections from one client IP address; beyond, a new one is closed at once
  * @param requestReadTimeout        longest time from a request's first byte to its last; then the connection closes
- * @param maxRequestsPerSecond      requests per second one connection may send: beyond, the face stops reading that
- *                                  connection until the second has passed (TCP pushes back); 0 means unlimited
+ * @param maxRequestsPerSecond      requests per second one connection may send: beyond, each further request of that
+ *                                  second gets the face's refusal (Mongo 462, HTTP 429, Gremlin 429) and is not run;
+ *                                  0 means unlimited (the default, as mongod's ingress rate limiter is off by default)
+ * @param clock                     the clock the request rate is counted on (tests move it by hand)
  */
 public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
-                               int maxRequestsPerSecond) {
+                               int maxRequestsPerSecond, NanoClock clock) {
     public static final int DEFAULT_MAX_CONNECTIONS = 1000;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 500;
     public static final Duration DEFAULT_REQUEST_READ_TIMEOUT = Duration.ofSeconds(30);
@@ -30,6 +32,14 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress,
         if (maxRequestsPerSecond < 0) {
             throw new IllegalArgumentException("the request rate must be 0 (unlimited) or positive");
         }
+        if (clock == null) {
+            throw new IllegalArgumentException("the clock is required");
+        }
+    }
+
+    public ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
+                            int maxRequestsPerSecond) {
+        this(maxConnections, maxConnectionsPerAddress, requestReadTimeout, maxRequestsPerSecond, NanoClock.SYSTEM);
     }
 
     public static ConnectionLimits defaults() {
@@ -38,14 +48,20 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress,
     }
 
     public ConnectionLimits withMaxConnections(int total, int perAddress) {
-        return new ConnectionLimits(total, perAddress, requestReadTimeout, maxRequestsPerSecond);
+        return new ConnectionLimits(total, perAddress, requestReadTimeout, maxRequestsPerSecond, clock);
     }
 
     public ConnectionLimits withRequestReadTimeout(Duration timeout) {
-        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, timeout, maxRequestsPerSecond);
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, timeout, maxRequestsPerSecond, clock);
     }
 
     public ConnectionLimits withMaxRequestsPerSecond(int perSecond) {
-        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, perSecond);
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, perSecond, clock);
+    }
+
+    /** The same limits with the request rate counted on {@code clock}. */
+    public ConnectionLimits withClock(NanoClock clock) {
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, maxRequestsPerSecond,
+                clock);
     }
 }

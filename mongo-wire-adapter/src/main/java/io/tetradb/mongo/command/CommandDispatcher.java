@@ -94,6 +94,13 @@ public final class CommandDispatcher implements AutoCloseable {
                 return ends.run(ctx, cmd);
             });
         }
+        CommandHandler killAll = handlers.get("killAllSessions");
+        register("killAllSessions", (ctx, cmd) -> { // [] kills every user's sessions; we do not track users per session
+            if (cmd.isArray("killAllSessions") && cmd.getArray("killAllSessions").isEmpty()) {
+                cursors.allSessionsKilled();
+            }
+            return killAll.run(ctx, cmd);
+        });
     }
 
     /** Closes cursors idle past their timeout (the server calls this every few seconds). */
@@ -186,7 +193,8 @@ public final class CommandDispatcher implements AutoCloseable {
                 ctx.transaction(txn);
             }
             BsonDocument reply;
-            Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command)));
+            Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command),
+                    connection::closed));
             try {
                 reply = handler.run(ctx, command);
             } finally {
@@ -232,6 +240,7 @@ public final class CommandDispatcher implements AutoCloseable {
     }
 
     public void connectionClosed(ConnectionState connection) {
+        connection.markClosed(); // before the sweep: a command still queued on it then opens no cursor to leak
         operations.closed(connection);
         // a session's cursors outlive the connection (a driver continues them on another pooled connection)
         cursors.connectionClosed(connection.connectionId());

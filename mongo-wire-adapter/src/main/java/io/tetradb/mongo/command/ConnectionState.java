@@ -5,6 +5,7 @@ public final class ConnectionState {
     private final int connectionId;
     private final String remote;
     private volatile double lastRequestCharge;
+    private volatile boolean closed;
     private volatile String lastCommand = "";
     private volatile String user;
     private volatile String userDatabase;
@@ -40,6 +41,15 @@ public final class ConnectionState {
     /** This server's address as this connection reached it ({@code host:port}), or null if unknown. */
     public String local() {
         return local;
+    }
+
+    /** Whether the connection has closed (set before its sessionless cursors are closed). */
+    public boolean closed() {
+        return closed;
+    }
+
+    void markClosed() {
+        closed = true;
     }
 
     public int connectionId() {

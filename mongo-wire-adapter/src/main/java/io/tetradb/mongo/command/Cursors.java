@@ -17,8 +17,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * the end of the connection for a cursor opened without a session, and the end of its session otherwise.
  */
 final class Cursors {
-    /** Who opens a cursor: the connection, and the session ({@code lsid.id}) or null. */
-    record Owner(int connection, org.bson.BsonValue session) {
+    /**
+     * Who opens a cursor: the connection, and the session ({@code lsid.id}) or null; whether that connection has closed
+     * (a command queued on it may finish after its close, and must not leave a cursor nothing can reach).
+     */
+    record Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed) {
+        Owner(int connection, org.bson.BsonValue session) {
+            this(connection, session, () -> false);
+        }
+
+        /** A cursor of this owner can no longer be continued: opened without a session on a closed connection. */
+        boolean orphaned() {
+            return session == null && connectionClosed.getAsBoolean();
+        }
     }
 
     /** The command running on this thread's owner (set by the dispatcher around each command). */
@@ -108,6 +119,10 @@ final class Cursors {
             heldBytes += held;
             open.put(id, cursor);
             totalOpened.increment();
+            // checked after the put: either connectionClosed's sweep sees this cursor or this sees the close
+            if (cursor.owner != null && cursor.owner.orphaned()) {
+                remove(cursor);
+            }
             return id;
         }
     }
@@ -214,6 +229,11 @@ final class Cursors {
             }
         }
         removeWhere(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
+    }
+
+    /** {@code killAllSessions: []}: every session's cursors go (those opened without a session stay). */
+    void allSessionsKilled() {
+        removeWhere(c -> c.owner != null && c.owner.session() != null);
     }
 
     /** Closes the cursors idle past the timeout (also run periodically, as mongod's cursor monitor does). */

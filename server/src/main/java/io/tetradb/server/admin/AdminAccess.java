@@ -27,6 +27,8 @@ import java.util.function.Function;
  * model are empty) with an {@code x-ms-date} within 15 minutes, as Cosmos DB checks its own requests.</li>
  * </ul>
  * A refusal is 401 with {@code WWW-Authenticate: Basic realm="TetraDB"} so that a browser asks for the key.
+ * The read-only key, shown the same ways, grants reads only ({@link Grant#READ}): every admin route, and the data
+ * explorer's read routes, as Cosmos DB's read-only key reads and queries but never writes.
  */
 public final class AdminAccess {
     static final String REALM = "Basic realm=\"TetraDB\", charset=\"UTF-8\"";
@@ -34,9 +36,26 @@ public final class AdminAccess {
 
     /** The master key in force, read per request (it may be rotated), or null: open. */
     private final java.util.function.Supplier<String> keyInForce;
+    /** The read-only key in force (its supplier may answer null: none). */
+    private final java.util.function.Supplier<String> readOnlyKeyInForce;
+
+    /** What a request's credentials allow. */
+    public enum Grant { NONE, READ, ALL }
 
     private AdminAccess(java.util.function.Supplier<String> keyInForce) {
+        this(keyInForce, () -> null);
+    }
+
+    private AdminAccess(java.util.function.Supplier<String> keyInForce,
+                        java.util.function.Supplier<String> readOnlyKeyInForce) {
         this.keyInForce = keyInForce;
+        this.readOnlyKeyInForce = readOnlyKeyInForce;
+    }
+
+    /** Holders of the master key in force (everything) or of the read-only key in force (reads). */
+    public static AdminAccess keys(java.util.function.Supplier<String> masterKey,
+                                   java.util.function.Supplier<String> readOnlyKey) {
+        return new AdminAccess(masterKey, readOnlyKey);
     }
 
     /** Everyone (a loopback-bound server). */
@@ -59,16 +78,28 @@ public final class AdminAccess {
         return keyInForce == null;
     }
 
-    /** Whether a request with this verb and these headers (looked up by lower-case name) may pass. */
+    /** Whether a request with this verb and these headers (looked up by lower-case name) may pass (any key). */
     public boolean allows(String method, Function<String, String> header) {
+        return grant(method, header) != Grant.NONE;
+    }
+
+    /** What a request with this verb and these headers (looked up by lower-case name) may do. */
+    public Grant grant(String method, Function<String, String> header) {
         if (keyInForce == null) {
-            return true;
+            return Grant.ALL;
         }
-        String keyText = keyInForce.get();
         String auth = header.apply("authorization");
         if (auth == null) {
-            return false;
+            return Grant.NONE;
         }
+        if (shows(method, auth, header, keyInForce.get())) {
+            return Grant.ALL;
+        }
+        String readOnly = readOnlyKeyInForce.get();
+        return readOnly != null && shows(method, auth, header, readOnly) ? Grant.READ : Grant.NONE;
+    }
+
+    private static boolean shows(String method, String auth, Function<String, String> header, String keyText) {
         if (auth.regionMatches(true, 0, "Basic ", 0, 6)) {
             return basic(auth.substring(6).strip(), keyText);
         }

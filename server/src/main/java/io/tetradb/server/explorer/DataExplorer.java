@@ -3,6 +3,7 @@ package io.tetradb.server.explorer;
 import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.cosmos.CosmosRoute;
 import io.tetradb.document.CosmosClient;
+import io.tetradb.server.admin.AdminAccess;
 
 import java.net.InetAddress;
 
@@ -18,20 +19,33 @@ public final class DataExplorer {
     private DataExplorer() {
     }
 
-    /** {@code options} with the explorer mounted, when {@code bind} allows it ({@link ExplorerAccess#servedOn}). */
+    /** {@code options} with the explorer mounted, open to this machine only (a loopback-bound server's rule). */
     public static CosmosRestOptions mount(CosmosRestOptions options, CosmosClient client, InetAddress bind) {
-        if (!ExplorerAccess.servedOn(bind)) {
-            return options;
+        if (!bind.isLoopbackAddress()) {
+            throw new IllegalArgumentException("beyond loopback the explorer needs the Cosmos keys: "
+                    + "mount(options, client, AdminAccess.keys(...))");
         }
+        return mount(options, client, AdminAccess.open());
+    }
+
+    /**
+     * {@code options} with the explorer mounted. {@code access} open (a loopback-bound server): the page's own
+     * loopback origin only ({@link ExplorerAccess#refusal}); with keys (beyond loopback): the page and its files to
+     * anyone (they hold no data), the API to requests signed with the master key, or the read-only key for its read
+     * routes ({@link ExplorerAccess#keyRefusal}).
+     */
+    public static CosmosRestOptions mount(CosmosRestOptions options, CosmosClient client, AdminAccess access) {
         ExplorerApi api = new ExplorerApi(client);
-        CosmosRoute route = request -> serve(api, request);
+        CosmosRoute route = request -> serve(api, request, access);
         return options.withRoute("/_explorer", route).withRoute(HOME + "*", route).withBrowserHome(HOME);
     }
 
-    private static CosmosRoute.Response serve(ExplorerApi api, CosmosRoute.Request r) {
-        String refusal = ExplorerAccess.refusal(r);
+    private static CosmosRoute.Response serve(ExplorerApi api, CosmosRoute.Request r, AdminAccess access) {
+        ExplorerError refusal = access.isOpen() ? ExplorerAccess.refusal(r) == null ? null
+                : new ExplorerError(403, ExplorerAccess.refusal(r))
+                : ExplorerAccess.keyRefusal(r, access);
         if (refusal != null) {
-            return ExplorerApi.error(new ExplorerError(403, refusal));
+            return ExplorerApi.error(refusal);
         }
         if (r.path().startsWith(ExplorerApi.PREFIX)) {
             return api.handle(r);

@@ -27,6 +27,7 @@ final class ExplorerError extends RuntimeException {
     String code() {
         return switch (status) {
             case 400 -> "BadRequest";
+            case 401 -> "Unauthorized";
             case 403 -> "Forbidden";
             case 404 -> "NotFound";
             case 405 -> "MethodNotAllowed";

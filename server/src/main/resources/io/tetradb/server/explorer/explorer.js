@@ -16,14 +16,56 @@
     return path('databases', state.db, 'containers', state.container, ...rest);
   }
 
-  // One API call; a refusal ({code, message}) becomes an Error with that text.
+  // ---- the Cosmos key, on a server bound beyond loopback ----------------------------------------------------------
+  // As Cosmos DB's Data Explorer opened with a connection string: the key is asked for once, kept in this tab only
+  // (sessionStorage) and never sent; each call carries a master-key signature of its verb and x-ms-date instead.
+  const KEY_SLOT = 'tetradb.explorer.key';
+
+  function storedKey() {
+    return sessionStorage.getItem(KEY_SLOT);
+  }
+
+  function base64Bytes(text) {
+    return Uint8Array.from(atob(text), c => c.charCodeAt(0));
+  }
+
+  async function signature(method, key) {
+    const date = new Date().toUTCString();
+    const payload = method.toLowerCase() + '\n\n\n' + date.toLowerCase() + '\n\n';
+    const hmac = await crypto.subtle.importKey('raw', base64Bytes(key), { name: 'HMAC', hash: 'SHA-256' }, false,
+      ['sign']);
+    const sig = new Uint8Array(await crypto.subtle.sign('HMAC', hmac, new TextEncoder().encode(payload)));
+    return { 'x-ms-date': date,
+             'Authorization': encodeURIComponent('type=master&ver=1.0&sig=' + btoa(String.fromCharCode(...sig))) };
+  }
+
+  function askForKey(message) {
+    const form = $('sign-in');
+    form.hidden = false;
+    $('sign-in-status').textContent = message || '';
+    if (!window.crypto || !crypto.subtle) {
+      $('sign-in-status').textContent = 'This page can sign requests only over HTTPS: open https://'
+        + location.host + '/_explorer/ (the key is never sent over plain HTTP).';
+    }
+  }
+
+  // One API call, signed when a key is held; a refusal ({code, message}) becomes an Error with that text, and a 401
+  // asks for the key.
   async function api(method, route, body, headers) {
     const init = { method, cache: 'no-store', headers: Object.assign({}, headers || {}) };
     if (body !== undefined) {
       init.headers['Content-Type'] = 'application/json';
       init.body = body;
     }
+    const key = storedKey();
+    if (key && window.crypto && crypto.subtle) {
+      Object.assign(init.headers, await signature(method, key));
+    }
     const response = await fetch('/_explorer/api/' + route, init);
+    if (response.status === 401) {
+      sessionStorage.removeItem(KEY_SLOT);
+      askForKey(key ? 'That key was refused.' : 'This server asks for its Cosmos key.');
+    }
     let json = null;
     try {
       json = await response.json();
@@ -288,6 +330,26 @@
     }
   }
 
+  $('sign-in').addEventListener('submit', event => {
+    event.preventDefault();
+    let key = $('sign-in-key').value.trim();
+    const inConnectionString = /AccountKey=([^;]+)/.exec(key);
+    if (inConnectionString) key = inConnectionString[1];
+    try {
+      base64Bytes(key);
+    } catch (e) {
+      $('sign-in-status').textContent = 'The key is base64 (or paste the connection string).';
+      return;
+    }
+    sessionStorage.setItem(KEY_SLOT, key);
+    $('sign-in-key').value = '';
+    $('sign-in').hidden = true;
+    loadDatabases();
+  });
+  $('sign-out').addEventListener('click', () => {
+    sessionStorage.removeItem(KEY_SLOT);
+    location.reload();
+  });
   $('reload').addEventListener('click', loadDatabases);
   $('items-more').addEventListener('click', () => loadItems(true));
   $('item-save').addEventListener('click', saveItem);

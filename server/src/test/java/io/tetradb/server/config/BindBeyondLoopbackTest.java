@@ -96,8 +96,17 @@ class BindBeyondLoopbackTest {
             assertEquals(401, get(admin + "/health", null).statusCode(), "the separate admin port too");
             assertEquals(401, get(admin + "/api/partitions", basic("x", TABLE_KEY)).statusCode());
             assertEquals(200, get(admin + "/api/partitions", basic("x", COSMOS_KEY)).statusCode());
-            HttpResponse<String> explorer = get(cosmos + "/_explorer/api/databases", basic("", COSMOS_KEY));
-            assertTrue(explorer.statusCode() >= 400, "the keyless explorer API is not served beyond loopback");
+            // the data explorer: its page to anyone (the sign-in), its API with the Cosmos key only
+            assertEquals(200, get(cosmos + "/_explorer/", null).statusCode());
+            assertEquals(401, get(cosmos + "/_explorer/api/databases", null).statusCode());
+            assertEquals(401, get(cosmos + "/_explorer/api/databases", basic("", TABLE_KEY)).statusCode());
+            assertEquals(200, get(cosmos + "/_explorer/api/databases", basic("", COSMOS_KEY)).statusCode());
+            String explorerDate = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+            HttpResponse<String> explorerSigned = HTTP.send(HttpRequest.newBuilder(
+                            URI.create(cosmos + "/_explorer/api/databases")).header("x-ms-date", explorerDate)
+                    .header("Authorization", masterSignature("GET", explorerDate, COSMOS_KEY)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, explorerSigned.statusCode(), explorerSigned.body());
 
             // Mongo: SCRAM for every connection
             String mongoHost = Endpoint.hostPort(server.endpoint("mongo").address());

@@ -3,12 +3,14 @@ package io.tetradb.server.explorer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.cosmos.CosmosHttpServer;
 import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.server.admin.AdminAccess;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,13 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Map;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -239,14 +247,87 @@ class DataExplorerApiTest {
     }
 
     @Test
-    void notMountedOnAServerBoundBeyondLoopback() throws Exception {
-        CosmosRestOptions off = DataExplorer.mount(CosmosRestOptions.defaults(), server.client(),
-                InetAddress.getByName("192.0.2.10"));
-        assertFalse(off.routes().keySet().stream().anyMatch(p -> p.startsWith("/_explorer")));
-        assertNull(off.browserHome());
-        CosmosRestOptions on = DataExplorer.mount(CosmosRestOptions.defaults(), server.client(),
-                InetAddress.getLoopbackAddress());
-        assertTrue(on.routes().containsKey("/_explorer/*"));
-        assertEquals("/_explorer/", on.browserHome());
+    void beyondLoopbackTheApiNeedsTheCosmosKeyAndTheReadOnlyKeyOnlyReads() throws Exception {
+        String master = newKey();
+        String readOnly = newKey();
+        CosmosRestOptions options = DataExplorer.mount(CosmosRestOptions.defaults().withMasterKey(master)
+                .withReadOnlyKey(readOnly), server.client(), AdminAccess.keys(() -> master, () -> readOnly));
+        try (CosmosHttpServer keyed = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, server.client(),
+                options)) {
+            String url = "http://" + Endpoint.hostPort(keyed.address());
+            // the page and its files hold no data: served to anyone, so the browser can ask for the key
+            assertEquals(200, send(url, "GET", "/_explorer/", null, null).statusCode());
+            assertEquals(200, send(url, "GET", "/_explorer/explorer.js", null, null).statusCode());
+            // missing or wrong key: 401 JSON (no basic challenge: the page asks, not the browser's dialog)
+            HttpResponse<String> missing = send(url, "GET", "/_explorer/api/databases", null, null);
+            assertEquals(401, missing.statusCode());
+            assertEquals("Unauthorized", JSON.readTree(missing.body()).get("code").asText());
+            assertTrue(missing.headers().firstValue("www-authenticate").isEmpty());
+            assertEquals(401, send(url, "GET", "/_explorer/api/databases", signed("GET", newKey()), null)
+                    .statusCode());
+            assertEquals(401, send(url, "DELETE", item("o2", "[\"c2\"]"), basic(newKey()), null).statusCode());
+            // the master key, signed as the page signs (verb and x-ms-date) or as a basic password
+            HttpResponse<String> listed = send(url, "GET", "/_explorer/api/databases", signed("GET", master), null);
+            assertEquals(200, listed.statusCode(), listed.body());
+            assertTrue(listed.body().contains("\"shop\""));
+            assertEquals(200, send(url, "GET", "/_explorer/api/databases", basic(master), null).statusCode());
+            // the read-only key reads and queries, and cannot write
+            assertEquals(200, send(url, "GET", item("o1", "[\"c1\"]"), signed("GET", readOnly), null).statusCode());
+            assertEquals(200, send(url, "POST", "/_explorer/api/databases/shop/containers/orders/query",
+                    signed("POST", readOnly), "{\"query\":\"SELECT * FROM c\"}").statusCode());
+            HttpResponse<String> refusedDelete = send(url, "DELETE", item("o2", "[\"c2\"]"),
+                    signed("DELETE", readOnly), null);
+            assertEquals(403, refusedDelete.statusCode());
+            assertEquals("Forbidden", JSON.readTree(refusedDelete.body()).get("code").asText());
+            assertEquals(403, send(url, "PUT", item("o2", "[\"c2\"]"), signed("PUT", readOnly),
+                    "{\"id\":\"o2\",\"customerId\":\"c2\",\"total\":0}").statusCode());
+            assertEquals(12.0, total("o2", "c2"), "nothing changed");
+            // another site's page is refused even with a key
+            assertEquals(403, send(url, "GET", "/_explorer/api/databases", basic(master), null,
+                    "Origin", "http://evil.example").statusCode());
+            // the master key writes
+            HttpResponse<String> saved = send(url, "PUT", item("o2", "[\"c2\"]"), signed("PUT", master),
+                    "{\"id\":\"o2\",\"customerId\":\"c2\",\"total\":12.0}");
+            assertEquals(200, saved.statusCode(), saved.body());
+        }
+    }
+
+    private static HttpResponse<String> send(String url, String method, String path, String[] auth, String body,
+                                             String... headers) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(20))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        if (auth != null) {
+            b.headers(auth);
+        }
+        if (headers.length > 0) {
+            b.headers(headers);
+        }
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The headers the page sends: a Cosmos master-key signature of the verb and x-ms-date. */
+    private static String[] signed(String verb, String key) throws Exception {
+        String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Base64.getDecoder().decode(key), "HmacSHA256"));
+        String payload = verb.toLowerCase() + "\n\n\n" + date.toLowerCase() + "\n\n";
+        String sig = Base64.getEncoder().encodeToString(mac.doFinal(payload.getBytes(StandardCharsets.UTF_8)));
+        return new String[] {"x-ms-date", date,
+                "Authorization", URLEncoder.encode("type=master&ver=1.0&sig=" + sig, StandardCharsets.UTF_8)};
+    }
+
+    private static String[] basic(String key) {
+        return new String[] {"Authorization", "Basic " + Base64.getEncoder()
+                .encodeToString((":" + key).getBytes(StandardCharsets.UTF_8))};
+    }
+
+    private static String newKey() {
+        byte[] k = new byte[64];
+        new java.security.SecureRandom().nextBytes(k);
+        return Base64.getEncoder().encodeToString(k);
     }
 }

@@ -104,6 +104,15 @@ class ProcessFuzzTest {
             System.out.println("FUZZ-PROCESS mongo cursors " + client.getDatabase("admin").runCommand(
                     new Document("serverStatus", 1)).get("metrics", Document.class).get("cursor", Document.class)
                     .toJson());
+            if (settings.longForm()) {
+                // the fuzzed connections' session cursors (lsid) outlive them, as on mongod, until their 10 minutes
+                // idle: ending every session shows what of the live heap they were
+                client.getDatabase("admin").runCommand(new Document("killAllSessions", List.of()));
+                System.out.printf("FUZZ-PROCESS mongo after killAllSessions liveHeapMb=%d openCursors=%s%n",
+                        ProcessMemory.mb(server.liveHeapAfterGcBytes()), client.getDatabase("admin").runCommand(
+                                new Document("serverStatus", 1)).get("metrics", Document.class)
+                                .get("cursor", Document.class).get("open", Document.class).get("total"));
+            }
             assertEquals(before, canary.find().into(new ArrayList<>()), "the canary data is unchanged");
             alive.run();
         }
@@ -197,6 +206,7 @@ class ProcessFuzzTest {
     private static void measure(String face, Callable<List<FuzzTally>> fuzz) throws Exception {
         double loadBefore = loadAverage();
         ProcessMemory before = ProcessMemory.of(server);
+        java.util.Map<String, long[]> histogramBefore = settings.longForm() ? server.classHistogram() : null;
         long start = System.nanoTime();
         List<FuzzTally> tallies;
         long rssMax;
@@ -207,6 +217,9 @@ class ProcessFuzzTest {
         }
         long seconds = Math.max(1, (System.nanoTime() - start) / 1_000_000_000L);
         ProcessMemory after = ProcessMemory.of(server);
+        if (histogramBefore != null) {
+            printGrowth(face, histogramBefore, server.classHistogram());
+        }
         long inputs = tallies.stream().mapToLong(FuzzTally::inputs).sum();
         long answered = tallies.stream().mapToLong(FuzzTally::answeredCount).sum();
         long closed = tallies.stream().mapToLong(FuzzTally::closedCount).sum();
@@ -227,6 +240,19 @@ class ProcessFuzzTest {
         long rssCeiling = server.budget().bytes() + (256L << 20);
         assertTrue(rssMax < rssCeiling, "RSS reached " + ProcessMemory.mb(rssMax) + " MB with a budget of "
                 + (server.budget().bytes() >> 20) + " MB");
+    }
+
+    /** The classes whose live bytes grew most over the run (long form): where a growing live heap went. */
+    private static void printGrowth(String face, java.util.Map<String, long[]> before,
+                                    java.util.Map<String, long[]> after) {
+        after.entrySet().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), new long[] {
+                        e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
+                        e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1], e.getValue()[1]}))
+                .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
+                .limit(20)
+                .forEach(e -> System.out.printf("FUZZ-PROCESS %s histogram-growth %+d instances %+d KB (now %d KB) %s%n",
+                        face, e.getValue()[0], e.getValue()[1] >> 10, e.getValue()[2] >> 10, e.getKey()));
     }
 
     /** HTTP inputs in chunks, each with freshly signed inputs and its own seed, so a long run stays replayable. */

@@ -157,6 +157,24 @@ public final class ServerProcess implements AutoCloseable {
         return Long.parseLong(m.group(2)) * 1024;
     }
 
+    /**
+     * The live heap by class ({@code jcmd PID GC.class_histogram}, which collects first): class name to
+     * {instances, bytes}.
+     */
+    public java.util.Map<String, long[]> classHistogram() throws IOException, InterruptedException {
+        java.util.Map<String, long[]> byClass = new java.util.HashMap<>();
+        Matcher m = HISTOGRAM_ROW.matcher(jcmd("GC.class_histogram"));
+        while (m.find()) {
+            byClass.merge(m.group(3), new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))},
+                    (a, b) -> new long[] {a[0] + b[0], a[1] + b[1]});
+        }
+        return byClass;
+    }
+
+    /** {@code   1:   123   4567   java.lang.String (java.base@17)}: instances, bytes, class name. */
+    private static final java.util.regex.Pattern HISTOGRAM_ROW = java.util.regex.Pattern.compile(
+            "(?m)^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
+
     private String jcmd(String what) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
         Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid()), what).redirectErrorStream(true).start();

@@ -85,7 +85,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
                 && rawPath.contains(",RowKey=");
     }
 
-    private static void write(ChannelHandlerContext ctx, ApiResponse a, boolean keepAlive) {
+    static void write(ChannelHandlerContext ctx, ApiResponse a, boolean keepAlive) {
         FullHttpResponse resp = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(a.status),
                 Unpooled.wrappedBuffer(a.body));
         a.headers.forEach((k, v) -> resp.headers().set(k, v));

@@ -124,7 +124,7 @@ public final class TableHttpServer implements AutoCloseable {
                                     // so the connection stays open while the refused body is read away
                                     .addLast(new HttpServerKeepAliveHandler())
                                     .addLast(new RequestHandler(api, pool));
-                            guard.install(c.pipeline(), "aggregate");
+                            guard.install(c.pipeline(), "aggregate", RateLimitAnswer.INSTANCE);
                         }
                     })
                     .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();

@@ -76,9 +76,15 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
         }
         if (settings instanceof io.tetradb.server.gremlin.EmbeddedSettings embedded) {
             // slow clients: the upgrade request (whole after the aggregator), then each WebSocket frame (whole after
-            // the frame decoder the handshake puts ahead of this point), has the read timeout to arrive; and frames
-            // are paced per connection (--max-requests-per-second), as on the other faces
+            // the frame decoder the handshake puts ahead of this point), has the read timeout to arrive
             embedded.connectionGuard().install(pipeline, PIPELINE_HTTP_AGGREGATOR);
+            // requests per connection (--max-requests-per-second), counted once decoded, so the refusal can answer
+            // the request by its id; pings and close frames do not count
+            ChannelHandler rate = embedded.connectionGuard().rateGate(
+                    io.tetradb.server.gremlin.security.RateLimitResponse.INSTANCE);
+            if (rate != null) {
+                pipeline.addBefore(PIPELINE_OP_SELECTOR, "guard-request-rate", rate);
+            }
         }
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);
