@@ -1,12 +1,8 @@
 package io.tetradb.core.item;
 
 import io.tetradb.core.index.CompiledIndexingPolicy;
-import io.tetradb.core.index.IndexTerms;
-import io.tetradb.core.index.PathPattern;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -23,11 +19,8 @@ public final class ItemTermRecorder {
     private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
 
     private final CompiledIndexingPolicy policy;
-    /** The concrete segments of the value being written ({@code []} for array elements), as the policy reads them. */
-    private final List<String> concrete = new ArrayList<>(8);
-    /** Per open level: the flat path, and whether anything under it may be indexed (0: no, 1: yes). */
-    private String[] flats = new String[8];
-    private boolean[] live = new boolean[8];
+    /** Per open level, the policy's node of its path, or null where nothing below can be indexed. */
+    private IndexPathTrie.Node[] nodes = new IndexPathTrie.Node[8];
     private int depth;
     private int arrays;
     /** The recorded terms: flat path, reached through an array, value offset in the written bytes. */
@@ -38,8 +31,7 @@ public final class ItemTermRecorder {
 
     public ItemTermRecorder(CompiledIndexingPolicy policy) {
         this.policy = policy;
-        flats[0] = "";
-        live[0] = policy.enabled();
+        nodes[0] = policy.enabled() ? IndexPathTrie.root(policy) : null;
     }
 
     /** The policy the terms were recorded under (the writer of the entries checks it is still the item's). */
@@ -49,67 +41,51 @@ public final class ItemTermRecorder {
 
     /** The writer enters the value of field {@code name}; {@code root}: a field of the item itself. */
     void enterField(String name, boolean root) {
-        boolean parentLive = live[depth];
-        push();
-        if (!parentLive || root && SYSTEM.contains(name)) {
-            live[depth] = false;
-            concrete.add(name); // kept in step with the levels; never read while not live
-            return;
-        }
-        concrete.add(name);
-        boolean may = policy.mayIndexUnder(concrete);
-        live[depth] = may;
-        flats[depth] = may ? IndexTerms.childPath(flats[depth - 1], name) : null;
+        IndexPathTrie.Node parent = nodes[depth];
+        IndexPathTrie.Node n = parent == null || root && SYSTEM.contains(name) ? null : parent.field(name);
+        push(n != null && n.may ? n : null);
     }
 
     /** The writer enters an array's elements. */
     void enterArray() {
-        boolean parentLive = live[depth];
-        String flat = flats[depth];
-        push();
-        live[depth] = parentLive;
-        flats[depth] = flat;
-        concrete.add(PathPattern.ARRAY);
+        IndexPathTrie.Node parent = nodes[depth];
+        push(parent == null ? null : parent.elements());
         arrays++;
     }
 
     void leaveArray() {
         arrays--;
-        leave();
+        depth--;
     }
 
     void leaveField() {
-        leave();
+        depth--;
     }
 
     /** The writer wrote a scalar whose TB1 value starts at {@code at}. */
     void scalar(int at) {
-        if (!live[depth] || depth == 0 || !policy.indexes(concrete)) {
+        IndexPathTrie.Node n = nodes[depth];
+        if (n == null || !n.indexes) {
             return;
         }
         if (count == offsets.length) {
-            int n = count * 2;
-            paths = Arrays.copyOf(paths, n);
-            underArray = Arrays.copyOf(underArray, n);
-            offsets = Arrays.copyOf(offsets, n);
+            int size = count * 2;
+            paths = Arrays.copyOf(paths, size);
+            underArray = Arrays.copyOf(underArray, size);
+            offsets = Arrays.copyOf(offsets, size);
         }
-        paths[count] = flats[depth];
+        paths[count] = n.flat;
         underArray[count] = arrays > 0;
         offsets[count] = at;
         count++;
     }
 
-    private void push() {
+    private void push(IndexPathTrie.Node n) {
         depth++;
-        if (depth == live.length) {
-            live = Arrays.copyOf(live, depth * 2);
-            flats = Arrays.copyOf(flats, depth * 2);
+        if (depth == nodes.length) {
+            nodes = Arrays.copyOf(nodes, depth * 2);
         }
-    }
-
-    private void leave() {
-        concrete.remove(concrete.size() - 1);
-        depth--;
+        nodes[depth] = n;
     }
 
     /** Moves the offsets of the terms recorded from {@code from} on by {@code delta} (their bytes were moved). */
