@@ -127,7 +127,7 @@ public final class IndexTerms {
             // SQL sees a typed value (DateTime, ObjectId, ...) as its JSON view, which is also what JSON text stores
             return typed.jsonView();
         }
-        if (node.isBinary()) {
+        if (node instanceof com.fasterxml.jackson.databind.node.BinaryNode) { // not isBinary(): a megamorphic call per value
             try {
                 return com.fasterxml.jackson.databind.node.TextNode.valueOf(
                         java.util.Base64.getEncoder().encodeToString(node.binaryValue()));

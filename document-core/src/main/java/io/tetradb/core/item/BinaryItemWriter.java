@@ -34,6 +34,8 @@ public final class BinaryItemWriter {
     private final int maxDepth;
     /** How nodes outside the value model (Jackson's BinaryNode, POJONode) are stored, or null to refuse them. */
     private final UnaryOperator<JsonNode> foreign;
+    /** write-cost: the index terms recorded while writing (one pass), or null. */
+    private ItemTermRecorder terms;
 
     public BinaryItemWriter() {
         this(1024, 256);
@@ -65,6 +67,19 @@ public final class BinaryItemWriter {
         return Arrays.copyOf(buf, len);
     }
 
+    /**
+     * write-cost: the encoding of {@code value}, recording into {@code recorder} the index terms its policy asks for
+     * (their offsets in the returned array), in the same pass.
+     */
+    public byte[] write(JsonNode value, ItemTermRecorder recorder) {
+        terms = recorder;
+        try {
+            return write(value);
+        } finally {
+            terms = null;
+        }
+    }
+
     /** Writes {@code value} after {@code prefix} (an item header) into one new array. */
     public byte[] write(byte[] prefix, JsonNode value) {
         len = 0;
@@ -87,6 +102,7 @@ public final class BinaryItemWriter {
             value(foreign.apply(v), depth);
             return;
         }
+        int at = len;
         switch (type) {
             case NULL -> put(NULL);
             case BOOLEAN -> put(v.booleanValue() ? TRUE : FALSE);
@@ -162,6 +178,9 @@ public final class BinaryItemWriter {
             case UNDEFINED -> throw new IllegalArgumentException("an item cannot hold an undefined value");
             default -> throw new AssertionError(v);
         }
+        if (terms != null && type != ValueType.OBJECT && type != ValueType.ARRAY) {
+            terms.scalar(at);
+        }
     }
 
     /** A container at {@code depth} (the root is 0) is the {@code depth + 1}-th level of nesting. */
@@ -187,11 +206,19 @@ public final class BinaryItemWriter {
         }
         scratchTop = base + 2 * n;
         int i = 0;
+        ItemTermRecorder t = terms;
+        int firstTerm = t == null ? 0 : t.count();
         for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); i++) {
             Map.Entry<String, JsonNode> f = it.next();
             scratch[base + i] = len - entriesAt;
             utf8(f.getKey());
-            value(f.getValue(), depth + 1);
+            if (t == null) {
+                value(f.getValue(), depth + 1);
+            } else {
+                t.enterField(f.getKey(), depth == 0);
+                value(f.getValue(), depth + 1);
+                t.leaveField();
+            }
         }
         // the sort permutation by key bytes (insertion sort: objects are mostly small and often nearly sorted)
         int[] s = scratch;
@@ -211,6 +238,9 @@ public final class BinaryItemWriter {
             ensure(2 * n);
             System.arraycopy(buf, entriesAt, buf, entriesAt + 2 * n, entriesLength);
             len += 2 * n;
+            if (t != null) {
+                t.shift(firstTerm, 2 * n); // the terms' values moved with the entries
+            }
             buf[sizeAt - 1] = OBJECT_WIDE;
             for (int k = 0; k < n; k++) {
                 Bytes.putI32(buf, tableAt + 4 * k, s[p + k]);
@@ -241,8 +271,14 @@ public final class BinaryItemWriter {
         int sizeAt = len;
         len += 4;
         varint(a.size());
+        if (terms != null) {
+            terms.enterArray();
+        }
         for (JsonNode e : a) {
             value(e, depth + 1);
+        }
+        if (terms != null) {
+            terms.leaveArray();
         }
         Bytes.putI32(buf, sizeAt, len - sizeAt - 4);
     }

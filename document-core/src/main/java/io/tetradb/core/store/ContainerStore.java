@@ -797,13 +797,18 @@ public final class ContainerStore {
     }
 
     /** A prepared operation: id, partition key and serialised body resolved outside the lock. */
-    private record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus) {
+    private record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus,
+                            io.tetradb.core.item.ItemTermRecorder terms) { // write-cost: terms from the body's pass
+        Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus) {
+            this(op, id, body, error, errorStatus, null);
+        }
     }
 
     private Prepared prepare(PartitionKeyValue pk, ItemOperation op, ItemCodec.BodyWriter writer) {
         try {
             String id = op.id();
             byte[] body = null;
+            io.tetradb.core.item.ItemTermRecorder terms = null;
             ObjectNode item = op.item() != null ? op.item() // write-path: an encoded item's checked fields only
                     : op.encoded() != null ? op.encoded().keyFields(definition.partitionKey()) : null;
             if (item != null) {
@@ -824,11 +829,17 @@ public final class ContainerStore {
                             + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
                 }
                 io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
-                body = op.item() != null ? writer.write(op.item()) : op.encoded().storedBody(store.codec(), writer);
+                // write-cost: a caller's tree is encoded and its index terms recorded in one pass
+                terms = op.item() != null ? OnePassTerms.recorder(indexing) : null;
+                body = terms != null ? writer.write(op.item(), terms) : null;
+                if (body == null) {
+                    terms = null;
+                    body = op.item() != null ? writer.write(op.item()) : op.encoded().storedBody(store.codec(), writer);
+                }
                 checkSize(body.length);
             }
             validateId(id);
-            return new Prepared(op, id, body, null, 0);
+            return new Prepared(op, id, body, null, 0, terms);
         } catch (StoreException e) {
             return new Prepared(op, op.id(), null, e.getMessage(), e.status());
         }
@@ -1252,6 +1263,9 @@ public final class ContainerStore {
         private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
         /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
         private long feedTicket;
+        /** write-cost: the index terms recorded while the operation being applied had its body encoded, or null. */
+        private io.tetradb.core.item.ItemTermRecorder recorded;
+        private byte[] recordedBody;
 
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops) {
             this(pk, lpPrefix, ops, ops.size());
@@ -1398,6 +1412,8 @@ public final class ContainerStore {
         }
 
         private ItemResult apply(Prepared p) {
+            recorded = p.terms(); // write-cost: used by write() for p's own body only
+            recordedBody = p.body();
             ItemOperation op = p.op();
             String id = p.id();
             byte[] cur = visible(id);
@@ -1675,7 +1691,10 @@ public final class ContainerStore {
             byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
             // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
             List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
-                    ? binaryEntries(id, stored, ts) : entries(id, item, ts);
+                    ? binaryEntries(id, stored, ts)
+                    : recorded != null && body == recordedBody && recorded.policy() == policies.policyFor(docKey(id))
+                    ? OnePassTerms.entries(paths, docKey(id), collId.length, body, recorded, ts, item) // write-cost
+                    : entries(id, item, ts);
             int keyBytes = docKey(id).length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);

@@ -5,7 +5,6 @@ import io.tetradb.core.storage.WriteSet;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -55,12 +54,10 @@ final class IndexWrites {
 
     /** Adds the deletes, then the puts, each in ascending key order (no key is both: they are a diff). */
     void addTo(WriteSet ws) {
-        deletes.sort(Arrays::compareUnsigned);
-        puts.sort(Arrays::compareUnsigned);
-        for (byte[] key : deletes) {
+        for (byte[] key : IndexKeyOrder.sorted(deletes)) { // write-cost: grouped by path, then sorted
             ws.delete(Space.INDEX, key);
         }
-        for (byte[] key : puts) {
+        for (byte[] key : IndexKeyOrder.sorted(puts)) {
             ws.put(Space.INDEX, key, EMPTY);
         }
     }

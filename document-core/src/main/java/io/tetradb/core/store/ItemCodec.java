@@ -72,10 +72,18 @@ public final class ItemCodec {
         private ByteArrayBuilder out;
         private JsonGenerator gen;
 
+        /**
+         * write-cost: {@link #write(ObjectNode)} that also records the body's index terms in the same pass
+         * ({@link io.tetradb.core.item.ItemTermRecorder}); null when the store writes JSON text (no TB1 offsets).
+         */
+        public byte[] write(ObjectNode item, io.tetradb.core.item.ItemTermRecorder recorder) {
+            return binary ? writeBinary(withoutSystemProperties(item), recorder) : null;
+        }
+
         public byte[] write(ObjectNode item) {
             ObjectNode user = withoutSystemProperties(item);
             if (binary) {
-                return writeBinary(user);
+                return writeBinary(user, null);
             }
             try {
                 if (gen == null) {
@@ -99,10 +107,10 @@ public final class ItemCodec {
             }
         }
 
-        private byte[] writeBinary(ObjectNode user) {
+        private byte[] writeBinary(ObjectNode user, io.tetradb.core.item.ItemTermRecorder recorder) {
             io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
             try {
-                byte[] body = w.write(user);
+                byte[] body = recorder == null ? w.write(user) : w.write(user, recorder);
                 if (body.length > 256 * 1024) {
                     binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
                 }

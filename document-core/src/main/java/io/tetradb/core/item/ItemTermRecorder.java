@@ -1,0 +1,114 @@
+package io.tetradb.core.item;
+
+import io.tetradb.core.index.CompiledIndexingPolicy;
+
+import java.util.Arrays;
+import java.util.Set;
+
+/**
+ * Issue 17's one pass over a caller's tree: {@link BinaryItemWriter} reports every field, array and scalar it writes,
+ * and this recorder keeps, for the scalars the policy indexes, their flat path, whether they were reached through an
+ * array, and where their TB1 value starts in the written bytes. The entry keys are then made from those bytes
+ * ({@link BinaryIndexTerms#encodeEntry}), so the item is not walked a second time for its terms. The paths, their
+ * order and the keys are those of {@link BinaryIndexTerms#walk} over the written bytes (which
+ * {@code BinaryIndexTermsPropertyTest} holds equal to the tree walk); {@code OnePassTermsPropertyTest} compares them.
+ * One recorder per write; its arrays are the only allocation per term list, not one object per term.
+ */
+public final class ItemTermRecorder {
+    /** Stored system properties never indexed from the item itself ({@code _ts} is added by the caller). */
+    private static final Set<String> SYSTEM = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
+
+    private final CompiledIndexingPolicy policy;
+    /** Per open level, the policy's node of its path, or null where nothing below can be indexed. */
+    private IndexPathTrie.Node[] nodes = new IndexPathTrie.Node[8];
+    private int depth;
+    private int arrays;
+    /** The recorded terms: flat path, reached through an array, value offset in the written bytes. */
+    private String[] paths = new String[32];
+    private boolean[] underArray = new boolean[32];
+    private int[] offsets = new int[32];
+    private int count;
+
+    public ItemTermRecorder(CompiledIndexingPolicy policy) {
+        this.policy = policy;
+        nodes[0] = policy.enabled() ? IndexPathTrie.root(policy) : null;
+    }
+
+    /** The policy the terms were recorded under (the writer of the entries checks it is still the item's). */
+    public CompiledIndexingPolicy policy() {
+        return policy;
+    }
+
+    /** The writer enters the value of field {@code name}; {@code root}: a field of the item itself. */
+    void enterField(String name, boolean root) {
+        IndexPathTrie.Node parent = nodes[depth];
+        IndexPathTrie.Node n = parent == null || root && SYSTEM.contains(name) ? null : parent.field(name);
+        push(n != null && n.may ? n : null);
+    }
+
+    /** The writer enters an array's elements. */
+    void enterArray() {
+        IndexPathTrie.Node parent = nodes[depth];
+        push(parent == null ? null : parent.elements());
+        arrays++;
+    }
+
+    void leaveArray() {
+        arrays--;
+        depth--;
+    }
+
+    void leaveField() {
+        depth--;
+    }
+
+    /** The writer wrote a scalar whose TB1 value starts at {@code at}. */
+    void scalar(int at) {
+        IndexPathTrie.Node n = nodes[depth];
+        if (n == null || !n.indexes) {
+            return;
+        }
+        if (count == offsets.length) {
+            int size = count * 2;
+            paths = Arrays.copyOf(paths, size);
+            underArray = Arrays.copyOf(underArray, size);
+            offsets = Arrays.copyOf(offsets, size);
+        }
+        paths[count] = n.flat;
+        underArray[count] = arrays > 0;
+        offsets[count] = at;
+        count++;
+    }
+
+    private void push(IndexPathTrie.Node n) {
+        depth++;
+        if (depth == nodes.length) {
+            nodes = Arrays.copyOf(nodes, depth * 2);
+        }
+        nodes[depth] = n;
+    }
+
+    /** Moves the offsets of the terms recorded from {@code from} on by {@code delta} (their bytes were moved). */
+    void shift(int from, int delta) {
+        for (int i = from; i < count; i++) {
+            offsets[i] += delta;
+        }
+    }
+
+    public int count() {
+        return count;
+    }
+
+    public String path(int i) {
+        return paths[i];
+    }
+
+    public boolean underArray(int i) {
+        return underArray[i];
+    }
+
+    /** Where term {@code i}'s TB1 value starts in the bytes the writer returned. */
+    public int offset(int i) {
+        return offsets[i];
+    }
+}

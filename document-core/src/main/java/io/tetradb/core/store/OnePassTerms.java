@@ -1,0 +1,70 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.CompositeTerms;
+import io.tetradb.core.item.BinaryIndexTerms;
+import io.tetradb.core.item.ItemTermRecorder;
+import io.tetradb.core.value.IndexKeyEncoding;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Issue 17, write-cost: the index entries of a caller's tree from the one pass that encodes it. While the tree is
+ * written as TB1 (outside the partition lock) an {@link ItemTermRecorder} notes where each indexed scalar's bytes
+ * start; under the lock the entry keys are made from those bytes ({@link BinaryIndexTerms#encodeEntry}: strings
+ * copied as UTF-8, no {@code IndexTerm}, no second walk). The keys and their order are what
+ * {@code ContainerStore.indexEntries} gives for the tree and {@link BinaryIndexEntries} for the stored bytes
+ * ({@code OnePassTermsPropertyTest}). Used only when the policy the terms were recorded under is still the item's
+ * (no rebuild began meanwhile); otherwise the tree is walked as before. {@code -Dtetradb.write.onePass=false} turns it
+ * off (A/B measurements).
+ */
+final class OnePassTerms {
+    static final boolean ON = Boolean.parseBoolean(System.getProperty("tetradb.write.onePass", "true"));
+    private static final List<String> TS = List.of("_ts");
+
+    private OnePassTerms() {
+    }
+
+    /** A recorder for a write under {@code state}, or null: off, indexing off, or a rebuild running. */
+    static ItemTermRecorder recorder(IndexingState state) {
+        if (!ON || state.rebuilding() || !state.current().enabled()) {
+            return null;
+        }
+        return new ItemTermRecorder(state.current());
+    }
+
+    /**
+     * The entries of the version whose TB1 {@code body} was written with {@code recorded}, stored under
+     * {@code docKey} with {@code _ts} = {@code versionTs}: {@code _ts}, the recorded terms in document order, then
+     * one per composite index (from the caller's {@code item}, as the tree path computes them).
+     */
+    static List<ByteBuffer> entries(PathDictionary paths, byte[] docKey, int address, byte[] body,
+                                    ItemTermRecorder recorded, long versionTs, ObjectNode item) {
+        CompiledIndexingPolicy policy = recorded.policy();
+        List<ByteBuffer> out = new ArrayList<>(recorded.count() + 1 + policy.composites().size());
+        if (policy.indexes(TS)) {
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix("/_ts"), LongNode.valueOf(versionTs),
+                    docKey, address)));
+        }
+        for (int i = 0; i < recorded.count(); i++) {
+            String path = recorded.path(i);
+            if (recorded.underArray(i)) {
+                paths.markMultikey(path);
+            }
+            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), body, recorded.offset(i),
+                    docKey, address)));
+        }
+        if (!policy.composites().isEmpty()) {
+            for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
+                out.add(ByteBuffer.wrap(Keys.concat(paths.entryPrefix(t.index().name()), t.encoded(),
+                        Arrays.copyOfRange(docKey, address, docKey.length))));
+            }
+        }
+        return out;
+    }
+}
