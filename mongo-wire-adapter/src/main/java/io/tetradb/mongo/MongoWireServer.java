@@ -7,15 +7,14 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.core.net.ConnectionGuard;
 import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.core.net.NettyTransport;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
@@ -66,8 +65,9 @@ public final class MongoWireServer implements AutoCloseable {
         this.dispatcher = new CommandDispatcher(client, users, cursorLimits);
         // beyond loopback, dropping the last user must not open the face: the localhost exception applies instead
         dispatcher.requireCredentials(!bind.isLoopbackAddress());
-        this.boss = new NioEventLoopGroup(1);
-        this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        NettyTransport transport = NettyTransport.get(); // native epoll/kqueue where it loads, else NIO
+        this.boss = transport.eventLoops(1, "mongo-accept", false);
+        this.workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()), "mongo-io", false);
         AtomicInteger threadIds = new AtomicInteger();
         this.commandThreads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mongo-command-" + threadIds.incrementAndGet());
@@ -78,7 +78,7 @@ public final class MongoWireServer implements AutoCloseable {
         try {
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 256)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -55,6 +55,8 @@ public final class EmbeddedSettings extends Settings {
         this.port = port;
         this.evaluationTimeout = scriptTimeout.toMillis();
         this.channelizer = ChargingWebSocketChannelizer.class.getName();
+        // the transport every face shares (io.tetradb.core.net.NettyTransport); Gremlin Server knows epoll or NIO
+        this.useEpollEventLoop = io.tetradb.core.net.NettyTransport.get() == io.tetradb.core.net.NettyTransport.EPOLL;
         this.graphManager = TetraGraphManager.class.getName();
         // GraphSON v3 after v2: both accept plain application/json, which then means v3
         String bounded = BoundedGraphBinaryRegistry.class.getName();
