@@ -56,6 +56,7 @@ public final class MongoWireServer implements AutoCloseable {
     private volatile boolean closed;
 
     private final ConnectionGuard guard;
+    private final NettyTransport transport;
     /** mongod's clientCursorMonitorFrequencySecs. */
     private static final long CURSOR_SWEEP_SECONDS = 4;
 
@@ -65,7 +66,7 @@ public final class MongoWireServer implements AutoCloseable {
         this.dispatcher = new CommandDispatcher(client, users, cursorLimits);
         // beyond loopback, dropping the last user must not open the face: the localhost exception applies instead
         dispatcher.requireCredentials(!bind.isLoopbackAddress());
-        NettyTransport transport = NettyTransport.get(); // native epoll/kqueue where it loads, else NIO
+        this.transport = NettyTransport.get(); // native epoll/kqueue where it loads, else NIO
         this.boss = transport.eventLoops(1, "mongo-accept", false);
         this.workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()), "mongo-io", false);
         AtomicInteger threadIds = new AtomicInteger();
@@ -141,6 +142,11 @@ public final class MongoWireServer implements AutoCloseable {
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
                                         ConnectionLimits limits, SslContext tls, CursorLimits cursors) {
         return new MongoWireServer(bind, port, client, users, limits, tls, cursors);
+    }
+
+    /** The Netty transport the server's connections use (native epoll/kqueue, or NIO). */
+    public NettyTransport transport() {
+        return transport;
     }
 
     /** The connection limits in force, with their counters. */

@@ -24,18 +24,10 @@ public enum NettyTransport {
     private static final System.Logger LOG = System.getLogger(NettyTransport.class.getName());
     /** The system property that forces a transport. */
     public static final String PROPERTY = "tetradb.net.transport";
-    private static volatile NettyTransport chosen;
 
-    /** The transport of this process: chosen once, from the property and what loads here. */
+    /** The transport for a face starting now: from the property and what loads here (Netty caches the latter). */
     public static NettyTransport get() {
-        NettyTransport t = chosen;
-        if (t == null) {
-            t = choose(System.getProperty(PROPERTY, "auto"), NettyTransport::epollLoads,
-                    NettyTransport::kqueueLoads);
-            chosen = t;
-            LOG.log(System.Logger.Level.DEBUG, "Netty transport: {0}", t);
-        }
-        return t;
+        return choose(System.getProperty(PROPERTY, "auto"), NettyTransport::epollLoads, NettyTransport::kqueueLoads);
     }
 
     /**
