@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.tetradb.core.net.NettyTransport;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.core.store.PartitionStatistics;
 import io.tetradb.document.CosmosClient;
@@ -85,7 +86,7 @@ public final class AdminHttpServer implements Endpoint {
                                  Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput,
                                  Readiness readiness, AdminAccess access) {
         // one IO thread is plenty for an admin port; routes run on workers because they scan RocksDB
-        io.tetradb.core.net.NettyTransport transport = io.tetradb.core.net.NettyTransport.get(); // epoll/kqueue/NIO
+        NettyTransport transport = NettyTransport.get(); // epoll/kqueue/NIO
         EventLoopGroup io = transport.eventLoops(1, "tetradb-admin-io", true);
         ExecutorService workers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("tetradb-admin", true));
         // every open connection, so that close() can end them before the store goes away
