@@ -4,9 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.ssl.OptionalSslHandler;
@@ -72,8 +70,10 @@ public final class CosmosHttpServer implements AutoCloseable {
                                          ConnectionLimits limits, CosmosKeys keys) {
         ConnectionGuard guard = new ConnectionGuard("cosmos", limits);
         CosmosApi api = new CosmosApi(client.coreStore(), options, keys, Clock.systemUTC());
-        EventLoopGroup boss = new NioEventLoopGroup(1);
-        EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        io.tetradb.core.net.NettyTransport transport = io.tetradb.core.net.NettyTransport.get(); // epoll/kqueue/NIO
+        EventLoopGroup boss = transport.eventLoops(1, "cosmos-accept", false);
+        EventLoopGroup workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                "cosmos-io", false);
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()),
                 r -> {
@@ -84,7 +84,7 @@ public final class CosmosHttpServer implements AutoCloseable {
         try {
             Channel ch = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverChannel())
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {

@@ -7,15 +7,14 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.core.net.ConnectionGuard;
 import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.core.net.NettyTransport;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
@@ -57,6 +56,7 @@ public final class MongoWireServer implements AutoCloseable {
     private volatile boolean closed;
 
     private final ConnectionGuard guard;
+    private final NettyTransport transport;
     /** mongod's clientCursorMonitorFrequencySecs. */
     private static final long CURSOR_SWEEP_SECONDS = 4;
 
@@ -66,8 +66,9 @@ public final class MongoWireServer implements AutoCloseable {
         this.dispatcher = new CommandDispatcher(client, users, cursorLimits);
         // beyond loopback, dropping the last user must not open the face: the localhost exception applies instead
         dispatcher.requireCredentials(!bind.isLoopbackAddress());
-        this.boss = new NioEventLoopGroup(1);
-        this.workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        this.transport = NettyTransport.get(); // native epoll/kqueue where it loads, else NIO
+        this.boss = transport.eventLoops(1, "mongo-accept", false);
+        this.workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()), "mongo-io", false);
         AtomicInteger threadIds = new AtomicInteger();
         this.commandThreads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "mongo-command-" + threadIds.incrementAndGet());
@@ -78,7 +79,7 @@ public final class MongoWireServer implements AutoCloseable {
         try {
             ServerBootstrap b = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_BACKLOG, 256)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -141,6 +142,11 @@ public final class MongoWireServer implements AutoCloseable {
     public static MongoWireServer start(InetAddress bind, int port, CosmosClient client, MongoUsers users,
                                         ConnectionLimits limits, SslContext tls, CursorLimits cursors) {
         return new MongoWireServer(bind, port, client, users, limits, tls, cursors);
+    }
+
+    /** The Netty transport the server's connections use (native epoll/kqueue, or NIO). */
+    public NettyTransport transport() {
+        return transport;
     }
 
     /** The connection limits in force, with their counters. */

@@ -56,7 +56,8 @@ final class ProcessCpu {
         long sum = 0;
         for (java.lang.management.ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
             if (t != null && (t.getThreadName().startsWith("cosmos-request-")
-                    || t.getThreadName().startsWith("nioEventLoopGroup-") || t.getThreadName().startsWith("tetradb-"))) {
+                    || t.getThreadName().startsWith("nioEventLoopGroup-")
+                    || t.getThreadName().startsWith("cosmos-io-") || t.getThreadName().startsWith("tetradb-"))) {
                 long cpu = THREADS.getThreadCpuTime(t.getThreadId());
                 if (cpu > 0) {
                     sum += cpu;

@@ -66,7 +66,8 @@ final class Endpoint implements AutoCloseable {
         return new Endpoint("tetra", mongo.address(), poolSize, () -> {
             mongo.close();
             store.close();
-        }, name -> name.startsWith("mongo-command-") || name.startsWith("nioEventLoopGroup-")
+        }, name -> name.startsWith("mongo-command-") || name.startsWith("mongo-io-")
+                || name.startsWith("nioEventLoopGroup-")
                 || name.startsWith("tetradb-"));
     }
 

@@ -24,7 +24,8 @@ final class CpuMeter {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     static final Predicate<String> TETRA_SERVER =
-            name -> name.startsWith("tables-request-") || name.startsWith("nioEventLoopGroup-");
+            name -> name.startsWith("tables-request-") || name.startsWith("tables-io-")
+                    || name.startsWith("nioEventLoopGroup-");
     static final Predicate<String> SDK_CLIENT = name -> name.equals("main") || name.startsWith("reactor-http-");
 
     private CpuMeter() {

@@ -137,19 +137,27 @@ public final class BinaryItemStreamWriter {
         int entriesLength = len - start;
         boolean wide = entriesLength > 0xFFFF;
         int width = wide ? 4 : 2;
-        // the sort permutation of the keys by their bytes (insertion sort: stable, as the tree writer's)
+        // the sort permutation of the keys by their bytes (insertion sort: stable, as the tree writer's); each key's
+        // first 8 bytes compared as one unsigned number first, the bytes only on a tie (mongo-net)
         int[] order = new int[n];
+        if (prefixes.length < n) {
+            prefixes = new long[Math.max(n, 2 * prefixes.length)];
+        }
+        long[] pre = prefixes;
         for (int k = 0; k < n; k++) {
             int off = keys[base + k];
+            long p = keyPrefix(start + off);
             int j = k;
-            while (j > 0 && compareKeys(start + order[j - 1], start + off) > 0) {
+            while (j > 0 && compareKeys(pre[j - 1], start + order[j - 1], p, start + off) > 0) {
                 order[j] = order[j - 1];
+                pre[j] = pre[j - 1];
                 j--;
             }
             order[j] = off;
+            pre[j] = p;
         }
         for (int k = 1; k < n; k++) {
-            if (compareKeys(start + order[k - 1], start + order[k]) == 0) {
+            if (pre[k - 1] == pre[k] && compareKeys(start + order[k - 1], start + order[k]) == 0) {
                 throw new DuplicateFieldException("the field name '" + keyText(start + order[k])
                         + "' appears twice in one object");
             }
@@ -173,6 +181,38 @@ public final class BinaryItemStreamWriter {
     private String keyText(int at) {
         long kv = BinaryItemReader.varintAt(buf, at);
         return Utf8.decode(buf, (int) (kv >>> 32), (int) kv);
+    }
+
+    /** Key prefixes of the object being closed (scratch for {@link #endObject}). */
+    private long[] prefixes = new long[16];
+
+    /**
+     * The key at {@code at}'s first 8 bytes, big-endian, zero-padded: prefixes ordered as unsigned numbers order the
+     * keys as their bytes do, except on a tie (then the whole keys decide).
+     */
+    private long keyPrefix(int at) {
+        long kv = BinaryItemReader.varintAt(buf, at);
+        int from = (int) (kv >>> 32);
+        int n = (int) kv;
+        if (n >= 8) {
+            return Long.reverseBytes(Bytes.i64(buf, from));
+        }
+        if (n == 0) {
+            return 0;
+        }
+        if (from + 8 <= buf.length) { // the bytes past the key are masked off
+            return Long.reverseBytes(Bytes.i64(buf, from)) & (-1L << (64 - 8 * n));
+        }
+        long p = 0;
+        for (int i = 0; i < n; i++) {
+            p |= (buf[from + i] & 0xFFL) << (56 - 8 * i);
+        }
+        return p;
+    }
+
+    private int compareKeys(long prefixA, int a, long prefixB, int b) {
+        int c = Long.compareUnsigned(prefixA, prefixB);
+        return c != 0 ? c : compareKeys(a, b);
     }
 
     private int compareKeys(int a, int b) {

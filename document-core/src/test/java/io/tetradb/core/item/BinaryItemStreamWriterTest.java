@@ -78,6 +78,42 @@ class BinaryItemStreamWriterTest {
         }
     }
 
+    /**
+     * mongo-net: keys are sorted by an 8-byte prefix first; names sharing their first 8 bytes, shorter than 8, with
+     * a NUL or bytes above 0x7F, and repeated names that differ only after the eighth byte, order and are refused as
+     * the tree writer orders and refuses them.
+     */
+    @Test
+    void keysSharingTheirFirstEightBytesSortAsTheTreeWritersKeys() {
+        Random rnd = new Random(0x8B17L);
+        String[] stems = {"", "a", "ab", "ab\u0000", "abcdefg", "abcdefgh", "abcdefghi", "abcdefgh\u00e9", "\u00e9",
+                "\u00ff\u00ff", "zzzzzzzzzzzz", "abcdefgi"};
+        BinaryItemWriter tree = new BinaryItemWriter(64, 256);
+        BinaryItemStreamWriter events = new BinaryItemStreamWriter(16, 256);
+        for (int i = 0; i < 2_000; i++) {
+            ObjectNode doc = M.createObjectNode();
+            int n = 1 + rnd.nextInt(20);
+            for (int k = 0; k < n; k++) {
+                String name = stems[rnd.nextInt(stems.length)] + (rnd.nextBoolean() ? "" : (char) ('a' + rnd.nextInt(3)));
+                doc.put(name, k);
+            }
+            events.reset();
+            drive(doc, events);
+            assertArrayEquals(tree.write(doc), events.toByteArray(), doc.toString());
+        }
+        for (String twice : new String[]{"abcdefghij", "abcdefgh", "ab", ""}) {
+            BinaryItemStreamWriter w = new BinaryItemStreamWriter(16, 256);
+            w.startObject();
+            w.name(twice + "x");
+            w.int32(1);
+            w.name(twice + "y");
+            w.int32(2);
+            w.name(twice + "x");
+            w.int32(3);
+            assertThrows(BinaryItemStreamWriter.DuplicateFieldException.class, w::endObject, twice);
+        }
+    }
+
     @Test
     void wideObjectsRepeatedNamesAndTheNestingLimit() throws Exception {
         ObjectNode big = M.createObjectNode();

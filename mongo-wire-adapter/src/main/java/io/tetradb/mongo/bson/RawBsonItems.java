@@ -83,17 +83,15 @@ final class RawBsonItems {
 
     /**
      * write-path (issue 17): the item of {@code doc} written straight from its BSON bytes into the core's binary item
-     * format, the bytes {@link #toItem} followed by the core's tree writer would give, with no tree and no Java string
-     * for ASCII string values; null for the general path (as {@link #toItem}).
+     * format, the bytes {@link #toItem} followed by the core's tree writer would give, with no tree; null for the
+     * general path (as {@link #toItem}). One pass of a {@link BsonBinaryReader} over the bytes (mongo-net): an
+     * {@code _id} in first place (where drivers put it) is read in that pass, ASCII names and well-formed UTF-8 strings
+     * are copied as bytes (the reader has checked their bounds and terminators), dates and ObjectIds go to the writer
+     * without a value object.
      */
     static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc, io.tetradb.core.store.ItemCodec codec) {
         java.nio.ByteBuffer bytes = doc.getByteBuffer().asNIO();
         if (bytes.remaining() > Limits.MAX_BSON_OBJECT_SIZE || !bytes.hasArray()) {
-            return null;
-        }
-        BsonValue id = doc.get("_id");
-        JsonNode typedId = typedScalarId(id);
-        if (typedId == null) {
             return null;
         }
         io.tetradb.core.item.BinaryItemStreamWriter w = WRITERS.get();
@@ -103,25 +101,45 @@ final class RawBsonItems {
         }
         w.reset();
         try (BsonBinaryReader r = new BsonBinaryReader(bytes)) {
+            r.readStartDocument();
+            BsonType type = r.readBsonType();
+            String name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
+            BsonValue id;
+            if ("_id".equals(name)) {
+                id = firstId(r, type, doc);
+                type = r.readBsonType();
+                name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
+            } else {
+                id = doc.get("_id");
+            }
+            JsonNode typedId = typedScalarId(id);
+            if (typedId == null) {
+                return null;
+            }
             w.startObject();
             w.name("id");
             w.string(IdCodec.encode(id));
             w.name("_id");
             w.value(typedId);
-            r.readStartDocument();
-            while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
-                String name = r.readName();
-                if (name.equals("_id")) {
+            while (type != BsonType.END_OF_DOCUMENT) {
+                if (!name.equals("_id")) {
+                    if (name.startsWith("$")) {
+                        return null;
+                    }
+                    String stored = DocumentMapper.storedName(name);
+                    if (stored == name) {
+                        name(r, bytes, name, w);
+                    } else {
+                        w.name(stored);
+                    }
+                    if (!encode(r, bytes, w, 1)) {
+                        return null;
+                    }
+                } else {
                     r.skipValue();
-                    continue;
                 }
-                if (name.startsWith("$")) {
-                    return null;
-                }
-                w.name(DocumentMapper.storedName(name));
-                if (!encode(r, bytes, w, 1)) {
-                    return null;
-                }
+                type = r.readBsonType();
+                name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
             }
             r.readEndDocument();
             w.endObject();
@@ -133,6 +151,43 @@ final class RawBsonItems {
             WRITERS.remove();
         }
         return new io.tetradb.core.store.EncodedItem(tb1);
+    }
+
+    /**
+     * The value of an {@code _id} read as the document's first field, as {@code doc.get("_id")} gives it: the usual
+     * scalar types read in place, others through {@link RawBsonDocument#get} (the reader is moved past it).
+     */
+    private static BsonValue firstId(BsonBinaryReader r, BsonType type, RawBsonDocument doc) {
+        switch (type) {
+            case INT32:
+                return new org.bson.BsonInt32(r.readInt32());
+            case INT64:
+                return new org.bson.BsonInt64(r.readInt64());
+            case STRING:
+                return new org.bson.BsonString(r.readString());
+            case OBJECT_ID:
+                return new org.bson.BsonObjectId(r.readObjectId());
+            default:
+                r.skipValue();
+                return doc.get("_id");
+        }
+    }
+
+    /**
+     * Writes the name the reader has just read: an ASCII name is copied from the bytes (it ends right before the
+     * reader's position, with its NUL), any other as its String.
+     */
+    private static void name(BsonBinaryReader r, java.nio.ByteBuffer bytes, String name,
+                             io.tetradb.core.item.BinaryItemStreamWriter w) {
+        int n = name.length();
+        int from = bytes.arrayOffset() + r.getBsonInput().getPosition() - 1 - n;
+        byte[] a = bytes.array();
+        // n ASCII bytes before the NUL decode to n chars: then they are the whole name, whatever came before
+        if (from >= bytes.arrayOffset() && ascii(a, from, n)) {
+            w.name(a, from, n);
+        } else {
+            w.name(name);
+        }
     }
 
     /** Writes the value the reader is at; false for the general path. */
@@ -150,7 +205,7 @@ final class RawBsonItems {
                     if (name.startsWith("$")) {
                         return false;
                     }
-                    w.name(name);
+                    name(r, bytes, name, w);
                     if (!encode(r, bytes, w, depth + 1)) {
                         return false;
                     }
@@ -175,13 +230,14 @@ final class RawBsonItems {
                 return true;
             }
             case STRING -> {
-                // BSON's string: int32 length (with the NUL) · UTF-8 · NUL. ASCII is copied as it is (it is its own
-                // UTF-8 in TB1 too); anything else is decoded as the driver decodes it (malformed bytes become U+FFFD)
+                // BSON's string: int32 length (with the NUL) · UTF-8 · NUL. Well-formed UTF-8 (ASCII included) is
+                // copied as it is (TB1 holds UTF-8 too); anything else is decoded as the driver decodes it (malformed
+                // bytes become U+FFFD)
                 int at = r.getBsonInput().getPosition();
                 int n = bytes.getInt(at) - 1;
                 int from = bytes.arrayOffset() + at + 4;
                 byte[] a = bytes.array();
-                if (n >= 0 && ascii(a, from, n)) {
+                if (n >= 0 && from + n < a.length && a[from + n] == 0 && wellFormedUtf8(a, from, n)) {
                     r.skipValue();
                     w.string(a, from, n);
                 } else {
@@ -197,6 +253,20 @@ final class RawBsonItems {
                 r.readNull();
                 w.nullValue();
             }
+            case DATE_TIME -> {
+                long ms = r.readDateTime();
+                if (ms < MIN_MS || ms > MAX_MS) {
+                    return false; // beyond the typed model's dates: tagged Extended JSON on the general path
+                }
+                w.dateTime(ms * 10_000L, io.tetradb.core.value.DateTimeNode.NO_OFFSET);
+            }
+            case OBJECT_ID -> {
+                int at = bytes.arrayOffset() + r.getBsonInput().getPosition();
+                r.skipValue(); // checks the 12 bytes are there before they are copied
+                byte[] twelve = OBJECT_IDS.get();
+                System.arraycopy(bytes.array(), at, twelve, 0, 12);
+                w.objectId(twelve);
+            }
             default -> {
                 JsonNode v = value(r, depth); // the typed scalars, as the tree path maps them
                 if (v == null) {
@@ -206,6 +276,66 @@ final class RawBsonItems {
             }
         }
         return true;
+    }
+
+    /** The dates a {@code DateTimeNode} holds (100 ns ticks in a long), as {@link BsonToTyped} bounds them. */
+    private static final long MAX_MS = Long.MAX_VALUE / 10_000L;
+    private static final long MIN_MS = Long.MIN_VALUE / 10_000L;
+    private static final ThreadLocal<byte[]> OBJECT_IDS = ThreadLocal.withInitial(() -> new byte[12]);
+
+    /**
+     * True when {@code a[from, from+n)} is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+     * above U+10FFFF), i.e. exactly the bytes the JDK's decoder would decode without a replacement and encode back.
+     */
+    static boolean wellFormedUtf8(byte[] a, int from, int n) {
+        int i = from;
+        int end = from + n;
+        while (i < end) {
+            if (i + 8 <= end && ((long) LONGS.get(a, i) & 0x8080808080808080L) == 0) {
+                i += 8; // eight ASCII bytes
+                continue;
+            }
+            int b = a[i];
+            if (b >= 0) {
+                i++;
+                continue;
+            }
+            b &= 0xFF;
+            if (b >= 0xC2 && b <= 0xDF) {
+                if (i + 1 >= end || !continuation(a[i + 1])) {
+                    return false;
+                }
+                i += 2;
+            } else if (b >= 0xE0 && b <= 0xEF) {
+                if (i + 2 >= end || !continuation(a[i + 1]) || !continuation(a[i + 2])) {
+                    return false;
+                }
+                int b1 = a[i + 1] & 0xFF;
+                if (b == 0xE0 && b1 < 0xA0 || b == 0xED && b1 > 0x9F) { // overlong; surrogates
+                    return false;
+                }
+                i += 3;
+            } else if (b >= 0xF0 && b <= 0xF4) {
+                if (i + 3 >= end || !continuation(a[i + 1]) || !continuation(a[i + 2]) || !continuation(a[i + 3])) {
+                    return false;
+                }
+                int b1 = a[i + 1] & 0xFF;
+                if (b == 0xF0 && b1 < 0x90 || b == 0xF4 && b1 > 0x8F) { // overlong; above U+10FFFF
+                    return false;
+                }
+                i += 4;
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private static boolean continuation(byte b) {
+        return (b & 0xC0) == 0x80;
     }
 
     private static boolean ascii(byte[] a, int from, int n) {

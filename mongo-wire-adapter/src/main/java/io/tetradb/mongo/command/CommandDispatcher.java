@@ -134,6 +134,11 @@ public final class CommandDispatcher implements AutoCloseable {
         return AdminCommands.awaitableHelloMillis(command);
     }
 
+    /** True when {@code db.name} was opened in this process (see {@link MongoCatalog#isOpen}). */
+    public boolean collectionOpen(String db, String name) {
+        return catalog.isOpen(db, name);
+    }
+
     final Operations operations = new Operations();
 
     /** Set for a face bound beyond loopback: without users, only MongoDB's localhost exception applies. */

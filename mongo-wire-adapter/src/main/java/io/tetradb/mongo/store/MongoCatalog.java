@@ -55,6 +55,14 @@ public final class MongoCatalog {
         return store;
     }
 
+    /**
+     * True when the collection has been opened in this process (its one-time conversions ran): a point read of it
+     * is then a bounded RocksDB read, which may run on an event loop (mongo-net).
+     */
+    public boolean isOpen(String db, String name) {
+        return open.containsKey(db + "." + name);
+    }
+
     /** The collection, or null when it does not exist. */
     public MongoCollection collection(String db, String name) {
         if (!open.containsKey(db + "." + name)) { // names of a collection opened before were checked then

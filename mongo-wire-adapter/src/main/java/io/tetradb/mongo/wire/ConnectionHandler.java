@@ -117,7 +117,8 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             }, holdHello, java.util.concurrent.TimeUnit.MILLISECONDS);
             return;
         }
-        if (pending.get() == 0 && tail.isDone() && InlineCommands.isQuick(r.command())) {
+        if (pending.get() == 0 && tail.isDone()
+                && InlineCommands.isQuick(r.command(), r.database(), dispatcher::collectionOpen)) {
             // nothing queued before it on this connection, so answering now keeps the reply order
             reply(ctx, r, responseId);
             return;

@@ -9,7 +9,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Which commands may run on a connection's event loop: bounded, never waiting for an fsync. */
 class InlineCommandsTest {
     private static boolean quick(String json) {
-        return InlineCommands.isQuick(BsonDocument.parse(json));
+        return InlineCommands.isQuick(BsonDocument.parse(json), "db", (db, c) -> true);
+    }
+
+    /**
+     * mongo-net: a collection's first open in a process may convert its documents with fsynced writes, so a point
+     * find of a collection not opened yet runs on the pool; once open, on the event loop.
+     */
+    @Test
+    void aPointFindOfACollectionNotYetOpenGoesToThePool() {
+        BsonDocument find = BsonDocument.parse("{find: 'c', filter: {_id: 5}}");
+        java.util.Set<String> open = new java.util.HashSet<>();
+        java.util.function.BiPredicate<String, String> opened = (db, c) -> open.contains(db + "." + c);
+        assertFalse(InlineCommands.isQuick(find, "db", opened));
+        open.add("other.c");
+        assertFalse(InlineCommands.isQuick(find, "db", opened), "another database's collection of that name");
+        open.add("db.c");
+        assertTrue(InlineCommands.isQuick(find, "db", opened));
+        assertTrue(InlineCommands.isQuick(BsonDocument.parse("{ping: 1}"), "db", opened), "no collection read");
+        assertFalse(InlineCommands.isQuick(BsonDocument.parse("{find: 5, filter: {_id: 5}}"), "db", opened));
     }
 
     @Test

@@ -7,13 +7,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.tetradb.core.net.NettyTransport;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import io.tetradb.core.store.PartitionStatistics;
 import io.tetradb.document.CosmosClient;
@@ -87,7 +86,8 @@ public final class AdminHttpServer implements Endpoint {
                                  Supplier<List<io.tetradb.core.store.ThroughputMetrics.Container>> throughput,
                                  Readiness readiness, AdminAccess access) {
         // one IO thread is plenty for an admin port; routes run on workers because they scan RocksDB
-        EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("tetradb-admin-io", true));
+        NettyTransport transport = NettyTransport.get(); // epoll/kqueue/NIO
+        EventLoopGroup io = transport.eventLoops(1, "tetradb-admin-io", true);
         ExecutorService workers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("tetradb-admin", true));
         // every open connection, so that close() can end them before the store goes away
         ChannelGroup channels = new DefaultChannelGroup("tetradb-admin", GlobalEventExecutor.INSTANCE);
@@ -95,7 +95,7 @@ public final class AdminHttpServer implements Endpoint {
         try {
             Channel server = new ServerBootstrap()
                     .group(io)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverChannel())
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override

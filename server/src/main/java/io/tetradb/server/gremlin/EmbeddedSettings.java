@@ -13,6 +13,7 @@ import org.apache.tinkerpop.gremlin.groovy.jsr223.GroovyCompilerGremlinPlugin;
 import org.apache.tinkerpop.gremlin.jsr223.ImportGremlinPlugin;
 import io.tetradb.core.net.ConnectionGuard;
 import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.core.net.NettyTransport;
 import io.tetradb.server.ServerLimits;
 import org.apache.tinkerpop.gremlin.server.Settings;
 import org.apache.tinkerpop.gremlin.server.jsr223.GremlinServerGremlinPlugin;
@@ -55,6 +56,8 @@ public final class EmbeddedSettings extends Settings {
         this.port = port;
         this.evaluationTimeout = scriptTimeout.toMillis();
         this.channelizer = ChargingWebSocketChannelizer.class.getName();
+        // the transport every face shares (io.tetradb.core.net.NettyTransport); Gremlin Server knows epoll or NIO
+        this.useEpollEventLoop = NettyTransport.get() == NettyTransport.EPOLL;
         this.graphManager = TetraGraphManager.class.getName();
         // GraphSON v3 after v2: both accept plain application/json, which then means v3
         String bounded = BoundedGraphBinaryRegistry.class.getName();

@@ -4,9 +4,7 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.ssl.OptionalSslHandler;
@@ -94,8 +92,10 @@ public final class TableHttpServer implements AutoCloseable {
         }
         ConnectionGuard guard = new ConnectionGuard("tables", limits);
         TableApi api = new TableApi(client, accounts);
-        EventLoopGroup boss = new NioEventLoopGroup(1);
-        EventLoopGroup workers = new NioEventLoopGroup(Math.max(2, Runtime.getRuntime().availableProcessors()));
+        io.tetradb.core.net.NettyTransport transport = io.tetradb.core.net.NettyTransport.get(); // epoll/kqueue/NIO
+        EventLoopGroup boss = transport.eventLoops(1, "tables-accept", false);
+        EventLoopGroup workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()),
+                "tables-io", false);
         AtomicInteger n = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()),
                 r -> {
@@ -106,7 +106,7 @@ public final class TableHttpServer implements AutoCloseable {
         try {
             Channel ch = new ServerBootstrap()
                     .group(boss, workers)
-                    .channel(NioServerSocketChannel.class)
+                    .channel(transport.serverChannel())
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel c) {
