@@ -73,13 +73,13 @@ public final class FeedCursor {
         out.write(MAGIC);
         out.write(VERSION);
         byte[] r = resume == null ? new byte[0] : resume;
-        varint(out, r.length);
+        Varints.write(out, r.length);
         out.writeBytes(r);
-        varint(out, lsns.size());
+        Varints.write(out, lsns.size());
         for (Map.Entry<byte[], Long> e : lsns.entrySet()) {
-            varint(out, e.getKey().length);
+            Varints.write(out, e.getKey().length);
             out.writeBytes(e.getKey());
-            varint(out, e.getValue());
+            Varints.write(out, e.getValue());
         }
         return out.toByteArray();
     }
@@ -92,14 +92,14 @@ public final class FeedCursor {
                 throw new IllegalArgumentException("not a change feed cursor");
             }
             FeedCursor c = new FeedCursor();
-            byte[] r = new byte[(int) varint(b)];
+            byte[] r = new byte[(int) Varints.read(b, "a change feed cursor")];
             b.get(r);
             c.resume = r.length == 0 ? null : r;
-            long n = varint(b);
+            long n = Varints.read(b, "a change feed cursor");
             for (long i = 0; i < n; i++) {
-                byte[] k = new byte[(int) varint(b)];
+                byte[] k = new byte[(int) Varints.read(b, "a change feed cursor")];
                 b.get(k);
-                c.lsns.put(k, varint(b));
+                c.lsns.put(k, Varints.read(b, "a change feed cursor"));
             }
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException("trailing bytes after a change feed cursor");
@@ -108,26 +108,6 @@ public final class FeedCursor {
         } catch (java.nio.BufferUnderflowException | NegativeArraySizeException e) {
             throw new IllegalArgumentException("a truncated change feed cursor", e);
         }
-    }
-
-    private static void varint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    private static long varint(ByteBuffer b) {
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte x = b.get();
-            v |= (long) (x & 0x7F) << shift;
-            if ((x & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("a malformed number in a change feed cursor");
     }
 
     @Override

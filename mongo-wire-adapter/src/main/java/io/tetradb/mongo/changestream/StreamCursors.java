@@ -2,6 +2,7 @@ package io.tetradb.mongo.changestream;
 
 import io.tetradb.core.feed.FeedCursor;
 import io.tetradb.core.feed.FeedCursorTokens;
+import io.tetradb.core.feed.Varints;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -44,14 +45,14 @@ final class StreamCursors {
     static StreamCursors decode(FeedCursorTokens tokens, byte[] payload) {
         ByteBuffer b = ByteBuffer.wrap(payload);
         StreamCursors s = new StreamCursors(tokens);
-        byte[] baseToken = new byte[(int) varint(b)];
+        byte[] baseToken = new byte[(int) Varints.read(b, "a resume token")];
         b.get(baseToken);
         FeedCursor combined = tokens.decode(baseToken);
-        long n = varint(b);
+        long n = Varints.read(b, "a resume token");
         for (long i = 0; i < n; i++) {
-            byte[] key = new byte[(int) varint(b)];
+            byte[] key = new byte[(int) Varints.read(b, "a resume token")];
             b.get(key);
-            combined.advance(key, varint(b));
+            combined.advance(key, Varints.read(b, "a resume token"));
         }
         if (b.hasRemaining()) {
             throw new IllegalArgumentException("trailing bytes in a resume token");
@@ -115,13 +116,13 @@ final class StreamCursors {
             base = tokens.encode(combined);
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream(base.length + 8 + d.size() * 32);
-        varint(out, base.length);
+        Varints.write(out, base.length);
         out.writeBytes(base);
-        varint(out, d.size());
+        Varints.write(out, d.size());
         for (Map.Entry<byte[], Long> e : d.entrySet()) {
-            varint(out, e.getKey().length);
+            Varints.write(out, e.getKey().length);
             out.writeBytes(e.getKey());
-            varint(out, e.getValue());
+            Varints.write(out, e.getValue());
         }
         return out.toByteArray();
     }
@@ -130,23 +131,4 @@ final class StreamCursors {
         return ByteBuffer.allocate(5 + partition.length).putInt(collId).put(kind).put(partition).array();
     }
 
-    private static void varint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    private static long varint(ByteBuffer b) {
-        long v = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            byte x = b.get();
-            v |= (long) (x & 0x7F) << shift;
-            if ((x & 0x80) == 0) {
-                return v;
-            }
-        }
-        throw new IllegalArgumentException("a malformed number in a resume token");
-    }
 }
