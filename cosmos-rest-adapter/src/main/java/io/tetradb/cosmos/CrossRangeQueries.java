@@ -5,7 +5,6 @@ import io.tetradb.core.query.eval.ExpressionEvaluator;
 import io.tetradb.core.query.sql.Expr;
 import io.tetradb.core.query.sql.FromCollection;
 import io.tetradb.core.query.sql.OffsetLimit;
-import io.tetradb.core.query.sql.Projection;
 import io.tetradb.core.query.sql.SqlQuery;
 
 import java.util.Map;
@@ -49,7 +48,7 @@ final class CrossRangeQueries {
         String needs = null;
         if (!q.groupBy().isEmpty()) {
             needs = "GROUP BY other than of keys and single aggregates (or with ORDER BY, DISTINCT, TOP, OFFSET)";
-        } else if (hasAggregate(q.select().projection())) {
+        } else if (ExpressionEvaluator.hasAggregateCall(q.select().projection())) {
             needs = "an aggregate other than SELECT VALUE of one";
         } else if (q.select().distinct() && (!q.orderBy().isEmpty() || q.offsetLimit() != null)) {
             needs = "DISTINCT with ORDER BY or OFFSET/LIMIT";
@@ -102,13 +101,4 @@ final class CrossRangeQueries {
         return v != null ? v : params.get("@" + name);
     }
 
-    private static boolean hasAggregate(Projection p) {
-        if (p instanceof Projection.Value v) {
-            return ExpressionEvaluator.hasAggregateCall(v.expr());
-        }
-        if (p instanceof Projection.Items items) {
-            return items.items().stream().anyMatch(i -> ExpressionEvaluator.hasAggregateCall(i.expr()));
-        }
-        return false;
-    }
 }

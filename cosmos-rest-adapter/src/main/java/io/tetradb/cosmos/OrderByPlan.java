@@ -56,7 +56,7 @@ final class OrderByPlan {
             List<Expr.ObjectProperty> props = new ArrayList<>();
             int generated = 0;
             for (Projection.SelectItem item : ((Projection.Items) p).items()) {
-                String name = item.alias() != null ? item.alias() : inferredName(item.expr());
+                String name = item.alias() != null ? item.alias() : io.tetradb.core.query.eval.QueryExecutor.inferredName(item.expr());
                 props.add(new Expr.ObjectProperty(name != null ? name : "$" + (++generated), item.expr()));
             }
             payload = new Expr.ObjectLiteral(props);
@@ -71,19 +71,5 @@ final class OrderByPlan {
                 q.from(), where, List.of(), q.orderBy(), perRange);
         String text = rewritten.toString().replace(MARKER, "(" + FILTER + ")");
         return new Plan(text, directions, expressions);
-    }
-
-    /** The name Cosmos gives an unaliased select-list entry: the last property of a path (else generated). */
-    private static String inferredName(Expr e) {
-        if (e instanceof Expr.PropertyAccess pa) {
-            return pa.name();
-        }
-        if (e instanceof Expr.IndexAccess ia && ia.index() instanceof Expr.StringLiteral s) {
-            return s.value();
-        }
-        if (e instanceof Expr.Identifier id) {
-            return id.name();
-        }
-        return null;
     }
 }

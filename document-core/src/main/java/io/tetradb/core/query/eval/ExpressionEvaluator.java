@@ -651,6 +651,17 @@ public final class ExpressionEvaluator {
         return Aggregates.compute(name, values);
     }
 
+    /** Whether a select list calls an aggregate function outside any subquery (then its query aggregates). */
+    public static boolean hasAggregateCall(io.tetradb.core.query.sql.Projection p) {
+        if (p instanceof io.tetradb.core.query.sql.Projection.Value v) {
+            return hasAggregateCall(v.expr());
+        }
+        if (p instanceof io.tetradb.core.query.sql.Projection.Items items) {
+            return items.items().stream().anyMatch(i -> hasAggregateCall(i.expr()));
+        }
+        return false;
+    }
+
     /** Whether {@code e} calls an aggregate function outside any subquery (then its query aggregates). */
     public static boolean hasAggregateCall(Expr e) {
         return containsAggregate(e);

@@ -426,7 +426,7 @@ public final class QueryExecutor {
     }
 
     /** The name Cosmos gives an unaliased select-list entry: the last property of a path, or the alias itself. */
-    static String inferredName(Expr e) {
+    public static String inferredName(Expr e) {
         if (e instanceof Expr.PropertyAccess pa) {
             return pa.name();
         }

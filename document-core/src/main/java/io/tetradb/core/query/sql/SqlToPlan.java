@@ -44,7 +44,7 @@ public final class SqlToPlan {
         if (projection instanceof Projection.Star && !q.from().joins().isEmpty()) {
             throw new StoreException(Status.BAD_REQUEST, "'SELECT *' is only valid with a single input set.");
         }
-        if (!q.groupBy().isEmpty() || hasAggregate(projection)) {
+        if (!q.groupBy().isEmpty() || ExpressionEvaluator.hasAggregateCall(projection)) {
             if (!q.orderBy().isEmpty()) {
                 throw new StoreException(Status.BAD_REQUEST,
                         "ORDER BY together with GROUP BY or aggregate functions is not supported.");
@@ -87,13 +87,4 @@ public final class SqlToPlan {
         return e;
     }
 
-    private static boolean hasAggregate(Projection p) {
-        if (p instanceof Projection.Value v) {
-            return ExpressionEvaluator.hasAggregateCall(v.expr());
-        }
-        if (p instanceof Projection.Items items) {
-            return items.items().stream().anyMatch(i -> ExpressionEvaluator.hasAggregateCall(i.expr()));
-        }
-        return false;
-    }
 }
