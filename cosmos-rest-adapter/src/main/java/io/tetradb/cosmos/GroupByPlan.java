@@ -20,7 +20,12 @@ import java.util.Map;
  */
 final class GroupByPlan {
     /** {@code aliasTypes}: every select alias in order, with its aggregate ("Count", ...) or null for a key. */
-    record Plan(String rewrittenQuery, List<String> expressions, Map<String, String> aliasTypes) {
+    record Plan(String rewrittenQuery, List<String> expressions, Map<String, String> aliasTypes,
+                List<Expr> selectedKeys) {
+        /** Whether every GROUP BY expression is in the select list (then the groups' rows are distinct already). */
+        boolean keysSelected(List<Expr> groupBy) {
+            return new java.util.HashSet<>(selectedKeys).containsAll(groupBy);
+        }
     }
 
     private GroupByPlan() {
@@ -38,6 +43,7 @@ final class GroupByPlan {
         }
         Map<String, String> aliasTypes = new LinkedHashMap<>();
         List<Expr.ObjectProperty> payload = new ArrayList<>();
+        List<Expr> selectedKeys = new ArrayList<>();
         for (Projection.SelectItem item : items.items()) {
             String alias = item.alias() != null ? item.alias() : item.expr() instanceof Expr.PropertyAccess pa
                     ? pa.name() : null;
@@ -58,6 +64,7 @@ final class GroupByPlan {
                         new Expr.ObjectProperty("item", partial)))));
             } else if (!ExpressionEvaluator.hasAggregateCall(e) && q.groupBy().contains(e)) { // a key
                 aliasTypes.put(alias, null);
+                selectedKeys.add(e);
                 payload.add(new Expr.ObjectProperty(alias, e));
             } else {
                 return null;
@@ -74,6 +81,6 @@ final class GroupByPlan {
                 new Projection.SelectItem(new Expr.ObjectLiteral(payload), "payload"));
         SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
                 q.where(), q.groupBy(), List.of(), null);
-        return new Plan(rewritten.toString(), expressions, aliasTypes);
+        return new Plan(rewritten.toString(), expressions, aliasTypes, selectedKeys);
     }
 }

@@ -1,6 +1,9 @@
 package io.tetradb.cosmos;
 
 import io.tetradb.core.query.sql.Expr;
+import io.tetradb.core.query.sql.FromClause;
+import io.tetradb.core.query.sql.FromCollection;
+import io.tetradb.core.query.sql.FromSource;
 import io.tetradb.core.query.sql.OrderByItem;
 import io.tetradb.core.query.sql.Projection;
 import io.tetradb.core.query.sql.SelectClause;
@@ -19,6 +22,8 @@ final class OrderByPlan {
     /** The placeholder the SDKs replace with their filter. */
     static final String FILTER = "{documentdb-formattableorderbyquery-filter}";
     private static final String MARKER = "tetradb_orderby_filter_marker";
+    /** The name under which a subquery source carries its item's {@code _rid} to the ORDER BY row. */
+    private static final String CARRIED_RID = "tetradb_rid";
 
     record Plan(String rewrittenQuery, List<String> orderBy, List<String> expressions) {
     }
@@ -37,6 +42,27 @@ final class OrderByPlan {
         String alias = q.from().source().effectiveAlias();
         if (alias == null) {
             return null;
+        }
+        FromClause from = q.from();
+        Expr rid = new Expr.PropertyAccess(new Expr.Identifier(alias), "_rid");
+        if (from.source().collection() instanceof FromCollection.Subquery sub
+                && !selectsWholeItems(sub.query())) {
+            // the SDK needs each row's _rid (its continuation names it): the subquery carries its item's along
+            SqlQuery inner = sub.query();
+            if (!(inner.select().projection() instanceof Projection.Items innerItems)
+                    || !(inner.from().source().collection() instanceof FromCollection.Path path)
+                    || !path.segments().isEmpty() || inner.from().source().iterate() || namesWholeRow(q, alias)) {
+                return null;
+            }
+            List<Projection.SelectItem> withRid = new ArrayList<>(innerItems.items());
+            withRid.add(new Projection.SelectItem(new Expr.PropertyAccess(
+                    new Expr.Identifier(inner.from().source().effectiveAlias()), "_rid"), CARRIED_RID));
+            SqlQuery carried = new SqlQuery(new SelectClause(inner.select().distinct(), inner.select().top(),
+                    new Projection.Items(withRid)), inner.from(), inner.where(), inner.groupBy(), inner.orderBy(),
+                    inner.offsetLimit());
+            from = new FromClause(new FromSource(new FromCollection.Subquery(carried), from.source().alias(), false),
+                    from.joins());
+            rid = new Expr.PropertyAccess(new Expr.Identifier(alias), CARRIED_RID);
         }
         List<Expr> items = new ArrayList<>();
         List<String> directions = new ArrayList<>();
@@ -62,14 +88,38 @@ final class OrderByPlan {
             payload = new Expr.ObjectLiteral(props);
         }
         List<Projection.SelectItem> select = List.of(
-                new Projection.SelectItem(new Expr.PropertyAccess(new Expr.Identifier(alias), "_rid"), null),
+                new Projection.SelectItem(rid, "_rid"),
                 new Projection.SelectItem(new Expr.ArrayLiteral(items), "orderByItems"),
                 new Projection.SelectItem(payload, "payload"));
         Expr filter = new Expr.Identifier(MARKER);
         Expr where = q.where() == null ? filter : new Expr.Binary(Expr.BinaryOp.AND, filter, q.where());
         SqlQuery rewritten = new SqlQuery(new SelectClause(false, q.select().top(), new Projection.Items(select)),
-                q.from(), where, List.of(), q.orderBy(), perRange);
+                from, where, List.of(), q.orderBy(), perRange);
         String text = rewritten.toString().replace(MARKER, "(" + FILTER + ")");
         return new Plan(text, directions, expressions);
+    }
+
+    /** Whether the subquery's rows are its items ({@code SELECT *}, {@code SELECT VALUE c}): they have a _rid. */
+    private static boolean selectsWholeItems(SqlQuery inner) {
+        Projection p = inner.select().projection();
+        String innerAlias = inner.from() == null ? null : inner.from().source().effectiveAlias();
+        boolean item = inner.from() != null && inner.from().joins().isEmpty()
+                && inner.from().source().collection() instanceof FromCollection.Path path
+                && path.segments().isEmpty() && !inner.from().source().iterate();
+        return item && (p instanceof Projection.Star
+                || p instanceof Projection.Value v && v.expr().equals(new Expr.Identifier(innerAlias)));
+    }
+
+    /** Whether the query hands out the source's whole row (which must not show the carried _rid). */
+    private static boolean namesWholeRow(SqlQuery q, String alias) {
+        Expr whole = new Expr.Identifier(alias);
+        Projection p = q.select().projection();
+        if (p instanceof Projection.Star) {
+            return true;
+        }
+        if (p instanceof Projection.Value v) {
+            return v.expr().equals(whole);
+        }
+        return ((Projection.Items) p).items().stream().anyMatch(i -> i.expr().equals(whole));
     }
 }

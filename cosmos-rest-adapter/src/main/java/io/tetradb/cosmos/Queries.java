@@ -241,8 +241,13 @@ final class Queries {
         info.put("hasSelectValue", q.select().projection() instanceof Projection.Value);
         info.putNull("dCountInfo");
         info.put("hasNonStreamingOrderBy", false);
-        plan.putArray("queryRanges").addObject().put("min", "").put("max", "FF").put("isMinInclusive", true)
-                .put("isMaxInclusive", false);
+        if (merge.firstRangeOnly()) { // one point of the key space: the SDK sends the query to the first range only
+            plan.putArray("queryRanges").addObject().put("min", "").put("max", "").put("isMinInclusive", true)
+                    .put("isMaxInclusive", true);
+        } else {
+            plan.putArray("queryRanges").addObject().put("min", "").put("max", "FF").put("isMinInclusive", true)
+                    .put("isMaxInclusive", false);
+        }
         plan.putNull("hybridSearchQueryInfo");
         return RestResponse.json(200, plan, 0);
     }
