@@ -108,7 +108,7 @@ final class Batches {
             }
         }
         RestResponse resp = RestResponse.json(allOk ? 200 : 207, out, charge);
-        Items.sessionHeaders(resp, t, lsn);
+        Items.sessionHeaders(resp, t, lsn, api.ranges.sessionRanges(r, t, named));
         return PartitionKeyRanges.echo(named, resp);
     }
 

@@ -93,7 +93,7 @@ final class ChangeFeedReads {
             RestResponse notModified = RestResponse.empty(304, charged.requestCharge());
             notModified.header("etag", etag);
             notModified.header("x-ms-item-count", "0");
-            Items.sessionHeaders(notModified, t, 1);
+            Items.sessionHeaders(notModified, t, 1, api.ranges.sessionRanges(r, t, scope.named()));
             return PartitionKeyRanges.echo(scope.named(), notModified);
         }
         ObjectNode body = Json.object();
@@ -110,7 +110,7 @@ final class ChangeFeedReads {
         RestResponse out = RestResponse.json(200, body, charged.requestCharge());
         out.header("etag", etag);
         out.header("x-ms-item-count", Integer.toString(docs.size()));
-        Items.sessionHeaders(out, t, 1);
+        Items.sessionHeaders(out, t, 1, api.ranges.sessionRanges(r, t, scope.named()));
         return PartitionKeyRanges.echo(scope.named(), out);
     }
 

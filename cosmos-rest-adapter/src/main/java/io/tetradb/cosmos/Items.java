@@ -300,12 +300,22 @@ final class Items {
             out.header("etag", "\"" + res.etag() + "\"");
         }
         long lsn = res.stored() != null ? ItemCodec.lsn(res.stored()) : 1;
-        sessionHeaders(out, t, lsn);
+        sessionHeaders(out, t, lsn, api.ranges.sessionRanges(r, t, null));
         return out;
     }
 
-    static void sessionHeaders(RestResponse out, Target t, long lsn) {
-        out.header("x-ms-session-token", "0:-1#" + Math.max(1, lsn));
+    /**
+     * Cosmos DB's session token names each serving range with its vector token, {@code <rangeId>:-1#<lsn>} (a list,
+     * comma-separated, when a request covered several), so the SDKs keep one per range. The server accepts any
+     * incoming token and needs none: every acknowledged write is in the one store a read sees.
+     */
+    static void sessionHeaders(RestResponse out, Target t, long lsn, List<String> rangeIds) {
+        long shown = Math.max(1, lsn);
+        StringBuilder token = new StringBuilder();
+        for (String id : rangeIds) {
+            token.append(token.length() == 0 ? "" : ",").append(id).append(":-1#").append(shown);
+        }
+        out.header("x-ms-session-token", token.toString());
         out.header("x-ms-content-path", t.collRid());
         out.header("x-ms-alt-content-path", t.altLink());
         out.header("lsn", Long.toString(Math.max(1, lsn)));

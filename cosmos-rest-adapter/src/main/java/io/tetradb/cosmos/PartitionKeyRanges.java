@@ -49,6 +49,32 @@ final class PartitionKeyRanges {
         return out;
     }
 
+    /**
+     * The ranges a session token names, as Cosmos DB's {@code <rangeId>:<token>} list does: the range the request
+     * names, else the one holding its (whole) partition key, else every current range (a query or feed over the
+     * container).
+     */
+    List<String> sessionRanges(RestRequest r, Target t, Range named) {
+        if (!physical) {
+            return List.of(WHOLE.id());
+        }
+        if (named != null) {
+            return List.of(named.id());
+        }
+        io.tetradb.core.partition.PartitionKeyValue pk;
+        try {
+            pk = PartitionKeys.fromHeader(r, t.definition().partitionKey(), false);
+        } catch (CosmosError prefixOrBad) { // a prefix of a hierarchical key spans ranges; a bad one was answered
+            pk = null;
+        }
+        if (pk != null) {
+            return List.of(Integer.toString(t.store().partitionMap().route(pk.epk()).id()));
+        }
+        List<String> ids = new ArrayList<>();
+        current(t).forEach(range -> ids.add(range.id()));
+        return ids;
+    }
+
     /** The routing map's version, quoted: moves with every split. */
     String etag(Target t) {
         return physical ? "\"" + t.store().partitionMap().nextPartitionId() + "\"" : Containers.PKRANGES_ETAG;

@@ -98,7 +98,7 @@ final class Queries {
         if (api.ranges.physical()) { // range-bound tokens that a split's children can continue
             RangeContinuation.Resume resume = RangeContinuation.resume(range, r.header("x-ms-continuation"));
             if (resume.empty()) {
-                return emptyPage(scope, t);
+                return emptyPage(r, scope, t);
             }
             page = t.store().queryPage(q, params, pk, resume.scope(), resume.coreToken(), pageSize(r),
                     MAX_PAGE_BYTES, ConsistencyHeader.of(r));
@@ -121,12 +121,12 @@ final class Queries {
             out.header("x-ms-documentdb-query-metrics", metrics(page, body));
         }
         out.header("x-ms-tetradb-query-access", page.access()); // how the core read: scan, seek, index order
-        Items.sessionHeaders(out, t, 1);
+        Items.sessionHeaders(out, t, 1, api.ranges.sessionRanges(r, t, scope.named()));
         return out;
     }
 
     /** The last page of a later child range continuing its split parent's token (see {@link RangeContinuation}). */
-    private RestResponse emptyPage(PartitionKeyRanges.Scope scope, Target t) {
+    private RestResponse emptyPage(RestRequest r, PartitionKeyRanges.Scope scope, Target t) {
         ObjectNode body = Json.object();
         body.put("_rid", t.collRid());
         body.putArray("Documents");
@@ -134,7 +134,7 @@ final class Queries {
         RestResponse out = RestResponse.json(200, body, 1);
         out.header("x-ms-item-count", "0");
         PartitionKeyRanges.echo(scope.named(), out);
-        Items.sessionHeaders(out, t, 1);
+        Items.sessionHeaders(out, t, 1, api.ranges.sessionRanges(r, t, scope.named()));
         return out;
     }
 

@@ -91,7 +91,7 @@ final class Scripts {
             // Cosmos DB percent-encodes the log (spaces as %20); the SDKs URL-decode it
             out.header(CosmosStoredProcedure.SCRIPT_LOG_HEADER, CosmosStoredProcedure.percentEncoded(e.log()));
         }
-        Items.sessionHeaders(out, t, 1);
+        Items.sessionHeaders(out, t, 1, api.ranges.sessionRanges(r, t, null));
         return out;
     }
 

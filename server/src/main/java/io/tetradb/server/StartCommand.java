@@ -97,6 +97,12 @@ final class StartCommand implements Callable<Integer> {
                     + "feature in Cosmos DB too).")
     String burstCapacity;
 
+    @Option(names = "--cosmos-physical-ranges", paramLabel = "on|off", defaultValue = "off",
+            description = "The Cosmos REST endpoint lists each container's physical partitions as its partition key "
+                    + "ranges (feed ranges, per-range queries and change feeds, splits as 410/1002), as Cosmos DB "
+                    + "does; off: one range per container (default: ${DEFAULT-VALUE}).")
+    String cosmosPhysicalRanges;
+
     @Option(names = "--consistency", paramLabel = "LEVEL", defaultValue = "Session",
             description = "The account's default consistency level: Strong, BoundedStaleness, Session, "
                     + "ConsistentPrefix or Eventual (default: ${DEFAULT-VALUE}, the emulator's). Cosmos requests may "
@@ -243,7 +249,12 @@ final class StartCommand implements Callable<Integer> {
         ServerLimits limits = limits();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TetraDbServer server = new TetraDbServer(config, storeOptions, limits).onCassandra(onCassandra);
+        if (!cosmosPhysicalRanges.equals("on") && !cosmosPhysicalRanges.equals("off")) {
+            throw new ParameterException(spec.commandLine(), "--cosmos-physical-ranges is on or off, not '"
+                    + cosmosPhysicalRanges + "'");
+        }
+        TetraDbServer server = new TetraDbServer(config, storeOptions, limits).onCassandra(onCassandra)
+                .withPhysicalPartitionRanges(cosmosPhysicalRanges.equals("on"));
         try {
             server.start();
         } catch (StartupException e) {

@@ -249,7 +249,8 @@ public final class TetraDbServer implements AutoCloseable {
         if (config.cosmosReadOnlyKey() != null) {
             options = options.withReadOnlyKey(config.cosmosReadOnlyKey());
         }
-        options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()));
+        options = options.withMaxBodyBytes(limits.requestBytes(options.maxBodyBytes()))
+                .withPhysicalPartitionRanges(physicalPartitionRanges);
         return DataExplorer.mount(AdminRoutesOnCosmos.mount(options, client, readiness, adminAccess()), client,
                 adminAccess());
     }
@@ -337,6 +338,17 @@ public final class TetraDbServer implements AutoCloseable {
 
     // ---- --storage cassandra (issue 20) ----
     private CassandraStorage.Options cassandraOptions;
+    private boolean physicalPartitionRanges;
+
+    /**
+     * The Cosmos endpoint lists each container's physical partitions as its partition key ranges
+     * ({@code --cosmos-physical-ranges on}, {@link CosmosRestOptions#withPhysicalPartitionRanges}); before
+     * {@link #start()}.
+     */
+    public TetraDbServer withPhysicalPartitionRanges(boolean on) {
+        this.physicalPartitionRanges = on;
+        return this;
+    }
     private CassandraStorage cassandra;
 
     /** Keeps metadata and item transactions on Cassandra (null: the embedded storage); before {@link #start()}. */

@@ -99,10 +99,13 @@ class TetraDbCommandTest {
                 + "Eventual, not 'Linearizable'"), err.toString());
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "0", "--http-port", "0"));
         assertEquals(2, run("start", "--data-dir", data.toString(), "--split-threshold-bytes", "x", "--http-port", "0"));
+        assertEquals(2, run("start", "--data-dir", data.toString(), "--cosmos-physical-ranges", "yes", "--http-port",
+                "0"));
+        assertTrue(err.toString().contains("--cosmos-physical-ranges is on or off, not 'yes'"), err.toString());
         assertTrue(Files.notExists(data), "nothing was opened");
         assertEquals(0, run("start", "--help"));
         assertTrue(out.toString().contains("--rate-limit") && out.toString().contains("--split-threshold-bytes")
-                && out.toString().contains("--consistency"));
+                && out.toString().contains("--consistency") && out.toString().contains("--cosmos-physical-ranges"));
     }
 
     @Test
