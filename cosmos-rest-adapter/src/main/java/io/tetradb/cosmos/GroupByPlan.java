@@ -20,8 +20,9 @@ import java.util.Map;
  */
 final class GroupByPlan {
     /** {@code aliasTypes}: every select alias in order, with its aggregate ("Count", ...) or null for a key. */
+    /** {@code valueAggregate}: for {@code SELECT VALUE AGG(...) ... GROUP BY}, the plan's aggregate; else null. */
     record Plan(String rewrittenQuery, List<String> expressions, Map<String, String> aliasTypes,
-                List<Expr> selectedKeys) {
+                List<Expr> selectedKeys, String valueAggregate) {
         /** Whether every GROUP BY expression is in the select list (then the groups' rows are distinct already). */
         boolean keysSelected(List<Expr> groupBy) {
             return new java.util.HashSet<>(selectedKeys).containsAll(groupBy);
@@ -36,6 +37,11 @@ final class GroupByPlan {
      * list of keys and single aggregates, no ORDER BY/DISTINCT/TOP/OFFSET; null for another query.
      */
     static Plan of(SqlQuery q) {
+        if (q.select().projection() instanceof Projection.Value v && !q.groupBy().isEmpty() && q.from() != null
+                && q.orderBy().isEmpty() && !q.select().distinct() && q.select().top() == null
+                && q.offsetLimit() == null) {
+            return ofValue(q, v.expr());
+        }
         if (!(q.select().projection() instanceof Projection.Items items) || q.from() == null
                 || !q.orderBy().isEmpty() || q.select().distinct() || q.select().top() != null
                 || q.offsetLimit() != null) {
@@ -81,6 +87,44 @@ final class GroupByPlan {
                 new Projection.SelectItem(new Expr.ObjectLiteral(payload), "payload"));
         SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
                 q.where(), q.groupBy(), List.of(), null);
-        return new Plan(rewritten.toString(), expressions, aliasTypes, selectedKeys);
+        return new Plan(rewritten.toString(), expressions, aliasTypes, selectedKeys, null);
+    }
+
+    /**
+     * {@code SELECT VALUE key} or {@code SELECT VALUE AGG(...)} with GROUP BY: the payload is the key itself, or
+     * {@code [{"item": partial}]} with the plan's one aggregate (azure-cosmos' {@code SelectValueAggregateValues}).
+     */
+    private static Plan ofValue(SqlQuery q, Expr value) {
+        Expr payload;
+        String aggregate = null;
+        List<Expr> selectedKeys = new ArrayList<>();
+        if (value instanceof Expr.FunctionCall f && !f.udf() && ExpressionEvaluator.hasAggregateCall(value)
+                && f.args().stream().noneMatch(ExpressionEvaluator::hasAggregateCall)) {
+            String name = f.name().toUpperCase(Locale.ROOT);
+            Expr partial = AggregatePlan.partial(name, f);
+            if (partial == null) {
+                return null;
+            }
+            aggregate = AggregatePlan.kind(name);
+            payload = new Expr.ArrayLiteral(List.of(new Expr.ObjectLiteral(List.of(
+                    new Expr.ObjectProperty("item", partial)))));
+        } else if (!ExpressionEvaluator.hasAggregateCall(value) && q.groupBy().contains(value)) {
+            payload = value;
+            selectedKeys.add(value);
+        } else {
+            return null;
+        }
+        List<Expr> keys = new ArrayList<>();
+        List<String> expressions = new ArrayList<>();
+        for (Expr g : q.groupBy()) {
+            keys.add(new Expr.ObjectLiteral(List.of(new Expr.ObjectProperty("item", g))));
+            expressions.add(g.toString());
+        }
+        List<Projection.SelectItem> select = List.of(
+                new Projection.SelectItem(new Expr.ArrayLiteral(keys), "groupByItems"),
+                new Projection.SelectItem(payload, "payload"));
+        SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
+                q.where(), q.groupBy(), List.of(), null);
+        return new Plan(rewritten.toString(), expressions, new LinkedHashMap<>(), selectedKeys, aggregate);
     }
 }

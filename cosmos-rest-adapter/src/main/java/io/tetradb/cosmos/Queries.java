@@ -235,6 +235,8 @@ final class Queries {
         ArrayNode aggregates = info.putArray("aggregates");
         if (merge.aggregate() != null) { // each range answers its partial; the SDK combines them
             aggregates.add(merge.aggregate().aggregate());
+        } else if (merge.groupBy() != null && merge.groupBy().valueAggregate() != null) { // SELECT VALUE AGG per group
+            aggregates.add(merge.groupBy().valueAggregate());
         }
         info.set("groupByAliasToAggregateType", aliasTypes);
         info.put("rewrittenQuery", merge.rewrittenQuery());

@@ -127,6 +127,10 @@ class CrossRangeShapesTest extends ServerFixture {
             "SELECT DISTINCT VALUE c.g FROM c OFFSET 0 LIMIT 100",
             "SELECT VALUE COUNT(1) FROM (SELECT c.v FROM c WHERE c.v < 10) s",
             "SELECT TOP 1 VALUE COUNT(1) FROM c",
+            "SELECT VALUE c.g FROM c GROUP BY c.g",
+            "SELECT DISTINCT VALUE c.g FROM c GROUP BY c.g",
+            "SELECT VALUE COUNT(1) FROM c GROUP BY c.g",
+            "SELECT VALUE AVG(c.v) FROM c WHERE c.v > 3 GROUP BY c.g",
             "SELECT c.id, t AS tag FROM c JOIN t IN c.tags WHERE c.v < 5",
             "SELECT VALUE s.id FROM (SELECT c.id, c.v FROM c JOIN t IN c.tags WHERE t = \"t1\") s WHERE s.v < 30");
     /** TOP n / OFFSET LIMIT of groups: which groups is not defined; n of the groups, each with its true values. */
