@@ -59,7 +59,7 @@ public final class CosmosRestOptions {
 
     public static CosmosRestOptions defaults() {
         return new CosmosRestOptions(EMULATOR_KEY, null, null, null, Map.of(), DEFAULT_MAX_BODY_BYTES,
-                Duration.ofMinutes(15), null);
+                Duration.ofMinutes(15), null, true); // one range per physical partition, as Cosmos DB
     }
 
     /** The read-write key (base64); 400-style refusal at start if it is not base64. */
@@ -129,7 +129,8 @@ public final class CosmosRestOptions {
     /**
      * Exposes each container's physical partitions as its partition key ranges (ids, EPK bounds, parents after a
      * split; 410/1002 for a range that split), so the SDKs read and process the change feed per range, as against
-     * Cosmos DB. Off (the default): one range "0" over the whole key space. See README "Partition key ranges".
+     * Cosmos DB and its emulator (the default). Off: one range "0" over the whole key space, every query run whole
+     * by the server. See README "Partition key ranges" and "One range or physical ranges".
      */
     public CosmosRestOptions withPhysicalPartitionRanges(boolean on) {
         return new CosmosRestOptions(masterKey, readOnlyKey, sslContext, certificatePem, routes, maxBodyBytes,

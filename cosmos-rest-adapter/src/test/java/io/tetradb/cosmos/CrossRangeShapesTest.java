@@ -44,7 +44,8 @@ class CrossRangeShapesTest extends ServerFixture {
 
     @BeforeAll
     void seed() {
-        oneRangeServer = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, core, CosmosRestOptions.defaults());
+        oneRangeServer = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, core,
+                CosmosRestOptions.defaults().withPhysicalPartitionRanges(false));
         oneRangeSdk = new com.azure.cosmos.CosmosClientBuilder()
                 .endpoint("http://localhost:" + oneRangeServer.address().getPort()).key(KEY).gatewayMode()
                 .buildClient();

@@ -62,9 +62,9 @@ class ScenariosTest extends ServerFixture {
         ObjectNode d = c.readItem("XMS-001-FE24C", new PartitionKey("XMS-0001"), ObjectNode.class).getItem();
         assertEquals(21.5, d.get("temperature").asDouble());
         assertEquals(20000, c.readThroughput().getProperties().getManualThroughput());
-        // the SDK sees one partition key range; the core keeps its two physical partitions
+        // the SDK sees the core's two physical partitions as two partition key ranges (the default)
         assertEquals(2, core.getDatabase("examples").getContainer("coll").getFeedRanges().size());
-        assertEquals(1, c.getFeedRanges().size());
+        assertEquals(2, c.getFeedRanges().size());
         RawClient.Answer coll = new RawClient(endpoint(), KEY).send("GET", "/dbs/examples/colls/coll", null);
         assertEquals("2", coll.header(Containers.PHYSICAL_PARTITIONS));
         assertEquals(List.of(2), c.queryItems("SELECT VALUE COUNT(1) FROM c WHERE c.deviceId = 'XMS-0001'", null,

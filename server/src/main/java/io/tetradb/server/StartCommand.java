@@ -97,10 +97,10 @@ final class StartCommand implements Callable<Integer> {
                     + "feature in Cosmos DB too).")
     String burstCapacity;
 
-    @Option(names = "--cosmos-physical-ranges", paramLabel = "on|off", defaultValue = "off",
+    @Option(names = "--cosmos-physical-ranges", paramLabel = "on|off", defaultValue = "on",
             description = "The Cosmos REST endpoint lists each container's physical partitions as its partition key "
                     + "ranges (feed ranges, per-range queries and change feeds, splits as 410/1002), as Cosmos DB "
-                    + "does; off: one range per container (default: ${DEFAULT-VALUE}).")
+                    + "does; off: one range per container, every query run whole (default: ${DEFAULT-VALUE}).")
     String cosmosPhysicalRanges;
 
     @Option(names = "--consistency", paramLabel = "LEVEL", defaultValue = "Session",

@@ -338,12 +338,12 @@ public final class TetraDbServer implements AutoCloseable {
 
     // ---- --storage cassandra (issue 20) ----
     private CassandraStorage.Options cassandraOptions;
-    private boolean physicalPartitionRanges;
+    private boolean physicalPartitionRanges = true;
 
     /**
-     * The Cosmos endpoint lists each container's physical partitions as its partition key ranges
-     * ({@code --cosmos-physical-ranges on}, {@link CosmosRestOptions#withPhysicalPartitionRanges}); before
-     * {@link #start()}.
+     * Whether the Cosmos endpoint lists each container's physical partitions as its partition key ranges
+     * ({@code --cosmos-physical-ranges on}, the default; {@link CosmosRestOptions#withPhysicalPartitionRanges}) or
+     * one range per container; before {@link #start()}.
      */
     public TetraDbServer withPhysicalPartitionRanges(boolean on) {
         this.physicalPartitionRanges = on;

@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@code --cosmos-physical-ranges on} ({@link TetraDbServer#withPhysicalPartitionRanges}): azure-cosmos 4.81.0 sees a
- * 30,000 RU/s container's three physical partitions as three feed ranges; off (the default) one.
+ * {@code --cosmos-physical-ranges} ({@link TetraDbServer#withPhysicalPartitionRanges}): azure-cosmos 4.81.0 sees a
+ * 30,000 RU/s container's three physical partitions as three feed ranges (on, the default); off: one.
  */
 class CosmosPhysicalRangesServerTest {
     static {
@@ -37,11 +37,11 @@ class CosmosPhysicalRangesServerTest {
     @Test
     void theOptionShowsPhysicalPartitionsAsRanges(@TempDir Path dir) {
         try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("on")).withCosmosPort(0))
-                .withPhysicalPartitionRanges(true).start()) {
+                .start()) {
             assertEquals(3, feedRanges(server));
         }
         try (TetraDbServer server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("off")).withCosmosPort(0))
-                .start()) {
+                .withPhysicalPartitionRanges(false).start()) {
             assertEquals(1, feedRanges(server));
         }
     }
