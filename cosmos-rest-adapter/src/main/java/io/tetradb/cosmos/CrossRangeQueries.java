@@ -44,14 +44,19 @@ final class CrossRangeQueries {
      * space (the first range) answers it all.
      */
     record Merge(Integer top, OrderByPlan.Plan orderBy, AggregatePlan.Plan aggregate, GroupByPlan.Plan groupBy,
-                 boolean distinct, Integer offset, Integer limit, String rewrittenQuery, boolean firstRangeOnly) {
-        static final Merge WHOLE = new Merge(null, null, null, null, false, null, null, "", false);
+                 boolean distinct, Integer offset, Integer limit, String rewrittenQuery, boolean firstRangeOnly,
+                 String distinctCountAlias) {
+        static final Merge WHOLE = new Merge(null, null, null, null, false, null, null, "", false, null);
     }
 
     /** How the SDK merges {@code q} over several ranges; 400 for a query it cannot merge. */
     static Merge plan(SqlQuery q, Map<String, JsonNode> params, int ranges) {
         if (q.from() == null) { // the same rows from every range: the first one answers
-            return new Merge(null, null, null, null, false, null, null, "", true);
+            return new Merge(null, null, null, null, false, null, null, "", true, null);
+        }
+        Merge distinctCount = distinctCount(q);
+        if (distinctCount != null) {
+            return distinctCount;
         }
         if (!perItem(q.from())) {
             throw refused(q, ranges, "a subquery source that aggregates, sorts, de-duplicates or pages");
@@ -89,11 +94,46 @@ final class CrossRangeQueries {
                 throw refused(q, ranges, "ORDER BY over a source without a name or over a subquery whose rows are "
                         + "neither whole items nor objects of one container item");
             }
-            return new Merge(top, orderBy, null, null, distinct, offset, limit, orderBy.rewrittenQuery(), false);
+            return new Merge(top, orderBy, null, null, distinct, offset, limit, orderBy.rewrittenQuery(), false, null);
         }
         String rewritten = perRange != null
                 ? new SqlQuery(q.select(), q.from(), q.where(), q.groupBy(), q.orderBy(), perRange).toString() : "";
-        return new Merge(top, null, null, null, distinct, offset, limit, rewritten, false);
+        return new Merge(top, null, null, null, distinct, offset, limit, rewritten, false, null);
+    }
+
+    /**
+     * {@code SELECT VALUE COUNT(1) FROM (SELECT DISTINCT ... FROM c ...)} (or {@code SELECT COUNT(1) AS n ...}):
+     * Cosmos DB's {@code dCountInfo} form. Each range runs the inner DISTINCT query, the SDK de-duplicates the rows
+     * of all ranges and counts them; null for another query.
+     */
+    private static Merge distinctCount(SqlQuery q) {
+        if (!(q.from().source().collection() instanceof FromCollection.Subquery sub) || !q.from().joins().isEmpty()
+                || q.where() != null || !q.groupBy().isEmpty() || !q.orderBy().isEmpty() || q.offsetLimit() != null
+                || q.select().top() != null || q.select().distinct()) {
+            return null;
+        }
+        Expr count;
+        String alias;
+        if (q.select().projection() instanceof Projection.Value v) {
+            count = v.expr();
+            alias = "";
+        } else if (q.select().projection() instanceof Projection.Items items && items.items().size() == 1) {
+            count = items.items().get(0).expr();
+            alias = items.items().get(0).alias() == null ? "" : items.items().get(0).alias();
+        } else {
+            return null;
+        }
+        SqlQuery inner = sub.query();
+        boolean countsRows = count instanceof Expr.FunctionCall f && !f.udf()
+                && f.normalizedName().equals("COUNT") && f.args().size() == 1
+                && (f.args().get(0) instanceof Expr.NumberLiteral || f.args().get(0) instanceof Expr.StringLiteral);
+        if (!countsRows || !inner.select().distinct() || inner.from() == null || !perItem(inner.from())
+                || !inner.groupBy().isEmpty() || ExpressionEvaluator.hasAggregateCall(inner.select().projection())
+                || !inner.orderBy().isEmpty() || inner.select().top() != null || inner.offsetLimit() != null
+                || inner.select().projection() instanceof Projection.Star && !inner.from().joins().isEmpty()) {
+            return null;
+        }
+        return new Merge(null, null, null, null, true, null, null, inner.toString(), false, alias);
     }
 
     /** GROUP BY or aggregates: per-range partials, then the SDK's TOP/OFFSET/LIMIT over the merged groups. */
@@ -109,7 +149,7 @@ final class CrossRangeQueries {
                 q.groupBy(), q.orderBy(), null);
         AggregatePlan.Plan aggregate = AggregatePlan.of(whole);
         if (aggregate != null) { // one row: DISTINCT changes nothing
-            return new Merge(top, null, aggregate, null, false, offset, limit, aggregate.rewrittenQuery(), false);
+            return new Merge(top, null, aggregate, null, false, offset, limit, aggregate.rewrittenQuery(), false, null);
         }
         GroupByPlan.Plan groupBy = GroupByPlan.of(whole);
         if (groupBy == null) {
@@ -120,7 +160,7 @@ final class CrossRangeQueries {
         if (q.select().distinct() && !groupBy.keysSelected(q.groupBy())) {
             throw refused(q, ranges, "DISTINCT over groups whose keys are not all selected");
         }
-        return new Merge(top, null, null, groupBy, false, offset, limit, groupBy.rewrittenQuery(), false);
+        return new Merge(top, null, null, groupBy, false, offset, limit, groupBy.rewrittenQuery(), false, null);
     }
 
     /** Whether an aggregate sits inside another expression ({@code COUNT(1) + 1}, {@code {"n": COUNT(1)}}). */

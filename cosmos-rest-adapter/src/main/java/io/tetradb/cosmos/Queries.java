@@ -241,7 +241,11 @@ final class Queries {
         info.set("groupByAliasToAggregateType", aliasTypes);
         info.put("rewrittenQuery", merge.rewrittenQuery());
         info.put("hasSelectValue", q.select().projection() instanceof Projection.Value);
-        info.putNull("dCountInfo");
+        if (merge.distinctCountAlias() == null) {
+            info.putNull("dCountInfo");
+        } else { // the SDK counts the ranges' distinct rows (Cosmos DB's form of COUNT over a DISTINCT subquery)
+            info.putObject("dCountInfo").put("dCountAlias", merge.distinctCountAlias());
+        }
         info.put("hasNonStreamingOrderBy", false);
         if (merge.firstRangeOnly()) { // one point of the key space: the SDK sends the query to the first range only
             plan.putArray("queryRanges").addObject().put("min", "").put("max", "").put("isMinInclusive", true)

@@ -127,6 +127,9 @@ class CrossRangeShapesTest extends ServerFixture {
             "SELECT DISTINCT c.g AS g, MAX(c.v) AS hi FROM c GROUP BY c.g",
             "SELECT DISTINCT VALUE c.g FROM c OFFSET 0 LIMIT 100",
             "SELECT VALUE COUNT(1) FROM (SELECT c.v FROM c WHERE c.v < 10) s",
+            "SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.g FROM c) s",
+            "SELECT COUNT(1) AS n FROM (SELECT DISTINCT t FROM c JOIN t IN c.tags WHERE c.v > 5) s",
+            "SELECT COUNT(1) FROM (SELECT DISTINCT VALUE c.v % 7 FROM c)",
             "SELECT TOP 1 VALUE COUNT(1) FROM c",
             "SELECT VALUE c.g FROM c GROUP BY c.g",
             "SELECT DISTINCT VALUE c.g FROM c GROUP BY c.g",
@@ -147,7 +150,7 @@ class CrossRangeShapesTest extends ServerFixture {
             "SELECT c.g AS g, COUNT(1) AS n FROM c GROUP BY c.g ORDER BY c.g", CrossRangeQueries.ORDER_BY_WITH_GROUP_BY,
             "SELECT * FROM c JOIN t IN c.tags ORDER BY c.v", CrossRangeQueries.STAR_OVER_JOINS,
             "SELECT DISTINCT COUNT(1) AS n FROM c GROUP BY c.g", "keys are not all selected",
-            "SELECT VALUE COUNT(1) FROM (SELECT DISTINCT VALUE c.g FROM c) s", "subquery source");
+            "SELECT VALUE COUNT(1) FROM (SELECT TOP 3 c.v FROM c) s", "subquery source");
 
     @Test
     void javaServesEachShapeAsOneRangeDoes() {
