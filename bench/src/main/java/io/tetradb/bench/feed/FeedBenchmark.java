@@ -22,7 +22,6 @@ import io.tetradb.document.FeedResponse;
 
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,6 +52,14 @@ public final class FeedBenchmark implements Benchmark {
     static final int PARTITION_KEYS = 1_000;
     /** Warm-up rounds per side, alternating, before the measured ones. */
     static final int WARM_UP_PAIRS = 3;
+    /**
+     * Warm-up pairs go on, up to this many, until the JIT compiled for less than {@value #SETTLED_JIT_SHARE} of a
+     * pair's time: on a loaded machine the compiler threads lag, and after three pairs the processor's read path and
+     * the pruner's pass were still reaching C2 inside the first measured rounds (0.8-1 s of C2 time there, against
+     * 0.02-0.15 s in later rounds). A running server has compiled them; the measured rounds should too.
+     */
+    static final int MAX_WARM_UP_PAIRS = 10;
+    static final double SETTLED_JIT_SHARE = 0.02;
     private static final ObjectMapper M = new ObjectMapper();
     private static final String FILL = "x".repeat(900);
 
@@ -68,15 +75,22 @@ public final class FeedBenchmark implements Benchmark {
 
     @Override
     public void run(boolean quick, Report out) throws Exception {
-        int rounds = quick ? 5 : 5;
-        int perRound = quick ? 10_000 : 20_000;
+        // rounds of ≈ 3 s (quick) and 6 s (full) at 10k writes/s: a flush, a compaction or a GC pause is a small part
+        // of a round (rounds of 10k writes, ≈ 1 s, swung 0.66-1.09 on a quiet machine); warm-up rounds are half as long
+        // an even number of rounds: the side that runs second in a pair is often the one that meets the flush of
+        // the memtable both filled (64 MB, ≈ two sides' writes), so with 5 rounds the order with 3 rounds (fed side
+        // second in rounds 0, 2, 4) pulled the median its way (rounds 0.72, 1.14, 0.73, 1.24, 0.78 in one run);
+        // with as many rounds of each order the median sits between the two
+        int rounds = quick ? 6 : 8;
+        int perRound = quick ? 30_000 : 60_000;
+        int warmUp = perRound / 2;
         int paced = quick ? 10_000 : 100_000;
         Path dir = BenchData.fresh("feed");
         out.note("change feed benchmark: " + WRITERS + " writer threads, 1 KiB items, " + PARTITION_KEYS
                 + " partition keys, SYNC, indexing off; " + rounds + " rounds of " + perRound
                 + " writes per side; lag over " + paced + " writes paced at " + PACED_RATE + "/s");
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
-                .buildClient()) {
+                .buildClient(); Writers writers = new Writers()) {
             client.createDatabase("bench");
             CosmosDatabase db = client.getDatabase("bench");
             db.createContainer("leases", "/id");
@@ -95,18 +109,32 @@ public final class FeedBenchmark implements Benchmark {
             // write on both sides of a quick run), and the writers' path compiled while only creates ran was
             // deoptimised (unstable_if in Transaction.apply) when the next fed round's lease replaces reached it;
             // several alternating rounds let both shapes (creates, lease replaces) into the profile before measuring
-            for (int w = 0; w < WARM_UP_PAIRS; w++) {
-                write(container(db, "warm-plain" + w), perRound, 0, null);
+            java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+            int warmPairs = 0;
+            for (int w = 0; w < MAX_WARM_UP_PAIRS; w++) {
+                long jit0 = jit.getTotalCompilationTime();
+                long wall0 = System.nanoTime();
+                writers.write(container(db, "warm-plain" + w), warmUp, 0, null);
                 CosmosContainer warm = container(db, "warm-fed" + w);
-                Consumer warmConsumer = new Consumer(perRound);
+                Consumer warmConsumer = new Consumer(warmUp);
                 ChangeFeedProcessor warmProcessor = processor(warm, db.getContainer("leases"), "warm" + w,
                         warmConsumer);
                 warmProcessor.start();
                 warmConsumer.awaitLeases(warm);
-                write(warm, perRound, 0, null);
+                writers.write(warm, warmUp, 0, null);
                 warmConsumer.awaitAll();
                 warmProcessor.stop();
+                client.coreStore().awaitBackgroundWork(60_000);
+                client.coreStore().changeFeeds().pruner().pruneOnce(); // as before each measured phase
+                warmPairs++;
+                double share = (jit.getTotalCompilationTime() - jit0) / ((System.nanoTime() - wall0) / 1e6);
+                out.progress(String.format(Locale.ROOT, "warm-up pair %d: JIT compiled %.1f %% of its time", w,
+                        share * 100));
+                if (warmPairs >= WARM_UP_PAIRS && share < SETTLED_JIT_SHARE) {
+                    break;
+                }
             }
+            out.note("warm-up: " + warmPairs + " pairs of " + warmUp + " writes per side");
             // fair to both sides: the side that runs first alternates (the second one otherwise meets the flushes
             // and compactions of the first one's writes), and each measured phase starts with the store's
             // background work done; each round's two sides run back to back, so their ratio sees the same machine
@@ -126,8 +154,12 @@ public final class FeedBenchmark implements Benchmark {
                         Map<String, Long> g0 = ThreadGroupCpu.snapshot();
                         long c0 = processCpu();
                         long t0 = System.nanoTime();
-                        writersWithout += write(plain, perRound, 0, null);
+                        writersWithout += writers.write(plain, perRound, 0, null);
                         long t1 = System.nanoTime();
+                        // the CPU window of each side ends once RocksDB's flushes and compactions of its writes are
+                        // done: the fed side's window ran on until the processor caught up, the plain side's ended
+                        // with its last write, so RocksDB's tail fell in the fed side only (3.1 vs 5.4-6.0 µs)
+                        client.coreStore().awaitBackgroundWork(60_000);
                         cpuWithout += processCpu() - c0;
                         ThreadGroupCpu.add(groupsWithout, ThreadGroupCpu.minus(ThreadGroupCpu.snapshot(), g0));
                         without.round(perRound, t1 - t0);
@@ -143,9 +175,10 @@ public final class FeedBenchmark implements Benchmark {
                     Map<String, Long> g0 = ThreadGroupCpu.snapshot();
                     long c0 = processCpu();
                     long t0 = System.nanoTime();
-                    writersWith += write(fed, perRound, 0, null);
+                    writersWith += writers.write(fed, perRound, 0, null);
                     long t1 = System.nanoTime();
                     consumer.awaitAll();
+                    client.coreStore().awaitBackgroundWork(60_000);
                     cpuWith += processCpu() - c0;
                     ThreadGroupCpu.add(groupsWith, ThreadGroupCpu.minus(ThreadGroupCpu.snapshot(), g0));
                     p.stop();
@@ -162,9 +195,20 @@ public final class FeedBenchmark implements Benchmark {
             // the median of the rounds' own ratios: each pair ran back to back, so a load swing between rounds
             // (other processes on the machine, a flush) moves both sides of a pair rather than the ratio
             out.ratio("write with-feed/without", median(pairRatios));
-            out.note(String.format(Locale.ROOT, "per-round ratios %s; ratio of the sides' median rates %.2f",
-                    pairRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList(),
-                    with.medianRate() / without.medianRate()));
+            // the spread of the rounds' ratios, so one run's figure can be read against its own noise
+            double[] sorted = pairRatios.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            out.result(String.format(Locale.ROOT, "BENCH feed.write.ratio-rounds rounds=%d median=%.2f min=%.2f "
+                            + "max=%.2f spread=%.2f", sorted.length, median(pairRatios), sorted[0],
+                    sorted[sorted.length - 1], sorted[sorted.length - 1] - sorted[0]));
+            List<Double> fedFirst = new ArrayList<>();
+            List<Double> fedSecond = new ArrayList<>();
+            for (int r = 0; r < pairRatios.size(); r++) {
+                (r % 2 == 1 ? fedFirst : fedSecond).add(pairRatios.get(r));
+            }
+            out.note(String.format(Locale.ROOT, "per-round ratios %s; median with the fed side first %.2f, second "
+                            + "%.2f; ratio of the sides' median rates %.2f",
+                    pairRatios.stream().map(x -> String.format(Locale.ROOT, "%.2f", x)).toList(), median(fedFirst),
+                    median(fedSecond), with.medianRate() / without.medianRate()));
             long writes = (long) perRound * rounds;
             out.result(String.format(Locale.ROOT, "BENCH feed.cpu.without items=%d process_cpu_us_per_write=%.1f",
                     writes, cpuWithout / 1000.0 / writes));
@@ -182,7 +226,7 @@ public final class FeedBenchmark implements Benchmark {
             p.start();
             consumer.awaitLeases(lagged);
             long t0 = System.nanoTime();
-            write(lagged, paced, PACED_RATE, consumer);
+            writers.write(lagged, paced, PACED_RATE, consumer);
             long t1 = System.nanoTime();
             consumer.awaitAll();
             p.stop();
@@ -260,54 +304,79 @@ public final class FeedBenchmark implements Benchmark {
     private static ChangeFeedProcessor processor(CosmosContainer feed, CosmosContainer leases, String prefix,
                                                  Consumer consumer) {
         return new ChangeFeedProcessorBuilder().hostName("bench-" + prefix).feedContainer(feed).leaseContainer(leases)
+                // lease intervals and poll delay as azure-cosmos's defaults (acquire 13 s, renew 17 s, expiry 60 s,
+                // poll 5 s): the balancer's first pass runs at start(), a caught-up worker is woken by the next commit
                 .options(new ChangeFeedProcessorOptions().setLeasePrefix(prefix).setStartFromBeginning(true)
-                        .setMaxItemCount(1000).setLeaseAcquireInterval(Duration.ofMillis(200))
-                        .setFeedPollDelay(Duration.ofSeconds(1)))
+                        .setMaxItemCount(1000))
                 .handleChanges(consumer::accept).buildChangeFeedProcessor();
     }
 
     /**
-     * {@code count} writes from {@value #WRITERS} threads; {@code rate} > 0 paces them (each thread its share, on a
-     * fixed schedule, so a slow write is followed by catch-up writes rather than a lower rate).
+     * {@value #WRITERS} writer threads kept for the whole run, as a server keeps its request threads: new threads per
+     * round made the writers' compiled path trap (thread-local lookups missing on fresh threads) and recompile in
+     * whichever round came next.
      */
-    private static long write(CosmosContainer c, int count, int rate, Consumer lagProbe) throws InterruptedException {
-        List<Thread> threads = new ArrayList<>();
-        AtomicLong failures = new AtomicLong();
-        AtomicLong cpu = new AtomicLong();
-        for (int w = 0; w < WRITERS; w++) {
-            int writer = w;
-            Thread t = new Thread(() -> {
-                long start = System.nanoTime();
-                long intervalNanos = rate > 0 ? 1_000_000_000L * WRITERS / rate : 0;
-                int n = 0;
-                for (int i = writer; i < count; i += WRITERS, n++) {
-                    if (intervalNanos > 0) {
-                        long due = start + n * intervalNanos;
-                        long wait = due - System.nanoTime();
-                        if (wait > 0) {
-                            LockSupport.parkNanos(wait);
+    private static final class Writers implements AutoCloseable {
+        private final java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                WRITERS, new java.util.concurrent.ThreadFactory() {
+                    private int n;
+
+                    @Override
+                    public synchronized Thread newThread(Runnable r) {
+                        Thread t = new Thread(r, "feed-writer-" + n++);
+                        t.setDaemon(true);
+                        return t;
+                    }
+                });
+
+        /**
+         * {@code count} writes from {@value #WRITERS} threads; {@code rate} > 0 paces them (each thread its share, on
+         * a fixed schedule, so a slow write is followed by catch-up writes rather than a lower rate). Returns the
+         * writer threads' CPU nanoseconds.
+         */
+        long write(CosmosContainer c, int count, int rate, Consumer lagProbe) throws Exception {
+            List<java.util.concurrent.Future<?>> tasks = new ArrayList<>();
+            AtomicLong failures = new AtomicLong();
+            AtomicLong cpu = new AtomicLong();
+            for (int w = 0; w < WRITERS; w++) {
+                int writer = w;
+                tasks.add(pool.submit(() -> {
+                    long cpu0 = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+                    long start = System.nanoTime();
+                    long intervalNanos = rate > 0 ? 1_000_000_000L * WRITERS / rate : 0;
+                    int n = 0;
+                    for (int i = writer; i < count; i += WRITERS, n++) {
+                        if (intervalNanos > 0) {
+                            long due = start + n * intervalNanos;
+                            long wait = due - System.nanoTime();
+                            if (wait > 0) {
+                                LockSupport.parkNanos(wait);
+                            }
+                        }
+                        ObjectNode item = M.createObjectNode().put("id", "i" + i)
+                                .put("pk", "p" + (i % PARTITION_KEYS)).put("t", System.nanoTime()).put("fill", FILL);
+                        try {
+                            c.createItem(item);
+                        } catch (RuntimeException e) {
+                            failures.incrementAndGet();
                         }
                     }
-                    ObjectNode item = M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % PARTITION_KEYS))
-                            .put("t", System.nanoTime()).put("fill", FILL);
-                    try {
-                        c.createItem(item);
-                    } catch (RuntimeException e) {
-                        failures.incrementAndGet();
-                    }
-                }
-                cpu.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime());
-            }, "feed-writer-" + w);
-            threads.add(t);
-            t.start();
+                    cpu.addAndGet(ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu0);
+                }));
+            }
+            for (java.util.concurrent.Future<?> t : tasks) {
+                t.get();
+            }
+            if (failures.get() > 0) {
+                throw new IllegalStateException(failures.get() + " writes failed");
+            }
+            return cpu.get();
         }
-        for (Thread t : threads) {
-            t.join();
+
+        @Override
+        public void close() {
+            pool.shutdownNow();
         }
-        if (failures.get() > 0) {
-            throw new IllegalStateException(failures.get() + " writes failed");
-        }
-        return cpu.get();
     }
 
     /**
@@ -318,8 +387,11 @@ public final class FeedBenchmark implements Benchmark {
     private static String cpuSplit(String name, long writes, long writerNanos, Map<String, Long> groups) {
         StringBuilder b = new StringBuilder("BENCH ").append(name).append(" items=").append(writes)
                 .append(String.format(Locale.ROOT, " writers_us=%.1f", writerNanos / 1000.0 / writes));
-        groups.forEach((g, v) -> b.append(String.format(Locale.ROOT, " %s_us=%.1f", g.replace('-', '_'),
-                v / 1000.0 / writes)));
+        groups.forEach((g, v) -> {
+            if (!g.equals(ThreadGroupCpu.WRITERS)) { // counted above, through the thread bean
+                b.append(String.format(Locale.ROOT, " %s_us=%.1f", g.replace('-', '_'), v / 1000.0 / writes));
+            }
+        });
         return b.toString();
     }
 
