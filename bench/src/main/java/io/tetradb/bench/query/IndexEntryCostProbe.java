@@ -53,7 +53,9 @@ import java.util.Map;
  *   <li>{@code key_b}, {@code wal_b} (bytes the WAL got per entry), {@code sst_b} (on disk after the writes
  *       settled), {@code compact_write_b} (bytes flushes and compactions wrote, per entry: write amplification).</li>
  * </ul>
- * Key forms ({@code keys=}): {@code full} (as stored: {@code collId · pathId · enc(value) · EPK · pk · id}),
+ * The load into the core store prints its own CPU per item first ({@code PROBE store-load}: the writing thread,
+ * RocksDB's threads and the whole process, until the store's background work settled); {@code keys=none} stops
+ * there. Key forms ({@code keys=}): {@code full} (as stored: {@code collId · pathId · enc(value) · EPK · pk · id}),
  * {@code noepk} (without the 16-byte EPK), {@code num8} (the {@code EPK · pk · id} suffix replaced by an 8-byte item
  * number), {@code term} (no suffix: the cost of the term alone). Settings ({@code cf=}): {@code store},
  * {@code nocomp}, {@code nocomp01} (none on L0/L1, LZ4 below), {@code mem32}, {@code mem64} (64 MiB memtable),
@@ -79,7 +81,7 @@ public final class IndexEntryCostProbe {
             long entries = batches.stream().mapToLong(List::size).sum();
             System.out.printf(Locale.ROOT, "# %d items, %d index entries (%.1f per item), load average %s%n",
                     items, entries, entries / (double) items, loadAverage());
-            for (int rep = 0; rep < repeats; rep++) {
+            for (int rep = 0; rep < repeats && !keyForms[0].equals("none"); rep++) {
                 for (String form : keyForms) {
                     List<List<byte[]>> keys = reshape(batches, form);
                     for (String cf : settings) {
@@ -105,6 +107,12 @@ public final class IndexEntryCostProbe {
             db.createContainerIfNotExists(QueryBenchmark.indexed("items"),
                     ThroughputProperties.createManualThroughput(QueryBenchmark.THROUGHPUT));
             CosmosContainer c = db.getContainer("items");
+            ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+            var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            long process0 = os.getProcessCpuTime();
+            long writer0 = cpu.getCurrentThreadCpuTime();
+            Map<String, Long> bg0 = rocksThreadTicks();
+            long wall0 = System.nanoTime();
             for (long b = 0; b < batchCount; b++) {
                 CosmosBatch batch = CosmosBatch.createCosmosBatch(
                         new PartitionKey(QueryBenchmark.deviceId(QueryBenchmark.device(b * QueryBenchmark.BATCH))));
@@ -116,6 +124,19 @@ public final class IndexEntryCostProbe {
                     throw new IllegalStateException("batch " + b + " failed");
                 }
             }
+            long writer = cpu.getCurrentThreadCpuTime() - writer0;
+            long wall = System.nanoTime() - wall0;
+            client.coreStore().awaitBackgroundWork(120_000);
+            long process = os.getProcessCpuTime() - process0;
+            long bg = 0;
+            for (Map.Entry<String, Long> e : rocksThreadTicks().entrySet()) {
+                bg += e.getValue() - bg0.getOrDefault(e.getKey(), 0L);
+            }
+            // the whole load's CPU per item, RocksDB's own threads included (what the query benchmark pays)
+            System.out.printf(Locale.ROOT, "PROBE store-load items=%d indexCompaction=%s writer_us=%.1f "
+                            + "rocksdb_threads_us=%.1f process_us=%.1f wall_us=%.1f (per item, ASYNC)%n", items,
+                    System.getProperty("tetradb.rocks.indexCompaction", "universal"), writer / 1e3 / items,
+                    bg * 1e7 / 1e3 / items, process / 1e3 / items, wall / 1e3 / items);
         }
         List<List<byte[]>> batches = new ArrayList<>();
         for (int b = 0; b < batchCount; b++) {
