@@ -113,6 +113,9 @@ public final class RocksSettings implements AutoCloseable {
         if (pointReads) {
             options.setMemtableWholeKeyFiltering(true).setMemtablePrefixBloomSizeRatio(0.05);
         }
+        if (space == Space.INDEX) {
+            IndexCompaction.apply(options);
+        }
         return options;
     }
 
