@@ -164,6 +164,8 @@ class KillSessionsByUserTest {
             assertEquals(40414, e.getErrorCode(), e.getMessage());
             e = assertThrows(MongoCommandException.class, () -> admin(root, new Document("killAllSessions", 1)));
             assertEquals(14, e.getErrorCode(), e.getMessage());
+            assertEquals("BSON field 'KillAllSessionsCmd.killAllSessions' is the wrong type 'int', expected type "
+                    + "'array'", e.getErrorMessage());
         }
         ann.assertAlive();
     }

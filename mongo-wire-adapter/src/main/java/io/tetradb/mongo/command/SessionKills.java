@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
 
@@ -191,6 +190,6 @@ final class SessionKills {
 
     private static MongoError wrongType(String field, BsonValue v, String expected) {
         return new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field '" + field + "' is the wrong type '"
-                + v.getBsonType().name().toLowerCase(Locale.ROOT) + "', expected type '" + expected + "'");
+                + io.tetradb.mongo.bson.BsonTypeNames.name(v) + "', expected type '" + expected + "'");
     }
 }
