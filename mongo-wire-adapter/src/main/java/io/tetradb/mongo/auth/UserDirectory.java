@@ -88,6 +88,11 @@ public final class UserDirectory {
                 : java.util.List.of();
     }
 
+    /** Whether {@code user} of {@code db} can authenticate: a stored user, or one the face was started with. */
+    public boolean exists(String db, String user) {
+        return stored.containsKey(id(db, user)) || configured.credential(user) != null;
+    }
+
     /** A stored user's document (credentials included), or null. */
     public BsonDocument get(String db, String user) {
         BsonDocument doc = stored.get(id(db, user));

@@ -30,6 +30,10 @@ final class AuthCommands {
         this.users = users;
     }
 
+    UserDirectory directory() {
+        return users;
+    }
+
     boolean enabled() {
         return !users.isEmpty();
     }

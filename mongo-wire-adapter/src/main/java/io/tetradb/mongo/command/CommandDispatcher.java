@@ -94,13 +94,10 @@ public final class CommandDispatcher implements AutoCloseable {
                 return ends.run(ctx, cmd);
             });
         }
-        CommandHandler killAll = handlers.get("killAllSessions");
-        register("killAllSessions", (ctx, cmd) -> { // [] kills every user's sessions; we do not track users per session
-            if (cmd.isArray("killAllSessions") && cmd.getArray("killAllSessions").isEmpty()) {
-                cursors.allSessionsKilled();
-            }
-            return killAll.run(ctx, cmd);
-        });
+        // every session, or those of some users (the user that started each is kept with its cursors and transaction)
+        SessionKills kills = new SessionKills(cursors, transactions, auth.directory(), auth::enabled);
+        register("killAllSessions", (ctx, cmd) -> kills.killAllSessions(cmd));
+        register("killAllSessionsByPattern", (ctx, cmd) -> kills.killAllSessionsByPattern(cmd));
     }
 
     /** Closes cursors idle past their timeout (the server calls this every few seconds). */
@@ -194,12 +191,12 @@ public final class CommandDispatcher implements AutoCloseable {
         io.tetradb.mongo.txn.Transaction txn = null;
         try {
             if (!TransactionCommands.NAMES.contains(name)) {
-                txn = transactions.forCommand(command);
+                txn = transactions.forCommand(command, SessionOwner.of(connection.user(), connection.userDatabase()));
                 ctx.transaction(txn);
             }
             BsonDocument reply;
             Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command),
-                    connection::closed));
+                    connection::closed, SessionOwner.of(connection.user(), connection.userDatabase())));
             try {
                 reply = handler.run(ctx, command);
             } finally {

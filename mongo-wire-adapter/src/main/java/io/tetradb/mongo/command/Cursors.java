@@ -21,7 +21,12 @@ final class Cursors {
      * Who opens a cursor: the connection, and the session ({@code lsid.id}) or null; whether that connection has closed
      * (a command queued on it may finish after its close, and must not leave a cursor nothing can reach).
      */
-    record Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed) {
+    record Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed,
+                 SessionOwner user) {
+        Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed) {
+            this(connection, session, connectionClosed, SessionOwner.UNAUTHENTICATED);
+        }
+
         Owner(int connection, org.bson.BsonValue session) {
             this(connection, session, () -> false);
         }
@@ -229,6 +234,14 @@ final class Cursors {
             }
         }
         removeWhere(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
+    }
+
+    /**
+     * {@code killAllSessions: [{user, db}, …]}, {@code killAllSessionsByPattern}: the cursors of the sessions
+     * {@code which} selects by {@code lsid.id} and the user that started them go.
+     */
+    void sessionsKilled(java.util.function.BiPredicate<org.bson.BsonValue, SessionOwner> which) {
+        removeWhere(c -> c.owner != null && c.owner.session() != null && which.test(c.owner.session(), c.owner.user()));
     }
 
     /** {@code killAllSessions: []}: every session's cursors go (those opened without a session stay). */

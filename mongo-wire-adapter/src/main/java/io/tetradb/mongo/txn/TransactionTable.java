@@ -23,6 +23,8 @@ public final class TransactionTable {
     }
 
     private final Map<BsonDocument, Transaction> sessions = new HashMap<>();
+    /** The user that started each session's transaction ({@code killAllSessions} by user); guarded by this. */
+    private final Map<BsonDocument, io.tetradb.mongo.command.SessionOwner> startedBy = new HashMap<>();
     /** Written documents → their transaction; concurrent so claims never take the table's lock (no lock order). */
     private final Map<DocKey, Transaction> owners = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -31,6 +33,11 @@ public final class TransactionTable {
      * false}; null for a command outside transactions. NoSuchTransaction (251) for an unknown or finished one.
      */
     public Transaction forCommand(BsonDocument command) {
+        return forCommand(command, io.tetradb.mongo.command.SessionOwner.UNAUTHENTICATED);
+    }
+
+    /** {@link #forCommand(BsonDocument)} for a command of {@code owner} (who a started transaction belongs to). */
+    public Transaction forCommand(BsonDocument command, io.tetradb.mongo.command.SessionOwner owner) {
         BsonValue autocommit = command.get("autocommit");
         if (autocommit == null || !autocommit.isBoolean() || autocommit.asBoolean().getValue()) {
             return null;
@@ -60,6 +67,7 @@ public final class TransactionTable {
             }
             sweepExpired(ended);
             sessions.put(lsid, t);
+            startedBy.put(lsid, owner);
         }
         // aborted outside the table's lock: a transaction's lock is never taken while holding the table's
         ended.forEach(Transaction::abort);
@@ -86,10 +94,32 @@ public final class TransactionTable {
         Transaction t;
         synchronized (this) {
             t = sessions.remove(lsid);
+            startedBy.remove(lsid);
         }
         if (t != null) {
             t.abort();
         }
+    }
+
+    /**
+     * killAllSessions / killAllSessionsByPattern: the sessions {@code which} selects (by lsid and the user that
+     * started them) end, their open transactions aborted.
+     */
+    public void endSessionsWhere(java.util.function.BiPredicate<BsonDocument, io.tetradb.mongo.command.SessionOwner>
+                                         which) {
+        java.util.List<Transaction> ended = new java.util.ArrayList<>();
+        synchronized (this) {
+            for (Iterator<Map.Entry<BsonDocument, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<BsonDocument, Transaction> e = it.next();
+                if (which.test(e.getKey(), startedBy.getOrDefault(e.getKey(),
+                        io.tetradb.mongo.command.SessionOwner.UNAUTHENTICATED))) {
+                    ended.add(e.getValue());
+                    startedBy.remove(e.getKey());
+                    it.remove();
+                }
+            }
+        }
+        ended.forEach(Transaction::abort); // outside the table's lock, as everywhere here
     }
 
     private Transaction find(BsonDocument command) {
@@ -124,10 +154,11 @@ public final class TransactionTable {
     }
 
     private void sweepExpired(java.util.List<Transaction> ended) {
-        for (Iterator<Transaction> it = sessions.values().iterator(); it.hasNext(); ) {
-            Transaction t = it.next();
-            if (expired(t)) {
-                ended.add(t);
+        for (Iterator<Map.Entry<BsonDocument, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<BsonDocument, Transaction> e = it.next();
+            if (expired(e.getValue())) {
+                ended.add(e.getValue());
+                startedBy.remove(e.getKey());
                 it.remove();
             }
         }

@@ -25,6 +25,41 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 abstract class PingedConnectionFuzzer {
     static final int BOUND_MILLIS = 15_000;
+    /**
+     * Replay controls: each thread draws and skips its first {@code tetradb.fuzz.skipPerThread} inputs (a thread's
+     * inputs do not depend on the server's answers, so its k-th input is the same in every run of the seed), and
+     * {@code tetradb.fuzz.onHang} is run once, with the server's pid, at the first hang (e.g. a thread dump).
+     */
+    static final int SKIP_PER_THREAD = Integer.getInteger("tetradb.fuzz.skipPerThread", 0);
+
+    /** Called once at the first hang, before the hang is counted (a thread dump of the server, in the long form). */
+    private volatile Runnable onFirstHang = () -> { };
+    private final java.util.concurrent.atomic.AtomicBoolean hungOnce = new java.util.concurrent.atomic.AtomicBoolean();
+
+    final PingedConnectionFuzzer onFirstHang(Runnable action) {
+        this.onFirstHang = action;
+        return this;
+    }
+
+    /**
+     * {@code tetradb.fuzz.slowMillis}: the first ping not answered within this long runs the first-hang action at
+     * once, while the server is still stalled (at the hang itself, 15 s later, the stall may be over).
+     */
+    static final long SLOW_MILLIS = Long.getLong("tetradb.fuzz.slowMillis", BOUND_MILLIS);
+    private final java.util.concurrent.ScheduledExecutorService watchdog =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "fuzz-slow-ping-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private void firstHang() {
+        if (hungOnce.compareAndSet(false, true)) {
+            System.out.printf("FUZZ %s first ping unanswered for %d ms, at %s%n", name(), SLOW_MILLIS,
+                    java.time.Instant.now());
+            onFirstHang.run();
+        }
+    }
 
     enum Outcome { ANSWERED, CLOSED, HUNG }
 
@@ -55,8 +90,9 @@ abstract class PingedConnectionFuzzer {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 Random random = new Random(settings.seed() + t);
+                int thread = t;
                 done.add(pool.submit(() -> {
-                    fuzz(target, seeds, random, settings, sent, deadline, tally, realClient);
+                    fuzz(target, seeds, thread, random, settings, sent, deadline, tally, realClient);
                     return null;
                 }));
             }
@@ -65,15 +101,49 @@ abstract class PingedConnectionFuzzer {
             }
         } finally {
             pool.shutdownNow();
+            watchdog.shutdownNow();
         }
         realClient.run();
+        slowest.print(name());
         return tally;
     }
 
-    private void fuzz(InetSocketAddress target, List<byte[]> seeds, Random random, FuzzSettings settings,
+    private final SlowestInputs slowest = new SlowestInputs();
+
+    /** The inputs whose ping took longest to be answered (or the connection to end): where the server was busy. */
+    private static final class SlowestInputs {
+        private static final int KEEP = 5;
+        private final java.util.PriorityQueue<Object[]> top = new java.util.PriorityQueue<>(
+                java.util.Comparator.comparingLong(a -> (Long) a[0]));
+
+        synchronized void offer(long nanos, int thread, long own, byte[] input) {
+            if (top.size() < KEEP || nanos > (Long) top.peek()[0]) {
+                top.add(new Object[] {nanos, thread, own, input});
+                if (top.size() > KEEP) {
+                    top.poll();
+                }
+            }
+        }
+
+        synchronized void print(String name) {
+            top.stream().sorted(java.util.Comparator.comparingLong(a -> -(Long) a[0])).forEach(a -> {
+                byte[] in = (byte[]) a[3];
+                System.out.printf("FUZZ %s slow: %d ms, thread %d input %d, %d bytes: %s%n", name,
+                        (Long) a[0] / 1_000_000, a[1], a[2], in.length,
+                        java.util.HexFormat.of().formatHex(in, 0, Math.min(in.length, 64)));
+            });
+        }
+    }
+
+    private void fuzz(InetSocketAddress target, List<byte[]> seeds, int thread, Random random, FuzzSettings settings,
                       AtomicLong sent, long deadline, FuzzTally tally, Runnable realClient) throws IOException {
         ByteMutator mutator = new ByteMutator(random);
+        for (int i = 0; i < SKIP_PER_THREAD; i++) {
+            input(seeds.get(random.nextInt(seeds.size())), mutator, random);
+        }
         Socket socket = null;
+        List<byte[]> sentOnConnection = new ArrayList<>();
+        long ownInputs = SKIP_PER_THREAD;
         try {
             while (System.nanoTime() < deadline) {
                 long n = sent.incrementAndGet();
@@ -81,16 +151,20 @@ abstract class PingedConnectionFuzzer {
                     return;
                 }
                 byte[] input = input(seeds.get(random.nextInt(seeds.size())), mutator, random);
+                long own = ++ownInputs;
                 synchronized (tally) {
                     tally.input();
                 }
                 if (socket == null) {
                     socket = open(target);
+                    sentOnConnection.clear();
                 }
+                sentOnConnection.add(input);
                 Outcome outcome;
                 if (socket == null) {
                     outcome = Outcome.CLOSED;
                 } else {
+                    long sentAt = System.nanoTime();
                     try {
                         socket.getOutputStream().write(input);
                         if (!whole(input)) {
@@ -100,7 +174,17 @@ abstract class PingedConnectionFuzzer {
                         }
                         socket.getOutputStream().write(ping());
                         socket.getOutputStream().flush();
+                        java.util.concurrent.ScheduledFuture<?> slow = SLOW_MILLIS < BOUND_MILLIS
+                                ? watchdog.schedule(this::firstHang, SLOW_MILLIS,
+                                        java.util.concurrent.TimeUnit.MILLISECONDS) : null;
                         outcome = awaitAnswer(socket.getInputStream());
+                        if (slow != null) {
+                            slow.cancel(false);
+                        }
+                        slowest.offer(System.nanoTime() - sentAt, thread, own, input);
+                        if (outcome == Outcome.HUNG) {
+                            firstHang();
+                        }
                     } catch (IOException closedWhileSending) {
                         outcome = Outcome.CLOSED;
                     }
@@ -109,7 +193,11 @@ abstract class PingedConnectionFuzzer {
                     switch (outcome) {
                         case ANSWERED -> tally.answered();
                         case CLOSED -> tally.closedByServer();
-                        default -> tally.hang(name() + " input " + n + " of seed " + settings.seed());
+                        default -> {
+                            describeHang(thread, own, sentOnConnection);
+                            tally.hang(name() + " input " + n + " of seed " + settings.seed() + " (thread "
+                                + thread + "'s input " + own + ")");
+                        }
                     }
                 }
                 if (outcome != Outcome.ANSWERED && socket != null) {
@@ -128,6 +216,18 @@ abstract class PingedConnectionFuzzer {
                 close(socket);
             }
         }
+    }
+
+    /** What the hung connection was sent since it opened (a replay needs those inputs, in order). */
+    private void describeHang(int thread, long own, List<byte[]> inputs) {
+        StringBuilder b = new StringBuilder();
+        b.append(String.format("FUZZ %s hang: thread %d input %d, %d inputs on the connection:%n", name(), thread, own,
+                inputs.size()));
+        for (byte[] in : inputs) {
+            b.append("  ").append(in.length).append(" bytes: ")
+                    .append(java.util.HexFormat.of().formatHex(in, 0, Math.min(in.length, 96))).append('\n');
+        }
+        System.out.print(b);
     }
 
     /** A socket without TIME_WAIT (a long run opens hundreds of thousands of connections), bounded in time. */

@@ -180,22 +180,34 @@ class ProcessFuzzTest {
             Runnable alive = () -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size());
             // a tenth of the inputs (a quarter of the time) are mutated upgrade requests, a WebSocket handshake each;
             // the rest mutated frames on upgraded connections kept while the server keeps them
-            long upgradeInputs = settings.inputs() / 10;
+            // -Dtetradb.fuzz.gremlinUpgrades=false: frames only (a replay of the frame half, with skipPerThread)
+            // -Dtetradb.fuzz.upgradeInputs=N: how many of the inputs are upgrades (a tenth by default)
+            long upgradeInputs = Boolean.parseBoolean(System.getProperty("tetradb.fuzz.gremlinUpgrades", "true"))
+                    ? Long.getLong("tetradb.fuzz.upgradeInputs", settings.inputs() / 10) : 0;
             FuzzSettings upgrades = new FuzzSettings(upgradeInputs, settings.seed(), settings.budget().dividedBy(4));
             measure("gremlin", () -> {
                 List<FuzzTally> tallies = new ArrayList<>(http("gremlin-upgrade",
                         () -> uncheckedInputs(GremlinFuzzInputs::upgrades), null, upgrades, alive));
                 long left = settings.inputs() - tallies.stream().mapToLong(FuzzTally::inputs).sum();
-                FuzzSettings frames = new FuzzSettings(left, settings.seed(), settings.budget().multipliedBy(3)
-                        .dividedBy(4));
-                tallies.add(WebSocketFrameFuzzer.run(target("gremlin"), GremlinFuzzInputs.frames(), frames,
-                        FRAME_THREADS, alive));
+                FuzzSettings frames = new FuzzSettings(left, settings.seed(), upgradeInputs == 0 ? settings.budget()
+                        : settings.budget().multipliedBy(3).dividedBy(4));
+                tallies.add(new WebSocketFrameFuzzer().onFirstHang(ProcessFuzzTest::printThreadDump)
+                        .fuzzAll(target("gremlin"), GremlinFuzzInputs.frames(), frames, FRAME_THREADS, alive));
                 return tallies;
             });
             assertEquals(before, submit.apply(canaryQuery), "the canary vertices are unchanged");
             alive.run();
         } finally {
             cluster.close();
+        }
+    }
+
+    /** The server's thread stacks at the first hang: what its event loops were doing. */
+    private static void printThreadDump() {
+        try {
+            System.out.println("FUZZ-PROCESS thread dump at the first hang:\n" + server.threadDump());
+        } catch (Exception e) {
+            System.out.println("FUZZ-PROCESS no thread dump: " + e);
         }
     }
 
@@ -220,6 +232,7 @@ class ProcessFuzzTest {
         if (histogramBefore != null) {
             printGrowth(face, histogramBefore, server.classHistogram());
         }
+        server.pausesOver(1000).forEach(line -> System.out.println("FUZZ-PROCESS " + face + " pause >= 1 s: " + line));
         long inputs = tallies.stream().mapToLong(FuzzTally::inputs).sum();
         long answered = tallies.stream().mapToLong(FuzzTally::answeredCount).sum();
         long closed = tallies.stream().mapToLong(FuzzTally::closedCount).sum();

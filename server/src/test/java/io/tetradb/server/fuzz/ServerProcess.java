@@ -39,10 +39,13 @@ public final class ServerProcess implements AutoCloseable {
     private final BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
     private final List<String> stderrTail = new ArrayList<>();
 
-    private ServerProcess(Process process, MemoryBudget budget) {
+    private ServerProcess(Process process, MemoryBudget budget, boolean readStderr) {
         this.process = process;
         this.budget = budget;
         drain(process.getInputStream(), stdout::add, "stdout");
+        if (!readStderr) {
+            return; // its pipe fills and stays full: what a stalled log reader does to a server
+        }
         drain(process.getErrorStream(), line -> {
             synchronized (stderrTail) {
                 stderrTail.add(line);
@@ -55,11 +58,19 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts the server on {@code dataDir} with this budget ({@code 1g}, {@code 768m}) and waits until it serves. */
     public static ServerProcess start(Path dataDir, String memory) throws IOException, InterruptedException {
+        return start(dataDir, memory, true);
+    }
+
+    /** As {@link #start(Path, String)}; with {@code readStderr} false nobody reads the server's stderr. */
+    public static ServerProcess start(Path dataDir, String memory, boolean readStderr)
+            throws IOException, InterruptedException {
         MemoryBudget budget = MemoryBudget.parse(memory);
         long mib = budget.bytes() >> 20;
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx" + (mib / 2) + "m", "-XX:MaxDirectMemorySize=" + (mib * 15 / 100) + "m"));
+                "-Xmx" + (mib / 2) + "m", "-XX:MaxDirectMemorySize=" + (mib * 15 / 100) + "m",
+                // pauses of the whole JVM (GC, safepoints), to tell them from a stalled thread when a fuzz hangs
+                "-Xlog:gc,safepoint:file=" + gcLog(dataDir) + ":uptime,time"));
         for (String p : List.of("java.io", "java.nio", "sun.nio.cs", "java.lang", "java.lang.invoke",
                 "java.lang.reflect", "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "java.net")) {
             command.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
@@ -69,7 +80,8 @@ public final class ServerProcess implements AutoCloseable {
                 "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0"));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(k -> k.startsWith("TETRADB_"));
-        ServerProcess server = new ServerProcess(builder.start(), budget);
+        ServerProcess server = new ServerProcess(builder.start(), budget, readStderr);
+        server.gcLog = gcLog(dataDir);
         try {
             server.awaitStarted();
         } catch (RuntimeException | Error e) {
@@ -77,6 +89,35 @@ public final class ServerProcess implements AutoCloseable {
             throw e;
         }
         return server;
+    }
+
+    private static Path gcLog(Path dataDir) {
+        return dataDir.toAbsolutePath().resolveSibling(dataDir.getFileName() + "-gc.log");
+    }
+
+    private Path gcLog;
+
+    /** The child's GC and safepoint pauses of at least {@code millis}, as the JVM logged them. */
+    public List<String> pausesOver(long millis) {
+        List<String> out = new ArrayList<>();
+        // "Pause Young ... 3.456ms" (gc), "Total: 6912 ns" (safepoint)
+        Pattern pause = Pattern.compile("(?:Pause.* |Total: )(\\d+(?:\\.\\d+)?) ?(ms|ns)\\b");
+        try {
+            for (String line : Files.readAllLines(gcLog)) {
+                Matcher m = pause.matcher(line);
+                double longest = 0;
+                while (m.find()) {
+                    double v = Double.parseDouble(m.group(1));
+                    longest = Math.max(longest, m.group(2).equals("ns") ? v / 1e6 : v);
+                }
+                if (longest >= millis) {
+                    out.add(line);
+                }
+            }
+        } catch (IOException e) {
+            out.add("(no GC log: " + e + ")");
+        }
+        return out;
     }
 
     private void awaitStarted() throws InterruptedException {
@@ -174,6 +215,11 @@ public final class ServerProcess implements AutoCloseable {
     /** {@code   1:   123   4567   java.lang.String (java.base@17)}: instances, bytes, class name. */
     private static final java.util.regex.Pattern HISTOGRAM_ROW = java.util.regex.Pattern.compile(
             "(?m)^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
+
+    /** The server's threads and their stacks ({@code jcmd PID Thread.print}). */
+    public String threadDump() throws IOException, InterruptedException {
+        return jcmd("Thread.print");
+    }
 
     private String jcmd(String what) throws IOException, InterruptedException {
         Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");

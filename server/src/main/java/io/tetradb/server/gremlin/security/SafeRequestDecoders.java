@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin.security;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandler;
@@ -56,12 +57,16 @@ public final class SafeRequestDecoders {
                 }
                 String mimeType = bytes.readCharSequence(length, StandardCharsets.UTF_8).toString();
                 serializer = serializers.getOrDefault(mimeType, serializer);
-                requestId = mimeType.contains("json")
-                        ? jsonRequestId(bytes.toString(bytes.readerIndex(), bytes.readableBytes(), StandardCharsets.UTF_8))
-                        : graphBinaryRequestId(bytes);
+                if (mimeType.contains("json")) {
+                    String json = bytes.toString(bytes.readerIndex(), bytes.readableBytes(), StandardCharsets.UTF_8);
+                    requestId = jsonRequestId(json);
+                    refuseDeepNesting(json);
+                } else {
+                    requestId = graphBinaryRequestId(bytes);
+                }
                 use(ctx, serializer, true);
                 out.add(serializer.deserializeRequest(bytes.discardReadBytes()));
-            } catch (Exception | OutOfMemoryError e) {
+            } catch (Exception | OutOfMemoryError | StackOverflowError e) {
                 use(ctx, serializer, true);
                 malformed(ctx, requestId, e);
             }
@@ -84,8 +89,9 @@ public final class SafeRequestDecoders {
             String text = frame.text();
             use(ctx, serializer, false);
             try {
+                refuseDeepNesting(text);
                 out.add(((MessageTextSerializer<?>) serializer).deserializeRequest(text));
-            } catch (Exception | OutOfMemoryError e) {
+            } catch (Exception | OutOfMemoryError | StackOverflowError e) {
                 malformed(ctx, jsonRequestId(text), e);
             }
         }
@@ -112,11 +118,44 @@ public final class SafeRequestDecoders {
         return null;
     }
 
+    private static void refuseDeepNesting(String json) {
+        if (JsonNesting.tooDeep(json)) {
+            throw new IllegalArgumentException("the request nests objects or arrays deeper than "
+                    + JsonNesting.MAX_DEPTH + " levels");
+        }
+    }
+
+    /**
+     * The top-level {@code requestId} (a string, or GraphSON's {@code {"@type": "g:UUID", "@value": …}}), read with
+     * the streaming parser: other fields are skipped, not built into trees (a malformed frame may nest them 10,000
+     * deep).
+     */
     private static UUID jsonRequestId(String text) {
-        try {
-            JsonNode id = JSON.readTree(text).path("requestId");
-            JsonNode value = id.has("@value") ? id.get("@value") : id;
-            return value.isTextual() ? UUID.fromString(value.asText()) : null;
+        try (JsonParser p = JSON.getFactory().createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.getCurrentName();
+                JsonToken value = p.nextToken();
+                if (!field.equals("requestId")) {
+                    p.skipChildren();
+                } else if (value == JsonToken.VALUE_STRING) {
+                    return UUID.fromString(p.getText());
+                } else if (value == JsonToken.START_OBJECT) {
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String inner = p.getCurrentName();
+                        if (p.nextToken() == JsonToken.VALUE_STRING && inner.equals("@value")) {
+                            return UUID.fromString(p.getText());
+                        }
+                        p.skipChildren();
+                    }
+                    return null;
+                } else {
+                    return null;
+                }
+            }
+            return null;
         } catch (Exception e) {
             return null;
         }
