@@ -39,17 +39,17 @@ public final class RocksSettings implements AutoCloseable {
     /** The memtable of every other column family (items, metadata, change feed, adjacency). */
     static final long WRITE_BUFFER = 64L << 20;
     /**
-     * RocksDB's {@code max_total_wal_size}: two item write buffers. Without it (RocksDB's default, 4x the sum of every
-     * family's write buffers, ~4 GiB here) the small families (statistics, change feed) keep every WAL alive, so the
-     * store never recycled a WAL file and each SYNC write fsynced a file still growing, which also journals the file's
-     * new length (0.70x the time on a recycled file here, `bench/run walsync`), while the raw anchor (one family)
-     * recycles after its first flush. With it, once the live WALs pass two item memtables RocksDB flushes the
-     * families still holding the oldest one (the statistics and change feed memtables, a few MiB), that file becomes
-     * obsolete and is recycled by the next WAL switch (core-write: bench/README.md, "Point writes and WAL recycling").
-     * Durability and recovery are unchanged (a flush is RocksDB's own; recovery replays at most ~2 memtables of WAL).
-     * {@code -Dtetradb.rocks.maxTotalWalBytes=0} restores RocksDB's default (for A/B measurements).
+     * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
+     * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
+     * WAL file and each SYNC write fsyncs a file that is still growing, which also journals the file's new length
+     * (the raw anchor, one family, recycles after its first flush). {@code -Dtetradb.rocks.maxTotalWalBytes=134217728}
+     * (two item write buffers) makes RocksDB flush the families holding the oldest WAL so it is recycled; measured
+     * twice on a heavily loaded machine it showed no gain, and core-write's {@code WriteSplitProbe} found why it is
+     * no full cure: each such flush switches to a new WAL before the old one is obsolete, so about every other switch
+     * still opens a fresh file (the current WAL was recycled at 100k items, fresh at 200k and 300k). So it stays at the
+     * default until measured on a quiet machine (bench/README.md, "Point writes, WAL recycling, the batch's Java").
      */
-    static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 2 * WRITE_BUFFER);
+    static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
 
     /**
      * RocksDB's own counters (keys and bytes written, WAL syncs, stalls, compaction CPU), only with
