@@ -178,11 +178,13 @@ public final class CoreBenchmark implements Benchmark {
                         }
                         loaded += (long) batches * BATCH;
                     }
-                    // let the compactions the load started finish (both stores loaded the same data, so the raw
-                    // store's background work is the yardstick), so that sizes are compared in the same state
+                    // let the flushes and compactions the load started finish on both sides, so that sizes are
+                    // compared in the same state (core-write: waiting for the raw store's alone left the core's
+                    // docs compaction, which starts at its own fourth flush, running in its measured rounds)
                     long waited = raw.awaitQuiet(c.settleMillis());
+                    long coreWaited = client.coreStore().awaitBackgroundWork(c.settleMillis());
                     out.progress("measuring point writes and reads at " + k(size) + " items (waited " + waited
-                            + " ms for background compaction)");
+                            + " ms for the raw store's background compaction, " + coreWaited + " ms for the core's)");
                     measurePointWrites(size);
                     measurePointReads(size);
                     for (String op : new String[]{"point-write", "point-read"}) {

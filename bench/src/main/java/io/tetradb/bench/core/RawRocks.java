@@ -42,6 +42,16 @@ final class RawRocks implements AutoCloseable {
         writeOptions = RocksSettings.writeOptions(durability);
     }
 
+    /** RocksDB's statistics of this database, or null unless {@code -Dtetradb.rocks.statistics=true}. */
+    org.rocksdb.Statistics statistics() {
+        return settings.statistics();
+    }
+
+    /** The database itself, for the write probes' property reads. */
+    RocksDB db() {
+        return db;
+    }
+
     void put(byte[] key, byte[] value) throws RocksDBException {
         db.put(docs, writeOptions, key, value);
     }

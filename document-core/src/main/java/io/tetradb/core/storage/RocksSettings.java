@@ -41,12 +41,13 @@ public final class RocksSettings implements AutoCloseable {
     /**
      * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
      * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
-     * WAL file and each SYNC write fsyncs a file that is still growing (the raw anchor, one family, recycles after its
-     * first flush). {@code -Dtetradb.rocks.maxTotalWalBytes=134217728} (two item write buffers) makes RocksDB flush
-     * the families holding the oldest WAL so it is recycled; measured on a heavily loaded machine it showed no gain
-     * (two A/B pairs of the quick core benchmark: point writes no faster, core CPU per write not lower; a guess, not
-     * measured: the forced flushes move the statistics records every write reads into small L0 files), so it stays at the default
-     * until measured on a quiet machine (bench/README.md, "Native side of core writes").
+     * WAL file and each SYNC write fsyncs a file that is still growing, which also journals the file's new length
+     * (the raw anchor, one family, recycles after its first flush). {@code -Dtetradb.rocks.maxTotalWalBytes=134217728}
+     * (two item write buffers) makes RocksDB flush the families holding the oldest WAL so it is recycled; measured
+     * twice on a heavily loaded machine it showed no gain, and core-write's {@code WriteSplitProbe} found why it is
+     * no full cure: each such flush switches to a new WAL before the old one is obsolete, so about every other switch
+     * still opens a fresh file (the current WAL was recycled at 100k items, fresh at 200k and 300k). So it stays at the
+     * default until measured on a quiet machine (bench/README.md, "Point writes, WAL recycling, the batch's Java").
      */
     static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
 

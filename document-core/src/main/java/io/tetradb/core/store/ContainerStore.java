@@ -1220,8 +1220,8 @@ public final class ContainerStore {
          * Index entries of the stored versions (computed when first needed) and of the versions being written. Lists,
          * not sets: a repeated array value repeats its entry, counted alike when added and when removed.
          */
-        private final Map<String, List<ByteBuffer>> entriesBefore = new HashMap<>();
-        private final Map<String, List<ByteBuffer>> entriesAfter = new HashMap<>();
+        private final Map<String, List<ByteBuffer>> entriesBefore;
+        private final Map<String, List<ByteBuffer>> entriesAfter;
         /**
          * Graph adjacency hook: the tree each written version was made from, by the identity of its stored bytes (so
          * a rolled-back operation's restored version still finds its own), letting writeSet() derive adjacency
@@ -1246,7 +1246,7 @@ public final class ContainerStore {
         private PartitionPolicyEpochs.Decision epochDecision;
         private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
-        private final Map<String, Long> expiryAfter = new HashMap<>();
+        private final Map<String, Long> expiryAfter;
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
         private final Set<String> purged = new HashSet<>();
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
@@ -1281,6 +1281,10 @@ public final class ContainerStore {
             this.after = new LinkedHashMap<>(capacity);
             this.lastLsn = new HashMap<>(capacity);
             this.keys = new HashMap<>(capacity);
+            // core-write: the per-item maps sized too (a 100-item batch resized each of them four times)
+            this.entriesBefore = new HashMap<>(capacity);
+            this.entriesAfter = new HashMap<>(capacity);
+            this.expiryAfter = new HashMap<>(capacity);
             List<String> ids = new ArrayList<>(ops.size());
             List<byte[]> idKeys = new ArrayList<>(ops.size());
             for (Prepared p : ops) {
@@ -1745,6 +1749,7 @@ public final class ContainerStore {
             WriteSet ws = new WriteSet();
             IndexWrites index = new IndexWrites();
             io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
+            byte[] logicalPartition = null; // core-write: copied once per write set, not once per item
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -1765,7 +1770,10 @@ public final class ContainerStore {
                     adjacency.addWrites(pk, old, now, now == null ? null : writtenTrees.get(now), ws);
                 }
                 // one change record per changed item; the feed's pruner removes superseded ones later
-                feedBatch.add(Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length), id, lastLsn.get(id),
+                if (logicalPartition == null) {
+                    logicalPartition = Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length);
+                }
+                feedBatch.add(logicalPartition, id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active()) { // TTL hook: the item's expiry entry moves with it
                     Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
