@@ -56,6 +56,20 @@ public final class SstIngest {
     /** Ingestion order: the item last, so a point read finding it finds its index and adjacency entries too. */
     private static final List<Space> ORDER = List.of(Space.INDEX, Space.ADJACENCY, Space.FEED, Space.DOCS);
 
+    /**
+     * Crash tests only: {@code -Dtetradb.test.bulkHaltAt=STAGE:N} halts the JVM (as a SIGKILL would, nothing closed)
+     * the N-th time a chunk reaches STAGE ({@code files}, {@code intent}, {@code ingested-<SPACE>}).
+     */
+    private static final String HALT_AT = System.getProperty("tetradb.test.bulkHaltAt");
+    private static final java.util.concurrent.atomic.AtomicInteger HALT_COUNT = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static void stage(String name) {
+        if (HALT_AT != null && HALT_AT.startsWith(name + ":")
+                && HALT_COUNT.incrementAndGet() == Integer.parseInt(HALT_AT.substring(name.length() + 1))) {
+            Runtime.getRuntime().halt(137);
+        }
+    }
+
     private final RocksDB db;
     private final Map<Space, ColumnFamilyHandle> families;
     private final ColumnFamilyHandle intents;
@@ -89,9 +103,11 @@ public final class SstIngest {
             }
             syncDirectory(dir);
             syncDirectory(root);
+            stage("files");
             byte[] intentKey = concat(INTENT_PREFIX, chunk.getBytes(StandardCharsets.UTF_8));
             try (WriteOptions sync = new WriteOptions().setSync(true)) {
                 db.put(intents, sync, intentKey, encodeIntent(files, meta));
+                stage("intent");
                 finish(intentKey, files, meta, sync);
             }
             deleteTree(dir);
@@ -110,6 +126,7 @@ public final class SstIngest {
                 Path file = files.get(space);
                 if (file != null && Files.exists(file)) { // gone: ingested before a crash
                     db.ingestExternalFile(families.get(space), List.of(file.toString()), options);
+                    stage("ingested-" + space);
                 }
             }
         }
