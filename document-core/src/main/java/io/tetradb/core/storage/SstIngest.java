@@ -95,11 +95,11 @@ public final class SstIngest {
         try {
             Files.createDirectories(dir);
             Map<Space, Path> files = new EnumMap<>(Space.class);
-            for (Space space : ORDER) {
-                List<byte[][]> kvs = sorted.get(space);
-                if (kvs != null && !kvs.isEmpty()) {
-                    files.put(space, writeFile(dir, space, kvs));
-                }
+            List<Space> spaces = ORDER.stream().filter(sp -> sorted.get(sp) != null && !sorted.get(sp).isEmpty()).toList();
+            // one file per family, written side by side (each SstFileWriter is its own)
+            List<Path> written = spaces.parallelStream().map(sp -> writeFile(dir, sp, sorted.get(sp))).toList();
+            for (int i = 0; i < spaces.size(); i++) {
+                files.put(spaces.get(i), written.get(i));
             }
             syncDirectory(dir);
             syncDirectory(root);
@@ -145,7 +145,7 @@ public final class SstIngest {
         }
     }
 
-    private Path writeFile(Path dir, Space space, List<byte[][]> kvs) throws RocksDBException {
+    private Path writeFile(Path dir, Space space, List<byte[][]> kvs) {
         Path file = dir.resolve(space.familyName() + ".sst");
         try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(space))) {
             writer.open(file.toString());
@@ -153,6 +153,8 @@ public final class SstIngest {
                 writer.put(kv[0], kv[1]);
             }
             writer.finish(); // syncs the file
+        } catch (RocksDBException e) {
+            throw new StorageException("writing the bulk file of " + space + " failed: " + e.getMessage(), e);
         }
         return file;
     }
