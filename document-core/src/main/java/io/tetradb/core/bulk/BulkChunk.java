@@ -2,7 +2,6 @@ package io.tetradb.core.bulk;
 
 import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.Space;
-import io.tetradb.core.storage.SstIngest;
 import io.tetradb.core.storage.WriteSet;
 
 import java.nio.ByteBuffer;

@@ -27,8 +27,12 @@ public final class BulkLoad implements AutoCloseable {
         /** Runs {@code ops} as one transaction of {@code pk} whose write set joins {@code chunk}. */
         List<ItemResult> write(BulkChunk chunk, PartitionKeyValue pk, List<ItemOperation> ops);
 
-        /** Throws when the container can no longer take the chunk (deleted, its indexing policy replaced). */
-        void checkUnchanged();
+        /**
+         * Runs {@code ingest} while the container's definition cannot change (its map lock held shared); throws
+         * without running it when the container can no longer take the chunk (deleted, its indexing policy or
+         * default TTL replaced since the bulk mode began).
+         */
+        void commitUnchanged(Runnable ingest);
 
         /** The bulk mode ended: other writers may go on. */
         void ended(BulkLoad load);
@@ -75,12 +79,10 @@ public final class BulkLoad implements AutoCloseable {
         }
         long items = c.elements();
         try {
-            target.checkUnchanged();
-        } catch (RuntimeException e) {
-            c.drop();
-            throw e;
+            target.commitUnchanged(() -> c.commit(engine));
+        } finally {
+            c.drop(); // nothing left after a commit; a chunk refused or failed is dropped (its feed numbers given back)
         }
-        c.commit(engine);
         committedItems += items;
         committedChunks++;
     }

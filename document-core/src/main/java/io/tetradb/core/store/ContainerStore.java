@@ -829,7 +829,7 @@ public final class ContainerStore {
                     return null;
                 }
                 IndexingState at = indexing;
-                bulk = new io.tetradb.core.bulk.BulkLoad(bulkWrites.target(at), rocks);
+                bulk = new io.tetradb.core.bulk.BulkLoad(bulkWrites.target(at, expiry), rocks);
                 return bulk;
             } finally {
                 mapLock.writeLock().unlock();
@@ -854,7 +854,7 @@ public final class ContainerStore {
 
     /** The bulk load's transactions: the normal transaction, its write set handed to the chunk instead of the WAL. */
     private final class BulkWrites {
-        io.tetradb.core.bulk.BulkLoad.Target target(IndexingState at) {
+        io.tetradb.core.bulk.BulkLoad.Target target(IndexingState at, io.tetradb.core.ttl.ExpiryRule ttlAt) {
             return new io.tetradb.core.bulk.BulkLoad.Target() {
                 @Override
                 public List<ItemResult> write(io.tetradb.core.bulk.BulkChunk chunk, PartitionKeyValue pk,
@@ -866,11 +866,17 @@ public final class ContainerStore {
                 }
 
                 @Override
-                public void checkUnchanged() {
-                    checkNotDeleted();
-                    if (indexing != at) {
-                        throw new StoreException(Status.CONFLICT, "the container's indexing policy changed during "
-                                + "the bulk load: its last chunk was not written");
+                public void commitUnchanged(Runnable ingest) {
+                    mapLock.readLock().lock(); // a policy or TTL replace takes it exclusively
+                    try {
+                        checkNotDeleted();
+                        if (indexing != at || expiry != ttlAt) {
+                            throw new StoreException(Status.CONFLICT, "the container's indexing policy or time to "
+                                    + "live changed during the bulk load: its last chunk was not written");
+                        }
+                        ingest.run();
+                    } finally {
+                        mapLock.readLock().unlock();
                     }
                 }
 

@@ -9,6 +9,7 @@ import io.tetradb.core.feed.ChangeFeedRequest;
 import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.RocksEngine;
+import io.tetradb.core.StoreException;
 import io.tetradb.core.storage.Space;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -245,6 +246,28 @@ class BulkIngestTest {
             ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION, null, null,
                     0, 0, 100));
             assertEquals(6, page.changes().size());
+        }
+    }
+
+    @Test
+    void aPolicyReplaceDuringTheLoadRefusesTheChunkItsKeysNoLongerFollow() throws Exception {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = graphContainer(s);
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                bulk.write(key("p0"), creates(items("p0", 5)));
+                bulk.commit();
+                bulk.write(key("p1"), creates(items("p1", 5))); // index entries of the old policy
+                s.replaceContainer("db", "g", PartitionKeyDefinition.of("/pk"),
+                        M.readTree("{\"includedPaths\":[{\"path\":\"/label/?\"}],\"excludedPaths\":[{\"path\":\"/*\"}]}"),
+                        null);
+                StoreException e = assertThrows(StoreException.class, bulk::commit);
+                assertEquals(409, e.status());
+            }
+            c.awaitIndexRebuild();
+            assertFalse(exists(c, key("p1"), "p1-v0"), "nothing of the refused chunk");
+            assertTrue(exists(c, key("p0"), "p0-v0"));
+            assertEquals(5, items(c));
+            assertTrue(c.checkIndexes().consistent());
         }
     }
 
