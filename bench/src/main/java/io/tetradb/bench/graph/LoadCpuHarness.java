@@ -24,6 +24,9 @@ import java.util.Locale;
  * <pre>
  * java $OPENS -cp "bench/target/bench-*.jar:bench/target/lib/*" io.tetradb.bench.graph.LoadCpuHarness 6
  * </pre>
+ * With {@code -Dcompare=ingest} the pair is the core's bulk mode (SST ingestion) against batches through the WAL,
+ * both with encoded items ({@code -Dtetradb.bulk.trace=true} also prints each chunk's sort and ingest times); each
+ * load also prints the process CPU once the store's flushes and compactions have settled.
  */
 public final class LoadCpuHarness {
     private LoadCpuHarness() {
