@@ -57,6 +57,9 @@ public final class RocksEngine implements StorageEngine {
     private volatile boolean closed;
     /** Calls under way; close waits for them, because a native call on a closed RocksDB crashes the JVM. */
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** graph-bulk: the SST ingestion path ({@link SstIngest}) and its files' options, one per space. */
+    private final Map<Space, org.rocksdb.Options> sstOptions = new EnumMap<>(Space.class);
+    private final SstIngest sstIngest;
 
     private RocksEngine(Path dir, Durability durability, long blockCacheBytes) throws RocksDBException, IOException {
         Files.createDirectories(dir);
@@ -84,7 +87,10 @@ public final class RocksEngine implements StorageEngine {
         for (Space space : Space.values()) {
             families.put(space, handles.get(space.ordinal() + 1));
             familyIds[space.ordinal()] = handles.get(space.ordinal() + 1).getID();
+            sstOptions.put(space, new org.rocksdb.Options(dbOptions, cfOptions.get(space.ordinal() + 1)));
         }
+        this.sstIngest = new SstIngest(db, families, handles.get(0), sstOptions, dir); // graph-bulk
+        sstIngest.recover(); // a bulk chunk a crash interrupted after its intent is finished before anyone reads
         // SYNC: RocksDB writes without sync and WalGroupSync fsyncs for every writer waiting (see applyDeferred)
         this.writeOptions = RocksSettings.writeOptions(Durability.ASYNC);
         this.groupSync = durability == Durability.SYNC ? new WalGroupSync(this::syncWalNow) : null;
@@ -392,6 +398,24 @@ public final class RocksEngine implements StorageEngine {
         }
     }
 
+    /**
+     * graph-bulk: writes one bulk chunk as sorted SST files ingested into their families plus {@code meta} (META
+     * keys), whole or not at all after a crash, durable when it returns (see {@link SstIngest}).
+     */
+    public void ingest(Map<Space, List<byte[][]>> sortedPuts, WriteSet meta) {
+        enter();
+        try {
+            sstIngest.commit(sortedPuts, meta);
+        } finally {
+            exit();
+        }
+    }
+
+    /** graph-bulk: interrupted bulk chunks still to finish (tests: none once the store is open). */
+    public int pendingIngests() {
+        return sstIngest.pendingIntents();
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {
@@ -423,6 +447,7 @@ public final class RocksEngine implements StorageEngine {
         if (syncedWriteOptions != null) {
             syncedWriteOptions.close();
         }
+        sstOptions.values().forEach(org.rocksdb.Options::close);
         dbOptions.close();
         cfOptions.forEach(ColumnFamilyOptions::close);
         settings.close();

@@ -796,6 +796,152 @@ public final class ContainerStore {
         return run(pk, ops, true, deferred);
     }
 
+    // ---- graph-bulk: the bulk load's exclusive mode (io.tetradb.core.bulk) ---------------------------------------
+
+    /** The bulk load holding this container, or null. */
+    private volatile io.tetradb.core.bulk.BulkLoad bulk;
+
+    /**
+     * Starts a bulk load (see {@link io.tetradb.core.bulk.BulkLoad}): creates go to sorted SST files ingested chunk
+     * by chunk; until it is closed, the container's other writers wait. Null when this container cannot have one
+     * (then write batches as before): items on another engine than the local RocksDB (a shared engine keeps the
+     * batched path), expiring items (the TTL purger writes partitions on its own), face-defined unique indexes
+     * (container-wide keys a chunk could not check against another chunk's), an index rebuild under way. Waits for
+     * writes under way; a second bulk load of the container waits for the first to end.
+     */
+    public io.tetradb.core.bulk.BulkLoad beginBulkLoad() {
+        if (!(store.engine() instanceof io.tetradb.core.storage.RocksEngine rocks) || store.onSharedEngine()
+                || !reads.embedded() || !store.versionsReadUnderOwnLock()) {
+            return null;
+        }
+        while (true) {
+            io.tetradb.core.bulk.BulkLoad other = bulk;
+            if (other != null) {
+                other.awaitEnd();
+            }
+            mapLock.writeLock().lock(); // no write under way (each holds the map lock shared)
+            try {
+                checkNotDeleted();
+                if (bulk != null) {
+                    continue;
+                }
+                if (expiry.active() || !faceUnique.definitions().isEmpty() || indexing.rebuilding()) {
+                    return null;
+                }
+                IndexingState at = indexing;
+                bulk = new io.tetradb.core.bulk.BulkLoad(bulkWrites.target(at, expiry), rocks);
+                return bulk;
+            } finally {
+                mapLock.writeLock().unlock();
+            }
+        }
+    }
+
+    /** Takes the map lock shared; a writer outside the bulk load holding the container ({@code chunk} null) waits for it. */
+    private void lockMapOutsideBulk(io.tetradb.core.bulk.BulkChunk chunk) {
+        while (true) {
+            mapLock.readLock().lock();
+            io.tetradb.core.bulk.BulkLoad b = bulk;
+            if (chunk != null || b == null) {
+                return;
+            }
+            mapLock.readLock().unlock();
+            b.awaitEnd();
+        }
+    }
+
+    private final BulkWrites bulkWrites = new BulkWrites();
+
+    /** The bulk load's transactions: the normal transaction, its write set handed to the chunk instead of the WAL. */
+    private final class BulkWrites {
+        io.tetradb.core.bulk.BulkLoad.Target target(IndexingState at, io.tetradb.core.ttl.ExpiryRule ttlAt) {
+            return new io.tetradb.core.bulk.BulkLoad.Target() {
+                @Override
+                public List<ItemResult> write(io.tetradb.core.bulk.BulkChunk chunk, PartitionKeyValue pk,
+                                              List<ItemOperation> ops) {
+                    if (ops.isEmpty()) {
+                        throw new StoreException(Status.BAD_REQUEST, "a bulk write needs at least one operation");
+                    }
+                    return ContainerStore.this.run(pk, ops, false, null, chunk); // no batch byte limit
+                }
+
+                @Override
+                public void commitUnchanged(Runnable ingest) {
+                    mapLock.readLock().lock(); // a policy or TTL replace takes it exclusively
+                    try {
+                        checkNotDeleted();
+                        if (indexing != at || expiry != ttlAt) {
+                            throw new StoreException(Status.CONFLICT, "the container's indexing policy or time to "
+                                    + "live changed during the bulk load: its last chunk was not written");
+                        }
+                        ingest.run();
+                    } finally {
+                        mapLock.readLock().unlock();
+                    }
+                }
+
+                @Override
+                public void ended(io.tetradb.core.bulk.BulkLoad load) {
+                    mapLock.writeLock().lock();
+                    try {
+                        if (bulk == load) {
+                            bulk = null;
+                        }
+                    } finally {
+                        mapLock.writeLock().unlock();
+                    }
+                }
+            };
+        }
+
+        /** Under the map lock (shared): one partition's transaction into the chunk. */
+        List<ItemResult> run(io.tetradb.core.bulk.BulkChunk chunk, PartitionKeyValue pk, byte[] lpPrefix,
+                             List<Prepared> prepared) {
+            if (!chunk.claim(lpPrefix)) {
+                throw new IllegalStateException("logical partition " + pk + " was written already in this bulk "
+                        + "chunk: commit the chunk first");
+            }
+            ReentrantLock lock = store.lockFor(lpPrefix);
+            lock.lock();
+            Transaction tx = null;
+            boolean added = false;
+            try {
+                tx = new Transaction(pk, lpPrefix, prepared);
+                List<ItemResult> results = tx.run();
+                if (tx.failedAt >= 0) {
+                    return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
+                }
+                Transaction done = tx;
+                io.tetradb.core.storage.WriteSet ws = tx.writeSet(); // takes the feed numbers: released below
+                chunk.add(ws, prepared.size(), new io.tetradb.core.bulk.BulkChunk.Completion() {
+                    @Override
+                    public void committed() {
+                        feed.release(done.feedTicket);
+                        writeStamps.bump(pk); // after the write is visible (see WriteStamps)
+                        PhysicalPartition pp = map.route(pk.epk());
+                        pp.add(done.deltaBytes, done.deltaItems, done.deltaLogicalPartitions);
+                        if (done.deltaBytes > 0) {
+                            store.splitter().maybeSplit(ContainerStore.this, pp);
+                        }
+                    }
+
+                    @Override
+                    public void dropped() {
+                        feed.release(done.feedTicket);
+                    }
+                });
+                added = true;
+                return tx.results;
+            } finally {
+                releaseFaceUnique(tx);
+                lock.unlock();
+                if (!added) {
+                    chunk.unclaim(lpPrefix);
+                }
+            }
+        }
+    }
+
     /** A prepared operation: id, partition key and serialised body resolved outside the lock. */
     private record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus,
                             io.tetradb.core.item.ItemTermRecorder terms) { // write-cost: terms from the body's pass
@@ -900,9 +1046,15 @@ public final class ContainerStore {
 
     private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
                                  DeferredCommits deferred) {
+        return run(pk, ops, batch, deferred, null);
+    }
+
+    /** graph-bulk: {@code chunk} non-null: a bulk load's transaction, whose write set joins the chunk. */
+    private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
+                                 DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
         checkLevels(pk);
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
-        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred);
+        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred, chunk);
         double charge = 0;
         for (ItemResult r : results) {
             charge += r.requestCharge();
@@ -912,7 +1064,7 @@ public final class ContainerStore {
     }
 
     private List<ItemResult> runAdmitted(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
-                                         DeferredCommits deferred) {
+                                         DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
         List<Prepared> prepared = new ArrayList<>(ops.size());
         long batchBytes = 0;
         try (ItemCodec.BodyWriter writer = store.codec().new BodyWriter()) {
@@ -944,9 +1096,12 @@ public final class ContainerStore {
             return failed(prepared, index, last.errorStatus(), last.error());
         }
         byte[] lpPrefix = Keys.concat(collId, pk.epk(), pk.encoded());
-        mapLock.readLock().lock();
+        lockMapOutsideBulk(chunk); // graph-bulk: other writers wait while a bulk load holds the container
         try {
             checkNotDeleted();
+            if (chunk != null) { // graph-bulk
+                return bulkWrites.run(chunk, pk, lpPrefix, prepared);
+            }
             ReentrantLock lock = store.lockFor(lpPrefix);
             lock.lock();
             Transaction tx = null;
@@ -995,7 +1150,7 @@ public final class ContainerStore {
     public OpenTransaction begin(PartitionKeyValue pk) {
         checkLevels(pk);
         byte[] lpPrefix = Keys.concat(collId, pk.epk(), pk.encoded());
-        mapLock.readLock().lock();
+        lockMapOutsideBulk(null); // graph-bulk
         ReentrantLock lock = null;
         try {
             checkNotDeleted();

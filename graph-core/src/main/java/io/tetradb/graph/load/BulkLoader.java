@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,6 +49,12 @@ import java.util.function.Function;
  * partition key, else the graph's default partition. Edges go to their source's partition and are written once
  * every vertex is, since an edge item names its target's partition and label.
  *
+ * <p>Bulk mode ({@link #ingest(boolean)}, the default where the core allows it): the elements of each logical
+ * partition are one core transaction per chunk of {@link #chunkElements(int)} elements, and each chunk is written as
+ * sorted SST files ingested into the store (the core's {@code io.tetradb.core.bulk.BulkLoad}) rather than through
+ * the write-ahead log; the container's other writers wait until the load ends. A failed load keeps the chunks
+ * committed before the failure, never part of one.
+ *
  * <p>Not atomic as a whole: when a batch fails (e.g. an id that exists already) the load stops with that error;
  * the batches written before it, and those other writer threads had in flight, stay. Vertex property ids are
  * generated (as {@code addVertex} does).
@@ -57,6 +64,8 @@ public final class BulkLoader {
     private Function<? super Vertex, ?> partitionKeyOf;
     private int writers = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
     private boolean encodedItems = ENCODED;
+    private boolean ingest = INGEST;
+    private int chunkElements = CHUNK_ELEMENTS;
 
     private BulkLoader(TetraGraph graph) {
         this.graph = graph;
@@ -96,6 +105,34 @@ public final class BulkLoader {
         this.encodedItems = encoded;
         return this;
     }
+
+    /**
+     * Whether the load uses the core's bulk mode where the container allows it (the default; {@code
+     * -Dtetradb.graph.bulkIngest=false} sets the default off): items, index and adjacency entries, change records
+     * built by the core's normal transaction but written as sorted SST files ingested chunk by chunk, instead of
+     * batches of 100 through the write-ahead log and memtables. The container's other writers wait meanwhile.
+     * Needs encoded items; off, or where the core refuses bulk mode (see {@code ContainerStore.beginBulkLoad}),
+     * batches are written as before.
+     */
+    public BulkLoader ingest(boolean on) {
+        this.ingest = on;
+        return this;
+    }
+
+    /**
+     * Elements per ingested chunk in bulk mode (default 100,000, {@code -Dtetradb.graph.bulkChunkElements}): each
+     * chunk is whole or absent after a crash, and held in memory (≈ 1–2 KB per element) until it is written.
+     */
+    public BulkLoader chunkElements(int elements) {
+        if (elements < 1) {
+            throw new IllegalArgumentException("chunkElements must be at least 1");
+        }
+        this.chunkElements = elements;
+        return this;
+    }
+
+    static final boolean INGEST = !"false".equalsIgnoreCase(System.getProperty("tetradb.graph.bulkIngest"));
+    static final int CHUNK_ELEMENTS = Integer.getInteger("tetradb.graph.bulkChunkElements", 100_000);
 
     /** What a load wrote. */
     public record Loaded(long vertices, long edges) {
@@ -178,6 +215,10 @@ public final class BulkLoader {
                 ThreadLocal.withInitial(() -> new EncodedElementItems(store.newItemWriter()));
         private long vertexCount;
         private long edgeCount;
+        /** graph-bulk: the core's bulk mode, or null (batches through the WAL, as before). */
+        private final io.tetradb.core.bulk.BulkLoad bulk = encoded && ingest ? store.beginBulkLoad() : null;
+        /** Elements pending in bulk mode (all partitions). */
+        private long pendingElements;
 
         void vertex(Vertex v) {
             Object pk = partitionKeyOf.apply(v);
@@ -303,6 +344,12 @@ public final class BulkLoader {
         private void add(Object pk, Element item) {
             List<Element> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
             items.add(item);
+            if (bulk != null) { // a partition's elements stay together: one transaction per partition and chunk
+                if (++pendingElements >= chunkElements) {
+                    writeChunk();
+                }
+                return;
+            }
             if (items.size() == GraphStore.MAX_BATCH) {
                 pending.remove(pk);
                 write(pk, items);
@@ -358,8 +405,55 @@ public final class BulkLoader {
             }
         }
 
+        /**
+         * Bulk mode: each pending partition's elements as one transaction of the core's chunk (on the writer
+         * threads), then the chunk ingested: visible and durable, or (a failure) nothing of it.
+         */
+        private void writeChunk() {
+            List<Future<?>> parts = new ArrayList<>(pending.size());
+            Map<Object, List<String>> ids = new ConcurrentHashMap<>();
+            for (Map.Entry<Object, List<Element>> e : pending.entrySet()) {
+                Object pk = e.getKey();
+                List<Element> chunk = e.getValue();
+                parts.add(pool.submit(() -> {
+                    EncodedElementItems enc = encoders.get();
+                    List<EncodedItem> items = new ArrayList<>(chunk.size());
+                    List<String> written = new ArrayList<>(chunk.size());
+                    for (Element el : chunk) {
+                        EncodedItem item = el.encode(enc);
+                        items.add(item);
+                        written.add(item.field("id").asText());
+                    }
+                    store.createAllBulk(bulk, pk, items);
+                    ids.put(pk, written);
+                }));
+            }
+            pending.clear();
+            pendingElements = 0;
+            for (Future<?> f : parts) {
+                await(f);
+            }
+            bulk.commit();
+            ids.forEach(store::bulkCommitted);
+        }
+
+        private void await(Future<?> f) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while loading", e);
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+            }
+        }
+
         /** Writes what is pending and waits for every chunk to be durable. */
         Loaded finish() {
+            if (bulk != null) {
+                writeChunk();
+                return new Loaded(vertexCount, edgeCount);
+            }
             pending.forEach(this::write);
             pending.clear();
             awaitDone();
@@ -369,6 +463,14 @@ public final class BulkLoader {
         @Override
         public void close() {
             pool.shutdownNow();
+            if (bulk != null) {
+                try {
+                    pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES); // no write joins a dropped chunk
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                bulk.close(); // a chunk not committed (a failed load) is dropped: nothing of it was written
+            }
         }
     }
 

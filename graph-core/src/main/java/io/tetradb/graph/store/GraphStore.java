@@ -536,6 +536,56 @@ public final class GraphStore {
         }
     }
 
+    // ---- graph-bulk: the core's bulk mode (SST ingestion) ---------------------------------------------------------
+
+    /**
+     * Starts the core's bulk mode on this graph's container ({@code io.tetradb.core.bulk.BulkLoad}), or null when
+     * the container cannot have it (no core store, a shared engine, expiring items, ...): then write batches.
+     */
+    public io.tetradb.core.bulk.BulkLoad beginBulkLoad() {
+        return core == null ? null : coreStore().beginBulkLoad();
+    }
+
+    /**
+     * All {@code items} of logical partition {@code pk} as one transaction of {@code bulk}'s current chunk (visible
+     * and durable once the chunk is committed: then call {@link #bulkCommitted}); a taken id is a
+     * DuplicateItemException and nothing of the partition joins the chunk.
+     */
+    public void createAllBulk(io.tetradb.core.bulk.BulkLoad bulk, Object pk,
+                              List<io.tetradb.core.store.EncodedItem> items) {
+        List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(items.size());
+        for (io.tetradb.core.store.EncodedItem item : items) {
+            ops.add(io.tetradb.core.store.ItemOperation.create(item));
+        }
+        List<io.tetradb.core.store.ItemResult> results;
+        try {
+            results = bulk.write(partitionKeyValue(pk), ops);
+        } catch (io.tetradb.core.StoreException e) {
+            throw new CosmosException(e.status(), e.subStatus(), e.getMessage()); // as the document API reports it
+        }
+        double charge = 0;
+        for (io.tetradb.core.store.ItemResult r : results) {
+            if (r.status() == 409) {
+                throw new DuplicateItemException(pk, r.id());
+            }
+            charge += r.requestCharge();
+        }
+        for (io.tetradb.core.store.ItemResult r : results) {
+            if (!r.isSuccess() && r.status() != 424) {
+                throw new IllegalStateException("writing " + ops.size() + " items of partition " + pk
+                        + " failed: " + r.status() + " " + r.error());
+            }
+        }
+        charges.add(charge);
+    }
+
+    /** After a bulk chunk's commit: the graph's cached reads of these items are stale. */
+    public void bulkCommitted(Object pk, List<String> ids) {
+        for (String id : ids) {
+            bump(pk, id);
+        }
+    }
+
     /** Whether {@link #createAllEncoded} can be used: the graph writes through the core store. */
     public boolean writesEncoded() {
         return core != null;

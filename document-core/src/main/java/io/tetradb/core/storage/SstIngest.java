@@ -1,0 +1,281 @@
+package io.tetradb.core.storage;
+
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.EnvOptions;
+import org.rocksdb.IngestExternalFileOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.SstFileWriter;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * The embedded engine's bulk path: sorted SST files ingested into their column families, plus a small write set of
+ * {@link Space#META} keys, all or nothing across a crash. RocksJava has no multi-family {@code IngestExternalFiles},
+ * so one unit ("chunk") commits by roll-forward:
+ * <ol>
+ *     <li>each family's keys are written, sorted, to its own SST file under {@code <data>/bulk-ingest/<chunk>/} and
+ *     fsynced (with the directory);</li>
+ *     <li>an <em>intent</em> is written with a synced WAL write in RocksDB's default column family (which the store
+ *     uses for nothing else): the chunk's files and its META writes. From here the chunk will be whole;</li>
+ *     <li>each file is ingested (RocksDB links it in and syncs its MANIFEST before it returns, then removes our
+ *     name), items last;</li>
+ *     <li>the META writes and the intent's removal go in one synced WAL write; the directory is removed.</li>
+ * </ol>
+ * At open ({@link #recover}) an intent left by a crash is finished: its remaining files ingested (a file already
+ * ingested is gone; one ingested twice holds the same keys and values), its META writes applied; a chunk directory
+ * without an intent (a crash before step 2) is removed: nothing of it was visible. So a crash leaves whole chunks.
+ * Readers may see one family's keys a moment before another's while a chunk's files go in (ingestion is per family);
+ * the change feed does not show the chunk's records before it is whole (the caller holds their feed numbers).
+ */
+public final class SstIngest {
+    /** Intent keys in the default column family. */
+    private static final byte[] INTENT_PREFIX = "bulk-ingest/".getBytes(StandardCharsets.UTF_8);
+    private static final String DIRECTORY = "bulk-ingest";
+    /** Ingestion order: the item last, so a point read finding it finds its index and adjacency entries too. */
+    private static final List<Space> ORDER = List.of(Space.INDEX, Space.ADJACENCY, Space.FEED, Space.DOCS);
+
+    /**
+     * Crash tests only: {@code -Dtetradb.test.bulkHaltAt=STAGE:N} halts the JVM (as a SIGKILL would, nothing closed)
+     * the N-th time a chunk reaches STAGE ({@code files}, {@code intent}, {@code ingested-<SPACE>}).
+     */
+    private static final String HALT_AT = System.getProperty("tetradb.test.bulkHaltAt");
+    private static final java.util.concurrent.atomic.AtomicInteger HALT_COUNT = new java.util.concurrent.atomic.AtomicInteger();
+
+    private static void stage(String name) {
+        if (HALT_AT != null && HALT_AT.startsWith(name + ":")
+                && HALT_COUNT.incrementAndGet() == Integer.parseInt(HALT_AT.substring(name.length() + 1))) {
+            Runtime.getRuntime().halt(137);
+        }
+    }
+
+    private final RocksDB db;
+    private final Map<Space, ColumnFamilyHandle> families;
+    private final ColumnFamilyHandle intents;
+    private final Map<Space, Options> fileOptions;
+    private final Path root;
+
+    SstIngest(RocksDB db, Map<Space, ColumnFamilyHandle> families, ColumnFamilyHandle intents,
+              Map<Space, Options> fileOptions, Path dataDirectory) {
+        this.db = db;
+        this.families = families;
+        this.intents = intents;
+        this.fileOptions = fileOptions;
+        this.root = dataDirectory.resolve(DIRECTORY);
+    }
+
+    /**
+     * Writes one chunk: {@code sorted} holds each family's puts in ascending unsigned key order without repeats
+     * (every space but META), {@code meta} the META puts and deletes. Durable and visible when it returns.
+     */
+    public void commit(Map<Space, List<byte[][]>> sorted, WriteSet meta) {
+        String chunk = UUID.randomUUID().toString();
+        Path dir = root.resolve(chunk);
+        try {
+            Files.createDirectories(dir);
+            Map<Space, Path> files = new EnumMap<>(Space.class);
+            List<Space> spaces = ORDER.stream().filter(sp -> sorted.get(sp) != null && !sorted.get(sp).isEmpty()).toList();
+            // one file per family, written side by side (each SstFileWriter is its own)
+            List<Path> written = spaces.parallelStream().map(sp -> writeFile(dir, sp, sorted.get(sp))).toList();
+            for (int i = 0; i < spaces.size(); i++) {
+                files.put(spaces.get(i), written.get(i));
+            }
+            syncDirectory(dir);
+            syncDirectory(root);
+            stage("files");
+            byte[] intentKey = concat(INTENT_PREFIX, chunk.getBytes(StandardCharsets.UTF_8));
+            try (WriteOptions sync = new WriteOptions().setSync(true)) {
+                db.put(intents, sync, intentKey, encodeIntent(files, meta));
+                stage("intent");
+                finish(intentKey, files, meta, sync);
+            }
+            deleteTree(dir);
+        } catch (RocksDBException e) {
+            throw new StorageException("bulk ingestion failed: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new StorageException("bulk ingestion failed: " + e, e);
+        }
+    }
+
+    /** Steps 3 and 4: files in, then META and the intent's removal in one synced write. */
+    private void finish(byte[] intentKey, Map<Space, Path> files, WriteSet meta, WriteOptions sync)
+            throws RocksDBException {
+        try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
+            for (Space space : ORDER) {
+                Path file = files.get(space);
+                if (file != null && Files.exists(file)) { // gone: ingested before a crash
+                    db.ingestExternalFile(families.get(space), List.of(file.toString()), options);
+                    stage("ingested-" + space);
+                }
+            }
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            for (WriteSet.Write w : meta.writes()) {
+                if (w.isRangeDelete()) {
+                    batch.deleteRange(families.get(w.space()), w.key(), w.rangeEnd());
+                } else if (w.isDelete()) {
+                    batch.delete(families.get(w.space()), w.key());
+                } else {
+                    batch.put(families.get(w.space()), w.key(), w.value());
+                }
+            }
+            batch.delete(intents, intentKey);
+            db.write(sync, batch);
+        }
+    }
+
+    private Path writeFile(Path dir, Space space, List<byte[][]> kvs) {
+        Path file = dir.resolve(space.familyName() + ".sst");
+        try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(space))) {
+            writer.open(file.toString());
+            for (byte[][] kv : kvs) {
+                writer.put(kv[0], kv[1]);
+            }
+            writer.finish(); // syncs the file
+        } catch (RocksDBException e) {
+            throw new StorageException("writing the bulk file of " + space + " failed: " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    /** Finishes the chunks a crash interrupted after their intent (see the class comment); removes the others. */
+    void recover() {
+        List<byte[]> keys = new ArrayList<>();
+        List<byte[]> values = new ArrayList<>();
+        try (RocksIterator it = db.newIterator(intents)) {
+            for (it.seek(INTENT_PREFIX); it.isValid() && startsWith(it.key(), INTENT_PREFIX); it.next()) {
+                keys.add(it.key());
+                values.add(it.value());
+            }
+        }
+        try (WriteOptions sync = new WriteOptions().setSync(true)) {
+            for (int i = 0; i < keys.size(); i++) {
+                Intent intent = decodeIntent(values.get(i));
+                finish(keys.get(i), intent.files(), intent.meta(), sync);
+            }
+        } catch (RocksDBException e) {
+            throw new StorageException("finishing an interrupted bulk ingestion failed: " + e.getMessage(), e);
+        }
+        deleteTree(root);
+    }
+
+    /** How many intents are pending (for tests: none after a commit or a recovery). */
+    int pendingIntents() {
+        int n = 0;
+        try (RocksIterator it = db.newIterator(intents)) {
+            for (it.seek(INTENT_PREFIX); it.isValid() && startsWith(it.key(), INTENT_PREFIX); it.next()) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private record Intent(Map<Space, Path> files, WriteSet meta) {
+    }
+
+    private static byte[] encodeIntent(Map<Space, Path> files, WriteSet meta) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeInt(files.size());
+            for (Map.Entry<Space, Path> f : files.entrySet()) {
+                out.writeUTF(f.getKey().name());
+                out.writeUTF(f.getValue().toString());
+            }
+            out.writeInt(meta.writes().size());
+            for (WriteSet.Write w : meta.writes()) {
+                if (w.isRangeDelete()) {
+                    throw new IllegalArgumentException("a bulk chunk's META writes hold no range deletes");
+                }
+                out.writeUTF(w.space().name());
+                writeBytes(out, w.key());
+                writeBytes(out, w.value());
+            }
+        }
+        return bytes.toByteArray();
+    }
+
+    private static Intent decodeIntent(byte[] value) {
+        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(value))) {
+            Map<Space, Path> files = new EnumMap<>(Space.class);
+            for (int n = in.readInt(); n > 0; n--) {
+                files.put(Space.valueOf(in.readUTF()), Path.of(in.readUTF()));
+            }
+            WriteSet meta = new WriteSet();
+            for (int n = in.readInt(); n > 0; n--) {
+                Space space = Space.valueOf(in.readUTF());
+                byte[] key = readBytes(in);
+                byte[] v = readBytes(in);
+                if (v == null) {
+                    meta.delete(space, key);
+                } else {
+                    meta.put(space, key, v);
+                }
+            }
+            return new Intent(files, meta);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] b) throws IOException {
+        out.writeInt(b == null ? -1 : b.length);
+        if (b != null) {
+            out.write(b);
+        }
+    }
+
+    private static byte[] readBytes(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        return n < 0 ? null : in.readNBytes(n);
+    }
+
+    private static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            // a leftover directory is removed at the next open
+        }
+    }
+
+    private static boolean startsWith(byte[] key, byte[] prefix) {
+        return key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+}
