@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
  * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
- * the storage contracts (index rebuilds included) and answers what still needs the local engine (TTL changes, Mongo indexes) with
+ * the storage contracts (index rebuilds, Mongo unique indexes) and answers what still needs the local engine (TTL changes, Mongo TTL indexes) with
  * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
  * through the contracts.
  */
@@ -145,21 +145,26 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void mongoServesDocumentsAndPlainIndexesAndRefusesUniqueAndTtlIndexesWithIllegalOperation() throws Exception {
+    void mongoServesDocumentsPlainAndUniqueIndexesAndRefusesTtlIndexesWithIllegalOperation() throws Exception {
         try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
             MongoCollection<Document> people = mongo.getDatabase("app").getCollection("people");
             people.insertOne(new Document("_id", 1).append("name", "ann"));
             assertEquals("ann", people.find(new Document("_id", 1)).first().getString("name"));
-            MongoCommandException unique = assertThrows(MongoCommandException.class,
-                    () -> people.createIndex(Indexes.ascending("name"), new IndexOptions().unique(true)));
-            assertEquals(20, unique.getErrorCode());
-            assertTrue(unique.getErrorMessage().contains("--storage cassandra"), unique.getErrorMessage());
+            // a unique index is served: its owners are owner records decided by conditional applies
+            people.createIndex(Indexes.ascending("email"), new IndexOptions().unique(true).sparse(true));
+            people.insertOne(new Document("_id", 100).append("email", "a@x"));
+            com.mongodb.MongoWriteException dup = assertThrows(com.mongodb.MongoWriteException.class,
+                    () -> people.insertOne(new Document("_id", 101).append("email", "a@x")));
+            assertEquals(11000, dup.getError().getCode());
+            people.dropIndex("email_1");
+            people.deleteOne(new Document("_id", 100));
             MongoCommandException ttl = assertThrows(MongoCommandException.class, () -> people.createIndex(
                     Indexes.ascending("at"), new IndexOptions().expireAfter(60L, java.util.concurrent.TimeUnit.SECONDS)));
             assertEquals(20, ttl.getErrorCode());
+            assertTrue(ttl.getErrorMessage().contains("--storage cassandra"), ttl.getErrorMessage());
             List<String> indexes = people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>());
             assertEquals(List.of("_id_"), indexes, "a refused index is not listed");
-            people.insertOne(new Document("_id", 2).append("name", "ann")); // no unique index was made
+            people.insertOne(new Document("_id", 2).append("name", "ann"));
             assertEquals(2, people.countDocuments(new Document("name", "ann")));
             // a plain index is served: its build is an index rebuild through the contracts
             for (int i = 3; i < 23; i++) {

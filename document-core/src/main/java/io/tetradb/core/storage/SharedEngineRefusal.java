@@ -19,9 +19,8 @@ public final class SharedEngineRefusal extends StoreException {
     private static final List<String> REFUSED = List.of(
             "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
                     + " TTL index): no expiry index rebuild",
-            "Mongo unique and TTL indexes (createIndex/dropIndex of one; plain Mongo indexes and Cosmos"
-                    + " indexing-policy replaces are served: PartitionIndexRebuild)",
-            "face-unique indexes (a Mongo unique index)",
+            "Mongo TTL indexes (createIndex/dropIndex of one; plain and unique Mongo indexes and Cosmos"
+                    + " indexing-policy replaces are served: PartitionIndexRebuild, SharedUniqueOwners)",
             "background jobs: partition size splits (token ranges on Cassandra)");
 
     public SharedEngineRefusal(String what) {

@@ -75,7 +75,6 @@ public final class ContainerStore {
      * {@link io.tetradb.core.unique.UniqueIndexViolation}, adding nothing. False if one of that name exists.
      */
     public boolean addUniqueIndex(io.tetradb.core.unique.UniqueIndexDefinition index) {
-        store.refuseOnSharedEngine(true, "a face-defined unique index"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -94,6 +93,11 @@ public final class ContainerStore {
         } finally {
             mapLock.writeLock().unlock();
         }
+    }
+
+    /** Shared engine: the face-defined unique indexes another server added or dropped (a catalog refresh). */
+    void followUniqueIndexes() {
+        faceUnique.follow();
     }
 
     /** The face-defined unique indexes, as stored. */
@@ -120,7 +124,8 @@ public final class ContainerStore {
         this.paths = new PathDictionary(store.metadata(), definition.collId()); // metadata contract
         this.expiry = ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
-        this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds());
+        this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds(),
+                store.onSharedEngine() ? new SharedUniqueOwners(store, this, definition.collId()) : null); // shared
         this.reads = store.itemReads(definition.partitionKey().levels()); // item-reads hook
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         this.feed.readThrough(reads); // item-reads hook
@@ -1174,8 +1179,12 @@ public final class ContainerStore {
     private long applyReleasingFeedOnFailure(Transaction tx, boolean othersWaiting) {
         try {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
-            return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet(),
-                    othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second statistics read
+            long durable = PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn,
+                    tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
+            if (tx.faceUnique != null) {
+                tx.faceUnique.applied(); // shared engine: its claims stand, its freed keys are released
+            }
+            return durable;
         } catch (RuntimeException | Error e) {
             feed.release(tx.feedTicket);
             throw e;
@@ -1308,7 +1317,7 @@ public final class ContainerStore {
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
-            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix);
+            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
         }
 
         /** A unique-key entry of this partition as stored (its owner's id), or null (item-reads hook). */

@@ -97,7 +97,7 @@ public final class CoreStore implements AutoCloseable {
     /** Bumped by every container creation, replacement and deletion: the TTL purger re-lists containers only then. */
     private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
 
-    long catalogVersion() {
+    public long catalogVersion() { // public: the Mongo face's index cache on a shared engine follows it
         return catalogVersion.get();
     }
 
@@ -845,6 +845,9 @@ public final class CoreStore implements AutoCloseable {
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
             changeFeeds.reloadSharedPolicies(); // shared-policy hook: a policy another server set
             AdjacencyContractPath.followMarks(this, containers.values()); // adjacency another server enabled
+            if (sharedEngine) { // shared-engine hook: unique indexes another server added or dropped
+                containers.values().forEach(ContainerStore::followUniqueIndexes);
+            }
             if (stamp != null) {
                 catalogWatch.refreshed(stamp);
             }

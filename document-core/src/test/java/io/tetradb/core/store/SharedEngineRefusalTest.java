@@ -11,7 +11,6 @@ import io.tetradb.core.storage.SharedEngineRefusal;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
 import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
-import io.tetradb.core.unique.UniqueIndexDefinition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,9 +70,7 @@ class SharedEngineRefusalTest {
         assertRefused("default time to live", () -> store.replaceContainer("db", "c", null, null, -1));
         // an indexing-policy replace is served through the contracts (PartitionIndexRebuild, SharedIndexRebuildContract)
         assertNull(store.container("db", "c").definition().defaultTimeToLive());
-        assertRefused("unique index", () -> c.addUniqueIndex(new UniqueIndexDefinition("u", "mongo",
-                json.readTree("{\"key\":{\"a\":1}}"), false)));
-        assertTrue(c.uniqueIndexes().isEmpty());
+        // a face-defined (Mongo) unique index is served through owner records (SharedUniqueIndexContract)
         assertRefused("expiry", () -> c.setDateFieldExpiry("at_1", List.of("at"), 60L));
         assertFalse(c.expiryRule().active());
         assertNotNull(c.enableGraphAdjacency());
