@@ -577,6 +577,10 @@ public final class ContainerStore {
 
     /** Under the exclusive {@link #mapLock}: the new rule and the expiry index rebuilt for it, in one write. */
     private void replaceExpiryRule(ExpiryRule next, WriteSet ws) {
+        if (store.onSharedEngine()) { // shared-engine hook: the rule is metadata; SharedExpiryRebuild moves entries
+            expiry = next;
+            return;
+        }
         ExpiryIndex.rebuild(this, next, ws);
         store.engine().apply(ws);
         expiry = next;
@@ -1261,6 +1265,8 @@ public final class ContainerStore {
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
+        /** Shared engine: the right expiry entries of items whose listed entry was another rule's. */
+        private final List<byte[]> healedExpiry = new ArrayList<>();
         private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(this::storedUniqueEntry,
                 this::ownerGone); // item-reads hook
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
@@ -1603,6 +1609,7 @@ public final class ContainerStore {
             // there (read under the lock) is current, as every write moves it in the item's own write set and a
             // rule change rebuilds them all; one gone was moved or deleted since it was listed.
             boolean deleteParses = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || store.onSharedEngine() // shared engine: an entry may predate a rule change; the item decides
                     || entries.stream().anyMatch(en -> policies.policyFor(ExpiryIndex.docKeyOf(en)).enabled());
             List<byte[]> present = deleteParses ? null : reads.embedded() ? store.engine().multiGet(Space.META, entries)
                     : TtlContractPath.present(reads, lpPrefix, entries); // item-reads hook
@@ -1628,6 +1635,9 @@ public final class ContainerStore {
                     at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : expiryViewBefore(id));
                     if (at != ExpiryIndex.expiresAtOf(entry)) {
                         staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                        if (store.onSharedEngine() && at != ExpiryRule.NEVER && at > now) {
+                            healedExpiry.add(ExpiryIndex.key(keys.get(id), at)); // shared: it may have had none
+                        }
                     }
                 }
                 if (at > now) {
@@ -1784,6 +1794,9 @@ public final class ContainerStore {
             }
             for (byte[] stale : staleExpiry) {
                 ws.delete(Space.META, stale);
+            }
+            for (byte[] healed : healedExpiry) { // shared engine only (see purge)
+                ws.put(Space.META, healed, new byte[0]);
             }
             unique.addTo(ws);
             if (faceUnique != null) {

@@ -160,6 +160,11 @@ public final class CoreStore implements AutoCloseable {
         return sharedEngine;
     }
 
+    /** True once {@link #close()} began: background jobs of the shared engine's paths stop quietly. */
+    boolean isClosing() {
+        return closed;
+    }
+
     /** Throws {@link io.tetradb.core.storage.SharedEngineRefusal} for {@code what} on a shared engine. */
     void refuseOnSharedEngine(boolean needsLocalEngine, String what) {
         if (sharedEngine && needsLocalEngine) {
@@ -551,13 +556,16 @@ public final class CoreStore implements AutoCloseable {
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
                         old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
-                refuseOnSharedEngine(!java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive),
-                        "changing a container's default time to live (an expiry index rebuild)");
+                boolean ttlChanged = !java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive);
+                io.tetradb.core.ttl.ExpiryRule oldRule = c.expiryRule();
                 byte[] defBytes = json(def);
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite ws = read == null ? new MetaWrite().put(Keys.container(database, id), defBytes)
                         : new MetaWrite().replace(Keys.container(database, id), read, defBytes);
                 ws.catalogChange();
+                if (ttlChanged && sharedEngine) { // shared-engine hook: the expiry entries' conversion, resumable
+                    SharedExpiryRebuild.record(ws, old.collId(), oldRule);
+                }
                 if (policyChanged) {
                     ws.put(Keys.indexRebuild(old.collId()),
                             new RebuildRecord(database, id, old.indexingPolicy(), null, 0).encode());
@@ -587,6 +595,9 @@ public final class CoreStore implements AutoCloseable {
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 if (policyChanged) {
                     startIndexRebuild(c, old.indexingPolicy());
+                }
+                if (ttlChanged && sharedEngine) {
+                    SharedExpiryRebuild.start(this, c, oldRule);
                 }
                 return def;
             }
@@ -713,6 +724,9 @@ public final class CoreStore implements AutoCloseable {
         }
         if (unfinished != null) {
             startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
+        }
+        if (sharedEngine) { // shared-engine hook: an expiry conversion a crash cut short
+            SharedExpiryRebuild.resume(this, c);
         }
         return c;
     }

@@ -67,7 +67,9 @@ class SharedEngineRefusalTest {
         assertEquals(60, store.createContainer("db", "ttl", PartitionKeyDefinition.of("/pk"), null, 60, null, null)
                 .definition().defaultTimeToLive());
         ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
-        assertRefused("default time to live", () -> store.replaceContainer("db", "c", null, null, -1));
+        // a default TTL change is served: the rule in the metadata, its entries converted (SharedTtlChangeContract)
+        assertEquals(-1, store.replaceContainer("db", "c", null, null, -1).defaultTimeToLive());
+        store.replaceContainer("db", "c", null, null, null);
         // an indexing-policy replace is served through the contracts (PartitionIndexRebuild, SharedIndexRebuildContract)
         assertNull(store.container("db", "c").definition().defaultTimeToLive());
         // a face-defined (Mongo) unique index is served through owner records (SharedUniqueIndexContract)
