@@ -17,10 +17,6 @@ public final class SharedEngineRefusal extends StoreException {
 
     /** What a server on a shared engine refuses (requests) and leaves off (background jobs), for its start-up log. */
     private static final List<String> REFUSED = List.of(
-            "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
-                    + " TTL index): no expiry index rebuild",
-            "Mongo TTL indexes (createIndex/dropIndex of one; plain and unique Mongo indexes and Cosmos"
-                    + " indexing-policy replaces are served: PartitionIndexRebuild, SharedUniqueOwners)",
             "background jobs: partition size splits (token ranges on Cassandra)");
 
     public SharedEngineRefusal(String what) {

@@ -95,9 +95,16 @@ public final class ContainerStore {
         }
     }
 
-    /** Shared engine: the face-defined unique indexes another server added or dropped (a catalog refresh). */
+    /**
+     * Shared engine, at a catalog refresh: the face-defined unique indexes and the date-field expiries (Mongo TTL
+     * indexes) another server added, changed or dropped.
+     */
     void followUniqueIndexes() {
         faceUnique.follow();
+        ExpiryRule stored = SharedExpiryRebuild.loadRule(store.metadata(), definition);
+        if (!stored.dateFields().equals(expiry.dateFields())) {
+            expiry = new ExpiryRule(expiry.defaultTtl(), stored.dateFields());
+        }
     }
 
     /** The face-defined unique indexes, as stored. */
@@ -122,7 +129,8 @@ public final class ContainerStore {
         this.indexing = indexing;
         this.policyEpochs = new PartitionPolicyEpochs(store, this); // shared-engine hook
         this.paths = new PathDictionary(store.metadata(), definition.collId()); // metadata contract
-        this.expiry = ExpiryIndex.load(store.engine(), definition);
+        this.expiry = store.onSharedEngine() ? SharedExpiryRebuild.loadRule(store.metadata(), definition) // shared
+                : ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
         this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds(),
                 store.onSharedEngine() ? new SharedUniqueOwners(store, this, definition.collId()) : null); // shared
@@ -555,10 +563,19 @@ public final class ContainerStore {
      * with the container's writers held off meanwhile.
      */
     public void setDateFieldExpiry(String name, List<String> path, Long seconds) {
-        store.refuseOnSharedEngine(seconds != null, "a date-field expiry (a TTL index)"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
+            if (store.onSharedEngine()) { // shared-engine hook: the field in the metadata, entries converted after
+                ExpiryRule.DateField f = seconds == null ? null
+                        : new ExpiryRule.DateField(name, List.copyOf(path), seconds);
+                ExpiryRule previous = expiry;
+                if (SharedExpiryRebuild.changeDateField(store, collId(), name, f, previous)) {
+                    expiry = f == null ? expiry.withoutDateField(name) : expiry.withDateField(f);
+                    SharedExpiryRebuild.start(store, this, previous);
+                }
+                return;
+            }
             WriteSet ws = new WriteSet();
             ExpiryRule next;
             if (seconds == null) {

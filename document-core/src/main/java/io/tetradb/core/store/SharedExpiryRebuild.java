@@ -21,7 +21,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A container's expiry rule changed on a shared engine (issue 20: a Cosmos replace with a new {@code defaultTtl}, a
- * Mongo TTL index created, changed or dropped). The rule itself is metadata (the definition, the date-field entries),
+ * Mongo TTL index — a date-field expiry, META {@code 21 · collId · name} in the metadata — created, changed or
+ * dropped). The rule itself is metadata (the definition, the date-field entries),
  * which every server follows at its catalog check, so reads hide what expired under the new rule on every server
  * within that interval. The expiry entries (side writes of each item's partition, which the purgers seek) are
  * converted here, one logical partition per conditional apply at the version read (leaving the version as it is):
@@ -151,6 +152,49 @@ final class SharedExpiryRebuild {
         return 0; // kept moving: the purger's checks cover what is left
     }
 
+    /** The container's rule on a shared engine: its definition's default TTL and the date fields in the metadata. */
+    static ExpiryRule loadRule(io.tetradb.core.storage.meta.MetadataStore metadata, ContainerDefinition def) {
+        List<ExpiryRule.DateField> fields = new ArrayList<>();
+        for (MetaEntry e : metadata.list(ExpiryIndex.dateFieldPrefix(def.collId()))) {
+            fields.add(decodeField(e.value()));
+        }
+        return new ExpiryRule(def.defaultTimeToLive(), fields);
+    }
+
+    /**
+     * A date-field expiry (a Mongo TTL index) added, changed ({@code field}) or removed (null) in the metadata, with
+     * the conversion's record, as one catalog change: every server follows it at its catalog check. False when the
+     * stored field is that already (nothing to convert).
+     */
+    static boolean changeDateField(CoreStore store, int collId, String name, ExpiryRule.DateField field,
+                                   ExpiryRule previous) {
+        byte[] key = ExpiryIndex.dateFieldKey(collId, name);
+        MetaEntry stored = store.metadata().get(key);
+        if (stored == null ? field == null : field != null && decodeField(stored.value()).equals(field)) {
+            return false;
+        }
+        MetaWrite w = new MetaWrite();
+        if (field == null) {
+            w.delete(key);
+        } else {
+            w.put(key, ExpiryIndex.encode(field));
+        }
+        record(w, collId, previous);
+        store.applyMeta(w.catalogChange());
+        return true;
+    }
+
+    private static ExpiryRule.DateField decodeField(byte[] bytes) {
+        try {
+            JsonNode f = JSON.readTree(bytes);
+            List<String> path = new ArrayList<>();
+            f.path("path").forEach(s -> path.add(s.asText()));
+            return new ExpiryRule.DateField(f.path("name").asText(), path, f.path("seconds").asLong());
+        } catch (IOException e) {
+            throw new IllegalStateException("an unreadable date-field expiry", e);
+        }
+    }
+
     static byte[] encode(ExpiryRule rule) {
         ObjectNode n = JSON.createObjectNode();
         if (rule.defaultTtl() != null) {
@@ -172,9 +216,7 @@ final class SharedExpiryRebuild {
             JsonNode n = JSON.readTree(bytes);
             List<ExpiryRule.DateField> fields = new ArrayList<>();
             for (JsonNode f : n.path("dateFields")) {
-                List<String> path = new ArrayList<>();
-                f.path("path").forEach(s -> path.add(s.asText()));
-                fields.add(new ExpiryRule.DateField(f.path("name").asText(), path, f.path("seconds").asLong()));
+                fields.add(decodeField(f.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
             }
             return new ExpiryRule(n.hasNonNull("defaultTtl") ? n.get("defaultTtl").asInt() : null, fields);
         } catch (IOException e) {

@@ -73,7 +73,10 @@ class SharedEngineRefusalTest {
         // an indexing-policy replace is served through the contracts (PartitionIndexRebuild, SharedIndexRebuildContract)
         assertNull(store.container("db", "c").definition().defaultTimeToLive());
         // a face-defined (Mongo) unique index is served through owner records (SharedUniqueIndexContract)
-        assertRefused("expiry", () -> c.setDateFieldExpiry("at_1", List.of("at"), 60L));
+        // a date-field expiry (a Mongo TTL index) is served: the field in the metadata (SharedTtlChangeContract)
+        c.setDateFieldExpiry("at_1", List.of("at"), 60L);
+        assertTrue(c.expiryRule().active());
+        c.setDateFieldExpiry("at_1", List.of(), null);
         assertFalse(c.expiryRule().active());
         assertNotNull(c.enableGraphAdjacency());
         assertTrue(store.ttlPurger().isRunning(), "the TTL purger runs through the contracts");

@@ -160,4 +160,39 @@ public abstract class SharedTtlChangeContract {
         assertEquals(1, purgeBoth(onA, readB));
         assertEquals(0, entries(onA));
     }
+
+    @Test
+    void aDateFieldExpiryAddedOnOneServerPurgesOnBothAndItsRemovalStopsIt() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        ContainerStore onB = b.container(db, "c");
+        long t0 = clock.millis();
+        for (int i = 0; i < 8; i++) {
+            ObjectNode it = item("d" + i, "p" + (i % 4));
+            it.putObject("at").put("$date", t0 + i * 1000L);
+            (i % 2 == 0 ? onA : onB).execute(pk("p" + (i % 4)), ItemOperation.create(it));
+        }
+        onA.execute(pk("p0"), ItemOperation.create(item("plain", "p0").put("at", "not a date")));
+        onA.setDateFieldExpiry("at_1", List.of("at"), 60L);
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(8, entries(onA), "an entry per dated item, written by the conversion");
+        long waitB = System.nanoTime() + 30_000_000_000L;
+        while (!b.container(db, "c").expiryRule().active() && System.nanoTime() < waitB) {
+            Thread.sleep(20);
+        }
+        onB = b.container(db, "c");
+        clock.advance(Duration.ofSeconds(64)); // d0..d4 past their date + 60 s
+        assertEquals(5, purgeBoth(onA, onB));
+        assertEquals(200, onB.read(pk("p1"), "d5", null).status());
+        onB.setDateFieldExpiry("at_1", List.of(), null); // removed on the other server
+        until = System.nanoTime() + 60_000_000_000L;
+        while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, entries(onA), "the conversion removed the entries");
+        clock.advance(Duration.ofDays(1));
+        assertEquals(0, purgeBoth(onA, onB));
+    }
 }

@@ -133,7 +133,6 @@ public final class IndexCatalog {
                         + "options exists: " + existing.toJson());
             }
         }
-        refuseOnSharedEngine("createIndexes", spec); // shared-engine hook: a plain index is a policy rebuild there
         BsonDocument stored = new BsonDocument("_id", new BsonString(coll.name() + "." + name.asString().getValue()))
                 .append("ns", new BsonString(coll.namespace())).append("name", name).append("key", key);
         for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
@@ -175,7 +174,6 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
-        refuseOnSharedEngine("dropIndexes", d.doc());
         synchronized (coll.uniqueLock) {
             try {
                 sys.delete(d, new double[1]);
@@ -240,21 +238,6 @@ public final class IndexCatalog {
             TtlIndexes.apply(coll, name, stored);
         }
         return reply;
-    }
-
-    /**
-     * --storage cassandra: a new or dropped plain index changes the core's indexing policy, whose rebuild runs through
-     * the storage contracts (one logical partition per conditional apply), and a unique index's owners are owner
-     * records decided by conditional applies (the core's SharedUniqueOwners); a TTL index's expiry entries still need
-     * the local engine: refused before the index catalog changes (IllegalOperation).
-     */
-    private void refuseOnSharedEngine(String command, BsonDocument spec) {
-        if (catalog.store().onSharedEngine() && spec.containsKey("expireAfterSeconds")) {
-            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, command + " of a TTL"
-                    + " index is not supported with " + io.tetradb.core.storage.SharedEngineRefusal.OPTION
-                    + " yet: its entries still need the local data directory's engine (issue 20); plain indexes are "
-                    + "served");
-        }
     }
 
     /**
