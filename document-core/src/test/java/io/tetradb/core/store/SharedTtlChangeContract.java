@@ -168,7 +168,7 @@ public abstract class SharedTtlChangeContract {
         long t0 = clock.millis();
         for (int i = 0; i < 8; i++) {
             ObjectNode it = item("d" + i, "p" + (i % 4));
-            it.putObject("at").put("$date", t0 + i * 1000L);
+            it.putObject("at").put("$date", t0 + i * 100_000L); // 100 s apart: the clock also runs in real time
             (i % 2 == 0 ? onA : onB).execute(pk("p" + (i % 4)), ItemOperation.create(it));
         }
         onA.execute(pk("p0"), ItemOperation.create(item("plain", "p0").put("at", "not a date")));
@@ -183,7 +183,7 @@ public abstract class SharedTtlChangeContract {
             Thread.sleep(20);
         }
         onB = b.container(db, "c");
-        clock.advance(Duration.ofSeconds(64)); // d0..d4 past their date + 60 s
+        clock.advance(Duration.ofSeconds(510)); // d0..d4 past their date + 60 s, d5 not (560 s)
         assertEquals(5, purgeBoth(onA, onB));
         assertEquals(200, onB.read(pk("p1"), "d5", null).status());
         onB.setDateFieldExpiry("at_1", List.of(), null); // removed on the other server
