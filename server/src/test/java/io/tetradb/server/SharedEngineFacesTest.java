@@ -16,7 +16,6 @@ import com.azure.data.tables.models.TableEntity;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -48,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
  * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
- * the storage contracts (index rebuilds included) and answers what still needs the local engine (TTL changes, Mongo indexes) with
+ * the storage contracts (index rebuilds, Mongo unique indexes) and answers what still needs the local engine (TTL changes, Mongo TTL indexes) with
  * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
  * through the contracts.
  */
@@ -89,7 +88,7 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void cosmosServesItemsQueriesTtlContainersAndPolicyChangesAndRefusesTtlChanges() throws Exception {
+    void cosmosServesItemsQueriesTtlContainersTtlChangesAndPolicyChanges() throws Exception {
         cosmos.createDatabaseIfNotExists("shop");
         cosmos.getDatabase("shop").createContainer("orders", "/pk");
         CosmosContainer orders = cosmos.getDatabase("shop").getContainer("orders");
@@ -108,16 +107,17 @@ class SharedEngineFacesTest {
         assertEquals(404, assertThrows(CosmosException.class,
                 () -> orders.readItem("o1", new PartitionKey("p"), JsonNode.class)).getStatusCode());
 
-        // a TTL container is served (expiry entries and the purge go through the contracts); changing its TTL is not
+        // a TTL container is served (expiry entries and the purge go through the contracts), and so is a TTL change
+        // (the rule in the metadata, the entries converted per logical partition: SharedExpiryRebuild)
         cosmos.getDatabase("shop").createContainer(new CosmosContainerProperties("expiring", "/pk")
                 .setDefaultTimeToLiveInSeconds(60));
         CosmosContainer expiring = cosmos.getDatabase("shop").getContainer("expiring");
         assertEquals(60, expiring.read().getProperties().getDefaultTimeToLiveInSeconds());
-        CosmosException ttl = assertThrows(CosmosException.class, () -> expiring.replace(
-                expiring.read().getProperties().setDefaultTimeToLiveInSeconds(120)));
-        assertEquals(400, ttl.getStatusCode());
-        assertTrue(ttl.getMessage().contains("--storage cassandra"), ttl.getMessage());
-        assertEquals(60, expiring.read().getProperties().getDefaultTimeToLiveInSeconds(), "not changed");
+        expiring.createItem(json.readTree("{\"id\":\"e1\",\"pk\":\"p\"}"));
+        assertEquals(200, expiring.replace(expiring.read().getProperties().setDefaultTimeToLiveInSeconds(120))
+                .getStatusCode());
+        assertEquals(120, expiring.read().getProperties().getDefaultTimeToLiveInSeconds(), "changed");
+        assertEquals("e1", expiring.readItem("e1", new PartitionKey("p"), JsonNode.class).getItem().get("id").asText());
 
         CosmosContainerProperties props = orders.read().getProperties();
         IndexingPolicy policy = new IndexingPolicy();
@@ -145,21 +145,28 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void mongoServesDocumentsAndPlainIndexesAndRefusesUniqueAndTtlIndexesWithIllegalOperation() throws Exception {
+    void mongoServesDocumentsPlainUniqueAndTtlIndexes() throws Exception {
         try (MongoClient mongo = MongoClients.create(server.endpoint("mongo").url())) {
             MongoCollection<Document> people = mongo.getDatabase("app").getCollection("people");
             people.insertOne(new Document("_id", 1).append("name", "ann"));
             assertEquals("ann", people.find(new Document("_id", 1)).first().getString("name"));
-            MongoCommandException unique = assertThrows(MongoCommandException.class,
-                    () -> people.createIndex(Indexes.ascending("name"), new IndexOptions().unique(true)));
-            assertEquals(20, unique.getErrorCode());
-            assertTrue(unique.getErrorMessage().contains("--storage cassandra"), unique.getErrorMessage());
-            MongoCommandException ttl = assertThrows(MongoCommandException.class, () -> people.createIndex(
-                    Indexes.ascending("at"), new IndexOptions().expireAfter(60L, java.util.concurrent.TimeUnit.SECONDS)));
-            assertEquals(20, ttl.getErrorCode());
+            // a unique index is served: its owners are owner records decided by conditional applies
+            people.createIndex(Indexes.ascending("email"), new IndexOptions().unique(true).sparse(true));
+            people.insertOne(new Document("_id", 100).append("email", "a@x"));
+            com.mongodb.MongoWriteException dup = assertThrows(com.mongodb.MongoWriteException.class,
+                    () -> people.insertOne(new Document("_id", 101).append("email", "a@x")));
+            assertEquals(11000, dup.getError().getCode());
+            people.dropIndex("email_1");
+            people.deleteOne(new Document("_id", 100));
+            // a TTL index is served: the date-field expiry in the metadata (SharedExpiryRebuild)
+            people.insertOne(new Document("_id", 102).append("at", new java.util.Date(0))); // expired long ago
+            people.createIndex(Indexes.ascending("at"), new IndexOptions().expireAfter(60L,
+                    java.util.concurrent.TimeUnit.SECONDS));
+            assertEquals(0, people.countDocuments(new Document("_id", 102)), "expired: hidden at once");
+            people.dropIndex("at_1");
             List<String> indexes = people.listIndexes().map(d -> d.getString("name")).into(new java.util.ArrayList<>());
-            assertEquals(List.of("_id_"), indexes, "a refused index is not listed");
-            people.insertOne(new Document("_id", 2).append("name", "ann")); // no unique index was made
+            assertEquals(List.of("_id_"), indexes);
+            people.insertOne(new Document("_id", 2).append("name", "ann"));
             assertEquals(2, people.countDocuments(new Document("name", "ann")));
             // a plain index is served: its build is an index rebuild through the contracts
             for (int i = 3; i < 23; i++) {

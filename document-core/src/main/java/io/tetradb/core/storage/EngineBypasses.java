@@ -14,8 +14,6 @@ public final class EngineBypasses {
     }
 
     private static final List<String> REMAINING = List.of(
-            "face-unique indexes (FaceUniqueIndexes)",
-            "TTL expiry rule rebuilds (a changed defaultTtl, a date-field expiry: ExpiryIndex.rebuild)",
             "the embedded engine's index rebuild chunks and backfills (IndexRebuild, UniqueKeyBackfill; on a shared "
                     + "engine a policy replace converts one logical partition per conditional apply instead: "
                     + "PartitionIndexRebuild)");

@@ -17,11 +17,6 @@ public final class SharedEngineRefusal extends StoreException {
 
     /** What a server on a shared engine refuses (requests) and leaves off (background jobs), for its start-up log. */
     private static final List<String> REFUSED = List.of(
-            "changing an existing container's default time to live (defaultTtl) and TTL expiry by a date field (a Mongo"
-                    + " TTL index): no expiry index rebuild",
-            "Mongo unique and TTL indexes (createIndex/dropIndex of one; plain Mongo indexes and Cosmos"
-                    + " indexing-policy replaces are served: PartitionIndexRebuild)",
-            "face-unique indexes (a Mongo unique index)",
             "background jobs: partition size splits (token ranges on Cassandra)");
 
     public SharedEngineRefusal(String what) {

@@ -77,6 +77,7 @@ final class ContainerDrops implements AutoCloseable {
             }
             int collId = ByteBuffer.wrap(e.key()).getInt(1);
             items.dropContainer(collId);
+            items.dropContainer(SharedUniqueOwners.ownerContainer(collId)); // its unique indexes' owner records
             // a marker of an older build has no time: done at once
             long deletedAt = e.value().length == 8 ? ByteBuffer.wrap(e.value()).getLong() : 0;
             if (System.currentTimeMillis() - deletedAt >= graceMillis()) {

@@ -75,7 +75,6 @@ public final class ContainerStore {
      * {@link io.tetradb.core.unique.UniqueIndexViolation}, adding nothing. False if one of that name exists.
      */
     public boolean addUniqueIndex(io.tetradb.core.unique.UniqueIndexDefinition index) {
-        store.refuseOnSharedEngine(true, "a face-defined unique index"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
@@ -93,6 +92,18 @@ public final class ContainerStore {
             return faceUnique.drop(name);
         } finally {
             mapLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Shared engine, at a catalog refresh: the face-defined unique indexes and the date-field expiries (Mongo TTL
+     * indexes) another server added, changed or dropped.
+     */
+    void followUniqueIndexes() {
+        faceUnique.follow();
+        ExpiryRule stored = SharedExpiryRebuild.loadRule(store.metadata(), definition);
+        if (!stored.dateFields().equals(expiry.dateFields())) {
+            expiry = new ExpiryRule(expiry.defaultTtl(), stored.dateFields());
         }
     }
 
@@ -118,9 +129,11 @@ public final class ContainerStore {
         this.indexing = indexing;
         this.policyEpochs = new PartitionPolicyEpochs(store, this); // shared-engine hook
         this.paths = new PathDictionary(store.metadata(), definition.collId()); // metadata contract
-        this.expiry = ExpiryIndex.load(store.engine(), definition);
+        this.expiry = store.onSharedEngine() ? SharedExpiryRebuild.loadRule(store.metadata(), definition) // shared
+                : ExpiryIndex.load(store.engine(), definition);
         this.uniqueKeys = io.tetradb.core.unique.UniqueKeyPolicy.of(definition.uniqueKeyPolicy());
-        this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds());
+        this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds(),
+                store.onSharedEngine() ? new SharedUniqueOwners(store, this, definition.collId()) : null); // shared
         this.reads = store.itemReads(definition.partitionKey().levels()); // item-reads hook
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         this.feed.readThrough(reads); // item-reads hook
@@ -550,10 +563,19 @@ public final class ContainerStore {
      * with the container's writers held off meanwhile.
      */
     public void setDateFieldExpiry(String name, List<String> path, Long seconds) {
-        store.refuseOnSharedEngine(seconds != null, "a date-field expiry (a TTL index)"); // shared-engine hook
         mapLock.writeLock().lock();
         try {
             checkNotDeleted();
+            if (store.onSharedEngine()) { // shared-engine hook: the field in the metadata, entries converted after
+                ExpiryRule.DateField f = seconds == null ? null
+                        : new ExpiryRule.DateField(name, List.copyOf(path), seconds);
+                ExpiryRule previous = expiry;
+                if (SharedExpiryRebuild.changeDateField(store, collId(), name, f, previous)) {
+                    expiry = f == null ? expiry.withoutDateField(name) : expiry.withDateField(f);
+                    SharedExpiryRebuild.start(store, this, previous);
+                }
+                return;
+            }
             WriteSet ws = new WriteSet();
             ExpiryRule next;
             if (seconds == null) {
@@ -572,6 +594,10 @@ public final class ContainerStore {
 
     /** Under the exclusive {@link #mapLock}: the new rule and the expiry index rebuilt for it, in one write. */
     private void replaceExpiryRule(ExpiryRule next, WriteSet ws) {
+        if (store.onSharedEngine()) { // shared-engine hook: the rule is metadata; SharedExpiryRebuild moves entries
+            expiry = next;
+            return;
+        }
         ExpiryIndex.rebuild(this, next, ws);
         store.engine().apply(ws);
         expiry = next;
@@ -1329,8 +1355,12 @@ public final class ContainerStore {
     private long applyReleasingFeedOnFailure(Transaction tx, boolean othersWaiting) {
         try {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
-            return PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn, tx.writeSet(),
-                    othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second statistics read
+            long durable = PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn,
+                    tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
+            if (tx.faceUnique != null) {
+                tx.faceUnique.applied(); // shared engine: its claims stand, its freed keys are released
+            }
+            return durable;
         } catch (RuntimeException | Error e) {
             feed.release(tx.feedTicket);
             throw e;
@@ -1407,6 +1437,8 @@ public final class ContainerStore {
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private final Map<String, Long> purgedAt = new HashMap<>();
         private final List<byte[]> staleExpiry = new ArrayList<>();
+        /** Shared engine: the right expiry entries of items whose listed entry was another rule's. */
+        private final List<byte[]> healedExpiry = new ArrayList<>();
         private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(this::storedUniqueEntry,
                 this::ownerGone); // item-reads hook
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
@@ -1467,7 +1499,7 @@ public final class ContainerStore {
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
-            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix);
+            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
         }
 
         /** A unique-key entry of this partition as stored (its owner's id), or null (item-reads hook). */
@@ -1753,6 +1785,7 @@ public final class ContainerStore {
             // there (read under the lock) is current, as every write moves it in the item's own write set and a
             // rule change rebuilds them all; one gone was moved or deleted since it was listed.
             boolean deleteParses = !uniqueKeys.isEmpty() || faceUnique != null || adjacency != null
+                    || store.onSharedEngine() // shared engine: an entry may predate a rule change; the item decides
                     || entries.stream().anyMatch(en -> policies.policyFor(ExpiryIndex.docKeyOf(en)).enabled());
             List<byte[]> present = deleteParses ? null : reads.embedded() ? store.engine().multiGet(Space.META, entries)
                     : TtlContractPath.present(reads, lpPrefix, entries); // item-reads hook
@@ -1778,6 +1811,9 @@ public final class ContainerStore {
                     at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : expiryViewBefore(id));
                     if (at != ExpiryIndex.expiresAtOf(entry)) {
                         staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                        if (store.onSharedEngine() && at != ExpiryRule.NEVER && at > now) {
+                            healedExpiry.add(ExpiryIndex.key(keys.get(id), at)); // shared: it may have had none
+                        }
                     }
                 }
                 if (at > now) {
@@ -1938,6 +1974,9 @@ public final class ContainerStore {
             }
             for (byte[] stale : staleExpiry) {
                 ws.delete(Space.META, stale);
+            }
+            for (byte[] healed : healedExpiry) { // shared engine only (see purge)
+                ws.put(Space.META, healed, new byte[0]);
             }
             unique.addTo(ws);
             if (faceUnique != null) {

@@ -97,7 +97,7 @@ public final class CoreStore implements AutoCloseable {
     /** Bumped by every container creation, replacement and deletion: the TTL purger re-lists containers only then. */
     private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
 
-    long catalogVersion() {
+    public long catalogVersion() { // public: the Mongo face's index cache on a shared engine follows it
         return catalogVersion.get();
     }
 
@@ -158,6 +158,11 @@ public final class CoreStore implements AutoCloseable {
     /** True when metadata and items are on another engine (Cassandra): the local engine's paths are refused. */
     public boolean onSharedEngine() {
         return sharedEngine;
+    }
+
+    /** True once {@link #close()} began: background jobs of the shared engine's paths stop quietly. */
+    boolean isClosing() {
+        return closed;
     }
 
     /** Throws {@link io.tetradb.core.storage.SharedEngineRefusal} for {@code what} on a shared engine. */
@@ -551,13 +556,16 @@ public final class CoreStore implements AutoCloseable {
                         old.partitionKey(), indexingPolicy, defaultTimeToLive, old.throughput(),
                         old.uniqueKeyPolicy(), old.ts(), old.maxItemBytes());
                 boolean policyChanged = !java.util.Objects.equals(old.indexingPolicy(), indexingPolicy);
-                refuseOnSharedEngine(!java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive),
-                        "changing a container's default time to live (an expiry index rebuild)");
+                boolean ttlChanged = !java.util.Objects.equals(old.defaultTimeToLive(), defaultTimeToLive);
+                io.tetradb.core.ttl.ExpiryRule oldRule = c.expiryRule();
                 byte[] defBytes = json(def);
                 Long read = definitionVersions.get(key(database, id));
                 MetaWrite ws = read == null ? new MetaWrite().put(Keys.container(database, id), defBytes)
                         : new MetaWrite().replace(Keys.container(database, id), read, defBytes);
                 ws.catalogChange();
+                if (ttlChanged && sharedEngine) { // shared-engine hook: the expiry entries' conversion, resumable
+                    SharedExpiryRebuild.record(ws, old.collId(), oldRule);
+                }
                 if (policyChanged) {
                     ws.put(Keys.indexRebuild(old.collId()),
                             new RebuildRecord(database, id, old.indexingPolicy(), null, 0).encode());
@@ -587,6 +595,9 @@ public final class CoreStore implements AutoCloseable {
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 if (policyChanged) {
                     startIndexRebuild(c, old.indexingPolicy());
+                }
+                if (ttlChanged && sharedEngine) {
+                    SharedExpiryRebuild.start(this, c, oldRule);
                 }
                 return def;
             }
@@ -713,6 +724,9 @@ public final class CoreStore implements AutoCloseable {
         }
         if (unfinished != null) {
             startIndexRebuild(c, unfinished.previousPolicy()); // resumes from the stored cursor
+        }
+        if (sharedEngine) { // shared-engine hook: an expiry conversion a crash cut short
+            SharedExpiryRebuild.resume(this, c);
         }
         return c;
     }
@@ -845,6 +859,9 @@ public final class CoreStore implements AutoCloseable {
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
             changeFeeds.reloadSharedPolicies(); // shared-policy hook: a policy another server set
             AdjacencyContractPath.followMarks(this, containers.values()); // adjacency another server enabled
+            if (sharedEngine) { // shared-engine hook: unique indexes another server added or dropped
+                containers.values().forEach(ContainerStore::followUniqueIndexes);
+            }
             if (stamp != null) {
                 catalogWatch.refreshed(stamp);
             }

@@ -45,6 +45,8 @@ final class FaceUniqueIndexes {
     /** The definitions with their entry prefixes; swapped whole under the container's exclusive map lock. */
     private volatile List<Index> indexes;
     private final ReentrantLock wideLock = new ReentrantLock();
+    /** Shared-engine hook: owners decided by conditional applies on owner records (SharedUniqueOwners), or null. */
+    private final SharedUniqueOwners shared;
 
     private static final class Index {
         final UniqueIndexDefinition definition;
@@ -60,16 +62,46 @@ final class FaceUniqueIndexes {
     }
 
     FaceUniqueIndexes(StorageEngine engine, int collId, UniqueIndexKinds kinds) {
+        this(engine, collId, kinds, null);
+    }
+
+    /** {@code shared}: on a shared engine, the definitions in the metadata and the owners in owner records. */
+    FaceUniqueIndexes(StorageEngine engine, int collId, UniqueIndexKinds kinds, SharedUniqueOwners shared) {
         this.engine = engine;
         this.collId = collId;
         this.kinds = kinds;
+        this.shared = shared;
         List<Index> loaded = new ArrayList<>();
-        byte[] from = Keys.withByte(DEFINITION, Keys.collId(collId));
-        engine.scan(Space.META, from, Keys.withByte(DEFINITION, Keys.collId(collId + 1)), kv -> {
-            loaded.add(new Index(UniqueIndexDefinition.decode(kv.value()), collId));
-            return true;
-        });
+        if (shared != null) {
+            for (UniqueIndexDefinition d : shared.storedDefinitions()) {
+                loaded.add(new Index(d, collId));
+            }
+        } else {
+            byte[] from = Keys.withByte(DEFINITION, Keys.collId(collId));
+            engine.scan(Space.META, from, Keys.withByte(DEFINITION, Keys.collId(collId + 1)), kv -> {
+                loaded.add(new Index(UniqueIndexDefinition.decode(kv.value()), collId));
+                return true;
+            });
+        }
         this.indexes = List.copyOf(loaded);
+    }
+
+    /** Shared engine: takes the definitions another server added or dropped (at a catalog refresh). */
+    void follow() {
+        if (shared == null) {
+            return;
+        }
+        List<Index> next = new ArrayList<>();
+        for (UniqueIndexDefinition d : shared.storedDefinitions()) {
+            Index known = null;
+            for (Index i : indexes) {
+                if (i.definition.equals(d)) {
+                    known = i;
+                }
+            }
+            next.add(known != null ? known : new Index(d, collId));
+        }
+        indexes = List.copyOf(next);
     }
 
     List<UniqueIndexDefinition> definitions() {
@@ -82,6 +114,11 @@ final class FaceUniqueIndexes {
 
     /** A transaction's view, or null when the container has no such index (writers then pay nothing). */
     Changes begin(byte[] lpPrefix) {
+        return begin(lpPrefix, 0);
+    }
+
+    /** As above; {@code version}: the partition version the transaction applies against (a shared engine's claims). */
+    Changes begin(byte[] lpPrefix, long version) {
         List<Index> now = indexes;
         if (now.isEmpty()) {
             return null;
@@ -89,7 +126,7 @@ final class FaceUniqueIndexes {
         for (Index i : now) {
             resolve(i);
         }
-        return new Changes(now, lpPrefix);
+        return new Changes(now, lpPrefix, version);
     }
 
     private ItemUniqueIndex resolve(Index i) {
@@ -120,6 +157,9 @@ final class FaceUniqueIndexes {
      * nothing is written. False if an index of that name exists already.
      */
     boolean add(ContainerStore container, UniqueIndexDefinition definition) {
+        if (shared != null) {
+            return addShared(definition);
+        }
         for (Index i : indexes) {
             if (i.definition.name().equals(definition.name())) {
                 return false;
@@ -154,8 +194,68 @@ final class FaceUniqueIndexes {
         return true;
     }
 
+    /**
+     * Shared engine: the definition in the metadata (every server's writers claim its keys after their next catalog
+     * check), then, two checks later, the stored items' keys claimed one by one; a key a live other item holds
+     * fails it: definition and the build's claims removed, {@link UniqueIndexViolation}. True also when the same
+     * definition is there already (another server's request).
+     */
+    private boolean addShared(UniqueIndexDefinition definition) {
+        if (!shared.createDefinition(definition)) {
+            follow();
+            for (Index i : indexes) {
+                if (i.definition.equals(definition)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        Index index = new Index(definition, collId);
+        ItemUniqueIndex keys = resolve(index);
+        List<Index> next = new ArrayList<>(indexes);
+        next.add(index);
+        indexes = List.copyOf(next);
+        List<Object[]> claimed = new ArrayList<>();
+        try {
+            shared.awaitOtherServers();
+            shared.forEachItem((lp, version, id, item) -> {
+                byte[] self = Keys.concat(Arrays.copyOfRange(lp, 4, lp.length), Keys.utf8(id));
+                for (byte[] key : keys.keys(item)) {
+                    byte[] entry = entry(index, lp, key);
+                    SharedUniqueOwners.Record r = shared.claim(entry, self, lp, version, keys, key, false,
+                            () -> new UniqueIndexViolation(definition.name(), key, item));
+                    claimed.add(new Object[]{entry, self, r});
+                }
+            });
+        } catch (RuntimeException e) {
+            shared.deleteDefinition(definition.name());
+            follow();
+            for (Object[] c : claimed) {
+                shared.release((byte[]) c[0], (byte[]) c[1], (SharedUniqueOwners.Record) c[2]);
+            }
+            throw e;
+        }
+        return true;
+    }
+
     /** Removes an index and its entries (under the exclusive map lock); false if there is none of that name. */
     boolean drop(String name) {
+        if (shared != null) { // shared engine: the definition from the metadata, then its owner records
+            follow();
+            Index found = null;
+            for (Index i : indexes) {
+                if (i.definition.name().equals(name)) {
+                    found = i;
+                }
+            }
+            if (found == null) {
+                return false;
+            }
+            shared.deleteDefinition(name);
+            follow();
+            shared.releaseAll(found.prefix);
+            return true;
+        }
         List<Index> next = new ArrayList<>(indexes);
         Index found = null;
         for (Index i : next) {
@@ -194,10 +294,16 @@ final class FaceUniqueIndexes {
         private final Map<ByteBuffer, byte[]> owners = new HashMap<>();
         private final Map<String, List<ByteBuffer>> after = new HashMap<>();
         private boolean wideHeld;
+        /** Shared engine: the partition version this transaction applies against, its claims, whether it applied. */
+        private final long version;
+        private final Map<ByteBuffer, SharedUniqueOwners.Record> claims = new HashMap<>();
+        private final Map<ByteBuffer, List<String>> freedBy = new HashMap<>();
+        private boolean applied;
 
-        private Changes(List<Index> indexes, byte[] lpPrefix) {
+        private Changes(List<Index> indexes, byte[] lpPrefix, long version) {
             this.indexes = indexes;
             this.lpPrefix = lpPrefix;
+            this.version = version;
         }
 
         private List<ByteBuffer> entriesOf(ObjectNode item) {
@@ -235,11 +341,20 @@ final class FaceUniqueIndexes {
                     wideLock.lock(); // released by release(), once the write set is applied
                     wideHeld = true;
                 }
+                int skip = index.prefix.length + (index.definition.perPartition() ? lpPrefix.length - 4 : 0);
+                byte[] key = Arrays.copyOfRange(t.array(), skip, t.array().length);
+                if (shared != null) { // shared-engine hook: a conditional claim of the owner record
+                    byte[] local = owners.get(t);
+                    if (local != null && !Arrays.equals(local, self)) {
+                        throw new UniqueIndexViolation(index.definition.name(), key, item);
+                    }
+                    claims.put(t, shared.claim(t.array(), self, lpPrefix, version, index.keys, key,
+                            owners.containsKey(t), () -> new UniqueIndexViolation(index.definition.name(), key, item)));
+                    continue;
+                }
                 byte[] owner = owners.containsKey(t) ? owners.get(t) : engine.get(Space.META, t.array());
                 if (owner != null && !Arrays.equals(owner, self)) {
-                    int skip = index.prefix.length + (index.definition.perPartition() ? lpPrefix.length - 4 : 0);
-                    throw new UniqueIndexViolation(index.definition.name(),
-                            Arrays.copyOfRange(t.array(), skip, t.array().length), item);
+                    throw new UniqueIndexViolation(index.definition.name(), key, item);
                 }
             }
             return is;
@@ -262,6 +377,9 @@ final class FaceUniqueIndexes {
             for (ByteBuffer t : was) {
                 if (!next.contains(t)) {
                     owners.put(t, null);
+                    if (shared != null) {
+                        freedBy.computeIfAbsent(t, k -> new ArrayList<>()).add(id);
+                    }
                 }
             }
             byte[] self = Arrays.copyOfRange(docKey, 4, docKey.length);
@@ -272,7 +390,9 @@ final class FaceUniqueIndexes {
         }
 
         Object snapshot() {
-            return new Object[]{new HashMap<>(owners), new HashMap<>(after)};
+            Map<ByteBuffer, List<String>> freed = new HashMap<>();
+            freedBy.forEach((k, v) -> freed.put(k, new ArrayList<>(v)));
+            return new Object[]{new HashMap<>(owners), new HashMap<>(after), freed};
         }
 
         @SuppressWarnings("unchecked")
@@ -282,9 +402,14 @@ final class FaceUniqueIndexes {
             owners.putAll((Map<ByteBuffer, byte[]>) s[0]);
             after.clear();
             after.putAll((Map<String, List<ByteBuffer>>) s[1]);
+            freedBy.clear();
+            freedBy.putAll((Map<ByteBuffer, List<String>>) s[2]);
         }
 
         void addTo(WriteSet ws) {
+            if (shared != null) {
+                return; // shared engine: the owners are owner records, claimed before the apply
+            }
             for (Map.Entry<ByteBuffer, byte[]> e : owners.entrySet()) {
                 if (e.getValue() == null) {
                     ws.delete(Space.META, e.getKey().array());
@@ -294,11 +419,52 @@ final class FaceUniqueIndexes {
             }
         }
 
+        /** The transaction's write set was applied (shared engine: its freed keys are released, its claims kept). */
+        void applied() {
+            applied = true;
+        }
+
         /** Lets other partitions' writers check container-wide keys again; after the write set is applied. */
         void release() {
+            if (shared != null) {
+                releaseShared();
+            }
             if (wideHeld) {
                 wideHeld = false;
                 wideLock.unlock();
+            }
+        }
+
+        /**
+         * Shared engine: after an apply, the keys the transaction freed are released and claims it made for keys no
+         * item kept; after a failure, every claim it made (a failed transaction leaves no record behind).
+         */
+        private void releaseShared() {
+            Map<ByteBuffer, SharedUniqueOwners.Record> mine = new HashMap<>(claims);
+            claims.clear();
+            if (applied) {
+                for (Map.Entry<ByteBuffer, byte[]> e : owners.entrySet()) {
+                    if (e.getValue() == null) {
+                        releaseFreed(e.getKey(), mine.remove(e.getKey()));
+                    } else {
+                        mine.remove(e.getKey()); // kept by its item
+                    }
+                }
+            }
+            for (Map.Entry<ByteBuffer, SharedUniqueOwners.Record> e : mine.entrySet()) {
+                shared.release(e.getKey().array(), e.getValue().owner().address(), e.getValue());
+            }
+        }
+
+        /** A key no item of the transaction holds any more: the record of whichever of its items had it goes. */
+        private void releaseFreed(ByteBuffer entry, SharedUniqueOwners.Record claimed) {
+            if (claimed != null) {
+                shared.release(entry.array(), claimed.owner().address(), claimed);
+                return;
+            }
+            for (String id : freedBy.getOrDefault(entry, List.of())) {
+                shared.release(entry.array(), Keys.concat(Arrays.copyOfRange(lpPrefix, 4, lpPrefix.length),
+                        Keys.utf8(id)), null);
             }
         }
     }

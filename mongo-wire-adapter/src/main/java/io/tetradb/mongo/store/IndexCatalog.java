@@ -39,11 +39,13 @@ public final class IndexCatalog {
 
     /** The cached specs themselves: not to be changed. */
     private List<BsonDocument> cached(MongoCollection coll) {
-        List<BsonDocument> cached = coll.indexSpecs.get();
+        // shared engine: specs read before another server's index change are read again after the catalog refresh
+        long catalogVersion = catalog.store().onSharedEngine() ? catalog.store().catalogVersion() : 0;
+        List<BsonDocument> cached = coll.indexSpecs.get(catalogVersion);
         if (cached == null) {
             long generation = coll.indexSpecs.generation();
             cached = List.copyOf(load(coll));
-            coll.indexSpecs.put(generation, cached);
+            coll.indexSpecs.put(generation, catalogVersion, cached);
         }
         return cached;
     }
@@ -70,7 +72,9 @@ public final class IndexCatalog {
                 out.add(spec);
             }
         }
-        keepUniqueInCore(coll, out);
+        if (!catalog.store().onSharedEngine()) { // a shared engine never held unique indexes the core did not keep
+            keepUniqueInCore(coll, out);
+        }
         return out;
     }
 
@@ -129,7 +133,6 @@ public final class IndexCatalog {
                         + "options exists: " + existing.toJson());
             }
         }
-        refuseOnSharedEngine("createIndexes", spec); // shared-engine hook: a plain index is a policy rebuild there
         BsonDocument stored = new BsonDocument("_id", new BsonString(coll.name() + "." + name.asString().getValue()))
                 .append("ns", new BsonString(coll.namespace())).append("name", name).append("key", key);
         for (String opt : List.of("unique", "sparse", "partialFilterExpression", "expireAfterSeconds")) {
@@ -171,7 +174,6 @@ public final class IndexCatalog {
         if (d == null) {
             throw new MongoError(ErrorCode.INDEX_NOT_FOUND, "index not found with name [" + name + "]");
         }
-        refuseOnSharedEngine("dropIndexes", d.doc());
         synchronized (coll.uniqueLock) {
             try {
                 sys.delete(d, new double[1]);
@@ -236,21 +238,6 @@ public final class IndexCatalog {
             TtlIndexes.apply(coll, name, stored);
         }
         return reply;
-    }
-
-    /**
-     * --storage cassandra: a new or dropped plain index changes the core's indexing policy, whose rebuild runs through
-     * the storage contracts (one logical partition per conditional apply); a unique index's owners and a TTL index's
-     * expiry entries still need the local engine: refused before the index catalog changes (IllegalOperation).
-     */
-    private void refuseOnSharedEngine(String command, BsonDocument spec) {
-        boolean unique = spec.getBoolean("unique", BsonBoolean.FALSE).getValue();
-        if (catalog.store().onSharedEngine() && (unique || spec.containsKey("expireAfterSeconds"))) {
-            throw new MongoError(ErrorCode.ILLEGAL_OPERATION, command + " of a " + (unique ? "unique" : "TTL")
-                    + " index is not supported with " + io.tetradb.core.storage.SharedEngineRefusal.OPTION
-                    + " yet: its entries still need the local data directory's engine (issue 20); plain indexes are "
-                    + "served");
-        }
     }
 
     /**

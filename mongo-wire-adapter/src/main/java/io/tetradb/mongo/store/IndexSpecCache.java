@@ -12,9 +12,23 @@ import java.util.List;
 final class IndexSpecCache {
     private List<BsonDocument> specs;
     private long generation;
+    /** Shared engine: the core's catalog version the specs were read at (another server may change them). */
+    private long catalogVersion;
 
     synchronized List<BsonDocument> get() {
         return specs;
+    }
+
+    /** The specs if read at {@code catalogVersion} (a shared engine: another server's index change moves it). */
+    synchronized List<BsonDocument> get(long catalogVersion) {
+        return catalogVersion == this.catalogVersion ? specs : null;
+    }
+
+    synchronized void put(long loadedAt, long catalogVersion, List<BsonDocument> loaded) {
+        if (loadedAt == generation) {
+            specs = loaded;
+            this.catalogVersion = catalogVersion;
+        }
     }
 
     synchronized long generation() {

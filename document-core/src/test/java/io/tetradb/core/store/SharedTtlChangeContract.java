@@ -1,0 +1,198 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.core.storage.partition.PartitionStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * A TTL change on an existing container on shared stores (issue 20, {@link SharedExpiryRebuild}): two core stores
+ * (two servers) on one shared metadata store and one shared partition store, one clock they both follow. A replace of
+ * {@code defaultTtl} on one server is followed by the other at its catalog check, and the items' expiry entries are
+ * converted through the partition contract, so both servers' purgers delete exactly what expired under the new rule:
+ * TTL switched on for stored items purges them (no entries existed), a shorter TTL purges at the new time, a longer
+ * one keeps items the old entries would have purged. A subclass gives the stores: embedded ones presented as shared
+ * here ({@code SharedTtlChangeEmbeddedTest}), Cassandra in cassandra-engine's cluster profile.
+ */
+public abstract class SharedTtlChangeContract {
+    private static final ObjectMapper M = new ObjectMapper();
+    @TempDir
+    Path dirs;
+    protected CoreStore a;
+    protected CoreStore b;
+    private String db;
+    private final SharedEnginePathsContract.MovableClock clock = new SharedEnginePathsContract.MovableClock();
+
+    protected abstract MetadataStore sharedMetadata() throws Exception;
+
+    protected abstract PartitionStore sharedPartitions() throws Exception;
+
+    @BeforeEach
+    void open() throws Exception {
+        MetadataStore meta = sharedMetadata();
+        PartitionStore partitions = sharedPartitions();
+        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")).withClock(clock), meta, partitions);
+        b = CoreStore.open(StoreConfig.defaults(dirs.resolve("b")).withClock(clock), meta, partitions);
+        for (CoreStore s : List.of(a, b)) {
+            s.catalogCheckMillis(50);
+            s.ttlPurger().stop(); // the purges below are the only ones: their counts add up
+        }
+        db = "db" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+        a.createDatabase(db, null);
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+    }
+
+    private static PartitionKeyValue pk(String v) {
+        return PartitionKeyValue.of(PartitionKeyValue.component(v));
+    }
+
+    private static ObjectNode item(String id, String pk) {
+        return M.createObjectNode().put("id", id).put("pk", pk).put("v", 1);
+    }
+
+    /** Writes {@code n} items through both servers, in four partitions. */
+    private void write(ContainerStore onA, ContainerStore onB, int n) {
+        for (int i = 0; i < n; i++) {
+            (i % 2 == 0 ? onA : onB).execute(pk("p" + (i % 4)), ItemOperation.create(item("i" + i, "p" + (i % 4))));
+        }
+    }
+
+    /** Replaces the default TTL on {@code s} and waits (bounded) until the conversion's record is gone. */
+    private void replaceTtl(CoreStore s, Integer ttl) throws InterruptedException {
+        ContainerStore c = s.container(db, "c");
+        s.replaceContainer(db, "c", null, c.definition().indexingPolicy(), ttl);
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (s.metadata().get(SharedExpiryRebuild.recordKey(c.collId())) != null && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertNull(s.metadata().get(SharedExpiryRebuild.recordKey(c.collId())), "the conversion ended");
+    }
+
+    private int purgeBoth(ContainerStore onA, ContainerStore onB) {
+        int n = 0;
+        for (int round = 0; round < 20; round++) {
+            int k = onA.purgeExpired(clock.millis(), 1000) + onB.purgeExpired(clock.millis(), 1000);
+            n += k;
+            if (k == 0) {
+                return n;
+            }
+        }
+        return n;
+    }
+
+    private int entries(ContainerStore c) {
+        int collId = c.collId();
+        return a.partitions().seekDerived(collId, Space.META, ExpiryIndex.prefix(collId),
+                ExpiryIndex.prefix(collId + 1), 10_000).size();
+    }
+
+    private ContainerStore following(CoreStore s, Integer ttl) throws InterruptedException {
+        long until = System.nanoTime() + 30_000_000_000L;
+        while (!java.util.Objects.equals(s.container(db, "c").definition().defaultTimeToLive(), ttl)
+                && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        ContainerStore c = s.container(db, "c");
+        assertEquals(ttl, c.definition().defaultTimeToLive());
+        return c;
+    }
+
+    @Test
+    void ttlSwitchedOnForStoredItemsPurgesThemThroughBothServers() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        ContainerStore onB = b.container(db, "c");
+        write(onA, onB, 20);
+        onA.execute(pk("p0"), ItemOperation.create(item("keep", "p0").put("ttl", -1)));
+        assertEquals(0, entries(onA));
+        replaceTtl(a, 60);
+        onB = following(b, 60);
+        assertEquals(20, entries(onA), "an entry per item that can expire, written by the conversion");
+        clock.advance(Duration.ofSeconds(120));
+        assertEquals(20, purgeBoth(a.container(db, "c"), onB), "each expired item purged exactly once");
+        ContainerStore readB = onB;
+        assertEquals(404, assertThrows(StoreException.class, () -> readB.read(pk("p1"), "i1", null)).status());
+        assertEquals(200, onB.read(pk("p0"), "keep", null).status());
+        assertEquals(0, entries(onA));
+    }
+
+    @Test
+    void aShorterTtlPurgesAtTheNewTimeALongerOneKeepsWhatTheOldWouldHavePurged() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, 3600, null, null);
+        ContainerStore onB = b.container(db, "c");
+        write(onA, onB, 12);
+        replaceTtl(b, 60); // shorter, on the other server
+        onA = following(a, 60);
+        clock.advance(Duration.ofSeconds(30));
+        onA.execute(pk("p0"), ItemOperation.create(item("late", "p0"))); // written after: expires 30 s later
+        assertEquals(13, entries(onA), "one entry per item, at the new rule's time");
+        clock.advance(Duration.ofSeconds(40)); // 70 s after the first writes
+        assertEquals(12, purgeBoth(onA, following(b, 60)));
+        assertEquals(200, onA.read(pk("p0"), "late", null).status());
+
+        replaceTtl(a, 7200); // longer: the entry at "late"'s old time must not purge it
+        ContainerStore readB = following(b, 7200);
+        clock.advance(Duration.ofSeconds(600));
+        assertEquals(0, purgeBoth(onA, readB));
+        assertEquals(200, readB.read(pk("p0"), "late", null).status());
+        clock.advance(Duration.ofSeconds(7200));
+        assertEquals(1, purgeBoth(onA, readB));
+        assertEquals(0, entries(onA));
+    }
+
+    @Test
+    void aDateFieldExpiryAddedOnOneServerPurgesOnBothAndItsRemovalStopsIt() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        ContainerStore onB = b.container(db, "c");
+        long t0 = clock.millis();
+        for (int i = 0; i < 8; i++) {
+            ObjectNode it = item("d" + i, "p" + (i % 4));
+            it.putObject("at").put("$date", t0 + i * 100_000L); // 100 s apart: the clock also runs in real time
+            (i % 2 == 0 ? onA : onB).execute(pk("p" + (i % 4)), ItemOperation.create(it));
+        }
+        onA.execute(pk("p0"), ItemOperation.create(item("plain", "p0").put("at", "not a date")));
+        onA.setDateFieldExpiry("at_1", List.of("at"), 60L);
+        long until = System.nanoTime() + 60_000_000_000L;
+        while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(8, entries(onA), "an entry per dated item, written by the conversion");
+        long waitB = System.nanoTime() + 30_000_000_000L;
+        while (!b.container(db, "c").expiryRule().active() && System.nanoTime() < waitB) {
+            Thread.sleep(20);
+        }
+        onB = b.container(db, "c");
+        clock.advance(Duration.ofSeconds(510)); // d0..d4 past their date + 60 s, d5 not (560 s)
+        assertEquals(5, purgeBoth(onA, onB));
+        assertEquals(200, onB.read(pk("p1"), "d5", null).status());
+        onB.setDateFieldExpiry("at_1", List.of(), null); // removed on the other server
+        until = System.nanoTime() + 60_000_000_000L;
+        while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(0, entries(onA), "the conversion removed the entries");
+        clock.advance(Duration.ofDays(1));
+        assertEquals(0, purgeBoth(onA, onB));
+    }
+}

@@ -1,0 +1,247 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.core.storage.partition.LogicalPartition;
+import io.tetradb.core.storage.partition.PartitionStore;
+import io.tetradb.core.unique.UniqueIndexDefinition;
+import io.tetradb.core.unique.UniqueIndexKind;
+import io.tetradb.core.unique.UniqueIndexViolation;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Face-defined (Mongo) unique indexes on shared stores (issue 20, {@link SharedUniqueOwners}): two core stores (two
+ * servers) on one shared metadata store and one shared partition store. A container-wide index built over stored
+ * items refuses duplicates and leaves nothing; built, it is followed by the other server, whose writers in other
+ * logical partitions are refused a held key and may take a freed one; writers racing on one value through both
+ * servers in different partitions have exactly one winner each round; a claim whose writer never applied (a crash)
+ * is taken over after the wait, its partition fenced. A subclass gives the stores: embedded ones presented as shared
+ * here ({@code SharedUniqueIndexEmbeddedTest}), Cassandra in cassandra-engine's cluster profile.
+ */
+public abstract class SharedUniqueIndexContract {
+    static final ObjectMapper M = new ObjectMapper();
+    /** Every element of the array at the spec's field (or the scalar) is a key; missing: none. */
+    static final UniqueIndexKind TAGS = def -> item -> {
+        JsonNode v = item.path(def.spec().path("field").asText());
+        List<byte[]> out = new ArrayList<>();
+        if (v.isMissingNode()) {
+            return out;
+        }
+        for (JsonNode e : v.isArray() ? v : List.of(v)) {
+            byte[] k = e.toString().getBytes(StandardCharsets.UTF_8);
+            if (out.stream().noneMatch(x -> java.util.Arrays.equals(x, k))) {
+                out.add(k);
+            }
+        }
+        return out;
+    };
+
+    @TempDir
+    Path dirs;
+    protected CoreStore a;
+    protected CoreStore b;
+    private PartitionStore partitions;
+    private String db;
+
+    protected abstract MetadataStore sharedMetadata() throws Exception;
+
+    protected abstract PartitionStore sharedPartitions() throws Exception;
+
+    @BeforeEach
+    void open() throws Exception {
+        MetadataStore meta = sharedMetadata();
+        partitions = sharedPartitions();
+        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")), meta, partitions);
+        b = CoreStore.open(StoreConfig.defaults(dirs.resolve("b")), meta, partitions);
+        for (CoreStore s : List.of(a, b)) {
+            s.uniqueIndexKinds().register("tags", TAGS);
+            s.catalogCheckMillis(50);
+        }
+        db = "db" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
+        a.createDatabase(db, null);
+        a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+    }
+
+    static ObjectNode item(String id, String pk, String... tags) {
+        ObjectNode n = M.createObjectNode().put("id", id).put("pk", pk);
+        var arr = n.putArray("tags");
+        for (String t : tags) {
+            arr.add(t);
+        }
+        return n;
+    }
+
+    static UniqueIndexDefinition tags(boolean perPartition) {
+        return new UniqueIndexDefinition("tags_1", "tags", M.createObjectNode().put("field", "tags"), perPartition);
+    }
+
+    static PartitionKeyValue pk(String value) {
+        return PartitionKeyValue.of(com.fasterxml.jackson.databind.node.TextNode.valueOf(value));
+    }
+
+    private ContainerStore on(CoreStore s) {
+        return s.container(db, "c");
+    }
+
+    private static ItemResult create(ContainerStore c, ObjectNode item) {
+        return c.execute(PartitionKeyValue.of(item.get("pk")), ItemOperation.create(item));
+    }
+
+    /** Waits (bounded) until {@code s}'s catalog refresh shows {@code count} unique indexes. */
+    private ContainerStore following(CoreStore s, int count) throws InterruptedException {
+        long until = System.nanoTime() + 30_000_000_000L;
+        while (on(s).uniqueIndexes().size() != count && System.nanoTime() < until) {
+            Thread.sleep(20);
+        }
+        assertEquals(count, on(s).uniqueIndexes().size());
+        return on(s);
+    }
+
+    @Test
+    void aBuildOverDuplicatesFailsThenOneServesBothServers() throws Exception {
+        ContainerStore ca = on(a);
+        create(ca, item("a", "p1", "x", "y", "y"));
+        create(on(b), item("b", "p2", "z", "x"));
+        UniqueIndexViolation v = assertThrows(UniqueIndexViolation.class, () -> ca.addUniqueIndex(tags(false)));
+        assertArrayEquals("\"x\"".getBytes(StandardCharsets.UTF_8), v.key());
+        assertTrue(ca.uniqueIndexes().isEmpty(), "a failed build leaves no index");
+        create(on(b), item("c", "p3", "z")); // not enforced: nothing was left behind
+        on(b).execute(pk("p2"), ItemOperation.delete("b", null));
+        on(b).execute(pk("p3"), ItemOperation.delete("c", null));
+
+        assertTrue(ca.addUniqueIndex(tags(false)));
+        ContainerStore cb = following(b, 1);
+        // the other server's writer in another logical partition is refused a held key
+        UniqueIndexViolation taken = assertThrows(UniqueIndexViolation.class, () -> create(cb, item("d", "p4", "q", "y")));
+        assertEquals(409, taken.status());
+        assertArrayEquals("\"y\"".getBytes(StandardCharsets.UTF_8), taken.key());
+        create(cb, item("d", "p4", "q")); // nothing of the refused write was kept
+        assertThrows(UniqueIndexViolation.class, () -> create(ca, item("e", "p5", "q")));
+        // a replace on one server frees a key the other takes; a delete frees its keys
+        ca.execute(pk("p1"), ItemOperation.replace("a", item("a", "p1", "x"), null));
+        create(cb, item("f", "p6", "y"));
+        cb.execute(pk("p4"), ItemOperation.delete("d", null));
+        create(ca, item("g", "p7", "q"));
+        // a batch may take a key its earlier operation freed, and a failed batch keeps no claim
+        List<ItemResult> batch = ca.executeBatch(pk("p1"), List.of(
+                ItemOperation.replace("a", item("a", "p1"), null), ItemOperation.create(item("h", "p1", "x"))));
+        assertTrue(batch.stream().allMatch(ItemResult::isSuccess), batch.toString());
+        List<ItemResult> refused = ca.executeBatch(pk("p1"), List.of(
+                ItemOperation.create(item("i", "p1", "r")), ItemOperation.create(item("j", "p1", "y"))));
+        assertEquals(409, refused.get(1).status());
+        create(cb, item("k", "p8", "r")); // the failed batch's claim of "r" was released
+        assertThrows(UniqueIndexViolation.class, () -> create(cb, item("l", "p9", "x")));
+
+        // dropped on one server: the other follows and stops enforcing
+        assertTrue(ca.dropUniqueIndex("tags_1"));
+        following(b, 0);
+        create(cb, item("l", "p9", "x"));
+    }
+
+    @Test
+    void racingWritersInManyPartitionsThroughBothServersHaveExactlyOneWinner() throws Exception {
+        assertTrue(on(a).addUniqueIndex(tags(false)));
+        following(b, 1);
+        int writers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 0; round < 12; round++) {
+                CountDownLatch go = new CountDownLatch(1);
+                List<Future<Boolean>> outcomes = new ArrayList<>();
+                for (int w = 0; w < writers; w++) {
+                    String id = "r" + round + "w" + w;
+                    String value = "v" + round;
+                    ContainerStore c = on(w % 2 == 0 ? a : b);
+                    outcomes.add(pool.submit(() -> {
+                        go.await();
+                        for (int attempt = 0; ; attempt++) {
+                            try {
+                                create(c, item(id, "p" + id, value));
+                                return true;
+                            } catch (UniqueIndexViolation e) {
+                                return false;
+                            } catch (io.tetradb.core.StoreException e) {
+                                if (e.status() != 449 || attempt > 20) { // a lost partition race: run it again
+                                    throw e;
+                                }
+                            }
+                        }
+                    }));
+                }
+                go.countDown();
+                int won = 0;
+                for (Future<Boolean> f : outcomes) {
+                    won += f.get() ? 1 : 0;
+                }
+                assertEquals(1, won, "round " + round);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void perPartitionKeysRepeatAcrossPartitionsOnly() throws Exception {
+        assertTrue(on(a).addUniqueIndex(tags(true)));
+        ContainerStore cb = following(b, 1);
+        create(on(a), item("a", "p1", "x"));
+        create(cb, item("b", "p2", "x"));
+        assertThrows(UniqueIndexViolation.class, () -> create(cb, item("c", "p1", "x")));
+    }
+
+    @Test
+    void aClaimWhoseWriterNeverAppliedIsTakenOverAfterItsPartitionIsFenced() throws Exception {
+        ContainerStore ca = on(a);
+        assertTrue(ca.addUniqueIndex(tags(false)));
+        ContainerStore cb = following(b, 1);
+        create(ca, item("a", "p1", "other"));
+        // a writer on server a claims "x" for item "ghost" of p1 and crashes before its partition's apply
+        int collId = ca.collId();
+        byte[] lp = Keys.concat(Keys.collId(collId), pk("p1").epk(), pk("p1").encoded());
+        LogicalPartition p1 = LogicalPartition.ofPrefix(lp);
+        long pa = partitions.version(p1);
+        byte[] key = "\"x\"".getBytes(StandardCharsets.UTF_8);
+        byte[] name = "tags_1".getBytes(StandardCharsets.UTF_8);
+        byte[] entry = Keys.concat(new byte[]{FaceUniqueIndexes.ENTRY}, Keys.collId(collId),
+                new byte[]{0, (byte) name.length}, name, key);
+        byte[] ghost = Keys.concat(java.util.Arrays.copyOfRange(lp, 4, lp.length), Keys.utf8("ghost"));
+        new SharedUniqueOwners(a, ca, collId).claim(entry, ghost, lp, pa, TAGS.open(tags(false)), key, false,
+                () -> new IllegalStateException("free"));
+        // the other server's writer waits for the claimant, fences its partition and takes the key
+        long started = System.nanoTime();
+        create(cb, item("b", "p2", "x"));
+        assertTrue((System.nanoTime() - started) / 1_000_000L >= SharedUniqueOwners.PENDING_WAIT_MILLIS,
+                "a pending claim is waited for before it is fenced");
+        assertEquals(pa + 1, partitions.version(p1), "the claimant's partition was moved past its version");
+        assertThrows(UniqueIndexViolation.class, () -> create(ca, item("ghost", "p1", "x")));
+        create(ca, item("c", "p1", "y")); // the fenced partition takes writes as before
+    }
+}

@@ -1,0 +1,34 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.storage.Durability;
+import io.tetradb.core.storage.RocksEngine;
+import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
+import io.tetradb.core.storage.meta.MetadataStore;
+import io.tetradb.testing.SharedMetadataView;
+import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
+import io.tetradb.core.storage.partition.PartitionStore;
+import org.junit.jupiter.api.AfterEach;
+
+/**
+ * {@link SharedUniqueIndexContract} on another embedded engine's stores presented as shared (no cluster): owner
+ * records, definitions and items are all there, so every claim goes through the contracts.
+ */
+class SharedUniqueIndexEmbeddedTest extends SharedUniqueIndexContract {
+    private RocksEngine engine;
+
+    @Override
+    protected MetadataStore sharedMetadata() {
+        engine = RocksEngine.open(dirs.resolve("shared"), Durability.SYNC, 8 << 20);
+        return SharedMetadataView.of(new EmbeddedMetadataStore(engine));
+    }
+
+    @Override
+    protected PartitionStore sharedPartitions() {
+        return new EmbeddedPartitionStore(engine);
+    }
+
+    @AfterEach
+    void closeEngine() {
+        engine.close();
+    }
+}

@@ -1,0 +1,153 @@
+package io.tetradb.mongo;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.IndexOptions;
+import io.tetradb.core.ttl.ManualClock;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.testing.SharedEmbeddedStore;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * TTL indexes on a shared engine (issue 20): two Mongo-face servers on one shared store (an embedded directory
+ * presented as shared, as a Cassandra keyspace is to several servers) and one clock the test moves, the MongoDB Java
+ * driver on each. A TTL index created on one server expires documents written through both, on both (hidden at once,
+ * purged by the servers' purgers through the contracts); {@code collMod} of its seconds on the other server moves the
+ * expiry of stored documents; dropped, documents no longer expire on either server.
+ */
+class SharedEngineTtlIndexTest {
+    @TempDir
+    Path dir;
+    private SharedEmbeddedStore shared;
+    private final Instant t0 = Instant.parse("2026-05-01T12:00:00Z");
+    private final ManualClock clock = new ManualClock(t0);
+    private final Server[] servers = new Server[2];
+
+    private final class Server implements AutoCloseable {
+        final CosmosClient store;
+        final MongoWireServer wire;
+        final MongoClient client;
+
+        Server(String name) {
+            store = new CosmosClientBuilder().dataDirectory(dir.resolve(name)).clock(clock)
+                    .storage(shared.metadata(), shared.partitions()).buildClient();
+            wire = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
+            client = PersistenceTest.connect(wire);
+        }
+
+        MongoCollection<Document> coll(String name) {
+            return client.getDatabase("ttl").getCollection(name);
+        }
+
+        public void close() {
+            client.close();
+            wire.close();
+            store.close();
+        }
+    }
+
+    @BeforeEach
+    void start() {
+        shared = new SharedEmbeddedStore(dir.resolve("shared"));
+        servers[0] = new Server("a");
+        servers[1] = new Server("b");
+    }
+
+    @AfterEach
+    void stop() {
+        for (Server s : servers) {
+            if (s != null) {
+                s.close();
+            }
+        }
+        shared.close();
+    }
+
+    private Date at(long seconds) {
+        return Date.from(t0.plusSeconds(seconds));
+    }
+
+    /** {@code read}'s value once it equals {@code expected}, or its last one after 15 s (another server's catalog). */
+    private static <T> T eventually(Supplier<T> read, T expected) {
+        long until = System.nanoTime() + 15_000_000_000L;
+        T last = read.get();
+        while (!last.equals(expected) && System.nanoTime() < until) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            last = read.get();
+        }
+        return last;
+    }
+
+    /** Both servers purge now; the total either purged since they opened. */
+    private long purged() {
+        servers[0].store.coreStore().ttlPurger().purgeNow();
+        servers[1].store.coreStore().ttlPurger().purgeNow();
+        return servers[0].store.coreStore().ttlPurger().purgedTotal()
+                + servers[1].store.coreStore().ttlPurger().purgedTotal();
+    }
+
+    @Test
+    void aTtlIndexMadeOnOneServerExpiresDocumentsOnBothAndFollowsCollModAndDrop() {
+        MongoCollection<Document> onA = servers[0].coll("sessions");
+        MongoCollection<Document> onB = servers[1].coll("sessions");
+        for (int i = 0; i < 10; i++) {
+            (i % 2 == 0 ? onA : onB).insertOne(new Document("_id", i).append("at", at(i)));
+        }
+        onB.insertOne(new Document("_id", "text").append("at", "not a date")); // never expires
+        onA.createIndex(new Document("at", 1), new IndexOptions().expireAfter(60L, TimeUnit.SECONDS));
+        assertEquals(List.of(60), eventually(() -> {
+            List<Integer> s = new ArrayList<>();
+            onB.listIndexes().forEach(d -> {
+                if (d.containsKey("expireAfterSeconds")) {
+                    s.add(((Number) d.get("expireAfterSeconds")).intValue());
+                }
+            });
+            return s;
+        }, List.of(60)));
+
+        clock.advance(Duration.ofSeconds(65)); // documents 0..5 are past their date + 60 s
+        assertEquals(5L, (long) eventually(() -> onB.countDocuments(), 5L), "hidden at once on the other server");
+        assertEquals(5L, onA.countDocuments());
+        assertEquals(6L, (long) eventually(this::purged, 6L), "purged once, by either server's purger");
+
+        // collMod on the other server: the stored documents' expiry follows the new seconds
+        Document reply = servers[1].client.getDatabase("ttl").runCommand(new Document("collMod", "sessions")
+                .append("index", new Document("name", "at_1").append("expireAfterSeconds", 3600)));
+        assertEquals(60, ((Number) reply.get("expireAfterSeconds_old")).intValue());
+        onA.insertOne(new Document("_id", "new").append("at", at(65)));
+        clock.advance(Duration.ofSeconds(600));
+        assertEquals(6L, (long) eventually(() -> onA.countDocuments(), 6L), "kept: 3600 s now");
+        clock.advance(Duration.ofSeconds(3600));
+        assertEquals(1L, (long) eventually(() -> onA.countDocuments(), 1L), "all dated ones past 3600 s");
+
+        // dropped on one server: once the other's catalog check has seen it, documents expire on neither
+        onA.dropIndex("at_1");
+        assertEquals(false, eventually(() -> servers[1].store.coreStore().container("ttl", "sessions").expiryRule()
+                .active(), false));
+        onB.insertOne(new Document("_id", "after").append("at", at(0)));
+        clock.advance(Duration.ofDays(30));
+        assertEquals(2L, onB.countDocuments());
+        assertEquals(2L, onA.countDocuments());
+    }
+}
