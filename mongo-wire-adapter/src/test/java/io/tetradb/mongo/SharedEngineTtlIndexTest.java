@@ -8,6 +8,7 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.testing.SharedEmbeddedStore;
 import org.bson.Document;
+import io.tetradb.core.ttl.ExpiryRule;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -135,11 +136,19 @@ class SharedEngineTtlIndexTest {
         Document reply = servers[1].client.getDatabase("ttl").runCommand(new Document("collMod", "sessions")
                 .append("index", new Document("name", "at_1").append("expireAfterSeconds", 3600)));
         assertEquals(60, ((Number) reply.get("expireAfterSeconds_old")).intValue());
+        // the clock moves only once both servers follow the new seconds: until its catalog check, a server keeps
+        // expiring by the rule it has (documented: up to one catalog interval), and its purger would act on it
+        for (Server s : servers) {
+            assertEquals(List.of(3600L), eventually(() -> s.store.coreStore().container("ttl", "sessions").expiryRule()
+                    .dateFields().stream().map(ExpiryRule.DateField::seconds).toList(), List.of(3600L)));
+        }
         onA.insertOne(new Document("_id", "new").append("at", at(65)));
         clock.advance(Duration.ofSeconds(600));
         assertEquals(6L, (long) eventually(() -> onA.countDocuments(), 6L), "kept: 3600 s now");
         clock.advance(Duration.ofSeconds(3600));
         assertEquals(1L, (long) eventually(() -> onA.countDocuments(), 1L), "all dated ones past 3600 s");
+        // hidden is not yet purged: the drop below would show what the purgers had not removed yet
+        assertEquals(11L, (long) eventually(this::purged, 11L), "0..9 and 'new' purged, once each");
 
         // dropped on one server: once the other's catalog check has seen it, documents expire on neither
         onA.dropIndex("at_1");
