@@ -30,6 +30,16 @@ record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange
     }
 
     String encode() {
+        return encode(null);
+    }
+
+    /**
+     * As {@link #encode()}; with {@code tokens}, a cursor too large to travel inline ({@link
+     * io.tetradb.core.feed.FeedCursorTokens#INLINE_MAX_BYTES}) is stored in the metadata and the token carries its
+     * 17-byte id ({@code cursorToken}), so a change feed processor's lease stays bounded whatever the number of changed
+     * logical partitions (inline, ~30 bytes each: the 2 MB item limit at ~60,000).
+     */
+    String encode(io.tetradb.core.feed.FeedCursorTokens tokens) {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("v", 1).put("rid", containerRid).put("mode", mode.name());
         n.put("min", range.minHex()).put("max", range.maxHex());
@@ -41,12 +51,22 @@ record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange
             n.put("since", notBeforeMillis);
         }
         if (cursor != null) { // items on the partition contract: the lsn read through per logical partition
-            n.put("cursor", Base64.getEncoder().encodeToString(cursor.encode()));
+            byte[] bytes = cursor.encode();
+            if (tokens != null && bytes.length > io.tetradb.core.feed.FeedCursorTokens.INLINE_MAX_BYTES) {
+                n.put("cursorToken", Base64.getEncoder().encodeToString(tokens.encode(cursor)));
+            } else {
+                n.put("cursor", Base64.getEncoder().encodeToString(bytes));
+            }
         }
         return Base64.getEncoder().encodeToString(n.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     static ChangeFeedContinuation decode(String token) {
+        return decode(token, null);
+    }
+
+    /** As {@link #decode(String)}, reading a stored cursor ({@code cursorToken}) through {@code tokens}. */
+    static ChangeFeedContinuation decode(String token, io.tetradb.core.feed.FeedCursorTokens tokens) {
         try {
             JsonNode n = MAPPER.readTree(Base64.getDecoder().decode(token));
             PartitionKeyValue pk = null;
@@ -61,7 +81,11 @@ record ChangeFeedContinuation(String containerRid, ChangeFeedMode mode, EpkRange
             return new ChangeFeedContinuation(n.get("rid").asText(), ChangeFeedMode.valueOf(n.get("mode").asText()),
                     EpkRange.ofHex(n.get("min").asText(), n.get("max").asText()), pk, n.get("position").asLong(),
                     n.path("since").asLong(0), n.hasNonNull("cursor") ? io.tetradb.core.feed.FeedCursor.decode(
-                            Base64.getDecoder().decode(n.get("cursor").asText())) : null);
+                            Base64.getDecoder().decode(n.get("cursor").asText()))
+                            : n.hasNonNull("cursorToken") && tokens != null ? tokens.decode(
+                            Base64.getDecoder().decode(n.get("cursorToken").asText())) : null);
+        } catch (io.tetradb.core.feed.FeedCursorTokens.Expired e) {
+            throw e;
         } catch (Exception e) {
             throw new StoreException(Status.BAD_REQUEST, "'" + token + "' is not a change feed continuation token");
         }

@@ -295,9 +295,15 @@ public final class CosmosContainer {
         }
         ChangeFeedContinuation first = CosmosException.call(() -> startOf(options));
         return new CosmosPagedIterable<>((continuation, size) -> CosmosException.call(() -> {
-            ChangeFeedContinuation at = continuation == null ? first : ChangeFeedContinuation.decode(continuation);
+            ChangeFeedContinuation at = continuation == null ? first
+                    : ChangeFeedContinuation.decode(continuation, cursorTokens());
             return readChangeFeed(at, size, type);
         }), options.getMaxItemCount());
+    }
+
+    /** The store's codec of large feed cursors (stored in the metadata, valid on every server): lease-cursor hook. */
+    io.tetradb.core.feed.FeedCursorTokens cursorTokens() {
+        return store().changeFeed().cursorTokens();
     }
 
     ChangeFeedContinuation startOf(CosmosChangeFeedRequestOptions o) {
@@ -306,7 +312,7 @@ public final class CosmosContainer {
                 ? io.tetradb.core.feed.ChangeFeedMode.ALL_VERSIONS_AND_DELETES
                 : io.tetradb.core.feed.ChangeFeedMode.LATEST_VERSION;
         if (o.start() == CosmosChangeFeedRequestOptions.Start.CONTINUATION) {
-            ChangeFeedContinuation c = ChangeFeedContinuation.decode(o.continuation());
+            ChangeFeedContinuation c = ChangeFeedContinuation.decode(o.continuation(), cursorTokens());
             if (!c.containerRid().equals(store.definition().rid())) {
                 throw new StoreException(Status.BAD_REQUEST, "the continuation token belongs to another container");
             }
@@ -328,7 +334,7 @@ public final class CosmosContainer {
 
     private <T> FeedResponse<T> readChangeFeed(ChangeFeedContinuation at, int size, Class<T> type) {
         ChangeFeedBatch<T> b = readChangeFeedBatch(at, size, type);
-        FeedResponse<T> response = new FeedResponse<>(b.results(), b.next().encode(), b.requestCharge(), b.metrics(),
+        FeedResponse<T> response = new FeedResponse<>(b.results(), b.next().encode(cursorTokens()), b.requestCharge(), b.metrics(),
                 "changeFeed", null, null);
         response.drained = b.drained();
         return response;

@@ -118,6 +118,16 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
         workers.clear();
     }
 
+    // ---- lease-cursor hook: a large cursor stored in the metadata, its id in the lease (FeedCursorTokens) ----
+    private io.tetradb.core.feed.FeedCursorTokens cursorTokens() {
+        return feed.cursorTokens();
+    }
+
+    private ChangeFeedContinuation decodeLease(String token) {
+        return ChangeFeedContinuation.decode(token, cursorTokens());
+    }
+    // ---- end lease-cursor hook ----
+
     @Override
     public boolean isStarted() {
         return running;
@@ -148,7 +158,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
                 if (token == null) {
                     continue;
                 }
-                from = ChangeFeedContinuation.decode(token);
+                from = decodeLease(token);
             }
             ChangeFeedContinuation at = from;
             lag.put(lease.path("LeaseToken").asText(), CosmosException.call(() -> feed.countChangesAfter(at)));
@@ -253,7 +263,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
                 ? CosmosChangeFeedRequestOptions.createForProcessingFromPointInTime(options.getStartTime(), r)
                 : options.isStartFromBeginning() ? CosmosChangeFeedRequestOptions.createForProcessingFromBeginning(r)
                 : CosmosChangeFeedRequestOptions.createForProcessingFromNow(r);
-        return CosmosException.call(() -> feed.startOf(o).encode());
+        return CosmosException.call(() -> feed.startOf(o).encode(cursorTokens())); // a "now" cursor may be large
     }
 
     private void createLease(EpkRange range, String token) {
@@ -470,10 +480,10 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
             if (latest == null || !host.equals(latest.path(OWNER).asText())) {
                 continue;
             }
-            ChangeFeedContinuation parent = ChangeFeedContinuation.decode(latest.path(CONTINUATION).asText());
+            ChangeFeedContinuation parent = decodeLease(latest.path(CONTINUATION).asText());
             for (FeedRange child : children) {
                 createLease(child.range(), new ChangeFeedContinuation(parent.containerRid(), parent.mode(),
-                        child.range(), parent.partitionKey(), parent.position(), parent.notBeforeMillis()).encode());
+                        child.range(), parent.partitionKey(), parent.position(), parent.notBeforeMillis()).encode(cursorTokens()));
             }
             try {
                 leases.deleteItem(id, new PartitionKey(id),
@@ -541,7 +551,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
         private synchronized ChangeFeedContinuation position() {
             if (position == null) {
-                position = ChangeFeedContinuation.decode(lease.path(CONTINUATION).asText());
+                position = decodeLease(lease.path(CONTINUATION).asText());
             }
             return position;
         }
@@ -643,7 +653,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
         /** Writes the lease (renewed now); after a lost etag race it rereads and retries if the lease is still ours. */
         private boolean write(boolean checkpoint) {
-            lease.put(CONTINUATION, position().encode());
+            lease.put(CONTINUATION, position().encode(cursorTokens()));
             for (int attempt = 0; attempt < 3; attempt++) {
                 lease.put(OWNER, host);
                 lease.put(TIMESTAMP, Instant.now().toString());
@@ -664,7 +674,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
 
         /** Gives the lease up (owner cleared), keeping its position. */
         synchronized void release() {
-            lease.put(CONTINUATION, position().encode());
+            lease.put(CONTINUATION, position().encode(cursorTokens()));
             lease.putNull(OWNER);
             replaceLease(lease, etag);
         }

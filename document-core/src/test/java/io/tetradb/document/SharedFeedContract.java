@@ -143,6 +143,60 @@ public abstract class SharedFeedContract {
         assertEquals(List.of(), none, "nothing new after the resumed reader's continuation, on the other server");
     }
 
+    /**
+     * The processor's lease holds its position; on a shared engine that is a cursor with an lsn per changed logical
+     * partition (~30 bytes each), inline the 2 MB item limit at ~60,000 partitions. A large one is stored in the
+     * metadata as the faces' tokens are (FeedCursorTokens) and the lease holds its id; another server's processor
+     * resumes it exactly.
+     */
+    @Test
+    void aProcessorsLeaseStaysBoundedWithManyChangedPartitionsAndResumesOnTheOtherServer() throws Exception {
+        CosmosClient a = server("a");
+        CosmosClient b = server("b");
+        a.createDatabase(db);
+        a.getDatabase(db).createContainer("orders", "/pk");
+        a.getDatabase(db).createContainer("leases", "/id");
+        CosmosContainer onA = a.getDatabase(db).getContainer("orders");
+        CosmosContainer onB = b.getDatabase(db).getContainer("orders");
+        int partitions = 300;
+        for (int i = 0; i < partitions; i++) { // one item in each of 300 logical partitions, through both servers
+            (i % 2 == 0 ? onA : onB).createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + i));
+        }
+        Map<String, java.util.concurrent.atomic.AtomicInteger> delivered = new java.util.concurrent.ConcurrentHashMap<>();
+        ChangeFeedProcessor first = processor("host-a", onA, a.getDatabase(db).getContainer("leases"), delivered);
+        first.start();
+        ChangeFeedProcessorTest.await("all " + partitions + " delivered", () -> delivered.size() == partitions);
+        first.stop(); // releases its leases with the handled position
+        List<JsonNode> leaseDocs = new ArrayList<>();
+        a.getDatabase(db).getContainer("leases").queryItems("SELECT * FROM c", new CosmosQueryRequestOptions(),
+                JsonNode.class).forEach(leaseDocs::add);
+        assertTrue(!leaseDocs.isEmpty());
+        for (JsonNode lease : leaseDocs) {
+            String token = lease.get("ContinuationToken").asText();
+            assertTrue(token.length() < 1_000, "a bounded continuation in the lease: " + token.length() + " chars");
+        }
+        for (int i = partitions; i < partitions + 5; i++) { // 5 more, some in old partitions
+            onB.createItem(M.createObjectNode().put("id", "i" + i).put("pk", "p" + (i % 7)));
+        }
+        Map<String, java.util.concurrent.atomic.AtomicInteger> later = new java.util.concurrent.ConcurrentHashMap<>();
+        ChangeFeedProcessor second = processor("host-b", onB, b.getDatabase(db).getContainer("leases"), later);
+        second.start();
+        ChangeFeedProcessorTest.await("the 5 later items delivered", () -> later.size() == 5);
+        second.stop();
+        assertEquals(java.util.Set.of("i300", "i301", "i302", "i303", "i304"), later.keySet(),
+                "exactly the later changes: the stored cursor was read on the other server");
+        later.values().forEach(n -> assertEquals(1, n.get()));
+    }
+
+    private static ChangeFeedProcessor processor(String host, CosmosContainer feed, CosmosContainer leases,
+                                                 Map<String, java.util.concurrent.atomic.AtomicInteger> deliveries) {
+        return new ChangeFeedProcessorBuilder().hostName(host).feedContainer(feed).leaseContainer(leases)
+                .options(ChangeFeedProcessorTest.fastOptions())
+                .handleChanges(changes -> changes.forEach(n -> deliveries.computeIfAbsent(n.get("id").asText(),
+                        i -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet()))
+                .buildChangeFeedProcessor();
+    }
+
     @Test
     void fromNowOnOneServerSeesTheOthersWritesAndOnlyThose() {
         CosmosClient a = server("a");

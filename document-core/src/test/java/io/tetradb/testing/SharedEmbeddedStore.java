@@ -84,14 +84,14 @@ public final class SharedEmbeddedStore implements AutoCloseable {
                 return inner.readDerived(p, space, key);
             }
 
-            public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p,
-                    io.tetradb.core.storage.Space space, byte[] from, byte[] to, int limit) {
+            public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
+                                                                      byte[] from, byte[] to, int limit) {
                 return inner.scanDerived(p, space, from, to, limit);
             }
 
-            public List<io.tetradb.core.storage.KeyValue> seekDerived(int container,
-                    io.tetradb.core.storage.Space space, byte[] from, byte[] to, int limit) {
-                return inner.seekDerived(container, space, from, to, limit); // expiry entries: the purgers' seek
+            public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
+                                                                      byte[] from, byte[] to, int limit) {
+                return inner.seekDerived(container, space, from, to, limit);
             }
 
             public List<StoredItem> scan(LogicalPartition p, String from, String to, int limit) {

@@ -137,9 +137,16 @@ public final class CassandraMetadataStore implements MetadataStore {
         byte[] markKey = ByteBuffer.allocate(MARK_PREFIX.length + 16).put(MARK_PREFIX)
                 .putLong(ThreadLocalRandom.current().nextLong()).putLong(System.nanoTime()).array();
         BatchStatement batch = batch(ops.values(), write.isCatalogChange(), markKey);
+        boolean resent = false;
         for (int attempt = 0; ; attempt++) {
             try {
-                return session.execute(batch).wasApplied();
+                boolean applied = session.execute(batch).wasApplied();
+                if (applied || !resent) {
+                    return applied;
+                }
+                // a batch sent again after an unknown outcome and refused: the earlier attempt may be what refused
+                // it (applied after our settling read missed it); only the mark can say
+                return markedAfterRefusal(markKey, attempt);
             } catch (CASWriteUnknownException | WriteTimeoutException
                      | com.datastax.oss.driver.api.core.connection.ClosedConnectionException e) {
                 // a closed connection (its node killed with the batch in flight) is an unknown outcome too
@@ -160,8 +167,23 @@ public final class CassandraMetadataStore implements MetadataStore {
                     if (settled != null) {
                         return settled;
                     }
+                    resent = true;
                     break;
                 }
+            }
+        }
+    }
+
+    /** Whether the write's mark is there, read at SERIAL (again while the read's own round times out). */
+    private boolean markedAfterRefusal(byte[] markKey, int attempt) {
+        for (; ; attempt++) {
+            try {
+                return serialRead(markKey) != null;
+            } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
+                if (attempt + 1 >= SETTLE_ATTEMPTS) {
+                    throw new OutcomeUnknownException("metadata write", busy);
+                }
+                backOff(attempt);
             }
         }
     }

@@ -11,9 +11,6 @@ import com.datastax.oss.driver.api.core.cql.Row;
 import com.datastax.oss.driver.api.core.cql.Statement;
 import com.datastax.oss.driver.api.core.metadata.TokenMap;
 import com.datastax.oss.driver.api.core.metadata.token.TokenRange;
-import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
-import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
 
 import io.tetradb.core.feed.ChangeRecord;
 import io.tetradb.core.storage.WriteSet;
@@ -55,6 +52,8 @@ public final class CassandraPartitionStore implements PartitionStore {
     static final byte CHANGE = 1;
     static final byte TERM = 2;
     static final byte SIDE = 3;
+    /** The mark slots of {@link ConditionalApply}: which transaction set a version, keyed by version mod 64. */
+    static final byte MARK = 4;
 
     private final CqlSession session;
     private final Consistency consistency;
@@ -81,8 +80,7 @@ public final class CassandraPartitionStore implements PartitionStore {
     private final PreparedStatement deletePartition;
     private final PreparedStatement putSeekableSide;
     private final PreparedStatement derivedBetween;
-    /** How often an apply whose outcome Cassandra reported unknown is settled before giving up. */
-    static final int SETTLE_ATTEMPTS = 10;
+    private final PreparedStatement selectMark;
 
     private CassandraPartitionStore(CqlSession session, String keyspace, Consistency consistency) {
         this.session = session;
@@ -121,6 +119,8 @@ public final class CassandraPartitionStore implements PartitionStore {
                 + "VALUES (?, ?, 3, ?, ?, ?, ?)");
         derivedBetween = session.prepare("SELECT key, value FROM " + t + " WHERE container = ? AND lp = ? "
                 + "AND kind = 3 AND key >= ? AND key < ? LIMIT ?");
+        selectMark = session.prepare("SELECT value FROM " + t + " WHERE container = ? AND lp = ? AND kind = 4 "
+                + "AND key = ?");
         deleteRow = session.prepare("DELETE FROM " + t + " WHERE container = ? AND lp = ? AND kind = ? AND key = ?");
         partitionsInRange = session.prepare("SELECT DISTINCT container, lp, version, stats FROM " + t
                 + " WHERE token(container, lp) > ? AND token(container, lp) <= ?");
@@ -170,76 +170,40 @@ public final class CassandraPartitionStore implements PartitionStore {
     @Override
     public ApplyResult apply(PartitionWrite write) {
         LogicalPartition p = write.partition();
-        long expected = write.expected();
-        long next = write.next();
-        // the transaction's own mark next to the version, so an outcome Cassandra reports unknown can be settled
+        // the transaction's own mark in the slot of the version it sets, so an outcome Cassandra reports unknown can
+        // be settled even after later writers moved the version on (ConditionalApply)
         UUID txid = UUID.randomUUID();
         BatchStatement batch = batch(write, txid);
-        for (int attempt = 0; ; attempt++) {
-            try {
+        return ConditionalApply.run(new ConditionalApply.Rounds() {
+            @Override
+            public ConditionalApply.Sent send() {
                 ResultSet rs = session.execute(write(batch));
                 if (rs.wasApplied()) {
-                    return new ApplyResult(true, next, 0);
+                    return new ConditionalApply.Sent(true, write.next());
                 }
                 Row r = rs.one();
-                long current = r == null || r.isNull("version") ? 0 : r.getLong("version");
-                if (current == next && txid.equals(serialMark(p))) {
-                    // ours applied all the same: an earlier attempt completed meanwhile, or the driver sent the
-                    // batch again after a timeout and the second delivery found the first's version
-                    return new ApplyResult(true, next, 0);
-                }
-                return new ApplyResult(false, current, 0);
-            } catch (CASWriteUnknownException | WriteTimeoutException
-                     | com.datastax.oss.driver.api.core.connection.ClosedConnectionException e) {
-                // a closed connection (its node killed with the batch in flight) is an unknown outcome too
-                // Paxos did not learn whether our proposal was accepted by a quorum: read at SERIAL (which finishes
-                // any round in progress). Our mark: applied. The version moved on under another mark: a later commit
-                // outranks our proposal, which can never apply now. Still the expected version: send the same
-                // conditional batch again; its condition lets at most one of our attempts apply.
-                for (; ; attempt++) {
-                    if (attempt + 1 >= SETTLE_ATTEMPTS) {
-                        throw new OutcomeUnknownException(p, e);
-                    }
-                    backOff(attempt);
-                    Row r;
-                    try {
-                        r = serialRead(p);
-                    } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
-                        continue; // the SERIAL read's own Paxos round lost to contention: try it again
-                    }
-                    long current = r == null || r.isNull(0) ? 0 : r.getLong(0);
-                    if (r != null && txid.equals(r.getUuid(1))) {
-                        return new ApplyResult(true, next, 0);
-                    }
-                    if (current != expected) {
-                        return new ApplyResult(false, current, 0);
-                    }
-                    break; // still at the expected version: send the batch again
-                }
+                return new ConditionalApply.Sent(false, r == null || r.isNull("version") ? 0 : r.getLong("version"));
             }
-        }
-    }
 
-    /** Paxos rounds that collide retry later at random, or they collide again (1-2, 2-4, … ms, at most 256). */
-    private static void backOff(int attempt) {
-        long base = 1L << Math.min(attempt, 8);
-        try {
-            Thread.sleep(base + java.util.concurrent.ThreadLocalRandom.current().nextLong(base));
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while settling a write's outcome", ie);
-        }
+            @Override
+            public ConditionalApply.Mark markAtSerial(long version) {
+                Row r = session.execute(selectMark.bind(p.container(), key(p), ConditionalApply.slot(version))
+                        .setConsistencyLevel(consistency.serial())).one();
+                return r == null ? null : ConditionalApply.Mark.decode(r.getByteBuffer(0));
+            }
+
+            @Override
+            public long versionAtSerial() {
+                Row r = serialRead(p);
+                return r == null || r.isNull(0) ? 0 : r.getLong(0);
+            }
+        }, p, txid, write.expected(), write.next());
     }
 
     /** The partition's version and mark, read at SERIAL: any Paxos round in progress on it is finished first. */
     private Row serialRead(LogicalPartition p) {
         return session.execute(selectVersionSerial.bind(p.container(), key(p))
                 .setConsistencyLevel(consistency.serial())).one();
-    }
-
-    private UUID serialMark(LogicalPartition p) {
-        Row r = serialRead(p);
-        return r == null ? null : r.getUuid(1);
     }
 
     private BatchStatement batch(PartitionWrite w, UUID txid) {
@@ -249,6 +213,8 @@ public final class CassandraPartitionStore implements PartitionStore {
         BatchStatementBuilder batch = BatchStatement.builder(DefaultBatchType.LOGGED);
         batch.addStatement(w.expected() == 0 ? setVersionIfNew.bind(w.next(), txid, c, lp)
                 : setVersionIf.bind(w.next(), txid, c, lp, w.expected()));
+        batch.addStatement(putRow.bind(c, lp, MARK, ConditionalApply.slot(w.next()),
+                new ConditionalApply.Mark(txid, w.next()).encode()));
         if (w.stats() != null) {
             PartitionStats s = w.stats();
             batch.addStatement(setStats.bind(ByteBuffer.wrap(new PartitionStats(s.bytes(), s.items(), w.next()).encode()),

@@ -15,7 +15,8 @@ final class Schema {
         session.execute("CREATE KEYSPACE IF NOT EXISTS " + keyspace + " WITH replication = "
                 + "{'class': 'SimpleStrategy', 'replication_factor': " + replicationFactor + "}");
         // kind 0: items keyed by id; kind 1: change records keyed by lsn; kind 2: index terms keyed by term · id;
-        // kind 3: the core's other derived keys of the transaction; version: the logical partition's, txid the mark
+        // kind 3: the core's other derived keys of the transaction; kind 4: mark slots (which transaction set a
+        // version, keyed by version mod 64: ConditionalApply); version: the logical partition's, txid the mark
         // of the transaction that set it (to settle an apply whose outcome Cassandra reported unknown), stats its
         // statistics (bytes, items, version)
         // term rows (kind 2) also carry cpath (container · pathId) and tprefix (the entry's first 8 bytes after the

@@ -26,7 +26,8 @@ import java.util.function.Predicate;
  * partition, so a vertex's in-entries are found across the container's partitions ({@link PartitionStore#seekDerived},
  * which the Cassandra engine serves from a storage-attached index over those rows). The durable mark goes through
  * the metadata contract, and enabling adjacency on a container with edges backfills their entries partition by
- * partition through conditional applies that leave each partition's version as it is.
+ * partition through conditional applies that move each partition's version on and mark it
+ * ({@link AdjacencyPartitionMarks}), so a writer whose container object predates the mark writes entries too.
  */
 final class AdjacencyContractPath {
     /** Edges whose entries one backfill apply writes (two entries each): well within a Cassandra batch's limits. */
@@ -126,14 +127,21 @@ final class AdjacencyContractPath {
     private static void backfill(CoreStore store, ContainerStore container, GraphAdjacency adjacency,
                                  PartitionStore partitions, LogicalPartition p) {
         String after = null;
+        byte[] lp = p.prefix();
         while (true) {
-            long version = partitions.version(p);
+            io.tetradb.core.storage.partition.PartitionStats stats = partitions.stats(p);
+            long version = stats.version();
             List<StoredItem> items = partitions.scan(p, after == null ? null : after + "\0", null,
                     BACKFILL_EDGES_PER_APPLY);
-            if (items.isEmpty()) {
+            if (items.isEmpty() && after != null) {
                 return;
             }
+            // each apply moves the version on and marks the partition (AdjacencyPartitionMarks): a writer that read
+            // the version before it loses the race, one that reads after it finds the mark and writes entries too
             WriteSet ws = new WriteSet();
+            AdjacencyPartitionMarks.addTo(ws, lp);
+            ws.put(Space.META, Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lp),
+                    new LogicalPartitionStats(stats.bytes(), stats.items(), version + 1).encode());
             for (StoredItem item : items) {
                 ObjectNode tree = store.codec().parse(item.value());
                 for (Map.Entry<ByteBuffer, byte[]> e : adjacency.entriesOf(container.partitionKeyOf(tree), tree)
@@ -141,11 +149,11 @@ final class AdjacencyContractPath {
                     ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
                 }
             }
-            if (ws.writes().isEmpty() || partitions.apply(new PartitionWrite(p, version, version, ws)).applied()) {
-                after = items.get(items.size() - 1).id();
+            if (partitions.apply(new PartitionWrite(p, version, version + 1, ws)).applied()) {
                 if (items.size() < BACKFILL_EDGES_PER_APPLY) {
                     return;
                 }
+                after = items.get(items.size() - 1).id();
             } // refused: another writer moved the partition on; read the same chunk again at its new version
         }
     }

@@ -203,6 +203,18 @@ public final class ContainerStore {
         }
     }
 
+    /**
+     * A partition a transaction writes carries another server's adjacency backfill mark (AdjacencyPartitionMarks):
+     * entries from that transaction on. Without the map lock, which the transaction may hold for reading.
+     */
+    void adoptGraphAdjacencyInFlight() {
+        synchronized (writeStamps) {
+            if (adjacency == null) {
+                adjacency = new GraphAdjacency(this, store);
+            }
+        }
+    }
+
     /** Another server enabled adjacency here (AdjacencyContractPath.followMarks): entries from now on, no backfill. */
     void adoptGraphAdjacency() {
         mapLock.writeLock().lock();

@@ -81,7 +81,8 @@ final class PartitionPolicyEpochs {
      * under the container's map lock).
      */
     Decision decide(IndexingState s, JsonNode currentPolicy, byte[] lpPrefix, long version) {
-        byte[] stored = container.reads().derived(lpPrefix, Space.META, partitionKey(lpPrefix));
+        // adjacency hook: the epoch read in one slice with the partition's adjacency mark (AdjacencyPartitionMarks)
+        byte[] stored = AdjacencyPartitionMarks.epochFollowingMark(container, lpPrefix);
         long current = epochOf(currentPolicy);
         if (stored == null) {
             // a new partition takes the current policy; one written before epochs existed has the terms its writers

@@ -96,6 +96,16 @@ class CorePartitionContractTest {
             return inner.readDerived(p, space, key);
         }
 
+        public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
+                                                                  byte[] from, byte[] to, int limit) {
+            return inner.scanDerived(p, space, from, to, limit);
+        }
+
+        public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
+                                                                  byte[] from, byte[] to, int limit) {
+            return inner.seekDerived(container, space, from, to, limit);
+        }
+
         @Override
         public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
             return inner.seek(container, fromTerm, toTerm, limit);

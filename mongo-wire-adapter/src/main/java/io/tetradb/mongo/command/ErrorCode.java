@@ -187,6 +187,7 @@ public enum ErrorCode {
     EXCEEDED_MEMORY_LIMIT(146, "ExceededMemoryLimit"),
     UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
+    EXCEEDED_TIME_LIMIT(262, "ExceededTimeLimit"), // a write whose outcome a shared engine could not settle
     INGRESS_REQUEST_RATE_LIMIT_EXCEEDED(462, "IngressRequestRateLimitExceeded"),
     DUPLICATE_KEY(11000, "DuplicateKey"),
     BSON_OBJECT_TOO_LARGE(10334, "BSONObjectTooLarge"),

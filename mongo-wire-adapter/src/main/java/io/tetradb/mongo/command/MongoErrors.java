@@ -21,6 +21,12 @@ public final class MongoErrors {
         if (e instanceof io.tetradb.core.storage.SharedEngineRefusal r) { // --storage cassandra: not served there yet
             return new MongoError(ErrorCode.ILLEGAL_OPERATION, r.getMessage());
         }
+        if (e instanceof io.tetradb.core.storage.WriteOutcomeUnknownException u) {
+            // --storage cassandra: applied or not, unknown (mongos' answer when a shard did not reply in time). No
+            // RetryableWriteError label: this face keeps no record of retried txnNumbers, so a driver's retry could
+            // apply the write twice or report its own insert as a duplicate key
+            return new MongoError(ErrorCode.EXCEEDED_TIME_LIMIT, u.getMessage());
+        }
         if (e instanceof StoreException s) {
             String message = s.status() == Status.REQUEST_ENTITY_TOO_LARGE
                     ? "document too large for this server's store: " + s.getMessage() : s.getMessage();

@@ -32,7 +32,7 @@ public final class Transaction {
     static final int MAX_WRITES = 100;
     static final int MAX_BYTES = 1_500_000;
 
-    enum State { ACTIVE, COMMITTED, ABORTED }
+    enum State { ACTIVE, COMMITTED, ABORTED, COMMIT_UNKNOWN }
 
     /** A buffered write: the document's next content (null: deleted) and the etag it started from. */
     public record Pending(BsonDocument doc, String baseEtag, ItemOperation create) {
@@ -168,6 +168,9 @@ public final class Transaction {
         if (state == State.COMMITTED) {
             return; // a retried commitTransaction
         }
+        if (state == State.COMMIT_UNKNOWN) { // a retried commit learns no more; unlabelled, so the driver stops
+            throw TransactionError.commitStillUnknown(txnNumber);
+        }
         checkActive();
         try {
             List<ItemOperation> ops = new ArrayList<>();
@@ -190,6 +193,13 @@ public final class Transaction {
                     // operations' etags still decide: a document changed meanwhile fails it as a write conflict)
                     results = io.tetradb.core.store.PartitionRaceRetry.run(
                             () -> collection.container().executeBatch(partition, ops));
+                } catch (io.tetradb.core.storage.WriteOutcomeUnknownException e) {
+                    // --storage cassandra: the batch may have applied. mongod's answer to a commit it cannot confirm:
+                    // the UnknownTransactionCommitResult label; never "aborted" (the driver would run it all again)
+                    state = State.COMMIT_UNKNOWN;
+                    writes.clear();
+                    table.release(this);
+                    throw TransactionError.unknownCommitResult(e.getMessage());
                 } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) {
                     // Cosmos DB's API for MongoDB: 16500 with the wait; nothing was applied, so the whole transaction
                     // may be retried (TransientTransactionError, which withTransaction acts on)

@@ -531,6 +531,10 @@ public final class Table {
         if (e instanceof io.tetradb.core.throughput.RequestRateTooLargeException t) {
             return new io.tetradb.table.model.TableThrottledException(t.retryAfterMillis(), t.getMessage());
         }
+        if (e instanceof io.tetradb.core.storage.WriteOutcomeUnknownException) { // --storage cassandra: applied or not
+            return new TableException(500, "OperationTimedOut", "Operation could not be completed within the specified "
+                    + "time; whether it was applied is unknown: read the entity before retrying.");
+        }
         return switch (e.status()) {
             case 404 -> new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
             case 409 -> new TableException(409, "EntityAlreadyExists", "The specified entity already exists.");

@@ -230,7 +230,7 @@ public abstract class PartitionStoreContract {
     }
 
     @Test
-    void racingWritersWinEachVersionExactlyOnce() throws Exception {
+    protected void racingWritersWinEachVersionExactlyOnce() throws Exception {
         LogicalPartition p = partition("race");
         int writers = 4;
         int versions = 24;

@@ -1,0 +1,59 @@
+package io.tetradb.core.store;
+
+import io.tetradb.core.storage.KeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.WriteSet;
+
+import java.util.Arrays;
+
+/**
+ * On a shared engine: whether a logical partition's edges carry graph adjacency entries, said by the partition itself
+ * (a side write, META {@code 4E · collId · EPK · pk · 'A'} → 1), as its policy epoch says which index terms it holds
+ * ({@link PartitionPolicyEpochs}). The adjacency backfill of another server writes the mark in the same conditional
+ * apply that writes the entries and moves the partition's version on ({@link AdjacencyContractPath}). A writer reads
+ * it after the partition's version, in the same slice as the epoch (one read, not two): a backfill committed after
+ * that version read makes the writer's apply lose the race (449, run again); one committed before is what the writer
+ * reads, and a writer whose container object still says "no adjacency" (it looked the container up before the
+ * container's mark, and the catalog refresh since replaced that object) adopts adjacency for this transaction on,
+ * so the edge it writes keeps its entries. Without the mark such a write, landing after the backfill passed its
+ * partition, left an edge with no entries.
+ */
+final class AdjacencyPartitionMarks {
+    private static final byte ADJACENCY = 0x41;
+
+    private AdjacencyPartitionMarks() {
+    }
+
+    /** The mark's key: right after the partition's epoch key, so one slice reads both. */
+    static byte[] key(byte[] lpPrefix) {
+        return Keys.concat(PartitionPolicyEpochs.partitionKey(lpPrefix), new byte[]{ADJACENCY});
+    }
+
+    /** Adds the partition's mark to a backfill's write set. */
+    static void addTo(WriteSet ws, byte[] lpPrefix) {
+        ws.put(Space.META, key(lpPrefix), new byte[]{1});
+    }
+
+    /**
+     * The partition's policy epoch as stored (null when none), read in one slice with its adjacency mark; a marked
+     * partition of a container whose object has no adjacency makes it adopt adjacency before this transaction writes.
+     */
+    static byte[] epochFollowingMark(ContainerStore container, byte[] lpPrefix) {
+        byte[] epochKey = PartitionPolicyEpochs.partitionKey(lpPrefix);
+        byte[] markKey = key(lpPrefix);
+        byte[][] found = new byte[2][];
+        container.reads().scanPartitionDerived(lpPrefix, Space.META, epochKey, Keys.concat(markKey, new byte[]{0}),
+                (KeyValue kv) -> {
+                    if (Arrays.equals(kv.key(), epochKey)) {
+                        found[0] = kv.value();
+                    } else if (Arrays.equals(kv.key(), markKey)) {
+                        found[1] = kv.value();
+                    }
+                    return true;
+                });
+        if (found[1] != null && container.graphAdjacency() == null) {
+            container.adoptGraphAdjacencyInFlight();
+        }
+        return found[0];
+    }
+}
