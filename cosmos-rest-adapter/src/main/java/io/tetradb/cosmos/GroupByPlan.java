@@ -76,18 +76,7 @@ final class GroupByPlan {
                 return null;
             }
         }
-        List<Expr> keys = new ArrayList<>();
-        List<String> expressions = new ArrayList<>();
-        for (Expr g : q.groupBy()) {
-            keys.add(new Expr.ObjectLiteral(List.of(new Expr.ObjectProperty("item", g))));
-            expressions.add(g.toString());
-        }
-        List<Projection.SelectItem> select = List.of(
-                new Projection.SelectItem(new Expr.ArrayLiteral(keys), "groupByItems"),
-                new Projection.SelectItem(new Expr.ObjectLiteral(payload), "payload"));
-        SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
-                q.where(), q.groupBy(), List.of(), null);
-        return new Plan(rewritten.toString(), expressions, aliasTypes, selectedKeys, null);
+        return new Plan(rewritten(q, new Expr.ObjectLiteral(payload)), expressions(q), aliasTypes, selectedKeys, null);
     }
 
     /**
@@ -114,17 +103,28 @@ final class GroupByPlan {
         } else {
             return null;
         }
-        List<Expr> keys = new ArrayList<>();
+        return new Plan(rewritten(q, payload), expressions(q), new LinkedHashMap<>(), selectedKeys, aggregate);
+    }
+
+    /** The GROUP BY expressions as the plan names them. */
+    private static List<String> expressions(SqlQuery q) {
         List<String> expressions = new ArrayList<>();
         for (Expr g : q.groupBy()) {
-            keys.add(new Expr.ObjectLiteral(List.of(new Expr.ObjectProperty("item", g))));
             expressions.add(g.toString());
+        }
+        return expressions;
+    }
+
+    /** {@code SELECT [{"item": key}, …] AS groupByItems, <payload> AS payload … GROUP BY …}: what each range runs. */
+    private static String rewritten(SqlQuery q, Expr payload) {
+        List<Expr> keys = new ArrayList<>();
+        for (Expr g : q.groupBy()) {
+            keys.add(new Expr.ObjectLiteral(List.of(new Expr.ObjectProperty("item", g))));
         }
         List<Projection.SelectItem> select = List.of(
                 new Projection.SelectItem(new Expr.ArrayLiteral(keys), "groupByItems"),
                 new Projection.SelectItem(payload, "payload"));
-        SqlQuery rewritten = new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
-                q.where(), q.groupBy(), List.of(), null);
-        return new Plan(rewritten.toString(), expressions, new LinkedHashMap<>(), selectedKeys, aggregate);
+        return new SqlQuery(new SelectClause(false, null, new Projection.Items(select)), q.from(),
+                q.where(), q.groupBy(), List.of(), null).toString();
     }
 }

@@ -111,7 +111,7 @@ public final class CassandraMetadataStore implements MetadataStore {
                 if (attempt + 1 >= SETTLE_ATTEMPTS) {
                     throw busy; // its Paxos round kept losing to writers
                 }
-                backOff(attempt);
+                ConditionalApply.backOff(attempt);
             }
         }
     }
@@ -157,7 +157,7 @@ public final class CassandraMetadataStore implements MetadataStore {
                     if (attempt + 1 >= SETTLE_ATTEMPTS) {
                         throw new OutcomeUnknownException("metadata write", e);
                     }
-                    backOff(attempt);
+                    ConditionalApply.backOff(attempt);
                     Boolean settled;
                     try {
                         settled = settle(ops.values(), markKey);
@@ -183,7 +183,7 @@ public final class CassandraMetadataStore implements MetadataStore {
                 if (attempt + 1 >= SETTLE_ATTEMPTS) {
                     throw new OutcomeUnknownException("metadata write", busy);
                 }
-                backOff(attempt);
+                ConditionalApply.backOff(attempt);
             }
         }
     }
@@ -284,15 +284,6 @@ public final class CassandraMetadataStore implements MetadataStore {
         // the session is the opener's
     }
 
-    private static void backOff(int attempt) {
-        long base = 1L << Math.min(attempt, 8);
-        try {
-            Thread.sleep(base + ThreadLocalRandom.current().nextLong(base));
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while settling a metadata write's outcome", ie);
-        }
-    }
 
     private static byte[] bytes(ByteBuffer b) {
         if (b == null) {

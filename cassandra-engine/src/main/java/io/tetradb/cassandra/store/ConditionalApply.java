@@ -156,7 +156,7 @@ final class ConditionalApply {
     }
 
     /** Paxos rounds that collide retry later at random, or they collide again (1-2, 2-4, … ms, at most 256). */
-    private static void backOff(int attempt) {
+    static void backOff(int attempt) {
         long base = 1L << Math.min(attempt, 8);
         try {
             Thread.sleep(base + ThreadLocalRandom.current().nextLong(base));
