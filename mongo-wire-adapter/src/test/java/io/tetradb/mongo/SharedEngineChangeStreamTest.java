@@ -1,14 +1,11 @@
 package io.tetradb.mongo;
 
 import com.mongodb.client.MongoChangeStreamCursor;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.testing.SharedEmbeddedStore;
 import org.bson.BsonDocument;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
@@ -16,7 +13,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,52 +33,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedEngineChangeStreamTest {
     @TempDir
     Path dir;
-    private SharedEmbeddedStore shared;
-    private final Server[] servers = new Server[2];
-
-    private final class Server implements AutoCloseable {
-        final CosmosClient store;
-        final MongoWireServer wire;
-        final MongoClient client;
-
-        Server(String name) {
-            store = new CosmosClientBuilder().dataDirectory(dir.resolve(name))
-                    .storage(shared.metadata(), shared.partitions()).buildClient();
-            wire = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-            client = PersistenceTest.connect(wire);
-        }
-
-        MongoCollection<Document> coll(String db, String name) {
-            return client.getDatabase(db).getCollection(name);
-        }
-
-        public void close() {
-            client.close();
-            wire.close();
-            store.close();
-        }
-    }
+    private MongoServersOnSharedStore servers;
 
     @BeforeEach
     void start() {
-        shared = new SharedEmbeddedStore(dir.resolve("shared"));
-        servers[0] = new Server("a");
-        servers[1] = new Server("b");
+        servers = new MongoServersOnSharedStore(dir, null, 2);
     }
 
     @AfterEach
     void stop() {
-        for (Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
-        shared.close();
-    }
-
-    private void restart(int i) {
-        servers[i].close();
-        servers[i] = new Server(i == 0 ? "a" : "b");
     }
 
     private static String describe(ChangeStreamDocument<Document> e) {
@@ -100,8 +62,8 @@ class SharedEngineChangeStreamTest {
 
     @Test
     void resumeAfterAnEventOnTheOtherServerDeliversTheLaterEventsOnce() {
-        MongoCollection<Document> onA = servers[0].coll("shop", "orders");
-        MongoCollection<Document> onB = servers[1].coll("shop", "orders");
+        MongoCollection<Document> onA = servers.get(0).coll("shop", "orders");
+        MongoCollection<Document> onB = servers.get(1).coll("shop", "orders");
         onA.insertOne(new Document("_id", "before"));
         BsonDocument token;
         try (var stream = onA.watch().maxAwaitTime(200, TimeUnit.MILLISECONDS).cursor()) {
@@ -116,14 +78,14 @@ class SharedEngineChangeStreamTest {
         }
         onB.updateOne(Filters.eq("_id", "a"), Updates.set("v", 1));
         onA.deleteOne(Filters.eq("_id", "b"));
-        restart(1);
-        onB = servers[1].coll("shop", "orders");
+        servers.restart(1);
+        onB = servers.get(1).coll("shop", "orders");
         onB.insertOne(new Document("_id", "d"));
         try (var stream = onB.watch().resumeAfter(token).maxAwaitTime(200, TimeUnit.MILLISECONDS).cursor()) {
             assertEquals(List.of("insert:c", "update:a", "delete:b", "insert:d"), drain(stream));
         }
         // the update's description and the delete came from the images the other server's writers kept
-        try (var stream = servers[0].coll("shop", "orders").watch().resumeAfter(token)
+        try (var stream = servers.get(0).coll("shop", "orders").watch().resumeAfter(token)
                 .maxAwaitTime(200, TimeUnit.MILLISECONDS).cursor()) {
             stream.next();
             ChangeStreamDocument<Document> update = stream.next();
@@ -133,21 +95,21 @@ class SharedEngineChangeStreamTest {
 
     @Test
     void aDatabaseStreamAndAPostBatchTokenResumeOnTheOtherServer() {
-        MongoCollection<Document> x = servers[0].coll("crm", "x");
+        MongoCollection<Document> x = servers.get(0).coll("crm", "x");
         x.insertOne(new Document("_id", "x0"));
-        servers[1].coll("crm", "y").insertOne(new Document("_id", "y0"));
+        servers.get(1).coll("crm", "y").insertOne(new Document("_id", "y0"));
         BsonDocument token;
-        try (var stream = servers[0].client.getDatabase("crm").watch().maxAwaitTime(200, TimeUnit.MILLISECONDS)
+        try (var stream = servers.get(0).client.getDatabase("crm").watch().maxAwaitTime(200, TimeUnit.MILLISECONDS)
                 .cursor()) {
-            servers[1].coll("crm", "x").insertOne(new Document("_id", "x1"));
-            servers[0].coll("crm", "y").insertOne(new Document("_id", "y1"));
+            servers.get(1).coll("crm", "x").insertOne(new Document("_id", "x1"));
+            servers.get(0).coll("crm", "y").insertOne(new Document("_id", "y1"));
             assertEquals(List.of("insert:x1", "insert:y1"), drain(stream));
             token = stream.getResumeToken(); // the postBatchResumeToken: nothing new after it
         }
-        servers[1].coll("crm", "y").updateOne(Filters.eq("_id", "y0"), Updates.set("v", 2));
-        servers[0].coll("crm", "x").insertOne(new Document("_id", "x2"));
-        restart(0);
-        try (var stream = servers[1].client.getDatabase("crm").watch().resumeAfter(token)
+        servers.get(1).coll("crm", "y").updateOne(Filters.eq("_id", "y0"), Updates.set("v", 2));
+        servers.get(0).coll("crm", "x").insertOne(new Document("_id", "x2"));
+        servers.restart(0);
+        try (var stream = servers.get(1).client.getDatabase("crm").watch().resumeAfter(token)
                 .maxAwaitTime(200, TimeUnit.MILLISECONDS).cursor()) {
             List<String> got = drain(stream);
             assertEquals(2, got.size(), got.toString());
@@ -157,10 +119,10 @@ class SharedEngineChangeStreamTest {
 
     @Test
     void withManyPartitionsTokensStayBoundedAndResumeExactly() {
-        servers[0].client.getDatabase("admin").runCommand(new Document("shardCollection", "big.events")
+        servers.get(0).client.getDatabase("admin").runCommand(new Document("shardCollection", "big.events")
                 .append("key", new Document("device", "hashed")));
-        MongoCollection<Document> onA = servers[0].coll("big", "events");
-        MongoCollection<Document> onB = servers[1].coll("big", "events");
+        MongoCollection<Document> onA = servers.get(0).coll("big", "events");
+        MongoCollection<Document> onB = servers.get(1).coll("big", "events");
         BsonDocument token;
         java.util.Set<String> expected = new java.util.HashSet<>();
         int maxKey = 4 + 1 + 16 + 2 + "device-299-with-a-long-identifier".length(); // coll, kind, EPK, pk
@@ -183,8 +145,8 @@ class SharedEngineChangeStreamTest {
             token = stream.getResumeToken();
             assertTrue(maxBytes > 1536, "the batch's partitions were in the tokens: " + maxBytes);
         }
-        restart(1);
-        try (var stream = servers[1].coll("big", "events").watch().resumeAfter(token)
+        servers.restart(1);
+        try (var stream = servers.get(1).coll("big", "events").watch().resumeAfter(token)
                 .maxAwaitTime(200, TimeUnit.MILLISECONDS).cursor()) {
             List<String> got = drain(stream);
             assertEquals(149, got.size());

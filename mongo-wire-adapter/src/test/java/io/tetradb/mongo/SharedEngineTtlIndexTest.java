@@ -1,12 +1,9 @@
 package io.tetradb.mongo;
 
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.IndexOptions;
 import io.tetradb.core.ttl.ManualClock;
 import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.testing.SharedEmbeddedStore;
 import org.bson.Document;
 import io.tetradb.core.ttl.ExpiryRule;
 import org.junit.jupiter.api.AfterEach;
@@ -14,7 +11,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,49 +32,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class SharedEngineTtlIndexTest {
     @TempDir
     Path dir;
-    private SharedEmbeddedStore shared;
     private final Instant t0 = Instant.parse("2026-05-01T12:00:00Z");
     private final ManualClock clock = new ManualClock(t0);
-    private final Server[] servers = new Server[2];
-
-    private final class Server implements AutoCloseable {
-        final CosmosClient store;
-        final MongoWireServer wire;
-        final MongoClient client;
-
-        Server(String name) {
-            store = new CosmosClientBuilder().dataDirectory(dir.resolve(name)).clock(clock)
-                    .storage(shared.metadata(), shared.partitions()).buildClient();
-            wire = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-            client = PersistenceTest.connect(wire);
-        }
-
-        MongoCollection<Document> coll(String name) {
-            return client.getDatabase("ttl").getCollection(name);
-        }
-
-        public void close() {
-            client.close();
-            wire.close();
-            store.close();
-        }
-    }
+    private MongoServersOnSharedStore servers;
 
     @BeforeEach
     void start() {
-        shared = new SharedEmbeddedStore(dir.resolve("shared"));
-        servers[0] = new Server("a");
-        servers[1] = new Server("b");
+        servers = new MongoServersOnSharedStore(dir, clock, 2);
     }
 
     @AfterEach
     void stop() {
-        for (Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
-        shared.close();
     }
 
     private Date at(long seconds) {
@@ -102,16 +69,16 @@ class SharedEngineTtlIndexTest {
 
     /** Both servers purge now; the total either purged since they opened. */
     private long purged() {
-        servers[0].store.coreStore().ttlPurger().purgeNow();
-        servers[1].store.coreStore().ttlPurger().purgeNow();
-        return servers[0].store.coreStore().ttlPurger().purgedTotal()
-                + servers[1].store.coreStore().ttlPurger().purgedTotal();
+        servers.get(0).store.coreStore().ttlPurger().purgeNow();
+        servers.get(1).store.coreStore().ttlPurger().purgeNow();
+        return servers.get(0).store.coreStore().ttlPurger().purgedTotal()
+                + servers.get(1).store.coreStore().ttlPurger().purgedTotal();
     }
 
     @Test
     void aTtlIndexMadeOnOneServerExpiresDocumentsOnBothAndFollowsCollModAndDrop() {
-        MongoCollection<Document> onA = servers[0].coll("sessions");
-        MongoCollection<Document> onB = servers[1].coll("sessions");
+        MongoCollection<Document> onA = servers.get(0).coll("ttl", "sessions");
+        MongoCollection<Document> onB = servers.get(1).coll("ttl", "sessions");
         for (int i = 0; i < 10; i++) {
             (i % 2 == 0 ? onA : onB).insertOne(new Document("_id", i).append("at", at(i)));
         }
@@ -133,12 +100,13 @@ class SharedEngineTtlIndexTest {
         assertEquals(6L, (long) eventually(this::purged, 6L), "purged once, by either server's purger");
 
         // collMod on the other server: the stored documents' expiry follows the new seconds
-        Document reply = servers[1].client.getDatabase("ttl").runCommand(new Document("collMod", "sessions")
+        Document reply = servers.get(1).client.getDatabase("ttl").runCommand(new Document("collMod", "sessions")
                 .append("index", new Document("name", "at_1").append("expireAfterSeconds", 3600)));
         assertEquals(60, ((Number) reply.get("expireAfterSeconds_old")).intValue());
         // the clock moves only once both servers follow the new seconds: until its catalog check, a server keeps
         // expiring by the rule it has (documented: up to one catalog interval), and its purger would act on it
-        for (Server s : servers) {
+        for (int i = 0; i < 2; i++) {
+            MongoServersOnSharedStore.Server s = servers.get(i);
             assertEquals(List.of(3600L), eventually(() -> s.store.coreStore().container("ttl", "sessions").expiryRule()
                     .dateFields().stream().map(ExpiryRule.DateField::seconds).toList(), List.of(3600L)));
         }
@@ -152,7 +120,7 @@ class SharedEngineTtlIndexTest {
 
         // dropped on one server: once the other's catalog check has seen it, documents expire on neither
         onA.dropIndex("at_1");
-        assertEquals(false, eventually(() -> servers[1].store.coreStore().container("ttl", "sessions").expiryRule()
+        assertEquals(false, eventually(() -> servers.get(1).store.coreStore().container("ttl", "sessions").expiryRule()
                 .active(), false));
         onB.insertOne(new Document("_id", "after").append("at", at(0)));
         clock.advance(Duration.ofDays(30));

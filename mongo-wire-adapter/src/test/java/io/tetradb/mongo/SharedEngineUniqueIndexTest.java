@@ -1,21 +1,17 @@
 package io.tetradb.mongo;
 
 import com.mongodb.MongoWriteException;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Updates;
 import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.testing.SharedEmbeddedStore;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,47 +34,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedEngineUniqueIndexTest {
     @TempDir
     Path dir;
-    private SharedEmbeddedStore shared;
-    private final Server[] servers = new Server[2];
-
-    private final class Server implements AutoCloseable {
-        final CosmosClient store;
-        final MongoWireServer wire;
-        final MongoClient client;
-
-        Server(String name) {
-            store = new CosmosClientBuilder().dataDirectory(dir.resolve(name))
-                    .storage(shared.metadata(), shared.partitions()).buildClient();
-            wire = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-            client = PersistenceTest.connect(wire);
-        }
-
-        MongoCollection<Document> coll(String name) {
-            return client.getDatabase("uniq").getCollection(name);
-        }
-
-        public void close() {
-            client.close();
-            wire.close();
-            store.close();
-        }
-    }
+    private MongoServersOnSharedStore servers;
 
     @BeforeEach
     void start() {
-        shared = new SharedEmbeddedStore(dir.resolve("shared"));
-        servers[0] = new Server("a");
-        servers[1] = new Server("b");
+        servers = new MongoServersOnSharedStore(dir, null, 2);
     }
 
     @AfterEach
     void stop() {
-        for (Server s : servers) {
-            if (s != null) {
-                s.close();
-            }
+        if (servers != null) {
+            servers.close();
         }
-        shared.close();
     }
 
     /** {@code read}'s value once it equals {@code expected}, or its last one after 10 s (another server's catalog). */
@@ -104,8 +71,8 @@ class SharedEngineUniqueIndexTest {
 
     @Test
     void createIndexOverDuplicatesFailsThenTheIndexIsEnforcedByBothServers() {
-        MongoCollection<Document> onA = servers[0].coll("people");
-        MongoCollection<Document> onB = servers[1].coll("people");
+        MongoCollection<Document> onA = servers.get(0).coll("uniq", "people");
+        MongoCollection<Document> onB = servers.get(1).coll("uniq", "people");
         onA.insertOne(new Document("_id", 1).append("email", "x@a"));
         onB.insertOne(new Document("_id", 2).append("email", "x@a"));
         com.mongodb.DuplicateKeyException dup = assertThrows(com.mongodb.DuplicateKeyException.class,
@@ -145,7 +112,7 @@ class SharedEngineUniqueIndexTest {
 
     @Test
     void insertsOfOneValueRacingThroughBothServersHaveExactlyOneWinner() throws Exception {
-        servers[0].coll("race").createIndex(new Document("v", 1), new IndexOptions().unique(true));
+        servers.get(0).coll("uniq", "race").createIndex(new Document("v", 1), new IndexOptions().unique(true));
         int writers = 6;
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
@@ -153,7 +120,7 @@ class SharedEngineUniqueIndexTest {
                 CountDownLatch go = new CountDownLatch(1);
                 List<Future<Boolean>> outcomes = new ArrayList<>();
                 for (int w = 0; w < writers; w++) {
-                    MongoCollection<Document> c = servers[w % 2].coll("race");
+                    MongoCollection<Document> c = servers.get(w % 2).coll("uniq", "race");
                     Document doc = new Document("_id", "r" + round + "w" + w).append("v", round);
                     outcomes.add(pool.submit(() -> {
                         go.await();
@@ -176,13 +143,13 @@ class SharedEngineUniqueIndexTest {
         } finally {
             pool.shutdownNow();
         }
-        assertEquals(10, servers[1].coll("race").countDocuments());
+        assertEquals(10, servers.get(1).coll("uniq", "race").countDocuments());
     }
 
     @Test
     void sparseAndPartialUniqueIndexesLeaveDocumentsOutOnBothServers() {
-        MongoCollection<Document> sparseA = servers[0].coll("sparse");
-        MongoCollection<Document> sparseB = servers[1].coll("sparse");
+        MongoCollection<Document> sparseA = servers.get(0).coll("uniq", "sparse");
+        MongoCollection<Document> sparseB = servers.get(1).coll("uniq", "sparse");
         sparseA.createIndex(new Document("b", 1), new IndexOptions().unique(true).sparse(true));
         sparseA.insertOne(new Document("_id", 1));
         sparseB.insertOne(new Document("_id", 2)); // missing: left out of a sparse index
@@ -192,8 +159,8 @@ class SharedEngineUniqueIndexTest {
         assertEquals("E11000 duplicate key error collection: uniq.sparse index: b_1 dup key: { b: null }",
                 nulls.getError().getMessage());
 
-        MongoCollection<Document> partialA = servers[0].coll("partial");
-        MongoCollection<Document> partialB = servers[1].coll("partial");
+        MongoCollection<Document> partialA = servers.get(0).coll("uniq", "partial");
+        MongoCollection<Document> partialB = servers.get(1).coll("uniq", "partial");
         partialA.createIndex(new Document("code", 1), new IndexOptions().unique(true)
                 .partialFilterExpression(new Document("active", true)));
         partialA.insertOne(new Document("_id", 1).append("code", "k").append("active", false));
