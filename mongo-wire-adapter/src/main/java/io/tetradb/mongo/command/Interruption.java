@@ -32,6 +32,16 @@ public final class Interruption {
         return RUNNING.get();
     }
 
+    /**
+     * Throws {@code e} again when it is an interruption: a write command answers one as a whole (mongod: "these have
+     * always failed the whole batch"), never as one statement's {@code writeErrors} entry.
+     */
+    static void rethrow(RuntimeException e) {
+        if (e instanceof MongoError m && m.code() == ErrorCode.INTERRUPTED) {
+            throw m;
+        }
+    }
+
     /** Interrupted (11601) when the command this thread runs has been killed; nothing otherwise. */
     public static void check() {
         Operations.Op op = RUNNING.get();
