@@ -256,8 +256,16 @@ final class Operations {
     private static final org.bson.json.JsonWriterSettings SUMMARY = org.bson.json.JsonWriterSettings.builder()
             .maxLength(MAX_SHOWN_COMMAND_BYTES).build();
 
-    /** The command as currentOp shows it: a large one (an insert of many documents) as MongoDB's $truncated summary. */
-    private static BsonDocument shown(BsonDocument command) {
+    /**
+     * The command as currentOp shows it: a password ({@code createUser}/{@code updateUser}'s {@code pwd}) as
+     * mongod's redaction writes it, {@code "xxx"}; a large one (an insert of many documents) as MongoDB's $truncated
+     * summary.
+     */
+    static BsonDocument shown(BsonDocument command) {
+        if (command.containsKey("pwd")) {
+            command = command.clone();
+            command.put("pwd", new BsonString("xxx"));
+        }
         if (io.tetradb.mongo.store.MongoCollection.approxSize(command) <= MAX_SHOWN_COMMAND_BYTES) {
             return command;
         }
