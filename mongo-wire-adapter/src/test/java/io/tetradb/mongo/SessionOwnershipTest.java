@@ -145,6 +145,23 @@ class SessionOwnershipTest {
     }
 
     @Test
+    void aKilledSessionsChangeStreamCloses() {
+        MongoClient annClient = client("ann", "app");
+        ClientSession ann = session(annClient);
+        MongoDatabase annDb = annClient.getDatabase("app");
+        long id = cursorId(annDb.runCommand(ann, new Document("aggregate", "c").append("pipeline",
+                List.of(new Document("$changeStream", new Document()))).append("cursor", new Document())));
+        MongoClient bobClient = client("bob", "app");
+        bobClient.getDatabase("admin").runCommand(new Document("killSessions",
+                List.of(ann.getServerSession().getIdentifier().clone()))); // bob's session of that id: none
+        annDb.runCommand(ann, new Document("getMore", id).append("collection", "c").append("maxTimeMS", 10));
+        client("root", "admin").getDatabase("admin").runCommand(new Document("killAllSessions",
+                List.of(new Document("user", "ann").append("db", "app"))));
+        refused(43, () -> annDb.runCommand(ann, new Document("getMore", id).append("collection", "c")
+                .append("maxTimeMS", 10)));
+    }
+
+    @Test
     void twoUsersWithOneLsidHaveTwoTransactions() {
         MongoClient annClient = client("ann", "app");
         MongoClient bobClient = client("bob", "app");
