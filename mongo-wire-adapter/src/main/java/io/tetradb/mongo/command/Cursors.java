@@ -228,10 +228,10 @@ final class Cursors {
         removeWhere(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
     }
 
-    /** The user that opened cursor {@code id} (unauthenticated for one opened outside a command), or null if none. */
+    /** The user that opened cursor {@code id}; null if none is open or it was opened outside a command (anyone's). */
     SessionOwner ownerOf(long id) {
         Cursor c = open.get(id);
-        return c == null ? null : c.owner == null ? SessionOwner.UNAUTHENTICATED : c.owner.user();
+        return c == null || c.owner == null ? null : c.owner.user();
     }
 
     /**
