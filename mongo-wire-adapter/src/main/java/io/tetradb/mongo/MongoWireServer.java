@@ -144,6 +144,14 @@ public final class MongoWireServer implements AutoCloseable {
         return new MongoWireServer(bind, port, client, users, limits, tls, cursors);
     }
 
+    /**
+     * Calls {@code hook} with the running command at each of its interrupt checks, on the thread running it (null
+     * removes it): tests pause a command there to kill it at a known point. Not for service use.
+     */
+    void checkpointHook(java.util.function.Consumer<org.bson.BsonDocument> hook) {
+        dispatcher.checkpointHook(hook);
+    }
+
     /** The Netty transport the server's connections use (native epoll/kqueue, or NIO). */
     public NettyTransport transport() {
         return transport;

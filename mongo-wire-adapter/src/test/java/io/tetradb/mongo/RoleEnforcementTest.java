@@ -57,6 +57,10 @@ class RoleEnforcementTest {
                     .append("roles", List.of("clusterMonitor")));
             admin.runCommand(new Document("createUser", "anyreader").append("pwd", "pw")
                     .append("roles", List.of("readAnyDatabase")));
+            admin.runCommand(new Document("createUser", "manager").append("pwd", "pw")
+                    .append("roles", List.of("clusterManager")));
+            admin.runCommand(new Document("createUser", "host").append("pwd", "pw")
+                    .append("roles", List.of("hostManager")));
         }
     }
 
@@ -165,6 +169,34 @@ class RoleEnforcementTest {
             assertEquals(List.of("admin"), c.getDatabase("admin").runCommand(new Document("listDatabases", 1)
                     .append("nameOnly", true).append("authorizedDatabases", true)).getList("databases", Document.class)
                     .stream().map(d -> d.getString("name")).toList(), "asked for: only where it holds a role");
+        }
+    }
+
+    @Test
+    void othersSessionsAndOperationsNeedKillAnySessionAndKillop() {
+        try (MongoClient c = as("manager", "admin")) { // MongoDB 7.0: clusterManager has neither
+            refused("not authorized on admin", () -> c.getDatabase("admin").runCommand(
+                    new Document("killAllSessions", List.of())));
+            refused("Unauthorized", () -> c.getDatabase("admin").runCommand(new Document("killOp", 1)
+                    .append("op", 987654)));
+        }
+        try (MongoClient c = as("host", "admin")) { // hostManager has killAnySession and killop
+            c.getDatabase("admin").runCommand(new Document("killAllSessionsByPattern", List.of()));
+            assertEquals("attempting to kill op", c.getDatabase("admin").runCommand(new Document("killOp", 1)
+                    .append("op", 987654)).getString("info"));
+        }
+        try (MongoClient c = as("writer", "app")) { // one's own operations need nothing
+            MongoDatabase admin = c.getDatabase("admin");
+            refused("not authorized on admin", () -> admin.runCommand(new Document("currentOp", 1)));
+            assertEquals(1, admin.runCommand(new Document("currentOp", 1).append("$ownOps", true)
+                    .append("command.currentOp", 1)).getList("inprog", Document.class).size());
+            List<Document> mine = admin.aggregate(List.of(new Document("$currentOp", new Document())))
+                    .into(new java.util.ArrayList<>());
+            assertTrue(!mine.isEmpty() && mine.stream().allMatch(op -> op.getList("effectiveUsers", Document.class)
+                    .equals(List.of(new Document("user", "writer").append("db", "app")))), mine.toString());
+            refused("not authorized on admin", () -> admin.aggregate(List.of(new Document("$currentOp",
+                    new Document("allUsers", true)))).first());
+            refused("Unauthorized", () -> admin.runCommand(new Document("killOp", 1).append("op", 987654)));
         }
     }
 

@@ -24,7 +24,9 @@ public final class Privileges {
         /** Any authenticated user (session and connection housekeeping, the user's own information). */
         ANY,
         FIND, CHANGE_STREAM, LIST, STATS, INSERT, UPDATE, REMOVE, CREATE_COLLECTION, DROP_COLLECTION, CREATE_INDEX,
-        DROP_INDEX, COLL_MOD, DROP_DATABASE, VALIDATE, USER_ADMIN, VIEW_USER, CLUSTER_MONITOR, CLUSTER_ADMIN
+        DROP_INDEX, COLL_MOD, DROP_DATABASE, VALIDATE, USER_ADMIN, VIEW_USER, CLUSTER_MONITOR, CLUSTER_ADMIN,
+        /** mongod's killAnyCursor, killAnySession and killop on the cluster: other users' cursors, sessions, ops. */
+        KILL_ANY
     }
 
     private static final Set<Action> READ = EnumSet.of(Action.FIND, Action.CHANGE_STREAM, Action.LIST, Action.STATS);
@@ -50,8 +52,8 @@ public final class Privileges {
     private static final Map<String, Set<Action>> ON_CLUSTER = Map.of(
             "clusterMonitor", EnumSet.of(Action.CLUSTER_MONITOR),
             "clusterManager", EnumSet.of(Action.CLUSTER_MONITOR, Action.CLUSTER_ADMIN),
-            "clusterAdmin", EnumSet.of(Action.CLUSTER_MONITOR, Action.CLUSTER_ADMIN),
-            "hostManager", EnumSet.of(Action.CLUSTER_MONITOR, Action.CLUSTER_ADMIN),
+            "clusterAdmin", EnumSet.of(Action.CLUSTER_MONITOR, Action.CLUSTER_ADMIN, Action.KILL_ANY),
+            "hostManager", EnumSet.of(Action.CLUSTER_MONITOR, Action.CLUSTER_ADMIN, Action.KILL_ANY),
             "backup", EnumSet.of(Action.CLUSTER_MONITOR), "root", EVERYTHING, "__system", EVERYTHING);
 
     /** Each command's action, by lower-case name. */
@@ -77,7 +79,11 @@ public final class Privileges {
             Map.entry("replsetgetconfig", Action.CLUSTER_MONITOR), Map.entry("getparameter", Action.CLUSTER_MONITOR),
             Map.entry("getfreemonitoringstatus", Action.CLUSTER_MONITOR),
             Map.entry("replsetinitiate", Action.CLUSTER_ADMIN), Map.entry("enablesharding", Action.CLUSTER_ADMIN),
-            Map.entry("shardcollection", Action.CLUSTER_ADMIN), Map.entry("killallsessions", Action.CLUSTER_ADMIN),
+            Map.entry("shardcollection", Action.CLUSTER_ADMIN),
+            // killAnySession: hostManager, clusterAdmin and root have it, clusterManager does not (MongoDB 7.0)
+            Map.entry("killallsessions", Action.KILL_ANY), Map.entry("killallsessionsbypattern", Action.KILL_ANY),
+            // one's own operations (killOp) and sessions (killSessions) need nothing; the handlers check the owner
+            Map.entry("killop", Action.ANY),
             // housekeeping every authenticated user may do (MongoDB checks the cursor's or session's owner)
             Map.entry("killcursors", Action.ANY), Map.entry("killsessions", Action.ANY),
             Map.entry("startsession", Action.ANY), Map.entry("refreshsessions", Action.ANY),
@@ -130,6 +136,9 @@ public final class Privileges {
         if (key.equals("aggregate")) {
             return aggregateAction(command);
         }
+        if (key.equals("currentop") && command.get("$ownOps") instanceof org.bson.BsonBoolean own && own.getValue()) {
+            return Action.ANY; // mongod: one's own operations need no inprog privilege
+        }
         return COMMANDS.getOrDefault(key, Action.CLUSTER_ADMIN);
     }
 
@@ -143,6 +152,9 @@ public final class Privileges {
                     if (op.equals("$out") || op.equals("$merge")) {
                         return Action.INSERT;
                     }
+                    if (op.equals("$currentOp") && !allUsers(stage.get(op))) {
+                        return Action.ANY; // allUsers: false (the default) lists only the caller's operations
+                    }
                     if (op.equals("$currentOp") || op.equals("$listLocalSessions")) {
                         return Action.CLUSTER_MONITOR;
                     }
@@ -153,6 +165,11 @@ public final class Privileges {
             }
         }
         return action;
+    }
+
+    /** {@code $currentOp}/{@code $listLocalSessions}' {@code allUsers} (default false). */
+    public static boolean allUsers(BsonValue spec) {
+        return spec instanceof BsonDocument d && d.get("allUsers") instanceof org.bson.BsonBoolean b && b.getValue();
     }
 
     /**
@@ -221,7 +238,8 @@ public final class Privileges {
         if (action == Action.ANY) {
             return true;
         }
-        boolean cluster = action == Action.CLUSTER_MONITOR || action == Action.CLUSTER_ADMIN;
+        boolean cluster = action == Action.CLUSTER_MONITOR || action == Action.CLUSTER_ADMIN
+                || action == Action.KILL_ANY;
         for (Grant g : grants) {
             boolean admin = g.db().equals(UserDirectory.DATABASE);
             if (cluster) {

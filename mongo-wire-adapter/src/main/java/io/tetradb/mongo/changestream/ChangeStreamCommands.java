@@ -39,6 +39,9 @@ public final class ChangeStreamCommands {
         final ChangeStream stream;
         final String ns;
         volatile long lastUsed = System.currentTimeMillis();
+        /** Who opened it and in which session ({@link #own}); a session's end closes it, as its other cursors. */
+        volatile io.tetradb.mongo.command.SessionOwner owner = io.tetradb.mongo.command.SessionOwner.UNAUTHENTICATED;
+        volatile BsonValue session;
 
         Open(ChangeStream stream, String ns) {
             this.stream = stream;
@@ -134,6 +137,26 @@ public final class ChangeStreamCommands {
         return reply("firstBatch", id, ns, batch, stream);
     }
 
+    /** Records who opened stream {@code id} and in which session ({@code lsid.id}, or null). */
+    public void own(long id, io.tetradb.mongo.command.SessionOwner owner, BsonValue session) {
+        Open o = open.get(id);
+        if (o != null) {
+            o.owner = owner;
+            o.session = session;
+        }
+    }
+
+    /** The user that opened stream {@code id}, or null if it is not open. */
+    public io.tetradb.mongo.command.SessionOwner ownerOf(long id) {
+        Open o = open.get(id);
+        return o == null ? null : o.owner;
+    }
+
+    /** The streams opened in the sessions {@code which} selects (by {@code lsid.id} and user) close. */
+    public void sessionsEnded(java.util.function.BiPredicate<BsonValue, io.tetradb.mongo.command.SessionOwner> which) {
+        open.values().removeIf(o -> o.session != null && which.test(o.session, o.owner));
+    }
+
     /** Whether {@code id} is one of this server's change stream cursors. */
     public boolean owns(BsonValue id) {
         return id != null && (id.isInt64() || id.isInt32()) && open.containsKey(id.asNumber().longValue());
@@ -171,6 +194,7 @@ public final class ChangeStreamCommands {
                         break;
                     }
                     feed.awaitBeyond(o.stream.position(), left);
+                    io.tetradb.mongo.command.Interruption.check(); // killOp or a killed session: no more waiting
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -211,8 +211,10 @@ final class AdminCommands {
                     "$currentOp must be run against the 'admin' database with {aggregate: 1}");
         }
         BsonDocument spec = first.get("$currentOp").isDocument() ? first.getDocument("$currentOp") : new BsonDocument();
+        // allUsers: false (the default) lists only the caller's operations, as mongod
         java.util.List<BsonDocument> ops = d.operations.list(Args.bool(spec, "idleConnections", false),
-                HostInfo.hostname() + ":" + port(ctx));
+                HostInfo.hostname() + ":" + port(ctx), io.tetradb.mongo.auth.Privileges.allUsers(spec) ? null
+                        : ctx.connection().sessionOwner());
         BsonArray rest = new BsonArray(pipeline.asArray().subList(1, pipeline.asArray().size()));
         java.util.Iterator<BsonDocument> results = new io.tetradb.mongo.aggregate.AggregationPipeline(rest).runOver(ops);
         java.util.List<BsonDocument> batch = new java.util.ArrayList<>();

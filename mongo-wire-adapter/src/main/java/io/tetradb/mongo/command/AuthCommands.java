@@ -67,6 +67,18 @@ final class AuthCommands {
         return held::contains;
     }
 
+    /**
+     * Whether the connection may act on the cluster with {@code action} (killing others' cursors, sessions and
+     * operations): always without authorization, never unauthenticated, else as the user's roles grant it.
+     */
+    boolean allowsOnCluster(ConnectionState connection, io.tetradb.mongo.auth.Privileges.Action action) {
+        if (!enabled()) {
+            return true;
+        }
+        return connection.user() != null && io.tetradb.mongo.auth.Privileges.allows(
+                users.grants(connection.userDatabase(), connection.user()), action, UserDirectory.DATABASE);
+    }
+
     /** Why the connection's user may not run {@code command} on {@code database} (its roles), or null. */
     String refusal(ConnectionState connection, String database, String name, BsonDocument command) {
         java.util.List<io.tetradb.mongo.auth.Privileges.Grant> grants =

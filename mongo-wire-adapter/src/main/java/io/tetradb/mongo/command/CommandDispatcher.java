@@ -64,17 +64,27 @@ public final class CommandDispatcher implements AutoCloseable {
         CommandHandler aggregate = handlers.get("aggregate"); // $currentOp on admin, else the collection pipelines
         register("aggregate", (ctx, cmd) -> {
             if (io.tetradb.mongo.changestream.ChangeStreamCommands.isChangeStream(cmd)) {
-                return changeStreams.aggregate(ctx.database(), cmd, ctx::charge);
+                BsonDocument reply = changeStreams.aggregate(ctx.database(), cmd, ctx::charge);
+                if (reply.get("cursor") instanceof BsonDocument c && c.get("id") instanceof org.bson.BsonInt64 id) {
+                    changeStreams.own(id.getValue(), ctx.connection().sessionOwner(), sessionOf(cmd));
+                }
+                return reply;
             }
             BsonDocument currentOp = AdminCommands.currentOpStage(this, ctx, cmd);
             return currentOp != null ? currentOp : aggregate.run(ctx, cmd);
         });
         // change stream cursors are the change streams' own; every other cursor id goes on to ReadCommands
+        // a cursor is its opener's: another user's getMore or killCursors is refused first
+        CursorOwnership ownership = new CursorOwnership(cursors, changeStreams, auth);
         CommandHandler getMore = handlers.get("getMore");
-        register("getMore", (ctx, cmd) -> changeStreams.owns(cmd.get("getMore"))
-                ? changeStreams.getMore(ctx.database(), cmd, ctx::charge) : getMore.run(ctx, cmd));
+        register("getMore", (ctx, cmd) -> {
+            ownership.checkGetMore(ctx, cmd);
+            return changeStreams.owns(cmd.get("getMore"))
+                    ? changeStreams.getMore(ctx.database(), cmd, ctx::charge) : getMore.run(ctx, cmd);
+        });
         CommandHandler killCursors = handlers.get("killCursors");
         register("killCursors", (ctx, cmd) -> {
+            ownership.checkKill(ctx, cmd);
             if (!cmd.isArray("cursors")) {
                 return killCursors.run(ctx, cmd);
             }
@@ -87,15 +97,13 @@ public final class CommandDispatcher implements AutoCloseable {
             }
             return reply;
         });
-        for (String ending : java.util.List.of("endSessions", "killSessions")) { // a session's cursors end with it
-            CommandHandler ends = handlers.get(ending);
-            register(ending, (ctx, cmd) -> {
-                cursors.sessionsEnded(cmd.get(ending));
-                return ends.run(ctx, cmd);
-            });
-        }
+        // a session (lsid.id and its user) ends with its cursors and transaction; a kill interrupts its commands too
+        SessionEnding ending = new SessionEnding(cursors, changeStreams, transactions, operations);
+        this.sessions = new SessionCommands(ending, auth);
+        sessions.register(this);
+        KillOpCommand.register(this, operations, auth);
         // every session, or those of some users (the user that started each is kept with its cursors and transaction)
-        SessionKills kills = new SessionKills(cursors, transactions, auth.directory(), auth::enabled);
+        SessionKills kills = new SessionKills(ending, auth.directory(), auth::enabled);
         register("killAllSessions", (ctx, cmd) -> kills.killAllSessions(cmd));
         register("killAllSessionsByPattern", (ctx, cmd) -> kills.killAllSessionsByPattern(cmd));
     }
@@ -137,6 +145,15 @@ public final class CommandDispatcher implements AutoCloseable {
     }
 
     final Operations operations = new Operations();
+    private final SessionCommands sessions;
+
+    /**
+     * Calls {@code hook} with the running command at every interrupt check ({@link Interruption}), on the thread
+     * running it; null removes it. For tests that pause a command where a kill would stop it.
+     */
+    public void checkpointHook(java.util.function.Consumer<BsonDocument> hook) {
+        operations.checkpointHook = hook;
+    }
 
     /** Set for a face bound beyond loopback: without users, only MongoDB's localhost exception applies. */
     private volatile boolean credentialsRequired;
@@ -153,9 +170,11 @@ public final class CommandDispatcher implements AutoCloseable {
     /** Runs one command for {@code connection} against {@code database}; always returns a reply document. */
     public BsonDocument run(ConnectionState connection, String database, BsonDocument command) {
         Operations.Op op = operations.begin(connection, database, command); // what currentOp lists
+        Operations.Op outer = Interruption.enter(op); // what a kill of it marks, where the command checks
         try {
             return execute(connection, database, command);
         } finally {
+            Interruption.leave(outer);
             operations.end(op);
         }
     }
@@ -189,21 +208,26 @@ public final class CommandDispatcher implements AutoCloseable {
             }
         }
         io.tetradb.mongo.txn.Transaction txn = null;
+        SessionOwner owner = connection.sessionOwner();
         try {
+            if (command.get("lsid") instanceof BsonDocument lsid && lsid.containsKey("uid")) {
+                // a session is the caller's own: naming another user's digest is refused (killSessions checks its own)
+                sessions.checkUid(connection, lsid, false);
+            }
             if (!TransactionCommands.NAMES.contains(name)) {
-                txn = transactions.forCommand(command, SessionOwner.of(connection.user(), connection.userDatabase()));
+                txn = transactions.forCommand(command, owner);
                 ctx.transaction(txn);
             }
             BsonDocument reply;
             Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command),
-                    connection::closed, SessionOwner.of(connection.user(), connection.userDatabase())));
+                    connection::closed, owner));
             try {
                 reply = handler.run(ctx, command);
             } finally {
                 Cursors.leave(previous);
             }
             if (txn != null && reply.containsKey("writeErrors")) {
-                TransactionCommands.abortAfterError(transactions, command); // as MongoDB: a failed write ends it
+                TransactionCommands.abortAfterError(transactions, command, owner); // as MongoDB: a failed write ends it
             }
             if (!name.equals("getLastRequestStatistics")) {
                 connection.lastRequest(name, ctx.requestCharge());
@@ -211,7 +235,7 @@ public final class CommandDispatcher implements AutoCloseable {
             return reply;
         } catch (io.tetradb.mongo.txn.TransactionError e) {
             if (txn != null) {
-                TransactionCommands.abortAfterError(transactions, command);
+                TransactionCommands.abortAfterError(transactions, command, owner);
             }
             return Replies.error(e.code(), e.getMessage(), e.extra());
         } catch (MongoError e) {

@@ -9,6 +9,8 @@ public final class ConnectionState {
     private volatile String lastCommand = "";
     private volatile String user;
     private volatile String userDatabase;
+    /** Who this connection's sessions belong to, kept with the user so a command costs no allocation for it. */
+    private volatile SessionOwner sessionOwner = SessionOwner.UNAUTHENTICATED;
     private volatile org.bson.BsonDocument clientMetadata;
     private volatile io.tetradb.mongo.auth.ScramConversation conversation;
 
@@ -90,6 +92,12 @@ public final class ConnectionState {
     void user(String user, String database) {
         this.user = user;
         this.userDatabase = database;
+        this.sessionOwner = SessionOwner.of(user, database);
+    }
+
+    /** The owner of the sessions, cursors and operations this connection starts (mongod's {@code uid}). */
+    public SessionOwner sessionOwner() {
+        return sessionOwner;
     }
 
     io.tetradb.mongo.auth.ScramConversation conversation() {

@@ -128,6 +128,12 @@ final class Cursors {
             if (cursor.owner != null && cursor.owner.orphaned()) {
                 remove(cursor);
             }
+            // likewise a kill of the command's session marks the command before it sweeps the session's cursors
+            Operations.Op running = Interruption.current();
+            if (running != null && running.killed()) {
+                remove(cursor);
+                throw new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
+            }
             return id;
         }
     }
@@ -222,31 +228,18 @@ final class Cursors {
         removeWhere(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
     }
 
-    /** {@code endSessions}/{@code killSessions}: the cursors of these sessions ({@code [{id: UUID}, …]}) go. */
-    void sessionsEnded(org.bson.BsonValue sessions) {
-        if (sessions == null || !sessions.isArray() || open.isEmpty()) {
-            return;
-        }
-        java.util.Set<org.bson.BsonValue> ids = new java.util.HashSet<>();
-        for (org.bson.BsonValue s : sessions.asArray()) {
-            if (s.isDocument() && s.asDocument().containsKey("id")) {
-                ids.add(s.asDocument().get("id"));
-            }
-        }
-        removeWhere(c -> c.owner != null && c.owner.session() != null && ids.contains(c.owner.session()));
+    /** The user that opened cursor {@code id}; null if none is open or it was opened outside a command (anyone's). */
+    SessionOwner ownerOf(long id) {
+        Cursor c = open.get(id);
+        return c == null || c.owner == null ? null : c.owner.user();
     }
 
     /**
-     * {@code killAllSessions: [{user, db}, …]}, {@code killAllSessionsByPattern}: the cursors of the sessions
-     * {@code which} selects by {@code lsid.id} and the user that started them go.
+     * Sessions ended or killed ({@code endSessions}, {@code killSessions}, {@code killAllSessions…}): the cursors of
+     * the sessions {@code which} selects by {@code lsid.id} and the user that started them go.
      */
     void sessionsKilled(java.util.function.BiPredicate<org.bson.BsonValue, SessionOwner> which) {
         removeWhere(c -> c.owner != null && c.owner.session() != null && which.test(c.owner.session(), c.owner.user()));
-    }
-
-    /** {@code killAllSessions: []}: every session's cursors go (those opened without a session stay). */
-    void allSessionsKilled() {
-        removeWhere(c -> c.owner != null && c.owner.session() != null);
     }
 
     /** Closes the cursors idle past the timeout (also run periodically, as mongod's cursor monitor does). */
@@ -279,6 +272,7 @@ final class Cursors {
         List<BsonDocument> out = new ArrayList<>();
         long bytes = 0;
         while ((max <= 0 || out.size() < max) && run.hasNext()) {
+            Interruption.check(); // a killed command stops between two documents
             BsonDocument d = run.next();
             bytes += io.tetradb.mongo.store.MongoCollection.approxSize(d);
             out.add(d);

@@ -183,6 +183,7 @@ public enum ErrorCode {
     CHANGE_STREAM_NOT_FIRST(40602, "Location40602"),
     LOCATION_50865(50865, "Location50865"),
     LOCATION_40674(40674, "Location40674"),
+    LOCATION_26823(26823, "Location26823"),
     QUERY_EXCEEDED_MEMORY_LIMIT(292, "QueryExceededMemoryLimitNoDiskUseAllowed"),
     EXCEEDED_MEMORY_LIMIT(146, "ExceededMemoryLimit"),
     UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),

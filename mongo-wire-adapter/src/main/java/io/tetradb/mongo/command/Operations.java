@@ -24,9 +24,76 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connection counts of {@code serverStatus}.
  */
 final class Operations {
-    /** One command while it runs. */
-    record Op(int opid, ConnectionState connection, String database, BsonDocument command, long startNanos) {
+    /**
+     * One command while it runs. {@link #kill} marks it (killOp, or a kill of its session); the command stops with
+     * Interrupted at its next {@link Interruption#check()}, as mongod's operations do at their interrupt checks.
+     */
+    static final class Op {
+        private final int opid;
+        private final ConnectionState connection;
+        private final String database;
+        private final BsonDocument command;
+        private final long startNanos;
+        private final Operations registry;
+        private volatile boolean killed;
+
+        Op(int opid, ConnectionState connection, String database, BsonDocument command, long startNanos,
+           Operations registry) {
+            this.opid = opid;
+            this.connection = connection;
+            this.database = database;
+            this.command = command;
+            this.startNanos = startNanos;
+            this.registry = registry;
+        }
+
+        int opid() {
+            return opid;
+        }
+
+        ConnectionState connection() {
+            return connection;
+        }
+
+        String database() {
+            return database;
+        }
+
+        BsonDocument command() {
+            return command;
+        }
+
+        long startNanos() {
+            return startNanos;
+        }
+
+        void kill() {
+            killed = true;
+        }
+
+        boolean killed() {
+            return killed;
+        }
+
+        /** The session it runs in ({@code lsid.id}), or null. */
+        BsonValue session() {
+            return command.get("lsid") instanceof BsonDocument lsid ? lsid.get("id") : null;
+        }
+
+        /** Interrupted (11601) once killed; first the test's checkpoint hook, when one is set. */
+        void checkInterrupt() {
+            java.util.function.Consumer<BsonDocument> hook = registry.checkpointHook;
+            if (hook != null) {
+                hook.accept(command);
+            }
+            if (killed) {
+                throw new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
+            }
+        }
     }
+
+    /** Called at every interrupt check with the running command (tests pause a command there); null in service. */
+    volatile java.util.function.Consumer<BsonDocument> checkpointHook;
 
     /** Generic command arguments, not part of a currentOp filter. */
     private static final Set<String> NOT_FILTER = Set.of("currentOp", "$all", "$ownOps", "$db", "lsid", "comment",
@@ -47,13 +114,31 @@ final class Operations {
     }
 
     Op begin(ConnectionState connection, String database, BsonDocument command) {
-        Op op = new Op(opids.incrementAndGet(), connection, database, command, System.nanoTime());
+        Op op = new Op(opids.incrementAndGet(), connection, database, command, System.nanoTime(), this);
         running.put(op.opid(), op);
         return op;
     }
 
     void end(Op op) {
         running.remove(op.opid());
+    }
+
+    /** The running operation {@code opid}, or null. */
+    Op get(int opid) {
+        return running.get(opid);
+    }
+
+    /**
+     * Marks the running commands of the sessions {@code which} selects (by {@code lsid.id} and user) killed, except
+     * {@code except} (the kill command itself); commands outside sessions are not touched, as on mongod.
+     */
+    void killSessions(java.util.function.BiPredicate<BsonValue, SessionOwner> which, Op except) {
+        for (Op op : running.values()) {
+            BsonValue session = op.session();
+            if (op != except && session != null && which.test(session, op.connection().sessionOwner())) {
+                op.kill();
+            }
+        }
     }
 
     /** How many getMores are reading their cursor right now (serverStatus' {@code metrics.cursor.open.pinned}). */
@@ -90,7 +175,9 @@ final class Operations {
         });
         FilterMatcher filter = FilterMatcher.compile(filterSpec);
         BsonArray inprog = new BsonArray();
-        for (BsonDocument d : list(Args.bool(cmd, "$all", false), host)) {
+        boolean ownOps = cmd.get("$ownOps") instanceof BsonBoolean own && own.getValue();
+        for (BsonDocument d : list(Args.bool(cmd, "$all", false), host,
+                ownOps ? ctx.connection().sessionOwner() : null)) {
             if (filter.test(d)) {
                 inprog.add(d);
             }
@@ -98,13 +185,19 @@ final class Operations {
         return Replies.ok(new BsonDocument("inprog", inprog));
     }
 
-    /** The running commands, and every idle connection too when {@code idleConnections}. */
-    List<BsonDocument> list(boolean idleConnections, String host) {
+    /**
+     * The running commands, and every idle connection too when {@code idleConnections}; only those of {@code only}'s
+     * connections unless it is null ({@code $ownOps}, {@code allUsers: false}).
+     */
+    List<BsonDocument> list(boolean idleConnections, String host, SessionOwner only) {
         boolean all = idleConnections;
         List<BsonDocument> out = new ArrayList<>();
         Set<Integer> busy = new java.util.HashSet<>();
         long now = System.nanoTime();
         for (Op op : running.values()) {
+            if (only != null && !only.equals(op.connection().sessionOwner())) {
+                continue;
+            }
             busy.add(op.connection().connectionId());
             BsonDocument d = describe(op.connection(), host, true);
             long micros = (now - op.startNanos()) / 1000;
@@ -128,7 +221,7 @@ final class Operations {
         }
         if (all) {
             for (ConnectionState c : connections.values()) {
-                if (!busy.contains(c.connectionId())) {
+                if (!busy.contains(c.connectionId()) && (only == null || only.equals(c.sessionOwner()))) {
                     out.add(describe(c, host, false));
                 }
             }
@@ -163,8 +256,16 @@ final class Operations {
     private static final org.bson.json.JsonWriterSettings SUMMARY = org.bson.json.JsonWriterSettings.builder()
             .maxLength(MAX_SHOWN_COMMAND_BYTES).build();
 
-    /** The command as currentOp shows it: a large one (an insert of many documents) as MongoDB's $truncated summary. */
-    private static BsonDocument shown(BsonDocument command) {
+    /**
+     * The command as currentOp shows it: a password ({@code createUser}/{@code updateUser}'s {@code pwd}) as
+     * mongod's redaction writes it, {@code "xxx"}; a large one (an insert of many documents) as MongoDB's $truncated
+     * summary.
+     */
+    static BsonDocument shown(BsonDocument command) {
+        if (command.containsKey("pwd")) {
+            command = command.clone();
+            command.put("pwd", new BsonString("xxx"));
+        }
         if (io.tetradb.mongo.store.MongoCollection.approxSize(command) <= MAX_SHOWN_COMMAND_BYTES) {
             return command;
         }

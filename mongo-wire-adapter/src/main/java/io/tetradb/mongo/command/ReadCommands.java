@@ -278,7 +278,14 @@ final class ReadCommands {
         }
         List<BsonDocument> batch;
         synchronized (c) {
-            batch = Cursors.batch(c.run, (int) Math.min(Integer.MAX_VALUE, batchSize));
+            try {
+                batch = Cursors.batch(c.run, (int) Math.min(Integer.MAX_VALUE, batchSize));
+            } catch (MongoError e) {
+                if (e.code() == ErrorCode.INTERRUPTED) {
+                    cursors.kill(id); // as mongod: a getMore that fails leaves no cursor behind
+                }
+                throw e;
+            }
             ctx.charge(c.takeRequestCharge());
             if (!c.run.hasNext()) {
                 cursors.kill(id);

@@ -1,7 +1,6 @@
 package io.tetradb.mongo.command;
 
 import io.tetradb.mongo.auth.UserDirectory;
-import io.tetradb.mongo.txn.TransactionTable;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonDocument;
@@ -16,7 +15,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * {@code killAllSessions} and {@code killAllSessionsByPattern}, as mongod 7.0 runs them: the selected sessions end,
- * their cursors closed and their open transactions aborted. A session belongs to the user that started it
+ * their cursors closed, their open transactions aborted and their running commands interrupted ({@link
+ * SessionEnding}). A session belongs to the user that started it
  * ({@link SessionOwner}), so {@code killAllSessions: [{user: "ann", db: "app"}]} ends ann's sessions and leaves the
  * others'; {@code []} ends every session. A user that does not exist is 11 UserNotFound (mongod looks each one up).
  * Patterns: {@code {}} (every session), {@code {uid}} (a user's digest), {@code {lsid: {id, uid}}} (one session);
@@ -27,14 +27,12 @@ import java.util.function.BooleanSupplier;
 final class SessionKills {
     private static final int UID_BYTES = 32;
 
-    private final Cursors cursors;
-    private final TransactionTable transactions;
+    private final SessionEnding ending;
     private final UserDirectory users;
     private final BooleanSupplier authorization;
 
-    SessionKills(Cursors cursors, TransactionTable transactions, UserDirectory users, BooleanSupplier authorization) {
-        this.cursors = cursors;
-        this.transactions = transactions;
+    SessionKills(SessionEnding ending, UserDirectory users, BooleanSupplier authorization) {
+        this.ending = ending;
         this.users = users;
         this.authorization = authorization;
     }
@@ -50,8 +48,7 @@ final class SessionKills {
         for (BsonValue v : list) {
             owners.add(existingUser(v, "KillAllSessionsUser"));
         }
-        cursors.sessionsKilled((session, owner) -> owners.contains(owner));
-        transactions.endSessionsWhere((lsid, owner) -> owners.contains(owner));
+        ending.kill((session, owner) -> owners.contains(owner));
         return Replies.ok();
     }
 
@@ -66,16 +63,12 @@ final class SessionKills {
             endAll();
             return Replies.ok();
         }
-        for (Pattern p : patterns) {
-            cursors.sessionsKilled(p::matches);
-            transactions.endSessionsWhere((lsid, owner) -> p.matches(lsid.get("id"), owner));
-        }
+        ending.kill((session, owner) -> patterns.stream().anyMatch(p -> p.matches(session, owner)));
         return Replies.ok();
     }
 
     private void endAll() {
-        cursors.allSessionsKilled();
-        transactions.endSessionsWhere((lsid, owner) -> true);
+        ending.kill((session, owner) -> true);
     }
 
     /** One pattern: {@code uid} (32 bytes) or {@code lsid} ({@code id} a UUID, {@code uid} its user's digest). */

@@ -124,6 +124,7 @@ final class WriteCommands {
                     ctx.charge(coll.insert(doc));
                     n++;
                 } catch (MongoError | io.tetradb.core.StoreException e) {
+                    Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
                     writeErrors.add(writeError(i, MongoErrors.of(e)));
                     if (ordered) {
                         break;
@@ -206,6 +207,7 @@ final class WriteCommands {
                     modified += r.modified;
                 }
             } catch (MongoError | io.tetradb.core.StoreException e) {
+                Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
                 writeErrors.add(writeError(i, MongoErrors.of(e)));
                 if (ordered) {
                     break;
@@ -370,6 +372,7 @@ final class WriteCommands {
                     n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
                 }
             } catch (MongoError | io.tetradb.core.StoreException e) {
+                Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
                 writeErrors.add(writeError(i, MongoErrors.of(e)));
                 if (ordered) {
                     break;

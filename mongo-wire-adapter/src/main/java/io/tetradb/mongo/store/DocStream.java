@@ -113,6 +113,7 @@ public final class DocStream implements Iterator<StoredDoc>, HeldBytes {
             }
         }
         while (buffer.isEmpty() && !exhausted) {
+            io.tetradb.mongo.command.Interruption.check(); // a killed command reads no further page
             ContainerQuery.Page page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
                     8L * 1024 * 1024);
             buffer.addAll(page.results());

@@ -2,6 +2,8 @@ package io.tetradb.mongo.txn;
 
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.SessionId;
+import io.tetradb.mongo.command.SessionOwner;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 
@@ -22,32 +24,28 @@ public final class TransactionTable {
     record DocKey(String namespace, PartitionKeyValue partition, String id) {
     }
 
-    private final Map<BsonDocument, Transaction> sessions = new HashMap<>();
-    /** The user that started each session's transaction ({@code killAllSessions} by user); guarded by this. */
-    private final Map<BsonDocument, io.tetradb.mongo.command.SessionOwner> startedBy = new HashMap<>();
+    /** Each session's current transaction; a session is its lsid.id and its user, as mongod keys it. */
+    private final Map<SessionId, Transaction> sessions = new HashMap<>();
     /** Written documents → their transaction; concurrent so claims never take the table's lock (no lock order). */
     private final Map<DocKey, Transaction> owners = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * The transaction a command runs in: started by {@code startTransaction: true}, continued by {@code autocommit:
-     * false}; null for a command outside transactions. NoSuchTransaction (251) for an unknown or finished one.
+     * The transaction a command of {@code owner} runs in: started by {@code startTransaction: true}, continued by
+     * {@code autocommit: false}; null for a command outside transactions. NoSuchTransaction (251) for an unknown or
+     * finished one, and for another user's session of the same {@code lsid.id}.
      */
-    public Transaction forCommand(BsonDocument command) {
-        return forCommand(command, io.tetradb.mongo.command.SessionOwner.UNAUTHENTICATED);
-    }
-
-    /** {@link #forCommand(BsonDocument)} for a command of {@code owner} (who a started transaction belongs to). */
-    public Transaction forCommand(BsonDocument command, io.tetradb.mongo.command.SessionOwner owner) {
+    public Transaction forCommand(BsonDocument command, SessionOwner owner) {
         BsonValue autocommit = command.get("autocommit");
         if (autocommit == null || !autocommit.isBoolean() || autocommit.asBoolean().getValue()) {
             return null;
         }
         BsonDocument lsid = lsid(command);
+        SessionId session = new SessionId(lsid.get("id"), owner);
         long txnNumber = txnNumber(command);
         if (!command.getBoolean("startTransaction", org.bson.BsonBoolean.FALSE).getValue()) {
             Transaction current;
             synchronized (this) {
-                current = sessions.get(lsid);
+                current = sessions.get(session);
             }
             if (current == null || current.txnNumber() != txnNumber || current.state() != Transaction.State.ACTIVE) {
                 throw TransactionError.noSuchTransaction(txnNumber, "is not in progress for this session");
@@ -57,7 +55,7 @@ public final class TransactionTable {
         Transaction t = new Transaction(lsid, txnNumber, this);
         java.util.List<Transaction> ended = new java.util.ArrayList<>();
         synchronized (this) {
-            Transaction current = sessions.get(lsid);
+            Transaction current = sessions.get(session);
             if (current != null && current.txnNumber() >= txnNumber) {
                 throw new TransactionError(ErrorCode.BAD_VALUE, "txnNumber " + txnNumber + " was already used by "
                         + "this session", false);
@@ -66,8 +64,7 @@ public final class TransactionTable {
                 ended.add(current);
             }
             sweepExpired(ended);
-            sessions.put(lsid, t);
-            startedBy.put(lsid, owner);
+            sessions.put(session, t);
         }
         // aborted outside the table's lock: a transaction's lock is never taken while holding the table's
         ended.forEach(Transaction::abort);
@@ -75,13 +72,13 @@ public final class TransactionTable {
     }
 
     /** commitTransaction: applies the session's transaction (again OK if it already committed). */
-    public void commit(BsonDocument command) {
-        find(command).commit();
+    public void commit(BsonDocument command, SessionOwner owner) {
+        find(command, owner).commit();
     }
 
     /** abortTransaction: discards the session's transaction. */
-    public void abort(BsonDocument command) {
-        Transaction t = find(command);
+    public void abort(BsonDocument command, SessionOwner owner) {
+        Transaction t = find(command, owner);
         if (t.state() == Transaction.State.COMMITTED) {
             throw new TransactionError(ErrorCode.BAD_VALUE, "Cannot abort a transaction that has been committed",
                     false);
@@ -90,11 +87,10 @@ public final class TransactionTable {
     }
 
     /** endSessions / killSessions: their open transactions are aborted. */
-    public void endSession(BsonDocument lsid) {
+    public void endSession(SessionId session) {
         Transaction t;
         synchronized (this) {
-            t = sessions.remove(lsid);
-            startedBy.remove(lsid);
+            t = sessions.remove(session);
         }
         if (t != null) {
             t.abort();
@@ -102,19 +98,16 @@ public final class TransactionTable {
     }
 
     /**
-     * killAllSessions / killAllSessionsByPattern: the sessions {@code which} selects (by lsid and the user that
-     * started them) end, their open transactions aborted.
+     * killSessions, killAllSessions, killAllSessionsByPattern: the sessions {@code which} selects (by lsid.id and
+     * the user they belong to) end, their open transactions aborted.
      */
-    public void endSessionsWhere(java.util.function.BiPredicate<BsonDocument, io.tetradb.mongo.command.SessionOwner>
-                                         which) {
+    public void endSessionsWhere(java.util.function.BiPredicate<BsonValue, SessionOwner> which) {
         java.util.List<Transaction> ended = new java.util.ArrayList<>();
         synchronized (this) {
-            for (Iterator<Map.Entry<BsonDocument, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<BsonDocument, Transaction> e = it.next();
-                if (which.test(e.getKey(), startedBy.getOrDefault(e.getKey(),
-                        io.tetradb.mongo.command.SessionOwner.UNAUTHENTICATED))) {
+            for (Iterator<Map.Entry<SessionId, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<SessionId, Transaction> e = it.next();
+                if (which.test(e.getKey().id(), e.getKey().owner())) {
                     ended.add(e.getValue());
-                    startedBy.remove(e.getKey());
                     it.remove();
                 }
             }
@@ -122,12 +115,12 @@ public final class TransactionTable {
         ended.forEach(Transaction::abort); // outside the table's lock, as everywhere here
     }
 
-    private Transaction find(BsonDocument command) {
-        BsonDocument lsid = lsid(command);
+    private Transaction find(BsonDocument command, SessionOwner owner) {
+        SessionId session = new SessionId(lsid(command).get("id"), owner);
         long txnNumber = txnNumber(command);
         Transaction t;
         synchronized (this) {
-            t = sessions.get(lsid);
+            t = sessions.get(session);
         }
         if (t == null || t.txnNumber() != txnNumber || t.state() == Transaction.State.ABORTED) {
             throw TransactionError.noSuchTransaction(txnNumber, "is not in progress for this session");
@@ -154,11 +147,10 @@ public final class TransactionTable {
     }
 
     private void sweepExpired(java.util.List<Transaction> ended) {
-        for (Iterator<Map.Entry<BsonDocument, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<BsonDocument, Transaction> e = it.next();
+        for (Iterator<Map.Entry<SessionId, Transaction>> it = sessions.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<SessionId, Transaction> e = it.next();
             if (expired(e.getValue())) {
                 ended.add(e.getValue());
-                startedBy.remove(e.getKey());
                 it.remove();
             }
         }
