@@ -117,6 +117,30 @@ class ConnectionLimitsTest {
         }
     }
 
+    /**
+     * The deadline's timer is armed once and re-armed for the request under way when it fires: a connection sending
+     * whole requests for longer than the timeout stays open, and a half request after them is still cut off.
+     */
+    @Test
+    void aConnectionBusyPastTheTimeoutStaysOpenAndALaterHalfRequestIsStillClosed() throws Exception {
+        int timedOutBefore = server.connectionGuard().timedOut();
+        try (Socket busy = socket()) {
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500); // 2.5 read timeouts
+            int pings = 0;
+            while (System.nanoTime() < until) {
+                assertTrue(pingAnswered(busy), "ping " + pings + " of a connection that keeps sending whole requests");
+                pings++;
+            }
+            assertEquals(timedOutBefore, server.connectionGuard().timedOut());
+            byte[] ping = WireFrames.opMsg(9, new BsonDocument("ping", new BsonInt32(1))
+                    .append("$db", new BsonString("admin")));
+            busy.getOutputStream().write(ping, 0, 10);
+            busy.getOutputStream().flush();
+            assertEquals(-1, busy.getInputStream().read(), "the half request after " + pings + " pings is cut off");
+            assertEquals(timedOutBefore + 1, server.connectionGuard().timedOut());
+        }
+    }
+
     private static void awaitOpenConnections(int n) throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (server.connectionGuard().openConnections() > n && System.nanoTime() < until) {

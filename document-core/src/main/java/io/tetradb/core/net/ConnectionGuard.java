@@ -127,9 +127,17 @@ public final class ConnectionGuard {
         pipeline.addAfter(afterDecoder, "guard-whole-request", pacing.wholeRequest());
     }
 
-    /** One connection's request deadline. Not shared: both handlers run on the connection's event loop. */
+    /**
+     * One connection's request deadline. Not shared: both handlers and the timer run on the connection's event loop.
+     * A request only records when it began; one timer per connection, armed when a request begins and none is
+     * pending, checks the request under way when it fires and re-arms itself for that request's own deadline. So a
+     * connection answering many requests schedules about one timer per timeout period instead of scheduling and
+     * cancelling one per request (2 % of a point find's event-loop CPU in the Mongo face's profile).
+     */
     public final class RequestPacing {
-        private ScheduledFuture<?> deadline;
+        private boolean inRequest;
+        private long startedNanos;
+        private ScheduledFuture<?> timer;
 
         private RequestPacing() {
         }
@@ -138,15 +146,19 @@ public final class ConnectionGuard {
             return new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    if (deadline == null) {
-                        startDeadline(ctx);
+                    if (!inRequest) {
+                        begin(ctx);
                     }
                     ctx.fireChannelRead(msg);
                 }
 
                 @Override
                 public void channelInactive(ChannelHandlerContext ctx) {
-                    cancel();
+                    inRequest = false;
+                    if (timer != null) {
+                        timer.cancel(false);
+                        timer = null;
+                    }
                     ctx.fireChannelInactive();
                 }
             };
@@ -156,31 +168,44 @@ public final class ConnectionGuard {
             return new ChannelInboundHandlerAdapter() {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    cancel();
+                    inRequest = false;
                     ctx.fireChannelRead(msg);
                 }
             };
         }
 
-        private void startDeadline(ChannelHandlerContext ctx) {
-            deadline = ctx.executor().schedule(() -> {
-                if (!ctx.channel().config().isAutoRead()) {
-                    startDeadline(ctx); // the face stopped reading (back-pressure): not the client's delay
-                    return;
-                }
-                timedOut.incrementAndGet();
-                LOG.log(System.Logger.Level.DEBUG, () -> face + ": closing " + ctx.channel().remoteAddress()
-                        + ": a request took longer than " + limits.requestReadTimeout() + " to arrive");
-                ctx.close();
-            }, limits.requestReadTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        private void cancel() {
-            if (deadline != null) {
-                deadline.cancel(false);
-                deadline = null;
+        private void begin(ChannelHandlerContext ctx) {
+            inRequest = true;
+            startedNanos = System.nanoTime();
+            if (timer == null) {
+                arm(ctx, limits.requestReadTimeout().toNanos());
             }
         }
 
+        private void arm(ChannelHandlerContext ctx, long delayNanos) {
+            timer = ctx.executor().schedule(() -> check(ctx), delayNanos, TimeUnit.NANOSECONDS);
+        }
+
+        private void check(ChannelHandlerContext ctx) {
+            timer = null;
+            if (!inRequest || !ctx.channel().isActive()) {
+                return; // idle between requests: the next request's first bytes arm the timer again
+            }
+            long timeout = limits.requestReadTimeout().toNanos();
+            if (!ctx.channel().config().isAutoRead()) {
+                startedNanos = System.nanoTime(); // the face stopped reading (back-pressure): not the client's delay
+                arm(ctx, timeout);
+                return;
+            }
+            long left = startedNanos + timeout - System.nanoTime();
+            if (left > 0) {
+                arm(ctx, left); // a later request than the one the timer was armed for
+                return;
+            }
+            timedOut.incrementAndGet();
+            LOG.log(System.Logger.Level.DEBUG, () -> face + ": closing " + ctx.channel().remoteAddress()
+                    + ": a request took longer than " + limits.requestReadTimeout() + " to arrive");
+            ctx.close();
+        }
     }
 }

@@ -65,12 +65,14 @@ public final class MongoCatalog {
 
     /** The collection, or null when it does not exist. */
     public MongoCollection collection(String db, String name) {
-        if (!open.containsKey(db + "." + name)) { // names of a collection opened before were checked then
+        String key = db + "." + name; // built once per lookup: every command of a collection comes here
+        MongoCollection known = open.get(key);
+        if (known == null) { // names of a collection opened before were checked then
             checkNames(db, name);
         }
         try {
             ContainerStore c = store.container(db, name);
-            return wrap(db, name, c);
+            return known != null && known.container() == c ? known : wrap(db, name, c);
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;

@@ -31,8 +31,9 @@ final class BsonBounds {
         if (outer + 1 > MAX_DEPTH) {
             throw tooDeep();
         }
-        // ends of the documents we are inside, innermost last; depth bounded by MAX_DEPTH
-        int[] ends = new int[MAX_DEPTH + 1];
+        // ends of the documents we are inside, innermost last; depth bounded by MAX_DEPTH. Grown on demand: most
+        // documents nest a few levels, and a full-depth array (800 B) per document was a per-request allocation
+        int[] ends = new int[8];
         int depth = 0;
         int p = openDocument(buf, start, end);
         ends[depth] = start + buf.getInt(start);
@@ -73,7 +74,10 @@ final class BsonBounds {
                         throw tooDeep();
                     }
                     int inner = openDocument(buf, p, docEnd - 1);
-                    ends[++depth] = p + buf.getInt(p);
+                    if (++depth == ends.length) {
+                        ends = java.util.Arrays.copyOf(ends, Math.min(ends.length * 2, MAX_DEPTH + 1));
+                    }
+                    ends[depth] = p + buf.getInt(p);
                     p = inner;
                 }
                 case 0x0F -> {
@@ -131,8 +135,26 @@ final class BsonBounds {
         return p + bytes;
     }
 
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * Past the zero byte ending the string at {@code p}, which must come before {@code limit}. Eight bytes at a time
+     * (a zero byte sets its high bit in {@code (w - ONES) & ~w}; the lowest such byte is the first zero, and
+     * {@code buf} is little-endian), then byte by byte for the tail.
+     */
     private static int skipCString(ByteBuffer buf, int p, int limit) {
-        for (int i = p; i < limit; i++) {
+        int i = p;
+        if (buf.order() == java.nio.ByteOrder.LITTLE_ENDIAN) {
+            for (; i + 8 <= limit; i += 8) {
+                long w = buf.getLong(i);
+                long zeros = (w - ONES) & ~w & HIGHS;
+                if (zeros != 0) {
+                    return i + (Long.numberOfTrailingZeros(zeros) >>> 3) + 1;
+                }
+            }
+        }
+        for (; i < limit; i++) {
             if (buf.get(i) == 0) {
                 return i + 1;
             }
