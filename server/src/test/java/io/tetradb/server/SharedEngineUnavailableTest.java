@@ -51,8 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A request the shared engine could not serve and that did nothing — on Cassandra, too few replicas alive or a QUORUM
- * read timing out on a node just killed, before any write was sent (cassandra-engine's {@code DriverFailures}: the
- * node-kill test's MongoDB client once got code 1 InternalError for it) — reaches each face's client as its service
+ * read timing out on a node just killed, before any write was sent (cassandra-engine's {@code DriverFailures}; such
+ * driver exceptions reached the faces unmapped, and the node-kill test's MongoDB client once got code 1) — reaches each face's client as its service
  * answers "not served now, nothing done, retry": Cosmos DB 503 ServiceUnavailable, MongoDB PrimarySteppedDown (189)
  * as a top-level error with RetryableWriteError (a retryable write, which the driver retries once) or
  * TransientTransactionError (in a transaction), Azure Table storage 503 ServerBusy (which its SDKs retry). The engine

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * The driver's failures in the core's terms, so that each face answers them in its own convention instead of as an
- * internal error (the node-kill test once saw a MongoDB client get code 1: a QUORUM read timing out on a node just
- * killed, before the write was sent, reached the face as the driver's own exception).
+ * internal error (the node-kill test once saw a MongoDB client get code 1 while a node was down: a driver exception
+ * reaching the face unmapped, its message not recorded; the likeliest a QUORUM read waiting on the node just killed).
  * <ul>
  * <li>A <b>read</b> that could not be served (too few replicas, a timeout, no node reachable, the connection lost)
  * changed nothing: {@link StorageUnavailableException} (503), which the client may retry.</li>

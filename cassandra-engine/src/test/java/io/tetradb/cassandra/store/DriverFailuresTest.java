@@ -24,9 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * The driver's failures in the core's terms (default build): what the node-kill test's MongoDB client once got as an
- * internal error (code 1) — a QUORUM read timing out on a node just killed, before the write was sent — is now a
- * 503 "not served, nothing done" the faces answer in their conventions; a plain write sent and unanswered is an
+ * The driver's failures in the core's terms (default build): the driver exceptions that reached the faces unmapped
+ * (the node-kill test's MongoDB client once got code 1 while a node was down) — e.g. a QUORUM read timing out on a
+ * node just killed, before the write was sent — are now a 503 "not served, nothing done" the faces answer in their
+ * conventions; a plain write sent and unanswered is an
  * unknown outcome (408); a bug (a syntax error) stays what it is.
  */
 class DriverFailuresTest {
