@@ -12,8 +12,8 @@ import java.util.List;
 /**
  * A shared engine that could not serve a request and did nothing (core {@code StorageUnavailableException}: too few
  * Cassandra replicas alive, a QUORUM read timed out) answered as mongod answers a node that cannot serve now:
- * PrimarySteppedDown (189, a retriable code) as a <b>top-level</b> error with mongod's labels — TransientTransactionError
- * inside a transaction, RetryableWriteError (and NoWritesPerformed) for a retryable write ({@code txnNumber} without
+ * PrimarySteppedDown (189, a retriable code) as a <b>top-level</b> error with mongod's labels —
+ * TransientTransactionError inside a transaction, RetryableWriteError (and NoWritesPerformed) for a retryable write ({@code txnNumber} without
  * {@code autocommit}). A driver then retries a read or a retryable write once, and {@code withTransaction} the whole
  * transaction. A write command whose statements all failed so (nothing written: {@code n} is 0) is raised from its
  * {@code writeErrors} to that top-level error, as mongod raises a not-primary error out of a write batch.
@@ -22,7 +22,7 @@ public final class SharedEngineUnavailable {
     private SharedEngineUnavailable() {
     }
 
-    /** mongod's labels for a retriable error of {@code command} (null when it is neither in a transaction nor retryable). */
+    /** mongod's labels for a retriable error of {@code command} (null: neither in a transaction nor retryable). */
     public static BsonDocument labels(BsonDocument command) {
         List<BsonValue> labels = new ArrayList<>();
         if (command.containsKey("autocommit")) {
