@@ -17,11 +17,11 @@ import java.util.stream.Collectors;
 
 /**
  * {@code tetradb dev-cluster}: a local Apache Cassandra 5.0 cluster for trying TetraDB's cluster mode (issue 20),
- * N nodes as child JVMs on 127.0.0.1…N, until SIGTERM or Ctrl-C stops them cleanly. The nodes' jars come from Maven
+ * N nodes as child JVMs, all on 127.0.0.1 with consecutive ports (CQL 19042, 19043, …), until SIGTERM or Ctrl-C stops them cleanly. The nodes' jars come from Maven
  * Central through {@code cassandra-engine/node} (built on first use).
  */
 @Command(name = "dev-cluster", mixinStandardHelpOptions = true,
-        description = "Start a local Apache Cassandra cluster (N nodes on 127.0.0.1..N) and keep it running until "
+        description = "Start a local Apache Cassandra cluster (N nodes on 127.0.0.1, CQL ports 19042..) and keep it running until "
                 + "stopped (Ctrl-C or SIGTERM).")
 final class DevClusterCommand implements java.util.concurrent.Callable<Integer> {
     @Spec

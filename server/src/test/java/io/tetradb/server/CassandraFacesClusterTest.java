@@ -60,7 +60,7 @@ class CassandraFacesClusterTest {
     @BeforeAll
     static void start() {
         classStart = System.nanoTime();
-        servers = ClusterServers.start("faces", "tetradb_faces", 2, dir);
+        servers = ClusterServers.start("tetradb_faces", 2, dir);
         System.out.printf("CLUSTER faces cluster_start_s=%.1f servers_start_s=%.1f%n", servers.clusterStartSeconds,
                 (System.nanoTime() - classStart) / 1e9 - servers.clusterStartSeconds);
     }

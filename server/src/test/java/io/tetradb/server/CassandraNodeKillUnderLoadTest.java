@@ -59,7 +59,7 @@ class CassandraNodeKillUnderLoadTest {
     @BeforeAll
     static void start() {
         classStart = System.nanoTime();
-        servers = ClusterServers.start("kill", "tetradb_kill", 2, dir);
+        servers = ClusterServers.start("tetradb_kill", 2, dir);
         System.out.printf("CLUSTER kill cluster_start_s=%.1f%n", servers.clusterStartSeconds);
     }
 

@@ -12,8 +12,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.cassandra.cluster.LocalCluster;
-import io.tetradb.cassandra.cluster.NodeClasspath;
-import io.tetradb.cassandra.cluster.Ports;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -35,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Two TetraDB servers started with {@code --storage cassandra} on one keyspace of the local 3-node cluster, used
+ * Two TetraDB servers started with {@code --storage cassandra} on one keyspace of the JVM's local 3-node cluster
+ * ({@link SharedTestCluster}), used
  * through the azure-cosmos Java SDK: a database and container made through one serve at once through the other, item
  * CRUD and an indexed query, a TTL container made on one whose TTL change through the other is refused with 400
  * naming the option, and If-Match races through both
@@ -57,11 +56,7 @@ class CassandraServerClusterTest {
 
     @BeforeAll
     static void start() {
-        Path clusterDir = Path.of(System.getProperty("tetradb.cassandra.clusterDir", "target/cluster"))
-                .resolve("server-" + System.nanoTime());
-        NodeClasspath cp = NodeClasspath.build(Path.of(System.getProperty("tetradb.cassandra.nodeProject",
-                "../cassandra-engine/node")));
-        cluster = LocalCluster.start(clusterDir, 3, cp, Ports.DEFAULT, "384m", 240);
+        cluster = SharedTestCluster.get();
         CassandraStorage.Options options = new CassandraStorage.Options(cluster.contactPoints(), "tetradb_servers", 3,
                 "quorum");
         a = server("a", options);
@@ -82,7 +77,7 @@ class CassandraServerClusterTest {
 
     @AfterAll
     static void stop() {
-        for (AutoCloseable c : new AutoCloseable[]{onA, onB, a, b, cluster}) {
+        for (AutoCloseable c : new AutoCloseable[]{onA, onB, a, b}) { // the cluster stays for the next class
             if (c != null) {
                 try {
                     c.close();

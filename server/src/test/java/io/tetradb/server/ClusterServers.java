@@ -7,8 +7,6 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import io.tetradb.cassandra.cluster.LocalCluster;
-import io.tetradb.cassandra.cluster.NodeClasspath;
-import io.tetradb.cassandra.cluster.Ports;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 
 import java.net.InetSocketAddress;
@@ -17,9 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Test support for {@code -Pcluster}: a fresh local 3-node Cassandra cluster (cassandra-engine's {@link LocalCluster},
- * its nodes as separate JVMs on 127.0.0.1–3) and TetraDB servers on one keyspace of it, each serving every face on a
- * free port, plus each face's real client for a server. Started once per test class; {@link #close} stops it all.
+ * Test support for {@code -Pcluster}: the JVM's local 3-node Cassandra cluster ({@link SharedTestCluster}) and TetraDB
+ * servers on one keyspace of it, each serving every face on a free port, plus each face's real client for a server.
+ * Started once per test class; {@link #close} stops the servers and clients (the cluster stays for the next class).
  */
 final class ClusterServers implements AutoCloseable {
     static final String EMULATOR_KEY =
@@ -29,7 +27,7 @@ final class ClusterServers implements AutoCloseable {
 
     final LocalCluster cluster;
     final List<TetraDbServer> servers = new ArrayList<>();
-    /** Seconds the cluster took to start (three nodes, one after another). */
+    /** Seconds this class waited for the cluster (its start, or a killed node's restart; ~0 if it was up). */
     final double clusterStartSeconds;
     private final List<AutoCloseable> clients = new ArrayList<>();
 
@@ -38,15 +36,10 @@ final class ClusterServers implements AutoCloseable {
         this.clusterStartSeconds = clusterStartSeconds;
     }
 
-    /** A 3-node cluster under the profile's cluster directory and {@code servers} servers on {@code keyspace}. */
-    static ClusterServers start(String name, String keyspace, int servers, Path dataDirs) {
-        Path clusterDir = Path.of(System.getProperty("tetradb.cassandra.clusterDir", "target/cluster"))
-                .resolve(name + "-" + System.nanoTime());
-        NodeClasspath cp = NodeClasspath.build(Path.of(System.getProperty("tetradb.cassandra.nodeProject",
-                "../cassandra-engine/node")));
-        long t0 = System.nanoTime();
-        LocalCluster cluster = LocalCluster.start(clusterDir, 3, cp, Ports.DEFAULT, "384m", 240);
-        ClusterServers out = new ClusterServers(cluster, (System.nanoTime() - t0) / 1e9);
+    /** {@code servers} servers on {@code keyspace} of the JVM's 3-node cluster (started first if need be). */
+    static ClusterServers start(String keyspace, int servers, Path dataDirs) {
+        LocalCluster cluster = SharedTestCluster.get();
+        ClusterServers out = new ClusterServers(cluster, SharedTestCluster.lastStartSeconds());
         try {
             CassandraStorage.Options options = new CassandraStorage.Options(cluster.contactPoints(), keyspace, 3,
                     "quorum");
@@ -101,7 +94,6 @@ final class ClusterServers implements AutoCloseable {
     public void close() {
         List<AutoCloseable> all = new ArrayList<>(clients);
         all.addAll(servers);
-        all.add(cluster);
         for (AutoCloseable c : all) {
             try {
                 c.close();

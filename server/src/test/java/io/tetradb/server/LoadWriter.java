@@ -26,13 +26,16 @@ final class LoadWriter implements Runnable {
         int attempts;
         int acked;
         final Map<String, Integer> errors = new TreeMap<>();
+        /** The first message of each kind of error (what threw, for the report). */
+        final Map<String, String> firstMessages = new TreeMap<>();
 
-        synchronized void record(String error) {
+        synchronized void record(String error, String message) {
             attempts++;
             if (error == null) {
                 acked++;
             } else {
                 errors.merge(error, 1, Integer::sum);
+                firstMessages.putIfAbsent(error, message);
             }
         }
 
@@ -42,7 +45,8 @@ final class LoadWriter implements Runnable {
 
         @Override
         public synchronized String toString() {
-            return "attempts=" + attempts + " acked=" + acked + " errors=" + (attempts - acked) + " " + errors;
+            return "attempts=" + attempts + " acked=" + acked + " errors=" + (attempts - acked) + " " + errors
+                    + (firstMessages.isEmpty() ? "" : " first=" + firstMessages);
         }
     }
 
@@ -68,13 +72,16 @@ final class LoadWriter implements Runnable {
                 String in = phase.get();
                 attempted.add(n);
                 String error = null;
+                String message = null;
                 try {
                     unit.write(n);
                     acked.add(n);
                 } catch (Exception e) {
                     error = describe(e);
+                    message = String.valueOf(e.getMessage());
+                    message = message.substring(0, Math.min(400, message.length()));
                 }
-                phases.computeIfAbsent(in, k -> new Phase()).record(error);
+                phases.computeIfAbsent(in, k -> new Phase()).record(error, message);
             }
         } catch (Throwable t) {
             crashed = t;

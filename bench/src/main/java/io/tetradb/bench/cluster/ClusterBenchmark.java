@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Issue 20's {@code cluster} benchmark: the core (the embedded document API) with its metadata and items on a local
- * 3-node Cassandra cluster ({@link LocalCluster}: three JVMs on 127.0.0.1–3, replication factor 3, QUORUM writes with
+ * 3-node Cassandra cluster ({@link LocalCluster}: three JVMs on 127.0.0.1, replication factor 3, QUORUM writes with
  * SERIAL conditions, QUORUM reads) against the embedded RocksDB engine in the same run — point reads, point writes,
  * 100-item batches and an indexed query, one thread, latency percentiles — then the throughput of two TetraDB cores
  * (each with its own driver session, as two servers on one keyspace) against one, under the same number of client

@@ -11,14 +11,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A local Apache Cassandra 5.0 cluster for development and tests: N nodes as separate JVMs on 127.0.0.1…N (no Docker,
- * nothing installed: the nodes run Cassandra's jars from Maven Central, see {@link NodeClasspath}). Node 1 is the seed;
+ * A local Apache Cassandra 5.0 cluster for development and tests: N nodes as separate JVMs, all on 127.0.0.1 with
+ * ports of their own ({@link Ports}; no Docker, nothing installed: the nodes run Cassandra's jars from Maven Central,
+ * see {@link NodeClasspath}). Node 1 is the seed;
  * the others start once the seed listens, one after another, as Cassandra wants nodes to join. {@link #kill} ends a
  * node with SIGKILL (the failure the tests simulate), {@link #close} stops every node and waits for it.
  */
 public final class LocalCluster implements AutoCloseable {
     /** What Cassandra logs once a node serves CQL. */
     static final String READY = "Starting listening for CQL clients";
+    /** Every node's address: one loopback address, no aliases (nodes differ by their ports). */
+    static final String ADDRESS = "127.0.0.1";
 
     private final List<NodeConfig> nodes;
     private final List<Process> processes = new ArrayList<>();
@@ -42,8 +45,9 @@ public final class LocalCluster implements AutoCloseable {
         }
         List<NodeConfig> nodes = new ArrayList<>();
         for (int i = 1; i <= size; i++) {
-            nodes.add(new NodeConfig(i, "127.0.0." + i, dir.resolve("node" + i), ports.storage(), ports.nativeCql(),
-                    ports.jmx() + i, "tetradb-local", "127.0.0.1"));
+            Ports.NodePorts p = ports.node(i);
+            nodes.add(new NodeConfig(i, ADDRESS, dir.resolve("node" + i), p.storage(), p.nativeCql(), p.jmx(),
+                    "tetradb-local", ADDRESS + ":" + ports.node(1).storage()));
         }
         LocalCluster cluster = new LocalCluster(nodes, classpath, heap);
         try {
@@ -98,6 +102,11 @@ public final class LocalCluster implements AutoCloseable {
         Process p = launch(n);
         processes.set(index - 1, p);
         awaitReady(n, p, offset, timeoutSeconds);
+    }
+
+    /** Whether node {@code index} (1-based) runs (not killed, not exited). */
+    public boolean isRunning(int index) {
+        return processes.get(index - 1).isAlive();
     }
 
     public long pid(int index) {

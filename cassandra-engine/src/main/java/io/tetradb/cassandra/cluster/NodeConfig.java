@@ -6,9 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One node of a local cluster: its loopback address (127.0.0.N, which Linux routes without any setup), its
- * directory, and the {@code cassandra.yaml} written there. Every node uses the same ports on its own address; node 1
- * is the seed. {@code auto_bootstrap: false} and few tokens per node keep a fresh cluster's start short.
+ * One node of a local cluster: its address and ports (every node on 127.0.0.1 with ports of its own), its directory,
+ * and the {@code cassandra.yaml} written there; {@code seed} is node 1's {@code address:storagePort}. {@code auto_bootstrap: false} and few tokens per node keep a fresh cluster's start short.
  */
 record NodeConfig(int index, String address, Path dir, int storagePort, int nativePort, int jmxPort,
                   String clusterName, String seed) {
@@ -39,7 +38,7 @@ record NodeConfig(int index, String address, Path dir, int storagePort, int nati
                 "seed_provider:",
                 "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
                 "    parameters:",
-                "      - seeds: \"" + seed + ":" + storagePort + "\"",
+                "      - seeds: \"" + seed + "\"",
                 "listen_address: " + address,
                 "rpc_address: " + address,
                 "storage_port: " + storagePort,

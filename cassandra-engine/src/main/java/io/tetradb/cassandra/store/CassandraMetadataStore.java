@@ -98,8 +98,10 @@ public final class CassandraMetadataStore implements MetadataStore {
      */
     @Override
     public MetaEntry get(byte[] key) {
-        Row r = serialRead(key);
-        return r == null ? null : new MetaEntry(key, bytes(r.getByteBuffer(0)), r.getLong(1));
+        return DriverFailures.reading("a metadata read", () -> {
+            Row r = serialRead(key);
+            return r == null ? null : new MetaEntry(key, bytes(r.getByteBuffer(0)), r.getLong(1));
+        });
     }
 
     private Row serialRead(byte[] key) {
@@ -120,15 +122,17 @@ public final class CassandraMetadataStore implements MetadataStore {
     public List<MetaEntry> list(byte[] from, byte[] to) {
         BoundStatement s = to == null ? selectFrom.bind(SHARD, ByteBuffer.wrap(from))
                 : selectBetween.bind(SHARD, ByteBuffer.wrap(from), ByteBuffer.wrap(to));
-        List<MetaEntry> out = new ArrayList<>();
-        for (Row r : session.execute(s.setConsistencyLevel(consistency.reads()))) {
-            byte[] key = bytes(r.getByteBuffer(0));
-            if (key.length > 0 && key[0] == (byte) 0xFF && key.length > 1 && key[1] == (byte) 0xFF) {
-                continue; // the store's own rows
+        return DriverFailures.reading("a metadata listing", () -> {
+            List<MetaEntry> out = new ArrayList<>();
+            for (Row r : session.execute(s.setConsistencyLevel(consistency.reads()))) {
+                byte[] key = bytes(r.getByteBuffer(0));
+                if (key.length > 0 && key[0] == (byte) 0xFF && key.length > 1 && key[1] == (byte) 0xFF) {
+                    continue; // the store's own rows
+                }
+                out.add(new MetaEntry(key, bytes(r.getByteBuffer(1)), r.getLong(2)));
             }
-            out.add(new MetaEntry(key, bytes(r.getByteBuffer(1)), r.getLong(2)));
-        }
-        return out;
+            return out;
+        });
     }
 
     @Override
@@ -147,9 +151,17 @@ public final class CassandraMetadataStore implements MetadataStore {
                 // a batch sent again after an unknown outcome and refused: the earlier attempt may be what refused
                 // it (applied after our settling read missed it); only the mark can say
                 return markedAfterRefusal(markKey, attempt);
-            } catch (CASWriteUnknownException | WriteTimeoutException
-                     | com.datastax.oss.driver.api.core.connection.ClosedConnectionException e) {
-                // a closed connection (its node killed with the batch in flight) is an unknown outcome too
+            } catch (com.datastax.oss.driver.api.core.DriverException e) {
+                if (DriverFailures.unavailable(e) && !resent) {
+                    // refused before any replica ran it, and no earlier attempt of ours: not applied, retry later
+                    throw new io.tetradb.core.storage.StorageUnavailableException("Cassandra could not apply a "
+                            + "metadata write: " + e.getMessage(), e);
+                }
+                if (!DriverFailures.unavailable(e) && !DriverFailures.mayHaveApplied(e)) {
+                    throw e;
+                }
+                // a CAS timeout, the client's own timeout, a closed connection (its node killed with the batch in
+                // flight): an unknown outcome (and a resend refused for want of replicas leaves the first one's)
                 // Paxos did not learn whether a quorum accepted the batch: read its keys at SERIAL (which finishes a
                 // round in progress). Every key as the batch leaves it: applied. A condition no longer holding:
                 // someone else wrote first, the batch cannot apply. Otherwise send it again (at most one applies).
@@ -161,7 +173,10 @@ public final class CassandraMetadataStore implements MetadataStore {
                     Boolean settled;
                     try {
                         settled = settle(ops.values(), markKey);
-                    } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
+                    } catch (com.datastax.oss.driver.api.core.DriverException busy) {
+                        if (!DriverFailures.unavailable(busy) && !DriverFailures.mayHaveApplied(busy)) {
+                            throw busy;
+                        }
                         continue;
                     }
                     if (settled != null) {
@@ -179,7 +194,10 @@ public final class CassandraMetadataStore implements MetadataStore {
         for (; ; attempt++) {
             try {
                 return serialRead(markKey) != null;
-            } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
+            } catch (com.datastax.oss.driver.api.core.DriverException busy) {
+                if (!DriverFailures.unavailable(busy) && !DriverFailures.mayHaveApplied(busy)) {
+                    throw busy;
+                }
                 if (attempt + 1 >= SETTLE_ATTEMPTS) {
                     throw new OutcomeUnknownException("metadata write", busy);
                 }

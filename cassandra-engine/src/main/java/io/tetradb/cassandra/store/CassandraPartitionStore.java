@@ -155,8 +155,10 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     @Override
     public PartitionStats stats(LogicalPartition p) {
-        Row r = session.execute(read(selectStats.bind(p.container(), key(p)))).one();
-        return stats(r, 0, 1);
+        return DriverFailures.reading("a partition's statistics", () -> {
+            Row r = session.execute(read(selectStats.bind(p.container(), key(p)))).one();
+            return stats(r, 0, 1);
+        });
     }
 
     private static PartitionStats stats(Row r, int versionAt, int statsAt) {
@@ -284,57 +286,65 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     @Override
     public byte[] read(LogicalPartition p, String id) {
-        Row r = session.execute(read(selectItem.bind(p.container(), key(p),
-                ByteBuffer.wrap(id.getBytes(StandardCharsets.UTF_8))))).one();
-        return r == null ? null : bytes(r.getByteBuffer(0));
+        return DriverFailures.reading("a point read", () -> {
+            Row r = session.execute(read(selectItem.bind(p.container(), key(p),
+                    ByteBuffer.wrap(id.getBytes(StandardCharsets.UTF_8))))).one();
+            return r == null ? null : bytes(r.getByteBuffer(0));
+        });
     }
 
     @Override
     public List<byte[]> readAll(List<LogicalPartition> partitions, List<String> ids) {
-        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
-                new ArrayList<>(ids.size());
-        for (int i = 0; i < ids.size(); i++) { // sent at once: one round trip's wait for the lot
-            LogicalPartition p = partitions.get(i);
-            pending.add(session.executeAsync(read(selectItem.bind(p.container(), key(p),
-                    ByteBuffer.wrap(ids.get(i).getBytes(StandardCharsets.UTF_8))))));
-        }
-        List<byte[]> out = new ArrayList<>(ids.size());
-        for (var stage : pending) {
-            Row r;
-            try {
-                r = stage.toCompletableFuture().join().one();
-            } catch (java.util.concurrent.CompletionException e) {
-                throw e.getCause() instanceof RuntimeException re ? re : e; // the driver's own error, as execute gives it
+        return DriverFailures.reading("point reads", () -> {
+            List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                    new ArrayList<>(ids.size());
+            for (int i = 0; i < ids.size(); i++) { // sent at once: one round trip's wait for the lot
+                LogicalPartition p = partitions.get(i);
+                pending.add(session.executeAsync(read(selectItem.bind(p.container(), key(p),
+                        ByteBuffer.wrap(ids.get(i).getBytes(StandardCharsets.UTF_8))))));
             }
-            out.add(r == null ? null : bytes(r.getByteBuffer(0)));
-        }
-        return out;
+            List<byte[]> out = new ArrayList<>(ids.size());
+            for (var stage : pending) {
+                Row r;
+                try {
+                    r = stage.toCompletableFuture().join().one();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : e; // the driver's own error
+                }
+                out.add(r == null ? null : bytes(r.getByteBuffer(0)));
+            }
+            return out;
+        });
     }
 
     @Override
     public byte[] readDerived(LogicalPartition p, io.tetradb.core.storage.Space space, byte[] key) {
-        byte[] k = new byte[1 + key.length];
-        k[0] = (byte) space.ordinal();
-        System.arraycopy(key, 0, k, 1, key.length);
-        Row r = session.execute(read(selectDerived.bind(p.container(), key(p), ByteBuffer.wrap(k)))).one();
-        return r == null ? null : bytes(r.getByteBuffer(0));
+        return DriverFailures.reading("a side-row read", () -> {
+            byte[] k = new byte[1 + key.length];
+            k[0] = (byte) space.ordinal();
+            System.arraycopy(key, 0, k, 1, key.length);
+            Row r = session.execute(read(selectDerived.bind(p.container(), key(p), ByteBuffer.wrap(k)))).one();
+            return r == null ? null : bytes(r.getByteBuffer(0));
+        });
     }
 
     /** The partition's side rows of {@code space}: one slice of its kind-3 rows ({@code space · key}). */
     @Override
     public List<io.tetradb.core.storage.KeyValue> scanDerived(LogicalPartition p, io.tetradb.core.storage.Space space,
                                                               byte[] from, byte[] to, int limit) {
-        List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
-        if (limit <= 0) {
+        return DriverFailures.reading("a side-row scan", () -> {
+            List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
+            if (limit <= 0) {
+                return out;
+            }
+            ByteBuffer lo = ByteBuffer.wrap(spaced(space, from));
+            ByteBuffer hi = ByteBuffer.wrap(to == null ? new byte[]{(byte) (space.ordinal() + 1)} : spaced(space, to));
+            for (Row r : session.execute(read(derivedBetween.bind(p.container(), key(p), lo, hi, limit)))) {
+                byte[] k = bytes(r.getByteBuffer(0));
+                out.add(new io.tetradb.core.storage.KeyValue(Arrays.copyOfRange(k, 1, k.length), bytes(r.getByteBuffer(1))));
+            }
             return out;
-        }
-        ByteBuffer lo = ByteBuffer.wrap(spaced(space, from));
-        ByteBuffer hi = ByteBuffer.wrap(to == null ? new byte[]{(byte) (space.ordinal() + 1)} : spaced(space, to));
-        for (Row r : session.execute(read(derivedBetween.bind(p.container(), key(p), lo, hi, limit)))) {
-            byte[] k = bytes(r.getByteBuffer(0));
-            out.add(new io.tetradb.core.storage.KeyValue(Arrays.copyOfRange(k, 1, k.length), bytes(r.getByteBuffer(1))));
-        }
-        return out;
+        });
     }
 
     /**
@@ -345,25 +355,27 @@ public final class CassandraPartitionStore implements PartitionStore {
     @Override
     public List<io.tetradb.core.storage.KeyValue> seekDerived(int container, io.tetradb.core.storage.Space space,
                                                               byte[] from, byte[] to, int limit) {
-        if (space != io.tetradb.core.storage.Space.ADJACENCY && space != io.tetradb.core.storage.Space.META) {
-            throw new IllegalArgumentException("side rows of " + space.familyName() + " are not indexed for seeks");
-        }
-        List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        ResultSet rs = session.execute(read(termsOfPath.bind(DerivedSeek.cpath(container, space),
-                DerivedSeek.tprefix(from), to == null || !samePrefix(from, to, 4) ? Long.MAX_VALUE
-                        : DerivedSeek.tprefix(to))));
-        for (Row r : rs) {
-            byte[] k = bytes(r.getByteBuffer(1));
-            byte[] key = Arrays.copyOfRange(k, 1, k.length);
-            if (Arrays.compareUnsigned(key, from) >= 0 && (to == null || Arrays.compareUnsigned(key, to) < 0)) {
-                out.add(new io.tetradb.core.storage.KeyValue(key, bytes(r.getByteBuffer(2))));
+        return DriverFailures.reading("a side-row seek", () -> {
+            if (space != io.tetradb.core.storage.Space.ADJACENCY && space != io.tetradb.core.storage.Space.META) {
+                throw new IllegalArgumentException("side rows of " + space.familyName() + " are not indexed for seeks");
             }
-        }
-        out.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
-        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+            List<io.tetradb.core.storage.KeyValue> out = new ArrayList<>();
+            if (limit <= 0) {
+                return out;
+            }
+            ResultSet rs = session.execute(read(termsOfPath.bind(DerivedSeek.cpath(container, space),
+                    DerivedSeek.tprefix(from), to == null || !samePrefix(from, to, 4) ? Long.MAX_VALUE
+                            : DerivedSeek.tprefix(to))));
+            for (Row r : rs) {
+                byte[] k = bytes(r.getByteBuffer(1));
+                byte[] key = Arrays.copyOfRange(k, 1, k.length);
+                if (Arrays.compareUnsigned(key, from) >= 0 && (to == null || Arrays.compareUnsigned(key, to) < 0)) {
+                    out.add(new io.tetradb.core.storage.KeyValue(key, bytes(r.getByteBuffer(2))));
+                }
+            }
+            out.sort((a, b) -> Arrays.compareUnsigned(a.key(), b.key()));
+            return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+        });
     }
 
     /** Whether two keys share their first {@code n} bytes (the container id: tprefix orders keys within one). */
@@ -386,28 +398,30 @@ public final class CassandraPartitionStore implements PartitionStore {
      */
     @Override
     public List<byte[]> seek(int container, byte[] fromTerm, byte[] toTerm, int limit) {
-        List<byte[]> out = new ArrayList<>();
-        if (limit <= 0) {
-            return out;
-        }
-        long fromPath = TermSeek.cpath(container, fromTerm);
-        long toPath = toTerm == null ? ((long) container << 32) | 0xFFFFFFFFL : TermSeek.cpath(container, toTerm);
-        ResultSet rs = fromPath == toPath
-                ? session.execute(read(termsOfPath.bind(fromPath, TermSeek.tprefix(fromTerm),
-                        toTerm == null ? Long.MAX_VALUE : TermSeek.tprefix(toTerm))))
-                : session.execute(read(termsOfPaths.bind(fromPath, toPath)));
-        for (Row r : rs) {
-            byte[] lp = bytes(r.getByteBuffer(0));
-            byte[] k = bytes(r.getByteBuffer(1));
-            byte[] id = bytes(r.getByteBuffer(2));
-            byte[] entry = TermSeek.entry(Arrays.copyOf(k, k.length - id.length), lp, id);
-            if (Arrays.compareUnsigned(entry, fromTerm) >= 0
-                    && (toTerm == null || Arrays.compareUnsigned(entry, toTerm) < 0)) {
-                out.add(entry);
+        return DriverFailures.reading("an index seek", () -> {
+            List<byte[]> out = new ArrayList<>();
+            if (limit <= 0) {
+                return out;
             }
-        }
-        out.sort(Arrays::compareUnsigned);
-        return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+            long fromPath = TermSeek.cpath(container, fromTerm);
+            long toPath = toTerm == null ? ((long) container << 32) | 0xFFFFFFFFL : TermSeek.cpath(container, toTerm);
+            ResultSet rs = fromPath == toPath
+                    ? session.execute(read(termsOfPath.bind(fromPath, TermSeek.tprefix(fromTerm),
+                            toTerm == null ? Long.MAX_VALUE : TermSeek.tprefix(toTerm))))
+                    : session.execute(read(termsOfPaths.bind(fromPath, toPath)));
+            for (Row r : rs) {
+                byte[] lp = bytes(r.getByteBuffer(0));
+                byte[] k = bytes(r.getByteBuffer(1));
+                byte[] id = bytes(r.getByteBuffer(2));
+                byte[] entry = TermSeek.entry(Arrays.copyOf(k, k.length - id.length), lp, id);
+                if (Arrays.compareUnsigned(entry, fromTerm) >= 0
+                        && (toTerm == null || Arrays.compareUnsigned(entry, toTerm) < 0)) {
+                    out.add(entry);
+                }
+            }
+            out.sort(Arrays::compareUnsigned);
+            return out.size() > limit ? new ArrayList<>(out.subList(0, limit)) : out;
+        });
     }
 
     /**
@@ -439,45 +453,51 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     @Override
     public List<StoredItem> scan(LogicalPartition p, String from, String to, int limit) {
-        ByteBuffer lo = ByteBuffer.wrap((from == null ? "" : from).getBytes(StandardCharsets.UTF_8));
-        ResultSet rs = to == null
-                ? session.execute(read(scanFrom.bind(p.container(), key(p), lo, limit)))
-                : session.execute(read(scanBetween.bind(p.container(), key(p), lo,
-                ByteBuffer.wrap(to.getBytes(StandardCharsets.UTF_8)), limit)));
-        List<StoredItem> out = new ArrayList<>();
-        for (Row r : rs) {
-            out.add(new StoredItem(new String(bytes(r.getByteBuffer(0)), StandardCharsets.UTF_8),
-                    bytes(r.getByteBuffer(1))));
-        }
-        return out;
+        return DriverFailures.reading("an id-range scan", () -> {
+            ByteBuffer lo = ByteBuffer.wrap((from == null ? "" : from).getBytes(StandardCharsets.UTF_8));
+            ResultSet rs = to == null
+                    ? session.execute(read(scanFrom.bind(p.container(), key(p), lo, limit)))
+                    : session.execute(read(scanBetween.bind(p.container(), key(p), lo,
+                    ByteBuffer.wrap(to.getBytes(StandardCharsets.UTF_8)), limit)));
+            List<StoredItem> out = new ArrayList<>();
+            for (Row r : rs) {
+                out.add(new StoredItem(new String(bytes(r.getByteBuffer(0)), StandardCharsets.UTF_8),
+                        bytes(r.getByteBuffer(1))));
+            }
+            return out;
+        });
     }
 
     @Override
     public List<ChangeRecord> changes(LogicalPartition p, long afterLsn, int limit) {
-        List<ChangeRecord> out = new ArrayList<>();
-        if (limit <= 0) {
+        return DriverFailures.reading("a change-record read", () -> {
+            List<ChangeRecord> out = new ArrayList<>();
+            if (limit <= 0) {
+                return out;
+            }
+            for (Row r : session.execute(read(selectChanges.bind(p.container(), key(p), lsnKey(afterLsn), limit)))) {
+                byte[] v = bytes(r.getByteBuffer(1));
+                out.add(ChangeRecord.decode(ByteBuffer.wrap(v).getLong(), Arrays.copyOfRange(v, 8, v.length)));
+            }
             return out;
-        }
-        for (Row r : session.execute(read(selectChanges.bind(p.container(), key(p), lsnKey(afterLsn), limit)))) {
-            byte[] v = bytes(r.getByteBuffer(1));
-            out.add(ChangeRecord.decode(ByteBuffer.wrap(v).getLong(), Arrays.copyOfRange(v, 8, v.length)));
-        }
-        return out;
+        });
     }
 
     /** A scan of the table's partition keys (DISTINCT), kept and sorted here. */
     @Override
     public List<PartitionVersion> partitions(int container, byte[] fromKey, byte[] toKey) {
-        List<PartitionVersion> out = new ArrayList<>();
-        for (Row r : session.execute(read(allPartitions.bind()))) {
-            byte[] lp = bytes(r.getByteBuffer(1));
-            if (r.getInt(0) == container && (fromKey == null || Arrays.compareUnsigned(lp, fromKey) >= 0)
-                    && (toKey == null || Arrays.compareUnsigned(lp, toKey) < 0)) {
-                out.add(new PartitionVersion(new LogicalPartition(container, lp), stats(r, 2, 3)));
+        return DriverFailures.reading("a partition listing", () -> {
+            List<PartitionVersion> out = new ArrayList<>();
+            for (Row r : session.execute(read(allPartitions.bind()))) {
+                byte[] lp = bytes(r.getByteBuffer(1));
+                if (r.getInt(0) == container && (fromKey == null || Arrays.compareUnsigned(lp, fromKey) >= 0)
+                        && (toKey == null || Arrays.compareUnsigned(lp, toKey) < 0)) {
+                    out.add(new PartitionVersion(new LogicalPartition(container, lp), stats(r, 2, 3)));
+                }
             }
-        }
-        out.sort((a, b) -> Arrays.compareUnsigned(a.partition().key(), b.partition().key()));
-        return out;
+            out.sort((a, b) -> Arrays.compareUnsigned(a.partition().key(), b.partition().key()));
+            return out;
+        });
     }
 
     /**
@@ -486,20 +506,23 @@ public final class CassandraPartitionStore implements PartitionStore {
      */
     @Override
     public void dropContainer(int container) {
-        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
-                new ArrayList<>();
-        for (Row r : session.execute(read(allPartitions.bind()))) {
-            if (r.getInt(0) == container) {
-                pending.add(session.executeAsync(write(deletePartition.bind(container, r.getByteBuffer(1)))));
+        DriverFailures.writing("a container's drop", () -> {
+            List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                    new ArrayList<>();
+            for (Row r : session.execute(read(allPartitions.bind()))) {
+                if (r.getInt(0) == container) {
+                    pending.add(session.executeAsync(write(deletePartition.bind(container, r.getByteBuffer(1)))));
+                }
             }
-        }
-        for (var stage : pending) {
-            try {
-                stage.toCompletableFuture().join();
-            } catch (java.util.concurrent.CompletionException e) {
-                throw e.getCause() instanceof RuntimeException re ? re : e;
+            for (var stage : pending) {
+                try {
+                    stage.toCompletableFuture().join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : e;
+                }
             }
-        }
+            return null;
+        });
     }
 
     /**
@@ -508,23 +531,29 @@ public final class CassandraPartitionStore implements PartitionStore {
      */
     @Override
     public void deleteChanges(LogicalPartition p, List<Long> lsns) {
-        List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
-                new ArrayList<>(lsns.size());
-        for (long lsn : lsns) {
-            pending.add(session.executeAsync(write(deleteRow.bind(p.container(), key(p), CHANGE, lsnKey(lsn)))));
-        }
-        for (var stage : pending) {
-            try {
-                stage.toCompletableFuture().join();
-            } catch (java.util.concurrent.CompletionException e) {
-                throw e.getCause() instanceof RuntimeException re ? re : e;
+        DriverFailures.writing("change-record deletes", () -> {
+            List<java.util.concurrent.CompletionStage<com.datastax.oss.driver.api.core.cql.AsyncResultSet>> pending =
+                    new ArrayList<>(lsns.size());
+            for (long lsn : lsns) {
+                pending.add(session.executeAsync(write(deleteRow.bind(p.container(), key(p), CHANGE, lsnKey(lsn)))));
             }
-        }
+            for (var stage : pending) {
+                try {
+                    stage.toCompletableFuture().join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException re ? re : e;
+                }
+            }
+            return null;
+        });
     }
 
     /** Deletes change records up to {@code throughLsn} (the feed's pruning); not conditional. */
     public void pruneChanges(LogicalPartition p, long throughLsn) {
-        session.execute(write(pruneChanges.bind(p.container(), key(p), lsnKey(throughLsn))));
+        DriverFailures.writing("change-record pruning", () -> {
+            session.execute(write(pruneChanges.bind(p.container(), key(p), lsnKey(throughLsn))));
+            return null;
+        });
     }
 
     /**
@@ -549,23 +578,27 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     /** The logical partitions of {@code container} in {@code slice}, with their versions. */
     public List<PartitionVersion> partitions(int container, Slice slice) {
-        List<PartitionVersion> out = new ArrayList<>();
-        for (Row r : session.execute(read(partitionsInRange.bind(slice.start(), slice.end())))) {
-            if (r.getInt(0) == container) {
-                out.add(new PartitionVersion(new LogicalPartition(container, bytes(r.getByteBuffer(1))),
-                        stats(r, 2, 3)));
+        return DriverFailures.reading("a slice's partition listing", () -> {
+            List<PartitionVersion> out = new ArrayList<>();
+            for (Row r : session.execute(read(partitionsInRange.bind(slice.start(), slice.end())))) {
+                if (r.getInt(0) == container) {
+                    out.add(new PartitionVersion(new LogicalPartition(container, bytes(r.getByteBuffer(1))),
+                            stats(r, 2, 3)));
+                }
             }
-        }
-        return out;
+            return out;
+        });
     }
 
     /** The Murmur3 token Cassandra places {@code p} by (for tests and the partitions page). */
     public long token(LogicalPartition p) {
-        Row r = session.execute(read(selectToken.bind(p.container(), key(p)))).one();
-        if (r == null) {
-            throw new IllegalArgumentException("no partition " + p);
-        }
-        return r.getLong(0);
+        return DriverFailures.reading("a token read", () -> {
+            Row r = session.execute(read(selectToken.bind(p.container(), key(p)))).one();
+            if (r == null) {
+                throw new IllegalArgumentException("no partition " + p);
+            }
+            return r.getLong(0);
+        });
     }
 
     @Override

@@ -1,10 +1,7 @@
 package io.tetradb.cassandra.store;
 
-import com.datastax.oss.driver.api.core.connection.ClosedConnectionException;
-import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
-import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
-import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
-import com.datastax.oss.driver.api.core.servererrors.WriteTimeoutException;
+import com.datastax.oss.driver.api.core.DriverException;
+import io.tetradb.core.storage.StorageUnavailableException;
 
 import io.tetradb.core.storage.partition.ApplyResult;
 import io.tetradb.core.storage.partition.LogicalPartition;
@@ -24,7 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * needed the version we expected); no mark yet and the partition still at the version we expected, the same batch is
  * sent again (its condition lets at most one of our attempts apply); no mark and the version moved on, the mark is
  * read once more before answering "not applied". Where the mark cannot be read (SERIAL reads keep timing out) or its
- * slot was reused by a version 64 later, the answer is {@link OutcomeUnknownException}, never "not applied".
+ * slot was reused by a version 64 later, the answer is {@link OutcomeUnknownException}, never "not applied". A first
+ * send refused before any replica ran it (too few replicas alive, no node reachable) applied nothing:
+ * {@link StorageUnavailableException}, which the client may retry.
  * <p>
  * The first cluster runs settled by the static {@code txid} beside the version, which the next writer overwrites: an
  * apply whose batch a quorum had accepted but whose answer timed out, followed by another writer's commit, was
@@ -90,8 +89,20 @@ final class ConditionalApply {
                 }
                 // refused after an attempt of unknown outcome (or showing the version we set): that attempt may be
                 // what refused this one; only our mark can say
-            } catch (CASWriteUnknownException | WriteTimeoutException | ClosedConnectionException e) {
-                why = e; // a closed connection (its node killed with the batch in flight) is an unknown outcome too
+            } catch (DriverException e) {
+                if (DriverFailures.unavailable(e)) {
+                    if (why == null) { // refused before any replica ran it, and no earlier attempt of ours: not applied
+                        throw new StorageUnavailableException("Cassandra could not apply a write to " + p + ": "
+                                + e.getMessage(), e);
+                    }
+                    // an earlier attempt's outcome is still unknown: settle it by its mark
+                } else if (DriverFailures.mayHaveApplied(e)) {
+                    // a CAS timeout, a read timeout in Paxos' read phase, the client's own timeout, the connection
+                    // closed with the batch in flight (its node killed): an unknown outcome
+                    why = e;
+                } else {
+                    throw e;
+                }
             }
             while (true) {
                 if (++attempt >= SETTLE_ATTEMPTS) {
@@ -105,8 +116,10 @@ final class ConditionalApply {
                     m = rounds.markAtSerial(next);
                     v = judge(m, txid, expected, next);
                     version = v == Verdict.NOT_YET ? rounds.versionAtSerial() : -1;
-                } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException
-                         | UnavailableException | ClosedConnectionException busy) {
+                } catch (DriverException busy) {
+                    if (!DriverFailures.unavailable(busy) && !DriverFailures.mayHaveApplied(busy)) {
+                        throw busy;
+                    }
                     continue; // the SERIAL read's own round lost to contention or too few replicas: read again
                 }
                 if (v == Verdict.APPLIED) {
@@ -125,8 +138,10 @@ final class ConditionalApply {
                 // finishes a proposal of ours that the first one's quorum may have missed)
                 try {
                     v = judge(rounds.markAtSerial(next), txid, expected, next);
-                } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException
-                         | UnavailableException | ClosedConnectionException busy) {
+                } catch (DriverException busy) {
+                    if (!DriverFailures.unavailable(busy) && !DriverFailures.mayHaveApplied(busy)) {
+                        throw busy;
+                    }
                     continue;
                 }
                 if (v == Verdict.APPLIED) {

@@ -2,9 +2,6 @@ package io.tetradb.cassandra.store;
 
 import com.datastax.oss.driver.api.core.CqlSession;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tetradb.cassandra.cluster.LocalCluster;
-import io.tetradb.cassandra.cluster.NodeClasspath;
-import io.tetradb.cassandra.cluster.Ports;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.partition.LogicalPartition;
 import io.tetradb.core.storage.partition.PartitionStats;
@@ -15,7 +12,6 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.testing.DocumentApiTranscript;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -43,7 +39,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Tag("cluster")
 class CassandraItemReadsTest {
-    static LocalCluster cluster;
     static CqlSession session;
     static CassandraPartitionStore cassandra;
 
@@ -54,22 +49,8 @@ class CassandraItemReadsTest {
 
     @BeforeAll
     static void start() {
-        Path dir = Path.of(System.getProperty("tetradb.cassandra.clusterDir", "target/cluster"))
-                .resolve("reads-" + System.nanoTime());
-        NodeClasspath cp = NodeClasspath.build(Path.of(System.getProperty("tetradb.cassandra.nodeProject", "node")));
-        cluster = LocalCluster.start(dir, 3, cp, Ports.DEFAULT, "384m", 240);
-        session = Sessions.open(cluster.contactPoints());
+        session = TestCluster.session();
         cassandra = CassandraPartitionStore.open(session, "tetradb_reads", 3, CassandraPartitionStore.Consistency.QUORUM);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (session != null) {
-            session.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     @Test

@@ -1,9 +1,6 @@
 package io.tetradb.cassandra.store;
 
 import com.datastax.oss.driver.api.core.CqlSession;
-import io.tetradb.cassandra.cluster.LocalCluster;
-import io.tetradb.cassandra.cluster.NodeClasspath;
-import io.tetradb.cassandra.cluster.Ports;
 import io.tetradb.core.feed.ChangeRecord;
 import io.tetradb.core.storage.partition.LogicalPartition;
 import io.tetradb.core.storage.partition.PartitionStats;
@@ -21,7 +18,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -34,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The logical-partition storage contract ({@link PartitionStoreContract}, the suite the embedded engine passes in
- * document-core) on a real 3-node Cassandra 5.0 cluster (separate JVMs on 127.0.0.1-3, replication factor 3, QUORUM /
+ * document-core) on a real 3-node Cassandra 5.0 cluster (separate JVMs, {@link TestCluster}, replication factor 3, QUORUM /
  * SERIAL), and what is Cassandra's own: token slices covering every partition once, change-record pruning, and a node
  * killed with SIGKILL while acknowledged writes stay readable and new applies still succeed at QUORUM (last).
  * Runs with {@code mvn -Pcluster -pl cassandra-engine verify}.
@@ -42,29 +38,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("cluster")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class CassandraPartitionStoreContractTest extends PartitionStoreContract {
-    static LocalCluster cluster;
     static CqlSession session;
     static CassandraPartitionStore cassandra;
 
     @BeforeAll
     static void start() {
-        Path dir = Path.of(System.getProperty("tetradb.cassandra.clusterDir", "target/cluster"))
-                .resolve("contract-" + System.nanoTime());
-        NodeClasspath cp = NodeClasspath.build(Path.of(System.getProperty("tetradb.cassandra.nodeProject", "node")));
-        cluster = LocalCluster.start(dir, 3, cp, Ports.DEFAULT, "384m", 240);
-        session = Sessions.open(cluster.contactPoints());
+        session = TestCluster.session();
         cassandra = CassandraPartitionStore.open(session, "tetradb_contract", 3,
                 CassandraPartitionStore.Consistency.QUORUM);
     }
 
     @AfterAll
-    static void stop() {
-        if (session != null) {
-            session.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
+    static void restartKilledNode() {
+        TestCluster.restartStopped(); // the cluster is shared with the other classes of this JVM
     }
 
     @Override
@@ -191,7 +177,7 @@ class CassandraPartitionStoreContractTest extends PartitionStoreContract {
     }
 
     @Test
-    @Order(Integer.MAX_VALUE) // last: the cluster keeps one node down afterwards
+    @Order(Integer.MAX_VALUE) // last: node 3 stays down until the class ends
     void withOneNodeKilledAcknowledgedWritesStayAndQuorumAppliesGoOn() {
         List<LogicalPartition> before = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
@@ -200,7 +186,7 @@ class CassandraPartitionStoreContractTest extends PartitionStoreContract {
                     .change(record(p, i, 1)).stats(new PartitionStats(1, 1, 1)).build()).applied());
             before.add(p);
         }
-        cluster.kill(3);
+        TestCluster.cluster().kill(3);
         for (int i = 0; i < before.size(); i++) {
             LogicalPartition p = before.get(i);
             assertArrayEquals(bytes("v1-" + i), store.read(p, "doc"));

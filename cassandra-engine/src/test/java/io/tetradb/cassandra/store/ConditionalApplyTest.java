@@ -3,6 +3,9 @@ package io.tetradb.cassandra.store;
 import com.datastax.oss.driver.api.core.DefaultConsistencyLevel;
 import com.datastax.oss.driver.api.core.servererrors.CASWriteUnknownException;
 import com.datastax.oss.driver.api.core.servererrors.ReadTimeoutException;
+import com.datastax.oss.driver.api.core.servererrors.UnavailableException;
+import com.datastax.oss.driver.api.core.DriverTimeoutException;
+import io.tetradb.core.storage.StorageUnavailableException;
 import io.tetradb.core.storage.WriteOutcomeUnknownException;
 import io.tetradb.core.storage.partition.ApplyResult;
 import io.tetradb.core.storage.partition.LogicalPartition;
@@ -160,5 +163,45 @@ class ConditionalApplyTest {
         assertEquals(ConditionalApply.slot(3), ConditionalApply.slot(3 + ConditionalApply.MARK_SLOTS));
         assertEquals(ConditionalApply.Mark.decode(new ConditionalApply.Mark(OURS, 42).encode()),
                 new ConditionalApply.Mark(OURS, 42));
+    }
+    @Test
+    void aFirstSendRefusedForWantOfReplicasAppliedNothingAndIsUnavailable() {
+        // Cassandra's coordinator refuses a round it cannot reach a quorum for before any replica runs it
+        Script s = new Script();
+        s.sends.add(() -> { throw new UnavailableException(null, DefaultConsistencyLevel.SERIAL, 2, 1); });
+        StorageUnavailableException e = assertThrows(StorageUnavailableException.class,
+                () -> ConditionalApply.run(s, P, OURS, 5, 6));
+        assertEquals(503, e.status());
+        assertEquals(0, s.markReads, "nothing to settle: no replica ran it");
+    }
+
+    @Test
+    void aResendRefusedForWantOfReplicasLeavesTheFirstAttemptToItsMark() {
+        // the first attempt timed out (maybe applied); the resend finds too few replicas: not "unavailable, nothing
+        // done" (the first attempt may have applied) but settled by the mark, here found ours
+        Script s = new Script();
+        s.sends.add(() -> { throw unknown(); });
+        s.marks.add(() -> null);
+        s.versions.add(() -> 5L);
+        s.sends.add(() -> { throw new UnavailableException(null, DefaultConsistencyLevel.SERIAL, 2, 1); });
+        s.marks.add(() -> new ConditionalApply.Mark(OURS, 6));
+        ApplyResult r = ConditionalApply.run(s, P, OURS, 5, 6);
+        assertTrue(r.applied());
+        assertEquals(2, s.sent);
+    }
+
+    @Test
+    void theClientsOwnTimeoutAndAReadTimeoutInPaxosAreUnknownOutcomesSettledByTheMark() {
+        Script s = new Script();
+        s.sends.add(() -> { throw new DriverTimeoutException("Query timed out after PT30S"); });
+        s.marks.add(() -> new ConditionalApply.Mark(OURS, 6));
+        assertTrue(ConditionalApply.run(s, P, OURS, 5, 6).applied());
+        Script t = new Script();
+        t.sends.add(() -> { throw new ReadTimeoutException(null, DefaultConsistencyLevel.QUORUM, 1, 2, false); });
+        t.marks.add(() -> null);
+        t.versions.add(() -> 5L);
+        t.sends.add(() -> new ConditionalApply.Sent(true, 6));
+        assertTrue(ConditionalApply.run(t, P, OURS, 5, 6).applied(), "not sent before: sent again, applied once");
+        assertEquals(2, t.sent);
     }
 }

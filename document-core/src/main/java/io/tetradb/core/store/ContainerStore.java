@@ -1546,19 +1546,47 @@ public final class ContainerStore {
             long limit = store.config().logicalPartitionLimitBytes();
             for (int i = 0; i < ops.size(); i++) {
                 Prepared p = ops.get(i);
+                if (faceUnique != null) { // shared engine: the batch's unique claims are sent at once (below)
+                    faceUnique.claimAtOnce(i);
+                }
                 try {
                     results.add(apply(p));
                 } catch (StoreException e) {
+                    List<ItemResult> earlier = failAtAnEarlierClaim(i);
+                    if (earlier != null) {
+                        return earlier;
+                    }
                     violation = e instanceof io.tetradb.core.unique.UniqueIndexViolation v ? v : null;
                     return fail(i, e.status(), e.getMessage());
                 }
                 if (deltaBytes > 0 && stats.bytes() + deltaBytes > limit) {
+                    List<ItemResult> earlier = failAtAnEarlierClaim(i);
+                    if (earlier != null) {
+                        return earlier;
+                    }
                     return fail(i, Status.FORBIDDEN, "Partition key reached maximum size of " + limit
                             + " bytes: logical partition " + pk + " holds " + stats.bytes()
                             + " bytes and this write would grow it by " + deltaBytes);
                 }
             }
-            return results;
+            List<ItemResult> refused = failAtAnEarlierClaim(ops.size());
+            return refused != null ? refused : results;
+        }
+
+        /**
+         * Shared engine: the batch's unique claims sent so far, settled; the batch failed at the earliest operation
+         * before {@code before} whose key another item holds (as when each claim was made in turn), else null.
+         */
+        private List<ItemResult> failAtAnEarlierClaim(int before) {
+            BatchUniqueClaims.Failure refused = faceUnique == null ? null : faceUnique.settleClaims();
+            if (refused == null || refused.operation() >= before) {
+                return null;
+            }
+            if (!(refused.error() instanceof StoreException e)) {
+                throw refused.error();
+            }
+            violation = e instanceof io.tetradb.core.unique.UniqueIndexViolation v ? v : null;
+            return fail(refused.operation(), e.status(), e.getMessage());
         }
 
         /** One operation of an open transaction: loads its item if new to the transaction, applies it, checks the limit. */

@@ -45,6 +45,8 @@ final class FaceUniqueIndexes {
     /** The definitions with their entry prefixes; swapped whole under the container's exclusive map lock. */
     private volatile List<Index> indexes;
     private final ReentrantLock wideLock = new ReentrantLock();
+    /** Shared engine: a batch's claims sent at once (BatchUniqueClaims); false only to measure against in turn. */
+    static volatile boolean claimsAtOnce = true;
     /** Shared-engine hook: owners decided by conditional applies on owner records (SharedUniqueOwners), or null. */
     private final SharedUniqueOwners shared;
 
@@ -299,6 +301,9 @@ final class FaceUniqueIndexes {
         private final Map<ByteBuffer, SharedUniqueOwners.Record> claims = new HashMap<>();
         private final Map<ByteBuffer, List<String>> freedBy = new HashMap<>();
         private boolean applied;
+        /** Shared engine, in a batch: claims sent at once (null: each claim made where it is checked). */
+        private BatchUniqueClaims atOnce;
+        private int operation;
 
         private Changes(List<Index> indexes, byte[] lpPrefix, long version) {
             this.indexes = indexes;
@@ -348,8 +353,15 @@ final class FaceUniqueIndexes {
                     if (local != null && !Arrays.equals(local, self)) {
                         throw new UniqueIndexViolation(index.definition.name(), key, item);
                     }
-                    claims.put(t, shared.claim(t.array(), self, lpPrefix, version, index.keys, key,
-                            owners.containsKey(t), () -> new UniqueIndexViolation(index.definition.name(), key, item)));
+                    boolean freedHere = owners.containsKey(t);
+                    Supplier<SharedUniqueOwners.Record> claim = () -> shared.claim(t.array(), self, lpPrefix, version,
+                            index.keys, key, freedHere, () -> new UniqueIndexViolation(index.definition.name(), key,
+                                    item));
+                    if (atOnce != null) {
+                        atOnce.send(t, operation, claim); // settled with the batch's others (settleClaims)
+                    } else {
+                        claims.put(t, claim.get());
+                    }
                     continue;
                 }
                 byte[] owner = owners.containsKey(t) ? owners.get(t) : engine.get(Space.META, t.array());
@@ -358,6 +370,24 @@ final class FaceUniqueIndexes {
                 }
             }
             return is;
+        }
+
+        /**
+         * Shared engine: operation {@code index} of a batch is next; its claims (and the batch's others) are sent at
+         * once and settled by {@link #settleClaims} before the batch's write set is built.
+         */
+        void claimAtOnce(int index) {
+            if (shared != null && claimsAtOnce) {
+                if (atOnce == null) {
+                    atOnce = new BatchUniqueClaims();
+                }
+                operation = index;
+            }
+        }
+
+        /** Waits for the batch's claims; the earliest operation's failure (a violation), or null when all were won. */
+        BatchUniqueClaims.Failure settleClaims() {
+            return atOnce == null ? null : atOnce.settleInto(claims);
         }
 
         private Index indexOf(ByteBuffer entry) {
@@ -408,6 +438,10 @@ final class FaceUniqueIndexes {
 
         void addTo(WriteSet ws) {
             if (shared != null) {
+                BatchUniqueClaims.Failure f = settleClaims(); // (settled already by a batch's run)
+                if (f != null) {
+                    throw f.error();
+                }
                 return; // shared engine: the owners are owner records, claimed before the apply
             }
             for (Map.Entry<ByteBuffer, byte[]> e : owners.entrySet()) {
@@ -440,6 +474,7 @@ final class FaceUniqueIndexes {
          * item kept; after a failure, every claim it made (a failed transaction leaves no record behind).
          */
         private void releaseShared() {
+            settleClaims(); // claims still in flight (a batch that failed first) are released with the others
             Map<ByteBuffer, SharedUniqueOwners.Record> mine = new HashMap<>(claims);
             claims.clear();
             if (applied) {

@@ -166,6 +166,59 @@ public abstract class SharedUniqueIndexContract {
         create(cb, item("l", "p9", "x"));
     }
 
+    /**
+     * A batch's claims are sent at once ({@code BatchUniqueClaims}) with the outcome of claims made in turn: the
+     * earliest operation whose key another item holds fails the batch (409, the others 424) and no claim of it is
+     * kept; a batch of new keys is written whole, each key owned once. Then the same batch of 50 new keys timed with
+     * the claims one after another and at once (printed, no assertion on it).
+     */
+    @Test
+    void aBatchsClaimsGoAtOnceWithTheOutcomeOfClaimsInTurnAndAreTimed() throws Exception {
+        ContainerStore ca = on(a);
+        assertTrue(ca.addUniqueIndex(tags(false)));
+        ContainerStore cb = following(b, 1);
+        create(cb, item("h3", "q3", "b3"));
+        create(cb, item("h7", "q7", "b7"));
+        List<ItemOperation> ops = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            ops.add(ItemOperation.create(item("n" + i, "p1", "b" + i)));
+        }
+        List<ItemResult> refused = ca.executeBatch(pk("p1"), ops);
+        assertEquals(409, refused.get(3).status(), refused.toString()); // the earliest, though 7 is refused too
+        for (int i = 0; i < 10; i++) {
+            if (i != 3) {
+                assertEquals(io.tetradb.core.Status.FAILED_DEPENDENCY, refused.get(i).status(), refused.toString());
+            }
+        }
+        for (int i = 0; i < 10; i++) { // the failed batch kept no claim: the other server takes its keys
+            if (i != 3 && i != 7) {
+                create(cb, item("t" + i, "r" + i, "b" + i));
+            }
+        }
+        long[] nanos = new long[2];
+        for (int round = 0; round < 4; round++) {
+            boolean atOnce = round % 2 == 1;
+            FaceUniqueIndexes.claimsAtOnce = atOnce;
+            try {
+                List<ItemOperation> batch = new ArrayList<>();
+                for (int i = 0; i < 50; i++) {
+                    batch.add(ItemOperation.create(item("m" + i, "w" + round, "w" + round + "-" + i)));
+                }
+                long t0 = System.nanoTime();
+                List<ItemResult> written = ca.executeBatch(pk("w" + round), batch);
+                nanos[atOnce ? 1 : 0] += System.nanoTime() - t0;
+                assertTrue(written.stream().allMatch(ItemResult::isSuccess), written.toString());
+            } finally {
+                FaceUniqueIndexes.claimsAtOnce = true;
+            }
+            // each key owned once: the other server is refused one of them
+            assertThrows(UniqueIndexViolation.class, () -> create(cb, item("x", "y", "w0-17")));
+        }
+        System.out.printf("BENCH unique-batch-claims keys=50 one_by_one_ms=%.1f at_once_ms=%.1f (%s, 2 batches each)%n",
+                nanos[0] / 2e6, nanos[1] / 2e6, getClass().getSimpleName());
+        System.out.printf("RATIO unique-batch-claims-one-by-one-over-at-once %.2f%n", (double) nanos[0] / nanos[1]);
+    }
+
     @Test
     void racingWritersInManyPartitionsThroughBothServersHaveExactlyOneWinner() throws Exception {
         assertTrue(on(a).addUniqueIndex(tags(false)));

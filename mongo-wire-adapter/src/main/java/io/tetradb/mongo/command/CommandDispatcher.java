@@ -232,7 +232,7 @@ public final class CommandDispatcher implements AutoCloseable {
             if (!name.equals("getLastRequestStatistics")) {
                 connection.lastRequest(name, ctx.requestCharge());
             }
-            return reply;
+            return SharedEngineUnavailable.promote(name, reply, command); // a write batch that did nothing, retriable
         } catch (io.tetradb.mongo.txn.TransactionError e) {
             if (txn != null) {
                 TransactionCommands.abortAfterError(transactions, command, owner);
@@ -243,6 +243,12 @@ public final class CommandDispatcher implements AutoCloseable {
             return Replies.error(e.code(), e.getMessage(), e.extra());
         } catch (StoreException e) {
             MongoError m = MongoErrors.of(e);
+            if (e instanceof io.tetradb.core.storage.StorageUnavailableException) { // nothing done: mongod's labels
+                if (txn != null) {
+                    TransactionCommands.abortAfterError(transactions, command);
+                }
+                return Replies.error(m.code(), m.getMessage(), SharedEngineUnavailable.labels(command));
+            }
             return Replies.error(m.code(), m.getMessage(), null);
         } catch (CosmosException e) {
             return Replies.error(codeFor(e.getStatusCode()), e.getMessage(), null);

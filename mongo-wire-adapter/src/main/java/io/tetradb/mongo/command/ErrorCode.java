@@ -189,6 +189,7 @@ public enum ErrorCode {
     UNSUPPORTED_OP_QUERY_COMMAND(352, "UnsupportedOpQueryCommand"),
     REQUEST_RATE_TOO_LARGE(16500, "RequestRateTooLarge"),
     EXCEEDED_TIME_LIMIT(262, "ExceededTimeLimit"), // a write whose outcome a shared engine could not settle
+    PRIMARY_STEPPED_DOWN(189, "PrimarySteppedDown"), // a shared engine could not serve: nothing done, retriable
     INGRESS_REQUEST_RATE_LIMIT_EXCEEDED(462, "IngressRequestRateLimitExceeded"),
     DUPLICATE_KEY(11000, "DuplicateKey"),
     BSON_OBJECT_TOO_LARGE(10334, "BSONObjectTooLarge"),

@@ -27,6 +27,10 @@ public final class MongoErrors {
             // apply the write twice or report its own insert as a duplicate key
             return new MongoError(ErrorCode.EXCEEDED_TIME_LIMIT, u.getMessage());
         }
+        if (e instanceof io.tetradb.core.storage.StorageUnavailableException u) {
+            // --storage cassandra: too few replicas, a read timed out, nothing done (SharedEngineUnavailable)
+            return new MongoError(ErrorCode.PRIMARY_STEPPED_DOWN, u.getMessage());
+        }
         if (e instanceof StoreException s) {
             String message = s.status() == Status.REQUEST_ENTITY_TOO_LARGE
                     ? "document too large for this server's store: " + s.getMessage() : s.getMessage();

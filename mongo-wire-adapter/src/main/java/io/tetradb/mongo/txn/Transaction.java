@@ -205,6 +205,10 @@ public final class Transaction {
                     // may be retried (TransientTransactionError, which withTransaction acts on)
                     throw new TransactionError(ErrorCode.REQUEST_RATE_TOO_LARGE,
                             io.tetradb.mongo.command.MongoErrors.of(e).getMessage(), true);
+                } catch (io.tetradb.core.storage.StorageUnavailableException e) {
+                    // --storage cassandra: refused before anything applied (too few replicas, a read timed out): the
+                    // whole transaction may be run again, as after mongod's retriable errors in a transaction
+                    throw new TransactionError(ErrorCode.PRIMARY_STEPPED_DOWN, e.getMessage(), true);
                 } catch (StoreException e) {
                     throw new TransactionError(e.status() == Status.REQUEST_ENTITY_TOO_LARGE
                             || e.status() == Status.BAD_REQUEST ? ErrorCode.TRANSACTION_TOO_LARGE

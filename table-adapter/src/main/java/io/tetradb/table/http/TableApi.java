@@ -68,6 +68,8 @@ final class TableApi {
         } catch (io.tetradb.core.throughput.RequestRateTooLargeException e) { // a path without its own translation
             answer = Errors.of(new io.tetradb.table.model.TableThrottledException(e.retryAfterMillis(), e.getMessage()),
                     MetadataLevel.of(r)).header("x-ms-retry-after-ms", Long.toString(e.retryAfterMillis()));
+        } catch (io.tetradb.core.storage.StorageUnavailableException e) { // a path without its own translation
+            answer = Errors.of(io.tetradb.table.store.Table.serverBusy(e), MetadataLevel.of(r));
         } catch (RuntimeException e) {
             LOG.error("{} {} failed", r.method(), r.rawPath(), e);
             answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));

@@ -526,6 +526,12 @@ public final class Table {
                 "The update condition specified in the request was not satisfied.");
     }
 
+    /** Azure's 503 ServerBusy (which its SDKs retry) for a request a shared engine could not serve, nothing done. */
+    public static TableException serverBusy(StoreException e) {
+        return new TableException(503, "ServerBusy", "The server is currently unable to receive requests. Please "
+                + "retry your request. (" + e.getMessage() + ")");
+    }
+
     /** A core failure in Tables' terms. */
     static TableException translate(StoreException e) {
         if (e instanceof io.tetradb.core.throughput.RequestRateTooLargeException t) {
@@ -534,6 +540,9 @@ public final class Table {
         if (e instanceof io.tetradb.core.storage.WriteOutcomeUnknownException) { // --storage cassandra: applied or not
             return new TableException(500, "OperationTimedOut", "Operation could not be completed within the specified "
                     + "time; whether it was applied is unknown: read the entity before retrying.");
+        }
+        if (e instanceof io.tetradb.core.storage.StorageUnavailableException) { // --storage cassandra: nothing done
+            return serverBusy(e);
         }
         return switch (e.status()) {
             case 404 -> new TableException(404, "ResourceNotFound", "The specified resource does not exist.");
