@@ -23,6 +23,8 @@ package io.tetradb.core.item;
  * entries  := (key value)* in the item's own field order; key := varint n · n bytes UTF-8
  * offsets  := for each field in unsigned UTF-8 byte order of its key: where its key starts, from the first entry
  * </pre>
+ * The keys of one object are distinct: the tree writer writes a map, the stream writer refuses a repeated name, and
+ * the tree decoder relies on it (core-read: it appends each field without looking its name up).
  */
 public final class BinaryItemFormat {
     static final int NULL = 0x01;

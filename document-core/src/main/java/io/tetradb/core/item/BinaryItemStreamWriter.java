@@ -14,7 +14,7 @@ import static io.tetradb.core.item.BinaryItemFormat.*;
  * ({@link DuplicateFieldException}): a tree keeps one of them, so the caller decides (the faces fall back to their
  * tree). Not thread-safe; reusable after {@link #reset()}.
  */
-public final class BinaryItemStreamWriter {
+public final class BinaryItemStreamWriter extends ItemOutput {
     /** Two fields of one object have the same name. */
     public static final class DuplicateFieldException extends IllegalArgumentException {
         public DuplicateFieldException(String message) {
@@ -22,8 +22,6 @@ public final class BinaryItemStreamWriter {
         }
     }
 
-    private byte[] buf;
-    private int len;
     private final int maxDepth;
     /** Open containers: where each one's tag is, and where its key offsets start in {@link #keys}. */
     private int[] tagAt = new int[16];
@@ -35,7 +33,7 @@ public final class BinaryItemStreamWriter {
     private int keysTop;
 
     public BinaryItemStreamWriter(int initialCapacity, int maxDepth) {
-        this.buf = new byte[Math.max(16, initialCapacity)];
+        super(initialCapacity);
         this.maxDepth = maxDepth;
     }
 
@@ -93,10 +91,7 @@ public final class BinaryItemStreamWriter {
     /** The next field's name as UTF-8 bytes. */
     public void name(byte[] utf8, int off, int n) {
         key();
-        varint(n);
-        ensure(n);
-        System.arraycopy(utf8, off, buf, len, n);
-        len += n;
+        utf8(utf8, off, n);
     }
 
     private void key() {
@@ -146,7 +141,7 @@ public final class BinaryItemStreamWriter {
         long[] pre = prefixes;
         for (int k = 0; k < n; k++) {
             int off = keys[base + k];
-            long p = keyPrefix(start + off);
+            long p = keyPrefix(buf, start + off);
             int j = k;
             while (j > 0 && compareKeys(pre[j - 1], start + order[j - 1], p, start + off) > 0) {
                 order[j] = order[j - 1];
@@ -186,41 +181,9 @@ public final class BinaryItemStreamWriter {
     /** Key prefixes of the object being closed (scratch for {@link #endObject}). */
     private long[] prefixes = new long[16];
 
-    /**
-     * The key at {@code at}'s first 8 bytes, big-endian, zero-padded: prefixes ordered as unsigned numbers order the
-     * keys as their bytes do, except on a tie (then the whole keys decide).
-     */
-    private long keyPrefix(int at) {
-        long kv = BinaryItemReader.varintAt(buf, at);
-        int from = (int) (kv >>> 32);
-        int n = (int) kv;
-        if (n >= 8) {
-            return Long.reverseBytes(Bytes.i64(buf, from));
-        }
-        if (n == 0) {
-            return 0;
-        }
-        if (from + 8 <= buf.length) { // the bytes past the key are masked off
-            return Long.reverseBytes(Bytes.i64(buf, from)) & (-1L << (64 - 8 * n));
-        }
-        long p = 0;
-        for (int i = 0; i < n; i++) {
-            p |= (buf[from + i] & 0xFFL) << (56 - 8 * i);
-        }
-        return p;
-    }
-
     private int compareKeys(long prefixA, int a, long prefixB, int b) {
         int c = Long.compareUnsigned(prefixA, prefixB);
         return c != 0 ? c : compareKeys(a, b);
-    }
-
-    private int compareKeys(int a, int b) {
-        long ka = BinaryItemReader.varintAt(buf, a);
-        long kb = BinaryItemReader.varintAt(buf, b);
-        int sa = (int) (ka >>> 32);
-        int sb = (int) (kb >>> 32);
-        return Arrays.compareUnsigned(buf, sa, sa + (int) ka, buf, sb, sb + (int) kb);
     }
 
     /** Moves {@code [from, len)} up by {@code by} bytes. */
@@ -244,10 +207,7 @@ public final class BinaryItemStreamWriter {
 
     public void int32(int v) {
         value();
-        ensure(5);
-        buf[len++] = INT32;
-        Bytes.putI32(buf, len, v);
-        len += 4;
+        fixed32(INT32, v);
     }
 
     public void int64(long v) {
@@ -262,39 +222,33 @@ public final class BinaryItemStreamWriter {
 
     public void float32(float v) {
         value();
-        ensure(5);
-        buf[len++] = FLOAT;
-        Bytes.putI32(buf, len, Float.floatToRawIntBits(v));
-        len += 4;
+        fixed32(FLOAT, Float.floatToRawIntBits(v));
     }
 
     public void bigInteger(BigInteger v) {
         value();
-        put(BIG_INTEGER);
-        bytes(v.toByteArray());
+        putBigInteger(v);
     }
 
     public void bigDecimal(BigDecimal v) {
         value();
-        decimal(BIG_DECIMAL, v);
+        putDecimal(BIG_DECIMAL, v);
     }
 
     public void decimal128(BigDecimal v) {
         value();
-        decimal(DECIMAL128, v);
+        putDecimal(DECIMAL128, v);
     }
 
     /** Decimal128 NaN (0), +Infinity (1) or -Infinity (2). */
     public void decimal128Special(int kind) {
         value();
-        put(DECIMAL128_SPECIAL);
-        put(kind);
+        putDecimal128Special(kind);
     }
 
     public void string(String s) {
         value();
-        put(STRING);
-        utf8(s);
+        putString(s);
     }
 
     /** A string given as UTF-16 units (a JSON parser's text buffer): no String made. */
@@ -334,48 +288,28 @@ public final class BinaryItemStreamWriter {
     public void string(byte[] utf8, int off, int n) {
         value();
         put(STRING);
-        varint(n);
-        ensure(n);
-        System.arraycopy(utf8, off, buf, len, n);
-        len += n;
+        utf8(utf8, off, n);
     }
 
     /** 100 ns ticks since 1970 UTC; {@code offsetMinutes} {@code DateTimeNode.NO_OFFSET} when there is none. */
     public void dateTime(long ticks, int offsetMinutes) {
         value();
-        boolean offset = offsetMinutes != io.tetradb.core.value.DateTimeNode.NO_OFFSET;
-        fixed64(offset ? DATE_TIME_OFFSET : DATE_TIME, ticks);
-        if (offset) {
-            ensure(2);
-            Bytes.putI16(buf, len, offsetMinutes);
-            len += 2;
-        }
+        putDateTime(ticks, offsetMinutes);
     }
 
     public void binary(int subtype, byte[] bytes) {
         value();
-        put(BINARY);
-        put(subtype);
-        bytes(bytes);
+        putBinary(subtype, bytes);
     }
 
     public void objectId(byte[] twelve) {
         value();
-        ensure(13);
-        buf[len++] = OBJECT_ID;
-        System.arraycopy(twelve, 0, buf, len, 12);
-        len += 12;
+        putObjectId(twelve);
     }
 
     public void uuid(long mostSignificant, long leastSignificant) {
         value();
-        ensure(17);
-        buf[len++] = (byte) BinaryItemFormat.UUID;
-        for (long v : new long[]{mostSignificant, leastSignificant}) {
-            for (int i = 0; i < 8; i++) {
-                buf[len++] = (byte) (v >>> (56 - 8 * i));
-            }
-        }
+        putUuid(mostSignificant, leastSignificant);
     }
 
     public void timestamp(long v) {
@@ -385,9 +319,7 @@ public final class BinaryItemStreamWriter {
 
     public void regex(String pattern, String options) {
         value();
-        put(REGEX);
-        utf8(pattern);
-        utf8(options);
+        putRegex(pattern, options);
     }
 
     public void minKey() {
@@ -402,24 +334,8 @@ public final class BinaryItemStreamWriter {
 
     /** A whole value of the typed model given as a tree (a face's typed scalar, or a container). */
     public void value(com.fasterxml.jackson.databind.JsonNode v) {
-        switch (io.tetradb.core.value.ValueType.of(v)) {
-            case NULL -> nullValue();
-            case BOOLEAN -> bool(v.booleanValue());
-            case INT32 -> int32(v.intValue());
-            case INT64 -> int64(v.longValue());
-            case DOUBLE -> float64(v.doubleValue());
-            case FLOAT -> float32(v.floatValue());
-            case BIG_INTEGER -> bigInteger(v.bigIntegerValue());
-            case BIG_DECIMAL -> bigDecimal(v.decimalValue());
-            case DECIMAL128 -> {
-                if (v instanceof io.tetradb.core.value.Decimal128Node) {
-                    decimal128(v.decimalValue());
-                } else {
-                    double d = v.doubleValue();
-                    decimal128Special(Double.isNaN(d) ? 0 : d > 0 ? 1 : 2);
-                }
-            }
-            case STRING -> string(v.textValue());
+        io.tetradb.core.value.ValueType type = io.tetradb.core.value.ValueType.of(v);
+        switch (type) {
             case ARRAY -> {
                 startArray();
                 for (com.fasterxml.jackson.databind.JsonNode e : v) {
@@ -437,97 +353,13 @@ public final class BinaryItemStreamWriter {
                 }
                 endObject();
             }
-            case DATE_TIME -> {
-                io.tetradb.core.value.DateTimeNode d = (io.tetradb.core.value.DateTimeNode) v;
-                dateTime(d.ticks(), d.hasOffset() ? d.offsetMinutes() : io.tetradb.core.value.DateTimeNode.NO_OFFSET);
+            default -> {
+                if (type == io.tetradb.core.value.ValueType.UNDEFINED) {
+                    throw new IllegalArgumentException("an item cannot hold " + v.getNodeType());
+                }
+                value();
+                scalar(type, v); // core-read: the output both writers share
             }
-            case BINARY -> binary(((io.tetradb.core.value.BinaryDataNode) v).subtype(),
-                    ((io.tetradb.core.value.BinaryDataNode) v).bytes());
-            case OBJECT_ID -> objectId(((io.tetradb.core.value.ObjectIdNode) v).bytes());
-            case UUID -> {
-                java.util.UUID u = ((io.tetradb.core.value.UuidNode) v).uuid();
-                uuid(u.getMostSignificantBits(), u.getLeastSignificantBits());
-            }
-            case TIMESTAMP -> timestamp(((io.tetradb.core.value.TimestampNode) v).value());
-            case REGEX -> regex(((io.tetradb.core.value.RegexNode) v).pattern(),
-                    ((io.tetradb.core.value.RegexNode) v).options());
-            case MIN_KEY -> minKey();
-            case MAX_KEY -> maxKey();
-            default -> throw new IllegalArgumentException("an item cannot hold " + v.getNodeType());
-        }
-    }
-
-    // ---- bytes
-
-    private void decimal(int tag, BigDecimal d) {
-        put(tag);
-        int scale = d.scale();
-        varint((scale << 1) ^ (scale >> 31));
-        bytes(d.unscaledValue().toByteArray());
-    }
-
-    private void utf8(String s) {
-        int n = s.length();
-        int i = 0;
-        ensure(5 + n);
-        int at = len + varintLength(n);
-        while (i < n && s.charAt(i) < 0x80) {
-            buf[at + i] = (byte) s.charAt(i);
-            i++;
-        }
-        if (i == n) {
-            varint(n);
-            len += n;
-            return;
-        }
-        bytes(Utf8.encode(s));
-    }
-
-    private void bytes(byte[] b) {
-        varint(b.length);
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
-    }
-
-    private void fixed64(int tag, long v) {
-        ensure(9);
-        buf[len++] = (byte) tag;
-        Bytes.putI64(buf, len, v);
-        len += 8;
-    }
-
-    private void varint(int v) {
-        ensure(5);
-        len = writeVarint(len, v);
-    }
-
-    private int writeVarint(int at, int v) {
-        while ((v & ~0x7F) != 0) {
-            buf[at++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        buf[at++] = (byte) v;
-        return at;
-    }
-
-    private static int varintLength(int v) {
-        int n = 1;
-        while ((v & ~0x7F) != 0) {
-            v >>>= 7;
-            n++;
-        }
-        return n;
-    }
-
-    private void put(int b) {
-        ensure(1);
-        buf[len++] = (byte) b;
-    }
-
-    private void ensure(int n) {
-        if (len + n > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
         }
     }
 }

@@ -1,33 +1,21 @@
 package io.tetradb.core.item;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.tetradb.core.value.BinaryDataNode;
-import io.tetradb.core.value.DateTimeNode;
-import io.tetradb.core.value.Decimal128Node;
-import io.tetradb.core.value.MaxKeyNode;
-import io.tetradb.core.value.MinKeyNode;
-import io.tetradb.core.value.ObjectIdNode;
-import io.tetradb.core.value.RegexNode;
-import io.tetradb.core.value.TimestampNode;
-import io.tetradb.core.value.UuidNode;
 import io.tetradb.core.value.ValueType;
 
-import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.UnaryOperator;
 
 import static io.tetradb.core.item.BinaryItemFormat.*;
 
 /**
  * Writes typed value trees in the {@link BinaryItemFormat}. One writer reuses its buffer across items (not
- * thread-safe); {@link #encode(JsonNode)} is the one-off form.
+ * thread-safe); {@link #encode(JsonNode)} is the one-off form. Scalars, strings and the key order are written by
+ * {@link ItemOutput}, which {@link BinaryItemStreamWriter} shares.
  */
-public final class BinaryItemWriter {
-    private byte[] buf;
-    private int len;
+public final class BinaryItemWriter extends ItemOutput {
     /** Per object being written: entry offsets, then the sort permutation (reused, grown as needed). */
     private int[] scratch = new int[64];
     private int scratchTop;
@@ -50,7 +38,7 @@ public final class BinaryItemWriter {
      *                form, as the JSON-text format always did); null refuses them
      */
     public BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign) {
-        this.buf = new byte[Math.max(16, initialCapacity)];
+        super(initialCapacity);
         this.maxDepth = maxDepth;
         this.foreign = foreign;
     }
@@ -104,37 +92,6 @@ public final class BinaryItemWriter {
         }
         int at = len;
         switch (type) {
-            case NULL -> put(NULL);
-            case BOOLEAN -> put(v.booleanValue() ? TRUE : FALSE);
-            case INT32 -> {
-                ensure(5);
-                buf[len++] = INT32;
-                Bytes.putI32(buf, len, v.intValue());
-                len += 4;
-            }
-            case INT64 -> fixed64(INT64, v.longValue());
-            case DOUBLE -> fixed64(DOUBLE, Double.doubleToRawLongBits(v.doubleValue()));
-            case FLOAT -> {
-                ensure(5);
-                buf[len++] = FLOAT;
-                Bytes.putI32(buf, len, Float.floatToRawIntBits(v.floatValue()));
-                len += 4;
-            }
-            case BIG_INTEGER -> {
-                put(BIG_INTEGER);
-                bytes(v.bigIntegerValue().toByteArray());
-            }
-            case BIG_DECIMAL -> decimal(BIG_DECIMAL, v.decimalValue());
-            case DECIMAL128 -> {
-                if (v instanceof Decimal128Node) {
-                    decimal(DECIMAL128, v.decimalValue());
-                } else {
-                    double d = v.doubleValue();
-                    put(DECIMAL128_SPECIAL);
-                    put(Double.isNaN(d) ? 0 : d > 0 ? 1 : 2);
-                }
-            }
-            case STRING -> string(v.textValue());
             case ARRAY -> {
                 checkDepth(depth);
                 array(v, depth);
@@ -143,40 +100,12 @@ public final class BinaryItemWriter {
                 checkDepth(depth);
                 object(v, depth);
             }
-            case DATE_TIME -> {
-                DateTimeNode d = (DateTimeNode) v;
-                fixed64(d.hasOffset() ? DATE_TIME_OFFSET : DATE_TIME, d.ticks());
-                if (d.hasOffset()) {
-                    ensure(2);
-                    Bytes.putI16(buf, len, d.offsetMinutes());
-                    len += 2;
+            case UNDEFINED -> throw new IllegalArgumentException("an item cannot hold an undefined value");
+            default -> {
+                if (!scalar(type, v)) { // core-read: the scalars are written by the output both writers share
+                    throw new AssertionError(v);
                 }
             }
-            case BINARY -> {
-                BinaryDataNode b = (BinaryDataNode) v;
-                put(BINARY);
-                put(b.subtype());
-                bytes(b.bytes());
-            }
-            case OBJECT_ID -> raw(OBJECT_ID, ((ObjectIdNode) v).bytes());
-            case UUID -> {
-                UUID u = ((UuidNode) v).uuid();
-                ensure(17);
-                buf[len++] = (byte) BinaryItemFormat.UUID;
-                putBigEndian(u.getMostSignificantBits());
-                putBigEndian(u.getLeastSignificantBits());
-            }
-            case TIMESTAMP -> fixed64(TIMESTAMP, ((TimestampNode) v).value());
-            case REGEX -> {
-                RegexNode r = (RegexNode) v;
-                put(REGEX);
-                utf8(r.pattern());
-                utf8(r.options());
-            }
-            case MIN_KEY -> put(MIN_KEY);
-            case MAX_KEY -> put(MAX_KEY);
-            case UNDEFINED -> throw new IllegalArgumentException("an item cannot hold an undefined value");
-            default -> throw new AssertionError(v);
         }
         if (terms != null && type != ValueType.OBJECT && type != ValueType.ARRAY) {
             terms.scalar(at);
@@ -275,35 +204,6 @@ public final class BinaryItemWriter {
     /** The prefixes in sorted order while one object's permutation is sorted. */
     private long[] sortPrefixes = new long[16];
 
-    /**
-     * The first 8 bytes of the key written at {@code at} (varint length · UTF-8), big-endian, zero-padded: prefixes
-     * ordered as unsigned numbers order the keys as their bytes do, except on a tie (then the whole keys decide).
-     */
-    static long keyPrefix(byte[] buf, int at) {
-        long kv = BinaryItemReader.varintAt(buf, at);
-        int from = (int) (kv >>> 32);
-        int n = (int) kv;
-        if (n >= 8) {
-            return Long.reverseBytes(Bytes.i64(buf, from));
-        }
-        long prefix = 0;
-        for (int i = 0; i < n; i++) {
-            prefix |= (buf[from + i] & 0xFFL) << (56 - 8 * i);
-        }
-        return prefix;
-    }
-
-    /** Compares the keys written at {@code a} and {@code b} (varint length · UTF-8) by unsigned bytes. */
-    private int compareKeys(int a, int b) {
-        long ka = BinaryItemReader.varintAt(buf, a);
-        long kb = BinaryItemReader.varintAt(buf, b);
-        int la = (int) ka;
-        int lb = (int) kb;
-        int sa = (int) (ka >>> 32);
-        int sb = (int) (kb >>> 32);
-        return Arrays.compareUnsigned(buf, sa, sa + la, buf, sb, sb + lb);
-    }
-
     private void array(JsonNode a, int depth) {
         ensure(1 + 4 + 5);
         buf[len++] = ARRAY;
@@ -320,129 +220,5 @@ public final class BinaryItemWriter {
             terms.leaveArray();
         }
         Bytes.putI32(buf, sizeAt, len - sizeAt - 4);
-    }
-
-    private void decimal(int tag, BigDecimal d) {
-        put(tag);
-        int scale = d.scale();
-        varint((scale << 1) ^ (scale >> 31));
-        bytes(d.unscaledValue().toByteArray());
-    }
-
-    private void string(String s) {
-        put(STRING);
-        utf8(s);
-    }
-
-    /** Strings at least this long are checked for ASCII by the JDK's encoder rather than char by char. */
-    static final int LONG_STRING = 24;
-
-    /** varint length · UTF-8; ASCII (the common case) written straight into the buffer without a copy. */
-    private void utf8(String s) {
-        int n = s.length();
-        int lengthBytes = n < (1 << 7) ? 1 : n < (1 << 14) ? 2 : n < (1 << 21) ? 3 : n < (1 << 28) ? 4 : 5;
-        ensure(lengthBytes + n);
-        int at = len + lengthBytes;
-        if (n >= LONG_STRING && asciiCopied(s, n, at)) {
-            varint(n);
-            len += n;
-            return;
-        }
-        int i = 0;
-        byte[] b = buf;
-        while (i < n) {
-            char c = s.charAt(i);
-            if (c >= 0x80) {
-                break;
-            }
-            b[at + i] = (byte) c;
-            i++;
-        }
-        if (i == n) {
-            varint(n);
-            len += n;
-            return;
-        }
-        bytes(Utf8.encode(s));
-    }
-
-    /**
-     * core-write: copies a long ASCII string's bytes to {@code at} and returns true, or returns false (nothing
-     * promised about {@code buf[at..]}). The JDK encodes a Latin-1 string to UTF-8 with one vectorised check and one
-     * copy, where the char loop costs ~1 ns a char (a 1 KiB item's filler was a sixth of a batched create's Java).
-     * Its output is the string's bytes exactly when it has one byte per char and holds no '?': every other char takes
-     * two or more bytes, except a lone surrogate, which the JDK replaces by '?' (this store keeps it, {@link Utf8}).
-     */
-    private boolean asciiCopied(String s, int n, int at) {
-        byte[] u = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        if (u.length != n || holdsQuestionMark(u)) {
-            return false;
-        }
-        System.arraycopy(u, 0, buf, at, n);
-        return true;
-    }
-
-    /** True when {@code u} holds the byte '?' (eight bytes at a time: a zero byte of {@code word ^ '?'*8}). */
-    private static boolean holdsQuestionMark(byte[] u) {
-        int i = 0;
-        for (; i + 8 <= u.length; i += 8) {
-            long x = Bytes.i64(u, i) ^ 0x3F3F3F3F3F3F3F3FL;
-            if (((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0) {
-                return true;
-            }
-        }
-        for (; i < u.length; i++) {
-            if (u[i] == '?') {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void bytes(byte[] b) {
-        varint(b.length);
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
-    }
-
-    private void raw(int tag, byte[] b) {
-        ensure(1 + b.length);
-        buf[len++] = (byte) tag;
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
-    }
-
-    private void fixed64(int tag, long v) {
-        ensure(9);
-        buf[len++] = (byte) tag;
-        Bytes.putI64(buf, len, v);
-        len += 8;
-    }
-
-    private void putBigEndian(long v) {
-        for (int i = 0; i < 8; i++) {
-            buf[len++] = (byte) (v >>> (56 - 8 * i));
-        }
-    }
-
-    private void varint(int v) {
-        ensure(5);
-        while ((v & ~0x7F) != 0) {
-            buf[len++] = (byte) ((v & 0x7F) | 0x80);
-            v >>>= 7;
-        }
-        buf[len++] = (byte) v;
-    }
-
-    private void put(int b) {
-        ensure(1);
-        buf[len++] = (byte) b;
-    }
-
-    private void ensure(int n) {
-        if (len + n > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
-        }
     }
 }

@@ -13,33 +13,50 @@ import java.util.Set;
 
 /**
  * The fields of an object decoded from a TB1 item: the map under the {@code ObjectNode} a point read gives its
- * caller. Insertion-ordered like the {@code LinkedHashMap} Jackson uses, but held in parallel arrays (names, values,
- * name hashes) with an open-addressing index of positions once an object has more than {@value #LINEAR} fields,
+ * caller. Insertion-ordered like the {@code LinkedHashMap} Jackson uses, but held in parallel arrays (names, values)
+ * with an open-addressing index of positions once an object has more than {@value #LINEAR} fields,
  * instead of one entry object per field: building the read's tree put every field through {@code HashMap.putVal}
  * and a new {@code LinkedHashMap.Entry}, about a third of the build. A full {@link Map}: the caller may change the
  * node as any other (put, remove, iterate and remove), and equals/hashCode are {@link AbstractMap}'s, so it equals a
- * {@code LinkedHashMap} of the same fields. Not thread-safe, as Jackson's nodes are not.
+ * {@code LinkedHashMap} of the same fields. Not thread-safe for changes, as Jackson's nodes are not; concurrent
+ * readers of an unchanged object are safe (its index is built on the first lookup and published whole).
+ *
+ * <p>core-read: a decoded object is filled by {@link #append} (the format's names are distinct within an object, so no
+ * lookup per field) and its index is built only when a name is first looked up: a reader that iterates, serialises or
+ * copies the item never pays for it; the names' hashes are the Strings' own (cached in them).
  */
 final class ItemFields extends AbstractMap<String, JsonNode> {
-    /** Up to this many fields a lookup scans the hashes; beyond, the index is kept. */
+    /** Up to this many fields a lookup scans the names; beyond, the index is built and kept. */
     static final int LINEAR = 8;
 
     private String[] names;
     private JsonNode[] values;
-    private int[] hashes;
     private int size;
-    /** Slot → position + 1 (0: empty); null while the object has at most {@link #LINEAR} fields. */
-    private int[] index;
+    /** The index of positions, or null until a lookup needs one (and after a change that moved positions). */
+    private Index index;
     private int modCount;
+    /** core-read: whether a name starting with '_' was appended (a system property may be there already). */
+    private boolean underscored;
+
+    /**
+     * Slot → position + 1 (0: empty), sized for the arrays' capacity. Built in its constructor, so a reader that sees
+     * the reference sees the slots filled (final field semantics), whichever thread built it.
+     */
+    private static final class Index {
+        final int[] slots;
+
+        Index(String[] names, int size, int capacity) {
+            slots = new int[tableSize(capacity)];
+            for (int i = 0; i < size; i++) {
+                place(slots, spread(hash(names[i])), i);
+            }
+        }
+    }
 
     ItemFields(int capacity) {
         int n = Math.max(2, capacity);
         names = new String[n];
         values = new JsonNode[n];
-        hashes = new int[n];
-        if (n > LINEAR) {
-            index = new int[tableSize(n)];
-        }
     }
 
     private static int tableSize(int fields) {
@@ -54,46 +71,75 @@ final class ItemFields extends AbstractMap<String, JsonNode> {
         return h ^ (h >>> 16);
     }
 
+    private static void place(int[] slots, int spreadHash, int position) {
+        int mask = slots.length - 1;
+        int s = spreadHash & mask;
+        while (slots[s] != 0) {
+            s = (s + 1) & mask;
+        }
+        slots[s] = position + 1;
+    }
+
     private int find(Object key) {
-        int h = hash(key);
-        if (index == null) {
+        if (size <= LINEAR && index == null) {
             for (int i = 0; i < size; i++) {
-                if (hashes[i] == h && Objects.equals(names[i], key)) {
+                String n = names[i];
+                if (n == key || (n != null && n.equals(key))) {
                     return i;
                 }
             }
             return -1;
         }
-        int mask = index.length - 1;
+        Index x = index;
+        if (x == null) {
+            x = new Index(names, size, names.length);
+            index = x;
+        }
+        int[] slots = x.slots;
+        int h = hash(key);
+        int mask = slots.length - 1;
         for (int s = spread(h) & mask; ; s = (s + 1) & mask) {
-            int p = index[s];
+            int p = slots[s];
             if (p == 0) {
                 return -1;
             }
-            if (hashes[p - 1] == h && Objects.equals(names[p - 1], key)) {
+            String n = names[p - 1];
+            if (n == key || (n != null && hash(n) == h && n.equals(key))) {
                 return p - 1;
             }
         }
     }
 
-    private void indexPosition(int position) {
-        int mask = index.length - 1;
-        int s = spread(hashes[position]) & mask;
-        while (index[s] != 0) {
-            s = (s + 1) & mask;
+    /**
+     * core-read: adds a field the caller knows is not there yet (a decoded object's names are distinct), without
+     * looking it up.
+     */
+    void append(String key, JsonNode value) {
+        if (size == names.length) {
+            grow();
         }
-        index[s] = position + 1;
+        names[size] = key;
+        values[size] = value;
+        if (index != null) {
+            place(index.slots, spread(hash(key)), size);
+        }
+        if (key != null && !key.isEmpty() && key.charAt(0) == '_') {
+            underscored = true;
+        }
+        size++;
+        modCount++;
     }
 
-    private void reindex() {
-        if (size <= LINEAR && names.length <= LINEAR) {
-            index = null;
-            return;
-        }
-        index = new int[tableSize(Math.max(size, names.length))];
-        for (int i = 0; i < size; i++) {
-            indexPosition(i);
-        }
+    /** core-read: true when no name appended by {@link #append} starts with '_' (so no system property is here). */
+    boolean noUnderscoredNames() {
+        return !underscored;
+    }
+
+    private void grow() {
+        int n = names.length * 2;
+        names = java.util.Arrays.copyOf(names, n);
+        values = java.util.Arrays.copyOf(values, n);
+        index = null; // sized for the old capacity: built again when next needed
     }
 
     @Override
@@ -116,23 +162,15 @@ final class ItemFields extends AbstractMap<String, JsonNode> {
             return old;
         }
         if (size == names.length) {
-            int n = names.length * 2;
-            names = java.util.Arrays.copyOf(names, n);
-            values = java.util.Arrays.copyOf(values, n);
-            hashes = java.util.Arrays.copyOf(hashes, n);
-            names[size] = key; // placed first, so that the new index holds it too
-            hashes[size] = hash(key);
-            values[size] = value;
-            size++;
-            modCount++;
-            reindex();
-            return null;
+            grow();
         }
         names[size] = key;
-        hashes[size] = hash(key);
         values[size] = value;
         if (index != null) {
-            indexPosition(size);
+            place(index.slots, spread(hash(key)), size);
+        }
+        if (key != null && !key.isEmpty() && key.charAt(0) == '_') {
+            underscored = true;
         }
         size++;
         modCount++;
@@ -154,14 +192,11 @@ final class ItemFields extends AbstractMap<String, JsonNode> {
         int tail = size - i - 1;
         System.arraycopy(names, i + 1, names, i, tail);
         System.arraycopy(values, i + 1, values, i, tail);
-        System.arraycopy(hashes, i + 1, hashes, i, tail);
         size--;
         names[size] = null;
         values[size] = null;
         modCount++;
-        if (index != null) {
-            reindex(); // positions after i moved down
-        }
+        index = null; // positions after i moved down: built again when next needed
     }
 
     @Override
@@ -170,9 +205,7 @@ final class ItemFields extends AbstractMap<String, JsonNode> {
         java.util.Arrays.fill(values, 0, size, null);
         size = 0;
         modCount++;
-        if (index != null) {
-            java.util.Arrays.fill(index, 0);
-        }
+        index = null;
     }
 
     @Override

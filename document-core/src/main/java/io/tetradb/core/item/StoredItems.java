@@ -1,6 +1,8 @@
 package io.tetradb.core.item;
 
+import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.nio.charset.StandardCharsets;
 
@@ -69,7 +71,8 @@ public final class StoredItems {
 
     /** The whole item, system properties included, as a tree. */
     public static ObjectNode parse(byte[] stored) {
-        return withTrailer(stored, BinaryItemReader.readObject(stored, HEADER));
+        TreeBuilder builder = TreeBuilder.forItem(false);
+        return withTrailer(stored, (ObjectNode) BinaryItemWalker.read(stored, HEADER, builder), builder.root());
     }
 
     /**
@@ -77,10 +80,14 @@ public final class StoredItems {
      * is made with room for it.
      */
     public static ObjectNode parseChange(byte[] stored) {
-        return withTrailer(stored, (ObjectNode) BinaryItemWalker.read(stored, HEADER, TreeBuilder.CHANGE));
+        TreeBuilder builder = TreeBuilder.forItem(true);
+        return withTrailer(stored, (ObjectNode) BinaryItemWalker.read(stored, HEADER, builder), builder.root());
     }
 
-    private static ObjectNode withTrailer(byte[] stored, ObjectNode item) {
+    /** The same node for every item: Jackson's text nodes are immutable. */
+    private static final TextNode ATTACHMENTS = TextNode.valueOf("attachments/");
+
+    private static ObjectNode withTrailer(byte[] stored, ObjectNode item, ItemFields fields) {
         int at = BinaryItemReader.skip(stored, HEADER);
         long v = BinaryItemReader.varintAt(stored, at);
         String rid = string(stored, v);
@@ -89,13 +96,22 @@ public final class StoredItems {
         String selfPrefix = FieldNames.name(stored, (int) (v >>> 32), (int) v); // the container's: decoded once
         at = (int) (v >>> 32) + (int) v;
         v = BinaryItemReader.varintAt(stored, at);
-        String etag = string(stored, v);
+        String etag = quoted(stored, v); // an etag is a quoted string, as in the JSON form
         at = (int) (v >>> 32) + (int) v;
         long ts = Bytes.i64(stored, at);
+        if (fields != null && fields.noUnderscoredNames()) {
+            // core-read: the user's fields hold none of these names (none starts with '_'): appended, no lookups
+            fields.append("_rid", TextNode.valueOf(rid));
+            fields.append("_self", TextNode.valueOf(selfPrefix + rid + "/"));
+            fields.append("_etag", TextNode.valueOf(etag));
+            fields.append("_attachments", ATTACHMENTS);
+            fields.append("_ts", LongNode.valueOf(ts));
+            return item;
+        }
         item.put("_rid", rid);
         item.put("_self", selfPrefix + rid + "/");
-        item.put("_etag", "\"" + etag + "\""); // an etag is a quoted string, as in the JSON form
-        item.put("_attachments", "attachments/");
+        item.put("_etag", etag);
+        item.set("_attachments", ATTACHMENTS);
         item.put("_ts", ts);
         return item;
     }
@@ -146,6 +162,17 @@ public final class StoredItems {
         String etag = string(stored, v);
         at = (int) (v >>> 32) + (int) v;
         return new Trailer(rid, selfPrefix, etag, Bytes.i64(stored, at));
+    }
+
+    /** The string at {@code v} (a varint's value and end) in double quotes, made in one copy. */
+    private static String quoted(byte[] b, long v) {
+        int from = (int) (v >>> 32);
+        int n = (int) v;
+        byte[] q = new byte[n + 2];
+        q[0] = '"';
+        System.arraycopy(b, from, q, 1, n);
+        q[n + 1] = '"';
+        return new String(q, StandardCharsets.UTF_8);
     }
 
     private static String string(byte[] b, long v) {

@@ -29,18 +29,38 @@ import java.util.UUID;
 
 /**
  * Builds a Jackson tree of the core's typed nodes from a TB1 value: what {@link BinaryItemReader#read} gives, through
- * the one TB1 decoder ({@link BinaryItemWalker}) that the faces' own builders use too.
+ * the one TB1 decoder ({@link BinaryItemWalker}) that the faces' own builders use too. The shared instances are
+ * stateless; a {@link #forItem} builder serves one item.
  */
 final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     static final TreeBuilder INSTANCE = new TreeBuilder(5);
-    /** For a change feed's item: room for {@code _lsn} too, put after the system properties. */
-    static final TreeBuilder CHANGE = new TreeBuilder(6);
 
     /** Fields put into the item (the top-level object) after it is read. */
     private final int appended;
+    /** core-read: whether to keep the item's own fields ({@link #root}) for the caller appending to them. */
+    private final boolean keepsRoot;
+    private ItemFields root;
 
     private TreeBuilder(int appended) {
+        this(appended, false);
+    }
+
+    private TreeBuilder(int appended, boolean keepsRoot) {
         this.appended = appended;
+        this.keepsRoot = keepsRoot;
+    }
+
+    /**
+     * core-read: a builder for one stored item that keeps its top-level fields, so the system properties are appended
+     * to them without a lookup each ({@link StoredItems}); {@code change}: room for {@code _lsn} too.
+     */
+    static TreeBuilder forItem(boolean change) {
+        return new TreeBuilder(change ? 6 : 5, true);
+    }
+
+    /** The fields of the top-level object built (kept by {@link #forItem} builders only). */
+    ItemFields root() {
+        return root;
     }
 
     @Override
@@ -143,12 +163,19 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     public Object startObject(int count, int depth) {
         // the item itself gets its five system properties (and a change's _lsn) put after it is read: room for them,
         // so the map never grows (growing it and its index for _lsn was a seventh of the feed processor's CPU)
-        return new ItemFields(depth == 1 ? count + appended : count);
+        if (depth != 1) {
+            return new ItemFields(count);
+        }
+        ItemFields fields = new ItemFields(count + appended);
+        if (keepsRoot) {
+            root = fields;
+        }
+        return fields;
     }
 
     @Override
     public void field(Object object, String name, JsonNode value, int depth) {
-        ((ItemFields) object).put(name, value);
+        ((ItemFields) object).append(name, value); // an object's names are distinct (BinaryItemFormat)
     }
 
     @Override

@@ -200,7 +200,7 @@ class BinaryItemStreamWriterTest {
     }
 
     /** Drives a tree through the event writer. */
-    private static void drive(JsonNode v, BinaryItemStreamWriter w) {
+    static void drive(JsonNode v, BinaryItemStreamWriter w) {
         switch (ValueType.of(v)) {
             case NULL -> w.nullValue();
             case BOOLEAN -> w.bool(v.booleanValue());

@@ -68,7 +68,7 @@ class BinaryItemWalkerTest {
     }
 
     /** Builds the core's nodes, as BinaryItemReader does. */
-    private static class Nodes implements BinaryItemWalker.Builder<JsonNode> {
+    static class Nodes implements BinaryItemWalker.Builder<JsonNode> {
         @Override
         public JsonNode nullValue() {
             return NullNode.getInstance();
