@@ -113,6 +113,36 @@ final class MongoAuthInputs {
         return saslContinue(requestId, conversationId, withoutProof + ",p=" + Base64.getEncoder().encodeToString(proof));
     }
 
+    /** One conversation as the fuzz builds it, with the right proof, then a {@code find}: whether it is served. */
+    boolean logsIn(java.net.InetSocketAddress target) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(target, 15_000);
+            s.setSoTimeout(15_000);
+            java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+            s.getOutputStream().write(saslStart(SASL_START_ID, "SCRAM-SHA-256", clientFirst(user)));
+            Object[] started = serverFirst(readReply(in));
+            if (started == null) {
+                return false;
+            }
+            s.getOutputStream().write(clientFinal(2, (Integer) started[0], (String) started[1], true, new Random(1)));
+            readReply(in);
+            s.getOutputStream().write(MongoFuzzInputs.msg(3, new BsonDocument("find", new BsonString("c"))
+                    .append("$db", new BsonString("canary"))));
+            byte[] reply = readReply(in);
+            RawBsonDocument doc = new RawBsonDocument(reply, 21, reply.length - 21);
+            return doc.getNumber("ok").doubleValue() == 1.0;
+        }
+    }
+
+    private static byte[] readReply(java.io.DataInputStream in) throws java.io.IOException {
+        byte[] header = new byte[4];
+        in.readFully(header);
+        int length = ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        byte[] reply = java.util.Arrays.copyOf(header, length);
+        in.readFully(reply, 4, length - 4);
+        return reply;
+    }
+
     /** RFC 5802's ClientProof: ClientKey XOR HMAC(StoredKey, AuthMessage). */
     private byte[] proof(String salt, int iterations, String authMessage) throws GeneralSecurityException {
         if (iterations < 1 || iterations > 100_000) {

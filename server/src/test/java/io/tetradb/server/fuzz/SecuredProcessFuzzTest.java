@@ -142,6 +142,8 @@ class SecuredProcessFuzzTest {
                     .get("ok", Number.class).intValue(), "the MongoDB driver with credentials is still served");
             MongoAuthInputs auth = new MongoAuthInputs(USER, PASSWORD);
             InetSocketAddress target = server.address("mongo");
+            assertTrue(auth.logsIn(target), "the fuzz's own SCRAM conversation with the right proof logs in, so the "
+                    + "inputs after it on its connection run authenticated");
             FuzzRun.measure(server, settings, "mongo-secured", () -> {
                 List<FuzzTally> tallies = new ArrayList<>();
                 MongoWireFuzzer plain = new MongoWireFuzzer(auth);
