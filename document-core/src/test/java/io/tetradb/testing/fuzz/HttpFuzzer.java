@@ -47,6 +47,13 @@ public final class HttpFuzzer {
     /** As above, from {@code threads} threads (a server in its own process is fuzzed from more to keep it busy). */
     public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
                                 FuzzSettings settings, Runnable realClient, int threads) throws Exception {
+        return run(face, target, preamble, seeds, settings, realClient, threads, javax.net.SocketFactory.getDefault());
+    }
+
+    /** As above, each connection made by {@code sockets} (an {@code SSLSocketFactory}: the inputs go inside TLS). */
+    public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
+                                FuzzSettings settings, Runnable realClient, int threads,
+                                javax.net.SocketFactory sockets) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
         AtomicLong sent = new AtomicLong();
         long deadline = System.nanoTime() + settings.budget().toNanos();
@@ -67,7 +74,7 @@ public final class HttpFuzzer {
                         synchronized (tally) {
                             tally.input();
                         }
-                        Outcome outcome = send(target, preamble, input);
+                        Outcome outcome = send(sockets, target, preamble, input);
                         synchronized (tally) {
                             switch (outcome) {
                                 case ANSWERED -> tally.answered();
@@ -96,16 +103,26 @@ public final class HttpFuzzer {
 
     private enum Outcome { ANSWERED, CLOSED, HUNG }
 
-    private static Outcome send(InetSocketAddress target, byte[] preamble, byte[] input) throws IOException {
-        try (Socket s = new Socket()) {
+    private static Outcome send(javax.net.SocketFactory sockets, InetSocketAddress target, byte[] preamble,
+                                byte[] input) throws IOException {
+        try (Socket s = sockets.createSocket()) {
             s.setSoLinger(true, 0); // no TIME_WAIT: the long form opens hundreds of thousands of connections
             s.connect(target, BOUND_MILLIS);
-            if (preamble != null && !exchangePreamble(s, preamble)) {
-                return Outcome.CLOSED;
+            try {
+                if (preamble != null && !exchangePreamble(s, preamble)) {
+                    return Outcome.CLOSED;
+                }
+            } catch (SocketTimeoutException e) {
+                return Outcome.HUNG;
+            } catch (IOException e) {
+                return Outcome.CLOSED; // a TLS handshake the server refused, or a reset
             }
+            s.setSoTimeout(BOUND_MILLIS); // a TLS handshake reads during the first write
             try {
                 s.getOutputStream().write(input);
                 s.getOutputStream().flush();
+            } catch (SocketTimeoutException e) {
+                return Outcome.HUNG; // the server never finished the TLS handshake
             } catch (IOException e) {
                 return Outcome.CLOSED; // the server closed while we were still sending (e.g. after a 413)
             }
@@ -119,7 +136,11 @@ public final class HttpFuzzer {
                 return Outcome.CLOSED;
             }
             try {
-                s.shutdownOutput();
+                try {
+                    s.shutdownOutput(); // over TLS: a close_notify, then the TCP half-close
+                } catch (UnsupportedOperationException tlsWithoutHalfClose) {
+                    // the answer or the server's read timeout ends it
+                }
                 s.setSoTimeout(BOUND_MILLIS);
                 return in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED;
             } catch (SocketTimeoutException e) {

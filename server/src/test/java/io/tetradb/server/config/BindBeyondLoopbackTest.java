@@ -51,7 +51,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (HTTP basic with the key as the password, or a Cosmos master-key signature). Without them the start is refused,
  * naming what is missing.
  */
-class BindBeyondLoopbackTest {
+public class BindBeyondLoopbackTest {
     private static final String COSMOS_KEY = newKey();
     private static final String TABLE_KEY = newKey();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -172,7 +172,7 @@ class BindBeyondLoopbackTest {
     }
 
     /** An address of this machine other than loopback (the test reaches the server through it). */
-    static InetAddress nonLoopbackAddress() throws Exception {
+    public static InetAddress nonLoopbackAddress() throws Exception {
         for (NetworkInterface nic : Collections.list(NetworkInterface.getNetworkInterfaces())) {
             if (!nic.isUp() || nic.isLoopback()) {
                 continue;

@@ -28,46 +28,54 @@ final class HttpFuzzInputs {
     }
 
     static List<byte[]> tables() {
-        String key = AccountKeys.DEV_KEY;
+        return tables(AccountKeys.DEV_ACCOUNT, AccountKeys.DEV_KEY);
+    }
+
+    /** The same for this account and key (a server with configured accounts). */
+    static List<byte[]> tables(String account, String key) {
         String wrongKey = Base64.getEncoder().encodeToString(new byte[64]);
-        String table = "/devstoreaccount1/fuzz";
+        String table = "/" + account + "/fuzz";
         List<byte[]> seeds = new ArrayList<>();
-        seeds.add(HttpFuzzer.request("POST", "/devstoreaccount1/Tables", tablesSigned("POST",
-                "/devstoreaccount1/Tables", key), utf8("{\"TableName\":\"fuzzmore\"}")));
-        seeds.add(HttpFuzzer.request("POST", table, tablesSigned("POST", table, key),
+        seeds.add(HttpFuzzer.request("POST", "/" + account + "/Tables", tablesSigned(account, "POST",
+                "/" + account + "/Tables", key), utf8("{\"TableName\":\"fuzzmore\"}")));
+        seeds.add(HttpFuzzer.request("POST", table, tablesSigned(account, "POST", table, key),
                 utf8("{\"PartitionKey\":\"p\",\"RowKey\":\"r1\",\"n\":5,\"d\":\"2024-01-01T00:00:00Z\","
                         + "\"d@odata.type\":\"Edm.DateTime\",\"s\":\"é\"}")));
         String entity = table + "(PartitionKey='p',RowKey='r2')";
-        seeds.add(HttpFuzzer.request("PUT", entity, tablesSigned("PUT", entity, key), utf8("{\"x\":1.5,\"b\":true}")));
+        seeds.add(HttpFuzzer.request("PUT", entity, tablesSigned(account, "PUT", entity, key), utf8("{\"x\":1.5,\"b\":true}")));
         String query = table + "()?$filter=n%20ge%203%20and%20s%20ne%20'x'&$top=5";
-        seeds.add(HttpFuzzer.request("GET", query, tablesSigned("GET", query, key), new byte[0]));
-        seeds.add(HttpFuzzer.request("POST", table, tablesSigned("POST", table, key), utf8("{\"PartitionKey\":\"p\","
+        seeds.add(HttpFuzzer.request("GET", query, tablesSigned(account, "GET", query, key), new byte[0]));
+        seeds.add(HttpFuzzer.request("POST", table, tablesSigned(account, "POST", table, key), utf8("{\"PartitionKey\":\"p\","
                 + "\"RowKey\":\"deep\",\"x\":" + HttpFuzzer.deepJson(10_000) + "}")));
         byte[] badUtf8 = utf8("{\"PartitionKey\":\"p\",\"RowKey\":\"u\",\"s\":\"xx\"}");
         badUtf8[badUtf8.length - 4] = (byte) 0xed;
         badUtf8[badUtf8.length - 3] = (byte) 0xa0;
-        seeds.add(HttpFuzzer.request("POST", table, tablesSigned("POST", table, key), badUtf8));
+        seeds.add(HttpFuzzer.request("POST", table, tablesSigned(account, "POST", table, key), badUtf8));
         String batchBody = "--batch_1\r\nContent-Type: multipart/mixed; boundary=changeset_1\r\n\r\n--changeset_1\r\n"
                 + "Content-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\nPOST http://127.0.0.1"
                 + table + " HTTP/1.1\r\nContent-Type: application/json\r\n\r\n{\"PartitionKey\":\"b\",\"RowKey\":\"1\"}"
                 + "\r\n--changeset_1--\r\n--batch_1--\r\n";
-        List<String> batchHeaders = new ArrayList<>(tablesSigned("POST", "/devstoreaccount1/$batch", key));
+        List<String> batchHeaders = new ArrayList<>(tablesSigned(account, "POST", "/" + account + "/$batch", key));
         batchHeaders.set(3, "Content-Type: multipart/mixed; boundary=batch_1");
-        seeds.add(HttpFuzzer.request("POST", "/devstoreaccount1/$batch", batchHeaders, utf8(batchBody)));
-        seeds.add(HttpFuzzer.request("GET", "/devstoreaccount1/Tables", tablesSigned("GET", "/devstoreaccount1/Tables",
+        seeds.add(HttpFuzzer.request("POST", "/" + account + "/$batch", batchHeaders, utf8(batchBody)));
+        seeds.add(HttpFuzzer.request("GET", "/" + account + "/Tables", tablesSigned(account, "GET", "/" + account + "/Tables",
                 wrongKey), new byte[0]));
-        seeds.add(HttpFuzzer.request("GET", "/devstoreaccount1/Tables", List.of("Authorization: SharedKey "
-                + "devstoreaccount1:!!!notbase64!!!", "x-ms-date: yesterday"), new byte[0]));
-        seeds.add(HttpFuzzer.request("GET", "/devstoreaccount1/Tables", List.of("Authorization: SharedKeyLite "
-                + "devstoreaccount1:" + "A".repeat(5000)), new byte[0]));
-        seeds.add(HttpFuzzer.request("GET", "/devstoreaccount1/Tables?sv=2019-02-02&ss=t&srt=sco&sp=rwdlacu"
+        seeds.add(HttpFuzzer.request("GET", "/" + account + "/Tables", List.of("Authorization: SharedKey "
+                + account + ":!!!notbase64!!!", "x-ms-date: yesterday"), new byte[0]));
+        seeds.add(HttpFuzzer.request("GET", "/" + account + "/Tables", List.of("Authorization: SharedKeyLite "
+                + account + ":" + "A".repeat(5000)), new byte[0]));
+        seeds.add(HttpFuzzer.request("GET", "/" + account + "/Tables?sv=2019-02-02&ss=t&srt=sco&sp=rwdlacu"
                 + "&se=9999-01-01T00:00:00Z&sig=%FF%FE", List.of("Host: 127.0.0.1"), new byte[0]));
-        seeds.addAll(HttpFuzzer.oversizedDeclarations("POST", table, tablesSigned("POST", table, key)));
+        seeds.addAll(HttpFuzzer.oversizedDeclarations("POST", table, tablesSigned(account, "POST", table, key)));
         return seeds;
     }
 
     static List<byte[]> cosmos() {
-        String key = CosmosRestOptions.EMULATOR_KEY;
+        return cosmos(CosmosRestOptions.EMULATOR_KEY);
+    }
+
+    /** The same signed with this master key (a server with its own key). */
+    static List<byte[]> cosmos(String key) {
         String docs = "/dbs/cosmosfuzz/colls/c/docs";
         String wrongKey = "dGhpcyBpcyBub3QgdGhlIGtleSB5b3UgYXJlIGxvb2tpbmcgZm9y";
         String pk = "x-ms-documentdb-partitionkey: [\"p1\"]";
@@ -100,18 +108,18 @@ final class HttpFuzzInputs {
     }
 
     /** Shared Key for the path-style Tables endpoint, as the Azure SDKs sign it. */
-    private static List<String> tablesSigned(String method, String path, String key) {
+    static List<String> tablesSigned(String account, String method, String path, String key) {
         String date = rfc1123();
         int q = path.indexOf('?');
-        String canonical = "/devstoreaccount1" + (q < 0 ? path : path.substring(0, q));
+        String canonical = "/" + account + (q < 0 ? path : path.substring(0, q));
         String toSign = method + "\n\napplication/json\n" + date + "\n" + canonical;
         return List.of("Host: 127.0.0.1", "x-ms-date: " + date, "x-ms-version: 2019-02-02",
                 "Content-Type: application/json", "Accept: application/json;odata=nometadata",
-                "Authorization: SharedKey devstoreaccount1:" + hmacBase64(key, toSign));
+                "Authorization: SharedKey " + account + ":" + hmacBase64(key, toSign));
     }
 
     /** A Cosmos master-key signature over a name-based path, as the SDKs compute it. */
-    private static List<String> cosmosSigned(String method, String path, String key) {
+    static List<String> cosmosSigned(String method, String path, String key) {
         String date = rfc1123();
         List<String> s = new ArrayList<>(List.of(path.substring(1).split("/")));
         int n = s.size();
@@ -124,7 +132,7 @@ final class HttpFuzzInputs {
                 "Content-Type: application/json", "authorization: " + auth);
     }
 
-    private static String hmacBase64(String base64Key, String text) {
+    static String hmacBase64(String base64Key, String text) {
         try {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(Base64.getDecoder().decode(base64Key), "HmacSHA256"));
@@ -134,17 +142,17 @@ final class HttpFuzzInputs {
         }
     }
 
-    private static List<String> with(List<String> headers, String... more) {
+    static List<String> with(List<String> headers, String... more) {
         List<String> h = new ArrayList<>(headers);
         h.addAll(List.of(more));
         return h;
     }
 
-    private static String rfc1123() {
+    static String rfc1123() {
         return DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now(ZoneOffset.UTC));
     }
 
-    private static byte[] utf8(String s) {
+    static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -75,7 +75,7 @@ final class MongoFuzzInputs {
         return new BsonDocument(name, new BsonString(value)).append("$db", new BsonString("fuzz"));
     }
 
-    private static byte[] msg(int requestId, BsonDocument body) {
+    static byte[] msg(int requestId, BsonDocument body) {
         return opMsg(requestId, ReplyEncoder.bson(body));
     }
 

@@ -21,9 +21,27 @@ import java.util.Random;
 final class MongoWireFuzzer extends PingedConnectionFuzzer {
     private static final byte[] PING = MongoFuzzInputs.ping();
 
+    /** With users on the server: their SCRAM conversations ({@link MongoAuthInputs}); null for a server without. */
+    private final MongoAuthInputs auth;
+    /** Per fuzzing thread: the server's first message of its connection's last saslStart, {conversationId, text}. */
+    private final ThreadLocal<Object[]> conversation = new ThreadLocal<>();
+
+    MongoWireFuzzer() {
+        this(null);
+    }
+
+    MongoWireFuzzer(MongoAuthInputs auth) {
+        this.auth = auth;
+    }
+
     static FuzzTally run(InetSocketAddress target, FuzzSettings settings, int threads, Runnable realClient)
             throws Exception {
         return new MongoWireFuzzer().fuzzAll(target, MongoFuzzInputs.seeds(), settings, threads, realClient);
+    }
+
+    /** The seeds this fuzzer mutates: with {@link MongoAuthInputs}, the authentication handshakes too. */
+    java.util.List<byte[]> seeds() {
+        return auth == null ? MongoFuzzInputs.seeds() : auth.seeds();
     }
 
     @Override
@@ -38,6 +56,14 @@ final class MongoWireFuzzer extends PingedConnectionFuzzer {
 
     @Override
     byte[] input(byte[] seed, ByteMutator mutator, Random random) {
+        if (seed == MongoAuthInputs.CLIENT_FINAL && auth != null) {
+            Object[] started = conversation.get();
+            conversation.remove();
+            boolean right = started != null && random.nextInt(3) == 0;
+            byte[] last = auth.clientFinal(random.nextInt(), started == null ? 1 : (Integer) started[0],
+                    started == null ? "r=x,s=AAAA,i=1" : (String) started[1], right, random);
+            return right || random.nextBoolean() ? last : mutator.mutate(last);
+        }
         return random.nextInt(10) == 0 ? seed : mutator.mutate(seed);
     }
 
@@ -65,6 +91,15 @@ final class MongoWireFuzzer extends PingedConnectionFuzzer {
                 int responseTo = h.getInt(8);
                 if (length < 16 || length > 64 * 1024 * 1024) {
                     return Outcome.CLOSED; // not a reply we can read: treat the stream as over
+                }
+                if (auth != null && responseTo == MongoAuthInputs.SASL_START_ID) {
+                    byte[] reply = java.util.Arrays.copyOf(header, length);
+                    data.readFully(reply, 16, length - 16);
+                    Object[] started = MongoAuthInputs.serverFirst(reply);
+                    if (started != null) {
+                        conversation.set(started);
+                    }
+                    continue;
                 }
                 data.skipNBytes(length - 16);
                 if (responseTo == MongoFuzzInputs.PING_ID) {

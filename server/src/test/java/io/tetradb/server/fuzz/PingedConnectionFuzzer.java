@@ -55,7 +55,7 @@ abstract class PingedConnectionFuzzer {
 
     private void firstHang() {
         if (hungOnce.compareAndSet(false, true)) {
-            System.out.printf("FUZZ %s first ping unanswered for %d ms, at %s%n", name(), SLOW_MILLIS,
+            System.out.printf("FUZZ %s first ping unanswered for %d ms, at %s%n", label(), SLOW_MILLIS,
                     java.time.Instant.now());
             onFirstHang.run();
         }
@@ -65,6 +65,11 @@ abstract class PingedConnectionFuzzer {
 
     /** The tally's and the progress lines' name. */
     abstract String name();
+
+    /** The tally's name: the protocol's, and "-tls" over TLS. */
+    private String label() {
+        return name() + (sockets instanceof javax.net.ssl.SSLSocketFactory ? "-tls" : "");
+    }
 
     /** A connection ready for inputs, or null if the server refused it. */
     abstract Socket open(InetSocketAddress target) throws IOException;
@@ -82,7 +87,7 @@ abstract class PingedConnectionFuzzer {
 
     final FuzzTally fuzzAll(InetSocketAddress target, List<byte[]> seeds, FuzzSettings settings, int threads,
                             Runnable realClient) throws Exception {
-        FuzzTally tally = new FuzzTally(name(), settings.seed());
+        FuzzTally tally = new FuzzTally(label(), settings.seed());
         AtomicLong sent = new AtomicLong();
         long deadline = System.nanoTime() + settings.budget().toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -104,7 +109,7 @@ abstract class PingedConnectionFuzzer {
             watchdog.shutdownNow();
         }
         realClient.run();
-        slowest.print(name());
+        slowest.print(label());
         return tally;
     }
 
@@ -195,7 +200,7 @@ abstract class PingedConnectionFuzzer {
                         case CLOSED -> tally.closedByServer();
                         default -> {
                             describeHang(thread, own, sentOnConnection);
-                            tally.hang(name() + " input " + n + " of seed " + settings.seed() + " (thread "
+                            tally.hang(label() + " input " + n + " of seed " + settings.seed() + " (thread "
                                 + thread + "'s input " + own + ")");
                         }
                     }
@@ -208,7 +213,7 @@ abstract class PingedConnectionFuzzer {
                     realClient.run();
                 }
                 if (n % 100_000 == 0) {
-                    System.out.printf("FUZZ %s progress inputs=%d%n", name(), n);
+                    System.out.printf("FUZZ %s progress inputs=%d%n", label(), n);
                 }
             }
         } finally {
@@ -221,7 +226,7 @@ abstract class PingedConnectionFuzzer {
     /** What the hung connection was sent since it opened (a replay needs those inputs, in order). */
     private void describeHang(int thread, long own, List<byte[]> inputs) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format("FUZZ %s hang: thread %d input %d, %d inputs on the connection:%n", name(), thread, own,
+        b.append(String.format("FUZZ %s hang: thread %d input %d, %d inputs on the connection:%n", label(), thread, own,
                 inputs.size()));
         for (byte[] in : inputs) {
             b.append("  ").append(in.length).append(" bytes: ")
@@ -230,9 +235,17 @@ abstract class PingedConnectionFuzzer {
         System.out.print(b);
     }
 
+    /** Plain TCP, or TLS ({@link TlsFuzzInputs#sockets()}): the inputs then travel inside TLS records. */
+    private javax.net.SocketFactory sockets = javax.net.SocketFactory.getDefault();
+
+    final PingedConnectionFuzzer over(javax.net.SocketFactory sockets) {
+        this.sockets = sockets;
+        return this;
+    }
+
     /** A socket without TIME_WAIT (a long run opens hundreds of thousands of connections), bounded in time. */
-    static Socket connect(InetSocketAddress target) throws IOException {
-        Socket s = new Socket();
+    Socket connect(InetSocketAddress target) throws IOException {
+        Socket s = sockets.createSocket();
         s.setSoLinger(true, 0);
         s.connect(target, BOUND_MILLIS);
         s.setSoTimeout(BOUND_MILLIS);

@@ -57,13 +57,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ProcessFuzzTest {
     private static final long SHORT_INPUTS = 600;
     private static final Duration SHORT_BUDGET = Duration.ofSeconds(8);
-    /** HTTP inputs are signed with the time: a long run takes fresh ones every this many inputs. */
-    private static final long CHUNK = 100_000;
     /** Threads of the fuzzers that keep their connections (Mongo, Gremlin frames). */
     private static final int MONGO_THREADS = Integer.getInteger("tetradb.fuzz.streamThreads", 8);
     private static final int FRAME_THREADS = Integer.getInteger("tetradb.fuzz.frameThreads", 32);
-    private static final int HTTP_THREADS = Integer.getInteger("tetradb.fuzz.httpThreads", 48);
-    private static final long LIVE_HEAP_GROWTH_LIMIT = 64L << 20;
 
     @TempDir
     static Path tmp;
@@ -202,6 +198,18 @@ class ProcessFuzzTest {
         }
     }
 
+    /** The separate admin port ({@code --http-port}) of a loopback server: open, no key required. */
+    @Test
+    void admin() throws Exception {
+        String admin = "http://127.0.0.1:" + server.port("admin");
+        Runnable alive = () -> assertEquals(200, io.tetradb.server.TestHttp.get(admin, "/health").statusCode(),
+                "the admin port is still served");
+        measure("admin", () -> FuzzRun.http("admin", target("admin"),
+                () -> AuthHttpInputs.admin(CosmosRestOptions.EMULATOR_KEY, CosmosRestOptions.EMULATOR_KEY), null,
+                settings, alive, javax.net.SocketFactory.getDefault()));
+        alive.run();
+    }
+
     /** The server's thread stacks at the first hang: what its event loops were doing. */
     private static void printThreadDump() {
         try {
@@ -214,76 +222,15 @@ class ProcessFuzzTest {
     private interface Function<A, B> extends java.util.function.Function<A, B> {
     }
 
-    /** Runs the fuzz, reads the process's memory around it, prints the figures and checks them. */
     private static void measure(String face, Callable<List<FuzzTally>> fuzz) throws Exception {
-        double loadBefore = loadAverage();
-        ProcessMemory before = ProcessMemory.of(server);
-        java.util.Map<String, long[]> histogramBefore = settings.longForm() ? server.classHistogram() : null;
-        long start = System.nanoTime();
-        List<FuzzTally> tallies;
-        long rssMax;
-        try (RssSampler sampler = new RssSampler(server)) {
-            tallies = fuzz.call();
-            sampler.close();
-            rssMax = sampler.maxBytes();
-        }
-        long seconds = Math.max(1, (System.nanoTime() - start) / 1_000_000_000L);
-        ProcessMemory after = ProcessMemory.of(server);
-        if (histogramBefore != null) {
-            printGrowth(face, histogramBefore, server.classHistogram());
-        }
-        server.pausesOver(1000).forEach(line -> System.out.println("FUZZ-PROCESS " + face + " pause >= 1 s: " + line));
-        long inputs = tallies.stream().mapToLong(FuzzTally::inputs).sum();
-        long answered = tallies.stream().mapToLong(FuzzTally::answeredCount).sum();
-        long closed = tallies.stream().mapToLong(FuzzTally::closedCount).sum();
-        List<String> hangs = tallies.stream().flatMap(t -> t.hangs().stream()).toList();
-        System.out.printf("FUZZ-PROCESS %s budget=%dm seed=%d inputs=%d answered=%d closed=%d hangs=%d alive=%s "
-                        + "seconds=%d inputsPerSecond=%d rssMb=%d/%d/%d (before/max/after) healthRssMb=%d->%d "
-                        + "liveHeapMb=%d->%d load=%.1f->%.1f%n", face, server.budget().bytes() >> 20,
-                settings.seed(), inputs, answered, closed, hangs.size(), server.isAlive(), seconds, inputs / seconds,
-                ProcessMemory.mb(before.rssBytes()), ProcessMemory.mb(rssMax), ProcessMemory.mb(after.rssBytes()),
-                ProcessMemory.mb(before.healthRssBytes()), ProcessMemory.mb(after.healthRssBytes()),
-                ProcessMemory.mb(before.liveHeapBytes()), ProcessMemory.mb(after.liveHeapBytes()), loadBefore,
-                loadAverage());
-        assertTrue(server.isAlive(), "the server process died: " + server.stderrTail());
-        assertTrue(hangs.isEmpty(), "hangs: " + hangs);
-        assertTrue(after.liveHeapBytes() - before.liveHeapBytes() < LIVE_HEAP_GROWTH_LIMIT, "live heap grew by "
-                + ProcessMemory.mb(after.liveHeapBytes() - before.liveHeapBytes()) + " MB");
-        // heap, RocksDB and direct buffers are capped by the budget; class metadata, code and stacks come on top
-        long rssCeiling = server.budget().bytes() + (256L << 20);
-        assertTrue(rssMax < rssCeiling, "RSS reached " + ProcessMemory.mb(rssMax) + " MB with a budget of "
-                + (server.budget().bytes() >> 20) + " MB");
+        FuzzRun.measure(server, settings, face, fuzz);
     }
 
-    /** The classes whose live bytes grew most over the run (long form): where a growing live heap went. */
-    private static void printGrowth(String face, java.util.Map<String, long[]> before,
-                                    java.util.Map<String, long[]> after) {
-        after.entrySet().stream()
-                .map(e -> java.util.Map.entry(e.getKey(), new long[] {
-                        e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
-                        e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1], e.getValue()[1]}))
-                .sorted((a, b) -> Long.compare(b.getValue()[1], a.getValue()[1]))
-                .limit(20)
-                .forEach(e -> System.out.printf("FUZZ-PROCESS %s histogram-growth %+d instances %+d KB (now %d KB) %s%n",
-                        face, e.getValue()[0], e.getValue()[1] >> 10, e.getValue()[2] >> 10, e.getKey()));
-    }
-
-    /** HTTP inputs in chunks, each with freshly signed inputs and its own seed, so a long run stays replayable. */
     private static List<FuzzTally> http(String face, Supplier<List<byte[]>> inputs, byte[] preamble,
                                         FuzzSettings settings, Runnable alive) throws Exception {
-        List<FuzzTally> tallies = new ArrayList<>();
-        long deadline = System.nanoTime() + settings.budget().toNanos();
         InetSocketAddress target = target(face.startsWith("gremlin") ? "gremlin" : face.equals("tables") ? "table"
                 : face);
-        for (long done = 0, chunk = 0; done < settings.inputs() && System.nanoTime() < deadline; chunk++) {
-            long n = Math.min(CHUNK, settings.inputs() - done);
-            FuzzSettings part = new FuzzSettings(n, settings.seed() * 1000 + chunk,
-                    Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            FuzzTally tally = HttpFuzzer.run(face, target, preamble, inputs.get(), part, alive, HTTP_THREADS);
-            tallies.add(tally);
-            done += tally.inputs();
-        }
-        return tallies;
+        return FuzzRun.http(face, target, inputs, preamble, settings, alive, javax.net.SocketFactory.getDefault());
     }
 
     private static List<byte[]> uncheckedInputs(Callable<List<byte[]>> inputs) {
@@ -295,25 +242,17 @@ class ProcessFuzzTest {
     }
 
     private static InetSocketAddress target(String face) {
-        return new InetSocketAddress("127.0.0.1", server.port(face));
+        return server.address(face);
     }
 
-    private static double loadAverage() {
-        try {
-            return Double.parseDouble(Files.readString(Path.of("/proc/loadavg")).split(" ")[0]);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
-    private static List<String> rows(TableClient table) {
+    static List<String> rows(TableClient table) {
         List<String> rows = new ArrayList<>();
         table.listEntities().forEach(e -> rows.add(e.getPartitionKey() + "/" + e.getRowKey() + "="
                 + new TreeMap<>(e.getProperties()).toString().replaceAll("Timestamp=[^,}]*", "")));
         return rows;
     }
 
-    private static List<String> items(CosmosContainer c) {
+    static List<String> items(CosmosContainer c) {
         List<String> items = new ArrayList<>();
         c.queryItems("SELECT c.id, c.pk, c.v FROM c ORDER BY c.id", new CosmosQueryRequestOptions(),
                 ObjectNode.class).forEach(n -> items.add(n.toString()));

@@ -64,6 +64,12 @@ public final class ServerProcess implements AutoCloseable {
     /** As {@link #start(Path, String)}; with {@code readStderr} false nobody reads the server's stderr. */
     public static ServerProcess start(Path dataDir, String memory, boolean readStderr)
             throws IOException, InterruptedException {
+        return start(dataDir, memory, readStderr, List.of());
+    }
+
+    /** As above, with further {@code tetradb start} options ({@code --config FILE}, {@code --bind ADDR}, ...). */
+    public static ServerProcess start(Path dataDir, String memory, boolean readStderr, List<String> options)
+            throws IOException, InterruptedException {
         MemoryBudget budget = MemoryBudget.parse(memory);
         long mib = budget.bytes() >> 20;
         List<String> command = new ArrayList<>(List.of(
@@ -77,7 +83,8 @@ public final class ServerProcess implements AutoCloseable {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), TetraDbCommand.class.getName(),
                 "start", "--data-dir", dataDir.toString(), "--memory", memory, "--cosmos-port", "0",
-                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0"));
+                "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0", "--http-port", "0"));
+        command.addAll(options);
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().keySet().removeIf(k -> k.startsWith("TETRADB_"));
         ServerProcess server = new ServerProcess(builder.start(), budget, readStderr);
@@ -164,9 +171,14 @@ public final class ServerProcess implements AutoCloseable {
         return face(face).getPort();
     }
 
+    /** The address this face listens on (127.0.0.1, or the address given with {@code --bind}). */
+    public java.net.InetSocketAddress address(String face) {
+        return new java.net.InetSocketAddress(face(face).getHost(), port(face));
+    }
+
     /** Plain HTTP to the Cosmos port, where {@code /health} is served too. */
     public String cosmosHttpUrl() {
-        return "http://127.0.0.1:" + port("cosmos");
+        return "http://" + face("cosmos").getHost() + ":" + port("cosmos");
     }
 
     /** {@code VmRSS} of the child, in bytes; -1 once it is gone. */
@@ -185,7 +197,28 @@ public final class ServerProcess implements AutoCloseable {
 
     /** {@code /health}'s memory report ({@code rssBytes}, {@code heapUsedBytes}, ...). */
     public JsonNode healthMemory() {
-        return TestHttp.json(TestHttp.get(cosmosHttpUrl(), "/health")).path("memory");
+        if (adminAuthorization == null) {
+            return TestHttp.json(TestHttp.get(cosmosHttpUrl(), "/health")).path("memory");
+        }
+        try {
+            return TestHttp.json(java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                            URI.create(cosmosHttpUrl() + "/health")).timeout(TestHttp.TIMEOUT)
+                    .header("Authorization", adminAuthorization).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString())).path("memory");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private volatile String adminAuthorization;
+
+    /** The {@code Authorization} header {@link #healthMemory()} sends (a server beyond loopback needs the key). */
+    public ServerProcess adminAuthorization(String header) {
+        this.adminAuthorization = header;
+        return this;
     }
 
     /** Heap in use right after a full GC ({@code jcmd PID GC.run}, then {@code GC.heap_info}), in bytes. */

@@ -1,0 +1,115 @@
+package io.tetradb.server.fuzz;
+
+import io.tetradb.testing.fuzz.ByteMutator;
+import io.tetradb.testing.fuzz.FuzzSettings;
+import io.tetradb.testing.fuzz.FuzzTally;
+
+import javax.net.ssl.SSLSocket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Mangled TLS records after a complete handshake: each input is a fresh connection whose TLS handshake completes
+ * (the JDK's client over the plain socket), then mutated records ({@link TlsFuzzInputs#recordsAfterHandshake()})
+ * are written in the clear under the TLS layer and the sending side is closed. The server must answer (an alert)
+ * or close within {@link PingedConnectionFuzzer#BOUND_MILLIS}; a handshake that does not complete in that time is
+ * a hang too. Thread {@code t}'s inputs derive from {@code seed + t}; every 500 inputs {@code realClient} must
+ * succeed.
+ */
+final class TlsRecordFuzzer {
+    private TlsRecordFuzzer() {
+    }
+
+    static FuzzTally run(String face, InetSocketAddress target, FuzzSettings settings, int threads,
+                         Runnable realClient) throws Exception {
+        List<byte[]> seeds = TlsFuzzInputs.recordsAfterHandshake();
+        FuzzTally tally = new FuzzTally(face + "-tls-records", settings.seed());
+        AtomicLong sent = new AtomicLong();
+        long deadline = System.nanoTime() + settings.budget().toNanos();
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Random random = new Random(settings.seed() + t);
+                done.add(pool.submit(() -> {
+                    ByteMutator mutator = new ByteMutator(random);
+                    while (System.nanoTime() < deadline) {
+                        long n = sent.incrementAndGet();
+                        if (n > settings.inputs()) {
+                            return null;
+                        }
+                        byte[] seed = seeds.get(random.nextInt(seeds.size()));
+                        byte[] input = random.nextInt(5) == 0 ? seed : mutator.mutate(seed);
+                        synchronized (tally) {
+                            tally.input();
+                        }
+                        PingedConnectionFuzzer.Outcome outcome = send(target, input);
+                        synchronized (tally) {
+                            switch (outcome) {
+                                case ANSWERED -> tally.answered();
+                                case CLOSED -> tally.closedByServer();
+                                default -> tally.hang(face + " TLS record input " + n + " of seed "
+                                        + settings.seed());
+                            }
+                        }
+                        if (n % 500 == 0) {
+                            realClient.run();
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        realClient.run();
+        tally.report();
+        return tally;
+    }
+
+    private static PingedConnectionFuzzer.Outcome send(InetSocketAddress target, byte[] input) throws IOException {
+        try (Socket plain = new Socket()) {
+            plain.setSoLinger(true, 0);
+            plain.connect(target, PingedConnectionFuzzer.BOUND_MILLIS);
+            plain.setSoTimeout(PingedConnectionFuzzer.BOUND_MILLIS);
+            try {
+                SSLSocket tls = (SSLSocket) TlsFuzzInputs.sockets().createSocket(plain,
+                        target.getHostString(), target.getPort(), false);
+                tls.startHandshake();
+            } catch (SocketTimeoutException e) {
+                return PingedConnectionFuzzer.Outcome.HUNG;
+            } catch (IOException e) {
+                return PingedConnectionFuzzer.Outcome.CLOSED;
+            }
+            try {
+                plain.getOutputStream().write(input);
+                plain.getOutputStream().flush();
+                plain.shutdownOutput();
+            } catch (IOException e) {
+                return PingedConnectionFuzzer.Outcome.CLOSED;
+            }
+            InputStream in = plain.getInputStream();
+            try {
+                return in.read() >= 0 ? PingedConnectionFuzzer.Outcome.ANSWERED
+                        : PingedConnectionFuzzer.Outcome.CLOSED;
+            } catch (SocketTimeoutException e) {
+                return PingedConnectionFuzzer.Outcome.HUNG;
+            } catch (IOException e) {
+                return PingedConnectionFuzzer.Outcome.CLOSED;
+            }
+        }
+    }
+}
