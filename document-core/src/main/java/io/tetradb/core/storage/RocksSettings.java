@@ -52,6 +52,7 @@ public final class RocksSettings implements AutoCloseable {
      * no full cure: each such flush switches to a new WAL before the old one is obsolete, so about every other switch
      * still opens a fresh file (the current WAL was recycled at 100k items, fresh at 200k and 300k). So it stays at the
      * default until measured on a quiet machine (bench/README.md, "Point writes, WAL recycling, the batch's Java").
+     * core-wal: WAL files are now freed at every switch by {@link WalRecycling} (atomic flush), not by this bound.
      */
     static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
 
