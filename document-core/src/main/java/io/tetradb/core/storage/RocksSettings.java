@@ -36,8 +36,12 @@ public final class RocksSettings implements AutoCloseable {
      * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
      */
     static final long INDEX_WRITE_BUFFER = 16L << 20;
-    /** The memtable of every other column family (items, metadata, change feed, adjacency). */
-    static final long WRITE_BUFFER = 64L << 20;
+    /**
+     * The memtable of every other column family (items, metadata, change feed, adjacency).
+     * {@code -Dtetradb.rocks.writeBufferBytes} changes it, for tests that need flushes and WAL switches every few
+     * hundred writes (core-wal: {@code WalRecyclingCrashTest}).
+     */
+    static final long WRITE_BUFFER = Long.getLong("tetradb.rocks.writeBufferBytes", 64L << 20);
     /**
      * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
      * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
@@ -48,6 +52,7 @@ public final class RocksSettings implements AutoCloseable {
      * no full cure: each such flush switches to a new WAL before the old one is obsolete, so about every other switch
      * still opens a fresh file (the current WAL was recycled at 100k items, fresh at 200k and 300k). So it stays at the
      * default until measured on a quiet machine (bench/README.md, "Point writes, WAL recycling, the batch's Java").
+     * core-wal: WAL files are now freed at every switch by {@link WalRecycling} (atomic flush), not by this bound.
      */
     static final long MAX_TOTAL_WAL = Long.getLong("tetradb.rocks.maxTotalWalBytes", 0);
 
@@ -84,6 +89,7 @@ public final class RocksSettings implements AutoCloseable {
                 .setBytesPerSync(1 << 20)
                 .setMaxTotalWalSize(MAX_TOTAL_WAL)
                 .setWriteBufferManager(writeBufferManager);
+        WalRecycling.configured().apply(options); // core-wal: which families flush together, so WAL files are freed
         if (statistics != null) {
             options.setStatistics(statistics);
         }
