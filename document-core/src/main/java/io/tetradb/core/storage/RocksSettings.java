@@ -116,7 +116,7 @@ public final class RocksSettings implements AutoCloseable {
         }
         if (space == Space.INDEX) {
             IndexCompaction.apply(options);
-            IndexMemtables.apply(options); // index-keys: small memtables flushed together
+            IndexMemtables.apply(options); // index-keys: small memtables flushed together, an option
         }
         return options;
     }

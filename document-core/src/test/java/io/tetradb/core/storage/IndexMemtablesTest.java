@@ -28,6 +28,7 @@ class IndexMemtablesTest {
 
     @Test
     void theIndexFamilyWritesSmallMemtablesFlushedTogether() {
+        System.setProperty("tetradb.rocks.indexMemtables", "small");
         try (RocksSettings s = new RocksSettings(64L << 20);
              ColumnFamilyOptions index = s.columnFamilyOptions(Space.INDEX);
              ColumnFamilyOptions docs = s.columnFamilyOptions(Space.DOCS)) {
@@ -37,7 +38,7 @@ class IndexMemtablesTest {
             assertEquals(64L << 20, docs.writeBufferSize()); // the other families are not changed
             assertEquals(1, docs.minWriteBufferNumberToMerge());
         }
-        System.setProperty("tetradb.rocks.indexMemtables", "single");
+        System.clearProperty("tetradb.rocks.indexMemtables"); // the default: one 16 MiB memtable
         try (RocksSettings s = new RocksSettings(64L << 20);
              ColumnFamilyOptions index = s.columnFamilyOptions(Space.INDEX)) {
             assertEquals(16L << 20, index.writeBufferSize());
