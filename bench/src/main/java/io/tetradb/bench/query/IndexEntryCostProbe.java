@@ -299,6 +299,12 @@ public final class IndexEntryCostProbe {
             case "base64" -> o.setMaxBytesForLevelBase(64L << 20);
             case "base32" -> o.setMaxBytesForLevelBase(32L << 20);
             case "mem64l0x8" -> o.setWriteBufferSize(64L << 20).setLevel0FileNumCompactionTrigger(8);
+            // small mutable memtables (inserts stay in the core's L2) merged into one flush of 16 MiB
+            case "mem8m2" -> o.setWriteBufferSize(8L << 20).setMinWriteBufferNumberToMerge(2).setMaxWriteBufferNumber(4);
+            case "mem4m4" -> o.setWriteBufferSize(4L << 20).setMinWriteBufferNumberToMerge(4).setMaxWriteBufferNumber(7);
+            case "mem2m8" -> o.setWriteBufferSize(2L << 20).setMinWriteBufferNumberToMerge(8).setMaxWriteBufferNumber(12);
+            case "mem1m16" -> o.setWriteBufferSize(1L << 20).setMinWriteBufferNumberToMerge(16)
+                    .setMaxWriteBufferNumber(22);
             default -> throw new IllegalArgumentException("setting " + cf);
         }
         return o;

@@ -122,6 +122,7 @@ public final class RocksSettings implements AutoCloseable {
         }
         if (space == Space.INDEX) {
             IndexCompaction.apply(options);
+            IndexMemtables.apply(options); // index-keys: small memtables flushed together, an option
         }
         return options;
     }

@@ -62,7 +62,7 @@ class IndexCompactionTest {
     }
 
     /** Every seek's ids equal a scan's: the same filter on the documents themselves. */
-    private static void seeksEqualScans(CosmosContainer c) {
+    static void seeksEqualScans(CosmosContainer c) {
         for (String q : SEEKS) {
             List<String> seek = ids(c, q);
             String scan = q.replace("FROM c WHERE", "FROM c WHERE IS_DEFINED(c.id) AND")

@@ -1,0 +1,95 @@
+package io.tetradb.core.storage;
+
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.CosmosContainerProperties;
+import io.tetradb.document.PartitionKey;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyOptions;
+
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The {@code index} family's small memtables flushed together ({@link IndexMemtables}): the options the family
+ * gets, index seeks equal to full scans while several small memtables are unflushed and after they were flushed,
+ * and a directory written with the former single 16 MiB memtable opening with the small ones and back.
+ */
+class IndexMemtablesTest {
+    @AfterEach
+    void clear() {
+        System.clearProperty("tetradb.rocks.indexMemtables");
+    }
+
+    @Test
+    void theIndexFamilyWritesSmallMemtablesFlushedTogether() {
+        System.setProperty("tetradb.rocks.indexMemtables", "small");
+        try (RocksSettings s = new RocksSettings(64L << 20);
+             ColumnFamilyOptions index = s.columnFamilyOptions(Space.INDEX);
+             ColumnFamilyOptions docs = s.columnFamilyOptions(Space.DOCS)) {
+            assertEquals(2L << 20, index.writeBufferSize());
+            assertEquals(8, index.minWriteBufferNumberToMerge());
+            assertEquals(12, index.maxWriteBufferNumber());
+            assertEquals(64L << 20, docs.writeBufferSize()); // the other families are not changed
+            assertEquals(1, docs.minWriteBufferNumberToMerge());
+        }
+        System.clearProperty("tetradb.rocks.indexMemtables"); // the default: one 16 MiB memtable
+        try (RocksSettings s = new RocksSettings(64L << 20);
+             ColumnFamilyOptions index = s.columnFamilyOptions(Space.INDEX)) {
+            assertEquals(16L << 20, index.writeBufferSize());
+            assertEquals(1, index.minWriteBufferNumberToMerge());
+        }
+    }
+
+    private static CosmosClient open(Path dir, String memtables) {
+        System.setProperty("tetradb.rocks.indexMemtables", memtables);
+        return new CosmosClientBuilder().dataDirectory(dir).buildClient();
+    }
+
+    @Test
+    void seeksStayExactAcrossManySmallMemtablesAndEitherSetting(@TempDir Path dir) {
+        int items = 12_000; // ≈ 8 MB of index entries: several 2 MiB memtables, flushed together or not yet
+        try (CosmosClient client = open(dir, "single")) {
+            client.createDatabase("d");
+            client.getDatabase("d").createContainer(new CosmosContainerProperties("c", "/pk"));
+            CosmosContainer c = client.getDatabase("d").getContainer("c");
+            for (int i = 0; i < 1500; i++) {
+                c.createItem(IndexCompactionTest.item(i, 0));
+            }
+            IndexCompactionTest.seeksEqualScans(c);
+        }
+        try (CosmosClient client = open(dir, "small")) {
+            CosmosContainer c = client.getDatabase("d").getContainer("c");
+            IndexCompactionTest.seeksEqualScans(c);
+            for (int i = 1500; i < items; i++) {
+                c.createItem(IndexCompactionTest.item(i, 0));
+                if (i % 2500 == 0) { // seeks while immutable memtables wait for their merged flush
+                    IndexCompactionTest.seeksEqualScans(c);
+                }
+            }
+            for (int i = 0; i < items; i += 5) {
+                c.upsertItem(IndexCompactionTest.item(i, 1));
+            }
+            for (int i = 2; i < items; i += 11) {
+                c.deleteItem("i" + i, new PartitionKey("p" + i % 13), null);
+            }
+            IndexCompactionTest.seeksEqualScans(c);
+            assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+        }
+        try (CosmosClient client = open(dir, "single")) { // and back
+            CosmosContainer c = client.getDatabase("d").getContainer("c");
+            IndexCompactionTest.seeksEqualScans(c);
+            assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+        }
+        try (CosmosClient client = open(dir, "small")) { // reopened: the WAL's index entries replayed exactly
+            CosmosContainer c = client.getDatabase("d").getContainer("c");
+            IndexCompactionTest.seeksEqualScans(c);
+            assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+        }
+    }
+}
