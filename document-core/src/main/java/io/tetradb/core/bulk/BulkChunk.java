@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * The write sets of a bulk load's transactions not yet ingested: one per logical partition at most (a transaction
  * reads its partition's statistics and items from the store, so a second one in the same chunk would not see the
- * first). {@link #commit} sorts each space's keys and ingests them as SST files with the META keys in one synced
+ * first). Their keys are held as sorted runs in pooled slabs ({@link SortedRuns}, {@link ChunkSlabs}), not as
+ * arrays per key. {@link #commit} merges each space's runs into its SST file and ingests them with the META keys in one synced
  * write ({@link RocksEngine#ingest}); then each transaction's own completion runs (feed numbers released, write
  * stamps, partition sizes). Thread-safe: the loader's writer threads add to it side by side.
  */
@@ -32,7 +33,8 @@ public final class BulkChunk {
     private static final boolean TRACE = Boolean.getBoolean("tetradb.bulk.trace");
     private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
     private final Set<ByteBuffer> partitions = new HashSet<>();
-    private final Map<Space, List<byte[][]>> puts = new EnumMap<>(Space.class);
+    private final Map<Space, SortedRuns> puts = new EnumMap<>(Space.class);
+    private final ChunkSlabs slabs = new ChunkSlabs();
     private WriteSet meta = new WriteSet();
     private final List<Completion> completions = new ArrayList<>();
     private long elements;
@@ -47,9 +49,13 @@ public final class BulkChunk {
         partitions.remove(ByteBuffer.wrap(lpPrefix));
     }
 
-    /** Adds a transaction's write set: puts only outside META (a bulk load creates; it deletes nothing there). */
+    /**
+     * Adds a transaction's write set: puts only outside META (a bulk load creates; it deletes nothing there). Its
+     * keys are sorted here, on the writer's thread, and copied into the chunk's slabs as one sorted run per space
+     * (graph-load: the write set's arrays die young; the commit merges the runs).
+     */
     public void add(WriteSet ws, int items, Completion completion) {
-        Map<Space, List<byte[][]>> mine = new EnumMap<>(Space.class);
+        Map<Space, List<WriteSet.Write>> mine = new EnumMap<>(Space.class);
         List<WriteSet.Write> metaWrites = new ArrayList<>();
         for (WriteSet.Write w : ws.writes()) {
             if (w.space() == Space.META) {
@@ -58,13 +64,18 @@ public final class BulkChunk {
                 completion.dropped();
                 throw new IllegalStateException("a bulk load only creates: a delete in " + w.space() + " is not ingested");
             } else {
-                mine.computeIfAbsent(w.space(), s -> new ArrayList<>()).add(new byte[][] {w.key(), w.value()});
+                mine.computeIfAbsent(w.space(), s -> new ArrayList<>()).add(w);
             }
         }
-        // sorted here, on the writer's thread (index entries already are): commit then merges sorted runs
-        mine.values().forEach(kvs -> kvs.sort(KEY_ORDER));
+        mine.values().forEach(kvs -> kvs.sort(KEY_ORDER)); // stable: of equal keys the later put stays later
         synchronized (this) {
-            mine.forEach((space, kvs) -> puts.computeIfAbsent(space, s -> new ArrayList<>()).addAll(kvs));
+            mine.forEach((space, kvs) -> {
+                long[] run = new long[kvs.size()];
+                for (int i = 0; i < run.length; i++) {
+                    run[i] = slabs.append(kvs.get(i).key(), kvs.get(i).value());
+                }
+                puts.computeIfAbsent(space, s -> new SortedRuns(slabs)).add(run);
+            });
             for (WriteSet.Write w : metaWrites) {
                 if (w.value() == null) {
                     meta.delete(w.space(), w.key());
@@ -93,16 +104,13 @@ public final class BulkChunk {
         }
         try {
             long t0 = System.nanoTime(), c0 = CPU.getCurrentThreadCpuTime();
-            Map<Space, List<byte[][]>> sorted = new java.util.concurrent.ConcurrentHashMap<>();
-            puts.entrySet().parallelStream().forEach(e -> sorted.put(e.getKey(), sorted(e.getValue())));
+            engine.ingest(new EnumMap<>(puts), meta); // each space's runs merged while its SST file is written
             long t1 = System.nanoTime(), c1 = CPU.getCurrentThreadCpuTime();
-            engine.ingest(sorted, meta);
-            long t2 = System.nanoTime(), c2 = CPU.getCurrentThreadCpuTime();
             if (TRACE) {
                 StringBuilder n = new StringBuilder();
-                puts.forEach((sp, kv) -> n.append(sp).append('=').append(kv.size()).append(' '));
-                System.err.printf("bulk chunk %d items: sort %.1f ms (cpu %.1f), ingest %.1f ms (cpu %.1f) keys %s%n",
-                        elements, (t1 - t0) / 1e6, (c1 - c0) / 1e6, (t2 - t1) / 1e6, (c2 - c1) / 1e6, n);
+                puts.forEach((sp, kv) -> n.append(sp).append('=').append(kv.records()).append(' '));
+                System.err.printf("bulk chunk %d items, %d MB: merge + ingest %.1f ms (this thread's cpu %.1f) keys %s%n",
+                        elements, slabs.bytes() >> 20, (t1 - t0) / 1e6, (c1 - c0) / 1e6, n);
             }
         } catch (RuntimeException | Error e) {
             drop();
@@ -124,25 +132,8 @@ public final class BulkChunk {
         partitions.clear();
         elements = 0;
         meta = new WriteSet();
+        slabs.reset();
     }
 
-    private static final Comparator<byte[][]> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a[0], b[0]);
-
-    /**
-     * Ascending unsigned key order; of equal keys the later put (as in a write batch). The list is the transactions'
-     * sorted runs one after another, which TimSort (stable) merges in about n log(runs) comparisons.
-     */
-    private static List<byte[][]> sorted(List<byte[][]> kvs) {
-        byte[][][] a = kvs.toArray(new byte[0][][]);
-        Arrays.sort(a, KEY_ORDER);
-        List<byte[][]> out = new ArrayList<>(a.length);
-        for (byte[][] kv : a) {
-            if (!out.isEmpty() && Arrays.equals(out.get(out.size() - 1)[0], kv[0])) {
-                out.set(out.size() - 1, kv);
-            } else {
-                out.add(kv);
-            }
-        }
-        return out;
-    }
+    private static final Comparator<WriteSet.Write> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.key(), b.key());
 }

@@ -402,7 +402,7 @@ public final class RocksEngine implements StorageEngine {
      * graph-bulk: writes one bulk chunk as sorted SST files ingested into their families plus {@code meta} (META
      * keys), whole or not at all after a crash, durable when it returns (see {@link SstIngest}).
      */
-    public void ingest(Map<Space, List<byte[][]>> sortedPuts, WriteSet meta) {
+    public void ingest(Map<Space, ? extends SortedPuts> sortedPuts, WriteSet meta) {
         enter();
         try {
             sstIngest.commit(sortedPuts, meta);

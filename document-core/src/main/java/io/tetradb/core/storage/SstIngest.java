@@ -53,6 +53,7 @@ public final class SstIngest {
     /** Intent keys in the default column family. */
     private static final byte[] INTENT_PREFIX = "bulk-ingest/".getBytes(StandardCharsets.UTF_8);
     private static final String DIRECTORY = "bulk-ingest";
+    private static final boolean TRACE = Boolean.getBoolean("tetradb.bulk.trace");
     /** Ingestion order: the item last, so a point read finding it finds its index and adjacency entries too. */
     private static final List<Space> ORDER = List.of(Space.INDEX, Space.ADJACENCY, Space.FEED, Space.DOCS);
 
@@ -89,26 +90,34 @@ public final class SstIngest {
      * Writes one chunk: {@code sorted} holds each family's puts in ascending unsigned key order without repeats
      * (every space but META), {@code meta} the META puts and deletes. Durable and visible when it returns.
      */
-    public void commit(Map<Space, List<byte[][]>> sorted, WriteSet meta) {
+    public void commit(Map<Space, ? extends SortedPuts> sorted, WriteSet meta) {
         String chunk = UUID.randomUUID().toString();
         Path dir = root.resolve(chunk);
         try {
             Files.createDirectories(dir);
             Map<Space, Path> files = new EnumMap<>(Space.class);
             List<Space> spaces = ORDER.stream().filter(sp -> sorted.get(sp) != null && !sorted.get(sp).isEmpty()).toList();
+            long t0 = System.nanoTime();
             // one file per family, written side by side (each SstFileWriter is its own)
             List<Path> written = spaces.parallelStream().map(sp -> writeFile(dir, sp, sorted.get(sp))).toList();
             for (int i = 0; i < spaces.size(); i++) {
                 files.put(spaces.get(i), written.get(i));
             }
+            long t1 = System.nanoTime();
             syncDirectory(dir);
             syncDirectory(root);
             stage("files");
+            long t2 = System.nanoTime();
             byte[] intentKey = concat(INTENT_PREFIX, chunk.getBytes(StandardCharsets.UTF_8));
             try (WriteOptions sync = new WriteOptions().setSync(true)) {
                 db.put(intents, sync, intentKey, encodeIntent(files, meta));
                 stage("intent");
+                long t3 = System.nanoTime();
                 finish(intentKey, files, meta, sync);
+                if (TRACE) {
+                    System.err.printf("bulk ingest: files %.1f ms, directory syncs %.1f, intent %.1f, ingestion and META %.1f%n",
+                            (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t3) / 1e6);
+                }
             }
             deleteTree(dir);
         } catch (RocksDBException e) {
@@ -145,13 +154,11 @@ public final class SstIngest {
         }
     }
 
-    private Path writeFile(Path dir, Space space, List<byte[][]> kvs) {
+    private Path writeFile(Path dir, Space space, SortedPuts kvs) {
         Path file = dir.resolve(space.familyName() + ".sst");
         try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(space))) {
             writer.open(file.toString());
-            for (byte[][] kv : kvs) {
-                writer.put(kv[0], kv[1]);
-            }
+            kvs.forEach(writer::put);
             writer.finish(); // syncs the file
         } catch (RocksDBException e) {
             throw new StorageException("writing the bulk file of " + space + " failed: " + e.getMessage(), e);

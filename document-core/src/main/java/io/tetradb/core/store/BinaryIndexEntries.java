@@ -47,7 +47,7 @@ final class BinaryIndexEntries {
             out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), bytes, at, docKey, address)));
         });
         if (!policy.composites().isEmpty()) {
-            ObjectNode item = BinaryItemReader.readObject(b, off);
+            ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
             for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
                 byte[] prefix = paths.entryPrefix(t.index().name());
                 out.add(ByteBuffer.wrap(Keys.concat(prefix, t.encoded(),
@@ -55,5 +55,26 @@ final class BinaryIndexEntries {
             }
         }
         return out;
+    }
+
+    /**
+     * graph-load (issue 18): the top-level fields the composite indexes' paths start in, decoded, and nothing else:
+     * a composite component is the value at its path from the item's root, so it reads the same from this partial
+     * object as from the whole item (decoding every item whole cost a tree per write).
+     */
+    private static ObjectNode compositeFields(byte[] b, int off, CompiledIndexingPolicy policy) {
+        ObjectNode item = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        for (io.tetradb.core.index.CompositeIndex index : policy.composites()) {
+            for (List<String> path : index.paths()) {
+                String top = path.get(0);
+                if (!item.has(top)) {
+                    int at = BinaryItemReader.find(b, off, top);
+                    if (at >= 0) {
+                        item.set(top, BinaryItemReader.read(b, at));
+                    }
+                }
+            }
+        }
+        return item;
     }
 }

@@ -177,7 +177,7 @@ public final class BulkLoader {
     static final boolean ENCODED = !"false".equalsIgnoreCase(System.getProperty("tetradb.graph.encodedLoad"));
 
     /** A source element to be written: built on a writer thread, as a tree or as encoded bytes. */
-    private interface Element {
+    interface Element {
         ObjectNode tree();
 
         EncodedItem encode(EncodedElementItems encoder);
@@ -219,6 +219,8 @@ public final class BulkLoader {
         private final io.tetradb.core.bulk.BulkLoad bulk = encoded && ingest ? store.beginBulkLoad() : null;
         /** Elements pending in bulk mode (all partitions). */
         private long pendingElements;
+        /** Bulk mode: elements encoded ahead of their transaction. */
+        private final EncodeAhead ahead = new EncodeAhead(pool, () -> encoders.get());
 
         void vertex(Vertex v) {
             Object pk = partitionKeyOf.apply(v);
@@ -342,6 +344,9 @@ public final class BulkLoader {
         }
 
         private void add(Object pk, Element item) {
+            if (bulk != null) {
+                item = ahead.queue(item); // encoded on the writer threads while this thread decodes on
+            }
             List<Element> items = pending.computeIfAbsent(pk, k -> new ArrayList<>(GraphStore.MAX_BATCH));
             items.add(item);
             if (bulk != null) { // a partition's elements stay together: one transaction per partition and chunk
@@ -410,9 +415,13 @@ public final class BulkLoader {
          * threads), then the chunk ingested: visible and durable, or (a failure) nothing of it.
          */
         private void writeChunk() {
+            ahead.await();
             List<Future<?>> parts = new ArrayList<>(pending.size());
             Map<Object, List<String>> ids = new ConcurrentHashMap<>();
-            for (Map.Entry<Object, List<Element>> e : pending.entrySet()) {
+            // largest partitions first, so no large one is left to run alone at the end (graph-load)
+            List<Map.Entry<Object, List<Element>>> bySize = new ArrayList<>(pending.entrySet());
+            bySize.sort((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()));
+            for (Map.Entry<Object, List<Element>> e : bySize) {
                 Object pk = e.getKey();
                 List<Element> chunk = e.getValue();
                 parts.add(pool.submit(() -> {

@@ -28,6 +28,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -121,6 +122,23 @@ class BulkLoaderTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> BulkLoader.into(graph).load(TinkerFactory.createModern()));
         assertTrue(e.getMessage().contains("partition key"), e.getMessage());
+    }
+
+    /**
+     * graph-load: elements are encoded ahead on the writer threads while the source is decoded; an element that fails
+     * there (its own partition key property disagrees with the function) fails the load with its own error when its
+     * chunk is written: nothing of that chunk is written, the chunks committed before it stay.
+     */
+    @Test
+    void anElementThatFailsToEncodeAheadFailsItsChunkOnly() {
+        TinkerGraph modern = TinkerFactory.createModern();
+        modern.vertices(5).next().property("pk", "elsewhere"); // ripple, the fifth of six vertices
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BulkLoader.into(graph).partitionKey(v -> "p").chunkElements(2).load(modern));
+        assertTrue(e.getMessage().contains("but the partition key function gave p"), e.getMessage());
+        assertEquals(4L, g.V().count().next(), "the two chunks before the failing one stay, whole");
+        assertEquals(0L, g.E().count().next());
+        assertFalse(g.V().has("name", "ripple").hasNext());
     }
 
     private static List<Object> sorted(List<Object> l) {

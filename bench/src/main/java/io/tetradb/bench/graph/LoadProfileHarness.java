@@ -1,0 +1,192 @@
+package io.tetradb.bench.graph;
+
+import io.tetradb.bench.BenchData;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.load.BulkLoader;
+import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoReader;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * For measuring (not a benchmark of record): where a bulk load's CPU goes in the whole process, per element. Loads
+ * air-routes into fresh containers of one SYNC store (as the {@code graph} benchmark does), and for each load reads
+ * every native thread's CPU time ({@code /proc/self/task/<tid>/schedstat}, polled every 25 ms so threads that end
+ * with the load are counted too) grouped by thread name: the caller (Gryo decoding, grouping, the chunk's commit),
+ * the loader's writer threads, the fork-join pool (the commit's parallel sorts and SST files), GC, JIT, RocksDB's
+ * background threads, the rest; and the GC's collections and pause time. Linux only.
+ * <pre>
+ * java $OPENS -cp "bench/target/bench-*.jar:bench/target/lib/*" io.tetradb.bench.graph.LoadProfileHarness 5
+ * </pre>
+ * Add {@code -XX:StartFlightRecording=filename=load.jfr,settings=profile} for allocation samples
+ * ({@code jfr print --events jdk.ObjectAllocationSample load.jfr}).
+ */
+public final class LoadProfileHarness {
+    private LoadProfileHarness() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int loads = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        Path dir = BenchData.fresh("graph-load-profile");
+        List<Map<String, Double>> rows = new ArrayList<>();
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
+                .buildClient()) {
+            load(client, "warm");
+            for (int i = 0; i < loads; i++) {
+                client.coreStore().awaitBackgroundWork(GraphBenchmark.SETTLE_MILLIS);
+                rows.add(load(client, "p" + i));
+            }
+        }
+        System.out.println("median over " + rows.size() + " loads, µs per element:");
+        for (String k : rows.get(0).keySet()) {
+            List<Double> xs = new ArrayList<>();
+            rows.forEach(r -> xs.add(r.getOrDefault(k, 0.0)));
+            xs.sort(Double::compare);
+            System.out.printf(Locale.ROOT, "  %-22s %8.2f%n", k, xs.get(xs.size() / 2));
+        }
+    }
+
+    private static Map<String, Double> load(CosmosClient client, String container) throws Exception {
+        try (TetraGraph graph = GraphBenchmark.openGraph(client, container);
+             InputStream in = GraphBenchmark.class.getResourceAsStream(GraphBenchmark.RESOURCE)) {
+            ThreadCpu threads = new ThreadCpu();
+            threads.start();
+            long[] gc0 = gc();
+            long w0 = System.nanoTime();
+            BulkLoader.Loaded loaded = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey)
+                    .read(GryoReader.build().create(), in);
+            long wall = System.nanoTime() - w0;
+            Map<String, Long> groups = threads.finish();
+            long[] gc1 = gc();
+            double n = loaded.elements();
+            Map<String, Double> row = new LinkedHashMap<>();
+            row.put("wall", wall / 1e3 / n);
+            row.put("process", groups.values().stream().mapToLong(Long::longValue).sum() / 1e3 / n);
+            groups.forEach((g, ns) -> row.put(g, ns / 1e3 / n));
+            row.put("gc-pause", (gc1[1] - gc0[1]) * 1e3 / n);
+            row.put("gc-collections", (double) (gc1[0] - gc0[0]));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "load %-5s %.0f el/s:", container,
+                    n / (wall / 1e9)));
+            row.forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s=%.2f", k, v)));
+            System.out.println(line);
+            return row;
+        }
+    }
+
+    /** {collections, pause milliseconds} of every collector so far. */
+    private static long[] gc() {
+        long count = 0, millis = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += b.getCollectionCount();
+            millis += b.getCollectionTime();
+        }
+        return new long[] {count, millis};
+    }
+
+    static String group(String name) {
+        if (name.equals("main") || name.equals("java")) { // the main thread keeps the launcher's name
+            return "caller";
+        }
+        if (name.startsWith("tetra-bulk-writ")) {
+            return "writers";
+        }
+        if (name.startsWith("ForkJoinPool")) {
+            return "forkjoin";
+        }
+        if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM Thread")) {
+            return "gc+vm";
+        }
+        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+            return "jit";
+        }
+        if (name.startsWith("rocksdb")) {
+            return "rocksdb";
+        }
+        return "other";
+    }
+
+    /** Every native thread's CPU, polled; each thread's growth since the start (or since it started) kept. */
+    static final class ThreadCpu extends Thread {
+        private final Map<String, Long> start = new HashMap<>();
+        private final Map<String, long[]> last = new ConcurrentHashMap<>(); // tid -> {cpu ns}; name in names
+        private final Map<String, String> names = new ConcurrentHashMap<>();
+        private volatile boolean running = true;
+
+        ThreadCpu() {
+            super("load-profile-poller");
+            setDaemon(true);
+            poll(true);
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                poll(false);
+                try {
+                    Thread.sleep(25);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        private void poll(boolean initial) {
+            try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+                for (Path t : (Iterable<Path>) tasks::iterator) {
+                    String tid = t.getFileName().toString();
+                    try {
+                        String stat = Files.readString(t.resolve("schedstat"));
+                        long cpu = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                        if (initial) {
+                            start.put(tid, cpu);
+                        } else {
+                            names.computeIfAbsent(tid, k -> comm(t));
+                            last.computeIfAbsent(tid, k -> new long[1])[0] = cpu;
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        // the thread ended between the listing and the read
+                    }
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        private static String comm(Path task) {
+            try {
+                return Files.readString(task.resolve("comm")).trim();
+            } catch (IOException e) {
+                return "?";
+            }
+        }
+
+        Map<String, Long> finish() throws InterruptedException {
+            running = false;
+            join();
+            poll(false);
+            Map<String, Long> groups = new TreeMap<>();
+            last.forEach((tid, cpu) -> {
+                if (names.getOrDefault(tid, "").equals("load-profile-po")) {
+                    return;
+                }
+                groups.merge(group(names.getOrDefault(tid, "?")), cpu[0] - start.getOrDefault(tid, 0L), Long::sum);
+            });
+            return groups;
+        }
+    }
+}
