@@ -245,7 +245,7 @@ public final class CommandDispatcher implements AutoCloseable {
             MongoError m = MongoErrors.of(e);
             if (e instanceof io.tetradb.core.storage.StorageUnavailableException) { // nothing done: mongod's labels
                 if (txn != null) {
-                    TransactionCommands.abortAfterError(transactions, command);
+                    TransactionCommands.abortAfterError(transactions, command, owner);
                 }
                 return Replies.error(m.code(), m.getMessage(), SharedEngineUnavailable.labels(command));
             }
