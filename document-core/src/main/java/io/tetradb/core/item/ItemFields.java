@@ -161,19 +161,7 @@ final class ItemFields extends AbstractMap<String, JsonNode> {
             values[i] = value;
             return old;
         }
-        if (size == names.length) {
-            grow();
-        }
-        names[size] = key;
-        values[size] = value;
-        if (index != null) {
-            place(index.slots, spread(hash(key)), size);
-        }
-        if (key != null && !key.isEmpty() && key.charAt(0) == '_') {
-            underscored = true;
-        }
-        size++;
-        modCount++;
+        append(key, value);
         return null;
     }
 
