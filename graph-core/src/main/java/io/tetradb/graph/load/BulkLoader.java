@@ -24,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -203,6 +204,8 @@ public final class BulkLoader {
         });
         private final Semaphore inFlight = new Semaphore(2 * writers);
         private final List<Future<?>> written = new ArrayList<>();
+        /** Batched mode: each partition's last chunk submitted, which its next chunk follows. */
+        private final Map<Object, CompletableFuture<Void>> lastChunkOf = new HashMap<>();
         /** The chunks applied but not yet awaited durable. */
         private final java.util.Queue<io.tetradb.core.store.DeferredCommits> applied =
                 new java.util.concurrent.ConcurrentLinkedQueue<>();
@@ -363,30 +366,34 @@ public final class BulkLoader {
 
         private void write(Object pk, List<Element> chunk) {
             inFlight.acquireUninterruptibly();
-            written.add(pool.submit(() -> {
-                try {
-                    io.tetradb.core.store.DeferredCommits deferred = store.deferredCommits();
-                    if (encoded) {
-                        EncodedElementItems enc = encoders.get();
-                        List<EncodedItem> items = new ArrayList<>(chunk.size());
-                        for (Element e : chunk) {
-                            items.add(e.encode(enc));
-                        }
-                        store.createAllEncoded(pk, items, deferred);
-                    } else {
-                        List<ObjectNode> items = new ArrayList<>(chunk.size());
-                        for (Element e : chunk) {
-                            items.add(e.tree());
-                        }
-                        store.createAll(pk, items, deferred);
+            Runnable work = () -> {
+                io.tetradb.core.store.DeferredCommits deferred = store.deferredCommits();
+                if (encoded) {
+                    EncodedElementItems enc = encoders.get();
+                    List<EncodedItem> items = new ArrayList<>(chunk.size());
+                    for (Element e : chunk) {
+                        items.add(e.encode(enc));
                     }
-                    if (deferred != null) {
-                        applied.add(deferred);
+                    store.createAllEncoded(pk, items, deferred);
+                } else {
+                    List<ObjectNode> items = new ArrayList<>(chunk.size());
+                    for (Element e : chunk) {
+                        items.add(e.tree());
                     }
-                } finally {
-                    inFlight.release();
+                    store.createAll(pk, items, deferred);
                 }
-            }));
+                if (deferred != null) {
+                    applied.add(deferred);
+                }
+            };
+            // a partition's chunks commit in source order (so its lsns, etags and change feed follow the source
+            // whatever the writers' timing); chunks of other partitions run beside them
+            CompletableFuture<Void> previous = lastChunkOf.get(pk);
+            CompletableFuture<Void> chunkDone = previous == null ? CompletableFuture.runAsync(work, pool)
+                    : previous.thenRunAsync(work, pool);
+            chunkDone.whenComplete((ok, failed) -> inFlight.release());
+            lastChunkOf.put(pk, chunkDone);
+            written.add(chunkDone);
             if (written.size() > 1024) {
                 awaitDone();
             }
@@ -405,6 +412,7 @@ public final class BulkLoader {
                 }
             }
             written.clear();
+            lastChunkOf.clear();
             for (io.tetradb.core.store.DeferredCommits d; (d = applied.poll()) != null; ) {
                 d.awaitDurable(); // the first waits for the sync covering all of them; the rest are already durable
             }
