@@ -183,9 +183,10 @@ class CommandInterruptionTest {
         MongoDatabase annDb = annClient.getDatabase("app");
         MongoDatabase annAdmin = annClient.getDatabase("admin");
         MongoDatabase bobAdmin = client("bob", "app").getDatabase("admin");
-        long cursor = annDb.runCommand(new Document("find", "c").append("batchSize", 2))
+        ClientSession session = annClient.startSession(); // a cursor's getMores go in its session
+        long cursor = annDb.runCommand(session, new Document("find", "c").append("batchSize", 2))
                 .get("cursor", Document.class).getLong("id");
-        CompletableFuture<Document> getMore = heldAtFirstCheck("ann-more", () -> annDb.runCommand(
+        CompletableFuture<Document> getMore = heldAtFirstCheck("ann-more", () -> annDb.runCommand(session,
                 new Document("getMore", cursor).append("collection", "c").append("comment", "ann-more")));
 
         Document filter = new Document("currentOp", 1).append("$ownOps", true).append("command.comment", "ann-more");
@@ -201,7 +202,7 @@ class CommandInterruptionTest {
         assertEquals("attempting to kill op", killed.getString("info"));
         release("ann-more");
         assertInterrupted(getMore);
-        e = assertThrows(MongoCommandException.class, () -> annDb.runCommand(new Document("getMore", cursor)
+        e = assertThrows(MongoCommandException.class, () -> annDb.runCommand(session, new Document("getMore", cursor)
                 .append("collection", "c")));
         assertEquals(43, e.getErrorCode(), "a getMore that failed leaves no cursor");
 

@@ -176,10 +176,12 @@ class CrudTest extends MongoServerTestBase {
         try (MongoCursor<Document> cursor = c.find().batchSize(2).iterator()) {
             cursor.next(); // the rest is killed by close()
         }
-        Document defaults = client.getDatabase("crud").runCommand(new Document("find", "cursor"));
+        // a cursor is continued in the session it was opened in (mongod's 50736-50738): one explicit session
+        com.mongodb.client.ClientSession session = client.startSession();
+        Document defaults = client.getDatabase("crud").runCommand(session, new Document("find", "cursor"));
         assertEquals(101, defaults.get("cursor", Document.class).getList("firstBatch", Document.class).size(),
                 "MongoDB's default first batch");
-        Document more = client.getDatabase("crud").runCommand(new Document("getMore",
+        Document more = client.getDatabase("crud").runCommand(session, new Document("getMore",
                 defaults.get("cursor", Document.class).getLong("id")).append("collection", "cursor"));
         assertEquals(899, more.get("cursor", Document.class).getList("nextBatch", Document.class).size(),
                 "a getMore without batchSize returns the rest (up to 16 MB)");
@@ -193,6 +195,7 @@ class CrudTest extends MongoServerTestBase {
         MongoCommandException gone = assertThrows(MongoCommandException.class, () -> client.getDatabase("crud")
                 .runCommand(new Document("getMore", id).append("collection", "cursor")));
         assertEquals(43, gone.getErrorCode());
+        session.close();
     }
 
     @Test

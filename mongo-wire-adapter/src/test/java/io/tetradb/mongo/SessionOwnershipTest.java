@@ -100,44 +100,51 @@ class SessionOwnershipTest {
 
     @Test
     void anotherUsersCursorIsUnauthorizedAndStaysItsOwners() {
-        MongoDatabase ann = client("ann", "app").getDatabase("app");
-        MongoDatabase bob = client("bob", "app").getDatabase("app");
-        long id = cursorId(ann.runCommand(new Document("find", "c").append("batchSize", 2)));
+        MongoClient annClient = client("ann", "app");
+        MongoClient bobClient = client("bob", "app");
+        ClientSession annSession = session(annClient); // a cursor's getMores go in its session
+        ClientSession bobSession = session(bobClient);
+        MongoDatabase ann = annClient.getDatabase("app");
+        MongoDatabase bob = bobClient.getDatabase("app");
+        long id = cursorId(ann.runCommand(annSession, new Document("find", "c").append("batchSize", 2)));
         MongoCommandException e = refused(13, () -> bob.runCommand(new Document("getMore", id)
                 .append("collection", "c")));
         assertEquals("cursor id " + id + " was not created by the authenticated user", e.getErrorMessage());
         e = refused(13, () -> bob.runCommand(new Document("killCursors", "c").append("cursors", List.of(id))));
         assertEquals("not authorized to kill cursor on app.c", e.getErrorMessage());
         // refused as a whole: bob's own cursor named beside it is not killed either
-        long bobs = cursorId(bob.runCommand(new Document("find", "c").append("batchSize", 2)));
+        long bobs = cursorId(bob.runCommand(bobSession, new Document("find", "c").append("batchSize", 2)));
         refused(13, () -> bob.runCommand(new Document("killCursors", "c").append("cursors", List.of(bobs, id))));
-        Document more = bob.runCommand(new Document("getMore", bobs).append("collection", "c")
+        Document more = bob.runCommand(bobSession, new Document("getMore", bobs).append("collection", "c")
                 .append("batchSize", 2));
         assertEquals(2, more.get("cursor", Document.class).getList("nextBatch", Document.class).size());
 
         // ann's cursor is untouched by the refusals and reads on
-        more = ann.runCommand(new Document("getMore", id).append("collection", "c").append("batchSize", 3));
+        more = ann.runCommand(annSession, new Document("getMore", id).append("collection", "c")
+                .append("batchSize", 3));
         assertEquals(List.of(2, 3, 4), more.get("cursor", Document.class).getList("nextBatch", Document.class)
                 .stream().map(d -> d.getInteger("_id")).toList());
         // root may kill any cursor (killAnyCursor)
         Document killed = client("root", "admin").getDatabase("app").runCommand(new Document("killCursors", "c")
                 .append("cursors", List.of(id)));
         assertEquals(List.of(id), killed.getList("cursorsKilled", Long.class));
-        refused(43, () -> ann.runCommand(new Document("getMore", id).append("collection", "c")));
+        refused(43, () -> ann.runCommand(annSession, new Document("getMore", id).append("collection", "c")));
     }
 
     @Test
     void anotherUsersChangeStreamIsUnauthorized() {
-        MongoDatabase ann = client("ann", "app").getDatabase("app");
+        MongoClient annClient = client("ann", "app");
+        ClientSession annSession = session(annClient);
+        MongoDatabase ann = annClient.getDatabase("app");
         MongoDatabase bob = client("bob", "app").getDatabase("app");
-        long id = cursorId(ann.runCommand(new Document("aggregate", "c").append("pipeline",
+        long id = cursorId(ann.runCommand(annSession, new Document("aggregate", "c").append("pipeline",
                 List.of(new Document("$changeStream", new Document()))).append("cursor", new Document())));
         MongoCommandException e = refused(13, () -> bob.runCommand(new Document("getMore", id)
                 .append("collection", "c").append("maxTimeMS", 10)));
         assertEquals("cursor id " + id + " was not created by the authenticated user", e.getErrorMessage());
         refused(13, () -> bob.runCommand(new Document("killCursors", "c").append("cursors", List.of(id))));
         ann.getCollection("c").insertOne(new Document("_id", "new"));
-        Document more = ann.runCommand(new Document("getMore", id).append("collection", "c")
+        Document more = ann.runCommand(annSession, new Document("getMore", id).append("collection", "c")
                 .append("maxTimeMS", 2000));
         assertEquals(1, more.get("cursor", Document.class).getList("nextBatch", Document.class).size());
         Document killed = ann.runCommand(new Document("killCursors", "c").append("cursors", List.of(id)));
@@ -200,12 +207,14 @@ class SessionOwnershipTest {
         MongoDatabase bobDb = bobClient.getDatabase("app");
         long annCursor = cursorId(annDb.runCommand(ann, new Document("find", "c").append("batchSize", 2)));
         long bobCursor = cursorId(bobDb.runCommand(bob, new Document("find", "c").append("batchSize", 2)));
-        ann.startTransaction();
-        annDb.getCollection("c").insertOne(ann, new Document("_id", "ann"));
 
         bobDb.runCommand(new Document("killSessions", List.of())); // all of bob's sessions: his cursor
-        refused(43, () -> bobDb.runCommand(new Document("getMore", bobCursor).append("collection", "c")));
-        annDb.runCommand(new Document("getMore", annCursor).append("collection", "c").append("batchSize", 1));
+        refused(43, () -> bobDb.runCommand(bob, new Document("getMore", bobCursor).append("collection", "c")));
+        annDb.runCommand(ann, new Document("getMore", annCursor).append("collection", "c").append("batchSize", 1));
+        // (the getMore comes before her transaction: a cursor opened outside one is not continued inside it)
+        ann.startTransaction();
+        annDb.getCollection("c").insertOne(ann, new Document("_id", "ann"));
+        bobDb.runCommand(new Document("killSessions", List.of())); // bob's again: her transaction stays
         // ann names her session: her cursor closes and her transaction is aborted
         annDb.runCommand(new Document("killSessions", List.of(ann.getServerSession().getIdentifier().clone())));
         refused(43, () -> annDb.runCommand(new Document("getMore", annCursor).append("collection", "c")));
@@ -228,7 +237,7 @@ class SessionOwnershipTest {
         BsonDocument annsSession = ann.getServerSession().getIdentifier().clone().append("uid", uid("ann@app"));
         refused(13, () -> bobClient.getDatabase("admin").runCommand(new Document("killSessions",
                 List.of(annsSession))));
-        annDb.runCommand(new Document("getMore", annCursor).append("collection", "c").append("batchSize", 1));
+        annDb.runCommand(ann, new Document("getMore", annCursor).append("collection", "c").append("batchSize", 1));
         // one's own digest is accepted; root (killAnySession) may name ann's session
         bob.getServerSession().getIdentifier().put("uid", uid("bob@app"));
         assertEquals(10, bobClient.getDatabase("app").runCommand(bob, new Document("count", "c")).getInteger("n"));

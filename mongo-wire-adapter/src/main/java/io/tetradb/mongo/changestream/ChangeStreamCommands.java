@@ -152,6 +152,12 @@ public final class ChangeStreamCommands {
         return o == null ? null : o.owner;
     }
 
+    /** The session ({@code lsid.id}) stream {@code id} was opened in; null without one or if it is not open. */
+    public BsonValue sessionOf(long id) {
+        Open o = open.get(id);
+        return o == null ? null : o.session;
+    }
+
     /** The streams opened in the sessions {@code which} selects (by {@code lsid.id} and user) close. */
     public void sessionsEnded(java.util.function.BiPredicate<BsonValue, io.tetradb.mongo.command.SessionOwner> which) {
         open.values().removeIf(o -> o.session != null && which.test(o.session, o.owner));

@@ -44,6 +44,7 @@ public final class CommandDispatcher implements AutoCloseable {
     public CommandDispatcher(CosmosClient client, io.tetradb.mongo.auth.MongoUsers users, CursorLimits cursorLimits) {
         this.catalog = new MongoCatalog(client.coreStore());
         this.cursors = new Cursors(cursorLimits);
+        this.operations = new Operations(cursorLimits.clock()); // maxTimeMS deadlines: the cursors' clock
         this.changeStreams = new io.tetradb.mongo.changestream.ChangeStreamCommands(catalog);
         io.tetradb.mongo.store.IndexCatalog indexes = new io.tetradb.mongo.store.IndexCatalog(catalog);
         io.tetradb.mongo.auth.UserDirectory directory = new io.tetradb.mongo.auth.UserDirectory(users, catalog);
@@ -144,7 +145,7 @@ public final class CommandDispatcher implements AutoCloseable {
         return catalog.isOpen(db, name);
     }
 
-    final Operations operations = new Operations();
+    final Operations operations;
     private final SessionCommands sessions;
 
     /**
@@ -213,6 +214,10 @@ public final class CommandDispatcher implements AutoCloseable {
             if (command.get("lsid") instanceof BsonDocument lsid && lsid.containsKey("uid")) {
                 // a session is the caller's own: naming another user's digest is refused (killSessions checks its own)
                 sessions.checkUid(connection, lsid, false);
+            }
+            long maxTime = MaxTime.millis(command); // BadValue for a malformed one, whatever the command
+            if (!name.equals("getMore")) { // a getMore's limit is its cursor's (MaxTime)
+                Interruption.current().expireAfter(maxTime);
             }
             if (!TransactionCommands.NAMES.contains(name)) {
                 txn = transactions.forCommand(command, owner);

@@ -23,13 +23,28 @@ final class CursorOwnership {
         this.auth = auth;
     }
 
-    /** Before a getMore: refused when the cursor is another user's (an unknown one is the handler's 43). */
+    /**
+     * Before a getMore: refused when the cursor is another user's, then when it is sent in another session than the
+     * cursor was opened in (an unknown cursor is the handler's 43). The user comes first so that the session refusal,
+     * which names the cursor's session as mongod's does, is only ever shown to the cursor's own user.
+     */
     void checkGetMore(CommandContext ctx, BsonDocument cmd) {
         BsonValue id = cmd.get("getMore");
         SessionOwner owner = ownerOf(id);
-        if (owner != null && !owner.equals(ctx.connection().sessionOwner())) {
+        if (owner == null) {
+            return;
+        }
+        SessionOwner caller = ctx.connection().sessionOwner();
+        if (!owner.equals(caller)) {
             throw new MongoError(ErrorCode.UNAUTHORIZED, "cursor id " + id.asNumber().longValue()
                     + " was not created by the authenticated user");
+        }
+        long n = id.asNumber().longValue();
+        Cursors.Owner opened = cursors.openedBy(n);
+        if (opened != null) {
+            CursorSessions.check(n, opened.session(), owner, cmd);
+        } else if (changeStreams.owns(id)) {
+            CursorSessions.check(n, changeStreams.sessionOf(n), owner, cmd);
         }
     }
 

@@ -84,6 +84,11 @@ final class Cursors {
         /** Order of last use, for closing the least recently used past {@link CursorLimits#maxOpen()}. */
         volatile long touched = TOUCHES.incrementAndGet();
         volatile boolean continued;
+        /**
+         * What its commands have left of the opening command's maxTimeMS ({@link MaxTime#NONE}: no limit), for the
+         * next getMore, as mongod's {@code leftoverMaxTimeMicros}: the time between getMores does not count.
+         */
+        volatile long leftoverMillis = MaxTime.NONE;
         /** What it held at its last measure ({@link io.tetradb.mongo.store.HeldBytes}), counted in the total. */
         long held;
 
@@ -121,6 +126,8 @@ final class Cursors {
             Cursor cursor = new Cursor(id, namespace, run, source);
             cursor.lastUsed = limits.clock().millis();
             cursor.held = held;
+            Operations.Op opener = Interruption.current();
+            cursor.leftoverMillis = opener == null ? MaxTime.NONE : opener.remainingMillis();
             heldBytes += held;
             open.put(id, cursor);
             totalOpened.increment();
@@ -226,6 +233,12 @@ final class Cursors {
     /** The connection closed: the cursors it opened without a session go (nothing can continue them usefully). */
     void connectionClosed(int connection) {
         removeWhere(c -> c.owner != null && c.owner.connection() == connection && c.owner.session() == null);
+    }
+
+    /** Who opened cursor {@code id} (user, session); null if none is open or it was opened outside a command. */
+    Owner openedBy(long id) {
+        Cursor c = open.get(id);
+        return c == null ? null : c.owner;
     }
 
     /** The user that opened cursor {@code id}; null if none is open or it was opened outside a command (anyone's). */

@@ -4,6 +4,13 @@ package io.tetradb.mongo.command;
 public enum ErrorCode {
     INTERNAL_ERROR(1, "InternalError"),
     INTERRUPTED(11601, "Interrupted"),
+    MAX_TIME_MS_EXPIRED(50, "MaxTimeMSExpired"),
+    GETMORE_OUTSIDE_CURSOR_SESSION(50736, "Location50736"),
+    GETMORE_WITHOUT_CURSOR_SESSION(50737, "Location50737"),
+    GETMORE_IN_ANOTHER_SESSION(50738, "Location50738"),
+    IDL_DUPLICATE_FIELD(40413, "Location40413"),
+    INVALID_LENGTH(342, "InvalidLength"),
+    INVALID_UUID(207, "InvalidUUID"),
     BAD_VALUE(2, "BadValue"),
     NO_SUCH_KEY(4, "NoSuchKey"),
     FAILED_TO_PARSE(9, "FailedToParse"),

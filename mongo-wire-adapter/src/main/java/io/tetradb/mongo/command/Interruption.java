@@ -33,16 +33,19 @@ public final class Interruption {
     }
 
     /**
-     * Throws {@code e} again when it is an interruption: a write command answers one as a whole (mongod: "these have
+     * Throws {@code e} again when it is an interruption (a kill, or maxTimeMS run out): a write command answers one as a whole (mongod: "these have
      * always failed the whole batch"), never as one statement's {@code writeErrors} entry.
      */
     static void rethrow(RuntimeException e) {
-        if (e instanceof MongoError m && m.code() == ErrorCode.INTERRUPTED) {
+        if (e instanceof MongoError m && MaxTime.stopsTheCommand(m)) {
             throw m;
         }
     }
 
-    /** Interrupted (11601) when the command this thread runs has been killed; nothing otherwise. */
+    /**
+     * Interrupted (11601) when the command this thread runs has been killed, MaxTimeMSExpired (50) when its maxTimeMS
+     * has run out; nothing otherwise.
+     */
     public static void check() {
         Operations.Op op = RUNNING.get();
         if (op != null) {

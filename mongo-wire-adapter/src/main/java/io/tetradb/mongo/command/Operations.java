@@ -36,6 +36,8 @@ final class Operations {
         private final long startNanos;
         private final Operations registry;
         private volatile boolean killed;
+        /** When its maxTimeMS runs out, on {@link #registry}'s clock; {@link MaxTime#NONE} without a limit. */
+        private volatile long deadline = MaxTime.NONE;
 
         Op(int opid, ConnectionState connection, String database, BsonDocument command, long startNanos,
            Operations registry) {
@@ -75,6 +77,22 @@ final class Operations {
             return killed;
         }
 
+        /** The command stops with MaxTimeMSExpired at its first check {@code millis} from now (0: no limit). */
+        void expireAfter(long millis) {
+            deadline = millis <= 0 ? MaxTime.NONE : registry.clock.millis() + millis;
+        }
+
+        /** What is left of its time limit, at least 0; {@link MaxTime#NONE} without one (a cursor keeps it). */
+        long remainingMillis() {
+            long d = deadline;
+            return d == MaxTime.NONE ? MaxTime.NONE : Math.max(0, d - registry.clock.millis());
+        }
+
+        /** Gives the command {@code millis} more from now ({@link MaxTime#NONE}: no limit); a getMore's leftover. */
+        void continueWith(long millis) {
+            deadline = millis == MaxTime.NONE ? MaxTime.NONE : registry.clock.millis() + millis;
+        }
+
         /** The session it runs in ({@code lsid.id}), or null. */
         BsonValue session() {
             return command.get("lsid") instanceof BsonDocument lsid ? lsid.get("id") : null;
@@ -89,6 +107,10 @@ final class Operations {
             if (killed) {
                 throw new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
             }
+            long d = deadline;
+            if (d != MaxTime.NONE && registry.clock.millis() >= d) {
+                throw MaxTime.expired();
+            }
         }
     }
 
@@ -98,6 +120,13 @@ final class Operations {
     /** Generic command arguments, not part of a currentOp filter. */
     private static final Set<String> NOT_FILTER = Set.of("currentOp", "$all", "$ownOps", "$db", "lsid", "comment",
             "$clusterTime", "$readPreference", "apiVersion", "apiStrict", "apiDeprecationErrors");
+
+    /** What maxTimeMS deadlines are measured on (the cursors' clock; tests move it). */
+    private final java.time.Clock clock;
+
+    Operations(java.time.Clock clock) {
+        this.clock = clock;
+    }
 
     private final Map<Integer, ConnectionState> connections = new ConcurrentHashMap<>();
     private final Map<Integer, Op> running = new ConcurrentHashMap<>();

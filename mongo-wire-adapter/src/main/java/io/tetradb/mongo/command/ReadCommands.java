@@ -276,15 +276,26 @@ final class ReadCommands {
             throw new MongoError(ErrorCode.UNAUTHORIZED, "Requested getMore on namespace '" + ns
                     + "', but cursor belongs to a different namespace " + c.namespace);
         }
+        if (cmd.containsKey("maxTimeMS")) { // the cursor stays: mongod checks this before it takes the cursor
+            throw new MongoError(ErrorCode.BAD_VALUE,
+                    "cannot set maxTimeMS on getMore command for a non-awaitData cursor");
+        }
+        Operations.Op op = Interruption.current();
         List<BsonDocument> batch;
         synchronized (c) {
+            if (op != null) {
+                op.continueWith(c.leftoverMillis); // what the opening command left of its maxTimeMS
+            }
             try {
                 batch = Cursors.batch(c.run, (int) Math.min(Integer.MAX_VALUE, batchSize));
             } catch (MongoError e) {
-                if (e.code() == ErrorCode.INTERRUPTED) {
+                if (MaxTime.stopsTheCommand(e)) {
                     cursors.kill(id); // as mongod: a getMore that fails leaves no cursor behind
                 }
                 throw e;
+            }
+            if (op != null) {
+                c.leftoverMillis = op.remainingMillis();
             }
             ctx.charge(c.takeRequestCharge());
             if (!c.run.hasNext()) {

@@ -59,24 +59,37 @@ final class SessionCommands {
         }
     }
 
-    /** The sessions a list of lsids names: each {@code id} of the caller, or of the user whose digest it carries. */
+    /**
+     * The sessions a list of lsids names: each {@code id} of the caller, or of the user whose digest it carries. The
+     * list is parsed whole first, as mongod's IDL parser does ({@code EndSessionsCmdFromClient},
+     * {@code KillSessionsCmdFromClient}): an entry that is not a document (14), without {@code id} (40414), with
+     * an {@code id} that is not a UUID (14) or a {@code uid} that is not a 32-byte digest (14, 342), or with another
+     * field (40415) fails the command and ends nothing. Without authorization every session is the one
+     * unauthenticated user's, so an entry's {@code uid} names no other sessions (see {@link CommandDispatcher}).
+     */
     private BiPredicate<BsonValue, SessionOwner> sessions(CommandContext ctx, BsonValue list, boolean kill) {
+        String command = kill ? "killSessions" : "endSessions";
+        String type = kill ? "KillSessionsCmdFromClient" : "EndSessionsCmdFromClient";
+        if (!(list instanceof org.bson.BsonArray array)) {
+            throw LsidFields.wrongType(type + "." + command, list, "array");
+        }
         List<BiPredicate<BsonValue, SessionOwner>> named = new ArrayList<>();
-        if (list instanceof org.bson.BsonArray array) {
-            SessionOwner caller = ctx.connection().sessionOwner();
-            boolean anyUser = kill && auth.allowsOnCluster(ctx.connection(), Privileges.Action.KILL_ANY);
-            for (BsonValue v : array) {
-                if (!(v instanceof BsonDocument lsid) || lsid.get("id") == null) {
-                    continue;
-                }
-                checkUid(ctx.connection(), lsid, anyUser);
-                BsonValue id = lsid.get("id");
-                if (lsid.get("uid") instanceof BsonBinary uid) {
-                    byte[] digest = uid.getData();
-                    named.add((s, owner) -> id.equals(s) && Arrays.equals(digest, owner.uid()));
-                } else {
-                    named.add((s, owner) -> id.equals(s) && owner.equals(caller));
-                }
+        SessionOwner caller = ctx.connection().sessionOwner();
+        boolean anyUser = kill && auth.allowsOnCluster(ctx.connection(), Privileges.Action.KILL_ANY);
+        String entryPath = type + "." + command;
+        for (int i = 0; i < array.size(); i++) {
+            BsonValue v = array.get(i);
+            if (!(v instanceof BsonDocument lsid)) {
+                throw LsidFields.wrongType(entryPath + "." + i, v, "object");
+            }
+            LsidFields.check(entryPath, lsid);
+            checkUid(ctx.connection(), lsid, anyUser);
+            BsonValue id = lsid.get("id");
+            if (auth.enabled() && lsid.get("uid") instanceof BsonBinary uid) {
+                byte[] digest = uid.getData();
+                named.add((s, owner) -> id.equals(s) && Arrays.equals(digest, owner.uid()));
+            } else {
+                named.add((s, owner) -> id.equals(s) && owner.equals(caller));
             }
         }
         return (s, owner) -> named.stream().anyMatch(p -> p.test(s, owner));

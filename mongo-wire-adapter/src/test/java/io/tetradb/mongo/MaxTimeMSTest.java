@@ -1,0 +1,203 @@
+package io.tetradb.mongo;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoExecutionTimeoutException;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.CountOptions;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.Updates;
+import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.document.CosmosClient;
+import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.mongo.auth.MongoUsers;
+import io.tetradb.mongo.command.CursorLimits;
+import org.bson.BsonString;
+import org.bson.Document;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code maxTimeMS}: a command past its limit stops with 50 MaxTimeMSExpired ("operation exceeded time limit") at its
+ * next interrupt check, as mongod's; find, aggregate, count/countDocuments, distinct, update, delete and
+ * findAndModify, through the MongoDB Java driver. No sleeps: the server measures on a clock the test moves, and the
+ * checkpoint hook moves it by {@link #step} milliseconds at every check of a command whose comment is "slow" — the
+ * same commands with the clock still (or without a limit) succeed. A getMore continues with what its cursor's
+ * opening command left of its limit (the time between getMores does not count) and refuses a maxTimeMS of its own
+ * unless the cursor is a change stream's, where it is the time to wait for events.
+ */
+class MaxTimeMSTest {
+    private static final int DOCS = 300;
+    @TempDir
+    Path dir;
+    private CosmosClient store;
+    private MongoWireServer server;
+    private MongoClient client;
+    private MongoDatabase db;
+    private MongoCollection<Document> c;
+    private final CursorLifetimeTest.ManualClock clock = new CursorLifetimeTest.ManualClock();
+    /** How far each interrupt check of a "slow" command moves the clock. */
+    private final AtomicLong step = new AtomicLong(100);
+    private final AtomicInteger slowChecks = new AtomicInteger();
+
+    @BeforeEach
+    void start() {
+        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store, MongoUsers.none(),
+                ConnectionLimits.defaults(), null, CursorLimits.defaults().withClock(clock));
+        server.checkpointHook(cmd -> {
+            if (cmd.get("comment") instanceof BsonString s && s.getValue().equals("slow")) {
+                slowChecks.incrementAndGet();
+                clock.advance(Duration.ofMillis(step.get()));
+            }
+        });
+        client = AuthenticationTest.connect(server, null);
+        db = client.getDatabase("app");
+        c = db.getCollection("c");
+        c.insertMany(IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
+    }
+
+    @AfterEach
+    void stop() {
+        server.checkpointHook(null);
+        client.close();
+        server.close();
+        store.close();
+    }
+
+    /** Code 50: the driver throws its MongoExecutionTimeoutException for it, whatever the command. */
+    private void expires(Supplier<?> command) {
+        MongoExecutionTimeoutException e = assertThrows(MongoExecutionTimeoutException.class, command::get);
+        assertEquals(50, e.getCode(), e.getMessage());
+        assertEquals("operation exceeded time limit", e.getMessage());
+    }
+
+    private MongoCommandException refused(int code, Supplier<?> command) {
+        MongoCommandException e = assertThrows(MongoCommandException.class, command::get);
+        assertEquals(code, e.getErrorCode(), e.getMessage());
+        return e;
+    }
+
+    @Test
+    void readsPastTheirLimitStopWithMaxTimeMSExpired() {
+        expires(() -> c.find().maxTime(50, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>()));
+        expires(() -> c.aggregate(List.of(new Document("$match", new Document("v", 1))))
+                .maxTime(50, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>()));
+        expires(() -> c.countDocuments(new Document("v", 1), new CountOptions().maxTime(50, TimeUnit.MILLISECONDS)
+                .comment("slow")));
+        expires(() -> db.runCommand(new Document("count", "c").append("query", new Document("v", 2))
+                .append("maxTimeMS", 50).append("comment", "slow")));
+        expires(() -> c.distinct("v", Integer.class).maxTime(50, TimeUnit.MILLISECONDS).comment("slow")
+                .into(new ArrayList<>()));
+        assertTrue(slowChecks.get() >= 5);
+
+        // the same reads with the clock still, or without a limit, succeed
+        step.set(0);
+        assertEquals(DOCS, c.find().maxTime(50, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>())
+                .size());
+        assertEquals(43, c.countDocuments(new Document("v", 1), new CountOptions().maxTime(50,
+                TimeUnit.MILLISECONDS).comment("slow")));
+        step.set(100);
+        assertEquals(7, c.distinct("v", Integer.class).comment("slow").into(new ArrayList<>()).size());
+        assertEquals(DOCS, c.find().maxTime(0, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>())
+                .size(), "0 is no limit");
+    }
+
+    @Test
+    void writesPastTheirLimitFailWholeAndWriteNothingBeyondTheirLastCheck() {
+        expires(() -> db.runCommand(new Document("update", "c").append("updates",
+                List.of(new Document("q", new Document()).append("u", new Document("$set", new Document("x", 1)))
+                        .append("multi", true))).append("maxTimeMS", 50).append("comment", "slow")));
+        assertEquals(0, c.countDocuments(new Document("x", 1)), "stopped before its first page");
+        expires(() -> db.runCommand(new Document("delete", "c").append("deletes",
+                List.of(new Document("q", new Document("v", 3)).append("limit", 0))).append("maxTimeMS", 50)
+                .append("comment", "slow")));
+        assertEquals(DOCS, c.countDocuments());
+        expires(() -> c.findOneAndUpdate(new Document("v", 4), Updates.set("y", 1),
+                new FindOneAndUpdateOptions().maxTime(50, TimeUnit.MILLISECONDS).comment("slow")));
+        assertEquals(0, c.countDocuments(new Document("y", 1)));
+
+        step.set(0);
+        Document done = db.runCommand(new Document("update", "c").append("updates",
+                List.of(new Document("q", new Document()).append("u", new Document("$set", new Document("x", 1)))
+                        .append("multi", true))).append("maxTimeMS", 50).append("comment", "slow"));
+        assertEquals(DOCS, done.getInteger("nModified"));
+    }
+
+    @Test
+    void aGetMoreContinuesWithWhatItsCursorsCommandLeft() {
+        try (ClientSession session = client.startSession()) {
+            step.set(0);
+            long cursor = db.runCommand(session, new Document("find", "c").append("batchSize", 2)
+                    .append("maxTimeMS", 1000).append("comment", "slow")).get("cursor", Document.class)
+                    .getLong("id");
+            clock.advance(Duration.ofMinutes(5)); // between getMores: not counted
+            Document more = db.runCommand(session, new Document("getMore", cursor).append("collection", "c")
+                    .append("batchSize", 2));
+            assertEquals(2, more.get("cursor", Document.class).getList("nextBatch", Document.class).size());
+
+            MongoCommandException own = refused(2, () -> db.runCommand(session, new Document("getMore", cursor)
+                    .append("collection", "c").append("maxTimeMS", 10)));
+            assertEquals("cannot set maxTimeMS on getMore command for a non-awaitData cursor", own.getErrorMessage());
+
+            step.set(400); // each check of this getMore takes 400 of the 1000 ms left: the third is past it
+            int before = slowChecks.get();
+            expires(() -> db.runCommand(session, new Document("getMore", cursor).append("collection", "c")
+                    .append("batchSize", 10).append("comment", "slow")));
+            assertEquals(3, slowChecks.get() - before, "stopped at the check past the limit");
+            refused(43, () -> db.runCommand(session, new Document("getMore", cursor).append("collection", "c")));
+
+            // a cursor opened without a limit has none in its getMores
+            long unlimited = db.runCommand(session, new Document("find", "c").append("batchSize", 2))
+                    .get("cursor", Document.class).getLong("id");
+            Document rest = db.runCommand(session, new Document("getMore", unlimited).append("collection", "c")
+                    .append("comment", "slow"));
+            assertEquals(DOCS - 2, rest.get("cursor", Document.class).getList("nextBatch", Document.class).size());
+        }
+    }
+
+    @Test
+    void aChangeStreamsGetMoreWaitsForItsMaxTimeMSAndSucceeds() {
+        try (ClientSession session = client.startSession()) {
+            long stream = db.runCommand(session, new Document("aggregate", "c").append("pipeline",
+                    List.of(new Document("$changeStream", new Document()))).append("cursor", new Document()))
+                    .get("cursor", Document.class).getLong("id");
+            Document more = db.runCommand(session, new Document("getMore", stream).append("collection", "c")
+                    .append("maxTimeMS", 10).append("comment", "slow"));
+            assertEquals(0, more.get("cursor", Document.class).getList("nextBatch", Document.class).size());
+            assertEquals(stream, more.get("cursor", Document.class).getLong("id"), "still open");
+        }
+    }
+
+    @Test
+    void aMalformedMaxTimeMSIsBadValue() {
+        assertEquals("maxTimeMS must be a number", refused(2, () -> db.runCommand(new Document("find", "c")
+                .append("maxTimeMS", "10"))).getErrorMessage());
+        assertEquals("maxTimeMS is out of range", refused(2, () -> db.runCommand(new Document("find", "c")
+                .append("maxTimeMS", -1))).getErrorMessage());
+        assertEquals("maxTimeMS is out of range", refused(2, () -> db.runCommand(new Document("count", "c")
+                .append("maxTimeMS", 1L << 31))).getErrorMessage());
+        assertEquals("maxTimeMS has non-integral value", refused(2, () -> db.runCommand(new Document("find", "c")
+                .append("maxTimeMS", 1.5))).getErrorMessage());
+        assertEquals(1.0, db.runCommand(new Document("find", "c").append("maxTimeMS", 2.0)).getDouble("ok"));
+    }
+}
