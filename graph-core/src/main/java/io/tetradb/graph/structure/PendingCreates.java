@@ -73,6 +73,11 @@ public final class PendingCreates {
         return p != null && p.graph == graph && p.addresses.contains(List.of(pk, id));
     }
 
+    /** How many elements are held. */
+    public int size() {
+        return pending.size();
+    }
+
     /** Writes what is held; see the class comment for failures. */
     public void flush() {
         List<Pending> all = new ArrayList<>(pending);

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,6 +80,62 @@ class BatchedAddTest {
         g.inject(ids.toArray()).as("i").addV("m").property(T.id, __.select("i")).property("pk", "p2").iterate();
         assertTrue(coreWrites() - before <= 3, "core writes: " + (coreWrites() - before));
         assertEquals(300L, g.V().hasLabel("m").count().next());
+    }
+
+    /**
+     * Creates spread over many partitions: under iterate() one flush holds them all (up to 10,000 elements), so each
+     * partition gets one batch; read with toList() the flushes double from 100 traversers. Before, every 100
+     * traversers were a flush, here one core write per partition touched per 100: 20 × 50.
+     */
+    @Test
+    void manyPartitionsGetFullBatchesUnderIterate() {
+        long before = coreWrites();
+        g.inject(rows("w", 2_000)).addV("w").property(T.id, __.select("id")).property("pk", __.select("pk")).iterate();
+        long iterated = coreWrites() - before;
+        assertEquals(2_000L, g.V().hasLabel("w").count().next());
+        assertTrue(iterated <= 50, "core writes under iterate(): " + iterated);
+
+        before = coreWrites();
+        List<Object> ids = g.inject(rows("u", 2_000)).addV("u").property(T.id, __.select("id"))
+                .property("pk", __.select("pk")).id().toList();
+        long listed = coreWrites() - before;
+        assertEquals(2_000, ids.size());
+        assertEquals(List.of("p7", "u7"), ids.get(7)); // in creation order
+        assertTrue(listed <= 5 * 50, "core writes under toList(): " + listed); // 100, 200, 400, 800, 500
+
+        GraphTraversal<?, ?> partial = g.inject(rows("t", 2_000)).addV("t").property(T.id, __.select("id"))
+                .property("pk", __.select("pk"));
+        partial.next();
+        assertEquals(100L, g.V().hasLabel("t").count().next()); // read with next(): 100 traversers ahead, as before
+    }
+
+    /** {id: prefix + i, pk: p(i mod 50)} for i below n. */
+    private static Object[] rows(String prefix, int n) {
+        Object[] rows = new Object[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = Map.of("id", prefix + i, "pk", "p" + (i % 50));
+        }
+        return rows;
+    }
+
+    /** A duplicate deep inside one large flush over 50 partitions: as one write per element. */
+    @Test
+    void aDuplicateInALargeFlushFailsAsOneByOneWritesFail() {
+        g.addV("d").property(T.id, "d700").property("pk", "p0").iterate();
+        Object[] rows = rows("d", 1_000);
+        Function<GraphTraversalSource, GraphTraversal<?, ?>> load = s -> s.inject(rows).addV("d")
+                .property(T.id, __.select("id")).property("pk", __.select("pk"));
+        Exception batched = assertThrows(Exception.class, () -> load.apply(g).iterate());
+        List<String> batchedIds = sorted(g.V().hasLabel("d").id().toList());
+        g.V().hasLabel("d").drop().iterate();
+        g.addV("d").property(T.id, "d700").property("pk", "p0").iterate();
+        Exception single = assertThrows(Exception.class,
+                () -> load.apply(g.withoutStrategies(TetraBatchedAddStrategy.class)).iterate());
+        List<String> singleIds = sorted(g.V().hasLabel("d").id().toList());
+        assertEquals(single.getMessage(), batched.getMessage());
+        assertEquals(701, singleIds.size()); // d0..d699 and the d700 there before
+        assertEquals(singleIds, batchedIds);
+        assertTrue(graph.store().adjacency().check().consistent());
     }
 
     @Test
