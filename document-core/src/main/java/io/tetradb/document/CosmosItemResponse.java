@@ -21,7 +21,7 @@ public final class CosmosItemResponse<T> {
     /** The item, or null for deletes, 304s and writes without content response. */
     public T getItem() {
         if (item == null && withContent && result.stored() != null && type != null) {
-            item = CosmosException.call(() -> codec.parse(result.stored(), type));
+            item = CosmosException.call(() -> codec.parseForCaller(result.stored(), type));
         }
         return item;
     }

@@ -32,7 +32,8 @@ import java.util.stream.Collectors;
  * Core and raw rounds alternate, so machine noise hits both; every figure is the median of its rounds.
  *
  * <p>What is timed: core — the API call from its arguments (an {@code ObjectNode}, an id and a partition key) to
- * the response (for reads including {@code getItem()}, i.e. parsing the stored JSON into an {@code ObjectNode});
+ * the response (for reads including {@code getItem()}: since core-read an {@code ObjectNode} whose fields are decoded
+ * when first touched; the side {@code core-touchall} visits every value of it as well, so the whole decode is timed);
  * raw — the RocksDB call with ready key and value bytes. Generating the items is not timed on either side.
  */
 public final class CoreBenchmark implements Benchmark {
@@ -65,7 +66,7 @@ public final class CoreBenchmark implements Benchmark {
     }
 
     private enum Side {
-        CORE("core"), RAW("raw"), CORE_NOGETITEM("core-nogetitem");
+        CORE("core"), RAW("raw"), CORE_NOGETITEM("core-nogetitem"), CORE_TOUCHALL("core-touchall");
 
         final String label;
 
@@ -207,6 +208,9 @@ public final class CoreBenchmark implements Benchmark {
             out.ratio("point-read core/raw", ratio("point-read", Side.CORE, full, Side.RAW, full));
             out.ratio("point-write@" + k(small) + " core/raw", ratio("point-write", Side.CORE, small, Side.RAW, small));
             out.ratio("point-read@" + k(small) + " core/raw", ratio("point-read", Side.CORE, small, Side.RAW, small));
+            out.ratio("point-read core-touchall/raw", ratio("point-read", Side.CORE_TOUCHALL, full, Side.RAW, full));
+            out.ratio("point-read@" + k(small) + " core-touchall/raw",
+                    ratio("point-read", Side.CORE_TOUCHALL, small, Side.RAW, small));
             for (String op : new String[]{"point-read", "point-write"}) {
                 for (Side side : new Side[]{Side.CORE, Side.RAW}) {
                     out.ratio(op + " " + side.label + "@" + k(full) + "/" + side.label + "@" + k(small),
@@ -383,9 +387,10 @@ public final class CoreBenchmark implements Benchmark {
         // ---- point reads of random existing items -----------------------------------------------------------------
 
         private static final Side[][] READ_ORDERS = {
-                {Side.CORE, Side.RAW, Side.CORE_NOGETITEM},
-                {Side.RAW, Side.CORE_NOGETITEM, Side.CORE},
-                {Side.CORE_NOGETITEM, Side.CORE, Side.RAW},
+                {Side.CORE, Side.RAW, Side.CORE_NOGETITEM, Side.CORE_TOUCHALL},
+                {Side.RAW, Side.CORE_NOGETITEM, Side.CORE_TOUCHALL, Side.CORE},
+                {Side.CORE_NOGETITEM, Side.CORE_TOUCHALL, Side.CORE, Side.RAW},
+                {Side.CORE_TOUCHALL, Side.CORE, Side.RAW, Side.CORE_NOGETITEM},
         };
 
         private void measurePointReads(long size) throws Exception {
@@ -415,14 +420,19 @@ public final class CoreBenchmark implements Benchmark {
             for (Side side : READ_ORDERS[Math.max(0, round) % READ_ORDERS.length]) {
                 Samples s = round >= 0 ? samples("point-read", side, size) : new Samples();
                 switch (side) {
-                    case CORE -> readCore(ids, devices, s, true);
-                    case CORE_NOGETITEM -> readCore(ids, devices, s, false);
+                    case CORE -> readCore(ids, devices, s, true, false);
+                    case CORE_NOGETITEM -> readCore(ids, devices, s, false, false);
+                    case CORE_TOUCHALL -> readCore(ids, devices, s, true, true);
                     case RAW -> readRaw(keys, s);
                 }
             }
         }
 
-        private void readCore(String[] ids, String[] devices, Samples s, boolean materialise) {
+        /**
+         * {@code materialise}: {@code getItem()} is timed (since core-read a tree whose fields are decoded when first
+         * touched); {@code touchAll}: every value of it is visited too, inside the timed call (the whole decode).
+         */
+        private void readCore(String[] ids, String[] devices, Samples s, boolean materialise, boolean touchAll) {
             long c0 = cpu();
             long total = 0;
             long bytes = 0;
@@ -431,6 +441,9 @@ public final class CoreBenchmark implements Benchmark {
                 CosmosItemResponse<ObjectNode> r = container.readItem(ids[i], new PartitionKey(devices[i]),
                         ObjectNode.class);
                 ObjectNode item = materialise ? r.getItem() : null;
+                if (touchAll) {
+                    bytes += ReadProbe.visit(item);
+                }
                 long t = System.nanoTime() - t0;
                 if (r.getStatusCode() != 200 || (materialise && item == null)) {
                     throw new IllegalStateException("core read of " + ids[i] + " returned " + r.getStatusCode());

@@ -104,6 +104,11 @@ public final class ReadProbe {
             ops.put("engine.get", i -> sink += engine.get(io.tetradb.core.storage.Space.DOCS, keys[i]).length);
             ops.put("codec.parse", i -> sink += codec.parse(stored[i % stored.length]).size());
             ops.put("codec.parse+visit", i -> sink += visit(codec.parse(stored[i % stored.length])));
+            // core-read (session 11): the tree decoded when first touched, its size alone and every value visited
+            ops.put("lazy.parse", i -> sink += io.tetradb.core.item.StoredItems.parseLazily(
+                    stored[i % stored.length]).size());
+            ops.put("lazy.parse+visit", i -> sink += visit(io.tetradb.core.item.StoredItems.parseLazily(
+                    stored[i % stored.length])));
             ops.put("tb1.encode", i -> sink += binaryWriter.write(trees[i % trees.length]).length);
             Map<String, List<Double>> cpu = new LinkedHashMap<>();
             List<String> names = new ArrayList<>(ops.keySet());

@@ -66,6 +66,14 @@ public final class BinaryItemWalker {
 
         V endObject(Object object, int depth);
 
+        /**
+         * core-read: a value standing for the object whose tag is at {@code at} (nesting {@code depth}), left
+         * undecoded, or null to decode it now (the default); the walk then goes on after the object.
+         */
+        default V deferredObject(byte[] b, int at, int depth) {
+            return null;
+        }
+
         Object startArray(int count, int depth);
 
         void element(Object array, V value);
@@ -130,6 +138,11 @@ public final class BinaryItemWalker {
                 case OBJECT:
                 case OBJECT_WIDE: {
                     int end = pos + 4 + Bytes.i32(b, pos);
+                    V deferred = builder.deferredObject(b, pos - 1, depth + 1);
+                    if (deferred != null) {
+                        pos = end;
+                        return deferred;
+                    }
                     pos += 4;
                     int count = varint();
                     pos += (tag == OBJECT ? 2 : 4) * count;

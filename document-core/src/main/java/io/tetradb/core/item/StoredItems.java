@@ -1,5 +1,6 @@
 package io.tetradb.core.item;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -88,6 +89,22 @@ public final class StoredItems {
     private static final TextNode ATTACHMENTS = TextNode.valueOf("attachments/");
 
     private static ObjectNode withTrailer(byte[] stored, ObjectNode item, ItemFields fields) {
+        appendTrailer(stored, fields);
+        return item;
+    }
+
+    /**
+     * core-read (issue 17): the whole item as a tree whose objects are decoded from {@code stored} when first touched
+     * ({@link LazyObjectFields}): equal to {@link #parse(byte[])}'s, field for field and node class for node class,
+     * once looked at; a caller that reads a few fields (or only the item's size) does not decode the rest. Safe for
+     * concurrent readers, as a decoded tree is.
+     */
+    public static ObjectNode parseLazily(byte[] stored) {
+        return new ObjectNode(JsonNodeFactory.instance, LazyObjectFields.item(stored, 0));
+    }
+
+    /** Appends (or puts, when a user name starts with '_') the system properties of the trailer to the item's fields. */
+    static void appendTrailer(byte[] stored, ItemFields fields) {
         int at = BinaryItemReader.skip(stored, HEADER);
         long v = BinaryItemReader.varintAt(stored, at);
         String rid = string(stored, v);
@@ -99,21 +116,20 @@ public final class StoredItems {
         String etag = quoted(stored, v); // an etag is a quoted string, as in the JSON form
         at = (int) (v >>> 32) + (int) v;
         long ts = Bytes.i64(stored, at);
-        if (fields != null && fields.noUnderscoredNames()) {
+        if (fields.noUnderscoredNames()) {
             // core-read: the user's fields hold none of these names (none starts with '_'): appended, no lookups
             fields.append("_rid", TextNode.valueOf(rid));
             fields.append("_self", TextNode.valueOf(selfPrefix + rid + "/"));
             fields.append("_etag", TextNode.valueOf(etag));
             fields.append("_attachments", ATTACHMENTS);
             fields.append("_ts", LongNode.valueOf(ts));
-            return item;
+            return;
         }
-        item.put("_rid", rid);
-        item.put("_self", selfPrefix + rid + "/");
-        item.put("_etag", etag);
-        item.set("_attachments", ATTACHMENTS);
-        item.put("_ts", ts);
-        return item;
+        fields.put("_rid", TextNode.valueOf(rid));
+        fields.put("_self", TextNode.valueOf(selfPrefix + rid + "/"));
+        fields.put("_etag", TextNode.valueOf(etag));
+        fields.put("_attachments", ATTACHMENTS);
+        fields.put("_ts", LongNode.valueOf(ts));
     }
 
     /** The {@code _ts} of a binary stored item, read from its trailer without decoding the item. */

@@ -39,6 +39,8 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     private final int appended;
     /** core-read: whether to keep the item's own fields ({@link #root}) for the caller appending to them. */
     private final boolean keepsRoot;
+    /** core-read: whether objects below the one being built are left undecoded ({@link LazyObjectFields}). */
+    private final boolean defers;
     private ItemFields root;
 
     private TreeBuilder(int appended) {
@@ -46,8 +48,21 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     }
 
     private TreeBuilder(int appended, boolean keepsRoot) {
+        this(appended, keepsRoot, false);
+    }
+
+    private TreeBuilder(int appended, boolean keepsRoot, boolean defers) {
         this.appended = appended;
         this.keepsRoot = keepsRoot;
+        this.defers = defers;
+    }
+
+    /**
+     * core-read: a builder of one object's own fields (kept as {@link #root}) whose nested objects are left undecoded,
+     * each a {@link LazyObjectFields} of its own; {@code appended}: room for fields put after it is read.
+     */
+    static TreeBuilder oneLevel(int appended) {
+        return new TreeBuilder(appended, true, true);
     }
 
     /**
@@ -181,6 +196,11 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     @Override
     public JsonNode endObject(Object object, int depth) {
         return new ObjectNode(JsonNodeFactory.instance, (ItemFields) object);
+    }
+
+    @Override
+    public JsonNode deferredObject(byte[] b, int at, int depth) {
+        return defers && depth > 1 ? new ObjectNode(JsonNodeFactory.instance, LazyObjectFields.nested(b, at)) : null;
     }
 
     @Override

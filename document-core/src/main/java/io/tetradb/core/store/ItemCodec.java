@@ -233,6 +233,25 @@ public final class ItemCodec {
         }
     }
 
+    /**
+     * core-read (issue 17): whether a point read's or a write response's tree is decoded when first touched
+     * ({@link #parseForCaller}); {@code -Dtetradb.read.lazyTree=false} decodes it whole at once, as before (for A/B runs).
+     */
+    private static final boolean LAZY_TREES = !"false".equals(System.getProperty("tetradb.read.lazyTree"));
+
+    /**
+     * The stored item as {@code type} for a caller that owns it (an item response): for a tree of a binary item, a
+     * tree decoded when first touched ({@code StoredItems.parseLazily}: equal to {@link #parse(byte[])}'s once read),
+     * else {@link #parse(byte[], Class)}.
+     */
+    public <T> T parseForCaller(byte[] stored, Class<T> type) {
+        if (LAZY_TREES && (type == ObjectNode.class || type == JsonNode.class)
+                && io.tetradb.core.item.StoredItems.isBinary(stored)) {
+            return type.cast(io.tetradb.core.item.StoredItems.parseLazily(stored));
+        }
+        return parse(stored, type);
+    }
+
     public <T> T parse(byte[] stored, Class<T> type) {
         try {
             if (type == ObjectNode.class || type == JsonNode.class) {

@@ -106,7 +106,7 @@ class ItemTreeDecodeTest {
      * Random typed documents, and every few: a wide one (past the scanned size), one nested 200 levels deep, one with
      * names starting with '_', one holding the system properties' names.
      */
-    private static ObjectNode document(TypedValueGenerator g, Random rnd, int i) {
+    static ObjectNode document(TypedValueGenerator g, Random rnd, int i) {
         ObjectNode doc = g.document();
         switch (i % 10) {
             case 1 -> {
@@ -147,7 +147,7 @@ class ItemTreeDecodeTest {
     }
 
     /** Equal trees, the same field order at every level, the same node classes. */
-    private static void assertSame(JsonNode expected, JsonNode actual) {
+    static void assertSame(JsonNode expected, JsonNode actual) {
         assertEquals(expected, actual);
         assertEquals(shape(expected), shape(actual));
     }
