@@ -45,7 +45,9 @@ import java.util.Map;
  * {@link RocksSettings} ({@code index} family as the store has it, or changed by a setting below), each batch one
  * {@code WriteBatch} handed over as one array, as the store does. Per entry it prints:
  * <ul>
- *   <li>{@code encode_ns}: building the batch's array in Java (the store's {@code WriteBatchEncoder} layout);</li>
+ *   <li>{@code encode_ns}: building the batch's array in Java (the store's {@code WriteBatchEncoder} layout); with
+ *       the setting {@code putbyput}, building a {@code WriteBatch} with one {@code put} (one JNI call and copy) per
+ *       key instead, as the engine did before it handed RocksDB one array;</li>
  *   <li>{@code write_ns}: the writer thread's CPU in {@code RocksDB.write} (WAL append and memtable insert);</li>
  *   <li>{@code nowal_write_ns}: the same with {@code disableWAL} (so WAL = write - nowal_write);</li>
  *   <li>{@code bg_ns}: CPU of RocksDB's own threads ({@code rocksdb:*}: flushes and compactions) until every
@@ -59,7 +61,8 @@ import java.util.Map;
  * {@code noepk} (without the 16-byte EPK), {@code num8} (the {@code EPK · pk · id} suffix replaced by an 8-byte item
  * number), {@code term} (no suffix: the cost of the term alone). Settings ({@code cf=}): {@code store},
  * {@code nocomp}, {@code nocomp01} (none on L0/L1, LZ4 below), {@code mem32}, {@code mem64} (64 MiB memtable),
- * {@code mem64l0x8}, {@code l0x8} (L0 compaction trigger 8), {@code universal},
+ * {@code mem64l0x8}, {@code l0x8} (L0 compaction trigger 8), {@code universal}, {@code putbyput} (the store's,
+ * the batch built put by put),
  * {@code base256} (256 MiB level base), {@code block16k}.
  * <pre>
  * java -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" io.tetradb.bench.query.IndexEntryCostProbe \
@@ -135,7 +138,7 @@ public final class IndexEntryCostProbe {
             // the whole load's CPU per item, RocksDB's own threads included (what the query benchmark pays)
             System.out.printf(Locale.ROOT, "PROBE store-load items=%d indexCompaction=%s writer_us=%.1f "
                             + "rocksdb_threads_us=%.1f process_us=%.1f wall_us=%.1f (per item, ASYNC)%n", items,
-                    System.getProperty("tetradb.rocks.indexCompaction", "universal"), writer / 1e3 / items,
+                    System.getProperty("tetradb.rocks.indexCompaction", "level"), writer / 1e3 / items,
                     bg * 1e7 / 1e3 / items, process / 1e3 / items, wall / 1e3 / items);
         }
         List<List<byte[]>> batches = new ArrayList<>();
@@ -245,16 +248,29 @@ public final class IndexEntryCostProbe {
                 Map<String, Long> bg0 = rocksThreadTicks();
                 for (List<byte[]> batch : batches) {
                     long c0 = cpu.getCurrentThreadCpuTime();
-                    byte[] rep = encode(batch, cfId);
-                    long c1 = cpu.getCurrentThreadCpuTime();
-                    try (WriteBatch wb = new WriteBatch(rep)) {
-                        rocks.write(wo, wb);
+                    long c1;
+                    long c2;
+                    if (cf.equals("putbyput")) { // query-idx: one JNI call and copy per key, as before fd7f698
+                        try (WriteBatch wb = new WriteBatch()) {
+                            for (byte[] k : batch) {
+                                wb.put(h, k, EMPTY);
+                            }
+                            c1 = cpu.getCurrentThreadCpuTime();
+                            rocks.write(wo, wb);
+                            c2 = cpu.getCurrentThreadCpuTime();
+                        }
+                    } else {
+                        byte[] rep = encode(batch, cfId);
+                        c1 = cpu.getCurrentThreadCpuTime();
+                        try (WriteBatch wb = new WriteBatch(rep)) {
+                            rocks.write(wo, wb);
+                        }
+                        c2 = cpu.getCurrentThreadCpuTime();
                     }
-                    long c2 = cpu.getCurrentThreadCpuTime();
                     encodeNs += c1 - c0;
                     writeNs += c2 - c1;
                     entries += batch.size();
-                    walBytes += noWal ? 0 : rep.length;
+                    walBytes += noWal ? 0 : encodedSize(batch);
                     for (byte[] k : batch) {
                         keyBytes += k.length;
                     }
@@ -283,7 +299,7 @@ public final class IndexEntryCostProbe {
     /** The store's {@code index} options, changed by one named setting. */
     private static ColumnFamilyOptions change(ColumnFamilyOptions o, String cf) {
         switch (cf) {
-            case "store" -> { }
+            case "store", "putbyput" -> { }
             case "nocomp" -> o.setCompressionType(CompressionType.NO_COMPRESSION);
             case "mem64" -> o.setWriteBufferSize(64L << 20);
             case "l0x8" -> o.setLevel0FileNumCompactionTrigger(8);
@@ -350,6 +366,17 @@ public final class IndexEntryCostProbe {
     }
 
     /** A batch of puts with empty values in RocksDB's {@code WriteBatch} representation, as the store builds it. */
+    private static final byte[] EMPTY = new byte[0];
+
+    /** The bytes {@link #encode} gives {@code keys} (what the WAL gets per batch), without building them. */
+    private static long encodedSize(List<byte[]> keys) {
+        long size = 12;
+        for (byte[] k : keys) {
+            size += 1 + 1 + varintSize(k.length) + k.length + 1;
+        }
+        return size;
+    }
+
     private static byte[] encode(List<byte[]> keys, int cfId) {
         int size = 12;
         for (byte[] k : keys) {

@@ -64,6 +64,7 @@ public final class RocksSettings implements AutoCloseable {
     private final Statistics statistics;
 
     public RocksSettings(long blockCacheBytes) {
+        IndexMemtables.check(); // query-idx: an option combination that defeats itself is refused, not run
         this.blockCache = new LRUCache(blockCacheBytes);
         this.writeBufferManager = new WriteBufferManager(blockCacheBytes / 2, blockCache);
         this.statistics = Boolean.getBoolean("tetradb.rocks.statistics") ? new Statistics() : null;

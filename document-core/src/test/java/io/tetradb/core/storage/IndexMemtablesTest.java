@@ -6,6 +6,7 @@ import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.PartitionKey;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyOptions;
@@ -13,6 +14,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -21,9 +23,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * and a directory written with the former single 16 MiB memtable opening with the small ones and back.
  */
 class IndexMemtablesTest {
+    @BeforeEach
+    void perFamilyFlushes() { // small memtables merge only when families flush on their own (query-idx)
+        System.setProperty("tetradb.rocks.walRecycling", "off");
+    }
+
     @AfterEach
     void clear() {
         System.clearProperty("tetradb.rocks.indexMemtables");
+        System.clearProperty("tetradb.rocks.walRecycling");
+    }
+
+    @Test
+    void smallMemtablesAreRefusedWithAtomicFlush(@TempDir Path dir) {
+        System.setProperty("tetradb.rocks.indexMemtables", "small");
+        System.clearProperty("tetradb.rocks.walRecycling"); // the default: atomic flush
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new RocksSettings(64L << 20).close());
+        assertTrue(e.getMessage().contains("tetradb.rocks.walRecycling=off"), e.getMessage());
+        assertThrows(IllegalArgumentException.class,
+                () -> new CosmosClientBuilder().dataDirectory(dir).buildClient().close()); // the store does not open
+        System.setProperty("tetradb.rocks.walRecycling", "atomic");
+        System.clearProperty("tetradb.rocks.indexMemtables"); // the default single memtable is fine with atomic flush
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("d");
+        }
     }
 
     @Test
