@@ -17,8 +17,11 @@ import java.util.SplittableRandom;
 
 /**
  * A diagnostic, not a benchmark: the calling thread's CPU per point write ({@code createItem} of the core benchmark's
- * item, random partition key) against raw RocksDB's put of the same key and value, core and raw rounds alternated,
- * medians of the rounds. With {@code ASYNC} (the default here) no fsync is in either path, so what is left is the
+ * item, random partition key) against raw RocksDB's put of the same key and value, in rounds rotating three sides —
+ * the core, the core with its partition statistics cache off ({@code core-nocache}: each write reads its
+ * partition's statistics from RocksDB, as before core-write) and raw — so an A/B of the cache runs in one JVM on
+ * one store in the same minutes; medians of the rounds. With {@code SYNC} a fourth side, {@code core-inlinesync}:
+ * the core with {@code -Dtetradb.wal.inlineSync=true}'s behaviour (a writer alone writes with RocksDB's own sync). With {@code ASYNC} (the default here) no fsync is in either path, so what is left is the
  * core's own work outside the fsync: its Java, its reads before the write and the write call of its extra keys.
  * Run with {@code java -cp ... io.tetradb.bench.core.PointWriteCpuProbe [itemsK=100] [writesPerRound=5000]
  * [rounds=7] [ASYNC|SYNC]}.
@@ -58,46 +61,85 @@ public final class PointWriteCpuProbe {
             }
             raw.awaitQuiet(20_000);
             store.awaitBackgroundWork(20_000);
+            // core-write: the store's partition statistics cache switched per round (package-private, by reflection)
+            var useStatsCache = store.getClass().getDeclaredMethod("useStatsCache", boolean.class);
+            useStatsCache.setAccessible(true);
+            // SYNC only: a fourth side with the engine's inline sync on (RocksEngine's synced write options, set by
+            // reflection for its rounds; -Dtetradb.wal.inlineSync=true sets them for the whole process)
+            var engineField = store.getClass().getDeclaredField("engine");
+            engineField.setAccessible(true);
+            Object engine = engineField.get(store);
+            var inlineField = engine.getClass().getDeclaredField("syncedWriteOptions");
+            inlineField.setAccessible(true);
+            Object inlineAsConfigured = inlineField.get(engine);
+            Object inlineOn = io.tetradb.core.storage.RocksSettings.writeOptions(Durability.SYNC);
+            boolean sync = durability == Durability.SYNC;
+            String[] sides = sync ? new String[]{"core", "core-nocache", "raw", "core-inlinesync"}
+                    : new String[]{"core", "core-nocache", "raw"};
             SplittableRandom random = new SplittableRandom(size);
-            double[] coreCpu = new double[rounds];
-            double[] rawCpu = new double[rounds];
-            double[] coreWall = new double[rounds];
-            double[] rawWall = new double[rounds];
+            double[][] cpu = new double[sides.length][rounds];
+            double[][] wallUs = new double[sides.length][rounds];
             long written = 0;
             for (int r = -2; r < rounds; r++) { // two warm-up rounds
-                ObjectNode[] nodes = new ObjectNode[perRound];
-                byte[][] keys = new byte[perRound][];
-                byte[][] values = new byte[perRound][];
-                for (int i = 0; i < perRound; i++) {
-                    int device = random.nextInt(CoreBenchmark.DEVICES);
-                    String id = Items.id("w", ++written);
-                    nodes[i] = items.item(id, device, 1_000_000_000L + written);
-                    keys[i] = items.key(device, id);
-                    values[i] = items.rawValue(nodes[i], written);
-                }
-                for (int side = 0; side < 2; side++) {
-                    boolean coreSide = (side == 0) == (r % 2 == 0);
+                for (int k = 0; k < sides.length; k++) {
+                    int side = Math.floorMod(k + r, sides.length); // the order rotates each round
+                    ObjectNode[] nodes = new ObjectNode[perRound];
+                    byte[][] keys = new byte[perRound][];
+                    byte[][] values = new byte[perRound][];
+                    for (int i = 0; i < perRound; i++) {
+                        int device = random.nextInt(CoreBenchmark.DEVICES);
+                        String id = Items.id("w", ++written);
+                        nodes[i] = items.item(id, device, 1_000_000_000L + written);
+                        keys[i] = items.key(device, id);
+                        values[i] = items.rawValue(nodes[i], written);
+                    }
+                    if (side != 2) {
+                        useStatsCache.invoke(store, side != 1);
+                    }
+                    if (sync) {
+                        inlineField.set(engine, side == 3 ? inlineOn : inlineAsConfigured);
+                    }
                     long c0 = CoreBenchmark.cpu();
                     long t0 = System.nanoTime();
                     for (int i = 0; i < perRound; i++) {
-                        if (coreSide) {
+                        if (side != 2) {
                             container.createItem(nodes[i]);
                         } else {
                             raw.put(keys[i], values[i]);
                         }
                     }
                     double wall = (System.nanoTime() - t0) / 1e3 / perRound;
-                    double cpu = (CoreBenchmark.cpu() - c0) / 1e3 / perRound;
+                    double c = (CoreBenchmark.cpu() - c0) / 1e3 / perRound;
                     if (r >= 0) {
-                        (coreSide ? coreCpu : rawCpu)[r] = cpu;
-                        (coreSide ? coreWall : rawWall)[r] = wall;
+                        cpu[side][r] = c;
+                        wallUs[side][r] = wall;
                     }
                 }
             }
-            System.out.printf(Locale.ROOT, "POINTCPU %s %dk core cpu_us=%.2f wall_us=%.2f | raw cpu_us=%.2f wall_us=%.2f"
-                            + " | core-raw cpu_us=%.2f | rounds core %s raw %s%n", durability, size / 1000,
-                    median(coreCpu), median(coreWall), median(rawCpu), median(rawWall),
-                    median(coreCpu) - median(rawCpu), fmt(coreCpu), fmt(rawCpu));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "POINTCPU %s %dk", durability,
+                    size / 1000));
+            for (int k = 0; k < sides.length; k++) {
+                line.append(String.format(Locale.ROOT, " | %s cpu_us=%.2f wall_us=%.2f (cpu rounds %s)", sides[k],
+                        median(cpu[k]), median(wallUs[k]), fmt(cpu[k])));
+            }
+            double[] paired = new double[rounds]; // per round, so a load that moves between rounds cancels
+            for (int r = 0; r < rounds; r++) {
+                paired[r] = cpu[1][r] - cpu[0][r];
+            }
+            if (sync) {
+                double[] inline = new double[rounds];
+                double[] inlineWall = new double[rounds];
+                for (int r = 0; r < rounds; r++) {
+                    inline[r] = cpu[0][r] - cpu[3][r];
+                    inlineWall[r] = wallUs[0][r] - wallUs[3][r];
+                }
+                line.append(String.format(Locale.ROOT, " | per-round core-inlinesync cpu_us median=%.2f wall_us "
+                        + "median=%.2f", median(inline), median(inlineWall)));
+            }
+            line.append(String.format(Locale.ROOT, " | core-raw cpu_us=%.2f nocache-raw cpu_us=%.2f"
+                            + " | per-round nocache-core cpu_us median=%.2f (%s)", median(cpu[0]) - median(cpu[2]),
+                    median(cpu[1]) - median(cpu[2]), median(paired), fmt(paired)));
+            System.out.println(line);
         } finally {
             BenchData.delete(dir);
         }

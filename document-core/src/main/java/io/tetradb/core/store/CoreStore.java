@@ -231,12 +231,22 @@ public final class CoreStore implements AutoCloseable {
      * reads its partition's version from memory; off with {@code -Dtetradb.write.statsCache=false} (for A/B runs).
      */
     private final PartitionStatsCache statsCache = new PartitionStatsCache();
-    private static final boolean STATS_CACHE = Boolean.parseBoolean(
-            System.getProperty("tetradb.write.statsCache", "true"));
+    private volatile boolean statsCacheOn = Boolean.parseBoolean(System.getProperty("tetradb.write.statsCache", "true"));
 
     /** The statistics cache, or null when it must not be used (not the core's own embedded store, or switched off). */
     PartitionStatsCache statsCache() {
-        return STATS_CACHE && versionsReadUnderOwnLock() ? statsCache : null;
+        return statsCacheOn && versionsReadUnderOwnLock() ? statsCache : null;
+    }
+
+    /**
+     * Probes (bench's {@code PointWriteCpuProbe}, by reflection): the cache switched on or off between rounds, with
+     * no write under way; switched on it starts empty (writes made while it was off did not keep it).
+     */
+    synchronized void useStatsCache(boolean on) {
+        if (on && !statsCacheOn) {
+            statsCache.clear();
+        }
+        statsCacheOn = on;
     }
 
     /** Forgets a partition's cached statistics: for writers of its record outside the core's transactions. */
