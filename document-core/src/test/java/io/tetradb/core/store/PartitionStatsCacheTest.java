@@ -169,6 +169,65 @@ class PartitionStatsCacheTest {
         }
     }
 
+    @Test
+    void concurrentWritersOfOnePartitionKeepEtagsAndStatisticsExact() throws Exception {
+        try (CoreStore store = CoreStore.open(StoreConfig.defaults(dir))) {
+            store.createDatabase("db", null);
+            ContainerStore c = store.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, null,
+                    null);
+            int threads = 6;
+            java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.atomic.AtomicInteger conditional = new java.util.concurrent.atomic.AtomicInteger();
+            java.util.concurrent.ConcurrentHashMap<String, Boolean> etags = new java.util.concurrent.ConcurrentHashMap<>();
+            List<Thread> all = new ArrayList<>();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            for (int t = 0; t < threads; t++) {
+                int seed = t;
+                Thread th = new Thread(() -> {
+                    Random random = new Random(seed);
+                    try {
+                        for (int i = 0; i < 150; i++) {
+                            String pk = "p" + random.nextInt(2);
+                            String id = "i" + random.nextInt(20);
+                            try {
+                                if (random.nextBoolean()) {
+                                    ItemResult r = c.execute(key(pk), ItemOperation.create(item(pk, id)));
+                                    created.incrementAndGet();
+                                    assertNull(etags.put(pk + "/" + r.etag(), true), "an etag handed out twice");
+                                } else {
+                                    String etag = c.read(key(pk), id, null).etag(); // replace at the etag read
+                                    ItemResult r = c.execute(key(pk), ItemOperation.upsert(item(pk, id), etag));
+                                    conditional.incrementAndGet();
+                                    assertNull(etags.put(pk + "/" + r.etag(), true), "an etag handed out twice");
+                                }
+                            } catch (io.tetradb.core.StoreException e) {
+                                assertTrue(e.status() == 404 || e.status() == 409 || e.status() == 412,
+                                        e.status() + " " + e.getMessage());
+                            }
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e);
+                    }
+                });
+                all.add(th);
+                th.start();
+            }
+            for (Thread th : all) {
+                th.join();
+            }
+            assertTrue(failures.isEmpty(), failures.toString());
+            assertTrue(created.get() > 0 && conditional.get() > 0, created + " " + conditional);
+            assertRecounted(store, c, -1);
+            assertCachedEqualsStored(store, c);
+            for (String pk : List.of("p0", "p1")) { // every write took the next lsn: the partition's count of writes
+                LogicalPartitionStats s = LogicalPartitionStats.decode(store.engine().get(Space.META,
+                        Keys.withByte(Keys.LOGICAL_PARTITION_STATS, Keys.concat(c.collIdBytes(), key(pk).epk(),
+                                key(pk).encoded()))));
+                assertEquals(etags.keySet().stream().filter(k -> k.startsWith(pk + "/")).count(), s.lsn(), pk);
+            }
+        }
+    }
+
     static ObjectNode item(String pk, String id) {
         return M.createObjectNode().put("id", id).put("pk", pk).put("n", id.length()).put("s", "v-" + id);
     }
