@@ -149,7 +149,9 @@ final class AdjacencyContractPath {
                     ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
                 }
             }
-            if (partitions.apply(new PartitionWrite(p, version, version + 1, ws)).applied()) {
+            boolean applied = partitions.apply(new PartitionWrite(p, version, version + 1, ws)).applied();
+            store.forgetPartitionStats(lp); // core-write: written outside the transactions
+            if (applied) {
                 if (items.size() < BACKFILL_EDGES_PER_APPLY) {
                     return;
                 }

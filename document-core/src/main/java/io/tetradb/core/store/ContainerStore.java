@@ -944,6 +944,8 @@ public final class ContainerStore {
             Transaction tx = null;
             boolean added = false;
             try {
+                // core-write: the chunk writes the statistics when it commits, outside the transactions' path
+                store.forgetPartitionStats(lpPrefix);
                 tx = new Transaction(pk, lpPrefix, prepared);
                 List<ItemResult> results = tx.run();
                 if (tx.failedAt >= 0) {
@@ -1369,11 +1371,16 @@ public final class ContainerStore {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
             long durable = PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn,
                     tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
+            PartitionStatsCache cache = store.statsCache();
+            if (cache != null) { // core-write: applied, under the partition's lock: the next write starts from it
+                cache.put(tx.lpPrefix, tx.statsAfter);
+            }
             if (tx.faceUnique != null) {
                 tx.faceUnique.applied(); // shared engine: its claims stand, its freed keys are released
             }
             return durable;
         } catch (RuntimeException | Error e) {
+            store.forgetPartitionStats(tx.lpPrefix); // applied or not: the store knows
             feed.release(tx.feedTicket);
             throw e;
         }
@@ -1426,6 +1433,8 @@ public final class ContainerStore {
          */
         private final Map<byte[], ObjectNode> writtenTrees = new java.util.IdentityHashMap<>();
         private final LogicalPartitionStats stats;
+        /** The statistics as {@link #writeSet()} leaves them (the record it writes, or {@link #stats} unchanged). */
+        private LogicalPartitionStats statsAfter;
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
         private long deltaBytes;
@@ -1499,7 +1508,10 @@ public final class ContainerStore {
             // two reads; read in this order, its commit moves the version past the one this transaction applies
             // against, so the apply is refused (449). Read the other way round, the stale items passed the apply's
             // version check and both writers were acknowledged (two winners of one duplicate-id or If-Match race).
-            this.stats = LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            PartitionStatsCache cache = store.statsCache(); // core-write: the version from memory when known
+            LogicalPartitionStats known = cache == null ? null : cache.get(lpPrefix);
+            this.stats = known != null ? known : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            this.statsAfter = stats;
             this.lsn = stats.lsn();
             if (store.onSharedEngine()) { // shared-engine hook: the partition's policy epoch, read after its version
                 epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
@@ -2030,7 +2042,8 @@ public final class ContainerStore {
                 deltaLogicalPartitions = -1;
             }
             if (lsn != stats.lsn()) {
-                ws.put(Space.META, statsKey(), new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn).encode());
+                statsAfter = new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn);
+                ws.put(Space.META, statsKey(), statsAfter.encode());
                 PartitionPolicyEpochs.addTo(epochDecision, lpPrefix, ws); // shared-engine hook: a partition without one
             }
             feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis()); // last: nothing can fail after it

@@ -223,6 +223,35 @@ public final class CoreStore implements AutoCloseable {
     /** Tests: puts another implementation (a decorator of the current one) under the containers' transactions. */
     void usePartitions(io.tetradb.core.storage.partition.PartitionStore partitions) {
         this.partitions = partitions;
+        statsCache.clear(); // what the other store's writers did is not in it
+    }
+
+    /**
+     * core-write (issue 17): the logical partitions' statistics as their last transactions wrote them, so a write
+     * reads its partition's version from memory; off with {@code -Dtetradb.write.statsCache=false} (for A/B runs).
+     */
+    private final PartitionStatsCache statsCache = new PartitionStatsCache();
+    private volatile boolean statsCacheOn = Boolean.parseBoolean(System.getProperty("tetradb.write.statsCache", "true"));
+
+    /** The statistics cache, or null when it must not be used (not the core's own embedded store, or switched off). */
+    PartitionStatsCache statsCache() {
+        return statsCacheOn && versionsReadUnderOwnLock() ? statsCache : null;
+    }
+
+    /**
+     * Probes (bench's {@code PointWriteCpuProbe}, by reflection): the cache switched on or off between rounds, with
+     * no write under way; switched on it starts empty (writes made while it was off did not keep it).
+     */
+    synchronized void useStatsCache(boolean on) {
+        if (on && !statsCacheOn) {
+            statsCache.clear();
+        }
+        statsCacheOn = on;
+    }
+
+    /** Forgets a partition's cached statistics: for writers of its record outside the core's transactions. */
+    void forgetPartitionStats(byte[] lpPrefix) {
+        statsCache.forget(lpPrefix);
     }
 
     /**

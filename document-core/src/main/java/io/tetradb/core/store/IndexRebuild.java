@@ -214,6 +214,9 @@ final class IndexRebuild {
         ws.put(Space.META, Keys.indexRebuild(container.collId()),
                 new RebuildRecord(def.database(), def.id(), previousPolicy, last, next.converted()).encode());
         store.engine().apply(ws);
+        for (ByteBuffer lp : deltas.keySet()) { // core-write: sizes changed outside the transactions (under their locks)
+            store.forgetPartitionStats(lp.array());
+        }
         container.indexingState(next);
         int epkStart = container.collIdBytes().length;
         int epkEnd = epkStart + 16 * def.partitionKey().levels();

@@ -174,7 +174,9 @@ final class PartitionIndexRebuild {
                 ws.put(Space.META, Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lp),
                         new LogicalPartitionStats(stats.bytes() + delta, stats.items(), version + 1).encode());
                 ws.put(Space.META, PartitionPolicyEpochs.partitionKey(lp), PartitionPolicyEpochs.encode(target));
-                if (partitions.apply(new PartitionWrite(p, version, version + 1, ws)).applied()) {
+                boolean applied = partitions.apply(new PartitionWrite(p, version, version + 1, ws)).applied();
+                store.forgetPartitionStats(lp); // core-write: written outside the transactions
+                if (applied) {
                     if (delta != 0) {
                         int epkStart = 4;
                         int epkEnd = epkStart + 16 * container.definition().partitionKey().levels();

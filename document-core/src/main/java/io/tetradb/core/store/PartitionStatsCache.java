@@ -1,0 +1,83 @@
+package io.tetradb.core.store;
+
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The logical partitions' statistics (bytes, items, lsn) as the last transaction applied to each left them, so a
+ * write starts from them instead of reading META {@code 04 · collId · EPK · pk} first (issue 17, core-write).
+ *
+ * <p>Write-through: every transaction still writes the statistics record in its own atomic batch, so the store is
+ * exact after a crash whatever this cache held (it starts empty at each open), and an entry is only ever put after
+ * its batch was applied. An entry is exact because every writer of a partition's statistics record either goes
+ * through {@link ContainerStore}'s transaction (which puts the statistics it wrote, under the partition's lock) or
+ * forgets the entry (index rebuild chunks, a bulk load's transactions, the adjacency backfill); a failed apply
+ * forgets it too. Used only while the core's versions are read under its own lock
+ * ({@code CoreStore.versionsReadUnderOwnLock()}: the embedded engine, written by this process alone).
+ *
+ * <p>Bounded: a two-way table of {@value #SLOTS} slots for the whole store (at most ≈ 8 MB of entries); a partition
+ * whose slots hold two others is read from the store, as before. Entries of a deleted container are never hit again
+ * (container ids are not reused) and leave as other partitions take their slots.
+ */
+final class PartitionStatsCache {
+    static final int SLOTS = 1 << 16;
+
+    /** One partition's statistics; {@code lp} is its {@code collId · EPK · pk} prefix. */
+    private record Entry(byte[] lp, LogicalPartitionStats stats) {
+    }
+
+    private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
+
+    /** The partition's statistics as its last applied transaction wrote them, or null (read them from the store). */
+    LogicalPartitionStats get(byte[] lp) {
+        int i = slot(lp);
+        Entry e = slots.get(i);
+        if (e != null && Arrays.equals(e.lp, lp)) {
+            return e.stats;
+        }
+        e = slots.get(i ^ 1);
+        return e != null && Arrays.equals(e.lp, lp) ? e.stats : null;
+    }
+
+    /** After the partition's transaction was applied, under its lock: what it wrote. */
+    void put(byte[] lp, LogicalPartitionStats stats) {
+        int i = slot(lp);
+        Entry a = slots.get(i);
+        Entry b = slots.get(i ^ 1);
+        int at = a == null || Arrays.equals(a.lp, lp) ? i
+                : b == null || Arrays.equals(b.lp, lp) ? i ^ 1
+                : (stats.lsn() & 1) == 0 ? i : i ^ 1; // both taken by others: either may go
+        slots.set(at, new Entry(lp, stats));
+        int other = at ^ 1; // never two entries of one partition (the older one could be found first)
+        Entry o = slots.get(other);
+        if (o != null && Arrays.equals(o.lp, lp)) {
+            slots.compareAndSet(other, o, null);
+        }
+    }
+
+    /** The partition's record was written by someone else (or maybe not at all): read it from the store next time. */
+    void forget(byte[] lp) {
+        int i = slot(lp);
+        for (int s : new int[]{i, i ^ 1}) {
+            Entry e = slots.get(s);
+            if (e != null && Arrays.equals(e.lp, lp)) {
+                slots.compareAndSet(s, e, null);
+            }
+        }
+    }
+
+    /** Everything forgotten (a test puts another partition store under the core). */
+    void clear() {
+        for (int i = 0; i < SLOTS; i++) {
+            slots.set(i, null);
+        }
+    }
+
+    private static int slot(byte[] lp) {
+        int h = Arrays.hashCode(lp);
+        h ^= h >>> 16;
+        h *= 0x85EBCA6B;
+        h ^= h >>> 13;
+        return h & (SLOTS - 1);
+    }
+}
