@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * takes. With the server's stderr unread (a stalled log shipper, a paused terminal), those lines filled the 64 KB pipe
  * and the command thread that logged blocked in {@code write(2)}: the insert never returned. Now such lines are
  * rate-limited and written off the request threads ({@code FloodSafeLog}), and {@code tetradb start}'s stderr never
- * blocks ({@code NonBlockingStderr}): 2,000 invalid inserts of 1 KB ids (≈ 2 MB of warnings before) all return.
+ * blocks ({@code NonBlockingStderr}): 2,000 invalid inserts with 200-character ids (≈ 0.5 MB of warnings before) all return.
  */
 class MongoUnreadStderrTest {
     private static final int INSERTS = 2_000;
@@ -43,7 +43,7 @@ class MongoUnreadStderrTest {
                                 new Document("required", java.util.List.of("must"))))
                                 .validationAction(ValidationAction.WARN)));
                 MongoCollection<Document> warned = client.getDatabase("logs").getCollection("warned");
-                String pad = "x".repeat(1000);
+                String pad = "x".repeat(200); // _id: at most 255 characters
                 for (int i = 0; i < INSERTS; i++) {
                     warned.insertOne(new Document("_id", pad + i).append("v", i)); // invalid: no "must"
                 }
