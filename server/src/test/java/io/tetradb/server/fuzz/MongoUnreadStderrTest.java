@@ -44,9 +44,16 @@ class MongoUnreadStderrTest {
                                 .validationAction(ValidationAction.WARN)));
                 MongoCollection<Document> warned = client.getDatabase("logs").getCollection("warned");
                 String pad = "x".repeat(200); // _id: at most 255 characters
+                long start = System.nanoTime();
                 for (int i = 0; i < INSERTS; i++) {
-                    warned.insertOne(new Document("_id", pad + i).append("v", i)); // invalid: no "must"
+                    try {
+                        warned.insertOne(new Document("_id", pad + i).append("v", i)); // invalid: no "must"
+                    } catch (com.mongodb.MongoSocketReadTimeoutException e) {
+                        throw new AssertionError("invalid insert " + i + " of " + INSERTS + " got no answer in 120 s", e);
+                    }
                 }
+                System.out.printf("MONGO-UNREAD-STDERR %d warned inserts in %d ms%n", INSERTS,
+                        (System.nanoTime() - start) / 1_000_000);
                 assertEquals(INSERTS, warned.countDocuments(), "every invalid document was taken (the action warns)");
                 assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1))
                         .get("ok", Number.class).intValue());
