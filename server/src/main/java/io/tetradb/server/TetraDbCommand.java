@@ -14,6 +14,10 @@ public final class TetraDbCommand implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("start")
+                && !"false".equals(System.getProperty("tetradb.stderr.nonBlocking"))) {
+            NonBlockingStderr.install(); // a server's logs must never block it (-Dtetradb.stderr.nonBlocking=false: A/B)
+        }
         System.exit(commandLine().execute(args));
     }
 

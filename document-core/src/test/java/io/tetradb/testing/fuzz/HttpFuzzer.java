@@ -56,6 +56,7 @@ public final class HttpFuzzer {
                                 javax.net.SocketFactory sockets) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
         AtomicLong sent = new AtomicLong();
+        PathTimes times = new PathTimes();
         long deadline = System.nanoTime() + settings.budget().toNanos();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
@@ -74,7 +75,10 @@ public final class HttpFuzzer {
                         synchronized (tally) {
                             tally.input();
                         }
+                        long began = System.nanoTime();
+                        LAST_PATH.set(Path.CONNECT_OR_HANDSHAKE_REFUSED);
                         Outcome outcome = send(sockets, target, preamble, input);
+                        times.add(LAST_PATH.get(), System.nanoTime() - began);
                         synchronized (tally) {
                             switch (outcome) {
                                 case ANSWERED -> tally.answered();
@@ -98,10 +102,45 @@ public final class HttpFuzzer {
         }
         realClient.run();
         tally.report();
+        System.out.println("HTTP-FUZZ " + face + " seed=" + settings.seed() + " paths:" + times.summary());
         return tally;
     }
 
     private enum Outcome { ANSWERED, CLOSED, HUNG }
+
+    /** How an input's connection ended, to tell where a run's time goes (printed with the tally). */
+    private enum Path { CONNECT_OR_HANDSHAKE_REFUSED, CLOSED_WHILE_SENDING, ANSWERED_AT_ONCE, CLOSED_AT_ONCE,
+        AFTER_HALF_CLOSE, TLS_WITHOUT_HALF_CLOSE, HUNG }
+
+    /** Inputs and wall time per {@link Path} in one run. */
+    private static final class PathTimes {
+        private final long[] count = new long[Path.values().length];
+        private final long[] nanos = new long[Path.values().length];
+
+        synchronized void add(Path path, long took) {
+            count[path.ordinal()]++;
+            nanos[path.ordinal()] += took;
+        }
+
+        synchronized String summary() {
+            StringBuilder b = new StringBuilder();
+            for (Path p : Path.values()) {
+                if (count[p.ordinal()] > 0) {
+                    b.append(' ').append(p.name().toLowerCase(java.util.Locale.ROOT)).append('=')
+                            .append(count[p.ordinal()]).append(" (avg ")
+                            .append(nanos[p.ordinal()] / count[p.ordinal()] / 1_000_000).append(" ms)");
+                }
+            }
+            return b.toString();
+        }
+    }
+
+    private static final ThreadLocal<Path> LAST_PATH = new ThreadLocal<>();
+
+    private static Outcome ended(Path path, Outcome outcome) {
+        LAST_PATH.set(path);
+        return outcome;
+    }
 
     private static Outcome send(javax.net.SocketFactory sockets, InetSocketAddress target, byte[] preamble,
                                 byte[] input) throws IOException {
@@ -110,43 +149,45 @@ public final class HttpFuzzer {
             s.connect(target, BOUND_MILLIS);
             try {
                 if (preamble != null && !exchangePreamble(s, preamble)) {
-                    return Outcome.CLOSED;
+                    return ended(Path.CONNECT_OR_HANDSHAKE_REFUSED, Outcome.CLOSED);
                 }
             } catch (SocketTimeoutException e) {
-                return Outcome.HUNG;
+                return ended(Path.HUNG, Outcome.HUNG);
             } catch (IOException e) {
-                return Outcome.CLOSED; // a TLS handshake the server refused, or a reset
+                return ended(Path.CONNECT_OR_HANDSHAKE_REFUSED, Outcome.CLOSED); // a refused TLS handshake, a reset
             }
             s.setSoTimeout(BOUND_MILLIS); // a TLS handshake reads during the first write
             try {
                 s.getOutputStream().write(input);
                 s.getOutputStream().flush();
             } catch (SocketTimeoutException e) {
-                return Outcome.HUNG; // the server never finished the TLS handshake
+                return ended(Path.HUNG, Outcome.HUNG); // the server never finished the TLS handshake
             } catch (IOException e) {
-                return Outcome.CLOSED; // the server closed while we were still sending (e.g. after a 413)
+                return ended(Path.CLOSED_WHILE_SENDING, Outcome.CLOSED); // the server closed first (e.g. a 413)
             }
             InputStream in = s.getInputStream();
             s.setSoTimeout(ANSWER_WAIT_MILLIS);
             try {
-                return in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED;
+                return in.read() >= 0 ? ended(Path.ANSWERED_AT_ONCE, Outcome.ANSWERED)
+                        : ended(Path.CLOSED_AT_ONCE, Outcome.CLOSED);
             } catch (SocketTimeoutException e) {
                 // not answered yet: the request may be incomplete, so finish sending and wait for answer or close
             } catch (IOException e) {
-                return Outcome.CLOSED;
+                return ended(Path.CLOSED_AT_ONCE, Outcome.CLOSED);
             }
+            Path path = Path.AFTER_HALF_CLOSE;
             try {
                 try {
                     s.shutdownOutput(); // over TLS: a close_notify, then the TCP half-close
                 } catch (UnsupportedOperationException tlsWithoutHalfClose) {
-                    // the answer or the server's read timeout ends it
+                    path = Path.TLS_WITHOUT_HALF_CLOSE; // the answer or the server's read timeout ends it
                 }
                 s.setSoTimeout(BOUND_MILLIS);
-                return in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED;
+                return ended(path, in.read() >= 0 ? Outcome.ANSWERED : Outcome.CLOSED);
             } catch (SocketTimeoutException e) {
-                return Outcome.HUNG;
+                return ended(Path.HUNG, Outcome.HUNG);
             } catch (IOException e) {
-                return Outcome.CLOSED;
+                return ended(path, Outcome.CLOSED);
             }
         }
     }

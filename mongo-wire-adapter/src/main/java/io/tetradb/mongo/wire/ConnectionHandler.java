@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
+    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::warn);
     private static final AtomicInteger RESPONSE_IDS = new AtomicInteger();
 
     private final CommandDispatcher dispatcher;
@@ -132,7 +133,7 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             }
             reply(ctx, r, responseId);
         }, commands).exceptionally(failure -> {
-            LOG.warn("connection {}: command failed outside the dispatcher", connectionId, failure);
+            FAILED.log(() -> "connection " + connectionId + ": command failed outside the dispatcher", failure);
             ctx.close();
             return null;
         });

@@ -81,6 +81,12 @@ public final class ServerProcess implements AutoCloseable {
                 "java.lang.reflect", "java.util", "java.util.concurrent", "java.util.concurrent.atomic", "java.net")) {
             command.add("--add-opens=java.base/" + p + "=ALL-UNNAMED");
         }
+        // -Dtetradb.test.serverJvmArgs="-Dx=y ...": the child's system properties (A/B switches of the server)
+        for (String arg : System.getProperty("tetradb.test.serverJvmArgs", "").trim().split("\\s+")) {
+            if (!arg.isEmpty()) {
+                command.add(arg);
+            }
+        }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), TetraDbCommand.class.getName(),
                 "start", "--data-dir", dataDir.toString(), "--memory", memory, "--cosmos-port", "0",
                 "--gremlin-port", "0", "--mongo-port", "0", "--table-port", "0", "--http-port", "0"));

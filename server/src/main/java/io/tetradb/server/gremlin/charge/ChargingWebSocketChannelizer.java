@@ -42,6 +42,9 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
     private ChannelHandler binaryDecoder;
     private final ChannelHandler oneLineErrors = new OneLineErrors();
 
+    /** {@code -Dtetradb.gremlin.loginOffLoop=false}: logins hashed on the event loop, as before (for A/B runs). */
+    private static final boolean LOGIN_OFF_LOOP = !"false".equals(System.getProperty("tetradb.gremlin.loginOffLoop"));
+
     /** Names WebSocketChannelizer gives its handlers. */
     private static final String TEXT_DECODER = "request-text-decoder";
     private static final String BINARY_DECODER = "request-binary-decoder";
@@ -85,6 +88,13 @@ public final class ChargingWebSocketChannelizer extends WebSocketChannelizer {
             if (rate != null) {
                 pipeline.addBefore(PIPELINE_OP_SELECTOR, "guard-request-rate", rate);
             }
+        }
+        if (authenticator instanceof io.tetradb.server.gremlin.security.GremlinAuthenticator logins
+                && pipeline.get(io.tetradb.server.gremlin.security.OffLoopLogin.AUTHENTICATOR) != null
+                && LOGIN_OFF_LOOP) {
+            // a login's password hash runs on the login threads, not on the event loop every connection shares
+            pipeline.addBefore(io.tetradb.server.gremlin.security.OffLoopLogin.AUTHENTICATOR, "login-off-loop",
+                    new io.tetradb.server.gremlin.security.OffLoopLogin(logins));
         }
         pipeline.replace(PIPELINE_OP_SELECTOR, PIPELINE_OP_SELECTOR, selector);
         pipeline.replace(PIPELINE_OP_EXECUTOR, PIPELINE_OP_EXECUTOR, executor);

@@ -7,6 +7,11 @@ import org.apache.tinkerpop.gremlin.server.auth.Authenticator;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Gremlin Server's authentication against {@link GremlinCredentials}: SASL PLAIN (what gremlin-driver, the Console's
@@ -16,7 +21,10 @@ import java.util.Map;
  */
 public final class GremlinAuthenticator implements Authenticator {
     public static final String CREDENTIALS = "credentials";
+    /** Logins waiting for a login thread beyond this are answered 429 at once (a flood hashes no more than this). */
+    static final int LOGIN_QUEUE = 256;
     private GremlinCredentials credentials;
+    private ThreadPoolExecutor logins;
 
     @Override
     public boolean requireAuthentication() {
@@ -29,6 +37,44 @@ public final class GremlinAuthenticator implements Authenticator {
             throw new IllegalStateException("the Gremlin authenticator needs its credentials in the settings");
         }
         this.credentials = c;
+        // half the cores: a flood of logins leaves the event loop and the evaluation threads room to run
+        int threads = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+        AtomicInteger n = new AtomicInteger();
+        logins = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(LOGIN_QUEUE),
+                r -> {
+                    Thread t = new Thread(r, "gremlin-login-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        logins.allowCoreThreadTimeOut(true);
+    }
+
+    /** The threads that check logins for {@link OffLoopLogin} (bounded queue: rejects when full). */
+    Executor logins() {
+        return logins;
+    }
+
+    /** Checks a SASL PLAIN response (off the event loop); the verdict goes to the negotiator afterwards. */
+    PrecheckedLogin precheck(byte[] response) {
+        try {
+            return PrecheckedLogin.accepted(response, verifiedPlain(response));
+        } catch (AuthenticationException e) {
+            return PrecheckedLogin.refused(response, e);
+        }
+    }
+
+    /** RFC 4616: one message {@code [authzid] NUL authcid NUL passwd}. */
+    private AuthenticatedUser verifiedPlain(byte[] response) throws AuthenticationException {
+        if (response == null || response.length > 4096) {
+            throw new AuthenticationException("SASL PLAIN response missing or too long");
+        }
+        String text = new String(response, StandardCharsets.UTF_8);
+        int first = text.indexOf('\0');
+        int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
+        if (first < 0 || second < 0 || text.indexOf('\0', second + 1) >= 0) {
+            throw new AuthenticationException("SASL PLAIN response malformed");
+        }
+        return verified(text.substring(first + 1, second), text.substring(second + 1));
     }
 
     @Override
@@ -50,22 +96,14 @@ public final class GremlinAuthenticator implements Authenticator {
         return p;
     }
 
-    /** RFC 4616: one message {@code [authzid] NUL authcid NUL passwd}. */
+    /** SASL PLAIN: one message; its verdict comes from {@link OffLoopLogin} when it checked it already. */
     private final class PlainNegotiator implements SaslNegotiator {
         private AuthenticatedUser user;
 
         @Override
         public byte[] evaluateResponse(byte[] response) throws AuthenticationException {
-            if (response == null || response.length > 4096) {
-                throw new AuthenticationException("SASL PLAIN response missing or too long");
-            }
-            String text = new String(response, StandardCharsets.UTF_8);
-            int first = text.indexOf('\0');
-            int second = first < 0 ? -1 : text.indexOf('\0', first + 1);
-            if (first < 0 || second < 0 || text.indexOf('\0', second + 1) >= 0) {
-                throw new AuthenticationException("SASL PLAIN response malformed");
-            }
-            user = verified(text.substring(first + 1, second), text.substring(second + 1));
+            PrecheckedLogin checked = PrecheckedLogin.forResponse(response);
+            user = checked != null ? checked.user() : verifiedPlain(response);
             return null;
         }
 

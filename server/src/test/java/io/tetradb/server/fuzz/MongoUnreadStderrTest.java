@@ -1,0 +1,63 @@
+package io.tetradb.server.fuzz;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.CreateCollectionOptions;
+import com.mongodb.client.model.ValidationAction;
+import com.mongodb.client.model.ValidationOptions;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A client can make the Mongo face log: a collection whose validator only warns logs every invalid document it
+ * takes. With the server's stderr unread (a stalled log shipper, a paused terminal), those lines filled the 64 KB pipe
+ * and the command thread that logged blocked in {@code write(2)}: the insert never returned. Now such lines are
+ * rate-limited and written off the request threads ({@code FloodSafeLog}), and {@code tetradb start}'s stderr never
+ * blocks ({@code NonBlockingStderr}): 2,000 invalid inserts with 200-character ids (≈ 0.5 MB of warnings before) all return.
+ */
+class MongoUnreadStderrTest {
+    private static final int INSERTS = 2_000;
+
+    @Test
+    void validatorWarningsDoNotBlockCommandsWhenStderrIsFull(@TempDir Path tmp) throws Exception {
+        Path data = Files.createDirectories(tmp.resolve("data"));
+        try (ServerProcess server = ServerProcess.start(data, "1g", false)) {
+            MongoClientSettings settings = MongoClientSettings.builder()
+                    .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.port("mongo")))
+                    // a blocked command thread never answers: fail instead of waiting forever
+                    .applyToSocketSettings(s -> s.readTimeout(120, TimeUnit.SECONDS))
+                    .retryWrites(false).build();
+            try (MongoClient client = MongoClients.create(settings)) {
+                client.getDatabase("logs").createCollection("warned", new CreateCollectionOptions()
+                        .validationOptions(new ValidationOptions().validator(new Document("$jsonSchema",
+                                new Document("required", java.util.List.of("must"))))
+                                .validationAction(ValidationAction.WARN)));
+                MongoCollection<Document> warned = client.getDatabase("logs").getCollection("warned");
+                String pad = "x".repeat(200); // _id: at most 255 characters
+                long start = System.nanoTime();
+                for (int i = 0; i < INSERTS; i++) {
+                    try {
+                        warned.insertOne(new Document("_id", pad + i).append("v", i)); // invalid: no "must"
+                    } catch (com.mongodb.MongoSocketReadTimeoutException e) {
+                        throw new AssertionError("invalid insert " + i + " of " + INSERTS + " got no answer in 120 s", e);
+                    }
+                }
+                System.out.printf("MONGO-UNREAD-STDERR %d warned inserts in %d ms%n", INSERTS,
+                        (System.nanoTime() - start) / 1_000_000);
+                assertEquals(INSERTS, warned.countDocuments(), "every invalid document was taken (the action warns)");
+                assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1))
+                        .get("ok", Number.class).intValue());
+            }
+        }
+    }
+}
