@@ -25,6 +25,9 @@ public final class LocalCluster implements AutoCloseable {
 
     private final List<NodeConfig> nodes;
     private final List<Process> processes = new ArrayList<>();
+    /** What a node logs when its first gossip round went unanswered (then it exits). */
+    private static final String NO_PEERS = "Unable to gossip with any peers";
+    private static final int START_ATTEMPTS = 3;
     private final NodeClasspath classpath;
     private final String heap;
 
@@ -53,10 +56,7 @@ public final class LocalCluster implements AutoCloseable {
         try {
             for (NodeConfig n : nodes) {
                 n.write();
-                long offset = logSize(n);
-                Process p = cluster.launch(n);
-                cluster.processes.add(p);
-                awaitReady(n, p, offset, startTimeoutSeconds);
+                cluster.startNode(n, startTimeoutSeconds);
             }
         } catch (RuntimeException e) {
             cluster.close();
@@ -98,10 +98,34 @@ public final class LocalCluster implements AutoCloseable {
         if (processes.get(index - 1).isAlive()) {
             throw new IllegalStateException("node " + index + " is running");
         }
-        long offset = logSize(n);
-        Process p = launch(n);
-        processes.set(index - 1, p);
-        awaitReady(n, p, offset, timeoutSeconds);
+        startNode(n, timeoutSeconds);
+    }
+
+    /**
+     * Launches node {@code n} and waits until it serves CQL. A node whose first gossip round got no answer from the
+     * seed within the ring delay ({@code Unable to gossip with any peers}: the seed too slow on a loaded machine; a
+     * hand run of tetradb dev-cluster at load 60 lost its second node so) exits; it is launched again, up to
+     * {@value #START_ATTEMPTS} times, on the same data.
+     */
+    private void startNode(NodeConfig n, long timeoutSeconds) {
+        int at = n.index() - 1;
+        for (int attempt = 1; ; attempt++) {
+            long offset = logSize(n);
+            Process p = launch(n);
+            if (processes.size() == at) {
+                processes.add(p);
+            } else {
+                processes.set(at, p);
+            }
+            try {
+                awaitReady(n, p, offset, timeoutSeconds);
+                return;
+            } catch (IllegalStateException e) {
+                if (p.isAlive() || attempt >= START_ATTEMPTS || !readLog(n, offset).contains(NO_PEERS)) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /** Whether node {@code index} (1-based) runs (not killed, not exited). */

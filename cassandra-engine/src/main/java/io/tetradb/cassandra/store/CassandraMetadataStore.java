@@ -52,6 +52,8 @@ public final class CassandraMetadataStore implements MetadataStore {
 
     private final CqlSession session;
     private final CassandraPartitionStore.Consistency consistency;
+    /** Reads marked idempotent (the driver retries them on another node by itself): {@link IdempotentReads}. */
+    private final boolean idempotentReads = IdempotentReads.enabled();
     private final PreparedStatement select;
     private final PreparedStatement selectFrom;
     private final PreparedStatement selectBetween;
@@ -107,8 +109,8 @@ public final class CassandraMetadataStore implements MetadataStore {
     private Row serialRead(byte[] key) {
         for (int attempt = 0; ; attempt++) {
             try {
-                return session.execute(select.bind(SHARD, ByteBuffer.wrap(key))
-                        .setConsistencyLevel(consistency.serial())).one();
+                return session.execute(IdempotentReads.mark(select.bind(SHARD, ByteBuffer.wrap(key))
+                        .setConsistencyLevel(consistency.serial()), idempotentReads)).one();
             } catch (ReadTimeoutException | WriteTimeoutException | CASWriteUnknownException busy) {
                 if (attempt + 1 >= SETTLE_ATTEMPTS) {
                     throw busy; // its Paxos round kept losing to writers
@@ -124,7 +126,8 @@ public final class CassandraMetadataStore implements MetadataStore {
                 : selectBetween.bind(SHARD, ByteBuffer.wrap(from), ByteBuffer.wrap(to));
         return DriverFailures.reading("a metadata listing", () -> {
             List<MetaEntry> out = new ArrayList<>();
-            for (Row r : session.execute(s.setConsistencyLevel(consistency.reads()))) {
+            for (Row r : session.execute(IdempotentReads.mark(s.setConsistencyLevel(consistency.reads()),
+                    idempotentReads))) {
                 byte[] key = bytes(r.getByteBuffer(0));
                 if (key.length > 0 && key[0] == (byte) 0xFF && key.length > 1 && key[1] == (byte) 0xFF) {
                     continue; // the store's own rows

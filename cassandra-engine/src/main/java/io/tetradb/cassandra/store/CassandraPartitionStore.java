@@ -57,6 +57,8 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     private final CqlSession session;
     private final Consistency consistency;
+    /** Reads marked idempotent (the driver retries them on another node by itself): {@link IdempotentReads}. */
+    private final boolean idempotentReads = IdempotentReads.enabled();
     private final PreparedStatement selectStats;
     private final PreparedStatement setStats;
     private final PreparedStatement allTerms;
@@ -146,7 +148,12 @@ public final class CassandraPartitionStore implements PartitionStore {
     }
 
     private <S extends Statement<S>> S read(S s) {
-        return s.setConsistencyLevel(consistency.reads());
+        return IdempotentReads.mark(s.setConsistencyLevel(consistency.reads()), idempotentReads);
+    }
+
+    /** A read at SERIAL (a mark, the version): idempotent too, see {@link IdempotentReads}. */
+    private <S extends Statement<S>> S serial(S s) {
+        return IdempotentReads.mark(s.setConsistencyLevel(consistency.serial()), idempotentReads);
     }
 
     private <S extends Statement<S>> S write(S s) {
@@ -189,8 +196,8 @@ public final class CassandraPartitionStore implements PartitionStore {
 
             @Override
             public ConditionalApply.Mark markAtSerial(long version) {
-                Row r = session.execute(selectMark.bind(p.container(), key(p), ConditionalApply.slot(version))
-                        .setConsistencyLevel(consistency.serial())).one();
+                Row r = session.execute(serial(selectMark.bind(p.container(), key(p),
+                        ConditionalApply.slot(version)))).one();
                 return r == null ? null : ConditionalApply.Mark.decode(r.getByteBuffer(0));
             }
 
@@ -204,8 +211,7 @@ public final class CassandraPartitionStore implements PartitionStore {
 
     /** The partition's version and mark, read at SERIAL: any Paxos round in progress on it is finished first. */
     private Row serialRead(LogicalPartition p) {
-        return session.execute(selectVersionSerial.bind(p.container(), key(p))
-                .setConsistencyLevel(consistency.serial())).one();
+        return session.execute(serial(selectVersionSerial.bind(p.container(), key(p)))).one();
     }
 
     private BatchStatement batch(PartitionWrite w, UUID txid) {

@@ -35,6 +35,33 @@ final class AdjacencyPartitionMarks {
     }
 
     /**
+     * An edge written or removed ({@code old}, {@code now}) through a container object without adjacency, in a
+     * partition without the mark (the backfill listed the partitions before this one was created): the container's
+     * own mark is read in the metadata and, when another server has set it, this object adopts adjacency before the
+     * write set is built, so the edge keeps its entries. Only an edge pays the read, once per transaction (returns
+     * whether it read); items that are not edges need no entries. The mark precedes the backfill's listing by two
+     * catalog-check intervals, so a transaction that reads it here and applies after the listing sees it unless
+     * more than those two intervals pass between this read and its apply (the same bound as a lookup's).
+     */
+    static boolean followContainerMarkForEdge(ContainerStore container, CoreStore store, byte[] old, byte[] now) {
+        if (!mayBeEdge(old) && !mayBeEdge(now)) {
+            return false; // not an edge, before or after: no read
+        }
+        if (!AdjacencyContractPath.applies(container)) {
+            return true; // the embedded engine's mark is followed under its locks
+        }
+        if (AdjacencyContractPath.marked(store, container.collId())) {
+            container.adoptGraphAdjacencyInFlight();
+        }
+        return true;
+    }
+
+    private static boolean mayBeEdge(byte[] stored) {
+        return stored != null && TopLevelFields.has(stored, ItemCodec.HEADER, GraphAdjacency.IS_EDGE_BYTES)
+                != TopLevelFields.Presence.ABSENT;
+    }
+
+    /**
      * The partition's policy epoch as stored (null when none), read in one slice with its adjacency mark; a marked
      * partition of a container whose object has no adjacency makes it adopt adjacency before this transaction writes.
      */

@@ -1432,6 +1432,8 @@ public final class ContainerStore {
          * entries without parsing the version again. Filled only when the container has adjacency.
          */
         private final Map<byte[], ObjectNode> writtenTrees = new java.util.IdentityHashMap<>();
+        /** The container's adjacency mark read once for this transaction (AdjacencyPartitionMarks). */
+        private boolean adjacencyMarkRead;
         private final LogicalPartitionStats stats;
         /** The statistics as {@link #writeSet()} leaves them (the record it writes, or {@link #stats} unchanged). */
         private LogicalPartitionStats statsAfter;
@@ -2009,6 +2011,11 @@ public final class ContainerStore {
                 List<ByteBuffer> was = storedEntries(id);
                 List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
                 index.diff(was, is);
+                if (adjacency == null && !adjacencyMarkRead && store.onSharedEngine()) {
+                    // adjacency hook: an edge through an object older than the container's mark (AdjacencyPartitionMarks)
+                    adjacencyMarkRead = AdjacencyPartitionMarks.followContainerMarkForEdge(ContainerStore.this, store,
+                            old, now);
+                }
                 if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
                     adjacency.addWrites(pk, old, now, now == null ? null : writtenTrees.get(now), ws);
                 }

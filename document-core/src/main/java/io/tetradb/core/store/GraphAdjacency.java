@@ -47,7 +47,7 @@ public final class GraphAdjacency {
     static final String SINK = "_sink";
     static final String SINK_LABEL = "_sinkLabel";
     static final String SINK_PARTITION = "_sinkPartition";
-    private static final byte[] IS_EDGE_BYTES = IS_EDGE.getBytes(StandardCharsets.UTF_8);
+    static final byte[] IS_EDGE_BYTES = IS_EDGE.getBytes(StandardCharsets.UTF_8);
     private static final byte[] ID_BYTES = "id".getBytes(StandardCharsets.UTF_8);
     private static final byte[] LABEL_BYTES = "label".getBytes(StandardCharsets.UTF_8);
     private static final byte[] VERTEX_ID_BYTES = VERTEX_ID.getBytes(StandardCharsets.UTF_8);

@@ -181,6 +181,30 @@ public abstract class SharedEnginePathsContract {
         assertNotNull(onB.graphAdjacency(), "the partition's mark made b's object keep entries from then on");
     }
 
+    /**
+     * The same stale request writing the first item of a partition created after the backfill listed the partitions
+     * (no partition mark to find): an edge makes it read the container's mark in the metadata and keep the edge's
+     * entries; an item that is not an edge reads nothing (b's object stays without adjacency). Before: the edge had no
+     * entries (the case README's "Not covered" named).
+     */
+    @Test
+    void aFirstEdgeOfANewPartitionThroughAContainerObjectOlderThanTheMarkKeepsEntries() {
+        ContainerStore onA = a.createContainer(db, "g5", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        ContainerStore onB = b.container(db, "g5"); // b's object, from before the mark
+        b.catalogCheckMillis(3_600_000); // b follows no mark meanwhile: its object stays stale
+        onA.execute(pk("D"), ItemOperation.create(edge("d0", "air", "D", "d", "B", "b0")));
+        a.catalogCheckMillis(0);
+        GraphAdjacency ga = onA.enableGraphAdjacency(); // backfills D, the only partition
+        onB.execute(pk("F"), ItemOperation.create(vertexItem("f", "F"))); // a new partition, not an edge
+        assertEquals(null, onB.graphAdjacency(), "a vertex needs no entries: no mark read");
+        onB.execute(pk("E"), ItemOperation.create(edge("e0", "air", "E", "e", "B", "b1"))); // a new partition's edge
+        assertEquals(List.of("1:air:B/b1:e0:town:"), entries(ga, "E", "e", GraphAdjacency.OUT));
+        assertEquals(List.of("2:air:E/e:e0:city:"), entries(ga, "B", "b1", GraphAdjacency.IN));
+        assertNotNull(onB.graphAdjacency(), "the container's mark made b's object keep entries from then on");
+        GraphAdjacency.Check check = ga.check();
+        assertTrue(check.consistent(), check.toString());
+    }
+
     /** Physical partitions' sizes, recounted when a server loads a container, come from the partition contract. */
     @Test
     void physicalPartitionSizesAreRecountedThroughTheContract() {
