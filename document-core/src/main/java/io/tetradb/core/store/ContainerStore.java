@@ -1517,7 +1517,7 @@ public final class ContainerStore {
          * statistics, read just before under its lock and written in every write of its items, say how many items it
          * holds: none, and nothing is read; few against the ids asked (or ids close together), one key range from the
          * smallest id to the largest is read instead of a multi-get of every id, given up for the multi-get once it
-         * meets more keys than {@link CreateCheck#RANGE_KEYS_PER_ID} per id.
+         * meets more keys than half the ids ({@link CreateCheck#budget}).
          */
         private List<byte[]> storedVersions(List<byte[]> idKeys) {
             int n = idKeys.size();

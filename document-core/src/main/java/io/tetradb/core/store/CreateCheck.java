@@ -26,8 +26,13 @@ final class CreateCheck {
             .toUpperCase(java.util.Locale.ROOT));
     /** Below this many ids the multi-get (or a point read) stays: a seek costs a few point reads. */
     static final int RANGE_MIN_IDS = 8;
-    /** The range read gives up once it met more keys than this per id asked (ids spread over a big partition). */
-    static final int RANGE_KEYS_PER_ID = 2;
+    /**
+     * The range read gives up once it met more keys than half the ids asked (ids spread over a big partition): what
+     * it read by then costs about what the multi-get it falls back to does.
+     */
+    static int budget(int ids) {
+        return Math.max(RANGE_MIN_IDS, ids / 2);
+    }
 
     private CreateCheck() {
     }
@@ -51,7 +56,7 @@ final class CreateCheck {
             }
         }
         byte[] end = Arrays.copyOf(hi, hi.length + 1); // the first key after hi
-        int budget = keys.size() * RANGE_KEYS_PER_ID;
+        int budget = budget(keys.size());
         byte[][] out = new byte[keys.size()][];
         int seen = 0;
         try (KeyCursor c = engine.cursor(Space.DOCS, lo, end, false)) {
