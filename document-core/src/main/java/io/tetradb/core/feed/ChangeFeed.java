@@ -27,7 +27,11 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ChangeFeed {
     /** Records looked at per page at most, so a narrow scope over a busy container still answers promptly. */
     static final int MAX_SCANNED_PER_PAGE = 20_000;
-    private static final byte[] NOTHING = new byte[0];
+    /**
+     * core-batch: one partition index key per run of a transaction's records (a 100-item batch: 1 key, not 100);
+     * {@code -Dtetradb.feed.partitionRuns=false} writes one key per record as before (for A/B runs). Read either way.
+     */
+    static final boolean PARTITION_RUNS = !"false".equals(System.getProperty("tetradb.feed.partitionRuns"));
     private static final byte[] LSN_FIELD = ",\"_lsn\":".getBytes(StandardCharsets.US_ASCII);
 
     private final ChangeFeeds feeds;
@@ -204,11 +208,20 @@ public final class ChangeFeed {
             }
             long first = feeds.sequencer().allocate(records.size());
             long seq = first;
-            for (ChangeRecord r : records) {
+            int run = 0; // core-batch: the records of one partition so far, one partition index key for them all
+            for (int i = 0; i < records.size(); i++) {
+                ChangeRecord r = records.get(i);
                 ChangeRecord numbered = new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
                         r.ttlExpired(), r.logicalPartition(), r.id(), r.current(), r.previous());
                 ws.put(Space.FEED, FeedKeys.record(collId, seq), numbered.encode());
-                ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq), NOTHING);
+                run++;
+                boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
+                        || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
+                if (runEnds) {
+                    ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
+                            FeedKeys.runValue(run));
+                    run = 0;
+                }
                 if (r.operationType() != ChangeRecord.OperationType.CREATE) {
                     superseded.incrementAndGet();
                 }

@@ -9,8 +9,11 @@ import java.nio.ByteBuffer;
  * <pre>
  * collId · 'S' · seq(8)  → {@link ChangeRecord}
  * collId · 'M'           → {@link ChangeFeedPolicy}
- * collId · 'P' · EPK · pk · seq(8) → nothing: the partition index, one key per record, so a feed read of one
- *                          logical partition (or hierarchical key prefix: an EPK prefix) reads only its keys
+ * collId · 'P' · EPK · pk · seq(8) → nothing, or count(4): the partition index, so a feed read of one logical
+ *                          partition (or hierarchical key prefix: an EPK prefix) reads only its keys. A key stands
+ *                          for the run of {@code count} records numbered {@code seq - count + 1 … seq} (all of that
+ *                          partition, written by one transaction); no value is a run of one (the layout before
+ *                          runs, one key per record: such directories read unchanged)
  * collId · 'Q'           → seq(8): every record numbered above it has its partition key (records of directories
  *                          written before the index have none; reads that start below it scan the sequence)
  * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
@@ -39,6 +42,19 @@ final class FeedKeys {
         return ByteBuffer.allocate(5 + prefix.length).putInt(collId).put(PARTITION).put(prefix).array();
     }
 
+    /** The value of a partition index key standing for {@code count} records: none for one, else the count. */
+    static byte[] runValue(int count) {
+        return count == 1 ? NO_VALUE : ByteBuffer.allocate(4).putInt(count).array();
+    }
+
+    /** How many records a partition index key (its value) stands for: they end at its own number. */
+    static int runCount(byte[] value) {
+        return value == null || value.length == 0 ? 1 : ByteBuffer.wrap(value).getInt();
+    }
+
+    private static final byte[] NO_VALUE = new byte[0];
+
+    /** The last record number a partition index key stands for (its run ends there). */
     static long seqOfPartitionRecord(byte[] key) {
         return ByteBuffer.wrap(key, key.length - 8, 8).getLong();
     }

@@ -188,13 +188,14 @@ public final class FeedPruner implements AutoCloseable {
     private final class Pass {
         private final ChangeFeed feed;
         private final long cutoff;
-        private final List<byte[]> doomed = new ArrayList<>();
+        private final PartitionRunKeys doomed;
         long removed;
         boolean keptSomething;
 
         Pass(ChangeFeed feed, long cutoff) {
             this.feed = feed;
             this.cutoff = cutoff;
+            this.doomed = new PartitionRunKeys(feeds.engine(), feed.collId());
         }
 
         /**
@@ -322,21 +323,20 @@ public final class FeedPruner implements AutoCloseable {
         }
 
         private void doom(long seq, byte[] logicalPartition) {
-            doomed.add(FeedKeys.partitionRecord(feed.collId(), logicalPartition, seq)); // its partition index key
-            doomed.add(FeedKeys.record(feed.collId(), seq));
+            doomed.add(logicalPartition, seq); // with its partition index key once its run is gone
             if (doomed.size() == CHUNK) {
                 flush();
             }
         }
 
         void flush() {
-            if (doomed.isEmpty()) {
+            if (doomed.size() == 0) {
                 return;
             }
             WriteSet ws = new WriteSet();
-            doomed.forEach(k -> ws.delete(Space.FEED, k));
+            doomed.deleteInto(ws);
             feeds.engine().apply(ws);
-            removed += doomed.size() / 2; // a record and its partition index key each
+            removed += doomed.size();
             doomed.clear();
         }
     }

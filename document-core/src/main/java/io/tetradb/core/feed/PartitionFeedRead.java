@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 
 /**
  * One change-feed page of a partition key scope (one logical partition, or a hierarchical key prefix) read through
- * the partition index ({@code collId · 'P' · EPK · pk · seq}) instead of the container's whole sequence: it looks at
+ * the partition index ({@code collId · 'P' · EPK · pk · seq}, a key per run of a transaction's records) instead of the container's whole sequence: it looks at
  * the scope's records only, so a reader of one key of a busy container reads (and waits for) its own changes. Pages
  * mean what the sequence scan's mean: changes after {@code request.after()} in feed order, the position of the last
  * record looked at, at most {@link ChangeFeed#MAX_SCANNED_PER_PAGE} records looked at.
@@ -113,23 +113,33 @@ final class PartitionFeedRead {
             try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.partitionRecord(feed.collId(), lp, after + 1),
                     FeedKeys.partitionRecord(feed.collId(), lp, stable + 1), false)) {
                 while (out.size() < ChangeFeed.MAX_SCANNED_PER_PAGE && c.next()) {
-                    out.add(FeedKeys.seqOfPartitionRecord(c.key()));
+                    addRun(c, after, out);
                 }
             }
-            return out;
+            return out.size() > ChangeFeed.MAX_SCANNED_PER_PAGE ? out.subList(0, ChangeFeed.MAX_SCANNED_PER_PAGE) : out;
         }
         byte[] start = FeedKeys.partitionPrefix(feed.collId(), pk.epk());
         byte[] end = prefixEnd(start);
         try (KeyCursor c = engine.cursor(Space.FEED, start, end, false)) {
             while (c.next()) {
-                long seq = FeedKeys.seqOfPartitionRecord(c.key());
-                if (seq > after && seq <= stable) {
-                    out.add(seq);
-                }
+                addRun(c, after, out);
             }
         }
         out.sort(Long::compare);
         return out.size() > ChangeFeed.MAX_SCANNED_PER_PAGE ? out.subList(0, ChangeFeed.MAX_SCANNED_PER_PAGE) : out;
+    }
+
+    /**
+     * The record numbers in (after, stable] of the partition index key under {@code c}: the run of records it stands
+     * for ({@link FeedKeys#runCount}), ascending. A run is one transaction's, whose numbers are released together, so
+     * it is never partly beyond the stable position.
+     */
+    void addRun(KeyCursor c, long after, List<Long> out) {
+        long last = FeedKeys.seqOfPartitionRecord(c.key());
+        long first = last - FeedKeys.runCount(c.value()) + 1;
+        for (long seq = Math.max(first, after + 1); seq <= last && seq <= stable; seq++) {
+            out.add(seq);
+        }
     }
 
     private static byte[] prefixEnd(byte[] prefix) {

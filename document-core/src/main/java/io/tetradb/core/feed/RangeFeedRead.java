@@ -82,17 +82,22 @@ final class RangeFeedRead {
             byte[] lp = Arrays.copyOfRange(first, 5, first.length - 8);
             try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.partitionRecord(feed.collId(), lp, after + 1),
                     FeedKeys.partitionRecord(feed.collId(), lp, stable + 1), false)) {
+                List<Long> run = new ArrayList<>();
+                partition:
                 while (c.next()) {
-                    long seq = FeedKeys.seqOfPartitionRecord(c.key());
-                    if (smallest.size() < cap) {
-                        smallest.add(seq);
-                    } else {
-                        more = true;
-                        if (seq >= smallest.peek()) {
-                            break; // this partition's later numbers are larger still
+                    run.clear();
+                    pages.addRun(c, after, run); // the records the key stands for, ascending
+                    for (long seq : run) {
+                        if (smallest.size() < cap) {
+                            smallest.add(seq);
+                        } else {
+                            more = true;
+                            if (seq >= smallest.peek()) {
+                                break partition; // this partition's later numbers are larger still
+                            }
+                            smallest.poll();
+                            smallest.add(seq);
                         }
-                        smallest.poll();
-                        smallest.add(seq);
                     }
                 }
             }

@@ -1519,13 +1519,37 @@ public final class ContainerStore {
                 epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
                 policies = IndexingState.settled(epochDecision.policy());
             }
-            List<byte[]> values = idKeys.isEmpty() ? List.of() : idKeys.size() == 1
-                    ? Arrays.asList(reads.item(idKeys.get(0)))
-                    : reads.items(idKeys);
+            List<byte[]> values = storedVersions(idKeys);
             for (int i = 0; i < ids.size(); i++) {
                 before.put(ids.get(i), values.get(i));
             }
             this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
+        }
+
+        /**
+         * core-batch: the stored versions of {@code idKeys} (null: absent). On the embedded engine the partition's
+         * statistics, read just before under its lock and written in every write of its items, say how many items it
+         * holds: none, and nothing is read; few against the ids asked (or ids close together), one key range from the
+         * smallest id to the largest is read instead of a multi-get of every id, given up for the multi-get once it
+         * meets more keys than half the ids ({@link CreateCheck#budget}).
+         */
+        private List<byte[]> storedVersions(List<byte[]> idKeys) {
+            int n = idKeys.size();
+            if (n == 0) {
+                return List.of();
+            }
+            if (reads.embedded() && CreateCheck.MODE != CreateCheck.Mode.MULTIGET) {
+                if (stats.items() == 0) {
+                    return Arrays.asList(new byte[n][]); // an empty partition holds none of them
+                }
+                if (n >= CreateCheck.RANGE_MIN_IDS && CreateCheck.MODE == CreateCheck.Mode.RANGE) {
+                    List<byte[]> found = CreateCheck.rangeRead(store.engine(), idKeys);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+            return n == 1 ? Arrays.asList(reads.item(idKeys.get(0))) : reads.items(idKeys);
         }
 
         /** A unique-key entry of this partition as stored (its owner's id), or null (item-reads hook). */

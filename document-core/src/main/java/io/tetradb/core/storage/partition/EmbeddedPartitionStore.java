@@ -179,8 +179,8 @@ public final class EmbeddedPartitionStore implements PartitionStore {
     }
 
     /**
-     * The records' FEED keys (found by a scan of the container's sequence, as {@link #changes} finds them) and their
-     * partition-index keys ({@code collId · 'P' · EPK · pk · seq}), in one write. A core on its own directory prunes
+     * The records' FEED keys (found by a scan of the container's sequence, as {@link #changes} finds them) and the
+     * partition-index keys ({@code collId · 'P' · EPK · pk · seq}) whose runs they end, in one write. A core on its own directory prunes
      * with its own pruner; a core whose item store is this engine apart from its own (a test's shared store) calls it.
      */
     @Override
@@ -188,17 +188,17 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         java.util.Set<Long> wanted = new java.util.HashSet<>(lsns);
         byte[] from = Arrays.copyOf(PartitionLayout.feedKey(p.container(), 0), 5);
         byte[] lp = p.key();
-        io.tetradb.core.storage.WriteSet ws = new io.tetradb.core.storage.WriteSet();
+        io.tetradb.core.feed.PartitionRunKeys doomed = new io.tetradb.core.feed.PartitionRunKeys(engine, p.container());
         engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
             long seq = PartitionLayout.getLong(kv.key(), 5);
             ChangeRecord r = ChangeRecord.decode(seq, kv.value());
             if (wanted.contains(r.lsn()) && Arrays.equals(r.logicalPartition(), lp)) {
-                ws.delete(Space.FEED, kv.key());
-                ws.delete(Space.FEED, java.nio.ByteBuffer.allocate(5 + lp.length + 8).putInt(p.container())
-                        .put((byte) 'P').put(lp).putLong(seq).array());
+                doomed.add(lp, seq);
             }
             return true;
         });
+        io.tetradb.core.storage.WriteSet ws = new io.tetradb.core.storage.WriteSet();
+        doomed.deleteInto(ws); // the records, and each partition index key whose whole run is then gone
         engine.apply(ws);
     }
 

@@ -1,0 +1,100 @@
+package io.tetradb.core.feed;
+
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+import io.tetradb.core.storage.WriteSet;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which partition index keys go with a set of change records being removed. A key stands for a run of one
+ * transaction's records ({@link FeedKeys#runCount}), so it goes with the last of them: with the records removed
+ * together here when every other record of its run is gone already (one read of the run's record keys, which are
+ * consecutive), else it stays for the records left. Records without a key (written before the index) have none.
+ */
+public final class PartitionRunKeys {
+    private final StorageEngine engine;
+    private final int collId;
+    /** The records being removed: their keys in the sequence, and each one's logical partition. */
+    private final Set<Long> doomed = new HashSet<>();
+    private final List<byte[]> partitions = new ArrayList<>();
+    private final List<Long> seqs = new ArrayList<>();
+
+    public PartitionRunKeys(StorageEngine engine, int collId) {
+        this.engine = engine;
+        this.collId = collId;
+    }
+
+    /** Record {@code seq} of logical partition {@code logicalPartition} ({@code EPK · pk}) is removed. */
+    public void add(byte[] logicalPartition, long seq) {
+        if (doomed.add(seq)) {
+            partitions.add(logicalPartition);
+            seqs.add(seq);
+        }
+    }
+
+    public int size() {
+        return doomed.size();
+    }
+
+    /** Adds the deletes of the records and of the partition index keys that go with them to {@code ws}. */
+    public void deleteInto(WriteSet ws) {
+        byte[] runPartition = null; // the run found last: records of one run are mostly removed together
+        long runFirst = 0;
+        long runLast = -1;
+        for (int i = 0; i < seqs.size(); i++) {
+            long seq = seqs.get(i);
+            ws.delete(Space.FEED, FeedKeys.record(collId, seq));
+            byte[] lp = partitions.get(i);
+            if (seq >= runFirst && seq <= runLast && java.util.Arrays.equals(lp, runPartition)) {
+                continue; // its run is decided already
+            }
+            byte[] key = FeedKeys.partitionRecord(collId, lp, seq);
+            byte[] value = engine.get(Space.FEED, key); // a run ending here: every key of the layout before runs
+            if (value == null) {
+                try (KeyCursor c = engine.cursor(Space.FEED, key, FeedKeys.partitionRecord(collId, lp, -1L), false)) {
+                    if (!c.next()) {
+                        continue; // no key at or after it: the record predates the index
+                    }
+                    key = c.key();
+                    value = c.value();
+                }
+            }
+            int count = FeedKeys.runCount(value);
+            long last = FeedKeys.seqOfPartitionRecord(key);
+            long first = last - count + 1;
+            if (seq < first) {
+                continue; // the next key is a later run's: this record has no key of its own
+            }
+            runPartition = lp;
+            runFirst = first;
+            runLast = last;
+            if (count == 1 || runGone(first, last)) {
+                ws.delete(Space.FEED, key);
+            }
+        }
+    }
+
+    /** Whether every record of {@code [first, last]} is gone or being removed now. */
+    private boolean runGone(long first, long last) {
+        try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.record(collId, first), FeedKeys.record(collId, last + 1),
+                false)) {
+            while (c.next()) {
+                if (!doomed.contains(FeedKeys.seqOf(c.key()))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    public void clear() {
+        doomed.clear();
+        partitions.clear();
+        seqs.clear();
+    }
+}
