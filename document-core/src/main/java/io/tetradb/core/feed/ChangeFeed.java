@@ -32,6 +32,12 @@ public final class ChangeFeed {
      * {@code -Dtetradb.feed.partitionRuns=false} writes one key per record as before (for A/B runs). Read either way.
      */
     static final boolean PARTITION_RUNS = !"false".equals(System.getProperty("tetradb.feed.partitionRuns"));
+    /**
+     * core-keys: a partition run's records in one FEED value ({@link ChangeRuns}) under its last number;
+     * {@code -Dtetradb.feed.foldedRuns=false} writes a key per record (for A/B runs; either layout reads).
+     */
+    static final boolean FOLDED_RUNS = PARTITION_RUNS
+            && !"false".equals(System.getProperty("tetradb.feed.foldedRuns"));
     private static final byte[] LSN_FIELD = ",\"_lsn\":".getBytes(StandardCharsets.US_ASCII);
 
     private final ChangeFeeds feeds;
@@ -209,15 +215,25 @@ public final class ChangeFeed {
             long first = feeds.sequencer().allocate(records.size());
             long seq = first;
             int run = 0; // core-batch: the records of one partition so far, one partition index key for them all
+            List<ChangeRecord> folded = FOLDED_RUNS ? new ArrayList<>() : null; // core-keys: and one record key
             for (int i = 0; i < records.size(); i++) {
                 ChangeRecord r = records.get(i);
                 ChangeRecord numbered = new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
                         r.ttlExpired(), r.logicalPartition(), r.id(), r.current(), r.previous());
-                ws.put(Space.FEED, FeedKeys.record(collId, seq), numbered.encode());
+                if (folded == null) {
+                    ws.put(Space.FEED, FeedKeys.record(collId, seq), numbered.encode());
+                } else {
+                    folded.add(numbered);
+                }
                 run++;
                 boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
                         || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
                 if (runEnds) {
+                    if (folded != null) {
+                        ws.put(Space.FEED, FeedKeys.record(collId, seq),
+                                folded.size() == 1 ? numbered.encode() : ChangeRuns.encode(folded));
+                        folded.clear();
+                    }
                     ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
                             FeedKeys.runValue(run));
                     run = 0;
@@ -317,24 +333,28 @@ public final class ChangeFeed {
         boolean caughtUp = true;
         try (KeyCursor c = reads.changes(FeedKeys.record(collId, after + 1), FeedKeys.record(collId, stable + 1),
                 scope.fromPartition(), scope.toPartition())) { // item-reads hook
+            List<ChangeRecord> run = new ArrayList<>();
+            scan:
             while (c.next()) {
-                long seq = FeedKeys.seqOf(c.key());
-                ChangeRecord r = ChangeRecord.decode(seq, c.value());
-                recordsRead.incrementAndGet();
-                position = seq;
-                if (r.crtsMillis() < request.notBeforeMillis()) {
-                    continue; // before the point in time: skipped without counting, so one page gets past them
-                }
-                if (scope.includes(r)) {
-                    if (!latest) {
-                        out.add(new ChangeFeedPage.Change(r, null));
-                    } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
-                        candidates.add(r); // its item is read with the page's others in one multi-get below
+                run.clear(); // a key holds one record or a run of them (ChangeRuns): those after the position
+                ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value(), after, stable, run);
+                for (ChangeRecord r : run) {
+                    recordsRead.incrementAndGet();
+                    position = r.seq();
+                    if (r.crtsMillis() < request.notBeforeMillis()) {
+                        continue; // before the point in time: skipped without counting, so one page gets past them
                     }
-                }
-                if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
-                    caughtUp = false;
-                    break;
+                    if (scope.includes(r)) {
+                        if (!latest) {
+                            out.add(new ChangeFeedPage.Change(r, null));
+                        } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
+                            candidates.add(r); // its item is read with the page's others in one multi-get below
+                        }
+                    }
+                    if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
+                        caughtUp = false;
+                        break scan;
+                    }
                 }
             }
         }

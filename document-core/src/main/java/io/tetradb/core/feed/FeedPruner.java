@@ -233,9 +233,12 @@ public final class FeedPruner implements AutoCloseable {
             }
             try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), p.decided + 1),
                     FeedKeys.record(feed.collId(), upTo + 1), false)) {
+                List<ChangeRecord> run = new ArrayList<>();
                 while (c.next()) {
-                    recordsRead.incrementAndGet();
-                    if (!decide(p, ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value()))) {
+                    run.clear(); // one record, or a transaction's run of them (ChangeRuns)
+                    ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value(), p.decided, upTo, run);
+                    recordsRead.addAndGet(run.size());
+                    if (!decide(p, run)) {
                         return false;
                     }
                 }
@@ -282,7 +285,7 @@ public final class FeedPruner implements AutoCloseable {
             try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), after + 1),
                     FeedKeys.record(feed.collId(), upTo + 1), false)) {
                 while (out.size() < STEP && c.next()) {
-                    out.add(ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value()));
+                    ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value(), after, upTo, out); // a run whole
                 }
             }
             recordsRead.addAndGet(out.size());
@@ -293,15 +296,17 @@ public final class FeedPruner implements AutoCloseable {
         void byItemReads(long stable) {
             try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), 1),
                     FeedKeys.record(feed.collId(), stable + 1), false)) {
+                scan:
                 while (c.next() && !closed) {
-                    ChangeRecord r = ChangeRecord.decode(FeedKeys.seqOf(c.key()), c.value());
-                    recordsRead.incrementAndGet();
-                    if (r.crtsMillis() >= cutoff) {
-                        keptSomething = true;
-                        break;
-                    }
-                    if (r.operationType() == ChangeRecord.OperationType.DELETE || superseded(r)) {
-                        doom(r.seq(), r.logicalPartition());
+                    for (ChangeRecord r : ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value())) {
+                        recordsRead.incrementAndGet();
+                        if (r.crtsMillis() >= cutoff) {
+                            keptSomething = true;
+                            break scan;
+                        }
+                        if (r.operationType() == ChangeRecord.OperationType.DELETE || superseded(r)) {
+                            doom(r.seq(), r.logicalPartition());
+                        }
                     }
                 }
             }

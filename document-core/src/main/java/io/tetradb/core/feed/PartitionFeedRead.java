@@ -7,7 +7,12 @@ import io.tetradb.core.storage.StorageEngine;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
@@ -26,6 +31,10 @@ final class PartitionFeedRead {
     private final Predicate<ChangeRecord> inScope;
     private final long stable;
     private final StorageEngine engine;
+    /** The last number of the run each listed record belongs to (records that end their run are not in it). */
+    private final Map<Long, Long> runLast = new HashMap<>();
+    /** Run keys read that held their run folded: a member missing there is pruned, not under its own key. */
+    private final Set<Long> foldedRuns = new HashSet<>();
 
     PartitionFeedRead(ChangeFeed feed, ChangeFeedRequest request, Predicate<ChangeRecord> inScope, long stable) {
         this.feed = feed;
@@ -55,19 +64,13 @@ final class PartitionFeedRead {
         pages:
         for (int from = 0; from < seqs.size(); from += BATCH) {
             List<Long> batch = seqs.subList(from, Math.min(seqs.size(), from + BATCH));
-            List<byte[]> keys = new ArrayList<>(batch.size());
+            Map<Long, ChangeRecord> records = fetch(batch);
             for (long seq : batch) {
-                keys.add(FeedKeys.record(feed.collId(), seq));
-            }
-            List<byte[]> values = engine.multiGet(Space.FEED, keys);
-            for (int i = 0; i < batch.size(); i++) {
-                long seq = batch.get(i);
                 position = seq;
-                byte[] v = values.get(i);
-                if (v == null) {
+                ChangeRecord r = records.get(seq);
+                if (r == null) {
                     continue; // pruned after its index key was listed
                 }
-                ChangeRecord r = ChangeRecord.decode(seq, v);
                 feed.countRead();
                 if (r.crtsMillis() < request.notBeforeMillis()) {
                     continue;
@@ -139,6 +142,60 @@ final class PartitionFeedRead {
         long first = last - FeedKeys.runCount(c.value()) + 1;
         for (long seq = Math.max(first, after + 1); seq <= last && seq <= stable; seq++) {
             out.add(seq);
+            if (seq != last) {
+                runLast.put(seq, last);
+            }
+        }
+    }
+
+    /**
+     * The records numbered {@code seqs} that are still stored. A run's records are read with one get of its last
+     * number's key: folded into it ({@link ChangeRuns}), or — a run written with a key per record — that key holds the
+     * last one only, and the others are read by their own keys.
+     */
+    private Map<Long, ChangeRecord> fetch(List<Long> seqs) {
+        Map<Long, ChangeRecord> out = new HashMap<>(seqs.size() * 2);
+        Set<Long> keySeqs = new LinkedHashSet<>();
+        for (long seq : seqs) {
+            keySeqs.add(runLast.getOrDefault(seq, seq));
+        }
+        List<Long> ordered = new ArrayList<>(keySeqs);
+        List<ChangeRecord> found = new ArrayList<>();
+        read(ordered, found);
+        for (ChangeRecord r : found) {
+            out.put(r.seq(), r);
+        }
+        List<Long> missing = new ArrayList<>();
+        for (long seq : seqs) {
+            if (!out.containsKey(seq) && !keySeqs.contains(seq) && !foldedRuns.contains(runLast.get(seq))) {
+                missing.add(seq); // a run of separate record keys (core-batch's layout): its own key
+            }
+        }
+        if (!missing.isEmpty()) {
+            found.clear();
+            read(missing, found);
+            for (ChangeRecord r : found) {
+                out.put(r.seq(), r);
+            }
+        }
+        return out;
+    }
+
+    /** Reads the record keys numbered {@code keySeqs} in one multi-get, every record they hold into {@code out}. */
+    private void read(List<Long> keySeqs, List<ChangeRecord> out) {
+        List<byte[]> keys = new ArrayList<>(keySeqs.size());
+        for (long seq : keySeqs) {
+            keys.add(FeedKeys.record(feed.collId(), seq));
+        }
+        List<byte[]> values = engine.multiGet(Space.FEED, keys);
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] v = values.get(i);
+            if (v != null) {
+                if (ChangeRuns.isRun(v)) {
+                    foldedRuns.add(keySeqs.get(i));
+                }
+                ChangeRuns.decode(keySeqs.get(i), v, Long.MIN_VALUE, Long.MAX_VALUE, out);
+            }
         }
     }
 

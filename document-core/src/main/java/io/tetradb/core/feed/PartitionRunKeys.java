@@ -46,9 +46,9 @@ public final class PartitionRunKeys {
         byte[] runPartition = null; // the run found last: records of one run are mostly removed together
         long runFirst = 0;
         long runLast = -1;
+        deleteRecords(ws);
         for (int i = 0; i < seqs.size(); i++) {
             long seq = seqs.get(i);
-            ws.delete(Space.FEED, FeedKeys.record(collId, seq));
             byte[] lp = partitions.get(i);
             if (seq >= runFirst && seq <= runLast && java.util.Arrays.equals(lp, runPartition)) {
                 continue; // its run is decided already
@@ -79,13 +79,56 @@ public final class PartitionRunKeys {
         }
     }
 
+    /**
+     * The record deletes: a record under its own key is deleted; a member of a folded run ({@link ChangeRuns}, under
+     * the run's last number: the first key at or after its own) is taken out of the run's value, and the key goes
+     * with the last member left. Writers never write an existing record key again, so the rewrite races no one.
+     */
+    private void deleteRecords(WriteSet ws) {
+        List<Long> ordered = new ArrayList<>(doomed);
+        ordered.sort(Long::compare);
+        long handledUpTo = Long.MIN_VALUE; // the last run key decided: its doomed members went with it
+        for (long seq : ordered) {
+            if (seq <= handledUpTo) {
+                continue;
+            }
+            byte[] key = FeedKeys.record(collId, seq);
+            byte[] value = engine.get(Space.FEED, key);
+            if (value == null) {
+                try (KeyCursor c = engine.cursor(Space.FEED, key, FeedKeys.record(collId, Long.MAX_VALUE), false)) {
+                    if (!c.next()) {
+                        continue;
+                    }
+                    key = c.key();
+                    value = c.value();
+                }
+            }
+            long keySeq = FeedKeys.seqOf(key);
+            if (!ChangeRuns.isRun(value)) {
+                if (keySeq == seq) {
+                    ws.delete(Space.FEED, key);
+                }
+                continue; // else gone already: the key found is a later record's
+            }
+            handledUpTo = keySeq;
+            byte[] left = ChangeRuns.without(keySeq, value, doomed);
+            if (left == null) {
+                ws.delete(Space.FEED, key);
+            } else if (left.length != value.length) {
+                ws.put(Space.FEED, key, left);
+            }
+        }
+    }
+
     /** Whether every record of {@code [first, last]} is gone or being removed now. */
     private boolean runGone(long first, long last) {
         try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.record(collId, first), FeedKeys.record(collId, last + 1),
                 false)) {
             while (c.next()) {
-                if (!doomed.contains(FeedKeys.seqOf(c.key()))) {
-                    return false;
+                for (long seq : ChangeRuns.seqs(FeedKeys.seqOf(c.key()), c.value())) {
+                    if (seq >= first && seq <= last && !doomed.contains(seq)) {
+                        return false;
+                    }
                 }
             }
         }

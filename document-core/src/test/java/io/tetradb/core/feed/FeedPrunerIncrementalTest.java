@@ -78,7 +78,9 @@ class FeedPrunerIncrementalTest {
             try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), 0),
                     FeedKeys.record(feed.collId(), Long.MAX_VALUE), false)) {
                 while (c.next()) {
-                    seqs.add(FeedKeys.seqOf(c.key()));
+                    for (long seq : ChangeRuns.seqs(FeedKeys.seqOf(c.key()), c.value())) { // a key may hold a run
+                        seqs.add(seq);
+                    }
                 }
             }
             out.put(feed.collId(), seqs);

@@ -2,6 +2,8 @@ package io.tetradb.core.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.feed.ChangeFeedMode;
+import io.tetradb.core.feed.ChangeRecord;
+import io.tetradb.core.feed.ChangeRuns;
 import io.tetradb.core.feed.ChangeFeedPage;
 import io.tetradb.core.feed.ChangeFeedRequest;
 import io.tetradb.core.partition.EpkRange;
@@ -107,8 +109,10 @@ class PartitionFeedRunsTest {
             Map<String, List<String>> ids = write(c);
             assertEquals(60, keys(s, c, (byte) 'P').size(), "one partition index key per transaction (30 batches, "
                     + "30 single creates)");
+            assertEquals(60, keys(s, c, (byte) 'S').size(), "core-keys: one record key per transaction too");
             int records = ids.values().stream().mapToInt(List::size).sum();
-            assertEquals(records, keys(s, c, (byte) 'S').size());
+            assertEquals(records, keys(s, c, (byte) 'S').stream().mapToInt(kv -> ChangeRuns.decode(
+                    ByteBuffer.wrap(kv.key(), 5, 8).getLong(), kv.value()).size()).sum(), "holding every record");
 
             Map<String, List<String>> read = readEveryScope(c, ids);
             for (String p : ids.keySet()) {
@@ -135,8 +139,10 @@ class PartitionFeedRunsTest {
             ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 40_000, null);
             ids = write(c);
             before = readEveryScope(c, ids);
-            // the layout before runs: each run key replaced by one key without a value per record
+            // the layout before runs: each run key replaced by one key without a value per record, and each folded
+            // record run by one record key per record
             WriteSet ws = new WriteSet();
+            unfold(s, c, ws);
             for (KeyValue kv : keys(s, c, (byte) 'P')) {
                 int count = kv.value().length == 0 ? 1 : ByteBuffer.wrap(kv.value()).getInt();
                 long last = ByteBuffer.wrap(kv.key(), kv.key().length - 8, 8).getLong();
@@ -161,6 +167,20 @@ class PartitionFeedRunsTest {
             }
             assertTrue(c.executeBatch(pk("p1"), ops).stream().allMatch(ItemResult::isSuccess));
             assertEquals(ids.get("p1"), readEveryScope(c, ids).get("p1"));
+        }
+    }
+
+    /** Rewrites every folded run of records ({@link ChangeRuns}) as one record key per record. */
+    static void unfold(CoreStore s, ContainerStore c, WriteSet ws) {
+        for (KeyValue kv : keys(s, c, (byte) 'S')) {
+            if (ChangeRuns.isRun(kv.value())) {
+                ws.delete(Space.FEED, kv.key());
+                for (ChangeRecord r : ChangeRuns.decode(ByteBuffer.wrap(kv.key(), 5, 8).getLong(), kv.value())) {
+                    byte[] k = Arrays.copyOf(kv.key(), kv.key().length);
+                    ByteBuffer.wrap(k, 5, 8).putLong(r.seq());
+                    ws.put(Space.FEED, k, r.encode());
+                }
+            }
         }
     }
 

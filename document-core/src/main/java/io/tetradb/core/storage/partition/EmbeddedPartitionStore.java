@@ -154,9 +154,11 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         byte[] lp = p.key();
         List<ChangeRecord> out = new ArrayList<>();
         engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
-            ChangeRecord r = ChangeRecord.decode(PartitionLayout.getLong(kv.key(), 5), kv.value());
-            if (r.lsn() > afterLsn && Arrays.equals(r.logicalPartition(), lp)) {
-                out.add(r);
+            for (ChangeRecord r : io.tetradb.core.feed.ChangeRuns.decode(PartitionLayout.getLong(kv.key(), 5),
+                    kv.value())) { // one record, or a transaction's run of them
+                if (r.lsn() > afterLsn && Arrays.equals(r.logicalPartition(), lp)) {
+                    out.add(r);
+                }
             }
             return true;
         });
@@ -190,10 +192,11 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         byte[] lp = p.key();
         io.tetradb.core.feed.PartitionRunKeys doomed = new io.tetradb.core.feed.PartitionRunKeys(engine, p.container());
         engine.scan(Space.FEED, from, PartitionLayout.prefixEnd(from), kv -> {
-            long seq = PartitionLayout.getLong(kv.key(), 5);
-            ChangeRecord r = ChangeRecord.decode(seq, kv.value());
-            if (wanted.contains(r.lsn()) && Arrays.equals(r.logicalPartition(), lp)) {
-                doomed.add(lp, seq);
+            for (ChangeRecord r : io.tetradb.core.feed.ChangeRuns.decode(PartitionLayout.getLong(kv.key(), 5),
+                    kv.value())) {
+                if (wanted.contains(r.lsn()) && Arrays.equals(r.logicalPartition(), lp)) {
+                    doomed.add(lp, r.seq());
+                }
             }
             return true;
         });

@@ -143,7 +143,7 @@ public final class PartitionWrite {
                 indexWrites.add(w);
             } else if (single && w.space() == Space.FEED && w.value() != null && w.key().length == 13
                     && PartitionLayout.startsWith(w.key(), feedPrefix)) {
-                cs.add(ChangeRecord.decode(PartitionLayout.getLong(w.key(), 5), w.value()));
+                cs.addAll(io.tetradb.core.feed.ChangeRuns.decode(PartitionLayout.getLong(w.key(), 5), w.value()));
             } else if (single && w.space() == Space.FEED && w.key().length > 13 && w.key()[4] == 'P'
                     && java.util.Arrays.equals(w.key(), 0, 4, feedPrefix, 0, 4)) {
                 // the feed's partition index key of one of these records (collId · 'P' · EPK · pk · seq): part of

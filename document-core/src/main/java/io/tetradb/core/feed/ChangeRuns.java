@@ -1,0 +1,104 @@
+package io.tetradb.core.feed;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A transaction's change records of one logical partition folded into one FEED value (core-keys, issue 17), under
+ * the key of the last one's number, {@code collId · 'S' · lastSeq}: one memtable insert for the run instead of one
+ * per record. The key of the last number is what a seek for any of them finds first (runs are consecutive numbers
+ * and keys are in number order), so a reader resuming inside a run seeks to it and skips what it has read.
+ * <pre>
+ * 02 · n(4) · n × (seq(8) · length(4) · {@link ChangeRecord#encode()})
+ * </pre>
+ * Each member keeps its own number, so the pruner can take some out (it rewrites the value; writers never touch an
+ * old record key again) and deletes the key with the last one left. A single record is stored as before
+ * ({@link ChangeRecord#encode()}, first byte 01), so a point write's record is byte for byte the old layout and
+ * directories written before runs read unchanged.
+ */
+public final class ChangeRuns {
+    static final byte RUN = 2;
+
+    private ChangeRuns() {
+    }
+
+    /** The value of a run: its members (numbered, ascending). */
+    static byte[] encode(List<ChangeRecord> members) {
+        byte[][] encoded = new byte[members.size()][];
+        int n = 5;
+        for (int i = 0; i < encoded.length; i++) {
+            encoded[i] = members.get(i).encode();
+            n += 12 + encoded[i].length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(n).put(RUN).putInt(encoded.length);
+        for (int i = 0; i < encoded.length; i++) {
+            b.putLong(members.get(i).seq()).putInt(encoded[i].length).put(encoded[i]);
+        }
+        return b.array();
+    }
+
+    /** Whether a FEED record value is a folded run rather than one record. */
+    public static boolean isRun(byte[] value) {
+        return value != null && value.length > 0 && value[0] == RUN;
+    }
+
+    /** The records of the FEED record key numbered {@code keySeq}: its run's members, or the one record. */
+    public static List<ChangeRecord> decode(long keySeq, byte[] value) {
+        List<ChangeRecord> out = new ArrayList<>(isRun(value) ? ByteBuffer.wrap(value, 1, 4).getInt() : 1);
+        decode(keySeq, value, Long.MIN_VALUE, Long.MAX_VALUE, out);
+        return out;
+    }
+
+    /** Adds the records numbered in {@code (after, upTo]} of the record key numbered {@code keySeq} to {@code out}. */
+    public static void decode(long keySeq, byte[] value, long after, long upTo, List<ChangeRecord> out) {
+        if (!isRun(value)) {
+            if (keySeq > after && keySeq <= upTo) {
+                out.add(ChangeRecord.decode(keySeq, value));
+            }
+            return;
+        }
+        ByteBuffer b = ByteBuffer.wrap(value);
+        b.get();
+        int n = b.getInt();
+        for (int i = 0; i < n; i++) {
+            long seq = b.getLong();
+            int length = b.getInt();
+            if (seq > after && seq <= upTo) {
+                byte[] record = new byte[length];
+                b.get(record);
+                out.add(ChangeRecord.decode(seq, record));
+            } else {
+                b.position(b.position() + length);
+            }
+        }
+    }
+
+    /** The numbers of a run's members (or the one record's), without decoding them. */
+    static long[] seqs(long keySeq, byte[] value) {
+        if (!isRun(value)) {
+            return new long[]{keySeq};
+        }
+        ByteBuffer b = ByteBuffer.wrap(value);
+        b.get();
+        long[] out = new long[b.getInt()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = b.getLong();
+            int length = b.getInt();
+            b.position(b.position() + length);
+        }
+        return out;
+    }
+
+    /** The run's value without the members numbered in {@code gone}; null when none is left. */
+    static byte[] without(long keySeq, byte[] value, java.util.Set<Long> gone) {
+        List<ChangeRecord> kept = new ArrayList<>();
+        for (ChangeRecord r : decode(keySeq, value)) {
+            if (!gone.contains(r.seq())) {
+                kept.add(r);
+            }
+        }
+        return kept.isEmpty() ? null : kept.size() == 1 && kept.get(0).seq() == keySeq ? kept.get(0).encode()
+                : encode(kept);
+    }
+}
