@@ -29,11 +29,14 @@ final class Endpoint implements AutoCloseable {
     private final String label;
     private final MongoClient client;
     private final AutoCloseable server;
-    /** The names of the server's own JVM threads, whose CPU time is the server's cost of a round. */
-    private final java.util.function.Predicate<String> serverThreads;
+    /**
+     * The group of one of the server's own JVM threads (whose CPU time is the server's cost of a round) by its name,
+     * or null for a thread that is not the server's.
+     */
+    private final java.util.function.Function<String, String> serverThreads;
 
     private Endpoint(String label, InetSocketAddress address, int poolSize, AutoCloseable server,
-                     java.util.function.Predicate<String> serverThreads) {
+                     java.util.function.Function<String, String> serverThreads) {
         this.label = label;
         this.server = server;
         this.serverThreads = serverThreads;
@@ -66,9 +69,9 @@ final class Endpoint implements AutoCloseable {
         return new Endpoint("tetra", mongo.address(), poolSize, () -> {
             mongo.close();
             store.close();
-        }, name -> name.startsWith("mongo-command-") || name.startsWith("mongo-io-")
-                || name.startsWith("nioEventLoopGroup-")
-                || name.startsWith("tetradb-"));
+        }, name -> name.startsWith("mongo-command-") ? "command"
+                : name.startsWith("mongo-io-") || name.startsWith("nioEventLoopGroup-") ? "event-loop"
+                : name.startsWith("tetradb-") ? "core" : null);
     }
 
     /** {@code de.bwaldvogel:mongo-java-server} with its in-memory backend: nothing is persisted. */
@@ -76,7 +79,7 @@ final class Endpoint implements AutoCloseable {
         MongoServer server = new MongoServer(new MemoryBackend());
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         return new Endpoint("peer", server.getLocalAddress(), poolSize, server::shutdownNow,
-                name -> name.startsWith("mongo-server-"));
+                name -> name.startsWith("mongo-server-") ? "server" : null);
     }
 
     String label() {
@@ -85,26 +88,29 @@ final class Endpoint implements AutoCloseable {
 
     /** The CPU time each server thread had when last seen: a pool thread that ends keeps its share in the sum. */
     private final java.util.Map<Long, Long> lastSeenCpu = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The group of each thread in {@link #lastSeenCpu}. */
+    private final java.util.Map<Long, String> threadGroup = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
-     * CPU nanoseconds (user + system) the server's JVM threads have used so far: the live ones', plus what ended
-     * threads had used when last seen (a cached pool's idle thread ending under load made a round's sum negative).
+     * CPU nanoseconds (user + system) the server's JVM threads have used so far, per thread group (tetra: command,
+     * event-loop, core; peer: server): the live ones', plus what ended threads had used when last seen (a cached
+     * pool's idle thread ending under load made a round's sum negative).
      */
-    long serverCpuNanos() {
+    java.util.Map<String, Long> serverCpuNanos() {
         java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (t != null && serverThreads.test(t.getThreadName())) {
+            String group = t == null ? null : serverThreads.apply(t.getThreadName());
+            if (group != null) {
                 long cpu = mx.getThreadCpuTime(t.getThreadId());
                 if (cpu > 0) {
                     lastSeenCpu.merge(t.getThreadId(), cpu, Math::max);
+                    threadGroup.put(t.getThreadId(), group);
                 }
             }
         }
-        long sum = 0;
-        for (long cpu : lastSeenCpu.values()) {
-            sum += cpu;
-        }
-        return sum;
+        java.util.Map<String, Long> sums = new java.util.TreeMap<>();
+        lastSeenCpu.forEach((id, cpu) -> sums.merge(threadGroup.get(id), cpu, Long::sum));
+        return sums;
     }
 
     MongoDatabase database() {

@@ -177,7 +177,7 @@ public final class MongoBenchmark implements Benchmark {
                 for (int k = 0; k < sides.size(); k++) {
                     // alternate which side goes first, so that drifting machine noise hits both
                     int s = (round + k) % sides.size();
-                    long cpu0 = sides.get(s).serverCpuNanos();
+                    java.util.Map<String, Long> cpu0 = sides.get(s).serverCpuNanos();
                     long t0 = System.nanoTime();
                     for (int b = first; b < last; b++) {
                         long b0 = System.nanoTime();
@@ -188,7 +188,7 @@ public final class MongoBenchmark implements Benchmark {
                     // the first round of each side is a warm-up (the collection is new) and is not recorded
                     if (round > 0) {
                         samples[s].round((long) (last - first) * BATCH, elapsed);
-                        serverCpu[s].add((long) (last - first) * BATCH, sides.get(s).serverCpuNanos() - cpu0);
+                        serverCpu[s].add((long) (last - first) * BATCH, cpu0, sides.get(s).serverCpuNanos());
                     }
                 }
             }
@@ -231,10 +231,10 @@ public final class MongoBenchmark implements Benchmark {
             for (int round = 0; round <= c.rounds(); round++) {
                 for (int k = 0; k < sides.size(); k++) {
                     int s = (round + k) % sides.size();
-                    long cpu0 = sides.get(s).serverCpuNanos();
+                    java.util.Map<String, Long> cpu0 = sides.get(s).serverCpuNanos();
                     long calls0 = clients.round(c.roundMillis(), calls.get(s), round == 0 ? null : samples[s]);
                     if (round > 0) {
-                        serverCpu[s].add(calls0, sides.get(s).serverCpuNanos() - cpu0);
+                        serverCpu[s].add(calls0, cpu0, sides.get(s).serverCpuNanos());
                     }
                 }
             }
@@ -359,6 +359,8 @@ public final class MongoBenchmark implements Benchmark {
                         op, sides.get(s).label(), c.docs(), serverCpu[s].microsPerUnit()));
             }
             out.ratio(op + ".server-cpu peer/tetra", serverCpu[1].microsPerUnit() / serverCpu[0].microsPerUnit());
+            out.note(String.format(Locale.ROOT, "%s tetra server cpu per unit by thread group (us): %s", op,
+                    serverCpu[0].byGroup()));
             for (ServerCpu cpu : serverCpu) {
                 cpu.reset();
             }
@@ -368,10 +370,24 @@ public final class MongoBenchmark implements Benchmark {
         private static final class ServerCpu {
             private long units;
             private long nanos;
+            private final java.util.Map<String, Long> groupNanos = new java.util.TreeMap<>();
 
-            void add(long roundUnits, long roundNanos) {
+            /** A recorded round: its units and the server's CPU per thread group before and after it. */
+            void add(long roundUnits, java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
                 units += roundUnits;
-                nanos += roundNanos;
+                after.forEach((group, cpu) -> {
+                    long d = cpu - before.getOrDefault(group, 0L);
+                    nanos += d;
+                    groupNanos.merge(group, d, Long::sum);
+                });
+            }
+
+            /** µs per unit of each thread group, e.g. {@code command=18.2 core=0.4 event-loop=1.5}. */
+            String byGroup() {
+                StringBuilder b = new StringBuilder();
+                groupNanos.forEach((group, d) -> b.append(b.length() == 0 ? "" : " ").append(group).append('=')
+                        .append(String.format(Locale.ROOT, "%.1f", units == 0 ? Double.NaN : d / 1000.0 / units)));
+                return b.toString();
             }
 
             double microsPerUnit() {
@@ -381,6 +397,7 @@ public final class MongoBenchmark implements Benchmark {
             void reset() {
                 units = 0;
                 nanos = 0;
+                groupNanos.clear();
             }
         }
 

@@ -237,7 +237,9 @@ final class RawBsonItems {
                 int n = bytes.getInt(at) - 1;
                 int from = bytes.arrayOffset() + at + 4;
                 byte[] a = bytes.array();
-                if (n >= 0 && from + n < a.length && a[from + n] == 0 && wellFormedUtf8(a, from, n)) {
+                // the document may be a view of a larger array (the request's frame): bounded by its own end
+                if (n >= 0 && from + n < bytes.arrayOffset() + bytes.limit() && a[from + n] == 0
+                        && wellFormedUtf8(a, from, n)) {
                     r.skipValue();
                     w.string(a, from, n);
                 } else {

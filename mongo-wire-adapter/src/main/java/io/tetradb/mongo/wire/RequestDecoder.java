@@ -33,8 +33,28 @@ public final class RequestDecoder {
     private RequestDecoder() {
     }
 
+    /**
+     * mongo-cpu (issue 17): the frame is copied once into a heap array and decoded from there (default), instead of
+     * reading Netty's direct buffer byte by byte and copying each inserted document out of it: the BSON reader's
+     * per-byte access to a heap buffer is cheaper, and an insert's documents are views of that one array
+     * ({@code RawBsonDocument(bytes, offset, length)}). {@code -Dtetradb.mongo.heapFrames=false} decodes from the
+     * direct buffer as before (the A/B switch).
+     */
+    static final boolean HEAP_FRAMES = !"false".equals(System.getProperty("tetradb.mongo.heapFrames"));
+
     public static Request decode(ByteBuf frame) {
-        ByteBuffer buf = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        return decode(frame, HEAP_FRAMES);
+    }
+
+    static Request decode(ByteBuf frame, boolean heap) {
+        ByteBuffer buf;
+        if (heap) {
+            byte[] bytes = new byte[frame.readableBytes()];
+            frame.getBytes(frame.readerIndex(), bytes);
+            buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        } else {
+            buf = frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        }
         int length = buf.getInt();
         if (length != buf.limit()) {
             throw new ProtocolException("message length " + length + " does not match the frame (" + buf.limit() + ")");
@@ -154,6 +174,10 @@ public final class RequestDecoder {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
         BsonBounds.check(buf, start, start + size);
+        if (buf.hasArray()) { // a view of the frame's array: no copy per document
+            buf.position(start + size);
+            return new RawBsonDocument(buf.array(), buf.arrayOffset() + start, size);
+        }
         byte[] bytes = new byte[size];
         buf.get(bytes);
         return new RawBsonDocument(bytes);
