@@ -46,7 +46,7 @@ final class AdjacencyCache {
         int size = 96;
         for (Hop h : hops) {
             size += 120 + 2 * (h.otherId().length() + h.edgeId().length())
-                    + (h.properties() == null ? 0 : h.properties().length + 16);
+                    + (h.properties() == null ? 0 : 16 + ItemCache.estimateStored(h.properties().length)); // parsed too
         }
         if (size > maxBytes / 8) {
             return; // one vertex with a huge degree would evict everything else
