@@ -323,15 +323,19 @@ public final class GraphStore {
     }
 
     /**
-     * How many adjacency entries a vertex has in a direction (and label): a cached list's size, else a count of keys
-     * (nothing decoded); charged as {@link #adjacency}.
+     * How many adjacency entries a vertex has in a direction (and label): a cached list's size or cached count, else a
+     * count of keys (nothing decoded; kept in {@link AdjacencyCache} by the same write stamps as a list); charged as
+     * {@link #adjacency}.
      */
     public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
         ContainerStore core = coreStore();
         PartitionKeyValue pkv = partitionKeyValue(pk);
         long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
-        List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
-        long n = hops != null ? hops.size() : adjacency.count(pkv, id, direction, label);
+        long n = adjacencyCache.count(pk, id, direction, label, stamp);
+        if (n < 0) {
+            n = adjacency.count(pkv, id, direction, label);
+            adjacencyCache.putCount(pk, id, direction, label, stamp, n); // exact by the same stamp as a list
+        }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * n)));
         return n;
     }
