@@ -19,7 +19,8 @@ final class AdjacencyCache {
     private record Key(Object pk, String id, byte direction, String label) {
     }
 
-    private record Cached(long stamp, List<Hop> hops, int bytes) {
+    /** A decoded list, or (hops null) only how many entries there are ({@code count()} after a hop). */
+    private record Cached(long stamp, List<Hop> hops, long count, int bytes) {
     }
 
     private final ConcurrentHashMap<Key, Cached> lists = new ConcurrentHashMap<>();
@@ -39,6 +40,28 @@ final class AdjacencyCache {
         return c != null && c.stamp() == stamp ? c.hops() : null;
     }
 
+    /** How many entries there are if a list or a count was cached at {@code stamp}, else -1. */
+    long count(Object pk, String id, byte direction, String label, long stamp) {
+        if (maxBytes == 0) {
+            return -1;
+        }
+        Cached c = lists.get(new Key(pk, id, direction, label));
+        return c == null || c.stamp() != stamp ? -1 : c.hops() != null ? c.hops().size() : c.count();
+    }
+
+    /** Keeps a count of entries read at {@code stamp} (unless a list is kept for it at that stamp). */
+    void putCount(Object pk, String id, byte direction, String label, long stamp, long count) {
+        if (maxBytes == 0) {
+            return;
+        }
+        int size = 96 + 2 * id.length();
+        if (bytes.get() + size > maxBytes) {
+            evict();
+        }
+        Cached old = lists.put(new Key(pk, id, direction, label), new Cached(stamp, null, count, size));
+        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+    }
+
     void put(Object pk, String id, byte direction, String label, long stamp, List<Hop> hops) {
         if (maxBytes == 0) {
             return;
@@ -46,7 +69,7 @@ final class AdjacencyCache {
         int size = 96;
         for (Hop h : hops) {
             size += 120 + 2 * (h.otherId().length() + h.edgeId().length())
-                    + (h.properties() == null ? 0 : h.properties().length + 16);
+                    + (h.properties() == null ? 0 : 16 + ItemCache.estimateStored(h.properties().length)); // parsed too
         }
         if (size > maxBytes / 8) {
             return; // one vertex with a huge degree would evict everything else
@@ -54,7 +77,7 @@ final class AdjacencyCache {
         if (bytes.get() + size > maxBytes) {
             evict();
         }
-        Cached old = lists.put(new Key(pk, id, direction, label), new Cached(stamp, hops, size));
+        Cached old = lists.put(new Key(pk, id, direction, label), new Cached(stamp, hops, hops.size(), size));
         bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
     }
 

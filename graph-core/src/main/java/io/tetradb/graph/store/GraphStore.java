@@ -207,9 +207,100 @@ public final class GraphStore {
         };
     }
 
-    /** One adjacency entry, decoded. {@code properties}: the edge's properties as JSON, null when not carried. */
-    public record Hop(byte direction, String label, Object otherPk, String otherId, String otherLabel, String edgeId,
-                      byte[] properties) {
+    /**
+     * One adjacency entry, decoded. {@code properties}: the edge's properties as the entry carries them (JSON, or TB1
+     * when they hold typed values), null when not carried. Hops are kept by {@link AdjacencyCache}, so the carried
+     * properties are parsed once per hop ({@link #carriedProperties()}), not once per traversal that reads them.
+     */
+    public static final class Hop {
+        private final byte direction;
+        private final String label;
+        private final Object otherPk;
+        private final String otherId;
+        private final String otherLabel;
+        private final String edgeId;
+        private final byte[] properties;
+        /** The parsed properties (shared, never changed), {@link #UNPARSED} until asked for, null when unreadable. */
+        private volatile ObjectNode parsed = UNPARSED;
+
+        public Hop(byte direction, String label, Object otherPk, String otherId, String otherLabel, String edgeId,
+                   byte[] properties) {
+            this.direction = direction;
+            this.label = label;
+            this.otherPk = otherPk;
+            this.otherId = otherId;
+            this.otherLabel = otherLabel;
+            this.edgeId = edgeId;
+            this.properties = properties;
+        }
+
+        public byte direction() {
+            return direction;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        public Object otherPk() {
+            return otherPk;
+        }
+
+        public String otherId() {
+            return otherId;
+        }
+
+        public String otherLabel() {
+            return otherLabel;
+        }
+
+        public String edgeId() {
+            return edgeId;
+        }
+
+        public byte[] properties() {
+            return properties;
+        }
+
+        /**
+         * The carried properties as an object, parsed on first use and then shared by every edge made from this hop
+         * (callers must not change it): null when the entry carries none or they cannot be read (then the edge reads
+         * its item).
+         */
+        public ObjectNode carriedProperties() {
+            ObjectNode p = parsed;
+            if (p == UNPARSED) {
+                p = properties == null ? null : parseCarried(properties);
+                parsed = p; // racing threads parse equal objects; any of them may stay
+            }
+            return p;
+        }
+    }
+
+    private static final ObjectNode UNPARSED = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+    private static final com.fasterxml.jackson.databind.ObjectMapper CARRIED_JSON =
+            new com.fasterxml.jackson.databind.ObjectMapper();
+
+    /**
+     * An adjacency entry's carried edge properties: JSON, or the core's binary item format (TB1, whose object tags
+     * 0x20/0x21 are never a JSON object's first byte) when they hold typed values JSON cannot carry; null if neither.
+     */
+    static ObjectNode parseCarried(byte[] bytes) {
+        if (bytes.length == 0) {
+            return com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
+        if (bytes[0] != '{') {
+            try {
+                return io.tetradb.core.item.BinaryItemReader.readObject(bytes, 0);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        try {
+            return CARRIED_JSON.readTree(bytes) instanceof ObjectNode o ? o : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -232,15 +323,19 @@ public final class GraphStore {
     }
 
     /**
-     * How many adjacency entries a vertex has in a direction (and label): a cached list's size, else a count of keys
-     * (nothing decoded); charged as {@link #adjacency}.
+     * How many adjacency entries a vertex has in a direction (and label): a cached list's size or cached count, else a
+     * count of keys (nothing decoded; kept in {@link AdjacencyCache} by the same write stamps as a list); charged as
+     * {@link #adjacency}.
      */
     public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
         ContainerStore core = coreStore();
         PartitionKeyValue pkv = partitionKeyValue(pk);
         long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
-        List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
-        long n = hops != null ? hops.size() : adjacency.count(pkv, id, direction, label);
+        long n = adjacencyCache.count(pk, id, direction, label, stamp);
+        if (n < 0) {
+            n = adjacency.count(pkv, id, direction, label);
+            adjacencyCache.putCount(pk, id, direction, label, stamp, n); // exact by the same stamp as a list
+        }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * n)));
         return n;
     }
@@ -359,15 +454,30 @@ public final class GraphStore {
 
     /**
      * For reading a few top-level fields of several items: per address, the whole item when the exact cache holds it
-     * current, else the fields {@code fields} of the stored item (one core multi-get for all of them; a binary item is
-     * not decoded beyond those fields, a JSON-text one is parsed whole), or null where the item does not exist. A
-     * partial item is not cached and must not be taken as the element's snapshot. Charged as {@link #readMany}.
+     * current, else the stored item read in one core multi-get for all of them: a binary item as a whole tree decoded
+     * when first touched, cached (so only the fields looked at are decoded), or, with the item cache off, only the
+     * fields {@code fields} decoded and nothing cached; a JSON-text one parsed whole; null where the item does not
+     * exist. What it returns must not be taken as the element's snapshot (it may be partial). Charged as
+     * {@link #readMany}.
      */
     public List<ObjectNode> readFields(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
         if (core == null) {
             return readMany(pks, ids);
         }
         return cachedOrMultiGet(pks, ids, Objects.requireNonNull(fields));
+    }
+
+    /**
+     * graph-trav (issue 18): {@link #readFields} caches what it reads, as a lazily decoded whole item;
+     * {@code -Dtetradb.graph.cachePartialReads=false} decodes only the asked fields and caches nothing, as before
+     * (for A/B runs).
+     */
+    private static final boolean CACHE_PARTIAL_READS =
+            !"false".equals(System.getProperty("tetradb.graph.cachePartialReads"));
+
+    /** Whether the exact item cache holds the item at (pk, id) current now (for tests). */
+    public boolean cachesCurrent(Object pk, String id) {
+        return core != null && cache.holds(pk, id, coreStore().writeStamps().stamp(partitionKeyValue(pk)));
     }
 
     /**
@@ -415,10 +525,16 @@ public final class GraphStore {
                 ObjectNode item = strip(store.codec().parse(stored, ObjectNode.class));
                 cache.put(pks.get(i), ids.get(i), item, stamps[i]);
                 out.set(i, item);
+            } else if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
+                out.set(i, strip(store.codec().parse(stored, ObjectNode.class)));
+            } else if (CACHE_PARTIAL_READS && cache.enabled()) {
+                // the whole item as a tree decoded when first touched: the asked fields cost what a partial decode
+                // costs, and the next traversal reaching this vertex finds it in the exact cache
+                ObjectNode item = strip(io.tetradb.core.item.StoredItems.parseLazily(stored));
+                cache.put(pks.get(i), ids.get(i), item, stamps[i], ItemCache.estimateStored(stored.length));
+                out.set(i, item);
             } else {
-                out.set(i, io.tetradb.core.item.StoredItems.isBinary(stored)
-                        ? io.tetradb.core.item.StoredItems.partial(stored, fields)
-                        : strip(store.codec().parse(stored, ObjectNode.class)));
+                out.set(i, io.tetradb.core.item.StoredItems.partial(stored, fields));
             }
         }
         return out;

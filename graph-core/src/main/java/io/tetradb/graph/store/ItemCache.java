@@ -37,6 +37,10 @@ final class ItemCache {
         this.maxBytes = maxBytes;
     }
 
+    boolean enabled() {
+        return capacity > 0;
+    }
+
     /** The cached item at (pk, id), or null. */
     Entry get(Object pk, String id) {
         return capacity == 0 ? null : items.get(new Key(pk, id));
@@ -49,11 +53,21 @@ final class ItemCache {
     }
 
     void put(Object pk, String id, ObjectNode item, long stamp) {
+        if (capacity == 0) {
+            return;
+        }
+        put(pk, id, item, stamp, estimate(item));
+    }
+
+    /**
+     * As {@link #put(Object, String, ObjectNode, long)} with the size given: for a tree decoded when first touched
+     * (the core's lazy trees), whose walk by {@link #estimate} would decode it whole.
+     */
+    void put(Object pk, String id, ObjectNode item, long stamp, int size) {
         String etag = etag(item);
         if (capacity == 0 || etag == null) {
             return;
         }
-        int size = estimate(item);
         if (items.size() >= capacity || bytes.get() + size > maxBytes) {
             evict();
         }
@@ -86,6 +100,20 @@ final class ItemCache {
             it.remove();
             bytes.addAndGet(-e.bytes());
         }
+    }
+
+    /** Whether an item is cached at (pk, id) with this write stamp (current while its partition's stamp is it). */
+    boolean holds(Object pk, String id, long stamp) {
+        Entry e = get(pk, id);
+        return e != null && e.stamp() == stamp;
+    }
+
+    /**
+     * A tree's heap size once decoded, from its stored binary (TB1) length: {@link #estimate} of air-routes'
+     * vertices and of random property lists is 3-6 times their stored bytes, so 8 times bounds it from above.
+     */
+    static int estimateStored(int storedBytes) {
+        return 64 + 8 * storedBytes;
     }
 
     /** A parsed tree's heap size, roughly: a node's header plus its text. */

@@ -214,7 +214,7 @@ public final class ElementFinder {
     TetraEdge edge(TetraVertex v, GraphStore.Hop e) {
         TetraVertex other = other(e);
         return e.direction() == GraphAdjacency.OUT
-                ? new TetraEdge(graph, e.edgeId(), e.label(), v, other, e.properties())
-                : new TetraEdge(graph, e.edgeId(), e.label(), other, v, e.properties());
+                ? new TetraEdge(graph, e.edgeId(), e.label(), v, other, e)
+                : new TetraEdge(graph, e.edgeId(), e.label(), other, v, e);
     }
 }

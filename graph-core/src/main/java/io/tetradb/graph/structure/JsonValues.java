@@ -6,31 +6,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 /** Partition key values (string, number, boolean) as JSON and back. */
 final class JsonValues {
     static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
-
-    /** A JSON object's bytes parsed, or null if they are not one. */
-    static com.fasterxml.jackson.databind.node.ObjectNode parseObject(byte[] json) {
-        try {
-            return MAPPER.readTree(json) instanceof com.fasterxml.jackson.databind.node.ObjectNode o ? o : null;
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
-    /**
-     * The edge properties an adjacency entry carries: JSON, or the core's binary item format (TB1, whose object tags
-     * 0x20/0x21 are never a JSON object's first byte) when they hold typed values JSON cannot carry; null if neither.
-     */
-    static com.fasterxml.jackson.databind.node.ObjectNode carriedProperties(byte[] bytes) {
-        if (bytes.length > 0 && bytes[0] != '{') {
-            try {
-                return io.tetradb.core.item.BinaryItemReader.readObject(bytes, 0);
-            } catch (RuntimeException e) {
-                return null;
-            }
-        }
-        return parseObject(bytes);
-    }
 
     private JsonValues() {
     }

@@ -3,6 +3,7 @@ package io.tetradb.graph.structure;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.store.GraphStore;
 import io.tetradb.graph.store.Layout;
 import io.tetradb.graph.store.ValueCodec;
 import org.apache.tinkerpop.gremlin.structure.Direction;
@@ -37,35 +38,31 @@ public final class TetraEdge extends TetraElement implements Edge {
     /** The ends, when known without the item (an edge made from an adjacency entry); else null. */
     private TetraVertex out;
     private TetraVertex in;
-    /** The edge's properties (JSON or TB1) from its adjacency entry, or null when the entry does not carry them. */
-    private byte[] carried;
+    /** The adjacency entry this edge was made from (its carried properties), or null. */
+    private GraphStore.Hop hop;
 
     /** An edge made from an adjacency entry: no item is read until a property is asked for that it does not carry. */
-    TetraEdge(TetraGraph graph, String key, String label, TetraVertex out, TetraVertex in, byte[] carried) {
+    TetraEdge(TetraGraph graph, String key, String label, TetraVertex out, TetraVertex in, GraphStore.Hop hop) {
         super(graph, out.pk, key, label, null);
         this.out = out;
         this.in = in;
-        this.carried = carried;
-        if (carried != null) {
+        if (hop.properties() != null) {
+            this.hop = hop;
             seededAt = graph.store().version(out.pk, key);
         }
     }
 
+    /**
+     * The entry's carried properties as the edge's snapshot: the parsed object its hop shares (the layout fields,
+     * which {@link #properties} skips, are left out; a write reads the stored item first, see {@code update}).
+     */
     @Override
     ObjectNode seed() {
-        byte[] json = carried;
-        carried = null;
-        if (json == null) {
-            return null;
-        }
-        ObjectNode item = json.length == 0 ? JsonValues.F.objectNode() : JsonValues.carriedProperties(json);
-        if (item == null) {
-            return null;
-        }
-        ObjectNode full = ElementItems.edge(graph, key, label, out.pk, out.key, out.label(), in.pk, in.key, in.label());
-        full.setAll(item);
-        return full;
+        GraphStore.Hop h = hop;
+        hop = null;
+        return h == null ? null : h.carriedProperties();
     }
+
     static TetraEdge create(TetraVertex out, String label, Vertex inVertex, Object... keyValues) {
         if (inVertex == null) {
             throw Graph.Exceptions.argumentCanNotBeNull("inVertex");
@@ -171,6 +168,13 @@ public final class TetraEdge extends TetraElement implements Edge {
     @Override
     public <V> Iterator<Property<V>> properties(String... propertyKeys) {
         ObjectNode item = item();
+        if (propertyKeys.length == 1) { // has('dist', ...), values('dist'): a lookup, not a walk over every field
+            String k = propertyKeys[0];
+            Object value = k == null || FIELDS.contains(k) || Layout.reserved(k) || k.equals(graph.partitionKey())
+                    || !item.has(k) ? null : ValueCodec.get(item, k);
+            return value == null ? java.util.Collections.emptyIterator()
+                    : List.<Property<V>>of(new TetraProperty<>(this, k, (V) value, () -> removeProperty(k))).iterator();
+        }
         Set<String> wanted = propertyKeys.length == 0 ? null : new java.util.HashSet<>(Arrays.asList(propertyKeys));
         List<Property<V>> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = item.fields(); it.hasNext(); ) {

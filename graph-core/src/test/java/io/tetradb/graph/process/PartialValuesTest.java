@@ -123,6 +123,33 @@ class PartialValuesTest {
         }
     }
 
+    /**
+     * graph-trav (issue 18): the vertices whose fields a hop's {@code values()} read stay in the exact item cache (a
+     * lazily decoded whole item), so the next traversal reaching them reads nothing; a write to one is seen. On the
+     * old code (partial reads, never cached) the first assertion fails.
+     */
+    @org.junit.jupiter.api.Test
+    void aHopsValuesLeaveTheReachedVerticesInTheExactCache() {
+        open(100_000, 5);
+        List<Object> start = List.of("p3", "v3");
+        List<Vertex> reached = g.V(start).both().dedup().toList();
+        assertFalse(reached.isEmpty());
+        List<Object> names = g.V(start).both().values("name").toList();
+        for (Vertex v : reached) {
+            List<?> id = (List<?>) v.id();
+            assertTrue(graph.store().cachesCurrent(id.get(0), (String) id.get(1)), "cached: " + id);
+        }
+        assertEquals(names, g.V(start).both().values("name").toList()); // answered from the cache, the same
+        List<?> first = (List<?>) reached.get(0).id();
+        CosmosContainer container = client.getDatabase("graphdb").getContainer("graph");
+        ObjectNode item = container.readItem((String) first.get(1), new PartitionKey(first.get(0)), ObjectNode.class)
+                .getItem();
+        item.putArray("name").addObject().put("id", "nid").put("_value", "renamed");
+        container.upsertItem(item);
+        assertFalse(graph.store().cachesCurrent(first.get(0), (String) first.get(1)), "a write makes it stale");
+        assertTrue(g.V(start).both().values("name").toList().contains("renamed"));
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {100})
     void notFoldedWithSideEffectsOrManyKeys(int cachedItems) {

@@ -54,4 +54,48 @@ class ItemCacheTest {
             assertFalse(g.V(Arrays.asList("USA", "Tacoma")).hasNext(), "a deleted vertex is gone");
         }
     }
+
+    /**
+     * graph-trav: a vertex cached as a lazily decoded tree is charged {@link ItemCache#estimateStored} of its stored
+     * bytes (walking it would decode it); for vertices the graph writes (every property entry has its generated id,
+     * list and meta-properties, typed values, long and short strings) that is never below {@link
+     * ItemCache#estimate} of the whole decoded tree, so the byte bound still holds.
+     */
+    @Test
+    void aStoredVertexsSizeBoundsItsDecodedTree() {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             TetraGraph graph = TetraGraph.open(client, new BaseConfiguration())) {
+            GraphTraversalSource g = graph.traversal();
+            java.util.Random random = new java.util.Random(11);
+            List<io.tetradb.core.store.ItemAddress> addresses = new java.util.ArrayList<>();
+            for (int i = 0; i < 300; i++) {
+                var t = g.addV("v").property(T.id, "v" + i).property("pk", "p" + (i % 5));
+                int properties = random.nextInt(30);
+                for (int k = 0; k < properties; k++) {
+                    Object value = switch (random.nextInt(5)) {
+                        case 0 -> random.nextInt(3);
+                        case 1 -> random.nextBoolean();
+                        case 2 -> "s".repeat(random.nextInt(3));
+                        case 3 -> random.nextDouble();
+                        default -> "x".repeat(random.nextInt(200));
+                    };
+                    t = random.nextInt(4) == 0
+                            ? t.property(org.apache.tinkerpop.gremlin.structure.VertexProperty.Cardinality.list,
+                            "k" + random.nextInt(4), value, "m", random.nextInt(2), "n", "")
+                            : t.property(random.nextBoolean() ? "a" : "k" + k, value);
+                }
+                t.iterate();
+                addresses.add(new io.tetradb.core.store.ItemAddress(GraphStore.partitionKeyValue("p" + (i % 5)),
+                        "v" + i));
+            }
+            var core = client.coreStore().container("graphdb", "graph");
+            for (io.tetradb.core.store.ItemResult r : core.readMany(addresses)) {
+                byte[] stored = r.stored();
+                ObjectNode tree = io.tetradb.core.item.StoredItems.parse(stored);
+                org.junit.jupiter.api.Assertions.assertTrue(
+                        ItemCache.estimate(tree) <= ItemCache.estimateStored(stored.length),
+                        ItemCache.estimate(tree) + " > " + ItemCache.estimateStored(stored.length) + " for " + tree);
+            }
+        }
+    }
 }
