@@ -78,6 +78,7 @@ public final class LoadProfileHarness {
             row.put("wall", wall / 1e3 / n);
             row.put("process", groups.values().stream().mapToLong(Long::longValue).sum() / 1e3 / n);
             groups.forEach((g, ns) -> row.put(g, ns / 1e3 / n));
+            row.put("alloc-kb", threads.allocatedBytes() / 1024.0 / n);
             row.put("gc-pause", (gc1[1] - gc0[1]) * 1e3 / n);
             row.put("gc-collections", (double) (gc1[0] - gc0[0]));
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "load %-5s %.0f el/s:", container,
@@ -145,7 +146,34 @@ public final class LoadProfileHarness {
             }
         }
 
+        /** Java thread id -> {allocated bytes at the start (0 for threads started later), last seen}. */
+        private final Map<Long, long[]> allocated = new ConcurrentHashMap<>();
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+        /** Bytes the process's Java threads (but this poller) allocated since the start. */
+        long allocatedBytes() {
+            long sum = 0;
+            for (long[] a : allocated.values()) {
+                sum += a[1] - a[0];
+            }
+            return sum;
+        }
+
+        private void pollAllocations(boolean initial) {
+            long[] ids = THREADS.getAllThreadIds();
+            long[] bytes = THREADS.getThreadAllocatedBytes(ids);
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] < 0 || ids[i] == getId()) {
+                    continue;
+                }
+                long b = bytes[i];
+                allocated.computeIfAbsent(ids[i], k -> new long[] {initial ? b : 0, b})[1] = b;
+            }
+        }
+
         private void poll(boolean initial) {
+            pollAllocations(initial);
             try (var tasks = Files.list(Path.of("/proc/self/task"))) {
                 for (Path t : (Iterable<Path>) tasks::iterator) {
                     String tid = t.getFileName().toString();

@@ -137,7 +137,7 @@ public final class CompiledIndexingPolicy {
         if (!enabled || also != null && !also.indexes(path)) {
             return false;
         }
-        if (path.equals(ID) || path.equals(TS)) {
+        if (path.size() == 1 && ("id".equals(path.get(0)) || "_ts".equals(path.get(0)))) { // no iterators (graph-load)
             return true;
         }
         int best = -1;

@@ -951,23 +951,29 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
-                Transaction done = tx;
                 io.tetradb.core.storage.WriteSet ws = tx.writeSet(); // takes the feed numbers: released below
+                // graph-load: the completion keeps these numbers only, not the transaction: a transaction holds
+                // its items, index entries and write set, which would otherwise live (and be copied by every young
+                // collection) until the chunk commits
+                long feedTicket = tx.feedTicket;
+                long deltaBytes = tx.deltaBytes;
+                long deltaItems = tx.deltaItems;
+                long deltaLogicalPartitions = tx.deltaLogicalPartitions;
                 chunk.add(ws, prepared.size(), new io.tetradb.core.bulk.BulkChunk.Completion() {
                     @Override
                     public void committed() {
-                        feed.release(done.feedTicket);
+                        feed.release(feedTicket);
                         writeStamps.bump(pk); // after the write is visible (see WriteStamps)
                         PhysicalPartition pp = map.route(pk.epk());
-                        pp.add(done.deltaBytes, done.deltaItems, done.deltaLogicalPartitions);
-                        if (done.deltaBytes > 0) {
+                        pp.add(deltaBytes, deltaItems, deltaLogicalPartitions);
+                        if (deltaBytes > 0) {
                             store.splitter().maybeSplit(ContainerStore.this, pp);
                         }
                     }
 
                     @Override
                     public void dropped() {
-                        feed.release(done.feedTicket);
+                        feed.release(feedTicket);
                     }
                 });
                 added = true;

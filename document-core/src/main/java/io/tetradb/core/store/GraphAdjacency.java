@@ -57,6 +57,9 @@ public final class GraphAdjacency {
     private static final byte[] SINK_PARTITION_BYTES = SINK_PARTITION.getBytes(StandardCharsets.UTF_8);
     private static final Set<String> NOT_PROPERTIES = Set.of("id", "label", IS_EDGE, VERTEX_ID, VERTEX_LABEL, SINK,
             SINK_LABEL, SINK_PARTITION, "_rid", "_self", "_etag", "_attachments", "_ts", "_lsn");
+    /** The same names as UTF-8, so an encoded edge's fields are told apart without decoding each name (graph-load). */
+    private static final byte[][] NOT_PROPERTY_BYTES = NOT_PROPERTIES.stream()
+            .map(n -> n.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new);
 
     private final ContainerStore container;
     private final CoreStore store;
@@ -350,11 +353,11 @@ public final class GraphAdjacency {
     /** The edge's own properties from its TB1 bytes: every field but the layout's and the partition key's. */
     private byte[] properties(byte[] stored, int base) {
         ObjectNode props = store.codec().mapper().createObjectNode();
-        String pkField = partitionKeyField();
+        byte[] pkField = partitionKeyField().getBytes(StandardCharsets.UTF_8);
         io.tetradb.core.item.ObjectFields.forEach(stored, base, (b, from, length, valueAt) -> {
-            String name = io.tetradb.core.item.ObjectFields.name(b, from, length);
-            if (!NOT_PROPERTIES.contains(name) && !name.equals(pkField)) {
-                props.set(name, io.tetradb.core.item.BinaryItemReader.read(b, valueAt));
+            if (!named(b, from, length, pkField) && !notProperty(b, from, length)) { // only properties' names decoded
+                props.set(io.tetradb.core.item.ObjectFields.name(b, from, length),
+                        io.tetradb.core.item.BinaryItemReader.read(b, valueAt));
             }
         });
         return carried(props);
@@ -458,6 +461,20 @@ public final class GraphAdjacency {
             }
             return v.isDouble() && Double.isFinite(v.doubleValue());
         }
+    }
+
+    private static boolean notProperty(byte[] b, int from, int length) {
+        for (byte[] name : NOT_PROPERTY_BYTES) {
+            if (named(b, from, length, name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the field name at {@code b[from, from + length)} is {@code name} (UTF-8). */
+    private static boolean named(byte[] b, int from, int length, byte[] name) {
+        return length == name.length && java.util.Arrays.equals(b, from, from + length, name, 0, length);
     }
 
     private String partitionKeyField() {

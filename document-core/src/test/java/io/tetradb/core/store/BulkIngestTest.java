@@ -199,6 +199,41 @@ class BulkIngestTest {
         }
     }
 
+    /**
+     * graph-load: a transaction written into the chunk keeps none of its items until the chunk commits (before, the
+     * chunk's completion held the whole transaction: its operations, item bodies, index entries and write set, so
+     * a bulk load's young collections copied everything written so far). Fails on the old code: the operation stays
+     * reachable through the chunk.
+     */
+    @Test
+    void aTransactionInTheChunkHoldsNoneOfItsItemsUntilTheCommit() throws InterruptedException {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = graphContainer(s);
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                java.lang.ref.ReferenceQueue<ItemOperation> gone = new java.lang.ref.ReferenceQueue<>();
+                java.lang.ref.WeakReference<ItemOperation> op = writeHoldingOnlyAWeakReference(bulk, gone);
+                boolean collected = false;
+                for (int i = 0; i < 20 && !collected; i++) {
+                    System.gc();
+                    collected = gone.remove(100) != null;
+                }
+                assertTrue(collected, "the chunk still holds the transaction's operation (and so its item)");
+                assertNull(op.get());
+                bulk.commit();
+            }
+            assertEquals(40, items(c));
+            assertTrue(c.checkIndexes().consistent());
+        }
+    }
+
+    private static java.lang.ref.WeakReference<ItemOperation> writeHoldingOnlyAWeakReference(
+            BulkLoad bulk, java.lang.ref.ReferenceQueue<ItemOperation> gone) {
+        List<ItemOperation> ops = creates(items("p0", 40));
+        java.lang.ref.WeakReference<ItemOperation> op = new java.lang.ref.WeakReference<>(ops.get(0), gone);
+        assertTrue(bulk.write(key("p0"), ops).stream().allMatch(ItemResult::isSuccess));
+        return op;
+    }
+
     @Test
     void anExistingIdIsAConflictAndNothingOfItsPartitionIsWritten() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {

@@ -167,6 +167,7 @@ public final class BulkLoader {
             for (Edge e : edges) {
                 run.edge(e);
             }
+            edges.clear(); // the decoded source is let go of as its elements are encoded, not when the load ends
             return run.finish();
         }
     }
@@ -443,6 +444,7 @@ public final class BulkLoader {
                     }
                     store.createAllBulk(bulk, pk, items);
                     ids.put(pk, written);
+                    chunk.clear(); // its encoded items are in the core's chunk now: let them die young
                 }));
             }
             pending.clear();
