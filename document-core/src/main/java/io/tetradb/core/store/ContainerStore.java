@@ -1589,6 +1589,8 @@ public final class ContainerStore {
                 }
                 try {
                     results.add(apply(p));
+                } catch (UniqueClaimYielded e) {
+                    throw e; // wait-die: the whole transaction gives way (449), not one operation
                 } catch (StoreException e) {
                     List<ItemResult> earlier = failAtAnEarlierClaim(i);
                     if (earlier != null) {
@@ -1617,6 +1619,9 @@ public final class ContainerStore {
          */
         private List<ItemResult> failAtAnEarlierClaim(int before) {
             BatchUniqueClaims.Failure refused = faceUnique == null ? null : faceUnique.settleClaims();
+            if (refused != null && refused.error() instanceof UniqueClaimYielded yielded) {
+                throw yielded; // wait-die: the whole transaction gives way (449), not one operation
+            }
             if (refused == null || refused.operation() >= before) {
                 return null;
             }
