@@ -1452,7 +1452,8 @@ public final class ContainerStore {
         private IndexingState policies = indexing; // shared engine: the partition's own policy epoch (constructor)
         /** Shared-engine hook: the policy of this partition's terms and the epoch to record with them, or null. */
         private PartitionPolicyEpochs.Decision epochDecision;
-        private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
+        /** Read after the partition's version (constructor): see {@link SharedExpiryRebuild}'s version bump. */
+        private final io.tetradb.core.ttl.ExpiryRule rule;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
         private final Map<String, Long> expiryAfter;
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
@@ -1515,6 +1516,9 @@ public final class ContainerStore {
             this.stats = known != null ? known : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
             this.statsAfter = stats;
             this.lsn = stats.lsn();
+            // shared-engine hook: the expiry rule after the version: a TTL conversion committed after the version read
+            // refuses this write (it bumps the version); one committed before came after every server followed the rule
+            this.rule = expiry;
             if (store.onSharedEngine()) { // shared-engine hook: the partition's policy epoch, read after its version
                 epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
                 policies = IndexingState.settled(epochDecision.policy());
