@@ -1094,7 +1094,13 @@ public final class ContainerStore {
                                  DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
         checkLevels(pk);
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
-        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred, chunk);
+        List<ItemResult> results;
+        try {
+            results = runAdmitted(pk, ops, batch, deferred, chunk);
+        } catch (UniqueClaimYielded y) {
+            y.awaitOlder(); // its claims released, no lock held: the older transaction settles before a retry
+            throw y;
+        }
         double charge = 0;
         for (ItemResult r : results) {
             charge += r.requestCharge();

@@ -218,6 +218,17 @@ final class SharedUniqueOwners {
         return false;
     }
 
+    /** Waits (at most the lease) while {@code o}'s claim is pending: a claimant that gave way to it retries after. */
+    private void awaitSettled(Owner o, ItemUniqueIndex keys, byte[] key) {
+        long since = System.nanoTime();
+        for (int round = 0; (System.nanoTime() - since) / 1_000_000L < PENDING_WAIT_MILLIS; round++) {
+            if (state(o, keys, key) != State.PENDING) {
+                return;
+            }
+            pause(round);
+        }
+    }
+
     /** Moves the pending claimant's partition past its {@code pa}: its apply can never happen after this. */
     private void fence(Owner o) {
         LogicalPartition p = LogicalPartition.ofPrefix(lpPrefixOf(o.address));
@@ -248,7 +259,7 @@ final class SharedUniqueOwners {
         long waitedSince = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {
             if (claimant.yielded()) {
-                throw new UniqueClaimYielded(); // another claim of this transaction gave up: so does this one
+                throw new UniqueClaimYielded(claimant); // another claim of this transaction gave up: so does this one
             }
             long v = partitions.version(o);
             byte[] stored = v == 0 ? null : partitions.read(o, RECORD);
@@ -280,7 +291,8 @@ final class SharedUniqueOwners {
                         prev = holder;
                     } else if (s == State.PENDING) {
                         if (claimant.mustYieldTo(r.age, self, holder.address)) {
-                            throw new UniqueClaimYielded(); // wait-die: the younger gives up; its claims go
+                            claimant.gaveWayTo(() -> awaitSettled(holder, keys, key));
+                            throw new UniqueClaimYielded(claimant); // wait-die: the younger gives up; its claims go
                         }
                         state = State.PENDING; // older (or holding nothing yet): wait, bounded by the lease
                         if (waitedSince == 0) {

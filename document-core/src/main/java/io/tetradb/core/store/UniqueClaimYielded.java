@@ -8,8 +8,19 @@ import io.tetradb.core.StoreException;
  * {@link PartitionRaceRetry}, the Cosmos SDKs). Thrown out of a batch whole, not as one operation's failure.
  */
 public final class UniqueClaimYielded extends StoreException {
-    UniqueClaimYielded() {
+    private final transient UniqueClaimant claimant;
+
+    UniqueClaimYielded(UniqueClaimant claimant) {
         super(PartitionCommit.RETRY_WITH, "a unique key of this transaction is claimed by an older transaction "
                 + "still writing; nothing was written, retry the operation");
+        this.claimant = claimant;
+    }
+
+    /**
+     * Once the transaction's claims are released and no lock is held: waits (bounded by the claim lease) until the
+     * older claim it gave way to is settled, so a retry at once does not take the older one's next keys first again.
+     */
+    void awaitOlder() {
+        claimant.awaitOlder();
     }
 }

@@ -20,6 +20,8 @@ final class UniqueClaimant {
     private final long age;
     private final AtomicInteger held = new AtomicInteger();
     private volatile boolean yielded;
+    /** After giving way: waits until the older claim is settled (see {@link UniqueClaimYielded#awaitOlder}). */
+    private volatile Runnable olderSettled;
 
     private UniqueClaimant(long age) {
         this.age = age;
@@ -42,6 +44,18 @@ final class UniqueClaimant {
     /** A record claimed (or found claimed already) for this transaction. */
     void won() {
         held.incrementAndGet();
+    }
+
+    /** Gave way to an older claim: {@code settled} waits for it (run once this transaction's claims are released). */
+    void gaveWayTo(Runnable settled) {
+        olderSettled = settled;
+    }
+
+    void awaitOlder() {
+        Runnable r = olderSettled;
+        if (r != null) {
+            r.run();
+        }
     }
 
     /** Whether this transaction already gave up (another of its claims met an older one). */
