@@ -1100,7 +1100,13 @@ public final class ContainerStore {
                                  DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
         checkLevels(pk);
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
-        List<ItemResult> results = runAdmitted(pk, ops, batch, deferred, chunk);
+        List<ItemResult> results;
+        try {
+            results = runAdmitted(pk, ops, batch, deferred, chunk);
+        } catch (UniqueClaimYielded y) {
+            y.awaitOlder(); // its claims released, no lock held: the older transaction settles before a retry
+            throw y;
+        }
         double charge = 0;
         for (ItemResult r : results) {
             charge += r.requestCharge();
@@ -1458,7 +1464,8 @@ public final class ContainerStore {
         private IndexingState policies = indexing; // shared engine: the partition's own policy epoch (constructor)
         /** Shared-engine hook: the policy of this partition's terms and the epoch to record with them, or null. */
         private PartitionPolicyEpochs.Decision epochDecision;
-        private final io.tetradb.core.ttl.ExpiryRule rule = expiry;
+        /** Read after the partition's version (constructor): see {@link SharedExpiryRebuild}'s version bump. */
+        private final io.tetradb.core.ttl.ExpiryRule rule;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
         private final Map<String, Long> expiryAfter;
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
@@ -1521,6 +1528,9 @@ public final class ContainerStore {
             this.stats = known != null ? known : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
             this.statsAfter = stats;
             this.lsn = stats.lsn();
+            // shared-engine hook: the expiry rule after the version: a TTL conversion committed after the version read
+            // refuses this write (it bumps the version); one committed before came after every server followed the rule
+            this.rule = expiry;
             if (store.onSharedEngine()) { // shared-engine hook: the partition's policy epoch, read after its version
                 epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
                 policies = IndexingState.settled(epochDecision.policy());
@@ -1595,6 +1605,8 @@ public final class ContainerStore {
                 }
                 try {
                     results.add(apply(p));
+                } catch (UniqueClaimYielded e) {
+                    throw e; // wait-die: the whole transaction gives way (449), not one operation
                 } catch (StoreException e) {
                     List<ItemResult> earlier = failAtAnEarlierClaim(i);
                     if (earlier != null) {
@@ -1623,6 +1635,9 @@ public final class ContainerStore {
          */
         private List<ItemResult> failAtAnEarlierClaim(int before) {
             BatchUniqueClaims.Failure refused = faceUnique == null ? null : faceUnique.settleClaims();
+            if (refused != null && refused.error() instanceof UniqueClaimYielded yielded) {
+                throw yielded; // wait-die: the whole transaction gives way (449), not one operation
+            }
             if (refused == null || refused.operation() >= before) {
                 return null;
             }

@@ -218,6 +218,7 @@ final class FaceUniqueIndexes {
         next.add(index);
         indexes = List.copyOf(next);
         List<Object[]> claimed = new ArrayList<>();
+        UniqueClaimant build = UniqueClaimant.oldest(); // never gives up: its records are stored items' (live)
         try {
             shared.awaitOtherServers();
             shared.forEachItem((lp, version, id, item) -> {
@@ -225,7 +226,7 @@ final class FaceUniqueIndexes {
                 for (byte[] key : keys.keys(item)) {
                     byte[] entry = entry(index, lp, key);
                     SharedUniqueOwners.Record r = shared.claim(entry, self, lp, version, keys, key, false,
-                            () -> new UniqueIndexViolation(definition.name(), key, item));
+                            () -> new UniqueIndexViolation(definition.name(), key, item), build);
                     claimed.add(new Object[]{entry, self, r});
                 }
             });
@@ -304,6 +305,8 @@ final class FaceUniqueIndexes {
         /** Shared engine, in a batch: claims sent at once (null: each claim made where it is checked). */
         private BatchUniqueClaims atOnce;
         private int operation;
+        /** Shared engine: this transaction as a claimant, aged from its start (wait-die between claimants). */
+        private final UniqueClaimant claimant = UniqueClaimant.startingNow();
 
         private Changes(List<Index> indexes, byte[] lpPrefix, long version) {
             this.indexes = indexes;
@@ -356,7 +359,7 @@ final class FaceUniqueIndexes {
                     boolean freedHere = owners.containsKey(t);
                     Supplier<SharedUniqueOwners.Record> claim = () -> shared.claim(t.array(), self, lpPrefix, version,
                             index.keys, key, freedHere, () -> new UniqueIndexViolation(index.definition.name(), key,
-                                    item));
+                                    item), claimant);
                     if (atOnce != null) {
                         atOnce.send(t, operation, claim); // settled with the batch's others (settleClaims)
                     } else {

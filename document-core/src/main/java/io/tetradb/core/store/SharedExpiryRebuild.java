@@ -25,10 +25,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * dropped). The rule itself is metadata (the definition, the date-field entries),
  * which every server follows at its catalog check, so reads hide what expired under the new rule on every server
  * within that interval. The expiry entries (side writes of each item's partition, which the purgers seek) are
- * converted here, one logical partition per conditional apply at the version read (leaving the version as it is):
- * each item's entry under the previous rule removed, its entry under the current rule written; refused (a writer or a
- * purge moved the partition on), the partition is read and converted again. The job waits two catalog checks first, so
- * every server's writers write the new rule's entries by the time it converts.
+ * converted here, one logical partition per conditional apply at the version read, which it bumps: each item's entry
+ * under the previous rule removed, its entry under the current rule written; refused (a writer or a purge moved the
+ * partition on), the partition is read and converted again. The job waits two catalog checks first, so every server's
+ * writers write the new rule's entries by the time it converts; the bump refuses (449) a writer that read the
+ * partition's version before the conversion and its rule before following the change (a stale writer), whose retry
+ * reads the rule again after the version ({@code ContainerStore.Transaction}).
  *
  * <p>What the conversion does not reach is made harmless by the purger: on a shared engine it checks each entry
  * against its item under the current rule before deleting (an entry left by the previous rule, or by a writer whose
@@ -117,9 +119,14 @@ final class SharedExpiryRebuild {
         for (int attempt = 0; attempt < 100; attempt++) {
             lock.lock();
             try {
-                long version = partitions.version(p);
+                io.tetradb.core.storage.partition.PartitionStats stats = partitions.stats(p);
+                long version = stats.version();
                 ExpiryRule current = container.expiryRule();
-                PartitionWrite.Builder w = PartitionWrite.builder(p, version, version);
+                // the version bumped: a writer that read it before this conversion (and its rule before the change)
+                // is refused rather than adding the previous rule's entry to a converted partition
+                PartitionWrite.Builder w = PartitionWrite.builder(p, version, version + 1)
+                        .stats(new io.tetradb.core.storage.partition.PartitionStats(stats.bytes(), stats.items(),
+                                version + 1));
                 long written = 0;
                 String after = null;
                 while (true) {
@@ -142,7 +149,9 @@ final class SharedExpiryRebuild {
                     }
                     after = chunk.get(chunk.size() - 1).id() + '\u0000';
                 }
-                if (partitions.apply(w.build()).applied()) {
+                boolean applied = partitions.apply(w.build()).applied();
+                store.forgetPartitionStats(lpPrefix); // core-write: statistics written outside the transactions
+                if (applied) {
                     return written;
                 }
             } finally {

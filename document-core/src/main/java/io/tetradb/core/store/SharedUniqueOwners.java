@@ -148,9 +148,17 @@ final class SharedUniqueOwners {
         }
     }
 
-    record Record(Owner owner, Owner prev) {
+    /**
+     * {@code age}: the claiming transaction's ({@link UniqueClaimant}), for wait-die. Encoded {@code AGED · age ·}
+     * owner {@code · [prev]}; a record from before ages (it starts with {@code pa}'s high byte, 0 for any version
+     * below 2^56) decodes as {@link UniqueClaimant#OLDEST}, waited for as before.
+     */
+    record Record(Owner owner, Owner prev, long age) {
+        private static final byte AGED = (byte) 0xA9;
+
         byte[] encode() {
-            ByteBuffer b = ByteBuffer.allocate(20 + owner.address.length + (prev == null ? 0 : prev.address.length));
+            ByteBuffer b = ByteBuffer.allocate(29 + owner.address.length + (prev == null ? 0 : prev.address.length));
+            b.put(AGED).putLong(age);
             put(b, owner);
             if (prev != null) {
                 put(b, prev);
@@ -164,8 +172,13 @@ final class SharedUniqueOwners {
 
         static Record decode(byte[] v) {
             ByteBuffer b = ByteBuffer.wrap(v);
+            long age = UniqueClaimant.OLDEST;
+            if (v.length > 0 && v[0] == AGED) {
+                b.get();
+                age = b.getLong();
+            }
             Owner owner = take(b);
-            return new Record(owner, b.hasRemaining() ? take(b) : null);
+            return new Record(owner, b.hasRemaining() ? take(b) : null, age);
         }
 
         private static Owner take(ByteBuffer b) {
@@ -205,6 +218,17 @@ final class SharedUniqueOwners {
         return false;
     }
 
+    /** Waits (at most the lease) while {@code o}'s claim is pending: a claimant that gave way to it retries after. */
+    private void awaitSettled(Owner o, ItemUniqueIndex keys, byte[] key) {
+        long since = System.nanoTime();
+        for (int round = 0; (System.nanoTime() - since) / 1_000_000L < PENDING_WAIT_MILLIS; round++) {
+            if (state(o, keys, key) != State.PENDING) {
+                return;
+            }
+            pause(round);
+        }
+    }
+
     /** Moves the pending claimant's partition past its {@code pa}: its apply can never happen after this. */
     private void fence(Owner o) {
         LogicalPartition p = LogicalPartition.ofPrefix(lpPrefixOf(o.address));
@@ -224,20 +248,26 @@ final class SharedUniqueOwners {
      * Claims {@code entry} (an index entry key) for the item at {@code self}, whose partition
      * ({@code selfLp}: {@code collId · EPK · pk}) applies at {@code pa}; {@code keys}/{@code key}: the index's key
      * function and the key, to tell whether a record's owner holds it; {@code freedHere}: this transaction freed the
-     * key (an item of its partition held it before). Returns the record written (to release on failure), or throws
-     * {@code refusal.taken()} when a live holder has it.
+     * key (an item of its partition held it before); {@code claimant}: the transaction, its age and its other claims
+     * (wait-die, {@link UniqueClaimant}). Returns the record written (to release on failure), or throws
+     * {@code refusal.taken()} when a live holder has it, {@link UniqueClaimYielded} when the transaction gives its
+     * claims up to an older one's pending claim.
      */
     Record claim(byte[] entry, byte[] self, byte[] selfLp, long pa, ItemUniqueIndex keys, byte[] key,
-                 boolean freedHere, Refusal refusal) {
+                 boolean freedHere, Refusal refusal, UniqueClaimant claimant) {
         LogicalPartition o = new LogicalPartition(ownerContainer(collId), entry);
         long waitedSince = 0;
         for (int round = 0; round < MAX_ROUNDS; round++) {
+            if (claimant.yielded()) {
+                throw new UniqueClaimYielded(claimant); // another claim of this transaction gave up: so does this one
+            }
             long v = partitions.version(o);
             byte[] stored = v == 0 ? null : partitions.read(o, RECORD);
             Owner prev = null;
             if (stored != null) {
                 Record r = Record.decode(stored);
                 if (r.owner.is(self) && r.owner.pa == pa) {
+                    claimant.won();
                     return r; // claimed already (a second key of one item, a retried operation)
                 }
                 State state = State.DEAD;
@@ -260,7 +290,11 @@ final class SharedUniqueOwners {
                         ownPartition = true;
                         prev = holder;
                     } else if (s == State.PENDING) {
-                        state = State.PENDING;
+                        if (claimant.mustYieldTo(r.age, self, holder.address)) {
+                            claimant.gaveWayTo(() -> awaitSettled(holder, keys, key));
+                            throw new UniqueClaimYielded(claimant); // wait-die: the younger gives up; its claims go
+                        }
+                        state = State.PENDING; // older (or holding nothing yet): wait, bounded by the lease
                         if (waitedSince == 0) {
                             waitedSince = System.nanoTime();
                         }
@@ -277,11 +311,12 @@ final class SharedUniqueOwners {
                     prev = r.prev; // our own earlier claim kept a prev: keep it
                 }
             }
-            Record mine = new Record(new Owner(self, pa), prev);
+            Record mine = new Record(new Owner(self, pa), prev, claimant.age());
             byte[] value = mine.encode();
             ApplyResult a = partitions.apply(PartitionWrite.builder(o, v, v + 1).put(RECORD, value)
                     .stats(new PartitionStats(value.length, 1, v + 1)).build());
             if (a.applied()) {
+                claimant.won();
                 return mine;
             }
             pause(round); // another claimant won the record: read it and decide again
@@ -309,7 +344,7 @@ final class SharedUniqueOwners {
             if (r.prev == null) {
                 w.delete(RECORD).stats(new PartitionStats(0, 0, v + 1));
             } else {
-                byte[] back = new Record(r.prev, null).encode();
+                byte[] back = new Record(r.prev, null, r.age).encode();
                 w.put(RECORD, back).stats(new PartitionStats(back.length, 1, v + 1));
             }
             if (partitions.apply(w.build()).applied()) {

@@ -8,6 +8,7 @@ import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.meta.MetadataStore;
 import io.tetradb.core.storage.partition.PartitionStore;
+import io.tetradb.core.storage.partition.PartitionWrite;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,7 +49,7 @@ public abstract class SharedTtlChangeContract {
     void open() throws Exception {
         MetadataStore meta = sharedMetadata();
         PartitionStore partitions = sharedPartitions();
-        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")).withClock(clock), meta, partitions);
+        a = CoreStore.open(StoreConfig.defaults(dirs.resolve("a")).withClock(clock), meta, beforeApply(partitions));
         b = CoreStore.open(StoreConfig.defaults(dirs.resolve("b")).withClock(clock), meta, partitions);
         for (CoreStore s : List.of(a, b)) {
             s.catalogCheckMillis(50);
@@ -56,6 +57,28 @@ public abstract class SharedTtlChangeContract {
         }
         db = "db" + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 24));
         a.createDatabase(db, null);
+    }
+
+    /** Run once, on server a, just before its next apply of a write with items (another server acting meanwhile). */
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextItemApply =
+            new java.util.concurrent.atomic.AtomicReference<>();
+
+    private PartitionStore beforeApply(PartitionStore inner) {
+        return (PartitionStore) java.lang.reflect.Proxy.newProxyInstance(PartitionStore.class.getClassLoader(),
+                new Class<?>[]{PartitionStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("apply") && args[0] instanceof PartitionWrite w
+                            && !w.items().isEmpty()) {
+                        Runnable r = beforeNextItemApply.getAndSet(null);
+                        if (r != null) {
+                            r.run();
+                        }
+                    }
+                    try {
+                        return method.invoke(inner, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @AfterEach
@@ -194,5 +217,45 @@ public abstract class SharedTtlChangeContract {
         assertEquals(0, entries(onA), "the conversion removed the entries");
         clock.advance(Duration.ofDays(1));
         assertEquals(0, purgeBoth(onA, onB));
+    }
+    /**
+     * A stale writer: server a's transaction reads its partition's version and expiry rule (no TTL), then server b
+     * switches a TTL on and its conversion converts that partition, then a applies its create. The conversion bumps
+     * the version, so the create is refused (449, nothing written) and its retry — on a, which follows the change as
+     * its next request's lookup does — writes the item with its entry under the new rule: both items are purged.
+     * Before (the conversion kept the version) the create applied without an entry, and the item was hidden at its
+     * time but never purged (1 of 2).
+     */
+    @Test
+    void aStaleWritersCreateAfterTheConversionIsRefusedAndItsRetryWritesTheNewRulesEntry() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        onA.execute(pk("p0"), ItemOperation.create(item("x", "p0")));
+        beforeNextItemApply.set(() -> {
+            try {
+                replaceTtl(b, 60); // b changes the rule and converts p0 while a's create waits to apply
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        List<Integer> attempts = new java.util.ArrayList<>();
+        for (int attempt = 0; attempt < 5; attempt++) {
+            try {
+                ContainerStore c = attempt == 0 ? a.container(db, "c") : following(a, 60); // a request's lookup
+                c.execute(pk("p0"), ItemOperation.create(item("s", "p0")));
+                attempts.add(201);
+                break;
+            } catch (StoreException e) {
+                if (!PartitionRaceRetry.lostRace(e)) {
+                    throw e;
+                }
+                attempts.add(e.status());
+            }
+        }
+        assertEquals(List.of(449, 201), attempts, "the stale create refused once, then written");
+        ContainerStore onB = following(b, 60);
+        assertEquals(2, entries(onA), "both items' entries under the new rule");
+        clock.advance(Duration.ofSeconds(120));
+        assertEquals(2, purgeBoth(following(a, 60), onB), "both items purged");
+        assertEquals(0, entries(onA));
     }
 }

@@ -261,6 +261,98 @@ public abstract class SharedUniqueIndexContract {
         }
     }
 
+    /**
+     * Wait-die ({@link UniqueClaimant}): two batches through the two servers, in two logical partitions, creating
+     * items with the same 8 values in crossed order (one claims v0…v7, the other v7…v0; half the rounds
+     * with the claims in turn, half at once). Without ages each could win some values, wait for the other's pending
+     * claims, fence the other's partition after the lease and both fail (449) — every round again. Now the younger
+     * gives way (449, its claims released) and the older goes on: in every round one of the two first attempts is
+     * decided (applied, or 409 on a value the other holds), exactly one batch wins, after its retries the other
+     * ends 409, and every value is held by the winner's items.
+     */
+    @Test
+    void crossedBatchesOnSharedValuesThroughBothServersNeverBothFailAndOneWinsEveryValue() throws Exception {
+        assertTrue(on(a).addUniqueIndex(tags(false)));
+        following(b, 1);
+        final int keys = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 8; round++) {
+                FaceUniqueIndexes.claimsAtOnce = round % 2 == 1;
+                try {
+                    CountDownLatch go = new CountDownLatch(1);
+                    List<Future<List<Integer>>> sides = new ArrayList<>();
+                    for (int side = 0; side < 2; side++) {
+                        List<ItemOperation> ops = new ArrayList<>();
+                        String pk = "x" + round + "s" + side;
+                        for (int i = 0; i < keys; i++) {
+                            int value = side == 0 ? i : keys - 1 - i; // crossed order
+                            ops.add(ItemOperation.create(item("s" + side + "i" + i, pk, "x" + round + "v" + value)));
+                        }
+                        ContainerStore c = on(side == 0 ? a : b);
+                        sides.add(pool.submit(() -> {
+                            go.await();
+                            return attempts(c, pk(pk), ops);
+                        }));
+                    }
+                    long t0 = System.nanoTime();
+                    go.countDown();
+                    List<Integer> first = sides.get(0).get();
+                    List<Integer> second = sides.get(1).get();
+                    String seen = "round " + round + ": " + first + " / " + second;
+                    System.out.printf("UNIQUE crossed-batches %s %s, %.0f ms (%s)%n", FaceUniqueIndexes.claimsAtOnce
+                            ? "at-once" : "in-turn", seen, (System.nanoTime() - t0) / 1e6, getClass().getSimpleName());
+                    assertTrue(first.get(0) != 449 || second.get(0) != 449, "both first attempts refused, " + seen);
+                    int last0 = first.get(first.size() - 1);
+                    int last1 = second.get(second.size() - 1);
+                    assertTrue(last0 == 201 && last1 == 409 || last0 == 409 && last1 == 201, seen);
+                    int winner = last0 == 201 ? 0 : 1;
+                    for (int v = 0; v < keys; v++) { // every value is the winner's: a third writer is refused
+                        String value = "x" + round + "v" + v;
+                        UniqueIndexViolation held = assertThrows(UniqueIndexViolation.class,
+                                () -> create(on(a), item("third" + value, "t" + value, value)), seen);
+                        assertEquals(409, held.status());
+                    }
+                    ContainerStore loser = on(winner == 0 ? b : a);
+                    assertEquals(404, loser.executeBatch(pk("x" + round + "s" + (1 - winner)),
+                            List.of(ItemOperation.read("s" + (1 - winner) + "i0", null))).get(0).status(), seen);
+                } finally {
+                    FaceUniqueIndexes.claimsAtOnce = true;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Runs a batch until it is decided, as the faces do with a 449: the status of each attempt (201 applied, 409 a
+     * value held by another item, 449 refused whole).
+     */
+    private static List<Integer> attempts(ContainerStore c, PartitionKeyValue pk, List<ItemOperation> ops) {
+        List<Integer> out = new ArrayList<>();
+        for (int attempt = 0; attempt < 20; attempt++) {
+            try {
+                List<ItemResult> r = c.executeBatch(pk, ops);
+                if (r.stream().allMatch(ItemResult::isSuccess)) {
+                    out.add(201);
+                    return out;
+                }
+                int status = r.stream().mapToInt(ItemResult::status).filter(x -> x != 424).findFirst().orElse(0);
+                out.add(status);
+                if (status != 449) {
+                    return out;
+                }
+            } catch (io.tetradb.core.StoreException e) {
+                if (e.status() != 449) {
+                    throw e;
+                }
+                out.add(449);
+            }
+        }
+        return out;
+    }
+
     @Test
     void perPartitionKeysRepeatAcrossPartitionsOnly() throws Exception {
         assertTrue(on(a).addUniqueIndex(tags(true)));
@@ -287,7 +379,7 @@ public abstract class SharedUniqueIndexContract {
                 new byte[]{0, (byte) name.length}, name, key);
         byte[] ghost = Keys.concat(java.util.Arrays.copyOfRange(lp, 4, lp.length), Keys.utf8("ghost"));
         new SharedUniqueOwners(a, ca, collId).claim(entry, ghost, lp, pa, TAGS.open(tags(false)), key, false,
-                () -> new IllegalStateException("free"));
+                () -> new IllegalStateException("free"), UniqueClaimant.startingNow());
         // the other server's writer waits for the claimant, fences its partition and takes the key
         long started = System.nanoTime();
         create(cb, item("b", "p2", "x"));
