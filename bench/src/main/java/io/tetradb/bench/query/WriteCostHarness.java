@@ -31,6 +31,9 @@ import java.util.Locale;
  * ({@code -Dbench.keep=true} keeps the data directories, e.g. to read RocksDB's LOG).
  */
 public final class WriteCostHarness {
+    /** SYNC as in the query benchmark; {@code -Dbench.durability=ASYNC} leaves the fsync wait out (query-idx). */
+    static final Durability DURABILITY = Durability.valueOf(System.getProperty("bench.durability", "SYNC"));
+
     private WriteCostHarness() {
     }
 
@@ -40,14 +43,18 @@ public final class WriteCostHarness {
         Path dir = BenchData.fresh("write-cost");
         Samples indexed = new Samples();
         Samples none = new Samples();
+        // query-idx: each recorded round's writer CPU per item, so that the rounds into empty partitions (the first
+        // 100k items: the create check reads nothing) and those into partitions holding items can be told apart
+        StringBuilder indexedCpu = new StringBuilder();
+        StringBuilder noneCpu = new StringBuilder();
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long processCpu = os.getProcessCpuTime();
         try (CosmosClient a = new CosmosClientBuilder().dataDirectory(dir.resolve("indexed"))
-                .durability(Durability.SYNC).buildClient();
+                .durability(DURABILITY).buildClient();
              CosmosClient b = new CosmosClientBuilder().dataDirectory(dir.resolve("none"))
-                     .durability(Durability.SYNC).buildClient()) {
+                     .durability(DURABILITY).buildClient()) {
             CosmosContainer ci = container(a, QueryBenchmark.indexed("items"));
             CosmosContainer cn = container(b, QueryBenchmark.unindexed("items"));
             int r = 0;
@@ -56,11 +63,11 @@ public final class WriteCostHarness {
                 long first = loaded / QueryBenchmark.BATCH;
                 int batches = round / QueryBenchmark.BATCH;
                 if (r % 2 == 0) {
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu);
-                    load(cn, first, batches, record ? none : new Samples(), cpu);
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null);
+                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null);
                 } else {
-                    load(cn, first, batches, record ? none : new Samples(), cpu);
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu);
+                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null);
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null);
                 }
             }
         } finally {
@@ -72,6 +79,8 @@ public final class WriteCostHarness {
                 indexed.medianRate(), best(indexed), indexed.cpuMicrosPerUnit(), fmt(indexed));
         System.out.printf(Locale.ROOT, "none    items_per_s=%.0f best=%.0f cpu_us_per_item=%.2f rounds=%s%n",
                 none.medianRate(), best(none), none.cpuMicrosPerUnit(), fmt(none));
+        System.out.println("indexed cpu_us_per_item by round: " + indexedCpu.toString().trim());
+        System.out.println("none    cpu_us_per_item by round: " + noneCpu.toString().trim());
         // every thread of the process (both stores' flushes and compactions, item generation, JIT) per item loaded
         System.out.printf(Locale.ROOT, "process cpu_us_per_item=%.1f%n",
                 (os.getProcessCpuTime() - processCpu) / 1e3 / items);
@@ -97,7 +106,8 @@ public final class WriteCostHarness {
         return client.getDatabase("bench").getContainer(props.getId());
     }
 
-    private static void load(CosmosContainer c, long firstBatch, int batches, Samples s, ThreadMXBean cpu) {
+    private static void load(CosmosContainer c, long firstBatch, int batches, Samples s, ThreadMXBean cpu,
+                             StringBuilder cpuByRound) {
         long total = 0;
         long cpuTotal = 0;
         for (long b = firstBatch; b < firstBatch + batches; b++) {
@@ -119,5 +129,8 @@ public final class WriteCostHarness {
             cpuTotal += cpu.getCurrentThreadCpuTime() - c0;
         }
         s.round((long) batches * QueryBenchmark.BATCH, total, cpuTotal);
+        if (cpuByRound != null) {
+            cpuByRound.append(String.format(Locale.ROOT, "%.1f ", cpuTotal / 1e3 / batches / QueryBenchmark.BATCH));
+        }
     }
 }

@@ -76,7 +76,7 @@ public final class RocksSettings implements AutoCloseable {
     }
 
     public DBOptions dbOptions() {
-        DBOptions options = new DBOptions()
+        DBOptions options = RocksOptionStrings.dbBase() // query-idx: options without a RocksJava setter, measuring
                 .setCreateIfMissing(true)
                 .setCreateMissingColumnFamilies(true)
                 .setIncreaseParallelism(Math.max(2, Runtime.getRuntime().availableProcessors()))
@@ -112,7 +112,7 @@ public final class RocksSettings implements AutoCloseable {
         if (pointReads) {
             table.setFilterPolicy(bloomFilter);
         }
-        ColumnFamilyOptions options = new ColumnFamilyOptions()
+        ColumnFamilyOptions options = RocksOptionStrings.familyBase(space)
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
                 .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : WRITE_BUFFER)

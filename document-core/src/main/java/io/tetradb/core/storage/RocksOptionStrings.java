@@ -1,0 +1,64 @@
+package io.tetradb.core.storage;
+
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+
+import java.util.Properties;
+
+/**
+ * RocksDB options RocksJava has no setter for (e.g. {@code wal_compression},
+ * {@code memtable_insert_with_hint_prefix_extractor}), given in RocksDB's own option-string form, for measuring
+ * (issue 17, query-idx): {@code -Dtetradb.rocks.dbOptions="wal_compression=kZSTD"} for the database,
+ * {@code -Dtetradb.rocks.indexOptions="k=v;k=v"} for the {@code index} column family. RocksDB parses them; the
+ * store's own settings are applied on top, so a string can only add what they leave at RocksDB's default. Unset
+ * (the default): plain RocksDB defaults, as before. An option RocksDB does not know is refused at open.
+ */
+final class RocksOptionStrings {
+    static final String DB = "tetradb.rocks.dbOptions";
+    static final String INDEX = "tetradb.rocks.indexOptions";
+
+    private RocksOptionStrings() {
+    }
+
+    /** The database options to build on: RocksDB's defaults plus {@code -Dtetradb.rocks.dbOptions}. */
+    static DBOptions dbBase() {
+        Properties props = parse(DB);
+        if (props == null) {
+            return new DBOptions();
+        }
+        DBOptions options = DBOptions.getDBOptionsFromProps(props);
+        if (options == null) {
+            throw new IllegalArgumentException("-D" + DB + ": RocksDB refused " + System.getProperty(DB));
+        }
+        return options;
+    }
+
+    /** The column family options to build on: RocksDB's defaults, plus {@code -Dtetradb.rocks.indexOptions} for the index. */
+    static ColumnFamilyOptions familyBase(Space space) {
+        Properties props = space == Space.INDEX ? parse(INDEX) : null;
+        if (props == null) {
+            return new ColumnFamilyOptions();
+        }
+        ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);
+        if (options == null) {
+            throw new IllegalArgumentException("-D" + INDEX + ": RocksDB refused " + System.getProperty(INDEX));
+        }
+        return options;
+    }
+
+    private static Properties parse(String property) {
+        String value = System.getProperty(property, "").trim();
+        if (value.isEmpty()) {
+            return null;
+        }
+        Properties props = new Properties();
+        for (String pair : value.split(";")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("-D" + property + ": expected key=value;..., got " + value);
+            }
+            props.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+        }
+        return props;
+    }
+}
