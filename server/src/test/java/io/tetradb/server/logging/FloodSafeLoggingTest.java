@@ -73,25 +73,7 @@ class FloodSafeLoggingTest {
         LoggerContext context = newContext();
         CountDownLatch stderrStalled = new CountDownLatch(1);
         List<String> written = new CopyOnWriteArrayList<>();
-        AppenderBase<ILoggingEvent> stderr = new AppenderBase<>() {
-            @Override
-            protected void append(ILoggingEvent event) {
-                try {
-                    stderrStalled.await(); // a full pipe: write(2) does not return
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                written.add(event.getFormattedMessage());
-            }
-        };
-        stderr.setContext(context);
-        stderr.start();
-        CountedAsyncAppender async = new CountedAsyncAppender();
-        async.setContext(context);
-        async.setName("ASYNC");
-        async.setQueueSize(4);
-        async.addAppender(stderr);
-        async.start();
+        CountedAsyncAppender async = asyncOverStalledStderr(context, 4, stderrStalled, written);
         Logger log = context.getLogger("io.tetradb.test.Face");
         log.addAppender(async);
 
@@ -116,24 +98,7 @@ class FloodSafeLoggingTest {
         LoggerContext context = newContext();
         CountDownLatch stderrStalled = new CountDownLatch(1);
         List<String> written = new CopyOnWriteArrayList<>();
-        AppenderBase<ILoggingEvent> stderr = new AppenderBase<>() {
-            @Override
-            protected void append(ILoggingEvent event) {
-                try {
-                    stderrStalled.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                written.add(event.getFormattedMessage());
-            }
-        };
-        stderr.setContext(context);
-        stderr.start();
-        CountedAsyncAppender async = new CountedAsyncAppender();
-        async.setContext(context);
-        async.setQueueSize(10); // threshold 2
-        async.addAppender(stderr);
-        async.start();
+        CountedAsyncAppender async = asyncOverStalledStderr(context, 10, stderrStalled, written); // threshold 2
         Logger log = context.getLogger("io.tetradb.test.Face");
         log.addAppender(async);
         for (int i = 0; i < 8; i++) {
@@ -149,6 +114,31 @@ class FloodSafeLoggingTest {
         assertTrue(written.containsAll(List.of("warn 9", "warn 10")) && !written.contains("info 8")
                 && !written.contains("warn 11"), written.toString());
         async.stop();
+    }
+
+    /** The appender as logback.xml sets it up, over a stderr whose writes do not return until {@code stalled} opens. */
+    private static CountedAsyncAppender asyncOverStalledStderr(LoggerContext context, int queueSize,
+            CountDownLatch stalled, List<String> written) {
+        AppenderBase<ILoggingEvent> stderr = new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent event) {
+                try {
+                    stalled.await(); // a full pipe: write(2) does not return
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                written.add(event.getFormattedMessage());
+            }
+        };
+        stderr.setContext(context);
+        stderr.start();
+        CountedAsyncAppender async = new CountedAsyncAppender();
+        async.setContext(context);
+        async.setName("ASYNC");
+        async.setQueueSize(queueSize);
+        async.addAppender(stderr);
+        async.start();
+        return async;
     }
 
     /** The worker writes once stderr moves again; a bounded wait, so that a lost line fails instead of hanging. */
