@@ -25,8 +25,6 @@ import java.util.Map;
  */
 final class CosmosApi {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CosmosApi.class);
-    /** A 500 a client can provoke again and again: rate-limited and off the request thread. */
-    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::error);
 
     final CoreStore store;
     final MasterKeyAuth auth;
@@ -77,7 +75,7 @@ final class CosmosApi {
         } catch (StoreException e) {
             return RestResponse.error(Scripts.asCosmos(e));
         } catch (RuntimeException | Error e) {
-            FAILED.log(() -> r.method() + " /" + String.join("/", r.segments()) + " failed", e);
+            LOG.error("{} /{} failed", r.method(), String.join("/", r.segments()), e); // a pattern: repeats limited
             return RestResponse.error(500, 0, "InternalServerError", String.valueOf(e));
         }
     }

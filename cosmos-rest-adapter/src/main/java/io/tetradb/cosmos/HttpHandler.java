@@ -35,8 +35,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(HttpHandler.class);
-    /** A 500 a client can provoke again and again: rate-limited and off the event loop. */
-    private static final io.tetradb.core.log.FloodSafeLog ROUTE_FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::error);
     static final String CERTIFICATE_PATH = "/_explorer/emulator.pem";
     private static final AsciiString ACTIVITY_ID = AsciiString.cached("x-ms-activity-id");
     private static final AsciiString REQUEST_CHARGE = AsciiString.cached("x-ms-request-charge");
@@ -181,7 +179,7 @@ final class HttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             a.headers().forEach(out::header);
             return out;
         } catch (Exception | Error e) {
-            ROUTE_FAILED.log(() -> "route " + rr.path() + " failed", e);
+            LOG.error("route {} failed", rr.path(), e); // a pattern: the server limits its repeats
             return RestResponse.error(500, 0, "InternalServerError", String.valueOf(e));
         }
     }

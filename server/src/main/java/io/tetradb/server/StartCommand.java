@@ -120,6 +120,11 @@ final class StartCommand implements Callable<Integer> {
                     + "user), and the admin routes then need the Cosmos key.")
     InetAddress bind;
 
+    @Option(names = "--log-level", paramLabel = "LEVEL",
+            description = "The log's root level: trace, debug, info, warn, error or off (default: info, or what "
+                    + "DIR/logback.xml or -Dlogback.configurationFile says). Logs go to stderr.")
+    String logLevel;
+
     @Option(names = "--memory", paramLabel = "SIZE",
             description = "Memory budget of the process, heap and RocksDB together, e.g. 1g or 768m: half is the "
                     + "Java heap (the tetradb script passes -Xmx), a quarter RocksDB's cache and write buffers "
@@ -218,6 +223,11 @@ final class StartCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            io.tetradb.server.logging.ServerLogging.configure(dataDir, logLevel);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         CassandraStorage.Options onCassandra = cassandraOptions();
         if (httpPort != null) {
             checkPort("--http-port", httpPort);

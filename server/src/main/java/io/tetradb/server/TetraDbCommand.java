@@ -14,11 +14,9 @@ public final class TetraDbCommand implements Runnable {
     CommandSpec spec;
 
     public static void main(String[] args) {
-        if (args.length > 0 && args[0].equals("start")
-                && !"false".equals(System.getProperty("tetradb.stderr.nonBlocking"))) {
-            NonBlockingStderr.install(); // a server's logs must never block it (-Dtetradb.stderr.nonBlocking=false: A/B)
-        }
-        System.exit(commandLine().execute(args));
+        int code = commandLine().execute(args);
+        io.tetradb.server.logging.ServerLogging.stop(); // the async appender's queued lines written (at most 1 s)
+        System.exit(code);
     }
 
     /** The configured command line, also used by tests to run it in-process. */

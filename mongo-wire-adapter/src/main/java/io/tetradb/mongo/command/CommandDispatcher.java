@@ -20,8 +20,6 @@ import java.util.Map;
  */
 public final class CommandDispatcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CommandDispatcher.class);
-    /** An internal error per failing command: a client that provokes one in a loop must not flood the log. */
-    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::warn);
 
     private final Map<String, CommandHandler> handlers = new HashMap<>();
     /** Handshake commands drivers spell in several cases ({@code isMaster}, {@code ismaster}). */
@@ -265,7 +263,7 @@ public final class CommandDispatcher implements AutoCloseable {
         } catch (BsonSerializationException | IllegalArgumentException e) {
             return Replies.error(ErrorCode.BAD_VALUE, "command " + name + ": " + e.getMessage(), null);
         } catch (RuntimeException | StackOverflowError e) {
-            FAILED.log(() -> "command " + name + " failed", e);
+            LOG.warn("command {} failed", name, e); // a pattern with arguments: repeats limited per pattern
             return Replies.error(ErrorCode.INTERNAL_ERROR, "command " + name + " failed: " + e, null);
         }
     }

@@ -25,8 +25,6 @@ import java.util.Set;
  */
 public final class DocumentValidator {
     private static final Logger LOG = LoggerFactory.getLogger(DocumentValidator.class);
-    /** validationAction "warn": a client inserting invalid documents in a loop must not flood stderr. */
-    private static final io.tetradb.core.log.FloodSafeLog WOULD_FAIL = new io.tetradb.core.log.FloodSafeLog(LOG::warn);
     public static final Set<String> LEVELS = Set.of("off", "strict", "moderate");
     public static final Set<String> ACTIONS = Set.of("error", "warn");
 
@@ -108,7 +106,9 @@ public final class DocumentValidator {
         BsonDocument errInfo = new BsonDocument("failingDocumentId", after.get("_id", org.bson.BsonNull.VALUE))
                 .append("details", details);
         if (action.equals("warn")) {
-            WOULD_FAIL.log(() -> "Document would fail validation in " + namespace + ": " + errInfo.toJson(), null);
+            // validationAction "warn": a client can insert invalid documents in a loop; the server's log limits repeats and
+            // never blocks (server/README.md, "Logging"); errInfo (a BsonDocument) is turned into JSON only if written
+            LOG.warn("Document would fail validation in {}: {}", namespace, errInfo);
             return;
         }
         throw new MongoError(ErrorCode.DOCUMENT_VALIDATION_FAILURE, "Document failed validation",

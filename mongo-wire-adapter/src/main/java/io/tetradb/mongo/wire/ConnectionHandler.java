@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf> {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionHandler.class);
-    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::warn);
     private static final AtomicInteger RESPONSE_IDS = new AtomicInteger();
 
     private final CommandDispatcher dispatcher;
@@ -133,7 +132,7 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
             }
             reply(ctx, r, responseId);
         }, commands).exceptionally(failure -> {
-            FAILED.log(() -> "connection " + connectionId + ": command failed outside the dispatcher", failure);
+            LOG.warn("connection {}: command failed outside the dispatcher", connectionId, failure);
             ctx.close();
             return null;
         });

@@ -21,9 +21,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * A client can make the Mongo face log: a collection whose validator only warns logs every invalid document it
  * takes. With the server's stderr unread (a stalled log shipper, a paused terminal), those lines filled the 64 KB pipe
- * and the command thread that logged blocked in {@code write(2)}: the insert never returned. Now such lines are
- * rate-limited and written off the request threads ({@code FloodSafeLog}), and {@code tetradb start}'s stderr never
- * blocks ({@code NonBlockingStderr}): 2,000 invalid inserts with 200-character ids (≈ 0.5 MB of warnings before) all return.
+ * and the command thread that logged blocked in {@code write(2)}: the insert never returned. Now the server logs
+ * through Logback's async appender, which never blocks ({@code logging.CountedAsyncAppender}: one worker writes
+ * stderr, a full queue drops and counts), with repeats of a pattern limited ({@code logging.RepeatedLineFilter}):
+ * 2,000 invalid inserts with 200-character ids (≈ 0.5 MB of warnings before) all return.
  */
 class MongoUnreadStderrTest {
     private static final int INSERTS = 2_000;

@@ -24,7 +24,6 @@ import java.util.concurrent.RejectedExecutionException;
 /** Turns each aggregated HTTP request into an {@link ApiRequest}, runs it on the worker pool, writes the answer. */
 final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RequestHandler.class);
-    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::error);
     private final TableApi api;
     private final ExecutorService pool;
 
@@ -72,7 +71,7 @@ final class RequestHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
         try {
             return api.handle(r);
         } catch (Throwable t) { // an Error too: the client always gets an answer
-            FAILED.log(() -> r.method() + " " + r.rawPath() + " failed", t);
+            LOG.error("{} {} failed", r.method(), r.rawPath(), t);
             return Errors.of(500, "InternalError", String.valueOf(t), MetadataLevel.MINIMAL);
         }
     }

@@ -25,8 +25,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class TableApi {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TableApi.class);
-    /** A 500 a client can provoke again and again: rate-limited and off the request thread. */
-    private static final io.tetradb.core.log.FloodSafeLog FAILED = new io.tetradb.core.log.FloodSafeLog(LOG::error);
     private final CosmosClient client;
     private final SharedKeyAuth auth;
     private final SasAuth sas;
@@ -73,7 +71,7 @@ final class TableApi {
         } catch (io.tetradb.core.storage.StorageUnavailableException e) { // a path without its own translation
             answer = Errors.of(io.tetradb.table.store.Table.serverBusy(e), MetadataLevel.of(r));
         } catch (RuntimeException e) {
-            FAILED.log(() -> r.method() + " " + r.rawPath() + " failed", e);
+            LOG.error("{} {} failed", r.method(), r.rawPath(), e); // a pattern: the server limits its repeats
             answer = Errors.of(new TableException(500, "InternalError", String.valueOf(e)), MetadataLevel.of(r));
         }
         // Azure answers in the version asked for, and echoes the client's request id
