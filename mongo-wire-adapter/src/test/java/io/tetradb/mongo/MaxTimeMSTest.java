@@ -143,6 +143,40 @@ class MaxTimeMSTest {
         assertEquals(DOCS, done.getInteger("nModified"));
     }
 
+    /**
+     * An insert of many documents checks between its core batches (one core transaction of up to 100 documents
+     * each): past its limit it fails whole with 50 and the batches written before stay, as on mongod, where an
+     * interrupted insert keeps what it had inserted.
+     */
+    @Test
+    void anInsertPastItsLimitStopsBetweenBatchesAndKeepsWhatItWrote() {
+        MongoCollection<Document> target = db.getCollection("inserted");
+        Supplier<Document> insert = () -> db.runCommand(new Document("insert", "inserted").append("documents",
+                IntStream.range(0, 500).mapToObj(i -> new Document("_id", i)).toList()).append("maxTimeMS", 250)
+                .append("comment", "slow"));
+        int before = slowChecks.get();
+        expires(insert); // checks at 100, 200 and 300 ms of its 250: two batches written, the third not
+        assertEquals(3, slowChecks.get() - before, "stopped at the check past the limit");
+        assertEquals(200, target.countDocuments(), "the two batches before the check stay written");
+        assertEquals(List.of(0, 199), List.of(target.find().sort(new Document("_id", 1)).first().getInteger("_id"),
+                target.find().sort(new Document("_id", -1)).first().getInteger("_id")));
+
+        // in a transaction the documents are buffered one by one, each after a check: nothing is committed
+        try (ClientSession session = client.startSession()) {
+            session.startTransaction();
+            expires(() -> db.runCommand(session, new Document("insert", "inserted").append("documents",
+                    IntStream.range(1000, 1010).mapToObj(i -> new Document("_id", i)).toList())
+                    .append("maxTimeMS", 250).append("comment", "slow")));
+            session.abortTransaction();
+        }
+        assertEquals(200, target.countDocuments());
+
+        step.set(0); // the same insert with the clock still writes everything
+        target.drop();
+        assertEquals(500, insert.get().getInteger("n"));
+        assertEquals(500, target.countDocuments());
+    }
+
     @Test
     void aGetMoreContinuesWithWhatItsCursorsCommandLeft() {
         try (ClientSession session = client.startSession()) {

@@ -79,6 +79,10 @@ public final class HttpFuzzer {
                         LAST_PATH.set(Path.CONNECT_OR_HANDSHAKE_REFUSED);
                         Outcome outcome = send(sockets, target, preamble, input);
                         times.add(LAST_PATH.get(), System.nanoTime() - began);
+                        if (HALF_CLOSED_AT.get() != 0) {
+                            times.afterHalfClose(System.nanoTime() - HALF_CLOSED_AT.get());
+                            HALF_CLOSED_AT.set(0L);
+                        }
                         synchronized (tally) {
                             switch (outcome) {
                                 case ANSWERED -> tally.answered();
@@ -116,6 +120,14 @@ public final class HttpFuzzer {
     private static final class PathTimes {
         private final long[] count = new long[Path.values().length];
         private final long[] nanos = new long[Path.values().length];
+        /** From the client's half-close to the connection's end: the server's part of the after-half-close path. */
+        private long halfCloses;
+        private long halfCloseNanos;
+
+        synchronized void afterHalfClose(long took) {
+            halfCloses++;
+            halfCloseNanos += took;
+        }
 
         synchronized void add(Path path, long took) {
             count[path.ordinal()]++;
@@ -131,11 +143,17 @@ public final class HttpFuzzer {
                             .append(nanos[p.ordinal()] / count[p.ordinal()] / 1_000_000).append(" ms)");
                 }
             }
+            if (halfCloses > 0) {
+                b.append(" half_close_to_end=").append(halfCloses).append(" (avg ")
+                        .append(halfCloseNanos / halfCloses / 1_000_000).append(" ms; the rest of the after-half-close "
+                        + "time is the ").append(ANSWER_WAIT_MILLIS).append(" ms answer wait)");
+            }
             return b.toString();
         }
     }
 
     private static final ThreadLocal<Path> LAST_PATH = new ThreadLocal<>();
+    private static final ThreadLocal<Long> HALF_CLOSED_AT = ThreadLocal.withInitial(() -> 0L);
 
     private static Outcome ended(Path path, Outcome outcome) {
         LAST_PATH.set(path);
@@ -179,6 +197,7 @@ public final class HttpFuzzer {
             try {
                 try {
                     s.shutdownOutput(); // over TLS: a close_notify, then the TCP half-close
+                    HALF_CLOSED_AT.set(System.nanoTime());
                 } catch (UnsupportedOperationException tlsWithoutHalfClose) {
                     path = Path.TLS_WITHOUT_HALF_CLOSE; // the answer or the server's read timeout ends it
                 }

@@ -225,7 +225,7 @@ public final class CommandDispatcher implements AutoCloseable {
             }
             BsonDocument reply;
             Cursors.Owner previous = Cursors.enter(new Cursors.Owner(connection.connectionId(), sessionOf(command),
-                    connection::closed, owner));
+                    connection::closed, owner, txn == null ? null : txn.txnNumber()));
             try {
                 reply = handler.run(ctx, command);
             } finally {

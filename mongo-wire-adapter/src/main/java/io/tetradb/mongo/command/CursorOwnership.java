@@ -43,8 +43,10 @@ final class CursorOwnership {
         Cursors.Owner opened = cursors.openedBy(n);
         if (opened != null) {
             CursorSessions.check(n, opened.session(), owner, cmd);
+            CursorSessions.checkTxnNumber(n, opened.txnNumber(), cmd);
         } else if (changeStreams.owns(id)) {
             CursorSessions.check(n, changeStreams.sessionOf(n), owner, cmd);
+            CursorSessions.checkTxnNumber(n, null, cmd); // a change stream is never opened in a transaction
         }
     }
 

@@ -37,6 +37,28 @@ final class CursorSessions {
         }
     }
 
+    /**
+     * Then, as mongod's {@code validateTxnNumber}: a cursor opened outside a transaction refuses a getMore with a
+     * {@code txnNumber} (50739), one opened in a transaction refuses a getMore without one (50740) or with another
+     * (50741). {@code opened} is the cursor's transaction number, null when it was opened outside one.
+     */
+    static void checkTxnNumber(long id, Long opened, BsonDocument getMore) {
+        BsonValue v = getMore.get("txnNumber");
+        Long sent = v != null && v.isNumber() ? v.asNumber().longValue() : null;
+        if (sent != null && opened == null) {
+            throw new MongoError(ErrorCode.GETMORE_OUTSIDE_CURSOR_TRANSACTION, "Cannot run getMore on cursor " + id
+                    + ", which was not created in a transaction, in transaction " + sent);
+        }
+        if (sent == null && opened != null) {
+            throw new MongoError(ErrorCode.GETMORE_WITHOUT_CURSOR_TRANSACTION, "Cannot run getMore on cursor " + id
+                    + ", which was created in transaction " + opened + ", without a txnNumber");
+        }
+        if (sent != null && !sent.equals(opened)) {
+            throw new MongoError(ErrorCode.GETMORE_IN_ANOTHER_TRANSACTION, "Cannot run getMore on cursor " + id
+                    + ", which was created in transaction " + opened + ", in transaction " + sent);
+        }
+    }
+
     /** A session as mongod prints a LogicalSessionId: {@code { id: UUID("…"), uid: BinData(0, …) }}. */
     static String describe(BsonValue id, SessionOwner owner) {
         String shownId = id instanceof BsonBinary b && b.getType() == BsonBinarySubType.UUID_STANDARD.getValue()

@@ -19,10 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Cursors {
     /**
      * Who opens a cursor: the connection, and the session ({@code lsid.id}) or null; whether that connection has closed
-     * (a command queued on it may finish after its close, and must not leave a cursor nothing can reach).
+     * (a command queued on it may finish after its close, and must not leave a cursor nothing can reach); the
+     * transaction's {@code txnNumber} when it was opened in one, else null (its getMores must name the same one).
      */
     record Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed,
-                 SessionOwner user) {
+                 SessionOwner user, Long txnNumber) {
+        Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed,
+              SessionOwner user) {
+            this(connection, session, connectionClosed, user, null);
+        }
+
         Owner(int connection, org.bson.BsonValue session, java.util.function.BooleanSupplier connectionClosed) {
             this(connection, session, connectionClosed, SessionOwner.UNAUTHENTICATED);
         }

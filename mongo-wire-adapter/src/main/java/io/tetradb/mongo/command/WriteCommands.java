@@ -112,6 +112,7 @@ final class WriteCommands {
         } else { // in a transaction: each document's keys are looked up at once (the core checks them at the commit)
             for (int i = 0; i < list.size(); i++) {
                 try {
+                    Interruption.check(); // killed or past maxTimeMS: the command fails whole (rethrown below)
                     if (!list.get(i).isDocument()) {
                         throw new MongoError(ErrorCode.TYPE_MISMATCH, "documents must be objects");
                     }

@@ -250,6 +250,7 @@ public final class MongoCollection {
         if (txn != null) {
             // buffered in the transaction one by one; a TransactionError ends the whole command
             for (int k = 0; k < docs.size(); k++) {
+                io.tetradb.mongo.command.Interruption.check(); // killed or out of time: the command fails whole
                 try {
                     charge[0] += insert(docs.get(k));
                 } catch (MongoError | StoreException e) {
@@ -281,6 +282,9 @@ public final class MongoCollection {
         int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
         int i = 0;
         while (i < docs.size()) {
+            // between two core batches (a batch is one core transaction): a killed command, or one past its
+            // maxTimeMS, stops here and fails whole, and what the batches before wrote stays written (as on mongod)
+            io.tetradb.mongo.command.Interruption.check();
             List<ItemOperation> ops = new ArrayList<>();
             int bytes = 0;
             int start = i;
@@ -315,6 +319,9 @@ public final class MongoCollection {
             if (!applied) {
                 int end = Math.max(i, start + 1);
                 for (int k = start; k < end; k++) {
+                    if (k > start) {
+                        io.tetradb.mongo.command.Interruption.check(); // written one by one: between documents
+                    }
                     try {
                         // encoded-writes: a document already mapped is written by its operation, not mapped again
                         charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start))

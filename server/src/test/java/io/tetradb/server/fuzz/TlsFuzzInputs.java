@@ -26,9 +26,15 @@ final class TlsFuzzInputs {
     private TlsFuzzInputs() {
     }
 
-    /** Sockets that speak TLS to the server's port (any certificate accepted). */
+    /** One factory for every part of a run: they share the client's session cache (see {@link ResumingTlsSockets}). */
+    private static final SSLSocketFactory SOCKETS = new ResumingTlsSockets(TRUST_ALL.getSocketFactory());
+
+    /**
+     * Sockets that speak TLS to the server's port (any certificate accepted): one in
+     * {@link ResumingTlsSockets#FULL_EVERY} a full TLS 1.3 handshake, the others a TLS 1.2 resumption.
+     */
     static SSLSocketFactory sockets() {
-        return TRUST_ALL.getSocketFactory();
+        return SOCKETS;
     }
 
     /** The first record a JDK client sends: its ClientHello (TLS 1.3 and 1.2 offered). */
