@@ -6,8 +6,6 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonDocument;
@@ -22,10 +20,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,6 +27,10 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
+import static io.tetradb.mongo.RawCursorConnection.cursorId;
+import static io.tetradb.mongo.RawCursorConnection.getMore;
+import static io.tetradb.mongo.RawCursorConnection.nextBatch;
+import static io.tetradb.mongo.RawCursorConnection.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -44,36 +42,25 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * shows real clients are unaffected: it sends a cursor's getMores in the cursor's session, implicit or explicit.
  */
 class CursorSessionTest {
-    private static final int DOCS = 10;
+    private static final int DOCS = RawCursorConnection.DOCS;
     /** SHA-256 of the empty string: the user digest of a session without authentication, as mongod prints it. */
     private static final String NOBODY =
             "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855";
 
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private RawCursorConnection raw;
     private MongoClient client;
-    private Socket socket;
-    private int requestId;
 
     @BeforeEach
     void start() throws IOException {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        client = AuthenticationTest.connect(server, null);
-        client.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, DOCS)
-                .mapToObj(i -> new Document("_id", i)).toList());
-        socket = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort());
-        socket.setSoTimeout(30_000);
+        raw = new RawCursorConnection(dir);
+        client = raw.client;
     }
 
     @AfterEach
     void stop() throws IOException {
-        socket.close();
-        client.close();
-        server.close();
-        store.close();
+        raw.close();
     }
 
     /** Sends {@code command} on the raw connection (with {@code lsid.id = session}, none when null). */
@@ -82,37 +69,11 @@ class CursorSessionTest {
         if (session != null) {
             command.append("lsid", new BsonDocument("id", new BsonBinary(session)));
         }
-        OutputStream out = socket.getOutputStream();
-        out.write(WireFrames.opMsg(++requestId, command));
-        out.flush();
-        InputStream in = socket.getInputStream();
-        return ((BsonDocument) WireFrames.readReply(in)[1]).clone();
+        return raw.send(command);
     }
 
     private static BsonDocument find(int batchSize) {
         return new BsonDocument("find", new BsonString("c")).append("batchSize", new BsonInt32(batchSize));
-    }
-
-    private static BsonDocument getMore(long cursor) {
-        return new BsonDocument("getMore", new BsonInt64(cursor)).append("collection", new BsonString("c"))
-                .append("batchSize", new BsonInt32(2));
-    }
-
-    private static long cursorId(BsonDocument reply) {
-        assertEquals(1.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        return reply.getDocument("cursor").getInt64("id").getValue();
-    }
-
-    private static List<Integer> nextBatch(BsonDocument reply) {
-        assertEquals(1.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        return reply.getDocument("cursor").getArray("nextBatch").stream()
-                .map(d -> d.asDocument().getInt32("_id").getValue()).toList();
-    }
-
-    private static String refused(int code, BsonDocument reply) {
-        assertEquals(0.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        assertEquals(code, reply.getInt32("code").getValue(), reply.toJson());
-        return reply.getString("errmsg").getValue();
     }
 
     private static String session(UUID id) {

@@ -3,8 +3,6 @@ package io.tetradb.mongo;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonBinary;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
@@ -18,16 +16,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.Socket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.IntStream;
 
+import static io.tetradb.mongo.RawCursorConnection.cursorId;
+import static io.tetradb.mongo.RawCursorConnection.getMore;
+import static io.tetradb.mongo.RawCursorConnection.nextBatch;
+import static io.tetradb.mongo.RawCursorConnection.refused;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -38,33 +35,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * never refused.
  */
 class CursorTransactionNumberTest {
-    private static final int DOCS = 10;
+    private static final int DOCS = RawCursorConnection.DOCS;
 
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private RawCursorConnection raw;
     private MongoClient client;
-    private Socket socket;
-    private int requestId;
 
     @BeforeEach
     void start() throws IOException {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        client = AuthenticationTest.connect(server, null);
-        client.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, DOCS)
-                .mapToObj(i -> new Document("_id", i)).toList());
-        socket = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort());
-        socket.setSoTimeout(30_000);
+        raw = new RawCursorConnection(dir);
+        client = raw.client;
     }
 
     @AfterEach
     void stop() throws IOException {
-        socket.close();
-        client.close();
-        server.close();
-        store.close();
+        raw.close();
     }
 
     /** Sends {@code command} in session {@code session}, in transaction {@code txnNumber} when not null. */
@@ -76,11 +62,7 @@ class CursorTransactionNumberTest {
         if (txnNumber != null) {
             command.append("txnNumber", new BsonInt64(txnNumber)).append("autocommit", BsonBoolean.FALSE);
         }
-        OutputStream out = socket.getOutputStream();
-        out.write(WireFrames.opMsg(++requestId, command));
-        out.flush();
-        InputStream in = socket.getInputStream();
-        return ((BsonDocument) WireFrames.readReply(in)[1]).clone();
+        return raw.send(command);
     }
 
     private static BsonDocument find() {
@@ -90,28 +72,6 @@ class CursorTransactionNumberTest {
     /** A find that starts transaction {@code txnNumber} of its session. */
     private static BsonDocument findStartingTransaction() {
         return find().append("startTransaction", BsonBoolean.TRUE);
-    }
-
-    private static BsonDocument getMore(long cursor) {
-        return new BsonDocument("getMore", new BsonInt64(cursor)).append("collection", new BsonString("c"))
-                .append("batchSize", new BsonInt32(2));
-    }
-
-    private static long cursorId(BsonDocument reply) {
-        assertEquals(1.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        return reply.getDocument("cursor").getInt64("id").getValue();
-    }
-
-    private static List<Integer> nextBatch(BsonDocument reply) {
-        assertEquals(1.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        return reply.getDocument("cursor").getArray("nextBatch").stream()
-                .map(d -> d.asDocument().getInt32("_id").getValue()).toList();
-    }
-
-    private static String refused(int code, BsonDocument reply) {
-        assertEquals(0.0, reply.getNumber("ok").doubleValue(), reply.toJson());
-        assertEquals(code, reply.getInt32("code").getValue(), reply.toJson());
-        return reply.getString("errmsg").getValue();
     }
 
     @Test
