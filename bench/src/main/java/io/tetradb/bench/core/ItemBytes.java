@@ -25,9 +25,22 @@ import java.util.stream.Stream;
  * without indexing and one with the default policy. Logical bytes are what the store counts (key + value of every
  * item, key of every index entry: the statistics and request charges use them); on disk is the data directory after
  * a close (RocksDB's blocks, compressed, plus its logs and metadata), for a rough comparison only.
+ * <p>
+ * Alone (query-write, issue 17: bytes on disk before and after a change, one build against another), after
+ * {@code bench/run --list}:
+ * <pre>
+ * java -Dbench.dataDir=bench/target/bench-data -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" \
+ *     io.tetradb.bench.core.ItemBytes [items]
+ * </pre>
+ * (5,000 items by default, as {@code bench/run core --quick}; the class compiles against an older build's jars too,
+ * so the same measurement runs on the old code).
  */
 final class ItemBytes {
     private ItemBytes() {
+    }
+
+    public static void main(String[] args) {
+        measure(new Report(System.out, System.err), args.length > 0 ? Integer.parseInt(args[0]) : 5_000);
     }
 
     static void measure(Report out, int count) {

@@ -47,6 +47,10 @@ public final class WriteCostHarness {
         // 100k items: the create check reads nothing) and those into partitions holding items can be told apart
         StringBuilder indexedCpu = new StringBuilder();
         StringBuilder noneCpu = new StringBuilder();
+        // query-write: per side {items, wall ns, writer CPU ns, bytes the writer allocated} over the recorded rounds,
+        // so that the wall time splits into the writer's CPU and its wait (the group fsync), and allocation shows
+        long[] indexedTotals = new long[4];
+        long[] noneTotals = new long[4];
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -63,11 +67,15 @@ public final class WriteCostHarness {
                 long first = loaded / QueryBenchmark.BATCH;
                 int batches = round / QueryBenchmark.BATCH;
                 if (r % 2 == 0) {
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null);
-                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null);
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null,
+                            record ? indexedTotals : null);
+                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null,
+                            record ? noneTotals : null);
                 } else {
-                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null);
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null);
+                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null,
+                            record ? noneTotals : null);
+                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null,
+                            record ? indexedTotals : null);
                 }
             }
         } finally {
@@ -79,12 +87,22 @@ public final class WriteCostHarness {
                 indexed.medianRate(), best(indexed), indexed.cpuMicrosPerUnit(), fmt(indexed));
         System.out.printf(Locale.ROOT, "none    items_per_s=%.0f best=%.0f cpu_us_per_item=%.2f rounds=%s%n",
                 none.medianRate(), best(none), none.cpuMicrosPerUnit(), fmt(none));
+        totals("indexed", indexedTotals);
+        totals("none   ", noneTotals);
         System.out.println("indexed cpu_us_per_item by round: " + indexedCpu.toString().trim());
         System.out.println("none    cpu_us_per_item by round: " + noneCpu.toString().trim());
         // every thread of the process (both stores' flushes and compactions, item generation, JIT) per item loaded
         System.out.printf(Locale.ROOT, "process cpu_us_per_item=%.1f%n",
                 (os.getProcessCpuTime() - processCpu) / 1e3 / items);
         System.out.printf(Locale.ROOT, "RATIO write indexed/none %.3f%n", indexed.medianRate() / none.medianRate());
+    }
+
+    /** Wall time per item = the writer's CPU + what it waited for (mostly the group fsync); bytes it allocated. */
+    private static void totals(String side, long[] t) {
+        double items = t[0];
+        System.out.printf(Locale.ROOT, "%s wall_us_per_item=%.2f cpu_us_per_item=%.2f wait_us_per_item=%.2f "
+                        + "alloc_bytes_per_item=%.0f%n", side, t[1] / 1e3 / items, t[2] / 1e3 / items,
+                (t[1] - t[2]) / 1e3 / items, t[3] / items);
     }
 
     private static double best(Samples s) {
@@ -107,15 +125,18 @@ public final class WriteCostHarness {
     }
 
     private static void load(CosmosContainer c, long firstBatch, int batches, Samples s, ThreadMXBean cpu,
-                             StringBuilder cpuByRound) {
+                             StringBuilder cpuByRound, long[] totals) {
         long total = 0;
         long cpuTotal = 0;
+        long allocTotal = 0;
+        com.sun.management.ThreadMXBean alloc = (com.sun.management.ThreadMXBean) cpu;
         for (long b = firstBatch; b < firstBatch + batches; b++) {
             ObjectNode[] nodes = new ObjectNode[QueryBenchmark.BATCH];
             for (int i = 0; i < nodes.length; i++) {
                 nodes[i] = QueryBenchmark.item(b * QueryBenchmark.BATCH + i);
             }
             String deviceId = QueryBenchmark.deviceId(QueryBenchmark.device(b * QueryBenchmark.BATCH));
+            long a0 = alloc.getCurrentThreadAllocatedBytes();
             long c0 = cpu.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(deviceId));
@@ -127,6 +148,13 @@ public final class WriteCostHarness {
             }
             total += System.nanoTime() - t0;
             cpuTotal += cpu.getCurrentThreadCpuTime() - c0;
+            allocTotal += alloc.getCurrentThreadAllocatedBytes() - a0;
+        }
+        if (totals != null) {
+            totals[0] += (long) batches * QueryBenchmark.BATCH;
+            totals[1] += total;
+            totals[2] += cpuTotal;
+            totals[3] += allocTotal;
         }
         s.round((long) batches * QueryBenchmark.BATCH, total, cpuTotal);
         if (cpuByRound != null) {

@@ -3,6 +3,8 @@ package io.tetradb.core.storage;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
 /**
@@ -52,7 +54,7 @@ final class RocksOptionStrings {
             return null;
         }
         Properties props = new Properties();
-        for (String pair : value.split(";")) {
+        for (String pair : pairs(property, value)) {
             int eq = pair.indexOf('=');
             if (eq <= 0) {
                 throw new IllegalArgumentException("-D" + property + ": expected key=value;..., got " + value);
@@ -60,5 +62,33 @@ final class RocksOptionStrings {
             props.setProperty(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
         }
         return props;
+    }
+
+    /**
+     * The {@code key=value} pairs of {@code value}, split at the semicolons outside braces (query-write): a value may
+     * be a nested option string, e.g. {@code memtable_factory={id=HashSkipListRepFactory;bucket_count=64}}.
+     */
+    private static List<String> pairs(String property, String value) {
+        List<String> out = new ArrayList<>();
+        int depth = 0;
+        int start = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '{') {
+                depth++;
+            } else if (c == '}' && --depth < 0) {
+                break;
+            } else if (c == ';' && depth == 0) {
+                out.add(value.substring(start, i));
+                start = i + 1;
+            }
+        }
+        if (depth != 0) {
+            throw new IllegalArgumentException("-D" + property + ": unbalanced braces in " + value);
+        }
+        if (!value.substring(start).isBlank()) {
+            out.add(value.substring(start));
+        }
+        return out;
     }
 }

@@ -10,6 +10,8 @@ import io.tetradb.document.PartitionKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.RocksDB;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,6 +67,21 @@ class RocksOptionStringsTest {
                 () -> new CosmosClientBuilder().dataDirectory(dir).buildClient().close());
         System.setProperty(RocksOptionStrings.DB, "wal_compression");
         assertThrows(IllegalArgumentException.class, () -> new RocksSettings(64L << 20).dbOptions().close());
+    }
+
+    /** query-write: a value that is itself an option string ({@code {…;…}}) is one value, not split at its ';'. */
+    @Test
+    void aNestedOptionStringKeepsItsSemicolons() {
+        RocksDB.loadLibrary();
+        System.setProperty(RocksOptionStrings.INDEX, "prefix_extractor=rocksdb.FixedPrefix.8;"
+                + "memtable_factory={id=HashSkipListRepFactory;bucket_count=64;skiplist_height=12;branching_factor=4}");
+        try (ColumnFamilyOptions options = RocksOptionStrings.familyBase(Space.INDEX)) {
+            assertEquals("HashSkipListRepFactory", options.memTableFactoryName());
+        }
+        System.setProperty(RocksOptionStrings.INDEX, "memtable_factory={id=VectorRepFactory");
+        assertThrows(IllegalArgumentException.class, () -> RocksOptionStrings.familyBase(Space.INDEX));
+        System.setProperty(RocksOptionStrings.INDEX, "memtable_factory=vector}");
+        assertThrows(IllegalArgumentException.class, () -> RocksOptionStrings.familyBase(Space.INDEX));
     }
 
     private static void write(CosmosClient client, int from, int to) {
