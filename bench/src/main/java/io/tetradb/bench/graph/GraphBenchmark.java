@@ -99,9 +99,6 @@ public final class GraphBenchmark implements Benchmark {
                 .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    /** The measuring thread's CPU time: steadier than wall time on a shared machine (a second view, not the target). */
-    private static final java.lang.management.ThreadMXBean CPU = java.lang.management.ManagementFactory.getThreadMXBean();
-
     private static final class Run {
         private final Config c;
         private final CosmosClient client;
@@ -372,19 +369,13 @@ public final class GraphBenchmark implements Benchmark {
             }
             long spent = 0;
             for (int run = 0; run < c.maxRuns() && (run < c.minRuns() || spent < c.measureNanos()); run++) {
-                long c0 = CPU.getCurrentThreadCpuTime();
-                long t0 = System.nanoTime();
-                gTinkerRun(gTinker, tinkerIds, t);
-                long t1 = System.nanoTime();
-                long c1 = CPU.getCurrentThreadCpuTime();
-                gTinkerRun(gTetra, tetraIds, t);
-                long t2 = System.nanoTime();
-                long c2 = CPU.getCurrentThreadCpuTime();
-                tk.latency(t1 - t0);
-                tt.latency(t2 - t1);
-                tkCpu.latency(c1 - c0);
-                ttCpu.latency(c2 - c1);
-                spent += t2 - t0;
+                AlternatedPairTiming pair = AlternatedPairTiming.of(() -> gTinkerRun(gTinker, tinkerIds, t),
+                        () -> gTinkerRun(gTetra, tetraIds, t));
+                tk.latency(pair.tinkerWallNanos());
+                tt.latency(pair.tetraWallNanos());
+                tkCpu.latency(pair.tinkerCpuNanos());
+                ttCpu.latency(pair.tetraCpuNanos());
+                spent += pair.tinkerWallNanos() + pair.tetraWallNanos();
             }
         }
 

@@ -12,8 +12,6 @@ import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerFactory;
 import org.apache.tinkerpop.gremlin.tinkergraph.structure.TinkerGraph;
 
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,8 +32,6 @@ import java.util.Map;
  * (arguments: seconds per traversal and round, rounds, names; no name: all of {@link AirRoutesTraversals#ALL}).
  */
 public final class TraversalPairHarness {
-    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
-
     private TraversalPairHarness() {
     }
 
@@ -78,18 +74,13 @@ public final class TraversalPairHarness {
                     List<Long> ttCpu = new ArrayList<>();
                     long end = System.nanoTime() + (long) (seconds * 1e9);
                     while (System.nanoTime() < end || tkWall.size() < 5) {
-                        long c0 = CPU.getCurrentThreadCpuTime();
-                        long t0 = System.nanoTime();
-                        t.build().apply(gTinker, tinkerIds::get).toList();
-                        long t1 = System.nanoTime();
-                        long c1 = CPU.getCurrentThreadCpuTime();
-                        t.build().apply(gTetra, tetraIds::get).toList();
-                        long t2 = System.nanoTime();
-                        long c2 = CPU.getCurrentThreadCpuTime();
-                        tkWall.add(t1 - t0);
-                        ttWall.add(t2 - t1);
-                        tkCpu.add(c1 - c0);
-                        ttCpu.add(c2 - c1);
+                        AlternatedPairTiming pair = AlternatedPairTiming.of(
+                                () -> t.build().apply(gTinker, tinkerIds::get).toList(),
+                                () -> t.build().apply(gTetra, tetraIds::get).toList());
+                        tkWall.add(pair.tinkerWallNanos());
+                        ttWall.add(pair.tetraWallNanos());
+                        tkCpu.add(pair.tinkerCpuNanos());
+                        ttCpu.add(pair.tetraCpuNanos());
                     }
                     System.out.printf(Locale.ROOT, "PAIR round=%d %s results=%d runs=%d tetra_p50_us=%.1f "
                                     + "tinkergraph_p50_us=%.1f ratio=%.2f tetra_cpu_p50_us=%.1f tinkergraph_cpu_p50_us=%.1f "

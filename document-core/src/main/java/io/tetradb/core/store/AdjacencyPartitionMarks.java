@@ -61,26 +61,34 @@ final class AdjacencyPartitionMarks {
                 != TopLevelFields.Presence.ABSENT;
     }
 
+    /** A partition's side rows read in one slice: its policy epoch and expiry rule ({@link PartitionExpiryRules}). */
+    record SideRows(byte[] epoch, byte[] expiryRule) {
+    }
+
     /**
-     * The partition's policy epoch as stored (null when none), read in one slice with its adjacency mark; a marked
-     * partition of a container whose object has no adjacency makes it adopt adjacency before this transaction writes.
+     * The partition's policy epoch and expiry rule as stored (null when none), read in one slice with its adjacency
+     * mark; a marked partition of a container whose object has no adjacency makes it adopt adjacency before this
+     * transaction writes.
      */
-    static byte[] epochFollowingMark(ContainerStore container, byte[] lpPrefix) {
+    static SideRows epochFollowingMark(ContainerStore container, byte[] lpPrefix) {
         byte[] epochKey = PartitionPolicyEpochs.partitionKey(lpPrefix);
         byte[] markKey = key(lpPrefix);
-        byte[][] found = new byte[2][];
-        container.reads().scanPartitionDerived(lpPrefix, Space.META, epochKey, Keys.concat(markKey, new byte[]{0}),
+        byte[] ruleKey = PartitionExpiryRules.key(lpPrefix); // after the mark: the same slice
+        byte[][] found = new byte[3][];
+        container.reads().scanPartitionDerived(lpPrefix, Space.META, epochKey, Keys.concat(ruleKey, new byte[]{0}),
                 (KeyValue kv) -> {
                     if (Arrays.equals(kv.key(), epochKey)) {
                         found[0] = kv.value();
                     } else if (Arrays.equals(kv.key(), markKey)) {
                         found[1] = kv.value();
+                    } else if (Arrays.equals(kv.key(), ruleKey)) {
+                        found[2] = kv.value();
                     }
                     return true;
                 });
         if (found[1] != null && container.graphAdjacency() == null) {
             container.adoptGraphAdjacencyInFlight();
         }
-        return found[0];
+        return new SideRows(found[0], found[2]);
     }
 }

@@ -61,6 +61,8 @@ public final class ContainerStore {
     private volatile IndexRebuild rebuild;
     /** Shared-engine hook: which policy each logical partition's index terms follow (PartitionPolicyEpochs). */
     final PartitionPolicyEpochs policyEpochs;
+    /** Shared-engine hook: the rule a partition's expiry entries follow, read with its epoch. */
+    private final PartitionExpiryRules expiryRules = new PartitionExpiryRules();
     private final PathDictionary paths;
     /** When items expire (see {@link ExpiryIndex}); swapped whole, under the exclusive {@link #mapLock}. */
     private volatile io.tetradb.core.ttl.ExpiryRule expiry;
@@ -1466,6 +1468,11 @@ public final class ContainerStore {
         private PartitionPolicyEpochs.Decision epochDecision;
         /** Read after the partition's version (constructor): see {@link SharedExpiryRebuild}'s version bump. */
         private final io.tetradb.core.ttl.ExpiryRule rule;
+        /**
+         * The rule this partition's expiry entries follow: {@link #rule}, or on a shared engine the rule its last TTL
+         * conversion recorded ({@link PartitionExpiryRules}), so a server whose catalog lags writes the right entries.
+         */
+        private final io.tetradb.core.ttl.ExpiryRule entryRule;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
         private final Map<String, Long> expiryAfter;
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
@@ -1534,6 +1541,9 @@ public final class ContainerStore {
             if (store.onSharedEngine()) { // shared-engine hook: the partition's policy epoch, read after its version
                 epochDecision = policyEpochs.decide(policies, definition.indexingPolicy(), lpPrefix, stats.lsn());
                 policies = IndexingState.settled(epochDecision.policy());
+                entryRule = expiryRules.entriesRule(epochDecision.expiryRule(), rule); // read in the same slice
+            } else {
+                entryRule = rule;
             }
             List<byte[]> values = storedVersions(idKeys);
             for (int i = 0; i < ids.size(); i++) {
@@ -1782,7 +1792,7 @@ public final class ContainerStore {
                 return op.item();
             }
             boolean whole = !uniqueKeys.isEmpty() || faceUnique != null // graph adjacency reads the stored bytes
-                    || !rule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
+                    || !rule.dateFields().isEmpty() || !entryRule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
             return whole ? op.encoded().tree() : op.encoded().keyFields(definition.partitionKey());
         }
 
@@ -1978,7 +1988,7 @@ public final class ContainerStore {
             if (faceUnique != null) {
                 faceUnique.record(id, docKey(id), () -> storedVersion(id), faceTerms);
             }
-            expiryAfter.put(id, rule.active() ? rule.expiresAt(item, ts) : ExpiryRule.NEVER);
+            expiryAfter.put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
             List<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
@@ -2070,9 +2080,10 @@ public final class ContainerStore {
                 }
                 feedBatch.add(logicalPartition, id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
-                if (rule.active()) { // TTL hook: the item's expiry entry moves with it
+                if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
                     Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
-                    long wasAt = old == null ? ExpiryRule.NEVER : known != null ? known : rule.expiresAt(parsedBefore(id));
+                    long wasAt = old == null || known == null && !entryRule.active() ? ExpiryRule.NEVER
+                            : known != null ? known : entryRule.expiresAt(parsedBefore(id));
                     ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
                 }
             }

@@ -32,8 +32,14 @@ final class PartitionPolicyEpochs {
     static final byte PARTITION_EPOCH = 0x4E;
     static final byte REGISTERED_POLICY = 0x4F;
 
-    /** What a transaction writes with: the policy of its partition's terms, and the epoch to record (null: stored). */
-    record Decision(CompiledIndexingPolicy policy, byte[] epochToWrite) {
+    /**
+     * What a transaction writes with: the policy of its partition's terms, the epoch to record (null: stored), and the
+     * partition's expiry rule row read in the same slice (null: none; {@link PartitionExpiryRules}).
+     */
+    record Decision(CompiledIndexingPolicy policy, byte[] epochToWrite, byte[] expiryRule) {
+        Decision(CompiledIndexingPolicy policy, byte[] epochToWrite) {
+            this(policy, epochToWrite, null);
+        }
     }
 
     private final CoreStore store;
@@ -82,7 +88,13 @@ final class PartitionPolicyEpochs {
      */
     Decision decide(IndexingState s, JsonNode currentPolicy, byte[] lpPrefix, long version) {
         // adjacency hook: the epoch read in one slice with the partition's adjacency mark (AdjacencyPartitionMarks)
-        byte[] stored = AdjacencyPartitionMarks.epochFollowingMark(container, lpPrefix);
+        // and its expiry rule (PartitionExpiryRules)
+        AdjacencyPartitionMarks.SideRows rows = AdjacencyPartitionMarks.epochFollowingMark(container, lpPrefix);
+        Decision d = decideByEpoch(s, currentPolicy, rows.epoch(), version);
+        return new Decision(d.policy(), d.epochToWrite(), rows.expiryRule());
+    }
+
+    private Decision decideByEpoch(IndexingState s, JsonNode currentPolicy, byte[] stored, long version) {
         long current = epochOf(currentPolicy);
         if (stored == null) {
             // a new partition takes the current policy; one written before epochs existed has the terms its writers

@@ -30,7 +30,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * partition on), the partition is read and converted again. The job waits two catalog checks first, so every server's
  * writers write the new rule's entries by the time it converts; the bump refuses (449) a writer that read the
  * partition's version before the conversion and its rule before following the change (a stale writer), whose retry
- * reads the rule again after the version ({@code ContainerStore.Transaction}).
+ * reads the rule again after the version ({@code ContainerStore.Transaction}). The conversion also records the rule in
+ * the partition ({@link PartitionExpiryRules}), which every writer reads with the version: a server whose catalog lags
+ * more than the two checks writes that rule's entries, not its cached one's.
  *
  * <p>What the conversion does not reach is made harmless by the purger: on a shared engine it checks each entry
  * against its item under the current rule before deleting (an entry left by the previous rule, or by a writer whose
@@ -122,11 +124,17 @@ final class SharedExpiryRebuild {
                 io.tetradb.core.storage.partition.PartitionStats stats = partitions.stats(p);
                 long version = stats.version();
                 ExpiryRule current = container.expiryRule();
+                // the rule the partition's entries follow: the one its last conversion recorded (its writers wrote
+                // entries under it since), else the change's previous rule
+                ExpiryRule recorded = PartitionExpiryRules.decode(
+                        partitions.readDerived(p, Space.META, PartitionExpiryRules.key(lpPrefix)));
+                ExpiryRule was = recorded != null ? recorded : previous;
                 // the version bumped: a writer that read it before this conversion (and its rule before the change)
                 // is refused rather than adding the previous rule's entry to a converted partition
                 PartitionWrite.Builder w = PartitionWrite.builder(p, version, version + 1)
                         .stats(new io.tetradb.core.storage.partition.PartitionStats(stats.bytes(), stats.items(),
                                 version + 1));
+                PartitionExpiryRules.addTo(w, lpPrefix, current); // every writer follows it from this apply on
                 long written = 0;
                 String after = null;
                 while (true) {
@@ -134,10 +142,10 @@ final class SharedExpiryRebuild {
                     for (StoredItem s : chunk) {
                         JsonNode item = store.codec().parse(s.value());
                         byte[] docKey = Keys.concat(lpPrefix, Keys.utf8(s.id()));
-                        long was = previous.active() ? previous.expiresAt(item) : ExpiryRule.NEVER;
+                        long wasAt = was.active() ? was.expiresAt(item) : ExpiryRule.NEVER;
                         long is = current.active() ? current.expiresAt(item) : ExpiryRule.NEVER;
-                        if (was != ExpiryRule.NEVER && was != is) {
-                            w.side(Space.META, ExpiryIndex.key(docKey, was), null);
+                        if (wasAt != ExpiryRule.NEVER && wasAt != is) {
+                            w.side(Space.META, ExpiryIndex.key(docKey, wasAt), null);
                         }
                         if (is != ExpiryRule.NEVER) {
                             w.side(Space.META, ExpiryIndex.key(docKey, is), new byte[0]);

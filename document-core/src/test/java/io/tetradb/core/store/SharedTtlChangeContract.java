@@ -258,4 +258,35 @@ public abstract class SharedTtlChangeContract {
         assertEquals(2, purgeBoth(following(a, 60), onB), "both items purged");
         assertEquals(0, entries(onA));
     }
+
+    /**
+     * A server whose catalog lags the change by more than the conversion's two-check wait: server a keeps the
+     * container without a TTL cached (an hour between its catalog checks) while server b switches a TTL on and converts
+     * partition p0. Then a, still on the old rule, replaces p0's stored item and creates another in it; both apply (a
+     * read the converted partition's version) and write their entries under the rule the partition recorded
+     * ({@link PartitionExpiryRules}), so b's purger deletes both at the new rule's time. Before, a wrote none (its rule
+     * had no TTL): the created item had no entry and the replaced one kept the conversion's entry at its old time, so
+     * after the replace both were hidden by b at their time but only one entry was left (1 of 2).
+     */
+    @Test
+    void aServerWhoseCatalogLagsTheConversionWritesItsEntriesUnderThePartitionsRule() throws Exception {
+        ContainerStore onA = a.createContainer(db, "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+        onA.execute(pk("p0"), ItemOperation.create(item("x", "p0")));
+        a.catalogCheckMillis(3_600_000); // a keeps the container as it is for the whole test
+        replaceTtl(b, 60);
+        ContainerStore onB = following(b, 60);
+        assertEquals(1, entries(onA), "the conversion wrote x's entry");
+        ContainerStore stale = a.container(db, "c");
+        assertNull(stale.definition().defaultTimeToLive(), "a still follows the old rule (no TTL)");
+        clock.advance(Duration.ofSeconds(30)); // the replace moves x's expiry 30 s on
+        stale.execute(pk("p0"), ItemOperation.replace("x", item("x", "p0").put("v", 2), null));
+        stale.execute(pk("p0"), ItemOperation.create(item("s", "p0")));
+        assertEquals(2, entries(onA), "x's entry moved and s's written, under the partition's rule");
+        clock.advance(Duration.ofSeconds(45)); // 75 s after x's first write, 45 s after a's writes
+        assertEquals(0, purgeBoth(stale, onB), "nothing purged at x's old time");
+        assertEquals(200, onB.read(pk("p0"), "x", null).status());
+        clock.advance(Duration.ofSeconds(30));
+        assertEquals(2, purgeBoth(stale, onB), "both purged at the new rule's time");
+        assertEquals(0, entries(onA));
+    }
 }

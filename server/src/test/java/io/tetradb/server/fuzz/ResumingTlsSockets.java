@@ -4,6 +4,7 @@ import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -42,25 +43,37 @@ final class ResumingTlsSockets extends SSLSocketFactory {
         return chosen(tls.createSocket(s, host, port, autoClose));
     }
 
+    // The connecting forms: the fuzzers never call them (they connect an unconnected socket, or layer TLS over a
+    // plain one); they connect one of this factory's unconnected sockets, so every socket is chosen the same way.
     @Override
     public Socket createSocket(String host, int port) throws IOException {
-        return chosen(tls.createSocket(host, port));
-    }
-
-    @Override
-    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
-        return chosen(tls.createSocket(host, port, localHost, localPort));
+        return createSocket(host, port, null, 0);
     }
 
     @Override
     public Socket createSocket(InetAddress host, int port) throws IOException {
-        return chosen(tls.createSocket(host, port));
+        return createSocket(host, port, null, 0);
+    }
+
+    @Override
+    public Socket createSocket(String host, int port, InetAddress localHost, int localPort) throws IOException {
+        return connected(new InetSocketAddress(host, port), localHost, localPort);
     }
 
     @Override
     public Socket createSocket(InetAddress address, int port, InetAddress localAddress, int localPort)
             throws IOException {
-        return chosen(tls.createSocket(address, port, localAddress, localPort));
+        return connected(new InetSocketAddress(address, port), localAddress, localPort);
+    }
+
+    /** One of this factory's sockets, bound to the local address when one is given, connected to {@code remote}. */
+    private Socket connected(InetSocketAddress remote, InetAddress localAddress, int localPort) throws IOException {
+        Socket s = createSocket();
+        if (localAddress != null || localPort != 0) {
+            s.bind(new InetSocketAddress(localAddress, localPort));
+        }
+        s.connect(remote);
+        return s;
     }
 
     @Override
