@@ -46,6 +46,8 @@ public final class ChangeFeed {
     private volatile ChangeFeedPolicy policy;
     /** Replaces and deletes since the pruner's last pass: each leaves a record behind to prune. */
     final AtomicLong superseded = new AtomicLong();
+    /** feed-prune: the applied records' notes for the pruner, or null ({@code -Dtetradb.feed.prunerFromCommits=false}). */
+    private final PrunerNotes notes;
 
     ChangeFeed(ChangeFeeds feeds, int collId, int levels) {
         this.feeds = feeds;
@@ -54,6 +56,10 @@ public final class ChangeFeed {
         this.policy = feeds.sharedPolicies() != null ? feeds.sharedPolicies().read(collId) // shared-policy hook
                 : ChangeFeedPolicy.decode(feeds.engine().get(Space.FEED, FeedKeys.policy(collId)));
         superseded.set(1); // the pruner looks once at what an earlier run left (superseded records, expiries)
+        // every record of this container numbered from here on is written through this object, so noted; all of
+        // them when it has none yet (a container made in this run)
+        this.notes = feeds.prunerNotesCapacity() > 0 ? new PrunerNotes(hasRecords() ? feeds.sequencer().last() : 0,
+                feeds.prunerNotesCapacity(), () -> feeds.pruner().wake()) : null;
         this.reads = new io.tetradb.core.reads.EmbeddedItemReads(feeds.engine());
         byte[] since = feeds.engine().get(Space.FEED, FeedKeys.partitionIndexedSince(collId));
         if (since == null) { // before this container's first record of this run: every later one is indexed
@@ -63,6 +69,13 @@ public final class ChangeFeed {
             this.partitionIndexedSince = last;
         } else {
             this.partitionIndexedSince = ByteBuffer.wrap(since).getLong();
+        }
+    }
+
+    private boolean hasRecords() {
+        try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(collId, 0),
+                FeedKeys.record(collId, Long.MAX_VALUE), true)) {
+            return c.next();
         }
     }
 
@@ -212,7 +225,17 @@ public final class ChangeFeed {
             if (records.isEmpty()) {
                 return 0;
             }
-            long first = feeds.sequencer().allocate(records.size());
+            // feed-prune: the records (without images) go to the pruner's notes once applied, so it need not read them
+            List<ChangeRecord> told = notes != null && !feeds.pruneThroughContract()
+                    ? new ArrayList<>(records.size()) : null;
+            long first = told == null ? feeds.sequencer().allocate(records.size())
+                    : feeds.sequencer().allocate(records.size(), applied -> {
+                        if (applied) {
+                            notes.applied(told);
+                        } else {
+                            notes.lost(told.get(told.size() - 1).seq()); // written or not: passes read them
+                        }
+                    });
             long seq = first;
             int run = 0; // core-batch: the records of one partition so far, one partition index key for them all
             List<ChangeRecord> folded = FOLDED_RUNS ? new ArrayList<>() : null; // core-keys: and one record key
@@ -238,6 +261,11 @@ public final class ChangeFeed {
                             FeedKeys.runValue(run));
                     run = 0;
                 }
+                if (told != null) {
+                    told.add(numbered.current() == null && numbered.previous() == null ? numbered
+                            : new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
+                            r.ttlExpired(), r.logicalPartition(), r.id(), null, null));
+                }
                 if (r.operationType() != ChangeRecord.OperationType.CREATE) {
                     superseded.incrementAndGet();
                 }
@@ -247,11 +275,26 @@ public final class ChangeFeed {
         }
     }
 
-    /** Gives back a {@link Batch#writeTo(WriteSet, long)} ticket: readers may now read past it. */
+    /** Gives back a {@link Batch#writeTo(WriteSet, long)} ticket of an applied write set: readers may now read past it. */
     public void release(long ticket) {
         if (ticket > 0) {
-            feeds.sequencer().release(ticket);
+            feeds.sequencer().release(ticket, true);
         }
+    }
+
+    /**
+     * Gives back the ticket of a write set whose apply failed or was dropped (written or not: the pruner reads its
+     * numbers back from the store rather than trust its notes).
+     */
+    public void abandon(long ticket) {
+        if (ticket > 0) {
+            feeds.sequencer().release(ticket, false);
+        }
+    }
+
+    /** feed-prune: what the commit path tells the pruner about this feed's records; null when it reads them all. */
+    PrunerNotes notes() {
+        return notes;
     }
 
     /** A record's image: the stored bytes after the header (JSON text, or a binary item's TB1 object and trailer). */

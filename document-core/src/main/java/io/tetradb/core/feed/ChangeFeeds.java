@@ -17,6 +17,11 @@ public final class ChangeFeeds implements AutoCloseable {
     private final FeedSequencer sequencer;
     private final Map<Integer, ChangeFeed> feeds = new ConcurrentHashMap<>();
     private final FeedPruner pruner;
+    /**
+     * feed-prune: how many applied records' notes a container keeps for the pruner (0: none, every pass reads the new
+     * records from the store as before; {@code -Dtetradb.feed.prunerFromCommits=false}, for A/B runs).
+     */
+    private final int prunerNotesCapacity;
 
     /**
      * @param maxCollId the highest container id ever given out: recovery looks for the highest sequence number in
@@ -38,6 +43,8 @@ public final class ChangeFeeds implements AutoCloseable {
             last = Math.max(last, java.nio.ByteBuffer.wrap(highWater).getLong());
         }
         this.sequencer = new FeedSequencer(last);
+        this.prunerNotesCapacity = Boolean.parseBoolean(System.getProperty("tetradb.feed.prunerFromCommits", "true"))
+                ? Integer.getInteger("tetradb.feed.prunerNotes", 32_768) : 0;
         this.pruner = new FeedPruner(this, pruneInterval);
     }
 
@@ -123,6 +130,10 @@ public final class ChangeFeeds implements AutoCloseable {
 
     StorageEngine engine() {
         return engine;
+    }
+
+    int prunerNotesCapacity() {
+        return prunerNotesCapacity;
     }
 
     FeedSequencer sequencer() {

@@ -43,6 +43,7 @@ public final class FeedPruner implements AutoCloseable {
     private final AtomicLong pruned = new AtomicLong();
     private final AtomicLong recordsRead = new AtomicLong();
     private final AtomicLong itemReads = new AtomicLong();
+    private final AtomicLong recordsTold = new AtomicLong();
     private final ContractFeedPruner contractPruner = new ContractFeedPruner();
 
     private long countPruned(long n) {
@@ -72,6 +73,18 @@ public final class FeedPruner implements AutoCloseable {
         return recordsRead.get();
     }
 
+    /**
+     * feed-prune: change records the passes learnt from the commit path ({@link PrunerNotes}) instead of reading them.
+     */
+    public long recordsTold() {
+        return recordsTold.get();
+    }
+
+    /** A container's notes are filling up: a pass takes them before they are dropped (a no-op without the thread). */
+    void wake() {
+        java.util.concurrent.locks.LockSupport.unpark(thread);
+    }
+
     /** Item point reads the passes have made since the store opened (to tell a record live or superseded). */
     public long itemReads() {
         return itemReads.get();
@@ -80,10 +93,12 @@ public final class FeedPruner implements AutoCloseable {
     private void loop() {
         while (!closed) {
             try {
-                Thread.sleep(interval.toMillis());
+                // woken early when a container's notes fill up (wake); close() interrupts, which ends the park too
+                java.util.concurrent.locks.LockSupport.parkNanos(interval.toNanos());
+                if (closed || Thread.currentThread().isInterrupted()) {
+                    return;
+                }
                 pruneOnce();
-            } catch (InterruptedException e) {
-                return;
             } catch (RuntimeException e) {
                 if (closed) {
                     return;
@@ -147,7 +162,15 @@ public final class FeedPruner implements AutoCloseable {
         }
         long dirty = feed.superseded.get();
         if (dirty == 0) {
-            return 0;
+            PrunerNotes notes = feed.notes();
+            if (notes == null || !notes.pressing()) {
+                return 0;
+            }
+            if (progress.get(feed) == null) {
+                notes.lost(0); // not tracked: its passes read the whole feed anyway, and only when needed
+                return 0;
+            }
+            // nothing to remove yet, but the notes are filling up: register them (a pass that reads nothing)
         }
         long retentionMillis = feed.retention().toMillis();
         // without a retention nothing is kept for its age: a record of this very millisecond is as prunable as older
@@ -159,9 +182,13 @@ public final class FeedPruner implements AutoCloseable {
             if (p != null && p.retentionMillis != retentionMillis) {
                 p = null; // the policy changed: what was decided under the old retention is decided again
                 progress.remove(feed);
+                forgetNotes(feed, stable); // the new progress starts from the beginning: it reads the feed
             }
             if (!progress.containsKey(feed)) {
-                p = tracked() < maxTracked ? new PruneProgress(stable, retentionMillis) : null;
+                // feed-prune: with every record of the container noted since its birth, nothing predates the progress
+                long trustedAfter = feed.notes() != null && feed.notes().coversFromStart() ? 0 : stable;
+                p = tracked() < maxTracked ? new PruneProgress(trustedAfter, retentionMillis,
+                        feeds.prunerNotesCapacity()) : null;
                 progress.put(feed, p);
             }
             if (p == null) {
@@ -174,6 +201,7 @@ public final class FeedPruner implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             progress.remove(feed); // a half-done pass: start over with a full one
+            forgetNotes(feed, stable); // which reads what this one may have taken
             throw e;
         } finally {
             pass.flush();
@@ -182,6 +210,12 @@ public final class FeedPruner implements AutoCloseable {
         // what was superseded before the pass is now gone (or still inside the retention, for a later pass)
         feed.superseded.addAndGet(pass.keptSomething ? 0 : -dirty);
         return pass.removed;
+    }
+
+    private static void forgetNotes(ChangeFeed feed, long upTo) {
+        if (feed.notes() != null) {
+            feed.notes().lost(upTo);
+        }
     }
 
     /** One container's pass: the records it removes, in chunks. */
@@ -204,9 +238,16 @@ public final class FeedPruner implements AutoCloseable {
          */
         void incremental(PruneProgress p, long stable) {
             boolean deciding = true; // until a record within the retention: everything after it is newer still
+            PrunerNotes notes = feed.notes();
             while (p.seen < stable && !closed) {
                 long heldUpTo = p.seen; // records seen by earlier passes but still undecided (within the retention)
-                List<ChangeRecord> fresh = read(p.seen, stable);
+                // feed-prune: the commit path's notes when they cover every record after p.seen, else a read
+                List<ChangeRecord> told = notes == null ? null : notes.take(p.seen, stable);
+                List<ChangeRecord> fresh = told != null ? told : read(p.seen, stable);
+                if (told != null) {
+                    recordsTold.addAndGet(told.size());
+                }
+                p.hold(fresh);
                 for (ChangeRecord r : fresh) {
                     ByteBuffer item = PruneProgress.itemOf(r);
                     Long previous = r.operationType() == ChangeRecord.OperationType.DELETE ? p.latest.remove(item)
@@ -215,7 +256,7 @@ public final class FeedPruner implements AutoCloseable {
                         doom(previous, logicalPartitionOf(item)); // kept as its item's latest version until now
                     }
                 }
-                p.seen = fresh.isEmpty() ? stable : fresh.get(fresh.size() - 1).seq();
+                p.seen = told != null || fresh.isEmpty() ? stable : fresh.get(fresh.size() - 1).seq();
                 if (deciding && !(decideHeld(p, heldUpTo) && decide(p, fresh))) {
                     deciding = false;
                 }
@@ -223,12 +264,21 @@ public final class FeedPruner implements AutoCloseable {
             if (deciding && p.decided < p.seen) {
                 deciding = decideHeld(p, p.seen);
             }
+            p.holdAgainIfNoneHeld();
             keptSomething = !deciding;
         }
 
         /** Decides the records of earlier passes that were still within the retention, up to {@code upTo}. */
         private boolean decideHeld(PruneProgress p, long upTo) {
             if (p.decided >= upTo) {
+                return true;
+            }
+            if (p.held() != null) { // feed-prune: the undecided records are in memory (the held ones, imageless)
+                for (ChangeRecord r; (r = p.held().peekFirst()) != null && r.seq() <= upTo; ) {
+                    if (!decide(p, r)) {
+                        return false;
+                    }
+                }
                 return true;
             }
             try (KeyCursor c = feeds.engine().cursor(Space.FEED, FeedKeys.record(feed.collId(), p.decided + 1),
@@ -275,7 +325,7 @@ public final class FeedPruner implements AutoCloseable {
                     doom(r.seq(), r.logicalPartition());
                 }
             }
-            p.decided = r.seq();
+            p.decidedUpTo(r.seq());
             return true;
         }
 

@@ -10,8 +10,15 @@ import java.util.TreeMap;
  */
 final class FeedSequencer {
     private long last;
-    /** First number of each batch in flight → how many batches hold it (always 1; a map keeps the smallest handy). */
-    private final TreeMap<Long, Integer> inFlight = new TreeMap<>();
+    /** First number of each batch in flight → what to do at its release ({@link #NOTHING}; a map keeps the smallest handy). */
+    private final TreeMap<Long, OnRelease> inFlight = new TreeMap<>();
+
+    /** Run when a batch's numbers are given back, before readers may read past them (the pruner's notes). */
+    interface OnRelease {
+        void released(boolean applied);
+    }
+
+    private static final OnRelease NOTHING = applied -> { };
 
     FeedSequencer(long last) {
         this.last = last;
@@ -19,15 +26,28 @@ final class FeedSequencer {
 
     /** Takes {@code count} consecutive numbers; returns the first. Must be {@link #release(long) released}. */
     synchronized long allocate(int count) {
+        return allocate(count, NOTHING);
+    }
+
+    /** As {@link #allocate(int)}; {@code onRelease} runs at the release, before {@link #stable()} passes the batch. */
+    synchronized long allocate(int count, OnRelease onRelease) {
         long first = last + 1;
         last += count;
-        inFlight.put(first, 1);
+        inFlight.put(first, onRelease);
         return first;
     }
 
-    /** The batch that took {@code first} is applied, or abandoned. */
+    /** The batch that took {@code first} is applied. */
     synchronized void release(long first) {
-        inFlight.remove(first);
+        release(first, true);
+    }
+
+    /** The batch that took {@code first} is applied, or ({@code applied} false) abandoned or failed. */
+    synchronized void release(long first, boolean applied) {
+        OnRelease onRelease = inFlight.remove(first);
+        if (onRelease != null) {
+            onRelease.released(applied);
+        }
         notifyAll();
     }
 

@@ -24,9 +24,56 @@ final class PruneProgress {
     /** Item ({@code EPK · pk · id}) → sequence number of its newest create/replace record seen (none after a delete). */
     final Map<ByteBuffer, Long> latest = new HashMap<>();
 
-    PruneProgress(long trustedAfter, long retentionMillis) {
+    /**
+     * feed-prune: the records in ({@link #decided}, {@link #seen}] without their images, so that a later pass decides
+     * them without reading them again (they wait there while within the retention); null when not all of them are
+     * here (more than {@link #maxHeld}): then the pass reads them from the store.
+     */
+    private java.util.ArrayDeque<ChangeRecord> held;
+    private final int maxHeld;
+
+    PruneProgress(long trustedAfter, long retentionMillis, int maxHeld) {
         this.trustedAfter = trustedAfter;
         this.retentionMillis = retentionMillis;
+        this.maxHeld = maxHeld;
+        this.held = maxHeld > 0 ? new java.util.ArrayDeque<>() : null;
+    }
+
+    java.util.ArrayDeque<ChangeRecord> held() {
+        return held;
+    }
+
+    /** {@code fresh} (the records after {@link #seen}, in order) are registered: held until decided. */
+    void hold(java.util.List<ChangeRecord> fresh) {
+        if (held == null) {
+            return;
+        }
+        if (held.size() + fresh.size() > maxHeld) {
+            held = null; // too many to keep: the pass reads them when it decides them
+            return;
+        }
+        for (ChangeRecord r : fresh) {
+            held.addLast(r.current() == null && r.previous() == null ? r : new ChangeRecord(r.seq(),
+                    r.operationType(), r.lsn(), r.previousLsn(), r.crtsMillis(), r.ttlExpired(), r.logicalPartition(),
+                    r.id(), null, null));
+        }
+    }
+
+    /** Records up to {@code seq} are decided. */
+    void decidedUpTo(long seq) {
+        decided = seq;
+        if (held != null) {
+            while (!held.isEmpty() && held.peekFirst().seq() <= seq) {
+                held.pollFirst();
+            }
+        }
+    }
+
+    /** With nothing undecided, what is held is known again (empty). */
+    void holdAgainIfNoneHeld() {
+        if (held == null && maxHeld > 0 && decided >= seen) {
+            held = new java.util.ArrayDeque<>();
+        }
     }
 
     static ByteBuffer itemOf(ChangeRecord r) {

@@ -975,7 +975,7 @@ public final class ContainerStore {
 
                     @Override
                     public void dropped() {
-                        feed.release(feedTicket);
+                        feed.abandon(feedTicket); // not written: the pruner must not trust its records' notes
                     }
                 });
                 added = true;
@@ -1395,7 +1395,7 @@ public final class ContainerStore {
             return durable;
         } catch (RuntimeException | Error e) {
             store.forgetPartitionStats(tx.lpPrefix); // applied or not: the store knows
-            feed.release(tx.feedTicket);
+            feed.abandon(tx.feedTicket); // nor does the pruner: it reads these numbers back rather than trust notes
             throw e;
         }
     }

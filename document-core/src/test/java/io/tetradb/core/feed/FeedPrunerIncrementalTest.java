@@ -42,6 +42,8 @@ class FeedPrunerIncrementalTest {
         clients.forEach(CosmosClient::close);
         System.clearProperty("tetradb.feed.pruneIntervalMillis");
         System.clearProperty("tetradb.feed.prunerTrackedItems");
+        System.clearProperty("tetradb.feed.prunerFromCommits");
+        System.clearProperty("tetradb.feed.prunerNotes");
     }
 
     CosmosContainer open(String name) {
@@ -90,6 +92,7 @@ class FeedPrunerIncrementalTest {
 
     @Test
     void aSecondPassReadsOnlyTheRecordsWrittenSinceTheFirst() {
+        System.setProperty("tetradb.feed.prunerFromCommits", "false"); // the passes read every new record
         CosmosContainer c = open("a");
         for (int i = 0; i < 1000; i++) {
             c.createItem(item("i" + i, "p" + (i % 7), 0));
@@ -120,6 +123,117 @@ class FeedPrunerIncrementalTest {
     }
 
     @Test
+    void aPassReadsNoRecordTheCommitPathToldItOf() {
+        CosmosContainer c = open("a");
+        for (int i = 0; i < 1000; i++) {
+            c.createItem(item("i" + i, "p" + (i % 7), 0));
+        }
+        for (int i = 0; i < 100; i++) {
+            c.upsertItem(item("i" + i, "p" + (i % 7), 1));
+        }
+        CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("p3"));
+        for (int i = 0; i < 5; i++) {
+            batch.upsertItemOperation(item("b" + i, "p3", 0)); // one folded run of 5 records
+        }
+        c.executeCosmosBatch(batch);
+        FeedPruner pruner = pruner(0);
+        assertEquals(100, pruner.pruneOnce(), "the first versions of the 100 replaced items");
+        assertEquals(0, pruner.recordsRead(), "a container made in this run: every record was told, none read");
+        assertEquals(0, pruner.itemReads(), "and no item read: nothing predates the notes");
+        assertEquals(1105, pruner.recordsTold());
+
+        for (int i = 0; i < 10; i++) {
+            c.upsertItem(item("i" + (500 + i), "p" + ((500 + i) % 7), 2));
+        }
+        for (int i = 0; i < 5; i++) {
+            c.deleteItem("i" + (600 + i), new PartitionKey("p" + ((600 + i) % 7)), null);
+        }
+        batch = CosmosBatch.createCosmosBatch(new PartitionKey("p3"));
+        batch.upsertItemOperation(item("b1", "p3", 1)); // removes one member of the folded run
+        batch.deleteItemOperation("b2");
+        c.executeCosmosBatch(batch);
+        assertEquals(10 + 5 + 5 + 2 + 1, pruner.pruneOnce(),
+                "10 + 5 replaced or deleted versions and 5 tombstones; b1's and b2's first versions, b2's tombstone");
+        assertEquals(0, pruner.recordsRead());
+        assertEquals(0, pruner.itemReads());
+        assertEquals(1105 + 17, pruner.recordsTold());
+        assertEquals(0, pruner.pruneOnce(), "nothing left to prune");
+        List<Long> left = records(0).firstEntry().getValue();
+        assertEquals(1000 + 5 - 5 - 1, left.size(), "one record per live item");
+        assertTrue(left.contains(1101L) && left.contains(1104L) && left.contains(1105L) && !left.contains(1102L),
+                "the run's other members stay in its rewritten value: " + left.subList(left.size() - 20, left.size()));
+    }
+
+    @Test
+    void whenTheNotesOverflowAPassReadsTheRecordsItMissedAndRemovesWhatAFullPassRemoves() {
+        System.setProperty("tetradb.feed.prunerNotes", "64");
+        CosmosContainer c = open("a");
+        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
+        CosmosContainer full = open("full");
+        System.clearProperty("tetradb.feed.prunerTrackedItems");
+        for (CosmosContainer x : List.of(c, full)) {
+            for (int i = 0; i < 300; i++) {
+                x.createItem(item("i" + i, "p" + (i % 7), 0));
+            }
+            for (int i = 0; i < 30; i++) {
+                x.upsertItem(item("i" + i, "p" + (i % 7), 1));
+            }
+        }
+        FeedPruner pruner = pruner(0);
+        assertEquals(30, pruner.pruneOnce());
+        assertTrue(pruner.recordsRead() >= 330, "64 notes at most: the records were read " + pruner.recordsRead());
+        long read = pruner.recordsRead();
+        for (CosmosContainer x : List.of(c, full)) {
+            for (int i = 0; i < 20; i++) {
+                x.upsertItem(item("i" + (100 + i), "p" + ((100 + i) % 7), 2));
+            }
+            x.deleteItem("i200", new PartitionKey("p" + (200 % 7)), null);
+        }
+        assertEquals(22, pruner.pruneOnce());
+        assertEquals(read, pruner.recordsRead(), "21 notes fit: none read");
+        assertEquals(52, pruner(1).pruneOnce());
+        assertEquals(records(1).firstEntry().getValue(), records(0).firstEntry().getValue(),
+                "the same records as the item-read path's");
+    }
+
+    @Test
+    void withARetentionHeldRecordsAreDecidedLaterWithoutBeingReadAgain() {
+        CosmosContainer c = open("a", Duration.ofMinutes(1));
+        for (int i = 0; i < 100; i++) {
+            c.createItem(item("i" + i, "p" + (i % 3), 0));
+        }
+        for (int i = 0; i < 40; i++) {
+            c.upsertItem(item("i" + i, "p" + (i % 3), 1));
+        }
+        c.deleteItem("i99", new PartitionKey("p0"), null);
+        FeedPruner pruner = pruner(0);
+        long now = System.currentTimeMillis();
+        assertEquals(0, pruner.pruneOnce(now), "all within the retention");
+        assertEquals(0, pruner.pruneOnce(now + 1000));
+        assertEquals(40 + 2, pruner.pruneOnce(now + 3 * 60_000), "40 replaced versions, i99's version and tombstone");
+        assertEquals(0, pruner.recordsRead(), "held in memory, not read again");
+        assertEquals(141, pruner.recordsTold());
+        assertEquals(99, records(0).firstEntry().getValue().size());
+    }
+
+    @Test
+    void aFillingQueueWakesTheBackgroundPrunerWithNothingToRemove() throws InterruptedException {
+        System.setProperty("tetradb.feed.pruneIntervalMillis", "3600000"); // it would not pass within the test
+        System.setProperty("tetradb.feed.prunerNotes", "200");
+        CosmosContainer c = open("a");
+        for (int i = 0; i < 150; i++) { // half of the queue is 100: past it, the writer wakes the pruner
+            c.createItem(item("i" + i, "p" + (i % 7), 0));
+        }
+        FeedPruner pruner = pruner(0);
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (pruner.recordsTold() < 100 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(pruner.recordsTold() >= 100, "the pruner took the notes: " + pruner.recordsTold());
+        assertEquals(0, pruner.recordsRead());
+    }
+
+    @Test
     void afterARestartTheFirstPassReadsTheWholeFeedOnceThenPassesAreIncrementalAgain() {
         CosmosContainer c = open("a");
         for (int i = 0; i < 200; i++) {
@@ -137,7 +251,8 @@ class FeedPrunerIncrementalTest {
         c.upsertItem(item("i2", "p2", 1));
         c.deleteItem("i3", new PartitionKey("p3"), null);
         assertEquals(3, pruner(0).pruneOnce(), "i2's first version, i3's version and its tombstone");
-        assertEquals(203, pruner(0).recordsRead(), "then only the new records");
+        assertEquals(201, pruner(0).recordsRead(), "then none: the new records were told");
+        assertEquals(2, pruner(0).recordsTold());
         assertEquals(200, pruner(0).itemReads());
         assertEquals(199, records(0).firstEntry().getValue().size());
     }

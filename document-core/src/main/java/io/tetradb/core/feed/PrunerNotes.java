@@ -1,0 +1,96 @@
+package io.tetradb.core.feed;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the commit path tells the {@link FeedPruner} about one container's new change records, so that a pass need not
+ * read them back: each applied transaction's records (without their images) are appended here before its feed ticket
+ * is released, that is before the stable position passes them. A pass that finds every record after its position here
+ * ({@link #take}) reads none of them from the store.
+ *
+ * <p>Bounded: past {@link #capacity} notes the queue is dropped, and the notes it held are lost; so are a transaction's
+ * whose apply failed (it may or may not have been written). Every record whose note is missing is numbered at or below
+ * {@link #coveredAfter}, and a pass whose position is below that reads the records from the store, as without notes.
+ * A restart starts with no notes (the first pass reads the whole feed anyway).
+ */
+final class PrunerNotes {
+    private final int capacity;
+    private final Runnable wakePruner;
+    /** Notes of applied records, in release order (numbers ascend within a transaction, not across them). */
+    private ArrayList<ChangeRecord> queue = new ArrayList<>();
+    /** Every applied record numbered above this has its note in the queue, or had it until a pass took it. */
+    private long coveredAfter;
+    private boolean wokeUp;
+
+    PrunerNotes(long coveredAfter, int capacity, Runnable wakePruner) {
+        this.coveredAfter = coveredAfter;
+        this.capacity = capacity;
+        this.wakePruner = wakePruner;
+    }
+
+    /** A transaction's records are applied: called before its ticket is released. */
+    synchronized void applied(List<ChangeRecord> notes) {
+        if (queue.size() + notes.size() > capacity) {
+            lost(notes.get(notes.size() - 1).seq());
+            return;
+        }
+        queue.addAll(notes);
+        if (!wokeUp && queue.size() >= capacity / 2) {
+            wokeUp = true; // half full: let the pruner take them before they are dropped
+            wakePruner.run();
+        }
+    }
+
+    /**
+     * The notes numbered up to {@code upTo} are lost (a failed apply's, or a full queue's): passes below it read the
+     * records instead.
+     */
+    synchronized void lost(long upTo) {
+        long highest = upTo;
+        for (ChangeRecord r : queue) {
+            highest = Math.max(highest, r.seq());
+        }
+        coveredAfter = Math.max(coveredAfter, highest);
+        queue = new ArrayList<>();
+        wokeUp = false;
+    }
+
+    /** Every record of the container ever applied was noted here (it was made in this run), none lost. */
+    synchronized boolean coversFromStart() {
+        return coveredAfter == 0;
+    }
+
+    /** Half full or more: worth a pass even when nothing was replaced or deleted. */
+    synchronized boolean pressing() {
+        return queue.size() >= capacity / 2 && capacity > 0;
+    }
+
+    synchronized int size() {
+        return queue.size();
+    }
+
+    /**
+     * The records numbered in {@code (after, upTo]} in sequence order, taken out of the queue (with any at or below
+     * {@code after}), or null when some of them may have no note: the caller reads them from the store.
+     * {@code upTo} must be stable (every record up to it released), so that all their notes are here.
+     */
+    synchronized List<ChangeRecord> take(long after, long upTo) {
+        if (after < coveredAfter) {
+            return null;
+        }
+        List<ChangeRecord> out = new ArrayList<>();
+        ArrayList<ChangeRecord> left = new ArrayList<>();
+        for (ChangeRecord r : queue) {
+            if (r.seq() > upTo) {
+                left.add(r);
+            } else if (r.seq() > after) {
+                out.add(r);
+            }
+        }
+        queue = left;
+        wokeUp = false;
+        out.sort((a, b) -> Long.compare(a.seq(), b.seq()));
+        return out;
+    }
+}
