@@ -63,14 +63,23 @@ final class IndexKeyOrder {
                 order[d++] = s;
             }
         }
-        Integer[] boxed = new Integer[distinct];
+        // the heads ascending as primitive longs (sign bit flipped: unsigned order), not a sort of boxed slots: the
+        // only other array type the write path gave TimSort, whose C2 code each change of type threw away (graph-load)
+        long[] ascending = new long[distinct];
         for (int i = 0; i < distinct; i++) {
-            boxed[i] = order[i];
+            ascending[i] = heads[order[i]] ^ Long.MIN_VALUE;
         }
-        Arrays.sort(boxed, (x, y) -> Long.compareUnsigned(heads[x], heads[y]));
+        Arrays.sort(ascending);
+        int[] slots = new int[distinct];
         int[] start = new int[capacity];
         int at = 0;
-        for (Integer s : boxed) {
+        for (int i = 0; i < distinct; i++) {
+            long h = ascending[i] ^ Long.MIN_VALUE;
+            int s = (int) mix(h) & (capacity - 1);
+            while (counts[s] == 0 || heads[s] != h) {
+                s = (s + 1) & (capacity - 1);
+            }
+            slots[i] = s;
             start[s] = at;
             at += counts[s];
         }
@@ -79,7 +88,7 @@ final class IndexKeyOrder {
         for (int i = 0; i < n; i++) {
             out[next[slotOf[i]]++] = in[i];
         }
-        for (Integer s : boxed) {
+        for (int s : slots) {
             if (counts[s] > 1) {
                 Arrays.sort(out, start[s], start[s] + counts[s], AFTER_HEAD);
             }
