@@ -191,7 +191,11 @@ public final class LoadProfileHarness {
                         if (initial) {
                             start.put(tid, cpu);
                         } else {
-                            names.computeIfAbsent(tid, k -> comm(t));
+                            // a thread just started still has the launcher's name ("java") until it names itself:
+                            // read it again then, or a new writer thread was counted as the caller (session 13)
+                            if ("java".equals(names.computeIfAbsent(tid, k -> comm(t)))) {
+                                names.put(tid, comm(t));
+                            }
                             last.computeIfAbsent(tid, k -> new long[1])[0] = cpu;
                         }
                     } catch (IOException | RuntimeException e) {
