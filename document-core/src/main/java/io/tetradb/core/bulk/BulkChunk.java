@@ -6,6 +6,8 @@ import io.tetradb.core.storage.WriteSet;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -50,55 +52,30 @@ public final class BulkChunk {
     /**
      * Adds a transaction's write set: puts only outside META (a bulk load creates; it deletes nothing there). Its
      * keys are sorted here, on the writer's thread, and copied into the chunk's slabs as one sorted run per space
-     * (graph-load: the write set's arrays die young; the commit merges the runs). Sorted by {@link KeyOrder}, as
-     * positions, outside the chunk's lock (session 13: no per-space lists of records, no TimSort over them).
+     * (graph-load: the write set's arrays die young; the commit merges the runs).
      */
     public void add(WriteSet ws, int items, Completion completion) {
-        List<WriteSet.Write> writes = ws.writes();
-        int[] counts = new int[SPACES.length];
+        Map<Space, List<WriteSet.Write>> mine = new EnumMap<>(Space.class);
         List<WriteSet.Write> metaWrites = new ArrayList<>();
-        for (WriteSet.Write w : writes) {
+        for (WriteSet.Write w : ws.writes()) {
             if (w.space() == Space.META) {
                 metaWrites.add(w);
             } else if (w.value() == null) {
                 completion.dropped();
                 throw new IllegalStateException("a bulk load only creates: a delete in " + w.space() + " is not ingested");
             } else {
-                counts[w.space().ordinal()]++;
+                mine.computeIfAbsent(w.space(), s -> new ArrayList<>()).add(w);
             }
         }
-        byte[][][] keys = new byte[SPACES.length][][];
-        byte[][][] values = new byte[SPACES.length][][];
-        int[] filled = new int[SPACES.length];
-        for (WriteSet.Write w : writes) {
-            int s = w.space().ordinal();
-            if (w.space() != Space.META) {
-                if (keys[s] == null) {
-                    keys[s] = new byte[counts[s]][];
-                    values[s] = new byte[counts[s]][];
-                }
-                keys[s][filled[s]] = w.key();
-                values[s][filled[s]++] = w.value();
-            }
-        }
-        int[][] order = new int[SPACES.length][];
-        for (int s = 0; s < SPACES.length; s++) {
-            if (keys[s] != null) {
-                order[s] = KeyOrder.of(keys[s]); // stable: of equal keys the later put stays later
-            }
-        }
+        mine.values().forEach(kvs -> kvs.sort(KEY_ORDER)); // stable: of equal keys the later put stays later
         synchronized (this) {
-            for (int s = 0; s < SPACES.length; s++) {
-                if (keys[s] == null) {
-                    continue;
-                }
-                int[] o = order[s];
-                long[] run = new long[o.length];
+            mine.forEach((space, kvs) -> {
+                long[] run = new long[kvs.size()];
                 for (int i = 0; i < run.length; i++) {
-                    run[i] = slabs.append(keys[s][o[i]], values[s][o[i]]);
+                    run[i] = slabs.append(kvs.get(i).key(), kvs.get(i).value());
                 }
-                puts.computeIfAbsent(SPACES[s], sp -> new SortedRuns(slabs)).add(run);
-            }
+                puts.computeIfAbsent(space, s -> new SortedRuns(slabs)).add(run);
+            });
             for (WriteSet.Write w : metaWrites) {
                 if (w.value() == null) {
                     meta.delete(w.space(), w.key());
@@ -110,8 +87,6 @@ public final class BulkChunk {
             elements += items;
         }
     }
-
-    private static final Space[] SPACES = Space.values();
 
     /** Items written into this chunk so far. */
     public synchronized long elements() {
@@ -159,4 +134,6 @@ public final class BulkChunk {
         meta = new WriteSet();
         slabs.reset();
     }
+
+    private static final Comparator<WriteSet.Write> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.key(), b.key());
 }

@@ -431,17 +431,12 @@ public final class GraphAdjacency {
         try {
             // typed values JSON would not give back (Int64, Float, dates, ...) are carried in TB1, whose first byte
             // (an object tag, 0x20/0x21) tells readers apart from JSON's '{'; plain JSON stays JSON
-            byte[] bytes = JsonFaithful.holds(props) ? json(props) : io.tetradb.core.item.BinaryItemWriter.encode(props);
+            byte[] bytes = JsonFaithful.holds(props) ? store.codec().mapper().writeValueAsBytes(props)
+                    : io.tetradb.core.item.BinaryItemWriter.encode(props);
             return bytes.length <= MAX_CARRIED_PROPERTY_BYTES ? bytes : null;
         } catch (JsonProcessingException | IllegalArgumentException e) {
             return null;
         }
-    }
-
-    /** JSON text: written directly where it is plain ({@link CarriedJson}, session 13), else by the mapper. */
-    private byte[] json(ObjectNode props) throws JsonProcessingException {
-        byte[] plain = CarriedJson.of(props);
-        return plain != null ? plain : store.codec().mapper().writeValueAsBytes(props);
     }
 
     /** Whether a tree reads back from its JSON text as the same nodes (Int32, Int64 beyond Int32, finite Double). */

@@ -63,23 +63,14 @@ final class IndexKeyOrder {
                 order[d++] = s;
             }
         }
-        // the heads ascending as primitive longs (sign bit flipped: unsigned order), not a sort of boxed slots: the
-        // only other array type the write path gave TimSort, whose C2 code each change of type threw away (graph-load)
-        long[] ascending = new long[distinct];
+        Integer[] boxed = new Integer[distinct];
         for (int i = 0; i < distinct; i++) {
-            ascending[i] = heads[order[i]] ^ Long.MIN_VALUE;
+            boxed[i] = order[i];
         }
-        Arrays.sort(ascending);
-        int[] slots = new int[distinct];
+        Arrays.sort(boxed, (x, y) -> Long.compareUnsigned(heads[x], heads[y]));
         int[] start = new int[capacity];
         int at = 0;
-        for (int i = 0; i < distinct; i++) {
-            long h = ascending[i] ^ Long.MIN_VALUE;
-            int s = (int) mix(h) & (capacity - 1);
-            while (counts[s] == 0 || heads[s] != h) {
-                s = (s + 1) & (capacity - 1);
-            }
-            slots[i] = s;
+        for (Integer s : boxed) {
             start[s] = at;
             at += counts[s];
         }
@@ -88,7 +79,7 @@ final class IndexKeyOrder {
         for (int i = 0; i < n; i++) {
             out[next[slotOf[i]]++] = in[i];
         }
-        for (int s : slots) {
+        for (Integer s : boxed) {
             if (counts[s] > 1) {
                 Arrays.sort(out, start[s], start[s] + counts[s], AFTER_HEAD);
             }
