@@ -90,14 +90,23 @@ final class FuzzRun {
     static List<FuzzTally> http(String face, InetSocketAddress target, Supplier<List<byte[]>> inputs,
                                 byte[] preamble, FuzzSettings settings, Runnable alive,
                                 javax.net.SocketFactory sockets) throws Exception {
+        return http(face, io.tetradb.testing.fuzz.EphemeralPortBudget.single(target), inputs, preamble, settings,
+                alive, sockets, () -> { });
+    }
+
+    /** As above, to the destinations {@code ports} rotates over; {@code onFirstHang} at each chunk's first hang. */
+    static List<FuzzTally> http(String face, io.tetradb.testing.fuzz.EphemeralPortBudget ports,
+                                Supplier<List<byte[]>> inputs, byte[] preamble, FuzzSettings settings,
+                                Runnable alive, javax.net.SocketFactory sockets, Runnable onFirstHang)
+            throws Exception {
         List<FuzzTally> tallies = new ArrayList<>();
         long deadline = System.nanoTime() + settings.budget().toNanos();
         for (long done = 0, chunk = 0; done < settings.inputs() && System.nanoTime() < deadline; chunk++) {
             long n = Math.min(CHUNK, settings.inputs() - done);
             FuzzSettings part = new FuzzSettings(n, settings.seed() * 1000 + chunk,
                     Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            FuzzTally tally = HttpFuzzer.run(face, target, preamble, inputs.get(), part, alive, HTTP_THREADS,
-                    sockets);
+            FuzzTally tally = HttpFuzzer.run(face, ports, preamble, inputs.get(), part, alive, HTTP_THREADS,
+                    sockets, onFirstHang);
             tallies.add(tally);
             done += tally.inputs();
         }
