@@ -121,6 +121,23 @@ class SecuredProcessFuzzTest {
                 .adminAuthorization(AuthHttpInputs.basic("admin", COSMOS_KEY).substring("Authorization: ".length()));
     }
 
+    /** How often a real client with credentials was served during the current test's fuzz (every 500 inputs). */
+    private static final java.util.concurrent.atomic.AtomicLong SERVED = new java.util.concurrent.atomic.AtomicLong();
+
+    private static Runnable served(Runnable realClient) {
+        SERVED.set(0);
+        return () -> {
+            realClient.run();
+            SERVED.incrementAndGet();
+        };
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void printServed(org.junit.jupiter.api.TestInfo test) {
+        System.out.printf("FUZZ-PROCESS %s real client with credentials served %d times%n",
+                test.getTestMethod().map(java.lang.reflect.Method::getName).orElse("?"), SERVED.get());
+    }
+
     @AfterAll
     static void stop() throws Exception {
         if (server != null) {
@@ -141,8 +158,8 @@ class SecuredProcessFuzzTest {
                 canary.insertOne(new Document("_id", i).append("v", "canary-" + i));
             }
             List<Document> before = canary.find().into(new ArrayList<>());
-            Runnable alive = () -> assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1))
-                    .get("ok", Number.class).intValue(), "the MongoDB driver with credentials is still served");
+            Runnable alive = served(() -> assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping",
+                    1)).get("ok", Number.class).intValue(), "the MongoDB driver with credentials is still served"));
             MongoAuthInputs auth = new MongoAuthInputs(USER, PASSWORD);
             InetSocketAddress target = target("mongo");
             assertTrue(auth.logsIn(target), "the fuzz's own SCRAM conversation with the right proof logs in, so the "
@@ -186,7 +203,7 @@ class SecuredProcessFuzzTest {
         }
         List<String> before = ProcessFuzzTest.rows(canary);
         TableClient fuzz = service.getTableClient("fuzz");
-        Runnable alive = () -> fuzz.upsertEntity(new TableEntity("alive", "1").addProperty("ok", true));
+        Runnable alive = served(() -> fuzz.upsertEntity(new TableEntity("alive", "1").addProperty("ok", true)));
         java.util.function.Supplier<List<byte[]>> inputs = () -> AuthHttpInputs.tables(ACCOUNT, TABLE_KEY1,
                 TABLE_KEY2, List.of(
                         service.generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now()
@@ -227,9 +244,9 @@ class SecuredProcessFuzzTest {
                         .block().getProperties().getToken();
             }
             List<String> before = ProcessFuzzTest.items(canary);
-            Runnable alive = () -> assertTrue(List.of(200, 201).contains(sdk.getDatabase("cosmosfuzz")
+            Runnable alive = served(() -> assertTrue(List.of(200, 201).contains(sdk.getDatabase("cosmosfuzz")
                     .getContainer("c").upsertItem(Map.of("id", "alive", "pk", "a")).getStatusCode()),
-                    "azure-cosmos with the key is still served");
+                    "azure-cosmos with the key is still served"));
             FuzzRun.measure(server, settings, "cosmos-secured", () -> httpParts("cosmos", "cosmos",
                     () -> AuthHttpInputs.cosmos(COSMOS_KEY, READ_ONLY_KEY, token, "/dbs/cosmosfuzz/colls/c/docs/d1"),
                     alive, true));
@@ -262,7 +279,7 @@ class SecuredProcessFuzzTest {
             }
             String canaryQuery = "g.V().hasLabel('canary').order().by(T.id).valueMap(true).toList().toString()";
             List<Object> before = submit.apply(canaryQuery);
-            Runnable alive = () -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size());
+            Runnable alive = served(() -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size()));
             InetSocketAddress target = target("gremlin");
             List<byte[]> frames = GremlinAuthInputs.frames(USER, PASSWORD, COSMOS_KEY);
             FuzzRun.measure(server, settings, "gremlin-secured", () -> {
@@ -309,7 +326,8 @@ class SecuredProcessFuzzTest {
             }
         };
         String key = AuthHttpInputs.basic("admin", COSMOS_KEY).substring("Authorization: ".length());
-        Runnable alive = () -> assertEquals(200, health.apply(key), "the admin port with the key is still served");
+        Runnable alive = served(() -> assertEquals(200, health.apply(key),
+                "the admin port with the key is still served"));
         FuzzRun.measure(server, settings, "admin-secured", () -> httpParts("admin", "admin",
                 () -> AuthHttpInputs.admin(COSMOS_KEY, READ_ONLY_KEY), alive, false));
         alive.run();
