@@ -76,6 +76,12 @@ final class FuzzRun {
     /** The classes whose live bytes grew most over the run (long form): where a growing live heap went. */
     private static void printGrowth(String face, java.util.Map<String, long[]> before,
                                     java.util.Map<String, long[]> after) {
+        // the histogram's own total (its full GC and count in one safepoint): the live heap without what the server
+        // allocates between GC.run and GC.heap_info, two jcmd calls apart
+        long totalBefore = before.values().stream().mapToLong(v -> v[1]).sum();
+        long totalAfter = after.values().stream().mapToLong(v -> v[1]).sum();
+        System.out.printf("FUZZ-PROCESS %s histogram-total %d KB -> %d KB (%+d KB)%n", face, totalBefore >> 10,
+                totalAfter >> 10, (totalAfter - totalBefore) >> 10);
         after.entrySet().stream()
                 .map(e -> java.util.Map.entry(e.getKey(), new long[] {
                         e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
