@@ -64,8 +64,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 19's fuzz with credentials and TLS: {@code tetradb start} as its own process ({@link ServerProcess}) with
  * credentials on every face ({@code tetradb.yaml}: a Cosmos key pair, a Tables account with two keys, Gremlin
- * authentication; a Mongo user made first) and bound to this machine's non-loopback address, as a server beyond
- * loopback must be — so the admin routes need the Cosmos key too. Each face is fuzzed in four parts: its inputs with
+ * authentication; a Mongo user made first) and bound beyond loopback ({@code 0.0.0.0}), as a server beyond loopback
+ * must be — so the admin routes need the Cosmos key too. The real clients and the kept connections come in through
+ * this machine's non-loopback address; the one-input connections rotate over it and 127.0.0.1 … 127.0.0.7
+ * ({@link EphemeralPortBudget}), so that their TIME_WAITs do not exhaust the client's ports. Each face is fuzzed in four parts: its inputs with
  * the authentication handshakes a client may mangle ({@link MongoAuthInputs}, {@link GremlinAuthInputs},
  * {@link AuthHttpInputs}) over plain TCP, the same inside TLS, TLS garbage as a connection's first bytes
  * ({@link TlsFuzzInputs#handshakes()}), and mangled records after a complete handshake ({@link TlsRecordFuzzer}).
