@@ -33,6 +33,11 @@ final class HangDump {
             System.out.printf("FUZZ-HANG %s at %s: dump %d not printed (limit %d)%n", part, Instant.now(), n, LIMIT);
             return;
         }
+        System.out.print(dump(server, part));
+    }
+
+    /** The dump's text (takes 2 s: the second reading of load, pressure and CPU). */
+    static String dump(ServerProcess server, String part) {
         StringBuilder b = new StringBuilder();
         b.append(String.format("FUZZ-HANG %s at %s: an input passed the bound; load %s; %s; server %s%n", part,
                 Instant.now(), read("/proc/loadavg"), pressure(), cpu(server)));
@@ -52,7 +57,7 @@ final class HangDump {
         }
         b.append(String.format("FUZZ-HANG %s 2 s later: load %s; %s; server %s%n", part, read("/proc/loadavg"),
                 pressure(), cpu(server)));
-        System.out.print(b);
+        return b.toString();
     }
 
     /** {@code some avg10=…} of the machine's CPU pressure: the share of time runnable tasks waited for a CPU. */
