@@ -54,7 +54,20 @@ public final class HttpFuzzer {
     public static FuzzTally run(String face, InetSocketAddress target, byte[] preamble, List<byte[]> seeds,
                                 FuzzSettings settings, Runnable realClient, int threads,
                                 javax.net.SocketFactory sockets) throws Exception {
+        return run(face, EphemeralPortBudget.single(target), preamble, seeds, settings, realClient, threads, sockets,
+                () -> { });
+    }
+
+    /**
+     * As above, each connection to the destination {@code ports} gives (a long run spreads them over several
+     * addresses of the server's port, {@link EphemeralPortBudget}); {@code onFirstHang} runs once, at the first input
+     * that passes the bound, before it is counted (a thread dump of the server while it is still stalled).
+     */
+    public static FuzzTally run(String face, EphemeralPortBudget ports, byte[] preamble, List<byte[]> seeds,
+                                FuzzSettings settings, Runnable realClient, int threads,
+                                javax.net.SocketFactory sockets, Runnable onFirstHang) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
+        java.util.concurrent.atomic.AtomicBoolean hung = new java.util.concurrent.atomic.AtomicBoolean();
         AtomicLong sent = new AtomicLong();
         PathTimes times = new PathTimes();
         long deadline = System.nanoTime() + settings.budget().toNanos();
@@ -77,8 +90,15 @@ public final class HttpFuzzer {
                         }
                         long began = System.nanoTime();
                         LAST_PATH.set(Path.CONNECT_OR_HANDSHAKE_REFUSED);
+                        InetSocketAddress target = ports.next();
                         Outcome outcome = send(sockets, target, preamble, input);
                         times.add(LAST_PATH.get(), System.nanoTime() - began);
+                        if (LAST_PATH.get() == Path.AFTER_HALF_CLOSE) {
+                            ports.held(target); // the client's FIN went first: its end is in TIME_WAIT
+                        }
+                        if (outcome == Outcome.HUNG && hung.compareAndSet(false, true)) {
+                            onFirstHang.run();
+                        }
                         if (HALF_CLOSED_AT.get() != 0) {
                             times.afterHalfClose(System.nanoTime() - HALF_CLOSED_AT.get());
                             HALF_CLOSED_AT.set(0L);
@@ -106,7 +126,8 @@ public final class HttpFuzzer {
         }
         realClient.run();
         tally.report();
-        System.out.println("HTTP-FUZZ " + face + " seed=" + settings.seed() + " paths:" + times.summary());
+        System.out.println("HTTP-FUZZ " + face + " seed=" + settings.seed() + " paths:" + times.summary() + " ports: "
+                + ports.summary());
         return tally;
     }
 
@@ -163,7 +184,9 @@ public final class HttpFuzzer {
     private static Outcome send(javax.net.SocketFactory sockets, InetSocketAddress target, byte[] preamble,
                                 byte[] input) throws IOException {
         try (Socket s = sockets.createSocket()) {
-            s.setSoLinger(true, 0); // no TIME_WAIT: the long form opens hundreds of thousands of connections
+            // the client's close is an RST, so no TIME_WAIT — except after a half-close, when the server's FIN has
+            // already put the client's end in TIME_WAIT (EphemeralPortBudget spreads those over destinations)
+            s.setSoLinger(true, 0);
             s.connect(target, BOUND_MILLIS);
             try {
                 if (preamble != null && !exchangePreamble(s, preamble)) {

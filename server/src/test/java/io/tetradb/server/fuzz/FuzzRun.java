@@ -76,6 +76,12 @@ final class FuzzRun {
     /** The classes whose live bytes grew most over the run (long form): where a growing live heap went. */
     private static void printGrowth(String face, java.util.Map<String, long[]> before,
                                     java.util.Map<String, long[]> after) {
+        // the histogram's own total (its full GC and count in one safepoint): the live heap without what the server
+        // allocates between GC.run and GC.heap_info, two jcmd calls apart
+        long totalBefore = before.values().stream().mapToLong(v -> v[1]).sum();
+        long totalAfter = after.values().stream().mapToLong(v -> v[1]).sum();
+        System.out.printf("FUZZ-PROCESS %s histogram-total %d KB -> %d KB (%+d KB)%n", face, totalBefore >> 10,
+                totalAfter >> 10, (totalAfter - totalBefore) >> 10);
         after.entrySet().stream()
                 .map(e -> java.util.Map.entry(e.getKey(), new long[] {
                         e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
@@ -90,14 +96,23 @@ final class FuzzRun {
     static List<FuzzTally> http(String face, InetSocketAddress target, Supplier<List<byte[]>> inputs,
                                 byte[] preamble, FuzzSettings settings, Runnable alive,
                                 javax.net.SocketFactory sockets) throws Exception {
+        return http(face, io.tetradb.testing.fuzz.EphemeralPortBudget.single(target), inputs, preamble, settings,
+                alive, sockets, () -> { });
+    }
+
+    /** As above, to the destinations {@code ports} rotates over; {@code onFirstHang} at each chunk's first hang. */
+    static List<FuzzTally> http(String face, io.tetradb.testing.fuzz.EphemeralPortBudget ports,
+                                Supplier<List<byte[]>> inputs, byte[] preamble, FuzzSettings settings,
+                                Runnable alive, javax.net.SocketFactory sockets, Runnable onFirstHang)
+            throws Exception {
         List<FuzzTally> tallies = new ArrayList<>();
         long deadline = System.nanoTime() + settings.budget().toNanos();
         for (long done = 0, chunk = 0; done < settings.inputs() && System.nanoTime() < deadline; chunk++) {
             long n = Math.min(CHUNK, settings.inputs() - done);
             FuzzSettings part = new FuzzSettings(n, settings.seed() * 1000 + chunk,
                     Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            FuzzTally tally = HttpFuzzer.run(face, target, preamble, inputs.get(), part, alive, HTTP_THREADS,
-                    sockets);
+            FuzzTally tally = HttpFuzzer.run(face, ports, preamble, inputs.get(), part, alive, HTTP_THREADS,
+                    sockets, onFirstHang);
             tallies.add(tally);
             done += tally.inputs();
         }

@@ -27,6 +27,7 @@ import com.mongodb.client.MongoCollection;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.config.BindBeyondLoopbackTest;
+import io.tetradb.testing.fuzz.EphemeralPortBudget;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
 import io.tetradb.testing.fuzz.HttpFuzzer;
@@ -63,8 +64,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Issue 19's fuzz with credentials and TLS: {@code tetradb start} as its own process ({@link ServerProcess}) with
  * credentials on every face ({@code tetradb.yaml}: a Cosmos key pair, a Tables account with two keys, Gremlin
- * authentication; a Mongo user made first) and bound to this machine's non-loopback address, as a server beyond
- * loopback must be — so the admin routes need the Cosmos key too. Each face is fuzzed in four parts: its inputs with
+ * authentication; a Mongo user made first) and bound beyond loopback ({@code 0.0.0.0}), as a server beyond loopback
+ * must be — so the admin routes need the Cosmos key too. The real clients and the kept connections come in through
+ * this machine's non-loopback address; the one-input connections rotate over it and 127.0.0.1 … 127.0.0.7
+ * ({@link EphemeralPortBudget}), so that their TIME_WAITs do not exhaust the client's ports. Each face is fuzzed in four parts: its inputs with
  * the authentication handshakes a client may mangle ({@link MongoAuthInputs}, {@link GremlinAuthInputs},
  * {@link AuthHttpInputs}) over plain TCP, the same inside TLS, TLS garbage as a connection's first bytes
  * ({@link TlsFuzzInputs#handshakes()}), and mangled records after a complete handshake ({@link TlsRecordFuzzer}).
@@ -113,9 +116,28 @@ class SecuredProcessFuzzTest {
         Files.setPosixFilePermissions(config, PosixFilePermissions.fromString("rw-------"));
         InetAddress address = BindBeyondLoopbackTest.nonLoopbackAddress();
         host = address.getHostAddress();
+        // every address, so that the fuzz's connections can go to several (EphemeralPortBudget); the real clients
+        // use this machine's non-loopback address
         server = ServerProcess.start(data, System.getProperty("tetradb.fuzz.memory", "1g"), true,
-                List.of("--config", config.toString(), "--bind", host))
+                List.of("--config", config.toString(), "--bind", "0.0.0.0"))
                 .adminAuthorization(AuthHttpInputs.basic("admin", COSMOS_KEY).substring("Authorization: ".length()));
+    }
+
+    /** How often a real client with credentials was served during the current test's fuzz (every 500 inputs). */
+    private static final java.util.concurrent.atomic.AtomicLong SERVED = new java.util.concurrent.atomic.AtomicLong();
+
+    private static Runnable served(Runnable realClient) {
+        SERVED.set(0);
+        return () -> {
+            realClient.run();
+            SERVED.incrementAndGet();
+        };
+    }
+
+    @org.junit.jupiter.api.AfterEach
+    void printServed(org.junit.jupiter.api.TestInfo test) {
+        System.out.printf("FUZZ-PROCESS %s real client with credentials served %d times%n",
+                test.getTestMethod().map(java.lang.reflect.Method::getName).orElse("?"), SERVED.get());
     }
 
     @AfterAll
@@ -138,20 +160,21 @@ class SecuredProcessFuzzTest {
                 canary.insertOne(new Document("_id", i).append("v", "canary-" + i));
             }
             List<Document> before = canary.find().into(new ArrayList<>());
-            Runnable alive = () -> assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping", 1))
-                    .get("ok", Number.class).intValue(), "the MongoDB driver with credentials is still served");
+            Runnable alive = served(() -> assertEquals(1, client.getDatabase("admin").runCommand(new Document("ping",
+                    1)).get("ok", Number.class).intValue(), "the MongoDB driver with credentials is still served"));
             MongoAuthInputs auth = new MongoAuthInputs(USER, PASSWORD);
-            InetSocketAddress target = server.address("mongo");
+            InetSocketAddress target = target("mongo");
             assertTrue(auth.logsIn(target), "the fuzz's own SCRAM conversation with the right proof logs in, so the "
                     + "inputs after it on its connection run authenticated");
             FuzzRun.measure(server, settings, "mongo-secured", () -> {
                 List<FuzzTally> tallies = new ArrayList<>();
                 MongoWireFuzzer plain = new MongoWireFuzzer(auth);
+                plain.onFirstHang(HangDump.of(server, "mongo"));
                 tallies.add(plain.fuzzAll(target, plain.seeds(), part(0.45, 0.45), STREAM_THREADS, alive));
                 MongoWireFuzzer tls = new MongoWireFuzzer(auth);
-                tls.over(TlsFuzzInputs.sockets());
+                tls.over(TlsFuzzInputs.sockets()).onFirstHang(HangDump.of(server, "mongo-tls"));
                 tallies.add(tls.fuzzAll(target, tls.seeds(), part(0.45, 0.45), STREAM_THREADS, alive));
-                tallies.addAll(tlsGarbage("mongo", target, alive));
+                tallies.addAll(tlsGarbage("mongo", "mongo", alive));
                 return tallies;
             });
             assertEquals(before, canary.find().into(new ArrayList<>()), "the canary data is unchanged");
@@ -182,7 +205,7 @@ class SecuredProcessFuzzTest {
         }
         List<String> before = ProcessFuzzTest.rows(canary);
         TableClient fuzz = service.getTableClient("fuzz");
-        Runnable alive = () -> fuzz.upsertEntity(new TableEntity("alive", "1").addProperty("ok", true));
+        Runnable alive = served(() -> fuzz.upsertEntity(new TableEntity("alive", "1").addProperty("ok", true)));
         java.util.function.Supplier<List<byte[]>> inputs = () -> AuthHttpInputs.tables(ACCOUNT, TABLE_KEY1,
                 TABLE_KEY2, List.of(
                         service.generateAccountSas(new TableAccountSasSignatureValues(OffsetDateTime.now()
@@ -190,8 +213,7 @@ class SecuredProcessFuzzTest {
                                 TableAccountSasService.parse("t"), TableAccountSasResourceType.parse("sco"))),
                         "/" + ACCOUNT + "/fuzz()?" + fuzz.generateSas(new TableSasSignatureValues(
                                 OffsetDateTime.now().plusHours(2), TableSasPermission.parse("raud")))));
-        InetSocketAddress target = server.address("table");
-        FuzzRun.measure(server, settings, "tables-secured", () -> httpParts("tables", target, inputs, alive, true));
+        FuzzRun.measure(server, settings, "tables-secured", () -> httpParts("tables", "table", inputs, alive, true));
         assertEquals(before, ProcessFuzzTest.rows(canary), "the canary data is unchanged");
         alive.run();
         TableServiceException refused = assertThrows(TableServiceException.class, () -> new TableServiceClientBuilder()
@@ -224,11 +246,10 @@ class SecuredProcessFuzzTest {
                         .block().getProperties().getToken();
             }
             List<String> before = ProcessFuzzTest.items(canary);
-            Runnable alive = () -> assertTrue(List.of(200, 201).contains(sdk.getDatabase("cosmosfuzz")
+            Runnable alive = served(() -> assertTrue(List.of(200, 201).contains(sdk.getDatabase("cosmosfuzz")
                     .getContainer("c").upsertItem(Map.of("id", "alive", "pk", "a")).getStatusCode()),
-                    "azure-cosmos with the key is still served");
-            InetSocketAddress target = server.address("cosmos");
-            FuzzRun.measure(server, settings, "cosmos-secured", () -> httpParts("cosmos", target,
+                    "azure-cosmos with the key is still served"));
+            FuzzRun.measure(server, settings, "cosmos-secured", () -> httpParts("cosmos", "cosmos",
                     () -> AuthHttpInputs.cosmos(COSMOS_KEY, READ_ONLY_KEY, token, "/dbs/cosmosfuzz/colls/c/docs/d1"),
                     alive, true));
             assertEquals(before, ProcessFuzzTest.items(canary), "the canary data is unchanged");
@@ -260,16 +281,19 @@ class SecuredProcessFuzzTest {
             }
             String canaryQuery = "g.V().hasLabel('canary').order().by(T.id).valueMap(true).toList().toString()";
             List<Object> before = submit.apply(canaryQuery);
-            Runnable alive = () -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size());
-            InetSocketAddress target = server.address("gremlin");
+            Runnable alive = served(() -> assertEquals(1, submit.apply("g.V('canary0').count().next()").size()));
+            InetSocketAddress target = target("gremlin");
             List<byte[]> frames = GremlinAuthInputs.frames(USER, PASSWORD, COSMOS_KEY);
             FuzzRun.measure(server, settings, "gremlin-secured", () -> {
-                List<FuzzTally> tallies = new ArrayList<>(FuzzRun.http("gremlin-upgrade", target,
-                        () -> upgrades(), null, part(0.1, 0.2), alive, javax.net.SocketFactory.getDefault()));
-                tallies.add(new WebSocketFrameFuzzer().fuzzAll(target, frames, part(0.4, 0.3), FRAME_THREADS, alive));
-                tallies.add(new WebSocketFrameFuzzer().over(TlsFuzzInputs.sockets()).fuzzAll(target, frames,
-                        part(0.4, 0.3), FRAME_THREADS, alive));
-                tallies.addAll(tlsGarbage("gremlin", target, alive));
+                List<FuzzTally> tallies = new ArrayList<>(FuzzRun.http("gremlin-upgrade", ports("gremlin"),
+                        () -> upgrades(), null, part(0.1, 0.2), alive, javax.net.SocketFactory.getDefault(),
+                        HangDump.of(server, "gremlin-upgrade")));
+                tallies.add(new WebSocketFrameFuzzer().onFirstHang(HangDump.of(server, "gremlin-frames"))
+                        .fuzzAll(target, frames, part(0.4, 0.3), FRAME_THREADS, alive));
+                tallies.add(new WebSocketFrameFuzzer().over(TlsFuzzInputs.sockets())
+                        .onFirstHang(HangDump.of(server, "gremlin-frames-tls"))
+                        .fuzzAll(target, frames, part(0.4, 0.3), FRAME_THREADS, alive));
+                tallies.addAll(tlsGarbage("gremlin", "gremlin", alive));
                 return tallies;
             });
             assertEquals(before, submit.apply(canaryQuery), "the canary vertices are unchanged");
@@ -304,9 +328,9 @@ class SecuredProcessFuzzTest {
             }
         };
         String key = AuthHttpInputs.basic("admin", COSMOS_KEY).substring("Authorization: ".length());
-        Runnable alive = () -> assertEquals(200, health.apply(key), "the admin port with the key is still served");
-        InetSocketAddress target = server.address("admin");
-        FuzzRun.measure(server, settings, "admin-secured", () -> httpParts("admin", target,
+        Runnable alive = served(() -> assertEquals(200, health.apply(key),
+                "the admin port with the key is still served"));
+        FuzzRun.measure(server, settings, "admin-secured", () -> httpParts("admin", "admin",
                 () -> AuthHttpInputs.admin(COSMOS_KEY, READ_ONLY_KEY), alive, false));
         alive.run();
         assertEquals(401, health.apply(null), "without the key: still 401");
@@ -318,29 +342,61 @@ class SecuredProcessFuzzTest {
      * The HTTP parts: the face's inputs over plain TCP, the same inside TLS (when the port serves TLS), TLS garbage
      * as the first bytes, and mangled records after a handshake (when the port serves TLS).
      */
-    private static List<FuzzTally> httpParts(String face, InetSocketAddress target,
+    private static List<FuzzTally> httpParts(String face, String port,
                                              java.util.function.Supplier<List<byte[]>> inputs, Runnable alive,
                                              boolean servesTls) throws Exception {
-        List<FuzzTally> tallies = new ArrayList<>(FuzzRun.http(face, target, inputs, null,
-                servesTls ? part(0.75, 0.5) : part(0.95, 0.9), alive, javax.net.SocketFactory.getDefault()));
+        List<FuzzTally> tallies = new ArrayList<>(FuzzRun.http(face, ports(port), inputs, null,
+                servesTls ? part(0.75, 0.5) : part(0.95, 0.9), alive, javax.net.SocketFactory.getDefault(),
+                HangDump.of(server, face)));
         if (servesTls) {
-            tallies.addAll(FuzzRun.http(face + "-tls", target, inputs, null, part(0.15, 0.3), alive,
-                    TlsFuzzInputs.sockets()));
-            tallies.addAll(tlsGarbage(face, target, alive));
+            tallies.addAll(FuzzRun.http(face + "-tls", ports(port), inputs, null, part(0.15, 0.3), alive,
+                    TlsFuzzInputs.sockets(), HangDump.of(server, face + "-tls")));
+            tallies.addAll(tlsGarbage(face, port, alive));
         } else {
-            tallies.add(HttpFuzzer.run(face + "-tls-handshakes", target, null, TlsFuzzInputs.handshakes(),
-                    part(0.05, 0.1), alive, FuzzRun.HTTP_THREADS));
+            tallies.add(HttpFuzzer.run(face + "-tls-handshakes", ports(port), null, TlsFuzzInputs.handshakes(),
+                    part(0.05, 0.1), alive, FuzzRun.HTTP_THREADS, javax.net.SocketFactory.getDefault(),
+                    HangDump.of(server, face + "-tls-handshakes")));
         }
         return tallies;
     }
 
     /** TLS garbage as a connection's first bytes (5% of the inputs), mangled records after a handshake (5%). */
-    private static List<FuzzTally> tlsGarbage(String face, InetSocketAddress target, Runnable alive)
-            throws Exception {
+    private static List<FuzzTally> tlsGarbage(String face, String port, Runnable alive) throws Exception {
         return List.of(
-                HttpFuzzer.run(face + "-tls-handshakes", target, null, TlsFuzzInputs.handshakes(), part(0.05, 0.1),
-                        alive, FuzzRun.HTTP_THREADS),
-                TlsRecordFuzzer.run(face, target, part(0.05, 0.1), TLS_RECORD_THREADS, alive));
+                HttpFuzzer.run(face + "-tls-handshakes", ports(port), null, TlsFuzzInputs.handshakes(),
+                        part(0.05, 0.1), alive, FuzzRun.HTTP_THREADS, javax.net.SocketFactory.getDefault(),
+                        HangDump.of(server, face + "-tls-handshakes")),
+                TlsRecordFuzzer.run(face, ports(port), part(0.05, 0.1), TLS_RECORD_THREADS, alive,
+                        HangDump.of(server, face + "-tls-records")));
+    }
+
+    /**
+     * {@code -Dtetradb.fuzz.destinations=N} (8 by default; 1 = this machine's address only, as before): the
+     * addresses the fuzz's one-input connections rotate over — this machine's non-loopback address, then
+     * 127.0.0.1, 127.0.0.2, … (all of 127/8 is this host's; the server listens on 0.0.0.0).
+     */
+    private static final int DESTINATIONS = Integer.getInteger("tetradb.fuzz.destinations", 8);
+    private static final Map<String, EphemeralPortBudget> PORTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** One budget per face's port for the whole run: the ports a part held are still held in the next part. */
+    private static EphemeralPortBudget ports(String face) {
+        return PORTS.computeIfAbsent(face, f -> {
+            List<InetAddress> addresses = new ArrayList<>();
+            try {
+                addresses.add(InetAddress.getByName(host));
+                for (int i = 1; i < DESTINATIONS; i++) {
+                    addresses.add(InetAddress.getByAddress(new byte[] {127, 0, 0, (byte) i}));
+                }
+            } catch (java.net.UnknownHostException e) {
+                throw new IllegalStateException(e);
+            }
+            return new EphemeralPortBudget(addresses, server.port(f));
+        });
+    }
+
+    /** This face's port on this machine's non-loopback address (the real clients' way in). */
+    private static InetSocketAddress target(String face) {
+        return new InetSocketAddress(host, server.port(face));
     }
 
     /** A share of the run's inputs and of its time bound (seed as given: each part draws its own inputs). */

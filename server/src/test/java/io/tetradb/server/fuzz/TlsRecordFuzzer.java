@@ -1,6 +1,7 @@
 package io.tetradb.server.fuzz;
 
 import io.tetradb.testing.fuzz.ByteMutator;
+import io.tetradb.testing.fuzz.EphemeralPortBudget;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
 
@@ -32,6 +33,16 @@ final class TlsRecordFuzzer {
 
     static FuzzTally run(String face, InetSocketAddress target, FuzzSettings settings, int threads,
                          Runnable realClient) throws Exception {
+        return run(face, EphemeralPortBudget.single(target), settings, threads, realClient, () -> { });
+    }
+
+    /**
+     * As above, to the destinations {@code ports} rotates over (every input half-closes, so each may hold its port a
+     * minute); {@code onFirstHang} runs once, at the first hang, before it is counted.
+     */
+    static FuzzTally run(String face, EphemeralPortBudget ports, FuzzSettings settings, int threads,
+                         Runnable realClient, Runnable onFirstHang) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean hung = new java.util.concurrent.atomic.AtomicBoolean();
         List<byte[]> seeds = TlsFuzzInputs.recordsAfterHandshake();
         FuzzTally tally = new FuzzTally(face + "-tls-records", settings.seed());
         AtomicLong sent = new AtomicLong();
@@ -53,7 +64,15 @@ final class TlsRecordFuzzer {
                         synchronized (tally) {
                             tally.input();
                         }
+                        InetSocketAddress target = ports.next();
                         PingedConnectionFuzzer.Outcome outcome = send(target, input);
+                        if (HALF_CLOSED.get()) {
+                            ports.held(target);
+                            HALF_CLOSED.set(false);
+                        }
+                        if (outcome == PingedConnectionFuzzer.Outcome.HUNG && hung.compareAndSet(false, true)) {
+                            onFirstHang.run();
+                        }
                         synchronized (tally) {
                             switch (outcome) {
                                 case ANSWERED -> tally.answered();
@@ -77,8 +96,12 @@ final class TlsRecordFuzzer {
         }
         realClient.run();
         tally.report();
+        System.out.println("TLS-RECORD-FUZZ " + face + " seed=" + settings.seed() + " ports: " + ports.summary());
         return tally;
     }
+
+    /** Whether this thread's last input half-closed its connection (then its end may sit in TIME_WAIT). */
+    private static final ThreadLocal<Boolean> HALF_CLOSED = ThreadLocal.withInitial(() -> false);
 
     private static PingedConnectionFuzzer.Outcome send(InetSocketAddress target, byte[] input) throws IOException {
         try (Socket plain = new Socket()) {
@@ -98,6 +121,7 @@ final class TlsRecordFuzzer {
                 plain.getOutputStream().write(input);
                 plain.getOutputStream().flush();
                 plain.shutdownOutput();
+                HALF_CLOSED.set(true);
             } catch (IOException e) {
                 return PingedConnectionFuzzer.Outcome.CLOSED;
             }
