@@ -503,14 +503,6 @@ public final class GraphStore {
         return out;
     }
 
-    /**
-     * graph-trav (issue 18): {@link #readFields} caches what it reads, as a lazily decoded whole item;
-     * {@code -Dtetradb.graph.cachePartialReads=false} decodes only the asked fields and caches nothing, as before
-     * (for A/B runs).
-     */
-    private static final boolean CACHE_PARTIAL_READS =
-            !"false".equals(System.getProperty("tetradb.graph.cachePartialReads"));
-
     /** Whether the exact item cache holds the item at (pk, id) current now with its values of {@code keys} (for tests). */
     public boolean keepsValues(Object pk, String id, String... keys) {
         ItemCache.Entry e = cache.get(pk, id);
@@ -602,7 +594,7 @@ public final class GraphStore {
                 out.set(i, item);
             } else if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
                 out.set(i, strip(store.codec().parse(stored, ObjectNode.class)));
-            } else if (CACHE_PARTIAL_READS && cache.enabled()) {
+            } else if (cache.enabled()) {
                 // the whole item as a tree decoded when first touched: the asked fields cost what a partial decode
                 // costs, and the next traversal reaching this vertex finds it in the exact cache
                 ObjectNode item = strip(io.tetradb.core.item.StoredItems.parseLazily(stored));
