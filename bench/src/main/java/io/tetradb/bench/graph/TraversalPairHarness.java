@@ -32,6 +32,11 @@ import java.util.Map;
  * (arguments: seconds per traversal and round, rounds, names; no name: all of {@link AirRoutesTraversals#ALL}).
  */
 public final class TraversalPairHarness {
+    /** The warm-up per traversal and round (default: a fifth of the measured seconds). */
+    private static final double WARM_SECONDS = Double.parseDouble(System.getProperty("pair.warmSeconds", "-1"));
+    /** At most this many measured runs per traversal and round (the benchmark's quick mode stops at 101). */
+    private static final int MAX_RUNS = Integer.getInteger("pair.maxRuns", Integer.MAX_VALUE);
+
     private TraversalPairHarness() {
     }
 
@@ -63,7 +68,7 @@ public final class TraversalPairHarness {
                     if (!want.equals(got)) {
                         throw new IllegalStateException(name + ": results differ from TinkerGraph's");
                     }
-                    long warmEnd = System.nanoTime() + (long) (seconds * 0.2e9);
+                    long warmEnd = System.nanoTime() + (long) (WARM_SECONDS < 0 ? seconds * 0.2e9 : WARM_SECONDS * 1e9);
                     while (System.nanoTime() < warmEnd) {
                         t.build().apply(gTinker, tinkerIds::get).toList();
                         t.build().apply(gTetra, tetraIds::get).toList();
@@ -73,7 +78,7 @@ public final class TraversalPairHarness {
                     List<Long> tkCpu = new ArrayList<>();
                     List<Long> ttCpu = new ArrayList<>();
                     long end = System.nanoTime() + (long) (seconds * 1e9);
-                    while (System.nanoTime() < end || tkWall.size() < 5) {
+                    while ((System.nanoTime() < end || tkWall.size() < 5) && tkWall.size() < MAX_RUNS) {
                         AlternatedPairTiming pair = AlternatedPairTiming.of(
                                 () -> t.build().apply(gTinker, tinkerIds::get).toList(),
                                 () -> t.build().apply(gTetra, tetraIds::get).toList());

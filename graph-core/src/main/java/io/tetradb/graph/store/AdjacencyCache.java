@@ -3,6 +3,7 @@ package io.tetradb.graph.store;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -16,7 +17,32 @@ import io.tetradb.graph.store.GraphStore.Hop;
  * ({@code WriteStamps.any()}) is unchanged. Bounded by bytes (an estimate); past it, arbitrary lists are dropped.
  */
 final class AdjacencyCache {
-    private record Key(Object pk, String id, byte direction, String label) {
+    /** A vertex, direction and label; a plain class for the reason {@code ItemCache}'s key is one. */
+    private static final class Key {
+        private final Object pk;
+        private final String id;
+        private final byte direction;
+        private final String label;
+        private final int hash;
+
+        Key(Object pk, String id, byte direction, String label) {
+            this.pk = pk;
+            this.id = id;
+            this.direction = direction;
+            this.label = label;
+            this.hash = (31 * (31 * Objects.hashCode(pk) + Objects.hashCode(id)) + direction) * 31 + Objects.hashCode(label);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && direction == k.direction && Objects.equals(id, k.id)
+                    && Objects.equals(label, k.label) && Objects.equals(pk, k.pk);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
     /** A decoded list, or (hops null) only how many entries there are ({@code count()} after a hop). */

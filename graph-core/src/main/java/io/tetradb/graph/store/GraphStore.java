@@ -18,8 +18,10 @@ import io.tetradb.document.SqlQuerySpec;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.GraphAdjacency;
+import io.tetradb.core.store.WriteStamps;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -467,13 +469,45 @@ public final class GraphStore {
         return cachedOrMultiGet(pks, ids, Objects.requireNonNull(fields));
     }
 
+    /** How a caller turns a vertex's item into its values of some keys ({@link #readValues}). */
+    @FunctionalInterface
+    public interface ValuesOf {
+        /** The values of the {@code index}-th address's item (never null). */
+        List<Object> of(int index, ObjectNode item);
+    }
+
     /**
-     * graph-trav (issue 18): {@link #readFields} caches what it reads, as a lazily decoded whole item;
-     * {@code -Dtetradb.graph.cachePartialReads=false} decodes only the asked fields and caches nothing, as before
-     * (for A/B runs).
+     * {@code values(keys)} of several vertices: per address, {@code valuesOf} applied to the item {@link #readFields}
+     * gives (null where the item does not exist); for an item the exact cache holds, the values it gave last time
+     * for the same keys are kept with the cached item and reused while the item is current (only immutable values:
+     * strings, numbers, booleans, ...; the item never changes while cached, so they are exact). Charged as
+     * {@link #readMany}.
      */
-    private static final boolean CACHE_PARTIAL_READS =
-            !"false".equals(System.getProperty("tetradb.graph.cachePartialReads"));
+    public List<List<Object>> readValues(List<Object> pks, List<String> ids, String[] keys, ValuesOf valuesOf) {
+        ItemCache.Entry[] entries = core == null ? null : new ItemCache.Entry[ids.size()];
+        List<ObjectNode> items = core == null ? readMany(pks, ids)
+                : cachedOrMultiGet(pks, ids, Arrays.asList(keys), entries);
+        List<List<Object>> out = new ArrayList<>(items.size());
+        for (int i = 0; i < items.size(); i++) {
+            ObjectNode item = items.get(i);
+            ItemCache.Entry e = entries == null ? null : entries[i];
+            List<Object> values = item == null ? null : e == null ? null : e.values(keys);
+            if (item != null && values == null) {
+                values = valuesOf.of(i, item);
+                if (e != null) {
+                    cache.keepValues(e, keys, values);
+                }
+            }
+            out.add(values);
+        }
+        return out;
+    }
+
+    /** Whether the exact item cache holds the item at (pk, id) current now with its values of {@code keys} (for tests). */
+    public boolean keepsValues(Object pk, String id, String... keys) {
+        ItemCache.Entry e = cache.get(pk, id);
+        return cachesCurrent(pk, id) && e != null && e.values(keys) != null;
+    }
 
     /** Whether the exact item cache holds the item at (pk, id) current now (for tests). */
     public boolean cachesCurrent(Object pk, String id) {
@@ -487,23 +521,53 @@ public final class GraphStore {
      * nothing is cached. Per address, the item or null.
      */
     private List<ObjectNode> cachedOrMultiGet(List<Object> pks, List<String> ids, java.util.Collection<String> fields) {
+        return cachedOrMultiGet(pks, ids, fields, null);
+    }
+
+    /**
+     * As above; {@code entries} (may be null) receives, per address, the cache entry the item came from or went into.
+     * graph-trav: a hop's vertices come in runs of one logical partition (adjacency entries are in key order), so a
+     * partition's write stamp is looked up and its budget paid once per run, not once per vertex.
+     */
+    private List<ObjectNode> cachedOrMultiGet(List<Object> pks, List<String> ids, java.util.Collection<String> fields,
+                                              ItemCache.Entry[] entries) {
         List<ObjectNode> out = new ArrayList<>(Collections.nCopies(ids.size(), null));
         ContainerStore store = coreStore();
+        WriteStamps writeStamps = store.writeStamps();
+        double hitCharge = atAccountLevel(1); // what the core charges a point read
         List<Integer> missing = new ArrayList<>();
         List<io.tetradb.core.store.ItemAddress> addresses = new ArrayList<>();
         long[] stamps = new long[ids.size()];
+        Object runPk = null;
+        PartitionKeyValue runPkv = null;
+        long runStamp = 0;
+        int runHits = 0;
         for (int i = 0; i < ids.size(); i++) {
             Object pk = pks.get(i);
-            PartitionKeyValue pkv = partitionKeyValue(pk);
-            stamps[i] = store.writeStamps().stamp(pkv); // before the read, as in read()
+            if (runPkv == null || !(pk == runPk || pk.equals(runPk))) {
+                if (runHits > 0) {
+                    charges.add(paid(runPkv, hitCharge * runHits));
+                }
+                runPk = pk;
+                runPkv = partitionKeyValue(pk);
+                runStamp = writeStamps.stamp(runPkv); // before the read, as in read()
+                runHits = 0;
+            }
+            stamps[i] = runStamp;
             ItemCache.Entry cached = cache.get(pk, ids.get(i));
-            if (cached != null && cached.stamp() == stamps[i]) {
-                charges.add(paid(pkv, atAccountLevel(1)));
+            if (cached != null && cached.stamp() == runStamp) {
+                runHits++;
                 out.set(i, cached.item());
+                if (entries != null) {
+                    entries[i] = cached;
+                }
             } else {
                 missing.add(i);
-                addresses.add(new io.tetradb.core.store.ItemAddress(pkv, ids.get(i)));
+                addresses.add(new io.tetradb.core.store.ItemAddress(runPkv, ids.get(i)));
             }
+        }
+        if (runHits > 0) {
+            charges.add(paid(runPkv, hitCharge * runHits));
         }
         if (addresses.isEmpty()) {
             return out;
@@ -523,15 +587,22 @@ public final class GraphStore {
             byte[] stored = r.stored();
             if (fields == null) {
                 ObjectNode item = strip(store.codec().parse(stored, ObjectNode.class));
-                cache.put(pks.get(i), ids.get(i), item, stamps[i]);
+                ItemCache.Entry e = cache.put(pks.get(i), ids.get(i), item, stamps[i]);
+                if (entries != null) {
+                    entries[i] = e;
+                }
                 out.set(i, item);
             } else if (!io.tetradb.core.item.StoredItems.isBinary(stored)) {
                 out.set(i, strip(store.codec().parse(stored, ObjectNode.class)));
-            } else if (CACHE_PARTIAL_READS && cache.enabled()) {
+            } else if (cache.enabled()) {
                 // the whole item as a tree decoded when first touched: the asked fields cost what a partial decode
                 // costs, and the next traversal reaching this vertex finds it in the exact cache
                 ObjectNode item = strip(io.tetradb.core.item.StoredItems.parseLazily(stored));
-                cache.put(pks.get(i), ids.get(i), item, stamps[i], ItemCache.estimateStored(stored.length));
+                ItemCache.Entry e = cache.put(pks.get(i), ids.get(i), item, stamps[i],
+                        ItemCache.estimateStored(stored.length));
+                if (entries != null) {
+                    entries[i] = e;
+                }
                 out.set(i, item);
             } else {
                 out.set(i, io.tetradb.core.item.StoredItems.partial(stored, fields));

@@ -3,8 +3,11 @@ package io.tetradb.graph.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,11 +23,81 @@ import java.util.concurrent.atomic.AtomicLong;
  * Bounded by entries and by bytes (an estimate of the parsed tree): past either, arbitrary entries are dropped.
  */
 final class ItemCache {
-    private record Key(Object pk, String id) {
+    /**
+     * An address. A plain class, not a record: a record's equals and hashCode go through invokedynamic method
+     * handles, which showed as a tenth of {@code path-2}'s samples in this map's lookups (graph-trav).
+     */
+    private static final class Key {
+        private final Object pk;
+        private final String id;
+        private final int hash;
+
+        Key(Object pk, String id) {
+            this.pk = pk;
+            this.id = id;
+            this.hash = 31 * Objects.hashCode(pk) + Objects.hashCode(id);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && Objects.equals(id, k.id) && Objects.equals(pk, k.pk);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
     }
 
-    /** A cached item, the etag it was read at, its partition's write stamp before that read, its estimated size. */
-    record Entry(ObjectNode item, String etag, long stamp, int bytes) {
+    /**
+     * A cached item, the etag it was read at, its partition's write stamp before that read, its estimated size; and
+     * (graph-trav) the values last asked of it by {@code values(k1, ...)} after a hop, so that repeated traversals
+     * reaching the vertex do not look the fields up and convert them again. The item never changes while it is
+     * cached (a write makes a new entry), so the values stay exact with it.
+     */
+    static final class Entry {
+        private final Key keyOf;
+        private final ObjectNode item;
+        private final String etag;
+        private final long stamp;
+        private final int bytes;
+        private volatile Values values;
+
+        Entry(Key keyOf, ObjectNode item, String etag, long stamp, int bytes) {
+            this.keyOf = keyOf;
+            this.item = item;
+            this.etag = etag;
+            this.stamp = stamp;
+            this.bytes = bytes;
+        }
+
+        ObjectNode item() {
+            return item;
+        }
+
+        String etag() {
+            return etag;
+        }
+
+        long stamp() {
+            return stamp;
+        }
+
+        /** The estimated size, the kept values included. */
+        int bytes() {
+            Values v = values;
+            return bytes + (v == null ? 0 : v.bytes());
+        }
+
+        /** The values kept for these keys, or null. */
+        List<Object> values(String[] keys) {
+            Values v = values;
+            return v != null && Arrays.equals(v.keys(), keys) ? v.list() : null;
+        }
+    }
+
+    /** A vertex's values of some keys, immutable, with their estimated size. */
+    private record Values(String[] keys, List<Object> list, int bytes) {
     }
 
     private final ConcurrentHashMap<Key, Entry> items = new ConcurrentHashMap<>();
@@ -52,26 +125,52 @@ final class ItemCache {
         return e == null ? null : e.asText();
     }
 
-    void put(Object pk, String id, ObjectNode item, long stamp) {
+    Entry put(Object pk, String id, ObjectNode item, long stamp) {
         if (capacity == 0) {
-            return;
+            return null;
         }
-        put(pk, id, item, stamp, estimate(item));
+        return put(pk, id, item, stamp, estimate(item));
     }
 
     /**
      * As {@link #put(Object, String, ObjectNode, long)} with the size given: for a tree decoded when first touched
      * (the core's lazy trees), whose walk by {@link #estimate} would decode it whole.
      */
-    void put(Object pk, String id, ObjectNode item, long stamp, int size) {
+    Entry put(Object pk, String id, ObjectNode item, long stamp, int size) {
         String etag = etag(item);
         if (capacity == 0 || etag == null) {
-            return;
+            return null;
         }
         if (items.size() >= capacity || bytes.get() + size > maxBytes) {
             evict();
         }
-        Entry old = items.put(new Key(pk, Objects.requireNonNull(id)), new Entry(item, etag, stamp, size));
+        Key key = new Key(pk, Objects.requireNonNull(id));
+        Entry e = new Entry(key, item, etag, stamp, size);
+        Entry old = items.put(key, e);
+        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+        return e;
+    }
+
+    /**
+     * Keeps {@code list} as the entry's values of {@code keys} (replacing others) when every value is immutable (a
+     * caller may keep or change what it is given); counted in the bytes held, within the same bound.
+     */
+    void keepValues(Entry e, String[] keys, List<Object> list) {
+        int size = 48 + 8 * keys.length;
+        for (Object v : list) {
+            if (!(v instanceof String || v instanceof Integer || v instanceof Long || v instanceof Double
+                    || v instanceof Boolean || v instanceof Float || v instanceof Short || v instanceof Byte
+                    || v instanceof java.math.BigDecimal || v instanceof java.math.BigInteger || v instanceof UUID
+                    || v instanceof java.time.OffsetDateTime)) {
+                return; // a List, Map, Date or buffer could be changed by whoever is handed it
+            }
+            size += 24; // the reference and a boxed number; a String is the cached tree's own
+        }
+        if (bytes.get() + size > maxBytes || items.get(e.keyOf) != e) {
+            return;
+        }
+        Values old = e.values;
+        e.values = new Values(keys.clone(), List.copyOf(list), size);
         bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
     }
 

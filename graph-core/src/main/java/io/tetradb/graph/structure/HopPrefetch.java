@@ -23,11 +23,14 @@ public final class HopPrefetch {
         List<String> ids = new ArrayList<>();
         List<Long> versions = new ArrayList<>();
         for (Element e : elements) {
-            if (e instanceof TetraElement t && t.needsItem()) {
-                wanted.add(t);
-                pks.add(t.pk);
-                ids.add(t.key);
-                versions.add(t.store().version(t.pk, t.key));
+            if (e instanceof TetraElement t) {
+                long version = t.store().version(t.pk, t.key);
+                if (t.needsItem(version)) {
+                    wanted.add(t);
+                    pks.add(t.pk);
+                    ids.add(t.key);
+                    versions.add(version);
+                }
             }
         }
         if (wanted.size() < 2) {

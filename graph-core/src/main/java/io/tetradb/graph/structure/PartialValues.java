@@ -1,6 +1,5 @@
 package io.tetradb.graph.structure;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
 
@@ -10,9 +9,10 @@ import java.util.List;
 
 /**
  * {@code values(k1, ..., k4)} of the vertices one hop reached, reading only those fields: vertices with a current
- * snapshot use it; the others are read together ({@code GraphStore.readFields}: an exactly cached item whole, else
- * just the asked fields of the stored binary item, in one core multi-get), without building the whole vertex or
- * taking the partial item as its snapshot. The values are those {@code Vertex.values(keys)} gives, in its order.
+ * snapshot use it; the others are read together ({@code GraphStore.readValues}: an exactly cached item whole, with
+ * the values it gave for the same keys last time, else the stored item in one core multi-get), without building the
+ * whole vertex or taking the item read as its snapshot. The values are those {@code Vertex.values(keys)} gives, in its
+ * order; a list handed out may be shared (kept with the cached item): callers only read it.
  */
 public final class PartialValues {
     private PartialValues() {
@@ -34,11 +34,11 @@ public final class PartialValues {
         }
         if (!toRead.isEmpty()) {
             TetraVertex first = (TetraVertex) vertices.get(toRead.get(0));
-            List<ObjectNode> items = first.store().readFields(pks, ids, Arrays.asList(keys));
-            for (int j = 0; j < items.size(); j++) {
-                ObjectNode item = items.get(j);
-                if (item != null) { // a missing vertex: values() below reports it as the full path does
-                    out.set(toRead.get(j), values(((TetraVertex) vertices.get(toRead.get(j))).propertiesIn(item, keys)));
+            List<List<Object>> read = first.store().readValues(pks, ids, keys,
+                    (j, item) -> values(((TetraVertex) vertices.get(toRead.get(j))).propertiesIn(item, keys)));
+            for (int j = 0; j < read.size(); j++) {
+                if (read.get(j) != null) { // a missing vertex: values() below reports it as the full path does
+                    out.set(toRead.get(j), read.get(j));
                 }
             }
         }

@@ -113,7 +113,11 @@ abstract class TetraElement implements Element {
 
     /** True when {@link #item()} would read the item (no snapshot, or one that may be stale, and no seed). */
     boolean needsItem() {
-        long now = store().version(pk, key);
+        return needsItem(store().version(pk, key));
+    }
+
+    /** {@link #needsItem()} at the element's write count {@code now} (read by the caller). */
+    boolean needsItem(long now) {
         return (item == null || seen != now) && !(item == null && seededAt == now);
     }
 

@@ -98,4 +98,43 @@ class ItemCacheTest {
             }
         }
     }
+    /**
+     * graph-trav: the values {@code values(k)} took from a cached vertex are kept with it (only immutable ones), count
+     * in the byte bound, are never found for other keys nor once the item was read again, and leave with the entry.
+     */
+    @Test
+    void keptValuesCountInTheByteBoundAndLeaveWithTheirItem() {
+        com.fasterxml.jackson.databind.node.JsonNodeFactory f = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        ObjectNode item = f.objectNode().put("id", "v1").put("_etag", "\"1\"");
+        item.putArray("name").addObject().put("id", "n").put("_value", "x");
+        ItemCache cache = new ItemCache(100, 2_000);
+        ItemCache.Entry e = cache.put("p", "v1", item, 7);
+        long itemBytes = cache.bytes();
+        String[] keys = {"name"};
+        cache.keepValues(e, keys, List.of("x", 3));
+        assertEquals(List.of("x", 3), cache.get("p", "v1").values(keys));
+        assertEquals(null, e.values(new String[]{"age"}));
+        org.junit.jupiter.api.Assertions.assertTrue(cache.bytes() > itemBytes, "kept values are counted");
+        assertEquals(cache.bytes(), e.bytes());
+
+        cache.keepValues(e, new String[]{"tags"}, List.of(new java.util.ArrayList<>(List.of("a"))));
+        assertEquals(List.of("x", 3), e.values(keys), "a mutable value is not kept (nor replaces what is)");
+
+        List<Object> many = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            many.add("s" + i);
+        }
+        cache.keepValues(e, new String[]{"big"}, many);
+        assertEquals(null, e.values(new String[]{"big"}), "past the byte bound nothing is kept");
+        org.junit.jupiter.api.Assertions.assertTrue(cache.bytes() <= 2_000);
+
+        ItemCache.Entry reread = cache.put("p", "v1", item, 8);
+        assertEquals(null, reread.values(keys), "a new read of the item starts without values");
+        assertEquals(itemBytes, cache.bytes(), "the replaced entry's values left the count with it");
+        cache.keepValues(e, keys, List.of("stale")); // the replaced entry: not kept, not counted
+        assertEquals(itemBytes, cache.bytes());
+        cache.keepValues(reread, keys, List.of("x"));
+        cache.remove("p", "v1");
+        assertEquals(0, cache.bytes());
+    }
 }
