@@ -251,12 +251,13 @@ public final class CoreStore implements AutoCloseable {
 
     /**
      * core-stats (issue 17): a transaction's statistics ride in its change feed partition index key
-     * ({@link io.tetradb.core.feed.StoredPartitionStats}) and the META record is written every
-     * {@code -Dtetradb.write.statsRecordEvery} (64) lsns; {@code -Dtetradb.write.statsInRuns=false} writes the record in
+     * ({@link io.tetradb.core.feed.StoredPartitionStats}) and the META record is written on the partition's first write
+     * and when the lsn passes a multiple of {@code -Dtetradb.write.statsRecordEvery} (1024: a 100-item batch moves the
+     * lsn by 100, so a smaller interval would write it in most batches); {@code -Dtetradb.write.statsInRuns=false} writes the record in
      * every transaction, as before (for A/B runs; either way every directory reads). Read when the store opens.
      */
     private final int statsRecordEvery = Boolean.parseBoolean(System.getProperty("tetradb.write.statsInRuns", "true"))
-            ? Math.max(0, Integer.getInteger("tetradb.write.statsRecordEvery", 64)) : 0;
+            ? Math.max(0, Integer.getInteger("tetradb.write.statsRecordEvery", 1024)) : 0;
 
     /**
      * How many lsns a partition's statistics record may lag its newest partition index key by, or 0: written in every
