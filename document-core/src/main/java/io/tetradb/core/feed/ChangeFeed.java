@@ -222,6 +222,15 @@ public final class ChangeFeed {
          * the write set is applied (or failed), or 0 when there was nothing to write.
          */
         public long writeTo(WriteSet ws, long crtsMillis) {
+            return writeTo(ws, crtsMillis, null);
+        }
+
+        /**
+         * As {@link #writeTo(WriteSet, long)}; {@code stats} (24 bytes, or null): the partition's statistics after the
+         * transaction, carried by its last partition index key ({@link StoredPartitionStats}, core-stats). Returns 0
+         * (nothing written, so nothing carried) when there were no records.
+         */
+        public long writeTo(WriteSet ws, long crtsMillis, byte[] stats) {
             if (records.isEmpty()) {
                 return 0;
             }
@@ -258,7 +267,8 @@ public final class ChangeFeed {
                         folded.clear();
                     }
                     ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
-                            FeedKeys.runValue(run));
+                            stats != null && i + 1 == records.size() ? FeedKeys.runValue(run, stats)
+                                    : FeedKeys.runValue(run));
                     run = 0;
                 }
                 if (told != null) {

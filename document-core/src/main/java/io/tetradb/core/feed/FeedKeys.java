@@ -9,11 +9,13 @@ import java.nio.ByteBuffer;
  * <pre>
  * collId · 'S' · seq(8)  → {@link ChangeRecord}
  * collId · 'M'           → {@link ChangeFeedPolicy}
- * collId · 'P' · EPK · pk · seq(8) → nothing, or count(4): the partition index, so a feed read of one logical
- *                          partition (or hierarchical key prefix: an EPK prefix) reads only its keys. A key stands
- *                          for the run of {@code count} records numbered {@code seq - count + 1 … seq} (all of that
- *                          partition, written by one transaction); no value is a run of one (the layout before
- *                          runs, one key per record: such directories read unchanged)
+ * collId · 'P' · EPK · pk · seq(8) → nothing, or count(4), or count(4) · statistics(24): the partition index, so a
+ *                          feed read of one logical partition (or hierarchical key prefix: an EPK prefix) reads only
+ *                          its keys. A key stands for the run of {@code count} records numbered
+ *                          {@code seq - count + 1 … seq} (all of that partition, written by one transaction); no value
+ *                          is a run of one (the layout before runs, one key per record: such directories read
+ *                          unchanged). core-stats: the partition's statistics after the transaction may ride along
+ *                          (bytes · items · lsn, the META record's layout; see {@link StoredPartitionStats})
  * collId · 'Q'           → seq(8): every record numbered above it has its partition key (records of directories
  *                          written before the index have none; reads that start below it scan the sequence)
  * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
@@ -45,6 +47,19 @@ final class FeedKeys {
     /** The value of a partition index key standing for {@code count} records: none for one, else the count. */
     static byte[] runValue(int count) {
         return count == 1 ? NO_VALUE : ByteBuffer.allocate(4).putInt(count).array();
+    }
+
+    /** As {@link #runValue(int)}, carrying the partition's statistics after the transaction ({@code stats}: 24 bytes). */
+    static byte[] runValue(int count, byte[] stats) {
+        return ByteBuffer.allocate(4 + STATS_BYTES).putInt(count).put(stats, 0, STATS_BYTES).array();
+    }
+
+    static final int STATS_BYTES = 24;
+
+    /** The statistics a partition index key's value carries, or null (a key without them: every key before core-stats). */
+    static byte[] carriedStats(byte[] value) {
+        return value == null || value.length < 4 + STATS_BYTES ? null
+                : java.util.Arrays.copyOfRange(value, 4, 4 + STATS_BYTES);
     }
 
     /** How many records a partition index key (its value) stands for: they end at its own number. */

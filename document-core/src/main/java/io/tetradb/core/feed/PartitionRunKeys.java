@@ -47,6 +47,7 @@ public final class PartitionRunKeys {
         long runFirst = 0;
         long runLast = -1;
         deleteRecords(ws);
+        java.util.Map<java.nio.ByteBuffer, byte[]> carried = new java.util.HashMap<>();
         for (int i = 0; i < seqs.size(); i++) {
             long seq = seqs.get(i);
             byte[] lp = partitions.get(i);
@@ -75,9 +76,40 @@ public final class PartitionRunKeys {
             runLast = last;
             if (count == 1 || runGone(first, last)) {
                 ws.delete(Space.FEED, key);
+                keepCarried(lp, FeedKeys.carriedStats(value), carried);
+            }
+        }
+        carriedIntoRecords(carried, ws);
+    }
+
+    /** core-stats: of the statistics the deleted keys carried, each partition's newest (by lsn). */
+    private static void keepCarried(byte[] lp, byte[] stats, java.util.Map<java.nio.ByteBuffer, byte[]> carried) {
+        if (stats != null) {
+            carried.merge(java.nio.ByteBuffer.wrap(lp), stats,
+                    (a, b) -> StoredPartitionStats.lsn(a) >= StoredPartitionStats.lsn(b) ? a : b);
+        }
+    }
+
+    /**
+     * core-stats: statistics carried by a deleted partition index key and newer than the partition's META record go
+     * into the record, in the same write as the delete ({@link StoredPartitionStats}), so the deleted key was not the
+     * only holder of the partition's statistics. A record written meanwhile by a writer is newer still, and so is the
+     * index key it wrote with it; no record at all (a container being deleted) is left so.
+     */
+    private void carriedIntoRecords(java.util.Map<java.nio.ByteBuffer, byte[]> carried, WriteSet ws) {
+        for (java.util.Map.Entry<java.nio.ByteBuffer, byte[]> e : carried.entrySet()) {
+            byte[] lp = e.getKey().array();
+            byte[] recordKey = java.nio.ByteBuffer.allocate(5 + lp.length).put(STATS_RECORD).putInt(collId).put(lp)
+                    .array();
+            byte[] record = engine.get(Space.META, recordKey);
+            if (record != null && StoredPartitionStats.lsn(record) < StoredPartitionStats.lsn(e.getValue())) {
+                ws.put(Space.META, recordKey, e.getValue());
             }
         }
     }
+
+    /** META {@code 04 · collId · EPK · pk}: a logical partition's statistics record. */
+    private static final byte STATS_RECORD = 0x04;
 
     /**
      * The record deletes: a record under its own key is deleted; a member of a folded run ({@link ChangeRuns}, under

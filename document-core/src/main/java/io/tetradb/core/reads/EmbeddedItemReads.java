@@ -51,13 +51,13 @@ public final class EmbeddedItemReads implements ItemReads {
     }
 
     @Override
-    public byte[] partitionStats(byte[] statsKey) {
-        return engine.get(Space.META, statsKey);
+    public byte[] partitionStats(byte[] statsKey) { // core-stats: the record or the newest partition index key
+        return io.tetradb.core.feed.StoredPartitionStats.read(engine, statsKey);
     }
 
     @Override
     public void scanPartitionStats(byte[] from, byte[] to, Predicate<KeyValue> visitor) {
-        engine.scan(Space.META, from, to, visitor);
+        engine.scan(Space.META, from, to, io.tetradb.core.feed.StoredPartitionStats.current(engine, visitor));
     }
 
     @Override

@@ -953,6 +953,7 @@ public final class ContainerStore {
                 if (tx.failedAt >= 0) {
                     return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
+                tx.statsRecordEveryWrite = true; // core-stats: the chunk's keys are ingested, not written as one batch
                 io.tetradb.core.storage.WriteSet ws = tx.writeSet(); // takes the feed numbers: released below
                 // graph-load: the completion keeps these numbers only, not the transaction: a transaction holds
                 // its items, index entries and write set, which would otherwise live (and be copied by every young
@@ -1491,6 +1492,8 @@ public final class ContainerStore {
         private io.tetradb.core.unique.UniqueIndexViolation violation;
         /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
         private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
+        /** core-stats: write the statistics record, not only the partition index key (a bulk chunk's transactions). */
+        private boolean statsRecordEveryWrite;
         /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
         private long feedTicket;
         /** write-cost: the index terms recorded while the operation being applied had its body encoded, or null. */
@@ -2104,12 +2107,27 @@ public final class ContainerStore {
             } else if (stats.items() > 0 && items == 0) {
                 deltaLogicalPartitions = -1;
             }
+            byte[] carried = null;
             if (lsn != stats.lsn()) {
                 statsAfter = new LogicalPartitionStats(stats.bytes() + deltaBytes, items, lsn);
-                ws.put(Space.META, statsKey(), statsAfter.encode());
+                byte[] encoded = statsAfter.encode();
+                // core-stats: on the core's own embedded store the statistics ride in the transaction's partition
+                // index key (StoredPartitionStats); the record is written on the partition's first write (so scans
+                // of the records find every partition) and whenever the lsn passes a multiple of the interval
+                int every = store.statsRecordEvery();
+                if (every > 0 && !statsRecordEveryWrite && stats.lsn() > 0) {
+                    carried = encoded;
+                }
+                if (carried == null || stats.lsn() / every != lsn / every) {
+                    ws.put(Space.META, statsKey(), encoded);
+                }
                 PartitionPolicyEpochs.addTo(epochDecision, lpPrefix, ws); // shared-engine hook: a partition without one
             }
-            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis()); // last: nothing can fail after it
+            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis(), carried); // last: nothing can fail after it
+            if (carried != null && feedTicket == 0 && stats.lsn() / store.statsRecordEvery()
+                    == lsn / store.statsRecordEvery()) {
+                ws.put(Space.META, statsKey(), carried); // no change record carries them
+            }
             return ws;
         }
     }

@@ -249,6 +249,24 @@ public final class CoreStore implements AutoCloseable {
         statsCacheOn = on;
     }
 
+    /**
+     * core-stats (issue 17): a transaction's statistics ride in its change feed partition index key
+     * ({@link io.tetradb.core.feed.StoredPartitionStats}) and the META record is written on the partition's first write
+     * and when the lsn passes a multiple of {@code -Dtetradb.write.statsRecordEvery} (1024: a 100-item batch moves the
+     * lsn by 100, so a smaller interval would write it in most batches); {@code -Dtetradb.write.statsInRuns=false} writes the record in
+     * every transaction, as before (for A/B runs; either way every directory reads). Read when the store opens.
+     */
+    private final int statsRecordEvery = Boolean.parseBoolean(System.getProperty("tetradb.write.statsInRuns", "true"))
+            ? Math.max(0, Integer.getInteger("tetradb.write.statsRecordEvery", 1024)) : 0;
+
+    /**
+     * How many lsns a partition's statistics record may lag its newest partition index key by, or 0: written in every
+     * transaction (switched off, or an engine other than the core's own embedded one, whose contract reads the record).
+     */
+    int statsRecordEvery() {
+        return versionsReadUnderOwnLock() ? statsRecordEvery : 0;
+    }
+
     /** Forgets a partition's cached statistics: for writers of its record outside the core's transactions. */
     void forgetPartitionStats(byte[] lpPrefix) {
         statsCache.forget(lpPrefix);
@@ -771,8 +789,9 @@ public final class CoreStore implements AutoCloseable {
                 p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
                 return true;
             };
-            if (c.reads().embedded()) {
-                engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()), count);
+            if (c.reads().embedded()) { // core-stats: the record or the newest partition index key, whichever is newer
+                engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
+                        io.tetradb.core.feed.StoredPartitionStats.current(engine, count));
             } else { // item-reads hook: the statistics through the partition contract (items on another engine)
                 c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
                         count);

@@ -203,7 +203,8 @@ final class IndexRebuild {
         for (Map.Entry<ByteBuffer, Long> d : deltas.entrySet()) {
             if (d.getValue() != 0) {
                 byte[] statsKey = Keys.withByte(Keys.LOGICAL_PARTITION_STATS, d.getKey().array());
-                LogicalPartitionStats st = LogicalPartitionStats.decode(store.engine().get(Space.META, statsKey));
+                LogicalPartitionStats st = LogicalPartitionStats.decode( // core-stats: record or newest index key
+                        io.tetradb.core.feed.StoredPartitionStats.read(store.engine(), statsKey));
                 ws.put(Space.META, statsKey,
                         new LogicalPartitionStats(st.bytes() + d.getValue(), st.items(), st.lsn()).encode());
             }

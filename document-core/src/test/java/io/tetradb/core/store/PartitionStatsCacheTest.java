@@ -220,9 +220,8 @@ class PartitionStatsCacheTest {
             assertRecounted(store, c, -1);
             assertCachedEqualsStored(store, c);
             for (String pk : List.of("p0", "p1")) { // every write took the next lsn: the partition's count of writes
-                LogicalPartitionStats s = LogicalPartitionStats.decode(store.engine().get(Space.META,
-                        Keys.withByte(Keys.LOGICAL_PARTITION_STATS, Keys.concat(c.collIdBytes(), key(pk).epk(),
-                                key(pk).encoded()))));
+                LogicalPartitionStats s = stored(store, Keys.concat(c.collIdBytes(), key(pk).epk(),
+                        key(pk).encoded()));
                 assertEquals(etags.keySet().stream().filter(k -> k.startsWith(pk + "/")).count(), s.lsn(), pk);
             }
         }
@@ -254,8 +253,7 @@ class PartitionStatsCacheTest {
         });
         long total = 0;
         for (Map.Entry<ByteBuffer, long[]> e : counted.entrySet()) {
-            LogicalPartitionStats s = LogicalPartitionStats.decode(store.engine().get(Space.META,
-                    Keys.withByte(Keys.LOGICAL_PARTITION_STATS, e.getKey().array())));
+            LogicalPartitionStats s = stored(store, e.getKey().array());
             assertEquals(e.getValue()[0], s.items(), "items of " + Arrays.toString(e.getKey().array()));
             assertEquals(e.getValue()[1], s.bytes(), "bytes of " + Arrays.toString(e.getKey().array()));
             assertTrue(s.lsn() >= e.getValue()[2], "lsn " + s.lsn() + " below an item's " + e.getValue()[2]);
@@ -265,6 +263,21 @@ class PartitionStatsCacheTest {
             assertEquals(expectedItems, total);
         }
         assertDistinctLsnsPerPartition(store, c);
+    }
+
+    /**
+     * A partition's statistics as stored ({@code lp}: {@code collId · EPK · pk}): its record or its newest feed
+     * partition index key, whichever is newer (core-stats).
+     */
+    static LogicalPartitionStats stored(CoreStore store, byte[] lp) {
+        return LogicalPartitionStats.decode(io.tetradb.core.feed.StoredPartitionStats.read(store.engine(),
+                Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lp)));
+    }
+
+    /** A partition's statistics record alone (what a reader that ignored the feed's index keys would see). */
+    static LogicalPartitionStats recordOnly(CoreStore store, byte[] lp) {
+        return LogicalPartitionStats.decode(store.engine().get(Space.META,
+                Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lp)));
     }
 
     /** Two items of one partition never share an lsn (their etags would be equal). */
@@ -283,15 +296,16 @@ class PartitionStatsCacheTest {
         PartitionStatsCache cache = store.statsCache();
         assertNotNull(cache);
         int[] cached = {0};
-        store.engine().scan(Space.META, Keys.statsPrefix(c.collId()), Keys.statsPrefix(c.collId() + 1), kv -> {
-            byte[] lp = Arrays.copyOfRange(kv.key(), 1, kv.key().length);
-            LogicalPartitionStats known = cache.get(lp);
-            if (known != null) {
-                cached[0]++;
-                assertEquals(LogicalPartitionStats.decode(kv.value()), known, "cached statistics");
-            }
-            return true;
-        });
+        store.engine().scan(Space.META, Keys.statsPrefix(c.collId()), Keys.statsPrefix(c.collId() + 1),
+                io.tetradb.core.feed.StoredPartitionStats.current(store.engine(), kv -> {
+                    byte[] lp = Arrays.copyOfRange(kv.key(), 1, kv.key().length);
+                    LogicalPartitionStats known = cache.get(lp);
+                    if (known != null) {
+                        cached[0]++;
+                        assertEquals(LogicalPartitionStats.decode(kv.value()), known, "cached statistics");
+                    }
+                    return true;
+                }));
         assertTrue(cached[0] > 0, "some partitions cached");
     }
 }

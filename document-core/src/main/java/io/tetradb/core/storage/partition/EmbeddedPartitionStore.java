@@ -37,7 +37,8 @@ public final class EmbeddedPartitionStore implements PartitionStore {
 
     @Override
     public PartitionStats stats(LogicalPartition p) {
-        return PartitionStats.decode(engine.get(Space.META, PartitionLayout.statsKey(p)));
+        // core-stats: the record or the newest partition index key, whichever is newer (the core's own writes)
+        return PartitionStats.decode(io.tetradb.core.feed.StoredPartitionStats.read(engine, PartitionLayout.statsKey(p)));
     }
 
     @Override
@@ -172,11 +173,11 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         byte[] lo = fromKey == null ? prefix : PartitionLayout.concat(prefix, fromKey);
         byte[] hi = toKey == null ? PartitionLayout.prefixEnd(prefix) : PartitionLayout.concat(prefix, toKey);
         List<PartitionVersion> out = new ArrayList<>();
-        engine.scan(Space.META, lo, hi, kv -> {
+        engine.scan(Space.META, lo, hi, io.tetradb.core.feed.StoredPartitionStats.current(engine, kv -> {
             out.add(new PartitionVersion(new LogicalPartition(container,
                     Arrays.copyOfRange(kv.key(), prefix.length, kv.key().length)), PartitionStats.decode(kv.value())));
             return true;
-        });
+        }));
         return out;
     }
 

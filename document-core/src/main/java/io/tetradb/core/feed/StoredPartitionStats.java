@@ -1,0 +1,76 @@
+package io.tetradb.core.feed;
+
+import io.tetradb.core.storage.KeyCursor;
+import io.tetradb.core.storage.KeyValue;
+import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.function.Predicate;
+
+/**
+ * Where every reader of a logical partition's statistics on the embedded engine reads them (core-stats, issue 17).
+ * A transaction of the core's own store writes the statistics after it into the value of its partition index key
+ * ({@code collId · 'P' · EPK · pk · seq}, a key it writes anyway) and writes the META record
+ * {@code 04 · collId · EPK · pk} only now and then (the partition's first write, every N-th, a transaction without
+ * change records); the feed pruner, when it removes partition index keys carrying statistics newer than the record,
+ * writes them into the record in the same atomic write ({@link PartitionRunKeys}). So a partition's statistics are
+ * those of the record or of its newest partition index key, whichever has the higher lsn (the record on a tie: an
+ * index rebuild rewrites the record's bytes at the same lsn). Directories written before carry none: the record reads
+ * unchanged.
+ *
+ * <p>Order of the two reads: the newest index key first, then the record. The pruner deletes a key and writes what it
+ * carried into the record in one write, so a reader that found the key gone finds the record updated.
+ *
+ * <p>Statistics layout (the record's): bytes(8) · items(8) · lsn(8).
+ */
+public final class StoredPartitionStats {
+    private StoredPartitionStats() {
+    }
+
+    /**
+     * The partition's statistics (24 bytes, or null when it has none) under its record key
+     * {@code statsKey = 04 · collId(4) · EPK · pk}.
+     */
+    public static byte[] read(StorageEngine engine, byte[] statsKey) {
+        byte[] carried = newestCarried(engine, collId(statsKey), Arrays.copyOfRange(statsKey, 5, statsKey.length));
+        return newer(engine.get(Space.META, statsKey), carried);
+    }
+
+    /**
+     * A visitor of a scan over statistics records, handed each record's key with the partition's statistics as
+     * {@link #read} finds them (the scanned value is read again after the index key: see the class comment).
+     */
+    public static Predicate<KeyValue> current(StorageEngine engine, Predicate<KeyValue> visitor) {
+        return kv -> {
+            byte[] v = read(engine, kv.key());
+            return visitor.test(v == kv.value() ? kv : new KeyValue(kv.key(), v == null ? kv.value() : v));
+        };
+    }
+
+    /** The statistics carried by the newest partition index key of {@code logicalPartition} ({@code EPK · pk}), or null. */
+    public static byte[] newestCarried(StorageEngine engine, int collId, byte[] logicalPartition) {
+        try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.partitionPrefix(collId, logicalPartition),
+                FeedKeys.partitionRecord(collId, logicalPartition, -1L), true)) {
+            return c.next() ? FeedKeys.carriedStats(c.value()) : null;
+        }
+    }
+
+    /** Of a record's value and carried statistics, the one with the higher lsn (the record on a tie); either may be null. */
+    static byte[] newer(byte[] record, byte[] carried) {
+        if (carried == null) {
+            return record;
+        }
+        return record != null && lsn(record) >= lsn(carried) ? record : carried;
+    }
+
+    /** The lsn of a statistics value (its third long). */
+    static long lsn(byte[] stats) {
+        return ByteBuffer.wrap(stats, 16, 8).getLong();
+    }
+
+    private static int collId(byte[] statsKey) {
+        return ByteBuffer.wrap(statsKey, 1, 4).getInt();
+    }
+}
