@@ -18,8 +18,9 @@ public final class ChangeFeeds implements AutoCloseable {
     private final Map<Integer, ChangeFeed> feeds = new ConcurrentHashMap<>();
     private final FeedPruner pruner;
     /**
-     * feed-prune: how many applied records' notes a container keeps for the pruner (0: none, every pass reads the new
-     * records from the store as before; {@code -Dtetradb.feed.prunerFromCommits=false}, for A/B runs).
+     * feed-prune: how many applied records' notes a container keeps for the pruner, {@code -Dtetradb.feed.prunerNotes}
+     * (0: none, every pass reads the new records from the store as before; notes-ab: the switch
+     * {@code tetradb.feed.prunerFromCommits} that did only that is removed).
      */
     private final int prunerNotesCapacity;
 
@@ -43,8 +44,7 @@ public final class ChangeFeeds implements AutoCloseable {
             last = Math.max(last, java.nio.ByteBuffer.wrap(highWater).getLong());
         }
         this.sequencer = new FeedSequencer(last);
-        this.prunerNotesCapacity = Boolean.parseBoolean(System.getProperty("tetradb.feed.prunerFromCommits", "true"))
-                ? Integer.getInteger("tetradb.feed.prunerNotes", 32_768) : 0;
+        this.prunerNotesCapacity = Math.max(0, Integer.getInteger("tetradb.feed.prunerNotes", 32_768));
         this.pruner = new FeedPruner(this, pruneInterval);
     }
 

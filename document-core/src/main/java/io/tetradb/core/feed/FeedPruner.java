@@ -243,7 +243,9 @@ public final class FeedPruner implements AutoCloseable {
                 long heldUpTo = p.seen; // records seen by earlier passes but still undecided (within the retention)
                 // feed-prune: the commit path's notes when they cover every record after p.seen, else a read
                 List<ChangeRecord> told = notes == null ? null : notes.take(p.seen, stable);
-                List<ChangeRecord> fresh = told != null ? told : read(p.seen, stable);
+                // notes-ab: without them, read up to where they begin again (creates kept none, a dropped queue)
+                long upTo = told != null || notes == null ? stable : Math.min(stable, notes.unnotedUpTo());
+                List<ChangeRecord> fresh = told != null ? told : read(p.seen, upTo);
                 if (told != null) {
                     recordsTold.addAndGet(told.size());
                 }
@@ -256,7 +258,8 @@ public final class FeedPruner implements AutoCloseable {
                         doom(previous, logicalPartitionOf(item)); // kept as its item's latest version until now
                     }
                 }
-                p.seen = told != null || fresh.isEmpty() ? stable : fresh.get(fresh.size() - 1).seq();
+                // a read of fewer than STEP records read everything up to upTo
+                p.seen = told != null || fresh.size() < STEP ? upTo : fresh.get(fresh.size() - 1).seq();
                 if (deciding && !(decideHeld(p, heldUpTo) && decide(p, fresh))) {
                     deciding = false;
                 }

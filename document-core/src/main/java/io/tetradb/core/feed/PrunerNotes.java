@@ -13,6 +13,11 @@ import java.util.List;
  * whose apply failed (it may or may not have been written). Every record whose note is missing is numbered at or below
  * {@link #coveredAfter}, and a pass whose position is below that reads the records from the store, as without notes.
  * A restart starts with no notes (the first pass reads the whole feed anyway).
+ *
+ * <p>notes-ab: a transaction of creates only, in a container with no replace or delete since the pruner's last pass,
+ * keeps no note ({@link #skipped}): a create supersedes nothing, so the pruner has no pass to make for it, and
+ * registering every created item (what the notes cost on create-only workloads) is put off until a replace or delete
+ * makes a pass, which then reads those records from the store, as a pass did without notes.
  */
 final class PrunerNotes {
     private final int capacity;
@@ -21,6 +26,11 @@ final class PrunerNotes {
     private ArrayList<ChangeRecord> queue = new ArrayList<>();
     /** Every applied record numbered above this has its note in the queue, or had it until a pass took it. */
     private long coveredAfter;
+    /**
+     * Creates numbered up to here were {@link #skipped}: like {@link #coveredAfter}, but raised without the lock, by
+     * the writers of creates (one atomic max per transaction).
+     */
+    private final java.util.concurrent.atomic.AtomicLong skippedUpTo = new java.util.concurrent.atomic.AtomicLong();
     private boolean wokeUp;
 
     PrunerNotes(long coveredAfter, int capacity, Runnable wakePruner) {
@@ -43,6 +53,14 @@ final class PrunerNotes {
     }
 
     /**
+     * A transaction of creates numbered up to {@code upTo} keeps no note: passes below it read the records instead.
+     * Called before its ticket is released (so before a pass may take notes past it).
+     */
+    void skipped(long upTo) {
+        skippedUpTo.accumulateAndGet(upTo, Math::max);
+    }
+
+    /**
      * The notes numbered up to {@code upTo} are lost (a failed apply's, or a full queue's): passes below it read the
      * records instead.
      */
@@ -56,9 +74,14 @@ final class PrunerNotes {
         wokeUp = false;
     }
 
+    /** Records numbered above this have their notes here (or had them until a pass took them). */
+    synchronized long unnotedUpTo() {
+        return Math.max(coveredAfter, skippedUpTo.get());
+    }
+
     /** Every record of the container ever applied was noted here (it was made in this run), none lost. */
     synchronized boolean coversFromStart() {
-        return coveredAfter == 0;
+        return coveredAfter == 0 && skippedUpTo.get() == 0;
     }
 
     /** Half full or more: worth a pass even when nothing was replaced or deleted. */
@@ -76,7 +99,7 @@ final class PrunerNotes {
      * {@code upTo} must be stable (every record up to it released), so that all their notes are here.
      */
     synchronized List<ChangeRecord> take(long after, long upTo) {
-        if (after < coveredAfter) {
+        if (after < coveredAfter || after < skippedUpTo.get()) {
             return null;
         }
         List<ChangeRecord> out = new ArrayList<>();

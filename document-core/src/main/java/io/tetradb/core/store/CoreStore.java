@@ -253,11 +253,11 @@ public final class CoreStore implements AutoCloseable {
      * core-stats (issue 17): a transaction's statistics ride in its change feed partition index key
      * ({@link io.tetradb.core.feed.StoredPartitionStats}) and the META record is written on the partition's first write
      * and when the lsn passes a multiple of {@code -Dtetradb.write.statsRecordEvery} (1024: a 100-item batch moves the
-     * lsn by 100, so a smaller interval would write it in most batches); {@code -Dtetradb.write.statsInRuns=false} writes the record in
-     * every transaction, as before (for A/B runs; either way every directory reads). Read when the store opens.
+     * lsn by 100, so a smaller interval would write it in most batches); 0 writes the record in every transaction, as
+     * before (either way every directory reads). Read when the store opens. notes-ab: the A/B switch
+     * {@code tetradb.write.statsInRuns} is gone (it only set this to 0; every measured median favoured the runs).
      */
-    private final int statsRecordEvery = Boolean.parseBoolean(System.getProperty("tetradb.write.statsInRuns", "true"))
-            ? Math.max(0, Integer.getInteger("tetradb.write.statsRecordEvery", 1024)) : 0;
+    private final int statsRecordEvery = Math.max(0, Integer.getInteger("tetradb.write.statsRecordEvery", 1024));
 
     /**
      * How many lsns a partition's statistics record may lag its newest partition index key by, or 0: written in every

@@ -42,7 +42,6 @@ class FeedPrunerIncrementalTest {
         clients.forEach(CosmosClient::close);
         System.clearProperty("tetradb.feed.pruneIntervalMillis");
         System.clearProperty("tetradb.feed.prunerTrackedItems");
-        System.clearProperty("tetradb.feed.prunerFromCommits");
         System.clearProperty("tetradb.feed.prunerNotes");
     }
 
@@ -92,7 +91,7 @@ class FeedPrunerIncrementalTest {
 
     @Test
     void aSecondPassReadsOnlyTheRecordsWrittenSinceTheFirst() {
-        System.setProperty("tetradb.feed.prunerFromCommits", "false"); // the passes read every new record
+        System.setProperty("tetradb.feed.prunerNotes", "0"); // no notes: the passes read every new record
         CosmosContainer c = open("a");
         for (int i = 0; i < 1000; i++) {
             c.createItem(item("i" + i, "p" + (i % 7), 0));
@@ -164,6 +163,68 @@ class FeedPrunerIncrementalTest {
                 "the run's other members stay in its rewritten value: " + left.subList(left.size() - 20, left.size()));
     }
 
+    /** Notes queued over the store's open containers. */
+    int notesQueued(int client) {
+        int n = 0;
+        for (ChangeFeed feed : clients.get(client).coreStore().changeFeeds().all()) {
+            n += feed.notes() == null ? 0 : feed.notes().size();
+        }
+        return n;
+    }
+
+    @Test
+    void createsWithNothingToPruneKeepNoNotesAndALaterReplaceStillRemovesWhatAFullPassRemoves() {
+        CosmosContainer c = open("a");
+        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
+        CosmosContainer full = open("full");
+        System.clearProperty("tetradb.feed.prunerTrackedItems");
+        for (CosmosContainer x : List.of(c, full)) {
+            for (int i = 0; i < 100; i++) {
+                x.createItem(item("i" + i, "p" + (i % 7), 0));
+            }
+        }
+        FeedPruner pruner = pruner(0);
+        assertEquals(0, pruner.pruneOnce(), "creates only: nothing to remove");
+        assertEquals(100, pruner.recordsTold(), "the first pass after opening took the notes it had");
+        for (CosmosContainer x : List.of(c, full)) {
+            for (int i = 100; i < 400; i++) {
+                x.createItem(item("i" + i, "p" + (i % 7), 0));
+            }
+            for (int b = 0; b < 10; b++) { // folded runs of creates
+                CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("p" + b));
+                for (int i = 0; i < 20; i++) {
+                    batch.createItemOperation(item("b" + b + "." + i, "p" + b, 0));
+                }
+                x.executeCosmosBatch(batch);
+            }
+        }
+        assertEquals(0, notesQueued(0), "creates after the pass, with nothing replaced or deleted: no note kept");
+        assertEquals(0, pruner.pruneOnce(), "and no pass to make");
+        assertEquals(0, pruner.recordsRead());
+        assertEquals(100, pruner.recordsTold(), "no item registered");
+
+        for (CosmosContainer x : List.of(c, full)) {
+            for (int i = 150; i < 170; i++) { // replaces of items created without notes
+                x.upsertItem(item("i" + i, "p" + (i % 7), 1));
+            }
+            for (int b = 0; b < 5; b++) { // deletes of members of the runs
+                x.deleteItem("b" + b + ".3", new PartitionKey("p" + b), null);
+            }
+            for (int i = 0; i < 3; i++) {
+                x.createItem(item("n" + i, "p0", 0)); // after a replace: noted
+            }
+        }
+        assertEquals(20 + 5 + 5, pruner.pruneOnce(), "20 replaced versions, 5 deleted items' versions, 5 tombstones");
+        assertEquals(300 + 200, pruner.recordsRead(), "the creates without notes are read once, when a pass is due");
+        assertEquals(100 + 28, pruner.recordsTold(), "the records from the first replace on were told");
+        assertEquals(0, pruner.itemReads(), "no item read: the container was noted from its birth until the skips");
+        assertEquals(0, pruner.pruneOnce(), "nothing left to prune");
+        assertEquals(30, pruner(1).pruneOnce(), "one full pass, with item reads, removes the same");
+        assertEquals(records(1).firstEntry().getValue(), records(0).firstEntry().getValue(),
+                "the same records as the item-read path's");
+        assertEquals(100 + 300 + 200 + 3 - 5, records(0).firstEntry().getValue().size(), "one record per live item");
+    }
+
     @Test
     void whenTheNotesOverflowAPassReadsTheRecordsItMissedAndRemovesWhatAFullPassRemoves() {
         System.setProperty("tetradb.feed.prunerNotes", "64");
@@ -181,7 +242,9 @@ class FeedPrunerIncrementalTest {
         }
         FeedPruner pruner = pruner(0);
         assertEquals(30, pruner.pruneOnce());
-        assertTrue(pruner.recordsRead() >= 330, "64 notes at most: the records were read " + pruner.recordsRead());
+        assertTrue(pruner.recordsRead() >= 300, "64 notes at most: the records were read " + pruner.recordsRead());
+        assertEquals(330, pruner.recordsRead() + pruner.recordsTold(),
+                "each record read or told, once: the read stops where the notes begin again");
         long read = pruner.recordsRead();
         for (CosmosContainer x : List.of(c, full)) {
             for (int i = 0; i < 20; i++) {
