@@ -178,7 +178,7 @@ public final class MongoCollection {
             charge[0] += r.requestCharge();
             BsonDocument doc = DocumentMapper.fromStoredForReply(container.codec(), r.stored());
             if (doc instanceof org.bson.RawBsonDocument raw) {
-                replies.put(container, id, stamp, raw, r.requestCharge());
+                replies.put(container, PARTITION, id, stamp, raw, r.requestCharge());
             }
             return doc;
         } catch (StoreException e) {

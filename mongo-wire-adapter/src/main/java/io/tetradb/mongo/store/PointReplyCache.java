@@ -97,10 +97,11 @@ public final class PointReplyCache {
     }
 
     /** Keeps {@code document}, read after {@code stamp} was read, at the read's {@code charge}. */
-    void put(ContainerStore container, String id, long stamp, RawBsonDocument document, double charge) {
+    void put(ContainerStore container, PartitionKeyValue pk, String id, long stamp, RawBsonDocument document,
+             double charge) {
         int size = document.getByteBuffer().remaining();
-        if (stamp < 0 || size > MAX_DOCUMENT_BYTES) {
-            return;
+        if (stamp < 0 || size > MAX_DOCUMENT_BYTES || container.writeStamps().stamp(pk) != stamp) {
+            return; // a write came in between: the entry could never be hit, so it would only take room
         }
         long cost = size + OVERHEAD_BYTES + 2L * id.length();
         if (bytes.get() + cost > maxBytes) {
