@@ -41,8 +41,12 @@ public final class MongoCatalog {
             new java.util.concurrent.ConcurrentHashMap<>());
     private final CollectionOptions options = new CollectionOptions(this);
 
+    /** Point finds' documents, current while their partition's write stamp is (see {@link PointReplyCache}). */
+    private final PointReplyCache replies;
+
     public MongoCatalog(CoreStore store) {
         this.store = store;
+        this.replies = PointReplyCache.fromSystemProperty(store.onSharedEngine());
         MongoUniqueIndexes.register(store); // the core computes unique indexes' keys with this face's rules
     }
 
@@ -240,7 +244,7 @@ public final class MongoCatalog {
     private MongoCollection wrap(String db, String name, ContainerStore c) {
         MongoCollection m = open.get(db + "." + name);
         if (m == null || m.container() != c) {
-            m = new MongoCollection(db, name, c);
+            m = new MongoCollection(db, name, c, replies);
             open.put(db + "." + name, m);
             if (upgraded.add(c)) {
                 LegacyUpgrade.run(this, m); // documents of the earlier shape become typed values, once

@@ -46,8 +46,11 @@ public final class MongoCollection {
     final CollectionOptions.OptionsCache options;
     /** False for an unjournaled view ({@code w: 1}): writes return once applied, before their WAL fsync. */
     private final boolean awaitJournal;
+    /** Point finds' documents while the partition's write stamp is unchanged (shared by every view). */
+    private final PointReplyCache replies;
 
-    MongoCollection(String db, String name, ContainerStore container) {
+    MongoCollection(String db, String name, ContainerStore container, PointReplyCache replies) {
+        this.replies = replies;
         this.db = db;
         this.name = name;
         this.container = container;
@@ -71,6 +74,7 @@ public final class MongoCollection {
         this.indexSpecs = base.indexSpecs;
         this.options = base.options;
         this.awaitJournal = awaitJournal;
+        this.replies = base.replies;
     }
 
     /**
@@ -164,10 +168,19 @@ public final class MongoCollection {
      * ({@link io.tetradb.mongo.bson.BinaryItemRawBson}, immutable) where the item allows, or null if there is none.
      */
     public BsonDocument readReply(String id, double[] charge) {
+        long stamp = replies.stampBeforeRead(container, PARTITION); // before the read (see PointReplyCache)
+        org.bson.RawBsonDocument cached = replies.get(container, PARTITION, id, stamp, charge);
+        if (cached != null) {
+            return cached;
+        }
         try {
             ItemResult r = container.read(PARTITION, id, null);
             charge[0] += r.requestCharge();
-            return DocumentMapper.fromStoredForReply(container.codec(), r.stored());
+            BsonDocument doc = DocumentMapper.fromStoredForReply(container.codec(), r.stored());
+            if (doc instanceof org.bson.RawBsonDocument raw) {
+                replies.put(container, PARTITION, id, stamp, raw, r.requestCharge());
+            }
+            return doc;
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
                 return null;

@@ -1,0 +1,132 @@
+package io.tetradb.mongo.store;
+
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.store.ContainerStore;
+import org.bson.RawBsonDocument;
+
+import java.util.Iterator;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Point finds' documents as BSON bytes, each kept with its partition's core write stamp read before the read that
+ * gave it (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the partition, so the bytes are
+ * still what a read would give, and a point find answers without RocksDB's memtable/SST search and the TB1 → BSON
+ * transcoding (together about half of a point find's Java path). The graph face's vertex cache works the same way
+ * ({@code WriteStamps}: the core bumps a stamp after every applied write, TTL purges included).
+ * <p>Used only where the stamps see every write and nothing changes a read without one: not on a shared engine
+ * (another server's writes bump its own stamps), not for a container whose items expire (an item becomes invisible
+ * with no write), not in a transaction or a sharded collection (the point find's own rules). A hit pays the
+ * partition's throughput budget the read's charge, as the core's read would ({@code payFaceRead}).
+ * <p>Bounded by the bytes it holds ({@code -Dtetradb.mongo.pointCacheBytes}, 32 MiB by default; 0 turns it off) and
+ * keeps no document over {@value #MAX_DOCUMENT_BYTES} bytes; past the bound, arbitrary entries are dropped.
+ */
+public final class PointReplyCache {
+    static final long DEFAULT_BYTES = 32L << 20;
+    static final int MAX_DOCUMENT_BYTES = 16 << 10;
+    /** What an entry costs beyond its document (key, entry, map node), roughly. */
+    private static final int OVERHEAD_BYTES = 120;
+
+    /** A document read from {@code container} under {@code id}: the key of the map. */
+    private static final class Key {
+        private final ContainerStore container;
+        private final String id;
+        private final int hash;
+
+        Key(ContainerStore container, String id) {
+            this.container = container;
+            this.id = id;
+            this.hash = 31 * System.identityHashCode(container) + id.hashCode();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && hash == k.hash && container == k.container && id.equals(k.id);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
+    /**
+     * The document, the stamp read before the read that gave it, what that read was charged and the account's read
+     * charge factor then (a consistency change makes the entry a miss, so a hit always pays what a read would).
+     */
+    private record Entry(long stamp, RawBsonDocument document, double charge, int chargeFactor) {
+    }
+
+    private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
+    private final AtomicLong bytes = new AtomicLong();
+    private final long maxBytes;
+    private final boolean sharedEngine;
+
+    PointReplyCache(long maxBytes, boolean sharedEngine) {
+        this.maxBytes = maxBytes;
+        this.sharedEngine = sharedEngine;
+    }
+
+    static PointReplyCache fromSystemProperty(boolean sharedEngine) {
+        return new PointReplyCache(Long.getLong("tetradb.mongo.pointCacheBytes", DEFAULT_BYTES), sharedEngine);
+    }
+
+    /** The stamp to read before reading {@code container}'s partition {@code pk}, or -1 when nothing is cached for it. */
+    long stampBeforeRead(ContainerStore container, PartitionKeyValue pk) {
+        if (maxBytes <= 0 || sharedEngine || container.expiryRule().active()) {
+            return -1;
+        }
+        return container.writeStamps().stamp(pk);
+    }
+
+    /**
+     * The cached document of {@code id} if its stamp is still {@code stamp} (from {@link #stampBeforeRead}), its
+     * read's charge paid to the partition's budget; else null.
+     */
+    RawBsonDocument get(ContainerStore container, PartitionKeyValue pk, String id, long stamp, double[] charge) {
+        if (stamp < 0) {
+            return null;
+        }
+        Entry e = entries.get(new Key(container, id));
+        if (e == null || e.stamp() != stamp || e.chargeFactor() != container.accountReadChargeFactor()) {
+            return null;
+        }
+        container.payFaceRead(pk, e.charge()); // admitted (429 when spent) and settled as the core's read
+        charge[0] += e.charge();
+        return e.document();
+    }
+
+    /** Keeps {@code document}, read after {@code stamp} was read, at the read's {@code charge}. */
+    void put(ContainerStore container, PartitionKeyValue pk, String id, long stamp, RawBsonDocument document,
+             double charge) {
+        int size = document.getByteBuffer().remaining();
+        if (stamp < 0 || size > MAX_DOCUMENT_BYTES || container.writeStamps().stamp(pk) != stamp) {
+            return; // a write came in between: the entry could never be hit, so it would only take room
+        }
+        long cost = size + OVERHEAD_BYTES + 2L * id.length();
+        if (bytes.get() + cost > maxBytes) {
+            shed();
+        }
+        Entry old = entries.put(new Key(container, id),
+                new Entry(stamp, document, charge, container.accountReadChargeFactor()));
+        bytes.addAndGet(old == null ? cost : cost - (old.document().getByteBuffer().remaining()
+                + OVERHEAD_BYTES + 2L * id.length()));
+    }
+
+    /** Drops arbitrary entries until a quarter of the bound is free. */
+    private synchronized void shed() {
+        Iterator<java.util.Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
+        while (bytes.get() > maxBytes * 3 / 4 && it.hasNext()) {
+            java.util.Map.Entry<Key, Entry> e = it.next();
+            if (entries.remove(e.getKey(), e.getValue())) {
+                bytes.addAndGet(-(e.getValue().document().getByteBuffer().remaining() + OVERHEAD_BYTES
+                        + 2L * e.getKey().id.length()));
+            }
+        }
+    }
+
+    /** Documents held now (tests). */
+    int size() {
+        return entries.size();
+    }
+}
