@@ -29,7 +29,8 @@ import java.util.SplittableRandom;
  * random; each key {@code collId · pathId · value · 00 01 · EPK · id}, the batch sorted as the store sorts it) into an
  * {@code index}-like column family (16 MiB memtables, WAL on, no sync), under memtable settings given as arguments:
  * {@code skiplist} (the store's), {@code skiplist-noconc} ({@code allow_concurrent_memtable_write=false}),
- * {@code hashskiplist} (a hash of skip lists on the 8-byte {@code collId · pathId} prefix; needs the former).
+ * {@code hashskiplist} (a hash of skip lists on the 8-byte {@code collId · pathId} prefix; needs the former),
+ * {@code skiplist-hint} (the store's, with an insert hint per 8-byte prefix, index-cost).
  * <pre>
  * java -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" io.tetradb.bench.core.MemtableInsertProbe
  * </pre>
@@ -49,7 +50,8 @@ public final class MemtableInsertProbe {
 
     private static void run(String config) throws Exception {
         Path dir = Files.createTempDirectory("memtable-probe");
-        ColumnFamilyOptions cf = new ColumnFamilyOptions().setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(3)
+        ColumnFamilyOptions cf = (config.startsWith("skiplist-hint") ? hinted() : new ColumnFamilyOptions())
+                .setWriteBufferSize(16L << 20).setMaxWriteBufferNumber(3)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION).setLevelCompactionDynamicLevelBytes(true);
         DBOptions db = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
                 .setMaxBackgroundJobs(2).setRecycleLogFileNum(4);
@@ -106,6 +108,22 @@ public final class MemtableInsertProbe {
         try (var files = Files.walk(dir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
+    }
+
+    /**
+     * index-cost: a column family whose memtable inserts with a hint per 8-byte {@code collId · pathId} prefix
+     * ({@code memtable_insert_with_hint_prefix_extractor}; RocksJava has no setter): RocksDB then keeps a splice per
+     * path and repairs it from the bottom level up ({@code InlineSkipList::InsertWithHint}), where a plain insert
+     * whose key is not right after the previous one descends from the top again.
+     */
+    private static ColumnFamilyOptions hinted() {
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("memtable_insert_with_hint_prefix_extractor", "rocksdb.FixedPrefix.8");
+        ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);
+        if (options == null) {
+            throw new IllegalStateException("RocksDB refused memtable_insert_with_hint_prefix_extractor");
+        }
+        return options;
     }
 
     private static byte[] key(SplittableRandom r, int path, long seq, byte[] epk, byte[] id) {

@@ -144,7 +144,26 @@ public final class BinaryIndexTerms {
             o += suffixLength;
             return o == out.length ? out : Arrays.copyOf(out, o);
         }
-        return IndexKeyEncoding.encodeEntry(prefix, indexedValue(b, at), suffix, suffixFrom);
+        switch (tag) { // index-cost: the common scalars keyed straight from their bytes, no node or buffer
+            case NULL:
+                return IndexKeyEncoding.encodeLiteralEntry(prefix, null, suffix, suffixFrom);
+            case FALSE:
+                return IndexKeyEncoding.encodeLiteralEntry(prefix, Boolean.FALSE, suffix, suffixFrom);
+            case TRUE:
+                return IndexKeyEncoding.encodeLiteralEntry(prefix, Boolean.TRUE, suffix, suffixFrom);
+            case INT32:
+                return IndexKeyEncoding.encodeLongEntry(prefix, Bytes.i32(b, at + 1), suffix, suffixFrom);
+            case INT64:
+                return IndexKeyEncoding.encodeLongEntry(prefix, Bytes.i64(b, at + 1), suffix, suffixFrom);
+            case DOUBLE:
+                return IndexKeyEncoding.encodeDoubleEntry(prefix, Double.longBitsToDouble(Bytes.i64(b, at + 1)),
+                        suffix, suffixFrom);
+            case FLOAT:
+                return IndexKeyEncoding.encodeDoubleEntry(prefix, Float.intBitsToFloat(Bytes.i32(b, at + 1)),
+                        suffix, suffixFrom);
+            default:
+                return IndexKeyEncoding.encodeEntry(prefix, indexedValue(b, at), suffix, suffixFrom);
+        }
     }
 
     /** ASCII without NUL (which the key escapes). */

@@ -13,11 +13,22 @@ import java.util.Properties;
  * (issue 17, query-idx): {@code -Dtetradb.rocks.dbOptions="wal_compression=kZSTD"} for the database,
  * {@code -Dtetradb.rocks.indexOptions="k=v;k=v"} for the {@code index} column family. RocksDB parses them; the
  * store's own settings are applied on top, so a string can only add what they leave at RocksDB's default. Unset
- * (the default): plain RocksDB defaults, as before. An option RocksDB does not know is refused at open.
+ * (the default): plain RocksDB defaults, as before, except the {@code index} family's insert hint
+ * ({@link #INDEX_INSERT_HINT}). An option RocksDB does not know is refused at open.
  */
 final class RocksOptionStrings {
     static final String DB = "tetradb.rocks.dbOptions";
     static final String INDEX = "tetradb.rocks.indexOptions";
+    /**
+     * Issue 17, index-cost: the {@code index} family inserts each key with a hint per 8-byte {@code collId · pathId}
+     * prefix by default. RocksDB then keeps one skip-list splice per path and repairs it from the bottom level up
+     * ({@code InlineSkipList::InsertWithHint}); a plain insert whose key is not right after the previous one (a
+     * batch's sorted keys of one path usually have older keys between them) descends from the top level again.
+     * A memtable option only (nothing on disk changes): {@code -Dtetradb.rocks.indexInsertHint=false} turns it off.
+     */
+    static final String INDEX_INSERT_HINT = "tetradb.rocks.indexInsertHint";
+    static final String HINT_OPTION = "memtable_insert_with_hint_prefix_extractor";
+    static final String HINT_VALUE = "rocksdb.FixedPrefix.8";
 
     private RocksOptionStrings() {
     }
@@ -38,6 +49,12 @@ final class RocksOptionStrings {
     /** The column family options to build on: RocksDB's defaults, plus {@code -Dtetradb.rocks.indexOptions} for the index. */
     static ColumnFamilyOptions familyBase(Space space) {
         Properties props = space == Space.INDEX ? parse(INDEX) : null;
+        if (space == Space.INDEX && Boolean.parseBoolean(System.getProperty(INDEX_INSERT_HINT, "true"))) {
+            if (props == null) {
+                props = new Properties();
+            }
+            props.putIfAbsent(HINT_OPTION, HINT_VALUE); // a -Dtetradb.rocks.indexOptions value of its own wins
+        }
         if (props == null) {
             return new ColumnFamilyOptions();
         }

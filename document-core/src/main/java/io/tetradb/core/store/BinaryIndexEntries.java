@@ -1,6 +1,5 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.CompositeTerms;
@@ -10,7 +9,6 @@ import io.tetradb.core.value.IndexKeyEncoding;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,7 +35,7 @@ final class BinaryIndexEntries {
         }
         List<ByteBuffer> out = new ArrayList<>(32);
         if (policy.indexes(TS)) {
-            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix("/_ts"), LongNode.valueOf(versionTs),
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
                     docKey, address)));
         }
         BinaryIndexTerms.walk(b, off, policy, (path, underArray, bytes, at) -> {
@@ -50,8 +48,7 @@ final class BinaryIndexEntries {
             ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
             for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
                 byte[] prefix = paths.entryPrefix(t.index().name());
-                out.add(ByteBuffer.wrap(Keys.concat(prefix, t.encoded(),
-                        Arrays.copyOfRange(docKey, address, docKey.length))));
+                out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(prefix, t.encoded(), docKey, address)));
             }
         }
         return out;

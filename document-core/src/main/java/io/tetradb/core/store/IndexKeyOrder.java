@@ -1,7 +1,6 @@
 package io.tetradb.core.store;
 
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -9,95 +8,232 @@ import java.util.List;
  * {@link IndexWrites}), sorted cheaper than one sort of the whole list: keys are first grouped by their 8-byte head
  * {@code collId · pathId} (one counting pass, the groups kept in the order the items gave them), then each group is
  * sorted from byte 8 on. Within a path the items of a batch often come in order already (ascending ids, equal or
- * rising values), which the stable merge sort finds as runs in linear time; a sort of the whole list sees a batch's
- * keys interleaved path by path and finds no runs. The order is exactly {@link Arrays#compareUnsigned}'s: two keys
- * with different heads compare as their heads do.
+ * rising values), which the merge sort finds as runs in linear time; a sort of the whole list sees a batch's keys
+ * interleaved path by path and finds no runs. The order is exactly {@link Arrays#compareUnsigned}'s.
+ *
+ * <p>Issue 17, index-cost: the sort moves positions, not keys, and compares the next 8 bytes of each key as one
+ * unsigned number read once per key (zero-padded, so a shorter key never sorts after a longer one it is a prefix of);
+ * only keys equal in their first 16 bytes compare their arrays. No boxing, no comparator objects, no {@code TimSort}
+ * instances (JIT-recompiled per key array type: graph-load's finding); the scratch arrays are kept per thread.
  */
 final class IndexKeyOrder {
-    /** Below this, one plain sort costs less than grouping. */
-    private static final int GROUPED_FROM = 64;
-    private static final int HEAD = 8;
-    private static final Comparator<byte[]> AFTER_HEAD =
-            (a, b) -> Arrays.compareUnsigned(a, HEAD, a.length, b, HEAD, b.length);
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    /** Runs shorter than this are sorted by insertion. */
+    private static final int INSERTION = 12;
 
     private IndexKeyOrder() {
     }
 
     /** {@code keys} in ascending unsigned order, as a new array. */
     static byte[][] sorted(List<byte[]> keys) {
-        int n = keys.size();
-        byte[][] in = keys.toArray(new byte[0][]);
-        if (n < GROUPED_FROM) {
-            Arrays.sort(in, Arrays::compareUnsigned);
-            return in;
+        return sorted(keys.toArray(new byte[0][]), keys.size());
+    }
+
+    /** {@code keys[0, n)} in ascending unsigned order, as a new array ({@code keys} itself is not changed). */
+    static byte[][] sorted(byte[][] keys, int n) {
+        byte[][] out = new byte[n][];
+        if (n <= 1) {
+            System.arraycopy(keys, 0, out, 0, n);
+            return out;
         }
-        // distinct heads in an open-addressing table; group[i] is key i's slot
-        int capacity = Integer.highestOneBit(Math.max(16, n) * 2);
-        long[] heads = new long[capacity];
-        int[] counts = new int[capacity]; // 0: free slot
-        int[] slotOf = new int[n];
+        Scratch s = n <= Scratch.KEPT ? SCRATCH.get().ensure(n) : new Scratch().ensure(n);
+        try {
+            return sorted(keys, n, s, out);
+        } finally {
+            s.clearTable();
+        }
+    }
+
+    private static byte[][] sorted(byte[][] keys, int n, Scratch s, byte[][] out) {
+        int[] order = s.order;
+        int[] tmp = s.tmp;
+        long[] tails = s.tails;
+        // distinct heads in an open-addressing table
+        int capacity = s.table(n);
+        long[] heads = s.heads;
+        int[] counts = s.counts; // 0: free slot
+        int[] slotOf = s.slotOf;
         int distinct = 0;
         for (int i = 0; i < n; i++) {
-            byte[] k = in[i];
-            if (k.length < HEAD) { // not an entry key: the plain sort
-                Arrays.sort(in, Arrays::compareUnsigned);
-                return in;
+            byte[] k = keys[i];
+            long h = word(k, 0);
+            tails[i] = word(k, 8);
+            int slot = (int) mix(h) & (capacity - 1);
+            while (counts[slot] != 0 && heads[slot] != h) {
+                slot = (slot + 1) & (capacity - 1);
             }
-            long h = head(k);
-            int s = (int) mix(h) & (capacity - 1);
-            while (counts[s] != 0 && heads[s] != h) {
-                s = (s + 1) & (capacity - 1);
+            if (counts[slot] == 0) {
+                heads[slot] = h;
+                s.slots[distinct++] = slot;
+                s.distinct = distinct;
             }
-            if (counts[s] == 0) {
-                heads[s] = h;
-                distinct++;
-            }
-            counts[s]++;
-            slotOf[i] = s;
+            counts[slot]++;
+            slotOf[i] = slot;
         }
-        // the groups' order: their heads ascending (unsigned), then each group's start
-        int[] order = new int[distinct];
-        int d = 0;
-        for (int s = 0; s < capacity; s++) {
-            if (counts[s] != 0) {
-                order[d++] = s;
-            }
-        }
-        Integer[] boxed = new Integer[distinct];
-        for (int i = 0; i < distinct; i++) {
-            boxed[i] = order[i];
-        }
-        Arrays.sort(boxed, (x, y) -> Long.compareUnsigned(heads[x], heads[y]));
-        int[] start = new int[capacity];
+        // the groups in ascending head order, each group's keys in the items' order
+        int[] slots = s.slots;
+        mergeSortHeads(slots, tmp, 0, distinct, heads);
+        int[] start = s.start;
         int at = 0;
-        for (Integer s : boxed) {
-            start[s] = at;
-            at += counts[s];
+        for (int g = 0; g < distinct; g++) {
+            start[slots[g]] = at;
+            at += counts[slots[g]];
         }
-        byte[][] out = new byte[n][];
-        int[] next = start.clone();
         for (int i = 0; i < n; i++) {
-            out[next[slotOf[i]]++] = in[i];
+            order[start[slotOf[i]]++] = i;
         }
-        for (Integer s : boxed) {
-            if (counts[s] > 1) {
-                Arrays.sort(out, start[s], start[s] + counts[s], AFTER_HEAD);
+        int from = 0;
+        for (int g = 0; g < distinct; g++) {
+            int to = from + counts[slots[g]];
+            if (to - from > 1) {
+                mergeSortTails(order, tmp, from, to, tails, keys);
             }
+            from = to;
         }
+        for (int i = 0; i < n; i++) {
+            out[i] = keys[order[i]];
+        }
+        s.distinct = distinct;
         return out;
     }
 
-    private static long head(byte[] k) {
-        long h = 0;
-        for (int i = 0; i < HEAD; i++) {
-            h = (h << 8) | (k[i] & 0xFF);
+    /** Positions {@code a[from, to)} ordered by {@code heads[position]} (unsigned); stable. */
+    private static void mergeSortHeads(int[] a, int[] tmp, int from, int to, long[] heads) {
+        if (to - from < INSERTION) {
+            for (int i = from + 1; i < to; i++) {
+                int x = a[i];
+                int j = i - 1;
+                while (j >= from && Long.compareUnsigned(heads[a[j]], heads[x]) > 0) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = x;
+            }
+            return;
         }
-        return h;
+        int mid = (from + to) >>> 1;
+        mergeSortHeads(a, tmp, from, mid, heads);
+        mergeSortHeads(a, tmp, mid, to, heads);
+        if (Long.compareUnsigned(heads[a[mid - 1]], heads[a[mid]]) <= 0) {
+            return; // already in order: a run
+        }
+        System.arraycopy(a, from, tmp, from, mid - from);
+        int i = from;
+        int j = mid;
+        int o = from;
+        while (i < mid && j < to) {
+            a[o++] = Long.compareUnsigned(heads[tmp[i]], heads[a[j]]) <= 0 ? tmp[i++] : a[j++];
+        }
+        while (i < mid) {
+            a[o++] = tmp[i++];
+        }
+    }
+
+    /** Key positions {@code a[from, to)} of one head ordered by the rest of their keys (unsigned); stable. */
+    private static void mergeSortTails(int[] a, int[] tmp, int from, int to, long[] tails, byte[][] keys) {
+        if (to - from < INSERTION) {
+            for (int i = from + 1; i < to; i++) {
+                int x = a[i];
+                int j = i - 1;
+                while (j >= from && compare(a[j], x, tails, keys) > 0) {
+                    a[j + 1] = a[j];
+                    j--;
+                }
+                a[j + 1] = x;
+            }
+            return;
+        }
+        int mid = (from + to) >>> 1;
+        mergeSortTails(a, tmp, from, mid, tails, keys);
+        mergeSortTails(a, tmp, mid, to, tails, keys);
+        if (compare(a[mid - 1], a[mid], tails, keys) <= 0) {
+            return; // already in order: a run
+        }
+        System.arraycopy(a, from, tmp, from, mid - from);
+        int i = from;
+        int j = mid;
+        int o = from;
+        while (i < mid && j < to) {
+            a[o++] = compare(tmp[i], a[j], tails, keys) <= 0 ? tmp[i++] : a[j++];
+        }
+        while (i < mid) {
+            a[o++] = tmp[i++];
+        }
+    }
+
+    /** Two keys of one (zero-padded) head: their next 8 bytes, then, only on a tie, their arrays. */
+    private static int compare(int x, int y, long[] tails, byte[][] keys) {
+        int c = Long.compareUnsigned(tails[x], tails[y]);
+        if (c != 0) {
+            return c;
+        }
+        byte[] a = keys[x];
+        byte[] b = keys[y];
+        // both at least 16 bytes long: their first 16 are equal; otherwise a padded byte may hide a length
+        return a.length >= 16 && b.length >= 16
+                ? Arrays.compareUnsigned(a, 16, a.length, b, 16, b.length)
+                : Arrays.compareUnsigned(a, b);
+    }
+
+    /** The 8 bytes of {@code k} from {@code from} as one unsigned number, bytes past its end read as 0. */
+    private static long word(byte[] k, int from) {
+        long w = 0;
+        int end = Math.min(k.length, from + 8);
+        for (int i = from; i < end; i++) {
+            w |= (long) (k[i] & 0xFF) << (56 - 8 * (i - from));
+        }
+        return w;
     }
 
     private static long mix(long h) {
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;
         return h ^ (h >>> 33);
+    }
+
+    /** One thread's arrays, kept between sorts up to {@link #KEPT} keys. */
+    private static final class Scratch {
+        static final int KEPT = 1 << 16;
+        int[] order = new int[0];
+        int[] tmp = new int[0];
+        long[] tails = new long[0];
+        int[] slotOf = new int[0];
+        int[] slots = new int[0];
+        long[] heads = new long[0];
+        int[] counts = new int[0];
+        int[] start = new int[0];
+        /** Slots of {@link #counts} in use: {@code slots[0, distinct)}. */
+        int distinct;
+
+        Scratch ensure(int n) {
+            if (order.length < n) {
+                int size = Math.max(n, 2 * order.length);
+                order = new int[size];
+                tmp = new int[size];
+                tails = new long[size];
+                slotOf = new int[size];
+                slots = new int[size];
+            }
+            return this;
+        }
+
+        /** The table's capacity for {@code n} keys (a power of two, at least twice n); its counts are all 0. */
+        int table(int n) {
+            int capacity = Integer.highestOneBit(Math.max(16, n) * 2);
+            if (counts.length < capacity) {
+                heads = new long[capacity];
+                counts = new int[capacity];
+                start = new int[capacity];
+            }
+            return capacity;
+        }
+
+        /** Frees the slots the last sort used, so the next finds the table empty. */
+        void clearTable() {
+            for (int g = 0; g < distinct; g++) {
+                counts[slots[g]] = 0;
+            }
+            distinct = 0;
+        }
     }
 }

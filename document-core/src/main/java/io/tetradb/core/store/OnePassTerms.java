@@ -1,6 +1,5 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.CompositeTerms;
@@ -10,7 +9,6 @@ import io.tetradb.core.value.IndexKeyEncoding;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -48,7 +46,7 @@ final class OnePassTerms {
         CompiledIndexingPolicy policy = recorded.policy();
         List<ByteBuffer> out = new ArrayList<>(recorded.count() + 1 + policy.composites().size());
         if (policy.indexes(TS)) {
-            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeEntry(paths.entryPrefix("/_ts"), LongNode.valueOf(versionTs),
+            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
                     docKey, address)));
         }
         for (int i = 0; i < recorded.count(); i++) {
@@ -61,10 +59,19 @@ final class OnePassTerms {
         }
         if (!policy.composites().isEmpty()) {
             for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
-                out.add(ByteBuffer.wrap(Keys.concat(paths.entryPrefix(t.index().name()), t.encoded(),
-                        Arrays.copyOfRange(docKey, address, docKey.length))));
+                out.add(ByteBuffer.wrap(compositeKey(paths.entryPrefix(t.index().name()), t.encoded(), docKey,
+                        address)));
             }
         }
+        return out;
+    }
+
+    /** {@code prefix · values · docKey[address..]}, a composite entry's key, in one array (index-cost). */
+    static byte[] compositeKey(byte[] prefix, byte[] values, byte[] docKey, int address) {
+        byte[] out = new byte[prefix.length + values.length + docKey.length - address];
+        System.arraycopy(prefix, 0, out, 0, prefix.length);
+        System.arraycopy(values, 0, out, prefix.length, values.length);
+        System.arraycopy(docKey, address, out, prefix.length + values.length, docKey.length - address);
         return out;
     }
 }

@@ -118,6 +118,43 @@ public final class IndexKeyEncoding {
         return out.toArray();
     }
 
+    /**
+     * Issue 17, index-cost: {@link #encodeEntry(byte[], JsonNode, byte[], int)} of a long, written straight into the
+     * key's one array (no node, no growing buffer): a long within ±2^53 is its double and a zero remainder.
+     */
+    public static byte[] encodeLongEntry(byte[] prefix, long x, byte[] suffix, int suffixFrom) {
+        if (x < -(1L << 53) || x > (1L << 53)) {
+            return encodeEntry(prefix, com.fasterxml.jackson.databind.node.LongNode.valueOf(x), suffix, suffixFrom);
+        }
+        return encodeDoubleEntry(prefix, (double) x, suffix, suffixFrom);
+    }
+
+    /** As {@link #encodeLongEntry} for a double or a float's value: its key bits and a zero remainder. */
+    public static byte[] encodeDoubleEntry(byte[] prefix, double d, byte[] suffix, int suffixFrom) {
+        int suffixLength = suffix.length - suffixFrom;
+        byte[] out = new byte[prefix.length + 10 + suffixLength];
+        System.arraycopy(prefix, 0, out, 0, prefix.length);
+        int o = prefix.length;
+        out[o] = (byte) TAG_NUMBER;
+        long key = doubleKey(d);
+        for (int i = 0; i < 8; i++) {
+            out[o + 1 + i] = (byte) (key >>> (56 - 8 * i));
+        }
+        out[o + 9] = (byte) REM_ZERO;
+        System.arraycopy(suffix, suffixFrom, out, o + 10, suffixLength);
+        return out;
+    }
+
+    /** As {@link #encodeLongEntry} for null ({@code value} null) or a boolean: the tag alone. */
+    public static byte[] encodeLiteralEntry(byte[] prefix, Boolean value, byte[] suffix, int suffixFrom) {
+        int suffixLength = suffix.length - suffixFrom;
+        byte[] out = new byte[prefix.length + 1 + suffixLength];
+        System.arraycopy(prefix, 0, out, 0, prefix.length);
+        out[prefix.length] = (byte) (value == null ? TAG_NULL : value ? TAG_TRUE : TAG_FALSE);
+        System.arraycopy(suffix, suffixFrom, out, prefix.length + 1, suffixLength);
+        return out;
+    }
+
     /** The encoding of a value, every byte complemented when {@code descending}. */
     public static byte[] encode(JsonNode v, boolean descending) {
         byte[] b = encode(v);
@@ -291,19 +328,22 @@ public final class IndexKeyEncoding {
     }
 
     private static void writeDouble(double d, Buf out) {
-        long key;
-        if (Double.isNaN(d)) {
-            key = 0L;
-        } else {
-            if (d == 0.0) {
-                d = 0.0; // -0.0 == 0.0
-            }
-            long bits = Double.doubleToRawLongBits(d);
-            key = bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
-        }
+        long key = doubleKey(d);
         for (int shift = 56; shift >= 0; shift -= 8) {
             out.put((int) (key >>> shift) & 0xFF);
         }
+    }
+
+    /** A double's 8 key bytes as one unsigned number: NaN lowest, -0.0 as 0.0, then by value. */
+    private static long doubleKey(double d) {
+        if (Double.isNaN(d)) {
+            return 0L;
+        }
+        if (d == 0.0) {
+            d = 0.0; // -0.0 == 0.0
+        }
+        long bits = Double.doubleToRawLongBits(d);
+        return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
     }
 
     /** P(p), see the class comment; complemented when {@code invert}. */

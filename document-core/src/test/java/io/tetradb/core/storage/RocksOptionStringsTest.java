@@ -60,6 +60,38 @@ class RocksOptionStringsTest {
         }
     }
 
+    /**
+     * index-cost: by default the index family, and only it, inserts with a hint per {@code collId · pathId}; the
+     * switch turns it off; a directory written either way reopens the other way with every item and consistent
+     * index entries (a memtable option: nothing on disk depends on it).
+     */
+    @Test
+    void theIndexFamilyInsertsWithAPathHintByDefaultAndDirectoriesOpenEitherWay(@TempDir Path dir)
+            throws IOException {
+        String hint = RocksOptionStrings.HINT_OPTION + "=" + RocksOptionStrings.HINT_VALUE;
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            write(client, 0, 300);
+        }
+        assertEquals(1, countOf(latestOptionsFile(dir), hint), "the index family, and only it, has the hint");
+        System.setProperty(RocksOptionStrings.INDEX_INSERT_HINT, "false");
+        try {
+            try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+                assertEquals(300, count(client));
+                write(client, 300, 600);
+            }
+            assertEquals(0, countOf(latestOptionsFile(dir), hint), "switched off");
+        } finally {
+            System.clearProperty(RocksOptionStrings.INDEX_INSERT_HINT);
+        }
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            assertEquals(600, count(client));
+            write(client, 600, 900);
+            assertEquals(900, count(client));
+            var check = client.coreStore().container("d", "c").checkIndexes();
+            assertTrue(check.consistent(), check.toString());
+        }
+    }
+
     @Test
     void anOptionRocksDbDoesNotKnowIsRefused(@TempDir Path dir) {
         System.setProperty(RocksOptionStrings.DB, "no_such_option=1");

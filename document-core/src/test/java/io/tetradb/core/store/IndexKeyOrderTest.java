@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 /** The grouped sort of index keys gives exactly the unsigned byte order of one plain sort. */
 class IndexKeyOrderTest {
@@ -31,6 +32,43 @@ class IndexKeyOrderTest {
             assertEquals(expected.length, actual.length);
             for (int i = 0; i < expected.length; i++) {
                 assertArrayEquals(expected[i], actual[i], "round " + round + ", key " + i);
+            }
+        }
+    }
+
+    /**
+     * index-cost: keys as long as entry keys whose first 16 bytes often tie (the sort compares bytes 8–15 as one
+     * number, then the arrays), of every length around 8 and 16 (zero padding must not reorder a prefix), in one
+     * thread's calls of very different sizes one after the other (the per-thread table must start empty each time).
+     */
+    @Test
+    void longKeysWithTiedPrefixesAndReusedScratchSortAsTheUnsignedByteOrder() {
+        SplittableRandom r = new SplittableRandom(23);
+        for (int round = 0; round < 600; round++) {
+            int n = round % 7 == 0 ? 2_000 + r.nextInt(3_000) : r.nextInt(150);
+            int heads = 1 + r.nextInt(r.nextBoolean() ? 3 : 60);
+            byte[][] keys = new byte[n][];
+            for (int i = 0; i < n; i++) {
+                byte[] k = new byte[r.nextInt(10) == 0 ? r.nextInt(20) : 16 + r.nextInt(40)];
+                int h = r.nextInt(heads);
+                for (int j = 0; j < k.length; j++) {
+                    k[j] = j < 8 ? (byte) (j == 3 ? 0x80 | h : h * 7)
+                            : j < 16 ? (byte) (r.nextInt(8) == 0 ? 0x00 : r.nextInt(8) == 0 ? 0xFF : 0x41)
+                            : (byte) (r.nextInt(3) == 0 ? 0x90 + r.nextInt(3) : r.nextInt(3));
+                }
+                keys[i] = k;
+            }
+            if (n > 10 && r.nextBoolean()) { // runs already in order, as a batch's ascending ids give them
+                Arrays.sort(keys, 0, n / 2, Arrays::compareUnsigned);
+            }
+            byte[][] before = keys.clone();
+            byte[][] expected = keys.clone();
+            Arrays.sort(expected, Arrays::compareUnsigned);
+            byte[][] actual = IndexKeyOrder.sorted(keys, n);
+            assertEquals(n, actual.length);
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(expected[i], actual[i], "round " + round + ", key " + i);
+                assertSame(before[i], keys[i], "the input array is left as it was");
             }
         }
     }
