@@ -156,9 +156,14 @@ public final class TlsCertificate {
     /** A server SslContext with this certificate (JDK provider). */
     public SslContext sslContext() {
         try {
-            return SslContextBuilder.forServer(key, certificate).build();
+            return serverContextBuilder().build();
         } catch (SSLException e) {
             throw new IllegalStateException("cannot build the TLS context", e);
         }
+    }
+
+    /** A server context builder with this certificate and its key, for a caller that picks the provider. */
+    public SslContextBuilder serverContextBuilder() {
+        return SslContextBuilder.forServer(key, certificate);
     }
 }

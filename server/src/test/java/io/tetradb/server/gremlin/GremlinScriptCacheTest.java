@@ -27,7 +27,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gremlin-groovy's compiled-script cache stays bounded: 900 distinct scripts that fail to compile (what a fuzzer or a
  * client concatenating values into scripts sends) each get their 597, and afterwards the engine holds at most
  * {@link CompiledScriptCache#MAX_SCRIPTS} scripts (TinkerPop's default would hold all 900, each failure with its
- * whole parse tree); a parameterized script still runs. Through gremlin-driver.
+ * whole parse tree); a parameterized script still runs. Through gremlin-driver. The other cache distinct scripts
+ * reach, Groovy's parser DFA (its {@code ATNConfig}s), is emptied by Groovy every 64 parses
+ * ({@code groovy.antlr4.cache.threshold}): {@link #groovysParserDfaIsEmptiedAsDistinctScriptsArrive}.
  */
 class GremlinScriptCacheTest {
     static final int DISTINCT_BROKEN_SCRIPTS = 900;
@@ -82,5 +84,36 @@ class GremlinScriptCacheTest {
             assertEquals(1L, client.submit("g.V(vid).count()", java.util.Map.of("vid", List.of("a", "v1"))).one()
                     .getLong(), "a parameterized script, compiled once");
         }
+    }
+
+    @Test
+    void groovysParserDfaIsEmptiedAsDistinctScriptsArrive() throws Exception {
+        // Groovy's parser ATN is static: the DFA its predictions built for every script parsed in this JVM so far
+        groovyjarjarantlr4.v4.runtime.atn.ATN parser = org.apache.groovy.parser.antlr4.GroovyLangParser._ATN;
+        long before = dfaStates(parser);
+        long max = before;
+        boolean fell = false;
+        // 3 x 64: at least two of Groovy's clears whatever count other tests' parses left; each script distinct
+        for (int i = 0; i < 3 * 64; i++) {
+            String script = "g.V().has('pk', 'p" + i + "').where(__.out('e" + (i * 7) + "').count().is(gt(" + i
+                    + "))).values('v" + i + "'" + (i % 3 == 0 ? ")" : ").fold(");
+            try {
+                client.submit(script).all().get();
+            } catch (ExecutionException | RuntimeException refusedOrFailed) {
+                // a script that does not compile is answered 597; it was parsed all the same
+            }
+            long now = dfaStates(parser);
+            fell |= now < max;
+            max = Math.max(max, now);
+        }
+        assertTrue(fell, "the parser DFA only grew over 192 distinct scripts: " + before + " -> " + max + " states");
+    }
+
+    private static long dfaStates(groovyjarjarantlr4.v4.runtime.atn.ATN atn) {
+        long n = 0;
+        for (groovyjarjarantlr4.v4.runtime.dfa.DFA dfa : atn.decisionToDFA) {
+            n += dfa.states.size();
+        }
+        return n;
     }
 }
