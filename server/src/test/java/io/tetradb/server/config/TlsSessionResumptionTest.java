@@ -68,7 +68,8 @@ class TlsSessionResumptionTest {
 
     @Test
     void theProviderIsBoringSslWhereItLoadsUnlessPinned() {
-        assertEquals(SslProvider.OPENSSL, TlsProviderChoice.choose(null, true, null));
+        assertEquals(SslProvider.JDK, TlsProviderChoice.choose(null, true, null));
+        assertEquals(SslProvider.OPENSSL, TlsProviderChoice.choose("auto", true, null));
         assertEquals(SslProvider.JDK, TlsProviderChoice.choose(null, false, "no native library"));
         assertEquals(SslProvider.JDK, TlsProviderChoice.choose("auto", false, "no native library"));
         assertEquals(SslProvider.JDK, TlsProviderChoice.choose("JDK", true, null));
