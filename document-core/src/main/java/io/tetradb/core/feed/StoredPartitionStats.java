@@ -69,6 +69,71 @@ public final class StoredPartitionStats {
         };
     }
 
+    /**
+     * The statistics records of META in {@code [from, to)} (keys {@code 04 · collId · EPK · pk} of one container), each
+     * handed to {@code visitor} with the partition's statistics as {@link #read} finds them, until the visitor returns
+     * false — in two forward scans merged (the partition index keys, then the records) instead of a reverse seek and a
+     * get per partition: a container's open recounts every partition (a Tables container holds one per entity).
+     * The index keys are read before the records, as in {@link #read}. A partition whose index keys run longer than
+     * {@link #LONG_RUN} (a change feed retention keeps many) is read by {@link #read} instead, and both scans start
+     * again after it, so a scan never reads more than that many keys of one partition.
+     */
+    public static void scan(StorageEngine engine, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
+        int collId = collId(from);
+        byte[] records = from;
+        byte[] keys = FeedKeys.partitionPrefix(collId, lpOf(from));
+        for (byte[] longRun; (longRun = scanFrom(engine, collId, records, keys, to, visitor)) != null; ) {
+            records = Arrays.copyOf(longRun, longRun.length + 1); // the smallest record key after it
+            keys = FeedKeys.partitionRecord(collId, lpOf(longRun), -1L); // above every key of that partition
+        }
+    }
+
+    /** Index keys of one partition the merged {@link #scan} reads before it seeks past the rest. */
+    public static final int LONG_RUN = 64;
+
+    /**
+     * The merged scan from record key {@code records} and index key {@code keys}; the record key of a partition with a
+     * long run (visited: start again after it), or null at the end or when the visitor stopped.
+     */
+    private static byte[] scanFrom(StorageEngine engine, int collId, byte[] records, byte[] keys, byte[] to,
+                                   Predicate<KeyValue> visitor) {
+        // the upper bound is the container's whole partition index: a partition just below `to` keeps all its keys
+        try (KeyCursor index = engine.cursor(Space.FEED, keys, FeedKeys.partitionIndexedSince(collId), false);
+             KeyCursor meta = engine.cursor(Space.META, records, to, false)) {
+            boolean more = index.next();
+            while (meta.next()) {
+                byte[] record = meta.key();
+                while (more && compareLp(index.key(), record) < 0) { // a partition without a record: never read
+                    more = index.next();
+                }
+                byte[] newest = null;
+                for (int run = 0; more && compareLp(index.key(), record) == 0; run++) {
+                    if (run == LONG_RUN) {
+                        byte[] stats = read(engine, record);
+                        return visitor.test(new KeyValue(record, stats == null ? meta.value() : stats)) ? record : null;
+                    }
+                    newest = index.value();
+                    more = index.next();
+                }
+                byte[] stats = newer(meta.value(), newest == null ? null : FeedKeys.carriedStats(newest));
+                if (!visitor.test(new KeyValue(record, stats))) {
+                    return null;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** A record key's logical partition ({@code EPK · pk}, after {@code 04 · collId}). */
+    private static byte[] lpOf(byte[] recordKey) {
+        return Arrays.copyOfRange(recordKey, 5, recordKey.length);
+    }
+
+    /** A partition index key's logical partition against a record key's, unsigned. */
+    private static int compareLp(byte[] indexKey, byte[] recordKey) {
+        return Arrays.compareUnsigned(indexKey, 5, indexKey.length - 8, recordKey, 5, recordKey.length);
+    }
+
     /** The statistics carried by the newest partition index key of {@code logicalPartition} ({@code EPK · pk}), or null. */
     public static byte[] newestCarried(StorageEngine engine, int collId, byte[] logicalPartition) {
         try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.partitionPrefix(collId, logicalPartition),

@@ -790,8 +790,9 @@ public final class CoreStore implements AutoCloseable {
                 return true;
             };
             if (c.reads().embedded()) { // core-stats: the record or the newest partition index key, whichever is newer
-                engine.scan(Space.META, Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
-                        io.tetradb.core.feed.StoredPartitionStats.current(engine, count));
+                // (two merged forward scans, not a seek per partition: a Tables container has one per entity)
+                io.tetradb.core.feed.StoredPartitionStats.scan(engine, Keys.concat(prefix, p.range().min()),
+                        Keys.concat(prefix, p.range().max()), count);
             } else { // item-reads hook: the statistics through the partition contract (items on another engine)
                 c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
                         count);

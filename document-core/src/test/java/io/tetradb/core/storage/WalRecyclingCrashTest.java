@@ -9,25 +9,24 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.FeedRange;
 import io.tetradb.document.FeedResponse;
+import io.tetradb.testing.KilledChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * core-wal: with {@link WalRecycling#ATOMIC} (the default) every family flushes at each WAL switch and the next
@@ -43,38 +42,24 @@ class WalRecyclingCrashTest {
     @Test
     void killedWriterOnRecycledWalFilesLosesNothingAcknowledgedAndStatisticsStayExact(@TempDir Path dir)
             throws Exception {
-        Random random = new Random();
-        long seed = random.nextLong();
-        random.setSeed(seed);
+        long seed = KilledChild.seed();
+        Random random = new Random(seed);
         Set<String> acknowledged = new HashSet<>();
         for (int round = 0; round < ROUNDS; round++) {
             int killAfter = 400 + random.nextInt(1600);
-            Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
-                    "-Dtetradb.rocks.writeBufferBytes=" + (128 << 10), "-Dtetradb.rocks.walRecycling=atomic",
-                    WalRecyclingCrashWriter.class.getName(), dir.toString(), Integer.toString(round))
-                    .redirectErrorStream(true).start();
-            int acks = 0;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("ACK ")) {
-                        acknowledged.add(line.substring(4));
-                        if (++acks >= killAfter) {
-                            break;
+            KilledChild child = KilledChild.start(WalRecyclingCrashWriter.class,
+                    List.of("-Dtetradb.rocks.writeBufferBytes=" + (128 << 10), "-Dtetradb.rocks.walRecycling=atomic"),
+                    dir.toString(), Integer.toString(round));
+            int[] acks = {0};
+            child.readUntilKilled(Duration.ofSeconds(120), line -> line.contains("Exception") || line.contains("Error"),
+                    "seed " + seed, line -> {
+                        if (!line.startsWith("ACK ")) {
+                            return false;
                         }
-                    } else if (line.contains("Exception") || line.contains("Error")) {
-                        fail("writer failed (seed " + seed + "): " + line);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        fail("writer too slow (seed " + seed + ")");
-                    }
-                }
-                child.destroyForcibly(); // SIGKILL, while the writers are in the middle of later creates
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            }
-            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
+                        acknowledged.add(line.substring(4));
+                        return ++acks[0] >= killAfter; // then SIGKILL, while the writers are in later creates
+                    });
+            assertEquals(killAfter, acks[0], "the writer stopped early (seed " + seed + ")");
             verify(dir, acknowledged, seed);
         }
         assertTrue(recycledWalFiles(dir) > 0, "no WAL file was recycled, so the test did not test recycling");
@@ -120,9 +105,5 @@ class WalRecyclingCrashTest {
             }
         }
         return n;
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

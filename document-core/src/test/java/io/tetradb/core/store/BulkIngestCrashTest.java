@@ -6,14 +6,13 @@ import io.tetradb.core.feed.ChangeFeedPage;
 import io.tetradb.core.feed.ChangeFeedRequest;
 import io.tetradb.core.partition.EpkRange;
 import io.tetradb.core.storage.RocksEngine;
+import io.tetradb.testing.KilledChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -21,12 +20,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A child JVM bulk-loads chunks ({@link BulkCrashWriter}); it dies in the middle of a chunk's commit, at each stage
@@ -41,45 +38,32 @@ class BulkIngestCrashTest {
 
     @Test
     void aKilledBulkLoadLeavesWholeChunksOnly(@TempDir Path dir) throws Exception {
-        Random random = new Random();
-        long seed = random.nextLong();
-        random.setSeed(seed);
+        long seed = KilledChild.seed();
+        Random random = new Random(seed);
         Set<String> acknowledged = new HashSet<>();
         // stage at which the child halts (N-th chunk reaching it), and whether that chunk must be there after
         List<String> stages = List.of("files:2", "intent:2", "ingested-INDEX:1", "ingested-FEED:3", "ingested-DOCS:2",
                 "kill", "kill", "kill");
         for (int round = 0; round < stages.size(); round++) {
             String stage = stages.get(round);
-            List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", System.getProperty("java.class.path"),
+            List<String> options = new ArrayList<>(List.of(
                     "-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "binary")));
             if (!stage.equals("kill")) {
-                cmd.add("-Dtetradb.test.bulkHaltAt=" + stage);
+                options.add("-Dtetradb.test.bulkHaltAt=" + stage);
             }
-            cmd.addAll(List.of(BulkCrashWriter.class.getName(), dir.toString(), Integer.toString(round)));
-            Process child = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            KilledChild child = KilledChild.start(BulkCrashWriter.class, options, dir.toString(),
+                    Integer.toString(round));
             int killAfter = 1 + random.nextInt(4);
             List<String> acks = new ArrayList<>();
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("ACK ")) {
-                        String[] parts = line.split(" ");
-                        acks.add(parts[1] + "-" + parts[2]);
-                        if (stage.equals("kill") && acks.size() >= killAfter) {
-                            break;
-                        }
-                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
-                        fail("writer failed (seed " + seed + ", " + stage + "): " + line);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        fail("writer too slow (seed " + seed + ")");
-                    }
+            // SIGKILL in the middle of the next chunk (random rounds); a halted child's output ends by itself
+            child.readUntilKilled(Duration.ofSeconds(120), KilledChild.FAILED, "seed " + seed + ", " + stage, line -> {
+                if (!line.startsWith("ACK ")) {
+                    return false;
                 }
-                child.destroyForcibly(); // SIGKILL, in the middle of the next chunk (random rounds)
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            }
+                String[] parts = line.split(" ");
+                acks.add(parts[1] + "-" + parts[2]);
+                return stage.equals("kill") && acks.size() >= killAfter;
+            });
             acknowledged.addAll(acks);
             Map<String, Integer> chunks = verify(dir, acknowledged, seed + " " + stage);
             if (!stage.equals("kill")) {

@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.FeedRange;
+import io.tetradb.testing.KilledChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,11 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A child JVM writes transactional batches and prints each acknowledged one; the test SIGKILLs it at a random moment,
@@ -35,43 +32,28 @@ class CrashTest {
 
     @Test
     void killedWriterLosesNothingAcknowledgedAndLeavesNoHalfBatch(@TempDir Path dir) throws Exception {
-        Random random = new Random();
-        // -Dtetradb.crash.seed=N replays a failed run's kill points (the child's timing still varies)
-        long seed = Long.getLong("tetradb.crash.seed", random.nextLong());
-        random.setSeed(seed);
+        long seed = KilledChild.seed(); // -Dtetradb.crash.seed=N replays a failed run's kill points
+        Random random = new Random(seed);
         Set<String> acknowledged = new HashSet<>();
         FeedState feed = new FeedState();
         int killedAfterAcks = 0;
         for (int round = 0; round < ROUNDS; round++) {
             int killAfter = 5 + random.nextInt(150);
             // the writer stores items in this JVM's item format (-Dtetradb.itemFormat=binary runs it on the binary one)
-            Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
-                    "-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "binary"),
-                    CrashWriter.class.getName(), dir.toString(), Integer.toString(round))
-                    .redirectErrorStream(true).start();
-            int acks = 0;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("ACK ")) {
-                        String[] parts = line.split(" ");
-                        acknowledged.add(parts[1] + "-" + parts[2]);
-                        if (++acks >= killAfter) {
-                            break;
-                        }
-                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
-                        fail("writer failed (seed " + seed + "): " + line);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        fail("writer too slow (seed " + seed + ")");
-                    }
+            KilledChild child = KilledChild.start(CrashWriter.class,
+                    List.of("-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "binary")),
+                    dir.toString(), Integer.toString(round));
+            int[] acks = {0};
+            child.readUntilKilled(Duration.ofSeconds(60), KilledChild.FAILED, "seed " + seed, line -> {
+                if (!line.startsWith("ACK ")) {
+                    return false;
                 }
-                child.destroyForcibly(); // SIGKILL, while the child is in the middle of later batches
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            }
-            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
-            killedAfterAcks += acks;
+                String[] parts = line.split(" ");
+                acknowledged.add(parts[1] + "-" + parts[2]);
+                return ++acks[0] >= killAfter; // then SIGKILL, while the child is in the middle of later batches
+            });
+            assertEquals(killAfter, acks[0], "the writer stopped early (seed " + seed + ")");
+            killedAfterAcks += acks[0];
             verify(dir, acknowledged, seed, feed);
         }
         assertTrue(killedAfterAcks >= ROUNDS * 5);
@@ -165,9 +147,5 @@ class CrashTest {
         }
         feed.token = token;
         feed.ids = new HashSet<>(stored.keySet());
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

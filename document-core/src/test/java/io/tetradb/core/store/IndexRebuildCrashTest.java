@@ -2,20 +2,18 @@ package io.tetradb.core.store;
 
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.testing.KilledChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A child JVM changes the indexing policy while a writer upserts, and is SIGKILLed after a random number of rebuild
@@ -28,31 +26,16 @@ class IndexRebuildCrashTest {
 
     @Test
     void killedMidRebuildResumesAndEndsConsistent(@TempDir Path dir) throws Exception {
-        long seed = new Random().nextLong();
+        long seed = KilledChild.seed();
         Random random = new Random(seed);
         for (int round = 0; round < ROUNDS; round++) {
             int killAfterChunks = 1 + random.nextInt(40);
-            Process child = new ProcessBuilder(javaBin(), "-cp", System.getProperty("java.class.path"),
-                    RebuildCrashWriter.class.getName(), dir.toString(), Long.toString(random.nextLong()))
-                    .redirectErrorStream(true).start();
-            int chunks = 0;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.equals("CHUNK") && ++chunks >= killAfterChunks || line.equals("DONE")) {
-                        break;
-                    }
-                    if (line.contains("Exception")) {
-                        fail("child failed (seed " + seed + "): " + line);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        fail("child too slow (seed " + seed + ")");
-                    }
-                }
-                child.destroyForcibly(); // SIGKILL, in the middle of later chunks and writes
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            }
+            KilledChild child = KilledChild.start(RebuildCrashWriter.class, List.of(), dir.toString(),
+                    Long.toString(random.nextLong()));
+            int[] chunks = {0};
+            // SIGKILL in the middle of later chunks and writes
+            child.readUntilKilled(Duration.ofSeconds(120), line -> line.contains("Exception"), "seed " + seed,
+                    line -> line.equals("CHUNK") && ++chunks[0] >= killAfterChunks || line.equals("DONE"));
             if (round % 2 == 1 || round == ROUNDS - 1) {
                 verify(dir, seed);
             }
@@ -69,9 +52,5 @@ class IndexRebuildCrashTest {
             assertEquals(IndexRebuildTest.expectedBytes(client.coreStore(), cs), IndexRebuildTest.storedBytes(cs),
                     "sizes (seed " + seed + ")");
         }
-    }
-
-    private static String javaBin() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

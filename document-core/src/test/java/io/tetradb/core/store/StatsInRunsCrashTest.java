@@ -1,21 +1,19 @@
 package io.tetradb.core.store;
 
+import io.tetradb.testing.KilledChild;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * core-stats: a child JVM writes (point creates, replaces, deletes, small mixed batches) while the feed pruner runs
@@ -29,35 +27,18 @@ class StatsInRunsCrashTest {
 
     @Test
     void killedWriterLeavesEveryPartitionsStatisticsExact(@TempDir Path dir) throws Exception {
-        Random random = new Random();
-        long seed = Long.getLong("tetradb.crash.seed", random.nextLong());
-        random.setSeed(seed);
+        long seed = KilledChild.seed();
+        Random random = new Random(seed);
         Set<String> lagging = new HashSet<>();
         for (int round = 0; round < ROUNDS; round++) {
             int killAfter = 30 + random.nextInt(200);
-            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "-Dtetradb.feed.pruneIntervalMillis=20",
-                    StatsInRunsCrashWriter.class.getName(), dir.toString(), Integer.toString(round))
-                    .redirectErrorStream(true).start();
-            int acks = 0;
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                    StandardCharsets.UTF_8))) {
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("ACK ") && ++acks >= killAfter) {
-                        break;
-                    } else if (line.startsWith("FAILED") || line.contains("Exception")) {
-                        fail("writer failed (seed " + seed + "): " + line);
-                    }
-                    if (System.nanoTime() > deadline) {
-                        fail("writer too slow (seed " + seed + ")");
-                    }
-                }
-                child.destroyForcibly(); // SIGKILL, in the middle of later writes
-                assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            }
-            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
+            KilledChild child = KilledChild.start(StatsInRunsCrashWriter.class,
+                    List.of("-Dtetradb.feed.pruneIntervalMillis=20"), dir.toString(), Integer.toString(round));
+            int[] acks = {0};
+            // SIGKILL in the middle of later writes
+            child.readUntilKilled(Duration.ofSeconds(120), KilledChild.FAILED, "seed " + seed,
+                    line -> line.startsWith("ACK ") && ++acks[0] >= killAfter);
+            assertEquals(killAfter, acks[0], "the writer stopped early (seed " + seed + ")");
             try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
                 ContainerStore c = s.container("db", "c");
                 for (int p = 0; p < StatsInRunsCrashWriter.PARTITIONS; p++) { // before anything writes a record

@@ -2,26 +2,20 @@ package io.tetradb.graph.store;
 
 import io.tetradb.core.store.GraphAdjacency;
 import io.tetradb.graph.TetraGraph;
+import io.tetradb.testing.KilledChild;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A child JVM adds edges (one by one and as bulk batches) and removes some, printing each acknowledged edge; the test
@@ -33,55 +27,25 @@ class AdjacencyCrashTest {
 
     @Test
     void killedEdgeWriterLeavesConsistentAdjacency(@TempDir Path dir) throws Exception {
-        Random random = new Random();
-        long seed = random.nextLong();
-        random.setSeed(seed);
+        long seed = KilledChild.seed();
+        Random random = new Random(seed);
         List<String[]> acknowledged = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             int killAfter = 20 + random.nextInt(300);
-            Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), AdjacencyCrashWriter.class.getName(), dir.toString(),
-                    Integer.toString(round)).redirectErrorStream(true).start();
-            int acks = 0;
-            // a reader thread takes every line the child prints, up to its death (also those after the kill point)
-            BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String l; (l = out.readLine()) != null; ) {
-                        lines.add(l);
-                    }
-                } catch (IOException closed) {
-                    // the child died
-                } finally {
-                    lines.add(EOF);
-                }
-            });
-            reader.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            for (String line; acks < killAfter; ) {
-                line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (line == null || line.equals(EOF)) {
-                    break; // too slow, or the writer died: reported below
-                }
-                acks += record(line, acknowledged);
-                if (line.startsWith("FAILED") || line.contains("Exception")) {
-                    fail("writer failed (seed " + seed + "): " + line);
-                }
-            }
-            child.destroyForcibly(); // SIGKILL, in the middle of later writes
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-            reader.join(30_000);
+            KilledChild child = KilledChild.start(AdjacencyCrashWriter.class, List.of(), dir.toString(),
+                    Integer.toString(round));
+            int[] acks = {0};
+            // SIGKILL in the middle of later writes
+            child.readUntilKilled(Duration.ofSeconds(120), KilledChild.FAILED, "seed " + seed,
+                    line -> (acks[0] += record(line, acknowledged)) >= killAfter);
             // what the child printed before it died: removals it began (and writes it finished) meanwhile
-            for (String line; (line = lines.poll()) != null && !line.equals(EOF); ) {
+            for (String line : child.linesAfterKill()) {
                 record(line, acknowledged);
             }
-            assertEquals(killAfter, acks, "the writer stopped early (seed " + seed + ")");
+            assertEquals(killAfter, acks[0], "the writer stopped early (seed " + seed + ")");
             verify(dir, acknowledged, seed);
         }
     }
-
-    private static final String EOF = "\u0000EOF";
 
     /** Records an ACK or DROPPING line; 1 if it was an acknowledgement. */
     private static int record(String line, List<String[]> acknowledged) {

@@ -1,0 +1,195 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.feed.StoredPartitionStats;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.core.partition.PhysicalPartition;
+import io.tetradb.core.storage.KeyValue;
+import io.tetradb.core.storage.Space;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * crash-fixture: the recount at a container's open reads every partition's statistics in two merged forward scans
+ * ({@link StoredPartitionStats#scan}) instead of a reverse seek and a get per partition; what it reads must be what
+ * the per-partition reading ({@link StoredPartitionStats#read}) finds, for every range a physical partition can have,
+ * with records lagging their newest index key, partitions without statistics in their keys, runs longer than the
+ * merge reads, and after the pruner moved statistics into records.
+ */
+class PartitionStatsScanTest {
+    static final ObjectMapper M = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clearSwitches() {
+        System.clearProperty("tetradb.write.statsRecordEvery");
+        System.clearProperty("tetradb.write.statsInRuns");
+        System.clearProperty("tetradb.feed.pruneIntervalMillis");
+    }
+
+    private static PartitionKeyValue pk(String v) {
+        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
+    }
+
+    private static ObjectNode item(String p, String id, Random random) {
+        return M.createObjectNode().put("id", id).put("pk", p).put("f", "x".repeat(random.nextInt(40)));
+    }
+
+    /** Random creates, upserts, deletes and batches; some partitions get long runs of index keys. */
+    private static void write(ContainerStore c, Random random, int partitions) {
+        for (int i = 0; i < partitions; i++) {
+            String p = "p" + i;
+            int writes = i == 1 ? 3 * StoredPartitionStats.LONG_RUN // runs around and far past what the merge reads
+                    : i % 50 == 0 ? StoredPartitionStats.LONG_RUN - 3 + i % 7 : 1 + random.nextInt(5);
+            for (int w = 0; w < writes; w++) {
+                String id = "i" + random.nextInt(3);
+                switch (random.nextInt(4)) {
+                    case 0 -> c.execute(pk(p), ItemOperation.upsert(item(p, id, random), null));
+                    case 1 -> c.executeBatch(pk(p), List.of(ItemOperation.upsert(item(p, id, random), null),
+                            ItemOperation.upsert(item(p, id + "b", random), null)));
+                    case 2 -> {
+                        try {
+                            c.execute(pk(p), ItemOperation.delete(id, null));
+                        } catch (StoreException absent) {
+                            // 404: nothing written
+                        }
+                    }
+                    default -> c.execute(pk(p), ItemOperation.upsert(item(p, "i" + w, random), null));
+                }
+            }
+        }
+    }
+
+    @Test
+    void theMergedScanReadsWhatThePerPartitionReadingReadsOverEveryRange() {
+        System.setProperty("tetradb.write.statsRecordEvery", "4"); // records lag their newest key most of the time
+        System.setProperty("tetradb.feed.pruneIntervalMillis", "3600000"); // the test prunes when it wants to
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
+            ContainerStore other = s.createContainer("db", "d", PartitionKeyDefinition.of("/pk"), null, null, 400,
+                    null); // a neighbour container's keys must not leak into c's scan
+            write(c, random, 400);
+            write(other, random, 30);
+            assertTrue(longestRun(s, c) > StoredPartitionStats.LONG_RUN, "no run longer than the merge reads");
+            assertTrue(lagging(s, c) > 0, "no record lagged its newest index key");
+            assertScansAgree(s, c, random, seed);
+
+            s.changeFeeds().pruner().pruneOnce(); // superseded runs go; what they carried moves into records
+            write(c, random, 40); // then more writes on top
+            assertScansAgree(s, c, random, seed);
+        }
+        // a reopen recounts the physical partitions through the merged scan: the items stored
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            ContainerStore c = s.container("db", "c");
+            long[] items = {0};
+            c.scan(io.tetradb.core.partition.EpkRange.FULL, stored -> {
+                items[0]++;
+                return true;
+            });
+            assertEquals(items[0], c.partitionMap().partitions().stream().mapToLong(PhysicalPartition::items).sum());
+            PartitionStatsCacheTest.assertRecounted(s, c, (int) items[0]);
+        }
+    }
+
+    @Test
+    void aDirectoryWrittenWithTheRecordInEveryTransactionScansTheSame() {
+        System.setProperty("tetradb.write.statsInRuns", "false");
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
+            write(c, random, 120);
+            assertScansAgree(s, c, random, seed);
+        }
+    }
+
+    /** The merged scan equals the per-partition reading over the whole container and random EPK ranges. */
+    private static void assertScansAgree(CoreStore s, ContainerStore c, Random random, long seed) {
+        byte[] prefix = Keys.statsPrefix(c.collId());
+        List<byte[][]> ranges = new ArrayList<>();
+        ranges.add(new byte[][]{new byte[0], {(byte) 0xFF}});
+        for (int i = 0; i < 30; i++) {
+            byte[] a = randomBound(random);
+            byte[] b = randomBound(random);
+            ranges.add(Arrays.compareUnsigned(a, b) <= 0 ? new byte[][]{a, b} : new byte[][]{b, a});
+        }
+        for (byte[][] range : ranges) {
+            byte[] from = Keys.concat(prefix, range[0]);
+            byte[] to = Keys.concat(prefix, range[1]);
+            List<KeyValue> perPartition = new ArrayList<>();
+            s.engine().scan(Space.META, from, to, StoredPartitionStats.current(s.engine(), perPartition::add));
+            List<KeyValue> merged = new ArrayList<>();
+            StoredPartitionStats.scan(s.engine(), from, to, merged::add);
+            assertSame(perPartition, merged, "range " + Arrays.toString(range[0]) + ".." + Arrays.toString(range[1])
+                    + " (seed " + seed + ")");
+            if (perPartition.size() > 2) { // a visitor that stops early stops the scan there
+                int stopAfter = 1 + random.nextInt(perPartition.size() - 1);
+                List<KeyValue> some = new ArrayList<>();
+                StoredPartitionStats.scan(s.engine(), from, to, kv -> some.add(kv) && some.size() < stopAfter);
+                assertSame(perPartition.subList(0, stopAfter), some, "stopped (seed " + seed + ")");
+            }
+        }
+    }
+
+    private static byte[] randomBound(Random random) {
+        byte[] b = new byte[1 + random.nextInt(3)];
+        random.nextBytes(b);
+        return b;
+    }
+
+    private static void assertSame(List<KeyValue> expected, List<KeyValue> actual, String what) {
+        assertEquals(expected.size(), actual.size(), "partitions in " + what);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i).key(), actual.get(i).key(), what);
+            assertArrayEquals(expected.get(i).value(), actual.get(i).value(), "statistics of partition " + i + " in "
+                    + what);
+        }
+    }
+
+    /** The most partition index keys one partition of {@code c} has. */
+    private static int longestRun(CoreStore s, ContainerStore c) {
+        Map<ByteBuffer, Integer> runs = new HashMap<>();
+        byte[] from = ByteBuffer.allocate(5).putInt(c.collId()).put((byte) 'P').array();
+        byte[] to = ByteBuffer.allocate(5).putInt(c.collId()).put((byte) 'Q').array();
+        s.engine().scan(Space.FEED, from, to, kv -> {
+            runs.merge(ByteBuffer.wrap(Arrays.copyOfRange(kv.key(), 5, kv.key().length - 8)), 1, Integer::sum);
+            return true;
+        });
+        return runs.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    /** How many of {@code c}'s records are older than what the partition's statistics read. */
+    private static int lagging(CoreStore s, ContainerStore c) {
+        int[] n = {0};
+        s.engine().scan(Space.META, Keys.statsPrefix(c.collId()), Keys.statsPrefix(c.collId() + 1), kv -> {
+            if (!Arrays.equals(kv.value(), StoredPartitionStats.read(s.engine(), kv.key()))) {
+                n[0]++;
+            }
+            return true;
+        });
+        return n[0];
+    }
+}
