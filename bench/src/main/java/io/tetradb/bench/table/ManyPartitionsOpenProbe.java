@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * open DIR [ROUNDS]       per round: open the store, then time the table container's first load (wall, thread CPU)
  * </pre>
  * Run as {@code java -cp "bench/target/bench-VERSION.jar:bench/target/lib/*" io.tetradb.bench.table.ManyPartitionsOpenProbe ...};
- * {@code -Dtetradb.write.statsInRuns=false} on {@code write} writes the statistics record in every transaction.
+ * {@code -Dtetradb.write.statsRecordEvery=0} on {@code write} writes the statistics record in every transaction.
  */
 public final class ManyPartitionsOpenProbe {
     private static final String TABLE = "open";
@@ -73,8 +73,8 @@ public final class ManyPartitionsOpenProbe {
             }
             pool.shutdown();
         }
-        System.out.printf("wrote %,d single-entity partitions in %.1f s (statsInRuns=%s)%n", n,
-                (System.nanoTime() - start) / 1e9, System.getProperty("tetradb.write.statsInRuns", "true"));
+        System.out.printf("wrote %,d single-entity partitions in %.1f s (statsRecordEvery=%s)%n", n,
+                (System.nanoTime() - start) / 1e9, System.getProperty("tetradb.write.statsRecordEvery", "1024"));
     }
 
     private static void open(Path dir, int rounds) {

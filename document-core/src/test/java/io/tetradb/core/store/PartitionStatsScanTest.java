@@ -42,7 +42,6 @@ class PartitionStatsScanTest {
     @AfterEach
     void clearSwitches() {
         System.clearProperty("tetradb.write.statsRecordEvery");
-        System.clearProperty("tetradb.write.statsInRuns");
         System.clearProperty("tetradb.feed.pruneIntervalMillis");
     }
 
@@ -115,7 +114,7 @@ class PartitionStatsScanTest {
 
     @Test
     void aDirectoryWrittenWithTheRecordInEveryTransactionScansTheSame() {
-        System.setProperty("tetradb.write.statsInRuns", "false");
+        System.setProperty("tetradb.write.statsRecordEvery", "0");
         long seed = new Random().nextLong();
         Random random = new Random(seed);
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
