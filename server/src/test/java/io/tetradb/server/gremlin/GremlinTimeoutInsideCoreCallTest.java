@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Gremlin's evaluation timeout interrupts the worker; the core's loops now see that interrupt inside one core call
- * (a page of {@code g.V().count()} over 300 vertices) and stop there. The test holds the traversal at the core's
+ * (a page of {@code g.V().limit(1000).count()} over 300 vertices) and stop there. The test holds the traversal at the core's
  * first poll until the interrupt comes (Gremlin Server's own 500 ms timer; the wait is bounded, nothing asserted on
  * time): the client is answered 598 and the core polls no more on that thread. Before, the core never polled, so the
  * traversal was never held and answered its count.
@@ -76,7 +76,8 @@ class GremlinTimeoutInsideCoreCallTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch woke = new CountDownLatch(1);
         CallStop.pollHook(() -> {
-            if (!Thread.currentThread().getName().startsWith("gremlin-server-exec")) {
+            String name = Thread.currentThread().getName();
+            if (!name.startsWith("gremlin-server-exec") && !name.startsWith("gremlin-server-session")) {
                 return;
             }
             if (polls.incrementAndGet() == 1) {
@@ -89,7 +90,8 @@ class GremlinTimeoutInsideCoreCallTest {
             }
         });
         try {
-            Exception e = assertThrows(Exception.class, () -> g.V().count().next());
+            // limit() keeps TetraCountStrategy's one COUNT query out: the vertices are read in pages
+            Exception e = assertThrows(Exception.class, () -> g.V().limit(1000).count().next());
             Throwable cause = e;
             while (!(cause instanceof ResponseException) && cause.getCause() != null) {
                 cause = cause.getCause();
@@ -102,6 +104,19 @@ class GremlinTimeoutInsideCoreCallTest {
         } finally {
             CallStop.pollHook(null);
         }
-        assertEquals(300L, g.V().count().next(), "the server serves on");
+        assertEquals("t", servedOn(), "the server serves on");
+    }
+
+    /** A point read; retried when the loaded machine makes even it miss the 500 ms bound. */
+    private static Object servedOn() {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return g.V("v1").values("pk").next();
+            } catch (RuntimeException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+            }
+        }
     }
 }
