@@ -63,7 +63,22 @@ final class CosmosApi {
         this.userRoutes = new Users(this, tokens);
     }
 
+    /** The request time limit (and its clock) every request runs under; the server's limits replace the default. */
+    private volatile io.tetradb.core.net.ConnectionLimits limits = io.tetradb.core.net.ConnectionLimits.defaults();
+
+    void limits(io.tetradb.core.net.ConnectionLimits limits) {
+        this.limits = limits;
+    }
+
     RestResponse handle(RestRequest r) {
+        // past the request time limit the core stops inside its loops: 408 RequestTimeout through the StoreException
+        try (io.tetradb.core.cancel.CallStop.Scope stop = io.tetradb.core.cancel.CallStop.install(
+                limits.requestDeadline())) {
+            return answer(r);
+        }
+    }
+
+    private RestResponse answer(RestRequest r) {
         try {
             return route(r);
         } catch (CosmosError e) {

@@ -70,6 +70,7 @@ public final class CosmosHttpServer implements AutoCloseable {
                                          ConnectionLimits limits, CosmosKeys keys) {
         ConnectionGuard guard = new ConnectionGuard("cosmos", limits);
         CosmosApi api = new CosmosApi(client.coreStore(), options, keys, Clock.systemUTC());
+        api.limits(limits); // the request time limit
         io.tetradb.core.net.NettyTransport transport = io.tetradb.core.net.NettyTransport.get(); // epoll/kqueue/NIO
         EventLoopGroup boss = transport.eventLoops(1, "cosmos-accept", false);
         EventLoopGroup workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()),

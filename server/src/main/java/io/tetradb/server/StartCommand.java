@@ -158,6 +158,11 @@ final class StartCommand implements Callable<Integer> {
                     + "closed (slow clients; default: ${DEFAULT-VALUE}).")
     long requestReadTimeoutMs;
 
+    @Option(names = "--request-time-limit-ms", paramLabel = "MS", defaultValue = "30000",
+            description = "Cosmos REST: longest a request may run once read; then its core work stops and it is "
+                    + "answered 408 RequestTimeout (default: ${DEFAULT-VALUE}).")
+    long requestTimeLimitMs;
+
     @Option(names = "--max-requests-per-second", paramLabel = "N", defaultValue = "0",
             description = "Requests per second one connection may send; beyond, each further request of that "
                     + "second gets the face's refusal (Mongo 462, HTTP 429, Gremlin 429). 0: unlimited (default).")
@@ -345,7 +350,8 @@ final class StartCommand implements Callable<Integer> {
             String budget = option(memory, "TETRADB_MEMORY");
             return new ServerLimits(MemoryBudget.parse(budget == null ? "1g" : budget),
                     new ConnectionLimits(maxConnections, maxConnectionsPerAddress,
-                            Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond), maxRequestBytes,
+                            Duration.ofMillis(requestReadTimeoutMs), maxRequestsPerSecond)
+                            .withRequestTimeLimit(Duration.ofMillis(requestTimeLimitMs)), maxRequestBytes,
                     queryMemory == null ? null : MemoryBudget.parseBytes(queryMemory), maxOpenCursors,
                     maxCursorMemory == null ? null : MemoryBudget.parseBytes(maxCursorMemory));
         } catch (IllegalArgumentException e) {

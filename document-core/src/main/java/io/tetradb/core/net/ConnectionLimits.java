@@ -14,13 +14,19 @@ import java.time.Duration;
  * @param maxRequestsPerSecond      requests per second one connection may send: beyond, each further request of that
  *                                  second gets the face's refusal (Mongo 462, HTTP 429, Gremlin 429) and is not run;
  *                                  0 means unlimited (the default, as mongod's ingress rate limiter is off by default)
- * @param clock                     the clock the request rate is counted on (tests move it by hand)
+ * @param clock                     the clock the request rate and the request time limit are counted on (tests move
+ *                                  it by hand)
+ * @param requestTimeLimit          longest a request may run in the core once read (the Cosmos REST face: then 408
+ *                                  RequestTimeout, the core's loops stopped by {@link io.tetradb.core.cancel.CallStop});
+ *                                  a face with its own limit (Mongo maxTimeMS, Gremlin's evaluation timeout) keeps it
  */
 public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
-                               int maxRequestsPerSecond, NanoClock clock) {
+                               int maxRequestsPerSecond, NanoClock clock, Duration requestTimeLimit) {
     public static final int DEFAULT_MAX_CONNECTIONS = 1000;
     public static final int DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 500;
     public static final Duration DEFAULT_REQUEST_READ_TIMEOUT = Duration.ofSeconds(30);
+    /** As Gremlin's default evaluation timeout: one request cannot hold one of two cores for longer. */
+    public static final Duration DEFAULT_REQUEST_TIME_LIMIT = Duration.ofSeconds(30);
 
     public ConnectionLimits {
         if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
@@ -35,6 +41,15 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress,
         if (clock == null) {
             throw new IllegalArgumentException("the clock is required");
         }
+        if (requestTimeLimit == null || requestTimeLimit.isNegative() || requestTimeLimit.isZero()) {
+            throw new IllegalArgumentException("the request time limit must be positive");
+        }
+    }
+
+    public ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
+                            int maxRequestsPerSecond, NanoClock clock) {
+        this(maxConnections, maxConnectionsPerAddress, requestReadTimeout, maxRequestsPerSecond, clock,
+                DEFAULT_REQUEST_TIME_LIMIT);
     }
 
     public ConnectionLimits(int maxConnections, int maxConnectionsPerAddress, Duration requestReadTimeout,
@@ -48,20 +63,34 @@ public record ConnectionLimits(int maxConnections, int maxConnectionsPerAddress,
     }
 
     public ConnectionLimits withMaxConnections(int total, int perAddress) {
-        return new ConnectionLimits(total, perAddress, requestReadTimeout, maxRequestsPerSecond, clock);
+        return new ConnectionLimits(total, perAddress, requestReadTimeout, maxRequestsPerSecond, clock,
+                requestTimeLimit);
     }
 
     public ConnectionLimits withRequestReadTimeout(Duration timeout) {
-        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, timeout, maxRequestsPerSecond, clock);
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, timeout, maxRequestsPerSecond, clock,
+                requestTimeLimit);
     }
 
     public ConnectionLimits withMaxRequestsPerSecond(int perSecond) {
-        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, perSecond, clock);
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, perSecond, clock,
+                requestTimeLimit);
     }
 
     /** The same limits with the request rate counted on {@code clock}. */
     public ConnectionLimits withClock(NanoClock clock) {
         return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, maxRequestsPerSecond,
-                clock);
+                clock, requestTimeLimit);
+    }
+
+    /** The same limits with another request time limit. */
+    public ConnectionLimits withRequestTimeLimit(Duration limit) {
+        return new ConnectionLimits(maxConnections, maxConnectionsPerAddress, requestReadTimeout, maxRequestsPerSecond,
+                clock, limit);
+    }
+
+    /** Stops the core calls of a request read now when its {@link #requestTimeLimit} has run out. */
+    public io.tetradb.core.cancel.StopSignal requestDeadline() {
+        return io.tetradb.core.cancel.StopSignal.deadline(clock, clock.nanoTime() + requestTimeLimit.toNanos());
     }
 }

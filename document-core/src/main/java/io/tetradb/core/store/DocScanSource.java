@@ -44,6 +44,7 @@ final class DocScanSource implements PlanExecutor.DocSource {
                 return null;
             }
             if (cursor.next()) {
+                io.tetradb.core.cancel.CallStop.tick(); // a scan skipping most items still stops at its deadline
                 byte[] value = cursor.value();
                 metrics.documentsLoaded++;
                 metrics.bytesLoaded += value.length;

@@ -114,6 +114,7 @@ final class IndexEntrySource implements PlanExecutor.DocSource {
                 continue;
             }
             metrics.indexEntries++;
+            io.tetradb.core.cancel.CallStop.tick(); // entries out of scope are read and dropped here
             byte[] key = cursor.key();
             int end = valueEnd.of(key, prefix.length);
             byte[] docKey = new byte[collId.length + key.length - end];

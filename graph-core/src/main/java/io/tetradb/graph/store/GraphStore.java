@@ -901,7 +901,7 @@ public final class GraphStore {
             @Override
             public boolean hasNext() {
                 while (!page.hasNext() && pages.hasNext()) {
-                    FeedResponse<ObjectNode> next = pages.next();
+                    FeedResponse<ObjectNode> next = nextPage(pages);
                     charges.add(next.getRequestCharge());
                     lastAccessPath.set(next.getAccessPath());
                     page = next.getResults().iterator();
@@ -919,6 +919,22 @@ public final class GraphStore {
                 return page.next();
             }
         };
+    }
+
+    /**
+     * The next page; a page the core stopped because this thread was interrupted (Gremlin's evaluation timeout, an
+     * abandoned request) ends the traversal as TinkerPop's steps do on an interrupt.
+     */
+    private static FeedResponse<ObjectNode> nextPage(Iterator<FeedResponse<ObjectNode>> pages) {
+        try {
+            return pages.next();
+        } catch (CosmosException e) {
+            if (e.getCause() instanceof io.tetradb.core.cancel.CallStoppedException stopped
+                    && stopped.reason() == io.tetradb.core.cancel.StopReason.INTERRUPTED) {
+                throw new org.apache.tinkerpop.gremlin.process.traversal.util.TraversalInterruptedException();
+            }
+            throw e;
+        }
     }
 
     /**

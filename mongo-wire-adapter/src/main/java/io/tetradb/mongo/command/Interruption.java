@@ -20,11 +20,22 @@ public final class Interruption {
     static Operations.Op enter(Operations.Op op) {
         Operations.Op previous = RUNNING.get();
         RUNNING.set(op);
+        stopCoreCallsOf(op);
         return previous;
     }
 
     static void leave(Operations.Op previous) {
         RUNNING.set(previous);
+        stopCoreCallsOf(previous);
+    }
+
+    /**
+     * The core polls the same kill and deadline inside each of its calls (every few dozen rows of a scan, an index
+     * read or a JOIN), so one page of a query that filters out most of a big collection stops there too; its
+     * {@link io.tetradb.core.cancel.CallStoppedException} becomes 11601 or 50 ({@link MongoErrors#of}).
+     */
+    private static void stopCoreCallsOf(Operations.Op op) {
+        io.tetradb.core.cancel.CallStop.install(op == null ? null : op::stopReason);
     }
 
     /** The operation this thread runs, or null outside commands. */

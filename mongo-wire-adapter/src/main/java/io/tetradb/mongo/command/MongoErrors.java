@@ -12,6 +12,10 @@ public final class MongoErrors {
         if (e instanceof MongoError m) {
             return m;
         }
+        if (e instanceof io.tetradb.core.cancel.CallStoppedException stopped) { // inside a core call (Interruption)
+            return stopped.reason() == io.tetradb.core.cancel.StopReason.TIME_LIMIT ? MaxTime.expired()
+                    : new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
+        }
         if (e instanceof io.tetradb.core.throughput.RequestRateTooLargeException t) {
             // Cosmos DB's API for MongoDB: code 16500 with the wait in the message, which its retry guidance parses
             return new MongoError(ErrorCode.REQUEST_RATE_TOO_LARGE, "Error=16500, RetryAfterMs=" + t.retryAfterMillis()

@@ -98,19 +98,34 @@ final class Operations {
             return command.get("lsid") instanceof BsonDocument lsid ? lsid.get("id") : null;
         }
 
-        /** Interrupted (11601) once killed; first the test's checkpoint hook, when one is set. */
+        /** Interrupted (11601) once killed, MaxTimeMSExpired (50) once out of time; nothing otherwise. */
         void checkInterrupt() {
+            io.tetradb.core.cancel.StopReason reason = stopReason();
+            if (reason == io.tetradb.core.cancel.StopReason.KILLED) {
+                throw new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
+            }
+            if (reason == io.tetradb.core.cancel.StopReason.TIME_LIMIT) {
+                throw MaxTime.expired();
+            }
+        }
+
+        /**
+         * Killed, out of time, or null: what {@link #checkInterrupt} throws, and what the core polls inside one core
+         * call (the command's {@link io.tetradb.core.cancel.StopSignal}, installed by {@link Interruption#enter}).
+         */
+        io.tetradb.core.cancel.StopReason stopReason() {
             java.util.function.Consumer<BsonDocument> hook = registry.checkpointHook;
             if (hook != null) {
                 hook.accept(command);
             }
             if (killed) {
-                throw new MongoError(ErrorCode.INTERRUPTED, "operation was interrupted");
+                return io.tetradb.core.cancel.StopReason.KILLED;
             }
             long d = deadline;
             if (d != MaxTime.NONE && registry.clock.millis() >= d) {
-                throw MaxTime.expired();
+                return io.tetradb.core.cancel.StopReason.TIME_LIMIT;
             }
+            return null;
         }
     }
 

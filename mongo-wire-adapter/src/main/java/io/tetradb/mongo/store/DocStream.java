@@ -114,8 +114,13 @@ public final class DocStream implements Iterator<StoredDoc>, HeldBytes {
         }
         while (buffer.isEmpty() && !exhausted) {
             io.tetradb.mongo.command.Interruption.check(); // a killed command reads no further page
-            ContainerQuery.Page page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
-                    8L * 1024 * 1024);
+            ContainerQuery.Page page;
+            try {
+                page = container.queryPage(plan, Map.of(), partition, null, continuation, pageSize,
+                        8L * 1024 * 1024);
+            } catch (io.tetradb.core.cancel.CallStoppedException stopped) { // killed or out of time inside the page
+                throw io.tetradb.mongo.command.MongoErrors.of(stopped);
+            }
             buffer.addAll(page.results());
             bytesPerBufferedDoc = page.bytesLoaded() / Math.max(1, page.documentsLoaded());
             continuation = page.continuation();

@@ -172,6 +172,7 @@ public final class PlanExecutor {
                 if (u.iterate()) {
                     if (v.isArray()) {
                         for (JsonNode e : v) {
+                            io.tetradb.core.cancel.CallStop.tick(); // JOINs over large arrays multiply rows
                             next.add(row.bind(u.alias(), e));
                         }
                     }

@@ -247,9 +247,11 @@ public final class QueryExecutor {
     }
 
     private static void emit(FromSource src, String alias, JsonNode v, Env env, Consumer<Env> out) {
+        io.tetradb.core.cancel.CallStop.tick(); // one row of the interpreter (JOINs nest these calls)
         if (src.iterate()) {
             if (v.isArray()) {
                 for (JsonNode e : v) {
+                    io.tetradb.core.cancel.CallStop.tick();
                     out.accept(env.bind(alias, ExpressionEvaluator.sqlView(e)));
                 }
             }
