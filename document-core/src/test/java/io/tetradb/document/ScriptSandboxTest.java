@@ -2,6 +2,8 @@ package io.tetradb.document;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.script.ScriptLimits;
+import io.tetradb.testing.TestTime;
+import io.tetradb.testing.TickingScriptClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,21 +20,31 @@ import static io.tetradb.document.ScriptTestSupport.read;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Bounds and sandbox: runaway scripts stop with 408 and roll back; no script reaches Java. */
+/**
+ * Bounds and sandbox: runaway scripts stop with 408 and roll back; no script reaches Java. The time bound is measured
+ * on a {@link TickingScriptClock} (1 ms per reading, read every 10,000 instructions and at each operation), so what
+ * stops a script is the work it did, never the machine's load; the tests check how far that clock went.
+ */
 class ScriptSandboxTest {
     static final Duration BOUND = Duration.ofMillis(400);
+    static final Duration TICK = Duration.ofMillis(1);
+    /** Readings of the clock in the bound: the first past it stops the script. */
+    static final long BOUND_TICKS = BOUND.toMillis();
     @TempDir
     Path dir;
     CosmosClient client;
     CosmosContainer c;
     CosmosScripts scripts;
+    TickingScriptClock clock;
 
     @BeforeEach
     void open() throws Exception {
-        client = new CosmosClientBuilder().dataDirectory(dir)
-                .scriptLimits(ScriptLimits.DEFAULTS.withTimeout(BOUND).withMaxAllocatedBytes(256L << 20)).buildClient();
+        clock = new TickingScriptClock(TICK);
+        client = new CosmosClientBuilder().dataDirectory(dir).scriptLimits(ScriptLimits.DEFAULTS.withTimeout(BOUND)
+                .withMaxAllocatedBytes(256L << 20).withClock(clock)).buildClient();
         c = ScriptTestSupport.library(client);
         scripts = c.getScripts();
     }
@@ -60,12 +72,15 @@ class ScriptSandboxTest {
                     });
                   });
                 }""";
-        long t0 = System.nanoTime();
+        long before = clock.readings();
         CosmosException e = fails("spin", writeThenSpin);
-        long ms = (System.nanoTime() - t0) / 1_000_000;
+        long ticks = clock.readings() - before;
         assertEquals(408, e.getStatusCode());
         assertTrue(e.getMessage().contains("400 ms"), e.getMessage());
-        assertTrue(ms < 5_000, "stopped near its bound of 400 ms, not at Cosmos' 5 s: " + ms + " ms");
+        // its own bound stopped it, measured on its clock: the start's reading, 400 within the bound, the one past it
+        // (Cosmos' 5 s would take 5,001; a bound read from another clock would stop it after a reading or two)
+        assertTrue(ticks >= BOUND_TICKS + 2 && ticks <= BOUND_TICKS + 10,
+                "stopped by its bound of 400 ms on the limits' clock: " + ticks + " readings");
         assertFalse(exists(c, "partial"));
         assertEquals(3, read(c, "a1").path("countOfBooks").asInt());
         // the partition is free again and the store keeps serving
@@ -73,6 +88,21 @@ class ScriptSandboxTest {
         assertTrue(exists(c, "after"));
         assertEquals(408, fails("plain", "function plain() { while (true) {} }").getStatusCode());
         assertEquals(408, fails("stubborn", "function stubborn() { for (;;) { try { while (true) {} } catch (e) {} finally { continue; } } }").getStatusCode());
+    }
+
+    @Test
+    void theServersOwnClockStopsARunawayLoopToo() throws Exception {
+        // the same bound on the real clock (what the server runs): the loop ends with 408; how long that took on this
+        // machine is not asserted, the preemptive bound only ends a test that would otherwise hang
+        client.close();
+        client = new CosmosClientBuilder().dataDirectory(dir).scriptLimits(ScriptLimits.DEFAULTS.withTimeout(BOUND))
+                .buildClient();
+        c = client.getDatabase("db").getContainer("library");
+        scripts = c.getScripts();
+        CosmosException e = assertTimeoutPreemptively(TestTime.patience(Duration.ZERO),
+                () -> fails("plain", "function plain() { while (true) {} }"));
+        assertEquals(408, e.getStatusCode());
+        assertTrue(e.getMessage().contains("400 ms"), e.getMessage());
     }
 
     @Test
@@ -89,14 +119,8 @@ class ScriptSandboxTest {
 
     @Test
     void operationsNearTheBoundAreNotAccepted() throws Exception {
-        // Refusals start at a tenth of a 3 s bound: the script then has 2.7 s to wind down and answer, however loaded
-        // the machine (at 80 % of a 400 ms bound, a loaded machine could not finish in the remaining 80 ms: 408).
-        client.close();
-        client = new CosmosClientBuilder().dataDirectory(dir).scriptLimits(new ScriptLimits(Duration.ofSeconds(3), 0.1,
-                ScriptLimits.DEFAULTS.maxOperations(), 256L << 20, ScriptLimits.DEFAULTS.maxResponseBytes(),
-                ScriptLimits.DEFAULTS.maxLogBytes())).buildClient();
-        c = ScriptTestSupport.library(client);
-        scripts = c.getScripts();
+        // Cosmos DB's rule: operations are refused after 80 % of the bound. On the ticking clock the script's 80 ms of
+        // grace are 80 readings (800,000 instructions) whatever the machine's load, far more than it needs to answer.
         scripts.createStoredProcedure(new CosmosStoredProcedureProperties("untilRefused", """
                 function untilRefused() {
                   var coll = getContext().getCollection();
@@ -109,11 +133,17 @@ class ScriptSandboxTest {
                   }
                   getContext().getResponse().setBody(n);
                 }"""));
+        long before = clock.readings();
         CosmosStoredProcedureResponse r = scripts.getStoredProcedure("untilRefused").execute(null, inT1());
+        long ticks = clock.readings() - before;
         int accepted = Integer.parseInt(r.getResponseAsString());
         assertEquals(200, r.getStatusCode(), "answered before the hard bound, no 408");
         assertTrue(accepted > 0 && accepted < ScriptLimits.DEFAULTS.maxOperations(),
                 "refused by time (80% of the bound), not by the operation count: " + accepted);
+        // the first refusal was the first reading past 80 % of the bound (320 of 400), and the script answered before
+        // the bound: 322 readings up to the refusal, then the few its last instructions take
+        assertTrue(ticks >= (long) (BOUND_TICKS * 0.8) + 2 && ticks <= BOUND_TICKS,
+                "refused at 80 % of the bound on its clock: " + ticks + " readings");
     }
 
     @Test
@@ -189,12 +219,12 @@ class ScriptSandboxTest {
 
     @Test
     void memoryAndStackAreBounded() {
-        // the allocation and stack bounds, not the time bound, must stop these scripts: the time bound is set far
-        // beyond what they need on any machine (at load 40 the default 5 s ran out first: 408), so a 408 here means
-        // the memory or stack bound did not stop the script (aRunawayLoopIsStoppedWith408AndRolledBack tests time)
+        // the allocation and stack bounds, not the time bound, must stop these scripts: Cosmos' 5 s on the ticking
+        // clock is 5,000 readings (50 million instructions) whatever the load (at load 40 the wall clock's 5 s ran out
+        // first: 408), so a 408 here means the memory or stack bound did not stop the script
         client.close();
         client = new CosmosClientBuilder().dataDirectory(dir).scriptLimits(ScriptLimits.DEFAULTS
-                .withMaxAllocatedBytes(256L << 20).withTimeout(Duration.ofMinutes(3))).buildClient();
+                .withMaxAllocatedBytes(256L << 20).withClock(clock)).buildClient();
         c = client.getDatabase("db").getContainer("library");
         scripts = c.getScripts();
         CosmosException mem = fails("hog", "function hog() { var a = []; for (;;) { a.push('x'.repeat(1048576) + a.length); } }");

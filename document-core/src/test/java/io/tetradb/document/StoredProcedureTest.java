@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.script.ScriptLimits;
+import io.tetradb.testing.TickingScriptClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Stored procedures through the public API: one ACID transaction per execution over one logical partition. */
+/**
+ * Stored procedures through the public API: one ACID transaction per execution over one logical partition. Cosmos'
+ * bounds (5 s, operations refused after 4 s) run on a {@link TickingScriptClock}: 1 ms per reading, i.e. per 10,000
+ * instructions or operation, so no test here depends on how fast a loaded machine runs the scripts.
+ */
 class StoredProcedureTest {
     @TempDir
     Path dir;
@@ -35,9 +40,13 @@ class StoredProcedureTest {
     CosmosContainer c;
     CosmosScripts scripts;
 
+    static ScriptLimits limits() {
+        return ScriptLimits.DEFAULTS.withClock(new TickingScriptClock(java.time.Duration.ofMillis(1)));
+    }
+
     @BeforeEach
     void open() throws Exception {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        client = new CosmosClientBuilder().dataDirectory(dir).scriptLimits(limits()).buildClient();
         c = ScriptTestSupport.library(client);
         scripts = c.getScripts();
     }
@@ -216,7 +225,7 @@ class StoredProcedureTest {
                 }"""));
         client.close();
         client = new CosmosClientBuilder().dataDirectory(dir)
-                .scriptLimits(ScriptLimits.DEFAULTS.withTimeout(java.time.Duration.ofMillis(1000))).buildClient();
+                .scriptLimits(limits().withTimeout(java.time.Duration.ofMillis(1000))).buildClient();
         c = client.getDatabase("db").getContainer("library");
         scripts = c.getScripts();
         CosmosException e = assertThrows(CosmosException.class, () -> scripts.getStoredProcedure("logsThenFails")
@@ -352,7 +361,7 @@ class StoredProcedureTest {
     void bulkImportReturnsItsCountAndResumesWhenNotAccepted() throws Exception {
         client.close();
         client = new CosmosClientBuilder().dataDirectory(dir)
-                .scriptLimits(ScriptLimits.DEFAULTS.withMaxOperations(100)).buildClient();
+                .scriptLimits(limits().withMaxOperations(100)).buildClient();
         c = client.getDatabase("db").getContainer("library");
         scripts = c.getScripts();
         scripts.createStoredProcedure(new CosmosStoredProcedureProperties("bulkImport", BULK_IMPORT));
@@ -420,7 +429,7 @@ class StoredProcedureTest {
                         + " c.readDocument(c.getAltLink() + '/docs/a1', function (e, d) { getContext().getResponse().setBody(d.id); }); }"));
         scripts.createStoredProcedure(new CosmosStoredProcedureProperties("readAndSpin",
                 "function readAndSpin() { var c = getContext().getCollection(); var x = 0;"
-                        + " for (var i = 0; i < 200000; i++) { x += i % 7; }" // well inside 80% of the 5 s bound, however loaded the machine
+                        + " for (var i = 0; i < 200000; i++) { x += i % 7; }" // a few hundred readings of the clock: far inside 80% of 5 s
                         + " c.readDocument(c.getAltLink() + '/docs/a1', function (e, d) { getContext().getResponse().setBody(x); }); }"));
         double read1 = scripts.getStoredProcedure("readOne").execute(null, inT1()).getRequestCharge();
         double read2 = scripts.getStoredProcedure("readOne").execute(null, inT1()).getRequestCharge();

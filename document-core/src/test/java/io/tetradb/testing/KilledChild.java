@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * The crash tests' child process: a writer JVM on this JVM's class path that prints a line per acknowledged write
  * ({@code ACK …}); the test reads its lines until a moment it chose at random, SIGKILLs it there (in the middle of
  * later writes) and then reopens the store and checks it. One reader thread takes the child's output, so a child
- * that hangs without printing fails at the deadline instead of blocking the test.
+ * that hangs without printing fails instead of blocking the test. Only silence counts: a child that goes on printing
+ * is never failed for being slow (a loaded machine), one that prints nothing for {@link TestTime#patience} is hung.
  *
  * <pre>
  * KilledChild child = KilledChild.start(Writer.class, List.of("-Dsome.option=1"), dir.toString(), "0");
@@ -77,17 +78,19 @@ public final class KilledChild {
     /**
      * Hands the child's lines to {@code killNow} until it answers true or the output ends (the child exited: the
      * caller's count of acknowledgements then says it stopped early), then SIGKILLs the child and waits for its
-     * death. Fails on a line {@code failed} accepts (after {@code killNow} saw it) and when the child is still
-     * running at {@code timeout}; {@code context} (the seed) goes into the messages.
+     * death. Fails on a line {@code failed} accepts (after {@code killNow} saw it) and when the child prints nothing
+     * for {@code silence} (at least {@link TestTime#patience}: hung, not slow); {@code context} (the seed) goes into
+     * the messages.
      */
-    public void readUntilKilled(Duration timeout, Predicate<String> failed, String context, Predicate<String> killNow)
+    public void readUntilKilled(Duration silence, Predicate<String> failed, String context, Predicate<String> killNow)
             throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        Duration hung = TestTime.patience(silence);
         while (true) {
-            String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            // the bound restarts at every line: a slow child still printing is waited for, a silent one is not
+            String line = lines.poll(hung.toNanos(), TimeUnit.NANOSECONDS);
             if (line == null) {
                 kill();
-                fail("child too slow (" + context + ")");
+                fail("child silent for " + hung.toSeconds() + " s: hung (" + context + ")");
             }
             if (line.equals(EOF)) {
                 break;
@@ -109,7 +112,7 @@ public final class KilledChild {
      * call after {@link #readUntilKilled}.
      */
     public List<String> linesAfterKill() throws InterruptedException {
-        reader.join(30_000);
+        reader.join(TestTime.patience(Duration.ZERO).toMillis()); // the child is dead: its output ends at once
         List<String> rest = new ArrayList<>();
         for (String line; (line = lines.poll()) != null && !line.equals(EOF); ) {
             rest.add(line);
@@ -119,6 +122,6 @@ public final class KilledChild {
 
     private void kill() throws InterruptedException {
         process.destroyForcibly(); // SIGKILL
-        assertTrue(process.waitFor(30, TimeUnit.SECONDS), "child did not die");
+        assertTrue(process.waitFor(TestTime.patience(Duration.ZERO).toSeconds(), TimeUnit.SECONDS), "child did not die");
     }
 }

@@ -8,7 +8,8 @@ final class ScriptBudget {
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
     final ScriptLimits limits;
-    final long startNanos = System.nanoTime();
+    private final ScriptClock clock;
+    final long startNanos;
     final long deadlineNanos;
     final long acceptUntilNanos;
     private final long allocatedAtStart;
@@ -18,6 +19,8 @@ final class ScriptBudget {
 
     ScriptBudget(ScriptLimits limits) {
         this.limits = limits;
+        this.clock = limits.clock();
+        this.startNanos = clock.nanos();
         long bound = limits.timeout().toNanos();
         this.deadlineNanos = startNanos + bound;
         this.acceptUntilNanos = startNanos + (long) (bound * limits.acceptFraction());
@@ -30,7 +33,7 @@ final class ScriptBudget {
 
     /** Called every few thousand script instructions, and before every host operation. */
     void check() {
-        if (System.nanoTime() > deadlineNanos) {
+        if (clock.nanos() - deadlineNanos > 0) {
             throw new ScriptStop(ScriptStop.Reason.TIMEOUT);
         }
         if (allocated() - allocatedAtStart > limits.maxAllocatedBytes()) {
@@ -40,7 +43,7 @@ final class ScriptBudget {
 
     /** Whether one more collection operation is accepted; once refused, always refused (Cosmos DB's rule). */
     boolean accept() {
-        if (refused || operations >= limits.maxOperations() || System.nanoTime() > acceptUntilNanos) {
+        if (refused || operations >= limits.maxOperations() || clock.nanos() - acceptUntilNanos > 0) {
             refused = true;
             return false;
         }

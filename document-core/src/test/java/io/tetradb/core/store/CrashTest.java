@@ -44,7 +44,7 @@ class CrashTest {
                     List.of("-Dtetradb.itemFormat=" + System.getProperty("tetradb.itemFormat", "binary")),
                     dir.toString(), Integer.toString(round));
             int[] acks = {0};
-            child.readUntilKilled(Duration.ofSeconds(60), KilledChild.FAILED, "seed " + seed, line -> {
+            child.readUntilKilled(Duration.ofSeconds(120), KilledChild.FAILED, "seed " + seed, line -> {
                 if (!line.startsWith("ACK ")) {
                     return false;
                 }
