@@ -3,6 +3,7 @@ package io.tetradb.document;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,14 +84,9 @@ class ChangeFeedProcessorTest {
         }
     }
 
+    /** Polls until {@code condition} holds; fails only when it never does (a hung processor, not a slow machine). */
     static void await(String what, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 30_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting until " + what);
-            }
-            Thread.sleep(20);
-        }
+        TestTime.waitUntil(what, condition);
     }
 
     static Set<String> ids(int from, int to) {

@@ -3,10 +3,12 @@ package io.tetradb.document;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.storage.Durability;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,7 +44,7 @@ class ConcurrencyAndDurabilityTest {
             }
             Set<String> all = new HashSet<>();
             for (Future<Set<String>> f : futures) {
-                all.addAll(f.get(60, TimeUnit.SECONDS));
+                all.addAll(f.get(TestTime.patience(Duration.ofSeconds(60)).toSeconds(), TimeUnit.SECONDS));
             }
             pool.shutdown();
             assertEquals(1000, c.readItem("counter", new PartitionKey("p"), ObjectNode.class).getItem().get("n").asInt());
@@ -75,7 +77,7 @@ class ConcurrencyAndDurabilityTest {
             int ok = 0;
             int conflicts = 0;
             for (Future<Integer> f : futures) {
-                int s = f.get(30, TimeUnit.SECONDS);
+                int s = f.get(TestTime.patience(Duration.ofSeconds(30)).toSeconds(), TimeUnit.SECONDS);
                 if (s == 200) {
                     ok++;
                 } else if (s == 412) {

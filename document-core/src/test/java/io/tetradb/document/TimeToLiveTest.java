@@ -3,6 +3,7 @@ package io.tetradb.document;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.ttl.ManualClock;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -164,10 +165,10 @@ class TimeToLiveTest {
         p.setDefaultTimeToLiveInSeconds(30);
         c.replace(p);
         assertEquals(Set.of("young"), ids(c));
-        assertEquals(1, client.coreStore().ttlPurger().awaitPurgedTotal(1, Duration.ofSeconds(30)));
+        assertEquals(1, client.coreStore().ttlPurger().awaitPurgedTotal(1, TestTime.patience(Duration.ofSeconds(30))));
         clock.advance(Duration.ofSeconds(30));
         assertEquals(Set.of(), ids(c));
-        assertEquals(2, client.coreStore().ttlPurger().awaitPurgedTotal(2, Duration.ofSeconds(30)));
+        assertEquals(2, client.coreStore().ttlPurger().awaitPurgedTotal(2, TestTime.patience(Duration.ofSeconds(30))));
         // turned off again: nothing expires any more
         c.createItem(item("z", null));
         p.setDefaultTimeToLiveInSeconds(null);
@@ -190,7 +191,8 @@ class TimeToLiveTest {
         clock.advance(Duration.ofSeconds(10));
         assertEquals(Set.of("stay"), ids(c));
         client.coreStore().ttlPurger().purgeNow(); // beside the background purger: each item is deleted once
-        assertEquals(before + 500, client.coreStore().ttlPurger().awaitPurgedTotal(before + 500, Duration.ofSeconds(60)));
+        assertEquals(before + 500, client.coreStore().ttlPurger().awaitPurgedTotal(before + 500,
+                TestTime.patience(Duration.ofSeconds(60))));
         long items = c.readPartitionStatistics().physicalPartitions().stream().mapToLong(p -> p.itemCount()).sum();
         assertEquals(1, items, "the purged items left the partition statistics too");
         assertEquals(0, client.coreStore().ttlPurger().purgeNow());

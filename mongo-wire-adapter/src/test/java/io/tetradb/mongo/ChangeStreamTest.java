@@ -15,6 +15,7 @@ import com.mongodb.client.model.changestream.FullDocument;
 import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
 import com.mongodb.client.model.changestream.OperationType;
 import io.tetradb.mongo.changestream.ResumeToken;
+import io.tetradb.testing.TestTime;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.bson.Document;
@@ -212,11 +213,13 @@ class ChangeStreamTest extends MongoServerTestBase {
     @Test
     void aBlockedGetMoreWakesUpOnAConcurrentInsert() throws Exception {
         MongoCollection<Document> coll = fresh(client.getDatabase("cs"), "wake");
-        // a long await: the event must arrive through the wake-up, not at the end of the wait
-        try (var cursor = coll.watch().maxAwaitTime(60, TimeUnit.SECONDS).cursor()) {
+        // an await far longer than the test waits: the event must arrive through the wake-up, not at the end of the
+        // wait (the test's patience is minutes on a loaded machine; the await is an hour)
+        try (var cursor = coll.watch().maxAwaitTime(60, TimeUnit.MINUTES).cursor()) {
             CompletableFuture<ChangeStreamDocument<Document>> next = CompletableFuture.supplyAsync(cursor::next);
             coll.insertOne(new Document("_id", "ping"));
-            ChangeStreamDocument<Document> e = next.get(30, TimeUnit.SECONDS);
+            ChangeStreamDocument<Document> e = next.get(TestTime.patience(java.time.Duration.ZERO).toSeconds(),
+                    TimeUnit.SECONDS);
             assertEquals("ping", e.getDocumentKey().getString("_id").getValue());
         }
     }

@@ -8,6 +8,7 @@ import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.mongo.auth.MongoUsers;
+import io.tetradb.testing.TestTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
@@ -142,7 +143,7 @@ class ConnectionLimitsTest {
     }
 
     private static void awaitOpenConnections(int n) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long until = System.nanoTime() + TestTime.patience(Duration.ofSeconds(10)).toNanos();
         while (server.connectionGuard().openConnections() > n && System.nanoTime() < until) {
             Thread.sleep(10);
         }

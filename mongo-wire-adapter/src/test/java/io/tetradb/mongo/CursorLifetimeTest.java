@@ -11,6 +11,7 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CursorLimits;
+import io.tetradb.testing.TestTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
@@ -201,7 +202,7 @@ class CursorLifetimeTest {
 
     /** Waits (bounded) for the server to have {@code expected} open cursors: it learns of a closed socket a bit later. */
     private static void awaitOpenCursors(MongoClient client, long expected) throws InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(20);
+        Instant deadline = Instant.now().plus(TestTime.patience(java.time.Duration.ofSeconds(20)));
         long now;
         while ((now = openCursors(client)) != expected && Instant.now().isBefore(deadline)) {
             Thread.sleep(50);

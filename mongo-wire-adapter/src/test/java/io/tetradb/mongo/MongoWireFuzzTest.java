@@ -1,6 +1,7 @@
 package io.tetradb.mongo;
 
 import com.mongodb.client.MongoCollection;
+import io.tetradb.testing.TestTime;
 import io.tetradb.testing.fuzz.ByteMutator;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
@@ -35,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class MongoWireFuzzTest extends MongoServerTestBase {
     private static final int PING_ID = 0x70696e67;
-    private static final int BOUND_MILLIS = 15_000;
+    private static final int BOUND_MILLIS = (int) TestTime.scaled(java.time.Duration.ofSeconds(15)).toMillis();
 
     @Test
     void hostileFramesNeitherCrashNorHangNorLeak() throws Exception {

@@ -4,6 +4,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.IndexOptions;
 import io.tetradb.core.ttl.ManualClock;
 import io.tetradb.document.CosmosClient;
+import io.tetradb.testing.TestTime;
 import org.bson.Document;
 import io.tetradb.core.ttl.ExpiryRule;
 import org.junit.jupiter.api.AfterEach;
@@ -54,7 +55,7 @@ class SharedEngineTtlIndexTest {
 
     /** {@code read}'s value once it equals {@code expected}, or its last one after 15 s (another server's catalog). */
     private static <T> T eventually(Supplier<T> read, T expected) {
-        long until = System.nanoTime() + 15_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(15)).toNanos();
         T last = read.get();
         while (!last.equals(expected) && System.nanoTime() < until) {
             try {

@@ -6,6 +6,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Updates;
 import io.tetradb.document.CosmosClient;
+import io.tetradb.testing.TestTime;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,9 +49,12 @@ class SharedEngineUniqueIndexTest {
         }
     }
 
-    /** {@code read}'s value once it equals {@code expected}, or its last one after 10 s (another server's catalog). */
+    /**
+     * {@code read}'s value once it equals {@code expected}, or its last one when it never came (another server's
+     * catalog; {@link TestTime#patience}).
+     */
     private static <T> T eventually(java.util.function.Supplier<T> read, T expected) {
-        long until = System.nanoTime() + 10_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(10)).toNanos();
         T last = read.get();
         while (!last.equals(expected) && System.nanoTime() < until) {
             try {

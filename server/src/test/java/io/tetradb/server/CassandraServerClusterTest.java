@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.cassandra.cluster.LocalCluster;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -118,7 +119,7 @@ class CassandraServerClusterTest {
         assertEquals(200, expiringB.replace(expiringB.read().getProperties().setDefaultTimeToLiveInSeconds(120))
                 .getStatusCode());
         CosmosContainer expiringA = onA.getDatabase("shop").getContainer("expiring");
-        long until = System.nanoTime() + 10_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(10)).toNanos();
         while (expiringA.read().getProperties().getDefaultTimeToLiveInSeconds() != 120 && System.nanoTime() < until) {
             Thread.sleep(50);
         }

@@ -2,6 +2,7 @@ package io.tetradb.server;
 
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.testing.TestTime;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.Result;
 import org.junit.jupiter.api.AfterEach;
@@ -33,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 @Timeout(180)
 class CliProcessTest {
     /** A cold JVM plus RocksDB open; generous because CI machines are slow, but always bounded. */
-    private static final long START_TIMEOUT_SECONDS = 60;
-    private static final long STOP_TIMEOUT_SECONDS = 30;
+    /** A cold JVM opening every face on a loaded machine: a bound for a hung start only. */
+    private static final long START_TIMEOUT_SECONDS = TestTime.patience(java.time.Duration.ofSeconds(300)).toSeconds();
+    private static final long STOP_TIMEOUT_SECONDS = TestTime.patience(java.time.Duration.ofSeconds(30)).toSeconds();
 
     @TempDir
     Path dataDir;

@@ -38,7 +38,7 @@ public final class HeadlessChromium implements AutoCloseable {
     private static final String HOW_TO_GET_IT = "the data explorer test needs headless Chromium: install Debian's "
             + "chromium package (apt-get install chromium) or put a chromium binary on the PATH, or set "
             + "TETRADB_CHROMIUM to a Chromium/Chrome binary (README: What a machine needs)";
-    private static final long START_TIMEOUT_MILLIS = 60_000;
+    private static final long START_TIMEOUT_MILLIS = TestTime.patience(java.time.Duration.ofSeconds(60)).toMillis();
 
     private static Launcher launcher;
 

@@ -10,6 +10,7 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.PartitionKey;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -288,7 +289,7 @@ class FeedPrunerIncrementalTest {
             c.createItem(item("i" + i, "p" + (i % 7), 0));
         }
         FeedPruner pruner = pruner(0);
-        long deadline = System.nanoTime() + 60_000_000_000L;
+        long deadline = System.nanoTime() + TestTime.patience(Duration.ofSeconds(60)).toNanos();
         while (pruner.recordsTold() < 100 && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }

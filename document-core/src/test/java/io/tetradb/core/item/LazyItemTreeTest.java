@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.value.TypedValueGenerator;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -138,7 +140,7 @@ class LazyItemTreeTest {
                     boolean reversed = (t & 1) == 1;
                     boolean lookups = t >= 2;
                     seen.add(pool.submit(() -> {
-                        start.await(10, TimeUnit.SECONDS);
+                        start.await(TestTime.patience(Duration.ZERO).toSeconds(), TimeUnit.SECONDS);
                         List<JsonNode> containers = new ArrayList<>();
                         visit(tree, reversed, lookups, containers);
                         return containers;
@@ -146,7 +148,7 @@ class LazyItemTreeTest {
                 }
                 List<JsonNode> first = null;
                 for (Future<List<JsonNode>> f : seen) {
-                    List<JsonNode> containers = f.get(30, TimeUnit.SECONDS);
+                    List<JsonNode> containers = f.get(TestTime.patience(Duration.ZERO).toSeconds(), TimeUnit.SECONDS);
                     List<JsonNode> inOrder = new ArrayList<>(containers);
                     if (first == null) {
                         first = inOrder;

@@ -9,6 +9,7 @@ import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.meta.MetadataStore;
 import io.tetradb.core.storage.partition.PartitionStore;
 import io.tetradb.core.storage.partition.PartitionWrite;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -106,7 +107,7 @@ public abstract class SharedTtlChangeContract {
     private void replaceTtl(CoreStore s, Integer ttl) throws InterruptedException {
         ContainerStore c = s.container(db, "c");
         s.replaceContainer(db, "c", null, c.definition().indexingPolicy(), ttl);
-        long until = System.nanoTime() + 60_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(60)).toNanos();
         while (s.metadata().get(SharedExpiryRebuild.recordKey(c.collId())) != null && System.nanoTime() < until) {
             Thread.sleep(20);
         }
@@ -132,7 +133,7 @@ public abstract class SharedTtlChangeContract {
     }
 
     private ContainerStore following(CoreStore s, Integer ttl) throws InterruptedException {
-        long until = System.nanoTime() + 30_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(30)).toNanos();
         while (!java.util.Objects.equals(s.container(db, "c").definition().defaultTimeToLive(), ttl)
                 && System.nanoTime() < until) {
             Thread.sleep(20);
@@ -196,12 +197,12 @@ public abstract class SharedTtlChangeContract {
         }
         onA.execute(pk("p0"), ItemOperation.create(item("plain", "p0").put("at", "not a date")));
         onA.setDateFieldExpiry("at_1", List.of("at"), 60L);
-        long until = System.nanoTime() + 60_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(60)).toNanos();
         while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
             Thread.sleep(20);
         }
         assertEquals(8, entries(onA), "an entry per dated item, written by the conversion");
-        long waitB = System.nanoTime() + 30_000_000_000L;
+        long waitB = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(30)).toNanos();
         while (!b.container(db, "c").expiryRule().active() && System.nanoTime() < waitB) {
             Thread.sleep(20);
         }
@@ -210,7 +211,7 @@ public abstract class SharedTtlChangeContract {
         assertEquals(5, purgeBoth(onA, onB));
         assertEquals(200, onB.read(pk("p1"), "d5", null).status());
         onB.setDateFieldExpiry("at_1", List.of(), null); // removed on the other server
-        until = System.nanoTime() + 60_000_000_000L;
+        until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(60)).toNanos();
         while (a.metadata().get(SharedExpiryRebuild.recordKey(onA.collId())) != null && System.nanoTime() < until) {
             Thread.sleep(20);
         }

@@ -11,6 +11,7 @@ import io.tetradb.core.storage.partition.PartitionStore;
 import io.tetradb.core.unique.UniqueIndexDefinition;
 import io.tetradb.core.unique.UniqueIndexKind;
 import io.tetradb.core.unique.UniqueIndexViolation;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -117,7 +118,7 @@ public abstract class SharedUniqueIndexContract {
 
     /** Waits (bounded) until {@code s}'s catalog refresh shows {@code count} unique indexes. */
     private ContainerStore following(CoreStore s, int count) throws InterruptedException {
-        long until = System.nanoTime() + 30_000_000_000L;
+        long until = System.nanoTime() + TestTime.patience(java.time.Duration.ofSeconds(30)).toNanos();
         while (on(s).uniqueIndexes().size() != count && System.nanoTime() < until) {
             Thread.sleep(20);
         }

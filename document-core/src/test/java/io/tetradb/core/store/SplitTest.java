@@ -10,10 +10,12 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.FeedRange;
 import io.tetradb.document.PartitionKey;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -96,11 +98,11 @@ class SplitTest {
                 return passes;
             });
             for (Future<?> f : writers) {
-                f.get(120, TimeUnit.SECONDS);
+                f.get(TestTime.patience(Duration.ofSeconds(120)).toSeconds(), TimeUnit.SECONDS);
             }
             writing.set(false);
-            assertTrue(pointReader.get(60, TimeUnit.SECONDS) > 0);
-            assertTrue(rangeReader.get(60, TimeUnit.SECONDS) > 0);
+            assertTrue(pointReader.get(TestTime.patience(Duration.ofSeconds(60)).toSeconds(), TimeUnit.SECONDS) > 0);
+            assertTrue(rangeReader.get(TestTime.patience(Duration.ofSeconds(60)).toSeconds(), TimeUnit.SECONDS) > 0);
             pool.shutdown();
             client.coreStore().awaitSplits();
 

@@ -6,6 +6,7 @@ import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.ttl.ManualClock;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,7 +58,7 @@ class TtlPurgeTest {
             assertEquals(1, expiryEntries(s, c));
             clock.advance(Duration.ofSeconds(5));
             s.ttlPurger().purgeNow();
-            assertEquals(1, s.ttlPurger().awaitPurgedTotal(1, Duration.ofSeconds(30)));
+            assertEquals(1, s.ttlPurger().awaitPurgedTotal(1, TestTime.patience(Duration.ofSeconds(30))));
             assertEquals(0, expiryEntries(s, c));
             assertTrue(c.checkIndexes().consistent());
             byte[] coll = Keys.collId(c.collId());
@@ -116,7 +117,7 @@ class TtlPurgeTest {
                 t.start();
                 writers.add(t);
             }
-            s.ttlPurger().awaitPurgedTotal(expired, Duration.ofSeconds(120));
+            s.ttlPurger().awaitPurgedTotal(expired, TestTime.patience(Duration.ofSeconds(120)));
             stop.set(true);
             for (Thread t : writers) {
                 t.join();
@@ -154,13 +155,13 @@ class TtlPurgeTest {
             }
             clock.advance(Duration.ofSeconds(3));
             s.ttlPurger().purgeNow(); // the background purger may take part of them meanwhile: count both
-            assertEquals(2900, s.ttlPurger().awaitPurgedTotal(2900, Duration.ofSeconds(30)));
+            assertEquals(2900, s.ttlPurger().awaitPurgedTotal(2900, TestTime.patience(Duration.ofSeconds(30))));
             assertEquals(100, expiryEntries(s, c));
             assertEquals(100, c.query(io.tetradb.core.query.sql.SqlParser.parse("SELECT VALUE COUNT(1) FROM c"),
                     null, null, java.util.Map.of()).results().get(0).asLong());
             clock.advance(Duration.ofSeconds(10));
             s.ttlPurger().purgeNow();
-            assertEquals(3000, s.ttlPurger().awaitPurgedTotal(3000, Duration.ofSeconds(30)));
+            assertEquals(3000, s.ttlPurger().awaitPurgedTotal(3000, TestTime.patience(Duration.ofSeconds(30))));
             assertEquals(0, expiryEntries(s, c));
             assertTrue(c.checkIndexes().consistent());
         }

@@ -1,5 +1,6 @@
 package io.tetradb.testing.fuzz;
 
+import io.tetradb.testing.TestTime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -21,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Thread {@code t}'s inputs derive from {@code seed + t}, so a seed replays the same inputs.
  */
 public final class HttpFuzzer {
-    public static final int BOUND_MILLIS = 15_000;
+    public static final int BOUND_MILLIS = (int) TestTime.scaled(java.time.Duration.ofSeconds(15)).toMillis();
     /** How long to wait for an answer before finishing the request by closing the sending side. */
     private static final int ANSWER_WAIT_MILLIS = 100;
     private static final int THREADS = 16;

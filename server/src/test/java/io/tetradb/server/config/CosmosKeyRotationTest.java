@@ -18,6 +18,7 @@ import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,7 +45,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
  * read again gives a token that works.
  */
 class CosmosKeyRotationTest {
-    private static final Duration PICKUP = Duration.ofSeconds(30);
+    private static final Duration PICKUP = TestTime.patience(Duration.ofSeconds(30)); // the watcher polls each second
     private final List<CosmosClient> clients = new ArrayList<>();
 
     @Test

@@ -8,6 +8,7 @@ import com.azure.data.tables.models.TableServiceException;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * error body, the new key1 and key2 accepted.
  */
 class TablesKeyRotationTest {
-    private static final Duration PICKUP = Duration.ofSeconds(30);
+    private static final Duration PICKUP = TestTime.patience(Duration.ofSeconds(30)); // the watcher polls each second
 
     @Test
     void aKeyReplacedInTheFileIsRefusedWhileTheServerRuns(@TempDir Path dir) throws Exception {

@@ -1,5 +1,6 @@
 package io.tetradb.server.fuzz;
 
+import io.tetradb.testing.TestTime;
 import io.tetradb.testing.fuzz.ByteMutator;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * succeed. A protocol says how to connect, what a whole input and a ping are, and how to await the answer.
  */
 abstract class PingedConnectionFuzzer {
-    static final int BOUND_MILLIS = 15_000;
+    static final int BOUND_MILLIS = (int) TestTime.scaled(java.time.Duration.ofSeconds(15)).toMillis();
     /**
      * Replay controls: each thread draws and skips its first {@code tetradb.fuzz.skipPerThread} inputs (a thread's
      * inputs do not depend on the server's answers, so its k-th input is the same in every run of the seed), and

@@ -6,6 +6,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.testing.TestTime;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.Result;
@@ -45,6 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * allocates nothing, and the server keeps serving.
  */
 class GremlinMalformedRequestTest {
+    /** Every frame here is answered: this bound only ends a test whose server hangs. */
+    private static final long PATIENCE_SECONDS = TestTime.patience(java.time.Duration.ZERO).toSeconds();
+
     private static final String GRAPHBINARY = "application/vnd.graphbinary-v1.0";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -86,7 +90,8 @@ class GremlinMalformedRequestTest {
         private final ByteArrayOutputStream binary = new ByteArrayOutputStream();
 
         RawSocket(URI uri) throws Exception {
-            ws = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, this).get(10, TimeUnit.SECONDS);
+            ws = HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(uri, this)
+                    .get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         }
 
         @Override
@@ -114,20 +119,20 @@ class GremlinMalformedRequestTest {
         }
 
         Object next() throws InterruptedException {
-            Object message = messages.poll(10, TimeUnit.SECONDS);
-            assertNotNull(message, "no answer within 10 s");
+            Object message = messages.poll(PATIENCE_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(message, "no answer: hung");
             return message;
         }
     }
 
     private JsonNode sendText(String frame) throws Exception {
-        socket.ws.sendText(frame, true).get(10, TimeUnit.SECONDS);
+        socket.ws.sendText(frame, true).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         Object answer = socket.next();
         return JSON.readTree(answer instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : (String) answer);
     }
 
     private ResponseMessage sendBinary(byte[] request) throws Exception {
-        socket.ws.sendBinary(ByteBuffer.wrap(request), true).get(10, TimeUnit.SECONDS);
+        socket.ws.sendBinary(ByteBuffer.wrap(request), true).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         byte[] answer = (byte[]) socket.next();
         return new GraphBinaryMessageSerializerV1().deserializeResponse(Unpooled.wrappedBuffer(answer));
     }
@@ -202,7 +207,7 @@ class GremlinMalformedRequestTest {
         binary[0] = (byte) mime.length;
         System.arraycopy(mime, 0, binary, 1, mime.length);
         System.arraycopy(body, 0, binary, 1 + mime.length, body.length);
-        socket.ws.sendBinary(ByteBuffer.wrap(binary), true).get(10, TimeUnit.SECONDS);
+        socket.ws.sendBinary(ByteBuffer.wrap(binary), true).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         Object reply = socket.next();
         answer = JSON.readTree(reply instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : (String) reply);
         assertMalformed(answer, id);
@@ -318,7 +323,7 @@ class GremlinMalformedRequestTest {
                 {(byte) -3, 1, 2},                     // a negative mime length
                 ("\u0021" + GRAPHBINARY).getBytes(StandardCharsets.US_ASCII),  // mime type, no request
                 graphBinaryHeaderWith(new byte[] {0x42, 1, 2, 3})}) {          // not GraphBinary v1
-            socket.ws.sendBinary(ByteBuffer.wrap(frame), true).get(10, TimeUnit.SECONDS);
+            socket.ws.sendBinary(ByteBuffer.wrap(frame), true).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
             ByteBuf answer = Unpooled.wrappedBuffer((byte[]) socket.next());
             ResponseMessage response = new GraphBinaryMessageSerializerV1().deserializeResponse(answer);
             assertEquals(ResponseStatusCode.REQUEST_ERROR_MALFORMED_REQUEST, response.getStatus().getCode());
