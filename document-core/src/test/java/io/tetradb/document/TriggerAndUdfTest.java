@@ -28,7 +28,9 @@ class TriggerAndUdfTest {
 
     @BeforeEach
     void open() throws Exception {
-        client = new CosmosClientBuilder().dataDirectory(dir).contentResponseOnWriteEnabled(true).buildClient();
+        // Cosmos' 5 s on StoredProcedureTest's ticking clock: the work done, not the machine's load, decides a time-out
+        client = new CosmosClientBuilder().dataDirectory(dir).contentResponseOnWriteEnabled(true)
+                .scriptLimits(StoredProcedureTest.limits()).buildClient();
         c = ScriptTestSupport.library(client);
         scripts = c.getScripts();
     }
