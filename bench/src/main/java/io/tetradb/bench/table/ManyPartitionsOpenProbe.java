@@ -82,8 +82,7 @@ public final class ManyPartitionsOpenProbe {
 
     private static void open(Path dir, int rounds) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        List<Double> walls = new ArrayList<>();
-        List<Double> cpus = new ArrayList<>();
+        Rounds measured = new Rounds();
         for (int r = 0; r < rounds; r++) {
             long storeStart = System.nanoTime();
             try (CosmosClient cosmos = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
@@ -100,20 +99,15 @@ public final class ManyPartitionsOpenProbe {
                 System.out.printf("round %d: store open %.2f s, container load %.2f s wall, %.2f s thread CPU "
                         + "(%,d items in %,d logical partitions, %d physical)%n", r, storeOpen, wall, cpu, items,
                         logical, container.partitionMap().partitions().size());
-                walls.add(wall);
-                cpus.add(cpu);
+                measured.add(wall, cpu);
             }
         }
-        Collections.sort(walls);
-        Collections.sort(cpus);
-        System.out.printf("median of %d: container load %.2f s wall, %.2f s thread CPU%n", rounds,
-                walls.get(rounds / 2), cpus.get(rounds / 2));
+        measured.printMedians("container load");
     }
 
     private static void stats(Path dir, int rounds) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        List<Double> walls = new ArrayList<>();
-        List<Double> cpus = new ArrayList<>();
+        Rounds measured = new Rounds();
         try (CosmosClient cosmos = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             var container = cosmos.getDatabase("devstoreaccount1").getContainer(TABLE);
             container.readPartitionStatistics(); // the container's load (the open's recount) and a first read
@@ -126,13 +120,27 @@ public final class ManyPartitionsOpenProbe {
                 System.out.printf("round %d: readPartitionStatistics %.3f s wall, %.3f s thread CPU (%,d items, "
                         + "%d physical)%n", r, wall, cpu, stats.physicalPartitions().stream()
                         .mapToLong(p -> p.itemCount()).sum(), stats.physicalPartitions().size());
-                walls.add(wall);
-                cpus.add(cpu);
+                measured.add(wall, cpu);
             }
         }
-        Collections.sort(walls);
-        Collections.sort(cpus);
-        System.out.printf("median of %d: readPartitionStatistics %.3f s wall, %.3f s thread CPU%n", rounds,
-                walls.get(rounds / 2), cpus.get(rounds / 2));
+        measured.printMedians("readPartitionStatistics");
+    }
+
+    /** Each round's wall and thread CPU seconds. */
+    private static final class Rounds {
+        private final List<Double> walls = new ArrayList<>();
+        private final List<Double> cpus = new ArrayList<>();
+
+        void add(double wall, double cpu) {
+            walls.add(wall);
+            cpus.add(cpu);
+        }
+
+        void printMedians(String what) {
+            Collections.sort(walls);
+            Collections.sort(cpus);
+            System.out.printf("median of %d: %s %.3f s wall, %.3f s thread CPU%n", walls.size(), what,
+                    walls.get(walls.size() / 2), cpus.get(cpus.size() / 2));
+        }
     }
 }
