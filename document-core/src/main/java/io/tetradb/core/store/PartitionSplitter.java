@@ -123,20 +123,20 @@ final class PartitionSplitter implements AutoCloseable {
         // core-stats: each partition's statistics from its record or its newest partition index key (merged scans)
         io.tetradb.core.feed.StoredPartitionStats.scan(store.engine(), Keys.concat(prefix, range.min()),
                 Keys.concat(prefix, range.max()), kv -> {
-                    LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
-                    if (s.items() == 0) {
-                        return true;
-                    }
-                    int at = prefix.length;
-                    byte[] epk = Arrays.copyOfRange(kv.key(), at, at + 16 * levels);
-                    if (!out.isEmpty() && Arrays.equals(out.get(out.size() - 1).epk(), epk)) {
-                        Lp last = out.remove(out.size() - 1);
-                        out.add(new Lp(epk, last.bytes() + s.bytes()));
-                    } else {
-                        out.add(new Lp(epk, s.bytes()));
-                    }
-                    return true;
-                });
+            LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
+            if (s.items() == 0) {
+                return true;
+            }
+            int at = prefix.length;
+            byte[] epk = Arrays.copyOfRange(kv.key(), at, at + 16 * levels);
+            if (!out.isEmpty() && Arrays.equals(out.get(out.size() - 1).epk(), epk)) {
+                Lp last = out.remove(out.size() - 1);
+                out.add(new Lp(epk, last.bytes() + s.bytes()));
+            } else {
+                out.add(new Lp(epk, s.bytes()));
+            }
+            return true;
+        });
         return out;
     }
 
