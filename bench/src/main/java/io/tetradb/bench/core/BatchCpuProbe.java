@@ -1,16 +1,11 @@
 package io.tetradb.bench.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tetradb.bench.BenchData;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosBatch;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
-import io.tetradb.document.CosmosDatabase;
 import io.tetradb.document.PartitionKey;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -33,16 +28,10 @@ public final class BatchCpuProbe {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 11;
         Durability durability = args.length > 2 ? Durability.valueOf(args[2]) : Durability.ASYNC;
         String only = System.getProperty("probe.only", "");
-        Path dir = BenchData.fresh("batch-cpu-probe");
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve("core"))
-                .durability(durability).buildClient();
-             RawRocks raw = new RawRocks(dir.resolve("raw"), durability, CoreBenchmark.BLOCK_CACHE_BYTES)) {
-            client.createDatabaseIfNotExists("bench");
-            CosmosDatabase database = client.getDatabase("bench");
-            database.createContainerIfNotExists(CoreBenchmark.itemsContainer());
-            CosmosContainer container = database.getContainer("items");
-            Items items = new Items(client.coreStore().container("bench", "items").definition().collId(),
-                    CoreBenchmark.DEVICES);
+        try (ProbeStores stores = ProbeStores.freshWithRaw("batch-cpu-probe", durability)) {
+            CosmosContainer container = stores.container;
+            Items items = stores.items;
+            RawRocks raw = stores.raw;
             long[] next = {0};
             int warm = Integer.getInteger("probe.warmBatches", 3000);
             for (int b = 0; b < warm; b++) { // JIT warm-up, as the benchmark's throwaway rounds
@@ -99,8 +88,6 @@ public final class BatchCpuProbe {
                 System.out.printf(Locale.ROOT, "PROBE paired core-raw cpu_us_per_item median=%.2f "
                         + "wall raw/core median=%.3f%n", median(diff), median(ratio));
             }
-        } finally {
-            BenchData.delete(dir);
         }
     }
 

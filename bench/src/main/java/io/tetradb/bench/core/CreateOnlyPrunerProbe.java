@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.feed.FeedPruner;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosBatch;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.PartitionKey;
 
@@ -45,12 +43,9 @@ public final class CreateOnlyPrunerProbe {
         Files.createDirectories(dir);
         String filler = "x".repeat(900);
         long id = 0;
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
-                .buildClient()) {
-            client.createDatabaseIfNotExists("bench");
-            client.getDatabase("bench").createContainerIfNotExists(CoreBenchmark.itemsContainer());
-            CosmosContainer c = client.getDatabase("bench").getContainer("items");
-            FeedPruner pruner = client.coreStore().changeFeeds().pruner();
+        try (ProbeStores stores = ProbeStores.coreAt(dir, Durability.SYNC)) {
+            CosmosContainer c = stores.container;
+            FeedPruner pruner = stores.client.coreStore().changeFeeds().pruner();
             java.util.Random random = new java.util.Random(14);
             for (int round = 0; round < rounds; round++) {
                 Map<String, Long> bg0 = background();

@@ -1,16 +1,11 @@
 package io.tetradb.bench.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tetradb.bench.BenchData;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosBatch;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
-import io.tetradb.document.CosmosDatabase;
 import io.tetradb.document.PartitionKey;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
@@ -32,16 +27,11 @@ public final class PointWriteCpuProbe {
         int perRound = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 7;
         Durability durability = Durability.valueOf(args.length > 3 ? args[3] : "ASYNC");
-        Path dir = BenchData.fresh("point-write-cpu");
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve("core"))
-                .durability(durability).buildClient();
-             RawRocks raw = new RawRocks(dir.resolve("raw"), durability, CoreBenchmark.BLOCK_CACHE_BYTES)) {
-            client.createDatabaseIfNotExists("bench");
-            CosmosDatabase database = client.getDatabase("bench");
-            database.createContainerIfNotExists(CoreBenchmark.itemsContainer());
-            CosmosContainer container = database.getContainer("items");
-            var store = client.coreStore();
-            Items items = new Items(store.container("bench", "items").definition().collId(), CoreBenchmark.DEVICES);
+        try (ProbeStores stores = ProbeStores.freshWithRaw("point-write-cpu", durability)) {
+            CosmosContainer container = stores.container;
+            Items items = stores.items;
+            RawRocks raw = stores.raw;
+            var store = stores.client.coreStore();
             for (long loaded = 0; loaded < size; loaded += 100) {
                 int device = (int) ((loaded / 100) % CoreBenchmark.DEVICES);
                 CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
@@ -140,8 +130,6 @@ public final class PointWriteCpuProbe {
                             + " | per-round nocache-core cpu_us median=%.2f (%s)", median(cpu[0]) - median(cpu[2]),
                     median(cpu[1]) - median(cpu[2]), median(paired), fmt(paired)));
             System.out.println(line);
-        } finally {
-            BenchData.delete(dir);
         }
     }
 

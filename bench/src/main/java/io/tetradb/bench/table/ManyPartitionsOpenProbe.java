@@ -27,6 +27,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <pre>
  * write DIR N [THREADS]   N entities, PartitionKey p&lt;i&gt;, RowKey r, in the table "open" (ASYNC durability)
  * open DIR [ROUNDS]       per round: open the store, then time the table container's first load (wall, thread CPU)
+ * stats DIR [ROUNDS]      one open, then per round time {@code readPartitionStatistics} of the table's container
+ *                         (every logical partition's statistics read, as the open's recount reads them)
  * </pre>
  * Run as {@code java -cp "bench/target/bench-VERSION.jar:bench/target/lib/*" io.tetradb.bench.table.ManyPartitionsOpenProbe ...};
  * {@code -Dtetradb.write.statsRecordEvery=0} on {@code write} writes the statistics record in every transaction.
@@ -42,7 +44,8 @@ public final class ManyPartitionsOpenProbe {
         switch (args[0]) {
             case "write" -> write(dir, Integer.parseInt(args[2]), args.length > 3 ? Integer.parseInt(args[3]) : 4);
             case "open" -> open(dir, args.length > 2 ? Integer.parseInt(args[2]) : 3);
-            default -> throw new IllegalArgumentException("write DIR N [THREADS] | open DIR [ROUNDS]");
+            case "stats" -> stats(dir, args.length > 2 ? Integer.parseInt(args[2]) : 5);
+            default -> throw new IllegalArgumentException("write DIR N [THREADS] | open DIR [ROUNDS] | stats DIR [ROUNDS]");
         }
     }
 
@@ -79,8 +82,7 @@ public final class ManyPartitionsOpenProbe {
 
     private static void open(Path dir, int rounds) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        List<Double> walls = new ArrayList<>();
-        List<Double> cpus = new ArrayList<>();
+        Rounds measured = new Rounds();
         for (int r = 0; r < rounds; r++) {
             long storeStart = System.nanoTime();
             try (CosmosClient cosmos = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
@@ -97,13 +99,48 @@ public final class ManyPartitionsOpenProbe {
                 System.out.printf("round %d: store open %.2f s, container load %.2f s wall, %.2f s thread CPU "
                         + "(%,d items in %,d logical partitions, %d physical)%n", r, storeOpen, wall, cpu, items,
                         logical, container.partitionMap().partitions().size());
-                walls.add(wall);
-                cpus.add(cpu);
+                measured.add(wall, cpu);
             }
         }
-        Collections.sort(walls);
-        Collections.sort(cpus);
-        System.out.printf("median of %d: container load %.2f s wall, %.2f s thread CPU%n", rounds,
-                walls.get(rounds / 2), cpus.get(rounds / 2));
+        measured.printMedians("container load");
+    }
+
+    private static void stats(Path dir, int rounds) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Rounds measured = new Rounds();
+        try (CosmosClient cosmos = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            var container = cosmos.getDatabase("devstoreaccount1").getContainer(TABLE);
+            container.readPartitionStatistics(); // the container's load (the open's recount) and a first read
+            for (int r = 0; r < rounds; r++) {
+                long cpu0 = mx.getCurrentThreadCpuTime();
+                long t0 = System.nanoTime();
+                var stats = container.readPartitionStatistics();
+                double wall = (System.nanoTime() - t0) / 1e9;
+                double cpu = (mx.getCurrentThreadCpuTime() - cpu0) / 1e9;
+                System.out.printf("round %d: readPartitionStatistics %.3f s wall, %.3f s thread CPU (%,d items, "
+                        + "%d physical)%n", r, wall, cpu, stats.physicalPartitions().stream()
+                        .mapToLong(p -> p.itemCount()).sum(), stats.physicalPartitions().size());
+                measured.add(wall, cpu);
+            }
+        }
+        measured.printMedians("readPartitionStatistics");
+    }
+
+    /** Each round's wall and thread CPU seconds. */
+    private static final class Rounds {
+        private final List<Double> walls = new ArrayList<>();
+        private final List<Double> cpus = new ArrayList<>();
+
+        void add(double wall, double cpu) {
+            walls.add(wall);
+            cpus.add(cpu);
+        }
+
+        void printMedians(String what) {
+            Collections.sort(walls);
+            Collections.sort(cpus);
+            System.out.printf("median of %d: %s %.3f s wall, %.3f s thread CPU%n", walls.size(), what,
+                    walls.get(walls.size() / 2), cpus.get(cpus.size() / 2));
+        }
     }
 }

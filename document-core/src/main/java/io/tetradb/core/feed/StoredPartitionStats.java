@@ -24,17 +24,13 @@ import java.util.function.Predicate;
  * carried into the record in one write, so a reader that found the key gone finds the record updated. A point read
  * ({@link #read}) first asks whether the record exists at all: a partition's first write puts it and only the
  * container's deletion removes it, so without one the partition was never written and no key carries anything (a
- * partition's first transaction then costs one get, not a reverse seek over the feed family).
+ * partition's first transaction then costs one get, not a reverse seek over the feed family). Every reader of many
+ * partitions (the open's recount, a split, {@code readPartitionStatistics}, the partition contract's listing) reads
+ * them through {@link #scan}: two merged forward scans, the index keys before the records.
  *
  * <p>Statistics layout (the record's): bytes(8) · items(8) · lsn(8).
  */
 public final class StoredPartitionStats {
-    /**
-     * batch-cpu: {@link #read} looks for the record first and stops when there is none (a partition never written);
-     * {@code -Dtetradb.stats.absentFirst=false} always takes the reverse seek as before (A/B).
-     */
-    static final boolean ABSENT_FIRST = !"false".equals(System.getProperty("tetradb.stats.absentFirst"));
-
     private StoredPartitionStats() {
     }
 
@@ -46,27 +42,11 @@ public final class StoredPartitionStats {
         // batch-cpu: a partition without a record was never written (its first write puts the record, only a
         // container's deletion removes it), so it carries nothing either: one get instead of a reverse seek over the
         // feed family — the cost of every first write of a partition. With a record, the two reads in their order.
-        if (ABSENT_FIRST && engine.get(Space.META, statsKey) == null) {
+        if (engine.get(Space.META, statsKey) == null) {
             return null;
         }
-        return readExisting(engine, statsKey);
-    }
-
-    /** As {@link #read}, for a partition whose record exists (or may): the newest index key, then the record. */
-    private static byte[] readExisting(StorageEngine engine, byte[] statsKey) {
         byte[] carried = newestCarried(engine, collId(statsKey), Arrays.copyOfRange(statsKey, 5, statsKey.length));
         return newer(engine.get(Space.META, statsKey), carried);
-    }
-
-    /**
-     * A visitor of a scan over statistics records, handed each record's key with the partition's statistics as
-     * {@link #read} finds them (the scanned value is read again after the index key: see the class comment).
-     */
-    public static Predicate<KeyValue> current(StorageEngine engine, Predicate<KeyValue> visitor) {
-        return kv -> {
-            byte[] v = readExisting(engine, kv.key()); // a scanned record exists
-            return visitor.test(v == kv.value() ? kv : new KeyValue(kv.key(), v == null ? kv.value() : v));
-        };
     }
 
     /**

@@ -57,7 +57,8 @@ public final class EmbeddedItemReads implements ItemReads {
 
     @Override
     public void scanPartitionStats(byte[] from, byte[] to, Predicate<KeyValue> visitor) {
-        engine.scan(Space.META, from, to, io.tetradb.core.feed.StoredPartitionStats.current(engine, visitor));
+        // the records and the partition index keys in two merged forward scans, not a seek per partition
+        io.tetradb.core.feed.StoredPartitionStats.scan(engine, from, to, visitor);
     }
 
     @Override

@@ -14,7 +14,7 @@ import java.util.Properties;
  * {@code -Dtetradb.rocks.indexOptions="k=v;k=v"} for the {@code index} column family. RocksDB parses them; the
  * store's own settings are applied on top, so a string can only add what they leave at RocksDB's default. Unset
  * (the default): plain RocksDB defaults, as before, except the {@code index} family's insert hint
- * ({@link #INDEX_INSERT_HINT}). An option RocksDB does not know is refused at open.
+ * ({@link #HINT_OPTION}). An option RocksDB does not know is refused at open.
  */
 final class RocksOptionStrings {
     static final String DB = "tetradb.rocks.dbOptions";
@@ -24,9 +24,8 @@ final class RocksOptionStrings {
      * prefix by default. RocksDB then keeps one skip-list splice per path and repairs it from the bottom level up
      * ({@code InlineSkipList::InsertWithHint}); a plain insert whose key is not right after the previous one (a
      * batch's sorted keys of one path usually have older keys between them) descends from the top level again.
-     * A memtable option only (nothing on disk changes): {@code -Dtetradb.rocks.indexInsertHint=false} turns it off.
+     * A memtable option only (nothing on disk changes): directories open with or without it.
      */
-    static final String INDEX_INSERT_HINT = "tetradb.rocks.indexInsertHint";
     static final String HINT_OPTION = "memtable_insert_with_hint_prefix_extractor";
     static final String HINT_VALUE = "rocksdb.FixedPrefix.8";
 
@@ -46,18 +45,19 @@ final class RocksOptionStrings {
         return options;
     }
 
-    /** The column family options to build on: RocksDB's defaults, plus {@code -Dtetradb.rocks.indexOptions} for the index. */
+    /**
+     * The column family options to build on: RocksDB's defaults; for the index, the insert hint and
+     * {@code -Dtetradb.rocks.indexOptions}.
+     */
     static ColumnFamilyOptions familyBase(Space space) {
-        Properties props = space == Space.INDEX ? parse(INDEX) : null;
-        if (space == Space.INDEX && Boolean.parseBoolean(System.getProperty(INDEX_INSERT_HINT, "true"))) {
-            if (props == null) {
-                props = new Properties();
-            }
-            props.putIfAbsent(HINT_OPTION, HINT_VALUE); // a -Dtetradb.rocks.indexOptions value of its own wins
-        }
-        if (props == null) {
+        if (space != Space.INDEX) {
             return new ColumnFamilyOptions();
         }
+        Properties props = parse(INDEX);
+        if (props == null) {
+            props = new Properties();
+        }
+        props.putIfAbsent(HINT_OPTION, HINT_VALUE); // a -Dtetradb.rocks.indexOptions value of its own wins
         ColumnFamilyOptions options = ColumnFamilyOptions.getColumnFamilyOptionsFromProps(props);
         if (options == null) {
             throw new IllegalArgumentException("-D" + INDEX + ": RocksDB refused " + System.getProperty(INDEX));

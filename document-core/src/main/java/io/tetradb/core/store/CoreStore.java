@@ -789,14 +789,10 @@ public final class CoreStore implements AutoCloseable {
                 p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
                 return true;
             };
-            if (c.reads().embedded()) { // core-stats: the record or the newest partition index key, whichever is newer
-                // (two merged forward scans, not a seek per partition: a Tables container has one per entity)
-                io.tetradb.core.feed.StoredPartitionStats.scan(engine, Keys.concat(prefix, p.range().min()),
-                        Keys.concat(prefix, p.range().max()), count);
-            } else { // item-reads hook: the statistics through the partition contract (items on another engine)
-                c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
-                        count);
-            }
+            // embedded: StoredPartitionStats.scan (two merged forward scans, not a seek per partition: a Tables
+            // container has one per entity); item-reads hook: through the partition contract (items on another engine)
+            c.reads().scanPartitionStats(Keys.concat(prefix, p.range().min()), Keys.concat(prefix, p.range().max()),
+                    count);
         }
     }
 

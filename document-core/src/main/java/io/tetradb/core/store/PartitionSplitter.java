@@ -120,9 +120,9 @@ final class PartitionSplitter implements AutoCloseable {
         int levels = container.definition().partitionKey().levels();
         byte[] prefix = Keys.statsPrefix(container.collId());
         List<Lp> out = new ArrayList<>();
-        // core-stats: each partition's statistics from its record or its newest partition index key
-        store.engine().scan(Space.META, Keys.concat(prefix, range.min()), Keys.concat(prefix, range.max()),
-                io.tetradb.core.feed.StoredPartitionStats.current(store.engine(), kv -> {
+        // core-stats: each partition's statistics from its record or its newest partition index key (merged scans)
+        io.tetradb.core.feed.StoredPartitionStats.scan(store.engine(), Keys.concat(prefix, range.min()),
+                Keys.concat(prefix, range.max()), kv -> {
             LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
             if (s.items() == 0) {
                 return true;
@@ -136,7 +136,7 @@ final class PartitionSplitter implements AutoCloseable {
                 out.add(new Lp(epk, s.bytes()));
             }
             return true;
-        }));
+        });
         return out;
     }
 

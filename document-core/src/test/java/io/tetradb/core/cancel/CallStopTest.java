@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * One core call stops inside its loop when its request's {@link StopSignal} says so or its thread is interrupted —
  * not only between calls. The triggers count polls (a row-count trigger, no timers): a signal that says stop at its
- * n-th poll. With {@code -Dtetradb.core.callStop=false} (the code before) every call here runs to its end and the
- * tests that expect a stop fail.
+ * n-th poll. On the code before core-deadline (no checks) every call here runs to its end and the tests that expect a
+ * stop fail.
  */
 class CallStopTest {
     static final ObjectMapper M = new ObjectMapper();

@@ -61,31 +61,35 @@ class RocksOptionStringsTest {
     }
 
     /**
-     * index-cost: by default the index family, and only it, inserts with a hint per {@code collId · pathId}; the
-     * switch turns it off; a directory written either way reopens the other way with every item and consistent
-     * index entries (a memtable option: nothing on disk depends on it).
+     * index-cost: the index family, and only it, inserts with a hint per {@code collId · pathId}; a directory written
+     * without the hint (RocksDB's default, the directories before; here through the index family's option string)
+     * reopens with it, and back, with every item and consistent index entries (a memtable option: nothing on disk
+     * depends on it).
      */
     @Test
-    void theIndexFamilyInsertsWithAPathHintByDefaultAndDirectoriesOpenEitherWay(@TempDir Path dir)
-            throws IOException {
+    void theIndexFamilyInsertsWithAPathHintAndDirectoriesOpenEitherWay(@TempDir Path dir) throws IOException {
         String hint = RocksOptionStrings.HINT_OPTION + "=" + RocksOptionStrings.HINT_VALUE;
+        System.setProperty(RocksOptionStrings.INDEX, RocksOptionStrings.HINT_OPTION + "=nullptr");
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             write(client, 0, 300);
         }
-        assertEquals(1, countOf(latestOptionsFile(dir), hint), "the index family, and only it, has the hint");
-        System.setProperty(RocksOptionStrings.INDEX_INSERT_HINT, "false");
-        try {
-            try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
-                assertEquals(300, count(client));
-                write(client, 300, 600);
-            }
-            assertEquals(0, countOf(latestOptionsFile(dir), hint), "switched off");
-        } finally {
-            System.clearProperty(RocksOptionStrings.INDEX_INSERT_HINT);
+        assertEquals(0, countOf(latestOptionsFile(dir), hint), "written without the hint");
+        clear();
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            assertEquals(300, count(client));
+            write(client, 300, 600);
         }
+        assertEquals(1, countOf(latestOptionsFile(dir), hint), "the index family, and only it, has the hint");
+        System.setProperty(RocksOptionStrings.INDEX, RocksOptionStrings.HINT_OPTION + "=nullptr");
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             assertEquals(600, count(client));
             write(client, 600, 900);
+            assertEquals(900, count(client));
+            var check = client.coreStore().container("d", "c").checkIndexes();
+            assertTrue(check.consistent(), check.toString());
+        }
+        clear();
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             assertEquals(900, count(client));
             var check = client.coreStore().container("d", "c").checkIndexes();
             assertTrue(check.consistent(), check.toString());

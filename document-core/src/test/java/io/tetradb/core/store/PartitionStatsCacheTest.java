@@ -240,17 +240,7 @@ class PartitionStatsCacheTest {
      * entries under the current policy), and an lsn at or above every stored item's, which are all distinct.
      */
     static void assertRecounted(CoreStore store, ContainerStore c, int expectedItems) {
-        Map<ByteBuffer, long[]> counted = new HashMap<>(); // lp → items, bytes, highest lsn
-        store.engine().scan(Space.DOCS, Keys.collId(c.collId()), Keys.collId(c.collId() + 1), kv -> {
-            ObjectNode item = store.codec().parse(kv.value());
-            long[] n = counted.computeIfAbsent(ByteBuffer.wrap(c.logicalPartitionOf(kv.key())), k -> new long[3]);
-            n[0]++;
-            n[1] += kv.key().length + kv.value().length + ContainerStore.bytes(c.indexEntries(kv.key(), item,
-                    item.path("_ts").asLong(), c.indexingState().current()));
-            long lsn = ItemCodec.lsn(kv.value());
-            n[2] = Math.max(n[2], lsn);
-            return true;
-        });
+        Map<ByteBuffer, long[]> counted = recount(store, c);
         long total = 0;
         for (Map.Entry<ByteBuffer, long[]> e : counted.entrySet()) {
             LogicalPartitionStats s = stored(store, e.getKey().array());
@@ -263,6 +253,25 @@ class PartitionStatsCacheTest {
             assertEquals(expectedItems, total);
         }
         assertDistinctLsnsPerPartition(store, c);
+    }
+
+    /**
+     * The stored items of {@code c} counted per logical partition ({@code collId · EPK · pk}): items, bytes (keys and
+     * values plus their index entries under the current policy), the highest lsn.
+     */
+    static Map<ByteBuffer, long[]> recount(CoreStore store, ContainerStore c) {
+        Map<ByteBuffer, long[]> counted = new HashMap<>();
+        store.engine().scan(Space.DOCS, Keys.collId(c.collId()), Keys.collId(c.collId() + 1), kv -> {
+            ObjectNode item = store.codec().parse(kv.value());
+            long[] n = counted.computeIfAbsent(ByteBuffer.wrap(c.logicalPartitionOf(kv.key())), k -> new long[3]);
+            n[0]++;
+            n[1] += kv.key().length + kv.value().length + ContainerStore.bytes(c.indexEntries(kv.key(), item,
+                    item.path("_ts").asLong(), c.indexingState().current()));
+            long lsn = ItemCodec.lsn(kv.value());
+            n[2] = Math.max(n[2], lsn);
+            return true;
+        });
+        return counted;
     }
 
     /**
@@ -296,8 +305,8 @@ class PartitionStatsCacheTest {
         PartitionStatsCache cache = store.statsCache();
         assertNotNull(cache);
         int[] cached = {0};
-        store.engine().scan(Space.META, Keys.statsPrefix(c.collId()), Keys.statsPrefix(c.collId() + 1),
-                io.tetradb.core.feed.StoredPartitionStats.current(store.engine(), kv -> {
+        io.tetradb.core.feed.StoredPartitionStats.scan(store.engine(), Keys.statsPrefix(c.collId()),
+                Keys.statsPrefix(c.collId() + 1), kv -> {
                     byte[] lp = Arrays.copyOfRange(kv.key(), 1, kv.key().length);
                     LogicalPartitionStats known = cache.get(lp);
                     if (known != null) {
@@ -305,7 +314,7 @@ class PartitionStatsCacheTest {
                         assertEquals(LogicalPartitionStats.decode(kv.value()), known, "cached statistics");
                     }
                     return true;
-                }));
+                });
         assertTrue(cached[0] > 0, "some partitions cached");
     }
 }

@@ -1,20 +1,15 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.feed.StoredPartitionStats;
 import io.tetradb.core.partition.PartitionKeyDefinition;
-import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.partition.PhysicalPartition;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -33,22 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with records lagging their newest index key, partitions without statistics in their keys, runs longer than the
  * merge reads, and after the pruner moved statistics into records.
  */
-class PartitionStatsScanTest {
-    static final ObjectMapper M = new ObjectMapper();
-
-    @TempDir
-    Path dir;
-
-    @AfterEach
-    void clearSwitches() {
-        System.clearProperty("tetradb.write.statsRecordEvery");
-        System.clearProperty("tetradb.feed.pruneIntervalMillis");
-    }
-
-    private static PartitionKeyValue pk(String v) {
-        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
-    }
-
+class PartitionStatsScanTest extends PartitionStatsFixture {
     private static ObjectNode item(String p, String id, Random random) {
         return M.createObjectNode().put("id", id).put("pk", p).put("f", "x".repeat(random.nextInt(40)));
     }
@@ -84,9 +64,8 @@ class PartitionStatsScanTest {
         System.setProperty("tetradb.feed.pruneIntervalMillis", "3600000"); // the test prunes when it wants to
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
-            s.createDatabase("db", null);
-            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
+        try (CoreStore s = open()) {
+            ContainerStore c = container(s);
             ContainerStore other = s.createContainer("db", "d", PartitionKeyDefinition.of("/pk"), null, null, 400,
                     null); // a neighbour container's keys must not leak into c's scan
             write(c, random, 400);
@@ -100,7 +79,7 @@ class PartitionStatsScanTest {
             assertScansAgree(s, c, random, seed);
         }
         // a reopen recounts the physical partitions through the merged scan: the items stored
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+        try (CoreStore s = open()) {
             ContainerStore c = s.container("db", "c");
             long[] items = {0};
             c.scan(io.tetradb.core.partition.EpkRange.FULL, stored -> {
@@ -117,12 +96,109 @@ class PartitionStatsScanTest {
         System.setProperty("tetradb.write.statsRecordEvery", "0");
         long seed = new Random().nextLong();
         Random random = new Random(seed);
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
-            s.createDatabase("db", null);
-            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
+        try (CoreStore s = open()) {
+            ContainerStore c = container(s);
             write(c, random, 120);
             assertScansAgree(s, c, random, seed);
         }
+    }
+
+    /**
+     * {@code readPartitionStatistics} ({@link ContainerStore#statistics}) reads every partition through the merged scan
+     * too (the item reads' {@code scanPartitionStats}): what it reads of each partition, and the five largest it shows,
+     * equal a recount of the stored items — with records lagging their newest index key, after a prune moved what
+     * pruned runs carried into records and more writes on top, and after a reopen.
+     */
+    @Test
+    void readPartitionStatisticsEqualsARecountOverLaggingRecordsAndPrunedRuns() {
+        System.setProperty("tetradb.write.statsRecordEvery", "4");
+        System.setProperty("tetradb.feed.pruneIntervalMillis", "3600000");
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        String filler = "y".repeat(1500);
+        try (CoreStore s = open()) {
+            ContainerStore c = container(s);
+            write(c, random, 200);
+            for (int k = 0; k < 7; k++) { // the largest: 10, 13, ... 28 point creates, most ending between records
+                String p = "big" + k;
+                for (int i = 0; i < 10 + 3 * k; i++) {
+                    c.execute(pk(p), ItemOperation.create(M.createObjectNode().put("id", "b" + i).put("pk", p)
+                            .put("f", filler)));
+                }
+            }
+            assertStatisticsRecounted(s, c, "written (seed " + seed + ")", true);
+
+            s.changeFeeds().pruner().pruneOnce();
+            for (int i = 0; i < 25; i++) { // big0 becomes the largest; big6 loses items
+                c.execute(pk("big0"), ItemOperation.create(M.createObjectNode().put("id", "more" + i).put("pk", "big0")
+                        .put("f", filler)));
+            }
+            for (int i = 0; i < 3; i++) {
+                c.execute(pk("big6"), ItemOperation.delete("b" + i, null));
+            }
+            write(c, random, 40);
+            assertStatisticsRecounted(s, c, "pruned, then written (seed " + seed + ")", true);
+        }
+        try (CoreStore s = open()) {
+            assertStatisticsRecounted(s, s.container("db", "c"), "reopened (seed " + seed + ")", false);
+        }
+    }
+
+    /**
+     * Every partition {@code c.reads().scanPartitionStats} hands over has the items and bytes a recount finds (and
+     * every counted partition is handed over); the statistics' five largest are the recount's five largest.
+     */
+    private static void assertStatisticsRecounted(CoreStore s, ContainerStore c, String when, boolean someLag) {
+        Map<String, long[]> counted = new HashMap<>(); // EPK (hex) → items, bytes
+        PartitionStatsCacheTest.recount(s, c).forEach((lp, n) -> counted.put(epkHex(lp.array(), 4), n));
+        byte[] prefix = Keys.statsPrefix(c.collId());
+        if (someLag) { // a reader of the records alone would count some partition wrong
+            assertTrue(PartitionStatsCacheTest.recount(s, c).entrySet().stream().anyMatch(e -> PartitionStatsCacheTest
+                    .recordOnly(s, e.getKey().array()).items() != e.getValue()[0]),
+                    "no record lagged its partition's items: " + when);
+        }
+        Map<String, long[]> read = new HashMap<>();
+        c.reads().scanPartitionStats(prefix, Keys.concat(prefix, new byte[]{(byte) 0xFF}), kv -> {
+            LogicalPartitionStats st = LogicalPartitionStats.decode(kv.value());
+            read.put(epkHex(kv.key(), prefix.length), new long[]{st.items(), st.bytes()});
+            return true;
+        });
+        for (Map.Entry<String, long[]> e : counted.entrySet()) {
+            long[] r = read.get(e.getKey());
+            assertTrue(r != null, "partition " + e.getKey() + " not read: " + when);
+            assertEquals(e.getValue()[0], r[0], "items of " + e.getKey() + ": " + when);
+            assertEquals(e.getValue()[1], r[1], "bytes of " + e.getKey() + ": " + when);
+        }
+        read.forEach((epk, r) -> assertEquals(counted.containsKey(epk) ? counted.get(epk)[0] : 0, r[0],
+                "items of " + epk + ", which holds none: " + when));
+
+        List<PartitionStatistics.Physical> physical = c.statistics().physicalPartitions();
+        assertEquals(1, physical.size(), "one physical partition: its five largest are the container's");
+        List<PartitionStatistics.Logical> top = physical.get(0).largestLogicalPartitions();
+        assertEquals(Math.min(5, counted.size()), top.size(), when);
+        long smallestShown = Long.MAX_VALUE;
+        for (int i = 0; i < top.size(); i++) {
+            PartitionStatistics.Logical l = top.get(i);
+            long[] n = counted.get(l.epk());
+            assertTrue(n != null, "shown partition " + l.partitionKey() + " holds no items: " + when);
+            assertEquals(n[0], l.itemCount(), "items of " + l.partitionKey() + ": " + when);
+            assertEquals(n[1], l.bytes(), "bytes of " + l.partitionKey() + ": " + when);
+            assertTrue(l.bytes() <= smallestShown, "largest first: " + when);
+            smallestShown = l.bytes();
+        }
+        java.util.Set<String> shown = new java.util.HashSet<>();
+        top.forEach(l -> shown.add(l.epk()));
+        for (Map.Entry<String, long[]> e : counted.entrySet()) {
+            if (!shown.contains(e.getKey())) {
+                assertTrue(e.getValue()[1] <= smallestShown, "partition " + e.getKey() + " (" + e.getValue()[1]
+                        + " B) larger than one shown (" + smallestShown + " B): " + when);
+            }
+        }
+    }
+
+    /** The EPK (16 bytes: one partition key level) at {@code at} of a key, in the statistics' hex. */
+    private static String epkHex(byte[] key, int at) {
+        return io.tetradb.core.partition.EffectivePartitionKey.toHex(Arrays.copyOfRange(key, at, at + 16));
     }
 
     /** The merged scan equals the per-partition reading over the whole container and random EPK ranges. */
@@ -138,8 +214,7 @@ class PartitionStatsScanTest {
         for (byte[][] range : ranges) {
             byte[] from = Keys.concat(prefix, range[0]);
             byte[] to = Keys.concat(prefix, range[1]);
-            List<KeyValue> perPartition = new ArrayList<>();
-            s.engine().scan(Space.META, from, to, StoredPartitionStats.current(s.engine(), perPartition::add));
+            List<KeyValue> perPartition = perPartition(s, from, to);
             List<KeyValue> merged = new ArrayList<>();
             StoredPartitionStats.scan(s.engine(), from, to, merged::add);
             assertSame(perPartition, merged, "range " + Arrays.toString(range[0]) + ".." + Arrays.toString(range[1])
@@ -151,6 +226,14 @@ class PartitionStatsScanTest {
                 assertSame(perPartition.subList(0, stopAfter), some, "stopped (seed " + seed + ")");
             }
         }
+    }
+
+    /** Each statistics record in {@code [from, to)} with its partition's statistics read alone ({@code read}). */
+    private static List<KeyValue> perPartition(CoreStore s, byte[] from, byte[] to) {
+        List<KeyValue> out = new ArrayList<>();
+        s.engine().scan(Space.META, from, to,
+                kv -> out.add(new KeyValue(kv.key(), StoredPartitionStats.read(s.engine(), kv.key()))));
+        return out;
     }
 
     private static byte[] randomBound(Random random) {

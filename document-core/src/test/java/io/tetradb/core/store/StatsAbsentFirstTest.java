@@ -1,21 +1,15 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.bulk.BulkLoad;
 import io.tetradb.core.feed.StoredPartitionStats;
-import io.tetradb.core.partition.PartitionKeyDefinition;
-import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.KeyCursor;
 import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.StorageEngine;
 import io.tetradb.core.storage.WriteSet;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -30,32 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * batch-cpu: a partition's statistics are read with one get when it was never written (no record, so no partition
  * index key carries any), and with the two reads in their order otherwise ({@link StoredPartitionStats#read}).
  */
-class StatsAbsentFirstTest {
-    static final ObjectMapper M = new ObjectMapper();
-
-    @TempDir
-    Path dir;
-
-    @AfterEach
-    void clearSwitches() {
-        System.clearProperty("tetradb.write.statsRecordEvery");
-    }
-
-    private static PartitionKeyValue pk(String v) {
-        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
-    }
-
-    private static byte[] statsKey(ContainerStore c, String p) {
-        return Keys.withByte(Keys.LOGICAL_PARTITION_STATS, Keys.concat(c.collIdBytes(), pk(p).epk(), pk(p).encoded()));
-    }
-
+class StatsAbsentFirstTest extends PartitionStatsFixture {
     private static ItemOperation create(String p, String id) {
         return ItemOperation.create(M.createObjectNode().put("id", id).put("pk", p).put("f", "x" + id));
-    }
-
-    private static ContainerStore container(CoreStore s) {
-        s.createDatabase("db", null);
-        return s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
     }
 
     /** What the reader did before: the newest partition index key, then the record, the newer of the two. */
@@ -76,7 +47,7 @@ class StatsAbsentFirstTest {
     @Test
     void aPartitionNeverWrittenIsAnsweredWithoutACursorOverTheFeed() {
         System.setProperty("tetradb.write.statsRecordEvery", "1024");
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+        try (CoreStore s = open()) {
             ContainerStore c = container(s);
             c.execute(pk("p"), create("p", "a")); // the record
             c.execute(pk("p"), create("p", "b")); // carried by the partition index key only
@@ -99,7 +70,7 @@ class StatsAbsentFirstTest {
             partitions.add("p" + i);
         }
         for (int round = 0; round < 3; round++) {
-            try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            try (CoreStore s = open()) {
                 ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
                 for (int i = 0; i < partitions.size(); i++) {
                     String p = partitions.get(i);

@@ -1,15 +1,9 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.StoreException;
-import io.tetradb.core.partition.PartitionKeyDefinition;
-import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.partition.PhysicalPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,38 +15,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * only now and then ({@link io.tetradb.core.feed.StoredPartitionStats}); every reader takes the newer of the two, the
  * pruner keeps what a key it deletes carried, and directories of either layout read.
  */
-class StatsInRunsTest {
-    static final ObjectMapper M = new ObjectMapper();
-
-    @TempDir
-    Path dir;
-
-    @AfterEach
-    void clearSwitches() {
-        System.clearProperty("tetradb.write.statsRecordEvery");
-    }
-
-    private static PartitionKeyValue pk(String v) {
-        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
-    }
-
-    private static byte[] lp(ContainerStore c, String v) {
-        return Keys.concat(c.collIdBytes(), pk(v).epk(), pk(v).encoded());
-    }
-
+class StatsInRunsTest extends PartitionStatsFixture {
     private static void create(ContainerStore c, String p, String id) {
         c.execute(pk(p), ItemOperation.create(M.createObjectNode().put("id", id).put("pk", p).put("f", "x" + id)));
-    }
-
-    private static ContainerStore container(CoreStore s) {
-        s.createDatabase("db", null);
-        return s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
     }
 
     @Test
     void pointWritesLeaveTheRecordAndAColdReaderStillSeesTheNewestRun() {
         System.setProperty("tetradb.write.statsRecordEvery", "2");
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+        try (CoreStore s = open()) {
             ContainerStore c = container(s);
             create(c, "p", "a"); // lsn 1: the partition's first write writes the record
             c.execute(pk("p"), ItemOperation.delete("a", null)); // lsn 2: a multiple of 2, the record again (0 items)
@@ -62,7 +33,7 @@ class StatsInRunsTest {
             assertEquals(1, PartitionStatsCacheTest.stored(s, lp(c, "p")).items());
             assertEquals(3, PartitionStatsCacheTest.stored(s, lp(c, "p")).lsn());
         }
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) { // a cold cache
+        try (CoreStore s = open()) { // a cold cache
             ContainerStore c = s.container("db", "c");
             // the create check trusts the statistics: read from the record alone the partition is empty and the
             // create would overwrite "b"
@@ -76,7 +47,7 @@ class StatsInRunsTest {
 
     @Test
     void thePrunerKeepsTheStatisticsOfTheNewestRunItDeletes() {
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+        try (CoreStore s = open()) {
             ContainerStore c = container(s);
             create(c, "p", "a"); // lsn 1, the record
             create(c, "p", "b"); // lsn 2, carried
@@ -84,7 +55,7 @@ class StatsInRunsTest {
             s.changeFeeds().pruner().pruneOnce(); // no retention: b's create and its tombstone go, with their keys
             assertEquals(3, PartitionStatsCacheTest.recordOnly(s, lp(c, "p")).lsn(), "moved into the record");
         }
-        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+        try (CoreStore s = open()) {
             ContainerStore c = s.container("db", "c");
             LogicalPartitionStats st = PartitionStatsCacheTest.stored(s, lp(c, "p"));
             assertEquals(3, st.lsn(), "the lsn after the delete, not the record's of the first write");
@@ -100,7 +71,7 @@ class StatsInRunsTest {
         int items = 0;
         for (int round = 0; round < layouts.length; round++) {
             System.setProperty("tetradb.write.statsRecordEvery", layouts[round]);
-            try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            try (CoreStore s = open()) {
                 ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
                 PartitionStatsCacheTest.assertRecounted(s, c, items); // what the previous layout left
                 for (int i = 0; i < 30; i++) {

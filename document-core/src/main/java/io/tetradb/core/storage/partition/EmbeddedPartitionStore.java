@@ -173,11 +173,11 @@ public final class EmbeddedPartitionStore implements PartitionStore {
         byte[] lo = fromKey == null ? prefix : PartitionLayout.concat(prefix, fromKey);
         byte[] hi = toKey == null ? PartitionLayout.prefixEnd(prefix) : PartitionLayout.concat(prefix, toKey);
         List<PartitionVersion> out = new ArrayList<>();
-        engine.scan(Space.META, lo, hi, io.tetradb.core.feed.StoredPartitionStats.current(engine, kv -> {
+        io.tetradb.core.feed.StoredPartitionStats.scan(engine, lo, hi, kv -> {
             out.add(new PartitionVersion(new LogicalPartition(container,
                     Arrays.copyOfRange(kv.key(), prefix.length, kv.key().length)), PartitionStats.decode(kv.value())));
             return true;
-        }));
+        });
         return out;
     }
 
