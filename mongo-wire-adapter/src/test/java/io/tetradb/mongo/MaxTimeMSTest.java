@@ -9,19 +9,12 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Updates;
-import io.tetradb.core.net.ConnectionLimits;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.mongo.auth.MongoUsers;
-import io.tetradb.mongo.command.CursorLimits;
-import org.bson.BsonString;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +42,7 @@ class MaxTimeMSTest {
     private static final int DOCS = 300;
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private ClockedMongoServer mongo;
     private MongoClient client;
     private MongoDatabase db;
     private MongoCollection<Document> c;
@@ -61,27 +53,20 @@ class MaxTimeMSTest {
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store, MongoUsers.none(),
-                ConnectionLimits.defaults(), null, CursorLimits.defaults().withClock(clock));
-        server.checkpointHook(cmd -> {
-            if (cmd.get("comment") instanceof BsonString s && s.getValue().equals("slow")) {
+        mongo = new ClockedMongoServer(dir, clock, comment -> {
+            if (comment.equals("slow")) {
                 slowChecks.incrementAndGet();
                 clock.advance(Duration.ofMillis(step.get()));
             }
-        });
-        client = AuthenticationTest.connect(server, null);
-        db = client.getDatabase("app");
-        c = db.getCollection("c");
-        c.insertMany(IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
+        }, IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
+        client = mongo.client;
+        db = mongo.db;
+        c = mongo.c;
     }
 
     @AfterEach
     void stop() {
-        server.checkpointHook(null);
-        client.close();
-        server.close();
-        store.close();
+        mongo.close();
     }
 
     /** Code 50: the driver throws its MongoExecutionTimeoutException for it, whatever the command. */

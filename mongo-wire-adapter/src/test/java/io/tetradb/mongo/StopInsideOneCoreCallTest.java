@@ -6,19 +6,12 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
-import io.tetradb.core.net.ConnectionLimits;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.mongo.auth.MongoUsers;
-import io.tetradb.mongo.command.CursorLimits;
-import org.bson.BsonString;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,8 +43,7 @@ class StopInsideOneCoreCallTest {
     private static final Document NO_MATCH = new Document("s", new Document("$regex", "zz$"));
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private ClockedMongoServer mongo;
     private MongoClient client;
     private MongoDatabase db;
     private MongoCollection<Document> c;
@@ -63,34 +55,24 @@ class StopInsideOneCoreCallTest {
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store, MongoUsers.none(),
-                ConnectionLimits.defaults(), null, CursorLimits.defaults().withClock(clock));
-        server.checkpointHook(cmd -> {
-            if (!(cmd.get("comment") instanceof BsonString s)) {
-                return;
-            }
-            if (s.getValue().equals("slow")) {
+        mongo = new ClockedMongoServer(dir, clock, comment -> {
+            if (comment.equals("slow")) {
                 slowChecks.incrementAndGet();
                 clock.advance(Duration.ofMillis(1));
-            } else if (s.getValue().equals("held") && heldChecks.incrementAndGet() == 10) {
+            } else if (comment.equals("held") && heldChecks.incrementAndGet() == 10) {
                 reached.countDown(); // inside a core page: the old code checks 6 times in all
                 await(released);
             }
-        });
-        client = AuthenticationTest.connect(server, null);
-        db = client.getDatabase("app");
-        c = db.getCollection("c");
-        c.insertMany(IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("s", "a" + i)).toList());
+        }, IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("s", "a" + i)).toList());
+        client = mongo.client;
+        db = mongo.db;
+        c = mongo.c;
     }
 
     @AfterEach
     void stop() {
-        server.checkpointHook(null);
         released.countDown();
-        client.close();
-        server.close();
-        store.close();
+        mongo.close();
     }
 
     private static void await(CountDownLatch latch) {
