@@ -23,9 +23,12 @@ public final class StampCheckedCache<K, E extends StampCheckedCache.Entry> {
     /** A cached value's stamp and size; a face's entry class adds what it keeps. */
     public abstract static class Entry {
         private final long stamp;
+        private final int bytes;
 
-        protected Entry(long stamp) {
+        /** {@code bytes}: the entry's estimated heap size, counted in the cache's bound. */
+        protected Entry(long stamp, int bytes) {
             this.stamp = stamp;
+            this.bytes = bytes;
         }
 
         /** The write stamp read before the read that gave this entry. */
@@ -33,8 +36,10 @@ public final class StampCheckedCache<K, E extends StampCheckedCache.Entry> {
             return stamp;
         }
 
-        /** The estimated heap size counted in the cache's bound (see {@link #resized} for one that grows). */
-        public abstract int bytes();
+        /** The estimated heap size counted in the bound (a face whose entries grow adds to it: {@link #resized}). */
+        public int bytes() {
+            return bytes;
+        }
     }
 
     private final ConcurrentHashMap<K, E> entries = new ConcurrentHashMap<>();

@@ -29,17 +29,10 @@ class StampCheckedCacheTest {
     /** What a face would keep: the stored bytes of an item. */
     private static final class Held extends StampCheckedCache.Entry {
         final byte[] stored;
-        final int bytes;
 
         Held(long stamp, byte[] stored, int bytes) {
-            super(stamp);
+            super(stamp, bytes);
             this.stored = stored;
-            this.bytes = bytes;
-        }
-
-        @Override
-        public int bytes() {
-            return bytes;
         }
     }
 

@@ -47,18 +47,11 @@ final class AdjacencyCache {
     private static final class Cached extends StampCheckedCache.Entry {
         private final List<Hop> hops;
         private final long count;
-        private final int bytes;
 
-        Cached(long stamp, List<Hop> hops, long count, int bytes) {
-            super(stamp);
+        Cached(long stamp, int bytes, List<Hop> hops, long count) {
+            super(stamp, bytes);
             this.hops = hops;
             this.count = count;
-            this.bytes = bytes;
-        }
-
-        @Override
-        public int bytes() {
-            return bytes;
         }
     }
 
@@ -96,7 +89,7 @@ final class AdjacencyCache {
         if (!lists.enabled()) {
             return;
         }
-        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, null, count, 96 + 2 * id.length()),
+        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, 96 + 2 * id.length(), null, count),
                 stampNow);
     }
 
@@ -113,7 +106,7 @@ final class AdjacencyCache {
         if (size > maxBytes / 8) {
             return; // one vertex with a huge degree would evict everything else
         }
-        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, hops, hops.size(), size), stampNow);
+        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, size, hops, hops.size()), stampNow);
     }
 
     void clear() {

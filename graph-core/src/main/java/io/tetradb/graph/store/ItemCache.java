@@ -60,15 +60,13 @@ final class ItemCache {
         private final Key keyOf;
         private final ObjectNode item;
         private final String etag;
-        private final int bytes;
         private volatile Values values;
 
         Entry(Key keyOf, ObjectNode item, String etag, long stamp, int bytes) {
-            super(stamp);
+            super(stamp, bytes);
             this.keyOf = keyOf;
             this.item = item;
             this.etag = etag;
-            this.bytes = bytes;
         }
 
         ObjectNode item() {
@@ -83,7 +81,7 @@ final class ItemCache {
         @Override
         public int bytes() {
             Values v = values;
-            return bytes + (v == null ? 0 : v.bytes());
+            return super.bytes() + (v == null ? 0 : v.bytes());
         }
 
         /** The values kept for these keys, or null. */

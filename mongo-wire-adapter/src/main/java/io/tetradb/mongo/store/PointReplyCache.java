@@ -56,19 +56,12 @@ public final class PointReplyCache {
         private final RawBsonDocument document;
         private final double charge;
         private final int chargeFactor;
-        private final int bytes;
 
-        Reply(long stamp, RawBsonDocument document, double charge, int chargeFactor, int bytes) {
-            super(stamp);
+        Reply(long stamp, int bytes, RawBsonDocument document, double charge, int chargeFactor) {
+            super(stamp, bytes);
             this.document = document;
             this.charge = charge;
             this.chargeFactor = chargeFactor;
-            this.bytes = bytes;
-        }
-
-        @Override
-        public int bytes() {
-            return bytes;
         }
     }
 
@@ -116,9 +109,8 @@ public final class PointReplyCache {
         if (stamp < 0 || size > MAX_DOCUMENT_BYTES) {
             return;
         }
-        replies.putIfCurrent(new Key(container, id), new Reply(stamp, document, charge,
-                container.accountReadChargeFactor(), size + OVERHEAD_BYTES + 2 * id.length()),
-                container.writeStamps().stamp(pk));
+        replies.putIfCurrent(new Key(container, id), new Reply(stamp, size + OVERHEAD_BYTES + 2 * id.length(),
+                document, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk));
     }
 
     /** Documents held now (tests). */
