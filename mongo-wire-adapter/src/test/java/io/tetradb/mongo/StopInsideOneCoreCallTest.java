@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,19 +46,15 @@ class StopInsideOneCoreCallTest {
     private MongoClient client;
     private MongoDatabase db;
     private MongoCollection<Document> c;
-    private final CursorLifetimeTest.ManualClock clock = new CursorLifetimeTest.ManualClock();
-    private final AtomicInteger slowChecks = new AtomicInteger();
     private final AtomicInteger heldChecks = new AtomicInteger();
     private final CountDownLatch reached = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
 
     @BeforeEach
     void start() {
-        mongo = new ClockedMongoServer(dir, clock, comment -> {
-            if (comment.equals("slow")) {
-                slowChecks.incrementAndGet();
-                clock.advance(Duration.ofMillis(1));
-            } else if (comment.equals("held") && heldChecks.incrementAndGet() == 10) {
+        // each check of a "slow" command moves the clock 1 ms
+        mongo = new ClockedMongoServer(dir, 1, comment -> {
+            if (comment.equals("held") && heldChecks.incrementAndGet() == 10) {
                 reached.countDown(); // inside a core page: the old code checks 6 times in all
                 await(released);
             }
@@ -84,11 +79,11 @@ class StopInsideOneCoreCallTest {
     }
 
     private void expiresWithinTheCall(Supplier<?> command) {
-        slowChecks.set(0);
+        mongo.slowChecks.set(0);
         MongoExecutionTimeoutException e = assertThrows(MongoExecutionTimeoutException.class, command::get);
         assertEquals(50, e.getCode(), e.getMessage());
         // 20 ms at 1 ms a check: the 20th check, inside the core's pages; the old code checked 6 times and answered
-        assertEquals(20, slowChecks.get());
+        assertEquals(20, mongo.slowChecks.get());
     }
 
     @Test
@@ -101,9 +96,9 @@ class StopInsideOneCoreCallTest {
                 .maxTime(20, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>()));
 
         // without a limit the same find reads everything and answers; the core polled all the way
-        slowChecks.set(0);
+        mongo.slowChecks.set(0);
         assertEquals(List.of(), c.find(NO_MATCH).comment("slow").into(new ArrayList<>()));
-        assertTrue(slowChecks.get() >= DOCS / 64, "polls: " + slowChecks.get());
+        assertTrue(mongo.slowChecks.get() >= DOCS / 64, "polls: " + mongo.slowChecks.get());
     }
 
     @Test
