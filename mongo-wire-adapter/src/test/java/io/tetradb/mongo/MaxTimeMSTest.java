@@ -9,26 +9,17 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Updates;
-import io.tetradb.core.net.ConnectionLimits;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.mongo.auth.MongoUsers;
-import io.tetradb.mongo.command.CursorLimits;
-import org.bson.BsonString;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
@@ -40,7 +31,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code maxTimeMS}: a command past its limit stops with 50 MaxTimeMSExpired ("operation exceeded time limit") at its
  * next interrupt check, as mongod's; find, aggregate, count/countDocuments, distinct, update, delete and
  * findAndModify, through the MongoDB Java driver. No sleeps: the server measures on a clock the test moves, and the
- * checkpoint hook moves it by {@link #step} milliseconds at every check of a command whose comment is "slow" — the
+ * checkpoint hook moves it by {@code ClockedMongoServer.slowStep} milliseconds at every check of a command whose
+ * comment is "slow" — the
  * same commands with the clock still (or without a limit) succeed. A getMore continues with what its cursor's
  * opening command left of its limit (the time between getMores does not count) and refuses a maxTimeMS of its own
  * unless the cursor is a change stream's, where it is the time to wait for events.
@@ -49,39 +41,24 @@ class MaxTimeMSTest {
     private static final int DOCS = 300;
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private ClockedMongoServer mongo;
     private MongoClient client;
     private MongoDatabase db;
     private MongoCollection<Document> c;
-    private final CursorLifetimeTest.ManualClock clock = new CursorLifetimeTest.ManualClock();
-    /** How far each interrupt check of a "slow" command moves the clock. */
-    private final AtomicLong step = new AtomicLong(100);
-    private final AtomicInteger slowChecks = new AtomicInteger();
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store, MongoUsers.none(),
-                ConnectionLimits.defaults(), null, CursorLimits.defaults().withClock(clock));
-        server.checkpointHook(cmd -> {
-            if (cmd.get("comment") instanceof BsonString s && s.getValue().equals("slow")) {
-                slowChecks.incrementAndGet();
-                clock.advance(Duration.ofMillis(step.get()));
-            }
-        });
-        client = AuthenticationTest.connect(server, null);
-        db = client.getDatabase("app");
-        c = db.getCollection("c");
-        c.insertMany(IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
+        // each check of a "slow" command moves the clock 100 ms
+        mongo = new ClockedMongoServer(dir, 100, comment -> { },
+                IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
+        client = mongo.client;
+        db = mongo.db;
+        c = mongo.c;
     }
 
     @AfterEach
     void stop() {
-        server.checkpointHook(null);
-        client.close();
-        server.close();
-        store.close();
+        mongo.close();
     }
 
     /** Code 50: the driver throws its MongoExecutionTimeoutException for it, whatever the command. */
@@ -108,15 +85,15 @@ class MaxTimeMSTest {
                 .append("maxTimeMS", 50).append("comment", "slow")));
         expires(() -> c.distinct("v", Integer.class).maxTime(50, TimeUnit.MILLISECONDS).comment("slow")
                 .into(new ArrayList<>()));
-        assertTrue(slowChecks.get() >= 5);
+        assertTrue(mongo.slowChecks.get() >= 5);
 
         // the same reads with the clock still, or without a limit, succeed
-        step.set(0);
+        mongo.slowStep.set(0);
         assertEquals(DOCS, c.find().maxTime(50, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>())
                 .size());
         assertEquals(43, c.countDocuments(new Document("v", 1), new CountOptions().maxTime(50,
                 TimeUnit.MILLISECONDS).comment("slow")));
-        step.set(100);
+        mongo.slowStep.set(100);
         assertEquals(7, c.distinct("v", Integer.class).comment("slow").into(new ArrayList<>()).size());
         assertEquals(DOCS, c.find().maxTime(0, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>())
                 .size(), "0 is no limit");
@@ -136,7 +113,7 @@ class MaxTimeMSTest {
                 new FindOneAndUpdateOptions().maxTime(50, TimeUnit.MILLISECONDS).comment("slow")));
         assertEquals(0, c.countDocuments(new Document("y", 1)));
 
-        step.set(0);
+        mongo.slowStep.set(0);
         Document done = db.runCommand(new Document("update", "c").append("updates",
                 List.of(new Document("q", new Document()).append("u", new Document("$set", new Document("x", 1)))
                         .append("multi", true))).append("maxTimeMS", 50).append("comment", "slow"));
@@ -154,9 +131,9 @@ class MaxTimeMSTest {
         Supplier<Document> insert = () -> db.runCommand(new Document("insert", "inserted").append("documents",
                 IntStream.range(0, 500).mapToObj(i -> new Document("_id", i)).toList()).append("maxTimeMS", 250)
                 .append("comment", "slow"));
-        int before = slowChecks.get();
+        int before = mongo.slowChecks.get();
         expires(insert); // checks at 100, 200 and 300 ms of its 250: two batches written, the third not
-        assertEquals(3, slowChecks.get() - before, "stopped at the check past the limit");
+        assertEquals(3, mongo.slowChecks.get() - before, "stopped at the check past the limit");
         assertEquals(200, target.countDocuments(), "the two batches before the check stay written");
         assertEquals(List.of(0, 199), List.of(target.find().sort(new Document("_id", 1)).first().getInteger("_id"),
                 target.find().sort(new Document("_id", -1)).first().getInteger("_id")));
@@ -171,7 +148,7 @@ class MaxTimeMSTest {
         }
         assertEquals(200, target.countDocuments());
 
-        step.set(0); // the same insert with the clock still writes everything
+        mongo.slowStep.set(0); // the same insert with the clock still writes everything
         target.drop();
         assertEquals(500, insert.get().getInteger("n"));
         assertEquals(500, target.countDocuments());
@@ -180,11 +157,11 @@ class MaxTimeMSTest {
     @Test
     void aGetMoreContinuesWithWhatItsCursorsCommandLeft() {
         try (ClientSession session = client.startSession()) {
-            step.set(0);
+            mongo.slowStep.set(0);
             long cursor = db.runCommand(session, new Document("find", "c").append("batchSize", 2)
                     .append("maxTimeMS", 1000).append("comment", "slow")).get("cursor", Document.class)
                     .getLong("id");
-            clock.advance(Duration.ofMinutes(5)); // between getMores: not counted
+            mongo.clock.advance(Duration.ofMinutes(5)); // between getMores: not counted
             Document more = db.runCommand(session, new Document("getMore", cursor).append("collection", "c")
                     .append("batchSize", 2));
             assertEquals(2, more.get("cursor", Document.class).getList("nextBatch", Document.class).size());
@@ -193,11 +170,11 @@ class MaxTimeMSTest {
                     .append("collection", "c").append("maxTimeMS", 10)));
             assertEquals("cannot set maxTimeMS on getMore command for a non-awaitData cursor", own.getErrorMessage());
 
-            step.set(400); // each check of this getMore takes 400 of the 1000 ms left: the third is past it
-            int before = slowChecks.get();
+            mongo.slowStep.set(400); // each check of this getMore takes 400 of the 1000 ms left: the third is past it
+            int before = mongo.slowChecks.get();
             expires(() -> db.runCommand(session, new Document("getMore", cursor).append("collection", "c")
                     .append("batchSize", 10).append("comment", "slow")));
-            assertEquals(3, slowChecks.get() - before, "stopped at the check past the limit");
+            assertEquals(3, mongo.slowChecks.get() - before, "stopped at the check past the limit");
             refused(43, () -> db.runCommand(session, new Document("getMore", cursor).append("collection", "c")));
 
             // a cursor opened without a limit has none in its getMores

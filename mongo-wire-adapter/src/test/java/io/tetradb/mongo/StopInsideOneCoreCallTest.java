@@ -6,21 +6,13 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
-import io.tetradb.core.net.ConnectionLimits;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.mongo.auth.MongoUsers;
-import io.tetradb.mongo.command.CursorLimits;
-import org.bson.BsonString;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -50,47 +42,32 @@ class StopInsideOneCoreCallTest {
     private static final Document NO_MATCH = new Document("s", new Document("$regex", "zz$"));
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private ClockedMongoServer mongo;
     private MongoClient client;
     private MongoDatabase db;
     private MongoCollection<Document> c;
-    private final CursorLifetimeTest.ManualClock clock = new CursorLifetimeTest.ManualClock();
-    private final AtomicInteger slowChecks = new AtomicInteger();
     private final AtomicInteger heldChecks = new AtomicInteger();
     private final CountDownLatch reached = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store, MongoUsers.none(),
-                ConnectionLimits.defaults(), null, CursorLimits.defaults().withClock(clock));
-        server.checkpointHook(cmd -> {
-            if (!(cmd.get("comment") instanceof BsonString s)) {
-                return;
-            }
-            if (s.getValue().equals("slow")) {
-                slowChecks.incrementAndGet();
-                clock.advance(Duration.ofMillis(1));
-            } else if (s.getValue().equals("held") && heldChecks.incrementAndGet() == 10) {
+        // each check of a "slow" command moves the clock 1 ms
+        mongo = new ClockedMongoServer(dir, 1, comment -> {
+            if (comment.equals("held") && heldChecks.incrementAndGet() == 10) {
                 reached.countDown(); // inside a core page: the old code checks 6 times in all
                 await(released);
             }
-        });
-        client = AuthenticationTest.connect(server, null);
-        db = client.getDatabase("app");
-        c = db.getCollection("c");
-        c.insertMany(IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("s", "a" + i)).toList());
+        }, IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("s", "a" + i)).toList());
+        client = mongo.client;
+        db = mongo.db;
+        c = mongo.c;
     }
 
     @AfterEach
     void stop() {
-        server.checkpointHook(null);
         released.countDown();
-        client.close();
-        server.close();
-        store.close();
+        mongo.close();
     }
 
     private static void await(CountDownLatch latch) {
@@ -102,11 +79,11 @@ class StopInsideOneCoreCallTest {
     }
 
     private void expiresWithinTheCall(Supplier<?> command) {
-        slowChecks.set(0);
+        mongo.slowChecks.set(0);
         MongoExecutionTimeoutException e = assertThrows(MongoExecutionTimeoutException.class, command::get);
         assertEquals(50, e.getCode(), e.getMessage());
         // 20 ms at 1 ms a check: the 20th check, inside the core's pages; the old code checked 6 times and answered
-        assertEquals(20, slowChecks.get());
+        assertEquals(20, mongo.slowChecks.get());
     }
 
     @Test
@@ -119,9 +96,9 @@ class StopInsideOneCoreCallTest {
                 .maxTime(20, TimeUnit.MILLISECONDS).comment("slow").into(new ArrayList<>()));
 
         // without a limit the same find reads everything and answers; the core polled all the way
-        slowChecks.set(0);
+        mongo.slowChecks.set(0);
         assertEquals(List.of(), c.find(NO_MATCH).comment("slow").into(new ArrayList<>()));
-        assertTrue(slowChecks.get() >= DOCS / 64, "polls: " + slowChecks.get());
+        assertTrue(mongo.slowChecks.get() >= DOCS / 64, "polls: " + mongo.slowChecks.get());
     }
 
     @Test

@@ -1,12 +1,9 @@
 package io.tetradb.graph.store;
 
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
+import io.tetradb.core.store.StampCheckedCache;
 import io.tetradb.graph.store.GraphStore.Hop;
 
 /**
@@ -14,7 +11,8 @@ import io.tetradb.graph.store.GraphStore.Hop;
  * repeated hops over the same vertices run from memory. Exact: out-entries live in the vertex's own logical partition
  * (an edge is written with its source), so they are current while that partition's stamp is unchanged; in-entries
  * are written by the transactions of their edges' partitions, so they are current while the container's stamp
- * ({@code WriteStamps.any()}) is unchanged. Bounded by bytes (an estimate); past it, arbitrary lists are dropped.
+ * ({@code WriteStamps.any()}) is unchanged. The stamp rule and the byte bound (an estimate; past it, arbitrary lists
+ * are dropped) are the core's {@link StampCheckedCache}; a list read while a write came in is not kept.
  */
 final class AdjacencyCache {
     /** A vertex, direction and label; a plain class for the reason {@code ItemCache}'s key is one. */
@@ -46,50 +44,58 @@ final class AdjacencyCache {
     }
 
     /** A decoded list, or (hops null) only how many entries there are ({@code count()} after a hop). */
-    private record Cached(long stamp, List<Hop> hops, long count, int bytes) {
+    private static final class Cached extends StampCheckedCache.Entry {
+        private final List<Hop> hops;
+        private final long count;
+
+        Cached(long stamp, int bytes, List<Hop> hops, long count) {
+            super(stamp, bytes);
+            this.hops = hops;
+            this.count = count;
+        }
     }
 
-    private final ConcurrentHashMap<Key, Cached> lists = new ConcurrentHashMap<>();
+    private final StampCheckedCache<Key, Cached> lists;
     private final long maxBytes;
-    private final AtomicLong bytes = new AtomicLong();
 
     AdjacencyCache(long maxBytes) {
+        this.lists = new StampCheckedCache<>(maxBytes);
         this.maxBytes = maxBytes;
     }
 
     /** The cached list if it was read at {@code stamp}, else null. */
     List<Hop> get(Object pk, String id, byte direction, String label, long stamp) {
-        if (maxBytes == 0) {
+        if (!lists.enabled()) {
             return null;
         }
-        Cached c = lists.get(new Key(pk, id, direction, label));
-        return c != null && c.stamp() == stamp ? c.hops() : null;
+        Cached c = lists.get(new Key(pk, id, direction, label), stamp);
+        return c == null ? null : c.hops;
     }
 
     /** How many entries there are if a list or a count was cached at {@code stamp}, else -1. */
     long count(Object pk, String id, byte direction, String label, long stamp) {
-        if (maxBytes == 0) {
+        if (!lists.enabled()) {
             return -1;
         }
-        Cached c = lists.get(new Key(pk, id, direction, label));
-        return c == null || c.stamp() != stamp ? -1 : c.hops() != null ? c.hops().size() : c.count();
+        Cached c = lists.get(new Key(pk, id, direction, label), stamp);
+        return c == null ? -1 : c.hops != null ? c.hops.size() : c.count;
     }
 
-    /** Keeps a count of entries read at {@code stamp} (unless a list is kept for it at that stamp). */
-    void putCount(Object pk, String id, byte direction, String label, long stamp, long count) {
-        if (maxBytes == 0) {
+    /**
+     * Keeps a count of entries read at {@code stamp} (asked when no list is kept for it at that stamp) unless the
+     * stamp is no longer {@code stampNow} (a write came in between).
+     */
+    void putCount(Object pk, String id, byte direction, String label, long stamp, long stampNow, long count) {
+        if (!lists.enabled()) {
             return;
         }
-        int size = 96 + 2 * id.length();
-        if (bytes.get() + size > maxBytes) {
-            evict();
-        }
-        Cached old = lists.put(new Key(pk, id, direction, label), new Cached(stamp, null, count, size));
-        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, 96 + 2 * id.length(), null, count),
+                stampNow);
     }
 
-    void put(Object pk, String id, byte direction, String label, long stamp, List<Hop> hops) {
-        if (maxBytes == 0) {
+    /** Keeps a list read at {@code stamp} unless the stamp is no longer {@code stampNow} (a write came in between). */
+    void put(Object pk, String id, byte direction, String label, long stamp, long stampNow, List<Hop> hops) {
+        if (!lists.enabled()) {
             return;
         }
         int size = 96;
@@ -100,24 +106,10 @@ final class AdjacencyCache {
         if (size > maxBytes / 8) {
             return; // one vertex with a huge degree would evict everything else
         }
-        if (bytes.get() + size > maxBytes) {
-            evict();
-        }
-        Cached old = lists.put(new Key(pk, id, direction, label), new Cached(stamp, hops, hops.size(), size));
-        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+        lists.putIfCurrent(new Key(pk, id, direction, label), new Cached(stamp, size, hops, hops.size()), stampNow);
     }
 
     void clear() {
         lists.clear();
-        bytes.set(0);
-    }
-
-    private void evict() {
-        int drop = Math.max(1, lists.size() / 4);
-        for (Iterator<Map.Entry<Key, Cached>> it = lists.entrySet().iterator(); it.hasNext() && drop > 0; drop--) {
-            Cached c = it.next().getValue();
-            it.remove();
-            bytes.addAndGet(-c.bytes());
-        }
     }
 }

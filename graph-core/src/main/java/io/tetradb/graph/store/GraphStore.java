@@ -127,7 +127,7 @@ public final class GraphStore {
         ContainerStore core = coreStore();
         io.tetradb.core.store.WriteStamps stamps = core.writeStamps();
         PartitionKeyValue pkv = partitionKeyValue(pk);
-        long stamp = direction == GraphAdjacency.OUT ? stamps.stamp(pkv) : stamps.any(); // before the scan
+        long stamp = adjacencyStamp(stamps, pkv, direction); // before the scan
         List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
         if (hops == null) {
             List<Hop> read = new ArrayList<>();
@@ -137,10 +137,18 @@ public final class GraphStore {
                 return true;
             });
             hops = read;
-            adjacencyCache.put(pk, id, direction, label, stamp, hops);
+            adjacencyCache.put(pk, id, direction, label, stamp, adjacencyStamp(stamps, pkv, direction), hops);
         }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * hops.size())));
         return hops;
+    }
+
+    /**
+     * The write stamp a vertex's adjacency entries in {@code direction} are current by: out-entries are written with
+     * the vertex's partition, in-entries by their edges' partitions, so the container's stamp.
+     */
+    private static long adjacencyStamp(io.tetradb.core.store.WriteStamps stamps, PartitionKeyValue pkv, byte direction) {
+        return direction == GraphAdjacency.OUT ? stamps.stamp(pkv) : stamps.any();
     }
 
     /** The composite index {@link Layout#indexingPolicy()} declares for {@link #labelCounts}. */
@@ -332,11 +340,12 @@ public final class GraphStore {
     public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
         ContainerStore core = coreStore();
         PartitionKeyValue pkv = partitionKeyValue(pk);
-        long stamp = direction == GraphAdjacency.OUT ? core.writeStamps().stamp(pkv) : core.writeStamps().any();
+        long stamp = adjacencyStamp(core.writeStamps(), pkv, direction); // before the count
         long n = adjacencyCache.count(pk, id, direction, label, stamp);
         if (n < 0) {
             n = adjacency.count(pkv, id, direction, label);
-            adjacencyCache.putCount(pk, id, direction, label, stamp, n); // exact by the same stamp as a list
+            adjacencyCache.putCount(pk, id, direction, label, stamp, adjacencyStamp(core.writeStamps(), pkv, direction),
+                    n); // exact by the same stamp as a list
         }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * n)));
         return n;
@@ -554,8 +563,8 @@ public final class GraphStore {
                 runHits = 0;
             }
             stamps[i] = runStamp;
-            ItemCache.Entry cached = cache.get(pk, ids.get(i));
-            if (cached != null && cached.stamp() == runStamp) {
+            ItemCache.Entry cached = cache.current(pk, ids.get(i), runStamp);
+            if (cached != null) {
                 runHits++;
                 out.set(i, cached.item());
                 if (entries != null) {

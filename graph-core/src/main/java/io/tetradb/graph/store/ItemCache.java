@@ -2,6 +2,7 @@ package io.tetradb.graph.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.store.StampCheckedCache;
 
 import java.util.Arrays;
 import java.util.Iterator;
@@ -9,15 +10,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Parsed items (vertices, mostly) by address, each with the etag it was read at and its logical partition's write
  * stamp then (the core's {@code WriteStamps}). Exact: while the partition's stamp is unchanged no write reached it,
  * so the item is returned without asking the core at all; once it changed, a read sends the cached etag as
  * {@code If-None-Match} and the core answers 304 when the item is still that version (one storage lookup, no parse).
- * Any writer, through any face, bumps the stamp and changes the etag, so a stale entry is never returned.
+ * Any writer, through any face, bumps the stamp and changes the etag, so a stale entry is never returned. The stamp
+ * rule and the bounds are the core's {@link StampCheckedCache}; the etag, the kept values and their size are this
+ * cache's.
  *
  * <p>The cached nodes are shared: callers must not change them (elements copy an item before changing it).
  * Bounded by entries and by bytes (an estimate of the parsed tree): past either, arbitrary entries are dropped.
@@ -55,20 +56,17 @@ final class ItemCache {
      * reaching the vertex do not look the fields up and convert them again. The item never changes while it is
      * cached (a write makes a new entry), so the values stay exact with it.
      */
-    static final class Entry {
+    static final class Entry extends StampCheckedCache.Entry {
         private final Key keyOf;
         private final ObjectNode item;
         private final String etag;
-        private final long stamp;
-        private final int bytes;
         private volatile Values values;
 
         Entry(Key keyOf, ObjectNode item, String etag, long stamp, int bytes) {
+            super(stamp, bytes);
             this.keyOf = keyOf;
             this.item = item;
             this.etag = etag;
-            this.stamp = stamp;
-            this.bytes = bytes;
         }
 
         ObjectNode item() {
@@ -79,14 +77,11 @@ final class ItemCache {
             return etag;
         }
 
-        long stamp() {
-            return stamp;
-        }
-
         /** The estimated size, the kept values included. */
-        int bytes() {
+        @Override
+        public int bytes() {
             Values v = values;
-            return bytes + (v == null ? 0 : v.bytes());
+            return super.bytes() + (v == null ? 0 : v.bytes());
         }
 
         /** The values kept for these keys, or null. */
@@ -100,23 +95,24 @@ final class ItemCache {
     private record Values(String[] keys, List<Object> list, int bytes) {
     }
 
-    private final ConcurrentHashMap<Key, Entry> items = new ConcurrentHashMap<>();
-    private final int capacity;
-    private final long maxBytes;
-    private final AtomicLong bytes = new AtomicLong();
+    private final StampCheckedCache<Key, Entry> items;
 
     ItemCache(int capacity, long maxBytes) {
-        this.capacity = capacity;
-        this.maxBytes = maxBytes;
+        this.items = new StampCheckedCache<>(maxBytes, capacity);
     }
 
     boolean enabled() {
-        return capacity > 0;
+        return items.enabled();
     }
 
-    /** The cached item at (pk, id), or null. */
+    /** The cached item at (pk, id) whatever its stamp (a stale one is revalidated by its etag), or null. */
     Entry get(Object pk, String id) {
-        return capacity == 0 ? null : items.get(new Key(pk, id));
+        return items.enabled() ? items.peek(new Key(pk, id)) : null;
+    }
+
+    /** The cached item at (pk, id) if it was read at {@code stamp} (current while its partition's stamp is it). */
+    Entry current(Object pk, String id, long stamp) {
+        return items.enabled() ? items.get(new Key(pk, id), stamp) : null;
     }
 
     /** The etag a cached item was read at (null when it has none: then it cannot be validated). */
@@ -126,7 +122,7 @@ final class ItemCache {
     }
 
     Entry put(Object pk, String id, ObjectNode item, long stamp) {
-        if (capacity == 0) {
+        if (!items.enabled()) {
             return null;
         }
         return put(pk, id, item, stamp, estimate(item));
@@ -134,20 +130,17 @@ final class ItemCache {
 
     /**
      * As {@link #put(Object, String, ObjectNode, long)} with the size given: for a tree decoded when first touched
-     * (the core's lazy trees), whose walk by {@link #estimate} would decode it whole.
+     * (the core's lazy trees), whose walk by {@link #estimate} would decode it whole. Kept even when the stamp moved
+     * during the read (unlike the Mongo face's replies): never a hit then, but its etag still saves a parse (304).
      */
     Entry put(Object pk, String id, ObjectNode item, long stamp, int size) {
         String etag = etag(item);
-        if (capacity == 0 || etag == null) {
+        if (!items.enabled() || etag == null) {
             return null;
-        }
-        if (items.size() >= capacity || bytes.get() + size > maxBytes) {
-            evict();
         }
         Key key = new Key(pk, Objects.requireNonNull(id));
         Entry e = new Entry(key, item, etag, stamp, size);
-        Entry old = items.put(key, e);
-        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+        items.put(key, e);
         return e;
     }
 
@@ -166,45 +159,30 @@ final class ItemCache {
             }
             size += 24; // the reference and a boxed number; a String is the cached tree's own
         }
-        if (bytes.get() + size > maxBytes || items.get(e.keyOf) != e) {
+        if (!items.canGrow(e.keyOf, e, size)) {
             return;
         }
         Values old = e.values;
         e.values = new Values(keys.clone(), List.copyOf(list), size);
-        bytes.addAndGet(size - (old == null ? 0 : old.bytes()));
+        items.resized(size - (old == null ? 0 : old.bytes()));
     }
 
     void remove(Object pk, String id) {
-        Entry old = items.remove(new Key(pk, id));
-        if (old != null) {
-            bytes.addAndGet(-old.bytes());
-        }
+        items.remove(new Key(pk, id));
     }
 
     void clear() {
         items.clear();
-        bytes.set(0);
     }
 
     /** The estimated bytes held. */
     long bytes() {
-        return bytes.get();
-    }
-
-    /** Drops about a quarter of the entries (in hash order: arbitrary ones). */
-    private void evict() {
-        int drop = Math.max(1, items.size() / 4);
-        for (Iterator<Map.Entry<Key, Entry>> it = items.entrySet().iterator(); it.hasNext() && drop > 0; drop--) {
-            Entry e = it.next().getValue();
-            it.remove();
-            bytes.addAndGet(-e.bytes());
-        }
+        return items.bytes();
     }
 
     /** Whether an item is cached at (pk, id) with this write stamp (current while its partition's stamp is it). */
     boolean holds(Object pk, String id, long stamp) {
-        Entry e = get(pk, id);
-        return e != null && e.stamp() == stamp;
+        return current(pk, id, stamp) != null;
     }
 
     /**

@@ -2,18 +2,16 @@ package io.tetradb.mongo.store;
 
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
+import io.tetradb.core.store.StampCheckedCache;
 import org.bson.RawBsonDocument;
-
-import java.util.Iterator;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Point finds' documents as BSON bytes, each kept with its partition's core write stamp read before the read that
  * gave it (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the partition, so the bytes are
  * still what a read would give, and a point find answers without RocksDB's memtable/SST search and the TB1 → BSON
- * transcoding (together about half of a point find's Java path). The graph face's vertex cache works the same way
- * ({@code WriteStamps}: the core bumps a stamp after every applied write, TTL purges included).
+ * transcoding (together about half of a point find's Java path). The stamp rule and the byte bound are the core's
+ * {@link StampCheckedCache}, as for the graph face's caches (the core bumps a stamp after every applied write, TTL
+ * purges included); what is the face's: the key, the reply's bytes and charge, and when not to cache.
  * <p>Used only where the stamps see every write and nothing changes a read without one: not on a shared engine
  * (another server's writes bump its own stamps), not for a container whose items expire (an item becomes invisible
  * with no write), not in a transaction or a sharded collection (the point find's own rules). A hit pays the
@@ -54,16 +52,24 @@ public final class PointReplyCache {
      * The document, the stamp read before the read that gave it, what that read was charged and the account's read
      * charge factor then (a consistency change makes the entry a miss, so a hit always pays what a read would).
      */
-    private record Entry(long stamp, RawBsonDocument document, double charge, int chargeFactor) {
+    private static final class Reply extends StampCheckedCache.Entry {
+        private final RawBsonDocument document;
+        private final double charge;
+        private final int chargeFactor;
+
+        Reply(long stamp, int bytes, RawBsonDocument document, double charge, int chargeFactor) {
+            super(stamp, bytes);
+            this.document = document;
+            this.charge = charge;
+            this.chargeFactor = chargeFactor;
+        }
     }
 
-    private final ConcurrentHashMap<Key, Entry> entries = new ConcurrentHashMap<>();
-    private final AtomicLong bytes = new AtomicLong();
-    private final long maxBytes;
+    private final StampCheckedCache<Key, Reply> replies;
     private final boolean sharedEngine;
 
     PointReplyCache(long maxBytes, boolean sharedEngine) {
-        this.maxBytes = maxBytes;
+        this.replies = new StampCheckedCache<>(maxBytes);
         this.sharedEngine = sharedEngine;
     }
 
@@ -73,7 +79,7 @@ public final class PointReplyCache {
 
     /** The stamp to read before reading {@code container}'s partition {@code pk}, or -1 when nothing is cached for it. */
     long stampBeforeRead(ContainerStore container, PartitionKeyValue pk) {
-        if (maxBytes <= 0 || sharedEngine || container.expiryRule().active()) {
+        if (!replies.enabled() || sharedEngine || container.expiryRule().active()) {
             return -1;
         }
         return container.writeStamps().stamp(pk);
@@ -87,46 +93,28 @@ public final class PointReplyCache {
         if (stamp < 0) {
             return null;
         }
-        Entry e = entries.get(new Key(container, id));
-        if (e == null || e.stamp() != stamp || e.chargeFactor() != container.accountReadChargeFactor()) {
+        Reply r = replies.get(new Key(container, id), stamp);
+        if (r == null || r.chargeFactor != container.accountReadChargeFactor()) {
             return null;
         }
-        container.payFaceRead(pk, e.charge()); // admitted (429 when spent) and settled as the core's read
-        charge[0] += e.charge();
-        return e.document();
+        container.payFaceRead(pk, r.charge); // admitted (429 when spent) and settled as the core's read
+        charge[0] += r.charge;
+        return r.document;
     }
 
     /** Keeps {@code document}, read after {@code stamp} was read, at the read's {@code charge}. */
     void put(ContainerStore container, PartitionKeyValue pk, String id, long stamp, RawBsonDocument document,
              double charge) {
         int size = document.getByteBuffer().remaining();
-        if (stamp < 0 || size > MAX_DOCUMENT_BYTES || container.writeStamps().stamp(pk) != stamp) {
-            return; // a write came in between: the entry could never be hit, so it would only take room
+        if (stamp < 0 || size > MAX_DOCUMENT_BYTES) {
+            return;
         }
-        long cost = size + OVERHEAD_BYTES + 2L * id.length();
-        if (bytes.get() + cost > maxBytes) {
-            shed();
-        }
-        Entry old = entries.put(new Key(container, id),
-                new Entry(stamp, document, charge, container.accountReadChargeFactor()));
-        bytes.addAndGet(old == null ? cost : cost - (old.document().getByteBuffer().remaining()
-                + OVERHEAD_BYTES + 2L * id.length()));
-    }
-
-    /** Drops arbitrary entries until a quarter of the bound is free. */
-    private synchronized void shed() {
-        Iterator<java.util.Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
-        while (bytes.get() > maxBytes * 3 / 4 && it.hasNext()) {
-            java.util.Map.Entry<Key, Entry> e = it.next();
-            if (entries.remove(e.getKey(), e.getValue())) {
-                bytes.addAndGet(-(e.getValue().document().getByteBuffer().remaining() + OVERHEAD_BYTES
-                        + 2L * e.getKey().id.length()));
-            }
-        }
+        replies.putIfCurrent(new Key(container, id), new Reply(stamp, size + OVERHEAD_BYTES + 2 * id.length(),
+                document, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk));
     }
 
     /** Documents held now (tests). */
     int size() {
-        return entries.size();
+        return replies.size();
     }
 }

@@ -23,9 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.netty.http.Http11SslContextSpec;
 
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-import java.io.ByteArrayInputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,12 +30,13 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.tetradb.server.config.TlsClientFixture.certificate;
+import static io.tetradb.server.config.TlsClientFixture.sslContext;
+import static io.tetradb.server.config.TlsClientFixture.trustStore;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,14 +50,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * served everywhere (and at {@code /_explorer/emulator.pem}) instead of the generated one.
  */
 class TlsOnEveryFaceTest {
-    private static final String PASSWORD = "changeit";
-
     @Test
     void theGeneratedCertificateServesMongoTablesAndGremlin(@TempDir Path dir) throws Exception {
-        ServerConfig config = ServerConfig.ephemeral(dir).withCosmosPort(0).withGremlinPort(0).withMongoPort(0)
-                .withTablePort(0);
-        try (TetraDbServer server = new TetraDbServer(config).start()) {
-            byte[] pem = Files.readAllBytes(dir.resolve("tls").resolve(TlsCertificate.CERTIFICATE_FILE));
+        try (TetraDbServer server = new TetraDbServer(TlsClientFixture.everyFace(dir)).start()) {
+            byte[] pem = TlsClientFixture.generatedPem(dir);
             assertArrayEquals(pem, servedPem(server), "the certificate the Cosmos face serves for clients to import");
             X509Certificate cert = certificate(pem);
 
@@ -169,7 +163,7 @@ class TlsOnEveryFaceTest {
             org.bson.BsonDocument ping = new org.bson.BsonDocument("ping", new org.bson.BsonInt32(1))
                     .append("comment", new org.bson.BsonString("x".repeat(pad)))
                     .append("$db", new org.bson.BsonString("admin"));
-            message = opMsg(ping);
+            message = TlsClientFixture.opMsg(ping, 7);
         }
         assertEquals(length, message.length);
         try (java.net.Socket socket = new java.net.Socket(a.getAddress(), a.getPort())) {
@@ -182,17 +176,6 @@ class TlsOnEveryFaceTest {
             byte[] doc = java.util.Arrays.copyOfRange(rest, 5, rest.length); // flagBits, section kind 0
             return new org.bson.RawBsonDocument(doc).getNumber("ok").doubleValue();
         }
-    }
-
-    private static byte[] opMsg(org.bson.BsonDocument command) {
-        org.bson.io.BasicOutputBuffer bson = new org.bson.io.BasicOutputBuffer();
-        new org.bson.codecs.BsonDocumentCodec().encode(new org.bson.BsonBinaryWriter(bson), command,
-                org.bson.codecs.EncoderContext.builder().build());
-        byte[] body = bson.toByteArray();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16 + 4 + 1 + body.length)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.putInt(16 + 4 + 1 + body.length).putInt(7).putInt(0).putInt(2013).putInt(0).put((byte) 0).put(body);
-        return b.array();
     }
 
     private static TableClient withSas(TetraDbServer server, X509Certificate cert, String scheme, String sas) {
@@ -211,7 +194,8 @@ class TlsOnEveryFaceTest {
         InetSocketAddress a = server.endpoint("gremlin").address();
         Cluster.Builder b = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort());
         if (tls) {
-            b.enableSsl(true).trustStore(trustStore.toString()).trustStorePassword(PASSWORD).trustStoreType("PKCS12");
+            b.enableSsl(true).trustStore(trustStore.toString()).trustStorePassword(TlsClientFixture.TRUST_STORE_PASSWORD)
+                    .trustStoreType("PKCS12");
         }
         Cluster cluster = b.create();
         try {
@@ -226,32 +210,5 @@ class TlsOnEveryFaceTest {
                 + "/_explorer/emulator.pem");
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(uri).build(),
                 HttpResponse.BodyHandlers.ofByteArray()).body();
-    }
-
-    static X509Certificate certificate(byte[] pem) throws Exception {
-        return (X509Certificate) CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(pem));
-    }
-
-    static SSLContext sslContext(X509Certificate cert) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        ks.load(null, null);
-        ks.setCertificateEntry("tetradb", cert);
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(ks);
-        SSLContext context = SSLContext.getInstance("TLS");
-        context.init(null, tmf.getTrustManagers(), null);
-        return context;
-    }
-
-    /** What {@code keytool -importcert -file cosmos-emulator.pem -keystore truststore.p12} makes. */
-    static Path trustStore(Path file, X509Certificate cert) throws Exception {
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        ks.load(null, null);
-        ks.setCertificateEntry("tetradb", cert);
-        try (OutputStream out = Files.newOutputStream(file)) {
-            ks.store(out, PASSWORD.toCharArray());
-        }
-        return file;
     }
 }

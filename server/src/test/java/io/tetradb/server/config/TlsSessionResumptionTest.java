@@ -2,7 +2,6 @@ package io.tetradb.server.config;
 
 import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
-import io.tetradb.cosmos.TlsCertificate;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
 import org.bson.BsonDocument;
@@ -10,6 +9,8 @@ import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import javax.net.ssl.SSLContext;
@@ -44,26 +45,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TlsSessionResumptionTest {
     private static final String[] FACES = {"cosmos", "table", "gremlin", "mongo"};
 
-    @Test
-    void everyFaceResumesTheJdkClientsSessionsOnBoringSsl(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(OpenSsl.isAvailable(), "netty-tcnative does not load here");
-        jdkClientResumesOnEveryFace(dir, SslProvider.OPENSSL);
+    /** Each test below runs on both providers: the JDK's and BoringSSL (where netty-tcnative loads). */
+    @ParameterizedTest(name = "on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void everyFaceResumesTheJdkClientsSessions(SslProvider provider, @TempDir Path dir) throws Exception {
+        jdkClientResumesOnEveryFace(dir, provider);
     }
 
-    @Test
-    void everyFaceResumesTheJdkClientsSessionsOnTheJdkProvider(@TempDir Path dir) throws Exception {
-        jdkClientResumesOnEveryFace(dir, SslProvider.JDK);
-    }
-
-    @Test
-    void opensslResumesAndAGarbledTicketGetsAFullHandshakeOnBoringSsl(@TempDir Path dir) throws Exception {
-        Assumptions.assumeTrue(OpenSsl.isAvailable(), "netty-tcnative does not load here");
-        opensslResumesAndSurvivesGarbledTickets(dir, SslProvider.OPENSSL);
-    }
-
-    @Test
-    void opensslResumesAndAGarbledTicketGetsAFullHandshakeOnTheJdkProvider(@TempDir Path dir) throws Exception {
-        opensslResumesAndSurvivesGarbledTickets(dir, SslProvider.JDK);
+    @ParameterizedTest(name = "on {0}")
+    @EnumSource(value = SslProvider.class, names = {"JDK", "OPENSSL"})
+    void opensslResumesAndAGarbledTicketGetsAFullHandshake(SslProvider provider, @TempDir Path dir) throws Exception {
+        opensslResumesAndSurvivesGarbledTickets(dir, provider);
     }
 
     @Test
@@ -82,7 +74,7 @@ class TlsSessionResumptionTest {
 
     private static void jdkClientResumesOnEveryFace(Path dir, SslProvider provider) throws Exception {
         try (TetraDbServer server = start(dir, provider)) {
-            SSLContext trusting = TlsOnEveryFaceTest.sslContext(certificate(dir));
+            SSLContext trusting = trusting(dir);
             for (String face : FACES) {
                 for (String protocol : new String[] {"TLSv1.3", "TLSv1.2"}) {
                     String what = face + " " + protocol + " on " + provider;
@@ -102,7 +94,7 @@ class TlsSessionResumptionTest {
     private static void opensslResumesAndSurvivesGarbledTickets(Path dir, SslProvider provider) throws Exception {
         Assumptions.assumeTrue(opensslPresent(), "no openssl command here");
         try (TetraDbServer server = start(dir, provider)) {
-            SSLContext trusting = TlsOnEveryFaceTest.sslContext(certificate(dir));
+            SSLContext trusting = trusting(dir);
             for (String face : FACES) {
                 for (String protocol : new String[] {"-tls1_3", "-tls1_2"}) {
                     String what = face + " " + protocol + " on " + provider;
@@ -127,9 +119,11 @@ class TlsSessionResumptionTest {
         }
     }
 
+    /** Every face on {@code provider} (skipped where BoringSSL does not load). */
     private static TetraDbServer start(Path dir, SslProvider provider) {
-        ServerConfig config = ServerConfig.ephemeral(dir).withCosmosPort(0).withGremlinPort(0).withMongoPort(0)
-                .withTablePort(0);
+        Assumptions.assumeTrue(provider != SslProvider.OPENSSL || OpenSsl.isAvailable(),
+                "netty-tcnative does not load here");
+        ServerConfig config = TlsClientFixture.everyFace(dir);
         String before = System.getProperty(TlsProviderChoice.PROPERTY);
         System.setProperty(TlsProviderChoice.PROPERTY, provider == SslProvider.OPENSSL ? "openssl" : "jdk");
         try {
@@ -143,9 +137,8 @@ class TlsSessionResumptionTest {
         }
     }
 
-    private static java.security.cert.X509Certificate certificate(Path dir) throws Exception {
-        return TlsOnEveryFaceTest.certificate(
-                Files.readAllBytes(dir.resolve(ServerTls.DIRECTORY).resolve(TlsCertificate.CERTIFICATE_FILE)));
+    private static SSLContext trusting(Path dir) throws Exception {
+        return TlsClientFixture.sslContext(TlsClientFixture.certificate(TlsClientFixture.generatedPem(dir)));
     }
 
     /** One connection: the face's request, its answer read (which reads the TLS 1.3 ticket before it); the session. */
@@ -167,7 +160,8 @@ class TlsSessionResumptionTest {
 
     private static byte[] request(String face) {
         if (face.equals("mongo")) {
-            return opMsg(new BsonDocument("hello", new BsonInt32(1)).append("$db", new BsonString("admin")));
+            return TlsClientFixture.opMsg(new BsonDocument("hello", new BsonInt32(1))
+                    .append("$db", new BsonString("admin")), 9);
         }
         String path = switch (face) {
             case "cosmos" -> "/_explorer/emulator.pem";
@@ -204,17 +198,6 @@ class TlsSessionResumptionTest {
 
     private static int littleEndianInt(byte[] b) {
         return (b[0] & 0xff) | (b[1] & 0xff) << 8 | (b[2] & 0xff) << 16 | (b[3] & 0xff) << 24;
-    }
-
-    private static byte[] opMsg(BsonDocument command) {
-        org.bson.io.BasicOutputBuffer bson = new org.bson.io.BasicOutputBuffer();
-        new org.bson.codecs.BsonDocumentCodec().encode(new org.bson.BsonBinaryWriter(bson), command,
-                org.bson.codecs.EncoderContext.builder().build());
-        byte[] body = bson.toByteArray();
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16 + 4 + 1 + body.length)
-                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        b.putInt(16 + 4 + 1 + body.length).putInt(9).putInt(0).putInt(2013).putInt(0).put((byte) 0).put(body);
-        return b.array();
     }
 
     private static boolean opensslPresent() {

@@ -1,7 +1,5 @@
 package io.tetradb.server.gremlin;
 
-import io.tetradb.server.ServerConfig;
-import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.security.AbandonedEvaluations;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -40,29 +38,23 @@ class GremlinAbandonedRequestsTest {
     @TempDir
     static Path dataDir;
 
-    static TetraDbServer server;
+    static TimedGremlinServer server;
     static GremlinEndpoint gremlin;
     static Cluster cluster;
     static Client client;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)
-                .withGremlinScriptTimeout(Duration.ofMinutes(10))).start();
-        gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        gremlin.graphs().values().iterator().next().traversal()
+        server = new TimedGremlinServer(dataDir, Duration.ofMinutes(10), local -> local
                 .addV("n").property("pk", "a").property(T.id, "one").as("one")
-                .addV("n").property("pk", "a").property(T.id, "two").addE("e").from("one").iterate();
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
+                .addV("n").property("pk", "a").property(T.id, "two").addE("e").from("one").iterate());
+        gremlin = server.gremlin;
+        cluster = server.cluster;
         client = cluster.connect();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (cluster != null) {
-            cluster.close();
-        }
         if (server != null) {
             server.close();
         }

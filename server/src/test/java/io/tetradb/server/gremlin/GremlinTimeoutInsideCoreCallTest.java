@@ -1,11 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.core.cancel.CallStop;
-import io.tetradb.server.ServerConfig;
-import io.tetradb.server.TetraDbServer;
-import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
-import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.util.message.ResponseStatusCode;
@@ -22,7 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
-import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,33 +33,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GremlinTimeoutInsideCoreCallTest {
     @TempDir
     static Path dataDir;
-    static TetraDbServer server;
-    static Cluster cluster;
+    static TimedGremlinServer server;
     static GraphTraversalSource g;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)
-                .withGremlinScriptTimeout(Duration.ofMillis(500))).start();
-        GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        GraphTraversalSource local = gremlin.graphs().values().iterator().next().traversal();
-        for (int i = 0; i < 300; i++) {
-            local.addV("n").property("pk", "t").property(T.id, "v" + i).iterate();
-        }
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
-        g = traversal().withRemote(DriverRemoteConnection.using(cluster, "g"));
+        server = new TimedGremlinServer(dataDir, Duration.ofMillis(500), local -> {
+            for (int i = 0; i < 300; i++) {
+                local.addV("n").property("pk", "t").property(T.id, "v" + i).iterate();
+            }
+        });
+        g = server.g();
     }
 
     @AfterAll
     static void stop() throws Exception {
         CallStop.pollHook(null);
-        if (g != null) {
-            g.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
         if (server != null) {
             server.close();
         }

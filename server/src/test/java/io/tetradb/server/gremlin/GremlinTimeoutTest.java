@@ -1,11 +1,8 @@
 package io.tetradb.server.gremlin;
 
-import io.tetradb.server.ServerConfig;
-import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.RequestOptions;
-import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.driver.exception.ResponseException;
@@ -26,7 +23,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
-import static org.apache.tinkerpop.gremlin.process.traversal.AnonymousTraversalSource.traversal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,7 +42,7 @@ class GremlinTimeoutTest {
     @TempDir
     static Path dataDir;
 
-    static TetraDbServer server;
+    static TimedGremlinServer server;
     static GremlinEndpoint gremlin;
     static Cluster cluster;
     static Client client;
@@ -55,28 +51,17 @@ class GremlinTimeoutTest {
     @BeforeAll
     static void start() throws Exception {
         // the server's own setting (what --gremlin-timeout-ms gives), so the test also covers its plumbing
-        server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)
-                .withGremlinScriptTimeout(TIMEOUT)).start();
-        gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
+        server = new TimedGremlinServer(dataDir, TIMEOUT, local -> local
+                .addV("n").property("pk", "t").property(T.id, "a").as("a")
+                .addV("n").property("pk", "t").property(T.id, "b").addE("e").from("a").iterate());
+        gremlin = server.gremlin;
+        cluster = server.cluster;
         client = cluster.connect();
-        // the graph is written in process: a first remote request on a cold, loaded machine (class loading, the first
-        // Groovy compilation) can itself take longer than the 500 ms bound this test sets
-        GraphTraversalSource local = gremlin.graphs().values().iterator().next().traversal();
-        local.addV("n").property("pk", "t").property(T.id, "a").as("a")
-                .addV("n").property("pk", "t").property(T.id, "b").addE("e").from("a").iterate();
-        g = traversal().withRemote(DriverRemoteConnection.using(cluster, "g"));
+        g = server.g();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (g != null) {
-            g.close();
-        }
-        if (cluster != null) {
-            cluster.close();
-        }
         if (server != null) {
             server.close();
         }
