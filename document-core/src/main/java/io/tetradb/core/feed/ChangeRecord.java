@@ -55,12 +55,27 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
 
     /** The record's value bytes (the seq is in the key). */
     public byte[] encode() {
-        byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+        byte[] idBytes = idBytes();
+        ByteBuffer b = ByteBuffer.allocate(encodedLength(idBytes));
+        encodeInto(b, idBytes);
+        return b.array();
+    }
+
+    /** The id as {@link #encode()} writes it. */
+    byte[] idBytes() {
+        return id.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The length of {@link #encode()}'s bytes, given {@link #idBytes()}. */
+    int encodedLength(byte[] idBytes) {
+        return 3 + 8 * 3 + 2 + logicalPartition.length + 2 + idBytes.length
+                + (current != null ? 4 + current.length : 0) + (previous != null ? 4 + previous.length : 0);
+    }
+
+    /** Puts {@link #encode()}'s bytes into {@code b} (a run writes its members in place: no array per record). */
+    void encodeInto(ByteBuffer b, byte[] idBytes) {
         int flags = (ttlExpired ? TTL_EXPIRED : 0) | (current != null ? HAS_CURRENT : 0)
                 | (previous != null ? HAS_PREVIOUS : 0);
-        int n = 3 + 8 * 3 + 2 + logicalPartition.length + 2 + idBytes.length
-                + (current != null ? 4 + current.length : 0) + (previous != null ? 4 + previous.length : 0);
-        ByteBuffer b = ByteBuffer.allocate(n);
         b.put(FORMAT).put(operationType.code).put((byte) flags).putLong(lsn).putLong(previousLsn).putLong(crtsMillis);
         b.putShort((short) logicalPartition.length).put(logicalPartition);
         b.putShort((short) idBytes.length).put(idBytes);
@@ -70,7 +85,6 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
         if (previous != null) {
             b.putInt(previous.length).put(previous);
         }
-        return b.array();
     }
 
     public static ChangeRecord decode(long seq, byte[] value) {

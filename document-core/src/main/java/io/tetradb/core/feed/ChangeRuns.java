@@ -23,17 +23,21 @@ public final class ChangeRuns {
     private ChangeRuns() {
     }
 
-    /** The value of a run: its members (numbered, ascending). */
+    /** The value of a run: its members (numbered, ascending), each written in place (one array for the run). */
     static byte[] encode(List<ChangeRecord> members) {
-        byte[][] encoded = new byte[members.size()][];
+        byte[][] ids = new byte[members.size()][];
+        int[] lengths = new int[ids.length];
         int n = 5;
-        for (int i = 0; i < encoded.length; i++) {
-            encoded[i] = members.get(i).encode();
-            n += 12 + encoded[i].length;
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = members.get(i).idBytes();
+            lengths[i] = members.get(i).encodedLength(ids[i]);
+            n += 12 + lengths[i];
         }
-        ByteBuffer b = ByteBuffer.allocate(n).put(RUN).putInt(encoded.length);
-        for (int i = 0; i < encoded.length; i++) {
-            b.putLong(members.get(i).seq()).putInt(encoded[i].length).put(encoded[i]);
+        ByteBuffer b = ByteBuffer.allocate(n).put(RUN).putInt(ids.length);
+        for (int i = 0; i < ids.length; i++) {
+            ChangeRecord m = members.get(i);
+            b.putLong(m.seq()).putInt(lengths[i]);
+            m.encodeInto(b, ids[i]);
         }
         return b.array();
     }

@@ -39,7 +39,12 @@ public final class CompiledIndexingPolicy {
         this.composites = enabled ? composites : List.of(); // declared but not maintained when indexing is off
         this.also = also;
         this.includesRoot = included.stream().anyMatch(p -> p.segments().isEmpty());
+        this.includedFirst = java.util.Set.copyOf(included.stream().filter(p -> !p.segments().isEmpty())
+                .map(p -> p.segments().get(0)).toList());
     }
+
+    /** The first segments of the included patterns: what {@link #mayIndexUnder} asks of a top-level name. */
+    private final java.util.Set<String> includedFirst;
 
     /**
      * The paths and composite indexes that both policies index: during a rebuild from one to the other every item
@@ -110,7 +115,14 @@ public final class CompiledIndexingPolicy {
         if (!enabled) {
             return false;
         }
-        if (includesRoot || startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
+        if (includesRoot) {
+            return true;
+        }
+        if (prefix.size() == 1) { // a top-level name (every field of every write): one set lookup, same answer
+            String name = prefix.get(0);
+            return name.equals("id") || name.equals("_ts") || includedFirst.contains(name);
+        }
+        if (startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
             return true;
         }
         for (PathPattern p : included) {

@@ -75,7 +75,7 @@ public final class BinaryIndexTerms {
                 String name = FieldNames.name(b, kstart, klen);
                 int valueAt = kstart + klen;
                 p = BinaryItemReader.skip(b, valueAt);
-                if (root && SYSTEM.contains(name)) {
+                if (root && klen > 0 && b[kstart] == '_' && SYSTEM.contains(name)) { // each starts with '_'
                     continue;
                 }
                 concrete.add(name);

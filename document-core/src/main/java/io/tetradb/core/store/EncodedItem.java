@@ -72,7 +72,15 @@ public final class EncodedItem {
     public ObjectNode keyFields(PartitionKeyDefinition pk) {
         KeyFields k = keyFields;
         if (k == null || !k.paths.equals(pk.paths())) {
-            k = new KeyFields(pk.paths(), fields(KEY_FIELDS.computeIfAbsent(pk.paths(), EncodedItem::keyFields)));
+            KeyNames names = KEY_FIELDS.computeIfAbsent(pk.paths(), EncodedItem::keyFields);
+            ObjectNode out = JsonNodeFactory.instance.objectNode();
+            for (int i = 0; i < names.keys.length; i++) {
+                int at = BinaryItemReader.find(body, 0, names.keys[i]);
+                if (at >= 0) {
+                    out.set(names.names.get(i), BinaryItemReader.read(body, at));
+                }
+            }
+            k = new KeyFields(pk.paths(), out);
             keyFields = k;
         }
         return k.fields;
@@ -85,7 +93,7 @@ public final class EncodedItem {
 
     /** Whether the item carries a system property of its own (written back after a read): the core drops those. */
     boolean hasSystemProperty() {
-        for (String p : ItemCodec.SYSTEM_PROPERTIES) {
+        for (byte[] p : SYSTEM_KEYS) { // their UTF-8 bytes once, not per item
             if (BinaryItemReader.find(body, 0, p) >= 0) {
                 return true;
             }
@@ -101,9 +109,21 @@ public final class EncodedItem {
         return codec.writesBinary() && !hasSystemProperty() ? body : writer.write(tree());
     }
 
-    private static final Map<List<String>, List<String>> KEY_FIELDS = new ConcurrentHashMap<>();
+    private static final byte[][] SYSTEM_KEYS = ItemCodec.SYSTEM_PROPERTIES.stream().map(BinaryItemReader::key)
+            .toArray(byte[][]::new);
 
-    private static List<String> keyFields(List<String> pkPaths) {
+    /** Per partition key definition: the UTF-8 names of the fields {@link #keyFields} reads. */
+    private static final Map<List<String>, KeyNames> KEY_FIELDS = new ConcurrentHashMap<>();
+
+    private record KeyNames(List<String> names, byte[][] keys) {
+    }
+
+    private static KeyNames keyFields(List<String> pkPaths) {
+        List<String> names = keyFieldNames(pkPaths);
+        return new KeyNames(names, names.stream().map(BinaryItemReader::key).toArray(byte[][]::new));
+    }
+
+    private static List<String> keyFieldNames(List<String> pkPaths) {
         List<String> names = new ArrayList<>(List.of("id", "ttl"));
         for (String path : pkPaths) {
             String first = PartitionKeyDefinition.segments(path).get(0);

@@ -59,6 +59,32 @@ class IndexingPolicyTest {
         }
     }
 
+    /**
+     * mongo-insert: a top-level name is answered from the included patterns' first segments (one set lookup per field
+     * of every write), and that answer is exact both ways: the Mongo face's narrow policy lets the walk skip every
+     * other field, and a name that only starts like an included one is not taken for it.
+     */
+    @Test
+    void mayIndexUnderATopLevelNameIsExactForANarrowPolicy() throws Exception {
+        CompiledIndexingPolicy narrow = policy("{\"includedPaths\": [{\"path\": \"/\\\"_id\\\"/*\"}, "
+                + "{\"path\": \"/\\\"owner\\\"/*\"}, {\"path\": \"/a/[]/b/?\"}], "
+                + "\"excludedPaths\": [{\"path\": \"/*\"}]}");
+        for (String in : List.of("_id", "owner", "a", "id", "_ts")) {
+            assertTrue(narrow.mayIndexUnder(p(in)), in);
+        }
+        for (String out : List.of("own", "owner2", "Owner", "_i", "b", "[]", "_rid", "", "name", "address")) {
+            assertFalse(narrow.mayIndexUnder(p(out)), out);
+        }
+        assertTrue(narrow.mayIndexUnder(p("a", "[]")));
+        assertFalse(narrow.mayIndexUnder(p("a", "c")));
+        CompiledIndexingPolicy everything = policy("{\"includedPaths\": [{\"path\": \"/*\"}]}");
+        for (String any : List.of("owner", "b", "name", "")) {
+            assertTrue(everything.mayIndexUnder(p(any)), any);
+        }
+        CompiledIndexingPolicy off = policy("{\"indexingMode\": \"none\", \"includedPaths\": [{\"path\": \"/*\"}]}");
+        assertFalse(off.mayIndexUnder(p("id")));
+    }
+
     private static String randomPattern(java.util.Random random, String[] names) {
         StringBuilder sb = new StringBuilder();
         int depth = random.nextInt(3);

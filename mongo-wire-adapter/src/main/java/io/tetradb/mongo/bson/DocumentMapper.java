@@ -114,6 +114,15 @@ public final class DocumentMapper {
         return io.tetradb.core.store.ItemOperation.create(toItem(doc));
     }
 
+    /**
+     * Whether {@code doc} has a top-level {@code _id}. An insert's document in its wire bytes is asked about its first
+     * field only when that is {@code _id} (drivers put it there): {@code RawBsonDocument.containsKey} decodes every
+     * top-level name until it meets the one asked for.
+     */
+    public static boolean hasId(BsonDocument doc) {
+        return doc instanceof org.bson.RawBsonDocument raw && RawBsonItems.firstNameIsId(raw) || doc.containsKey("_id");
+    }
+
     /** The top-level fields, {@code _id} first: MongoDB moves {@code _id} to the front of every inserted document. */
     private static void mapFields(BsonDocument doc, ObjectNode out, Walk walk) {
         BsonValue id = doc.get("_id");

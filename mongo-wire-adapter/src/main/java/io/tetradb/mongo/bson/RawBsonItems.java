@@ -153,6 +153,14 @@ final class RawBsonItems {
         return new io.tetradb.core.store.EncodedItem(tb1);
     }
 
+    /** Whether the document's first field is named {@code _id} (one name read, not the whole document's). */
+    static boolean firstNameIsId(RawBsonDocument doc) {
+        try (BsonBinaryReader r = new BsonBinaryReader(doc.getByteBuffer().asNIO())) {
+            r.readStartDocument();
+            return r.readBsonType() != BsonType.END_OF_DOCUMENT && "_id".equals(r.readName());
+        }
+    }
+
     /**
      * The value of an {@code _id} read as the document's first field, as {@code doc.get("_id")} gives it: the usual
      * scalar types read in place, others through {@link RawBsonDocument#get} (the reader is moved past it).

@@ -142,7 +142,7 @@ final class WriteCommands {
     }
 
     static BsonDocument withId(BsonDocument doc) {
-        if (doc.containsKey("_id")) {
+        if (io.tetradb.mongo.bson.DocumentMapper.hasId(doc)) {
             return doc;
         }
         BsonDocument out = new BsonDocument("_id", new BsonObjectId());

@@ -559,4 +559,35 @@ class DocumentMapperTest {
                 io.tetradb.mongo.command.MongoError.class, () -> DocumentMapper.toItem(deeper));
         assertEquals(2, deep.code().code(), "101 levels: BadValue");
     }
+    /**
+     * mongo-insert: whether an insert's document has an {@code _id} is read from its first name when that is
+     * {@code _id} (drivers put it there), else by the search {@code containsKey} makes; the answer is containsKey's
+     * for every shape, the document a view inside a larger array (as the request decoder keeps an insert's documents).
+     */
+    @org.junit.jupiter.api.Test
+    void hasIdAnswersAsContainsKeyReadingOnlyTheFirstNameWhenItIsTheId() {
+        List<BsonDocument> shapes = List.of(
+                new BsonDocument("_id", new BsonInt32(1)).append("a", new BsonInt32(2)),
+                new BsonDocument("a", new BsonInt32(1)).append("_id", new BsonString("x")),
+                new BsonDocument("a", new BsonInt32(1)).append("b", new BsonDocument("_id", new BsonInt32(3))),
+                new BsonDocument("_idx", new BsonInt32(1)),
+                new BsonDocument("_i", new BsonInt32(1)).append("d", new BsonInt32(1)),
+                new BsonDocument("_id", new BsonDocument("k", new BsonInt32(1))),
+                new BsonDocument());
+        List<Boolean> expected = List.of(true, true, false, false, false, true, false);
+        for (int i = 0; i < shapes.size(); i++) {
+            org.bson.RawBsonDocument alone = new org.bson.RawBsonDocument(shapes.get(i),
+                    new org.bson.codecs.BsonDocumentCodec());
+            byte[] own = java.util.Arrays.copyOfRange(alone.getByteBuffer().array(),
+                    alone.getByteBuffer().arrayOffset(), alone.getByteBuffer().arrayOffset() + alone.getByteBuffer().remaining());
+            byte[] framed = new byte[own.length + 37]; // a view at an offset, bytes after it that are not its own
+            System.arraycopy(own, 0, framed, 21, own.length);
+            java.util.Arrays.fill(framed, 21 + own.length, framed.length, (byte) 0x5F);
+            org.bson.RawBsonDocument view = new org.bson.RawBsonDocument(framed, 21, own.length);
+            assertEquals(expected.get(i), DocumentMapper.hasId(alone), shapes.get(i).toJson());
+            assertEquals(expected.get(i), DocumentMapper.hasId(view), shapes.get(i).toJson());
+            assertEquals(expected.get(i), DocumentMapper.hasId(shapes.get(i)), shapes.get(i).toJson());
+            assertEquals(shapes.get(i).containsKey("_id"), DocumentMapper.hasId(view));
+        }
+    }
 }
