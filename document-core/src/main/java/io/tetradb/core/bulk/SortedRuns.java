@@ -43,116 +43,6 @@ final class SortedRuns implements SortedPuts {
 
     @Override
     public void forEach(Sink sink) throws RocksDBException {
-        if (!headWords) {
-            forEachComparingBytes(sink);
-            return;
-        }
-        int k = runs.size();
-        long[][] all = runs.toArray(new long[0][]);
-        int[] pos = new int[k];
-        long[] w0 = new long[k], w1 = new long[k]; // each run head's key bytes [0, 8) and [8, 16), zero-padded
-        int[] heap = new int[k]; // run indices, ordered by (head key, run index)
-        for (int i = 0; i < k; i++) {
-            heap[i] = i;
-            head(all[i][0], w0, w1, i);
-        }
-        Heads h = new Heads(all, pos, w0, w1);
-        for (int i = k / 2 - 1; i >= 0; i--) {
-            h.down(heap, k, i);
-        }
-        Out out = new Out(sink);
-        int size = k;
-        while (size > 0) {
-            int r = heap[0];
-            out.offer(all[r][pos[r]], w0[r], w1[r]);
-            if (++pos[r] == all[r].length) {
-                heap[0] = heap[--size];
-            } else {
-                head(all[r][pos[r]], w0, w1, r);
-            }
-            h.down(heap, size, 0);
-        }
-        out.flush();
-    }
-
-    /**
-     * Session 15 (issue 18): the merge's comparisons were most of the commit's SST writing (a heap of ≈ 240 runs,
-     * 2·log2 k full key comparisons per record). Each run's head keeps its key's first 16 bytes as two unsigned
-     * longs, read once per record, so most comparisons are two long compares; equal words fall back to the bytes.
-     * The order is exactly the byte comparison's (zero padding ties a key with its own extension, and the bytes
-     * decide then). {@code -Dtetradb.bulk.headWords=false}: every comparison on the bytes, as before (A/B; read per
-     * chunk, so a harness can alternate it between loads).
-     */
-    private final boolean headWords = !"false".equals(System.getProperty("tetradb.bulk.headWords"));
-    private static final java.lang.invoke.VarHandle LONG =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
-
-    private void head(long record, long[] w0, long[] w1, int r) {
-        byte[] s = slabs.slab(record);
-        int o = ChunkSlabs.offset(record);
-        int kl = ChunkSlabs.keyLength(s, o);
-        w0[r] = word(s, o + 8, kl, 0);
-        w1[r] = word(s, o + 8, kl, 8);
-    }
-
-    /** Key bytes [at, at + 8) as an unsigned big-endian long, zero past the key's end. */
-    private static long word(byte[] s, int key, int length, int at) {
-        if (at + 8 <= length) {
-            return (long) LONG.get(s, key + at);
-        }
-        long w = 0;
-        for (int i = 0; i < 8; i++) {
-            w = w << 8 | (at + i < length ? s[key + at + i] & 0xFF : 0);
-        }
-        return w;
-    }
-
-    /** The heap's order over run heads: the cached words first, the key bytes on a tie, then the run index. */
-    private final class Heads {
-        private final long[][] all;
-        private final int[] pos;
-        private final long[] w0, w1;
-
-        Heads(long[][] all, int[] pos, long[] w0, long[] w1) {
-            this.all = all;
-            this.pos = pos;
-            this.w0 = w0;
-            this.w1 = w1;
-        }
-
-        void down(int[] heap, int size, int i) {
-            int r = heap[i];
-            while (true) {
-                int c = 2 * i + 1;
-                if (c >= size) {
-                    break;
-                }
-                if (c + 1 < size && less(heap[c + 1], heap[c])) {
-                    c++;
-                }
-                if (!less(heap[c], r)) {
-                    break;
-                }
-                heap[i] = heap[c];
-                i = c;
-            }
-            heap[i] = r;
-        }
-
-        private boolean less(int a, int b) {
-            int c = Long.compareUnsigned(w0[a], w0[b]);
-            if (c == 0) {
-                c = Long.compareUnsigned(w1[a], w1[b]);
-                if (c == 0) {
-                    c = compare(all[a][pos[a]], all[b][pos[b]]);
-                }
-            }
-            return c < 0 || c == 0 && a < b;
-        }
-    }
-
-    /** The merge before session 15 (every comparison on the slab bytes), kept for A/B. */
-    private void forEachComparingBytes(Sink sink) throws RocksDBException {
         int k = runs.size();
         int[] pos = new int[k];
         int[] heap = new int[k]; // run indices, ordered by (head key, run index)
@@ -213,7 +103,6 @@ final class SortedRuns implements SortedPuts {
         private ByteBuffer key = ByteBuffer.allocateDirect(1024);
         private ByteBuffer value = ByteBuffer.allocateDirect(64 * 1024);
         private long held = -1;
-        private long heldW0, heldW1;
 
         Out(Sink sink) {
             this.sink = sink;
@@ -224,16 +113,6 @@ final class SortedRuns implements SortedPuts {
                 write(held);
             }
             held = record;
-        }
-
-        /** {@link #offer(long)} with the record's cached key words: differing words need no byte comparison. */
-        void offer(long record, long w0, long w1) throws RocksDBException {
-            if (held != -1 && (w0 != heldW0 || w1 != heldW1 || compare(held, record) != 0)) {
-                write(held);
-            }
-            held = record;
-            heldW0 = w0;
-            heldW1 = w1;
         }
 
         void flush() throws RocksDBException {
