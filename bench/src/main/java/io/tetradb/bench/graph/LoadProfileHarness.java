@@ -33,6 +33,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <pre>
  * java $OPENS -cp "bench/target/bench-*.jar:bench/target/lib/*" io.tetradb.bench.graph.LoadProfileHarness 5
  * </pre>
+ * Session 15: {@code -Dprofile.switch=PROP} alternates the loads of one JVM between a code switch's two sides
+ * (new old old new ...) and prints each side's medians; {@code -Dprofile.warm=W} unrecorded loads first; each load
+ * also counts the JIT's compilations, compile time and deoptimisations (in-process JFR), and the run ends with the
+ * most deoptimised methods; {@code -Dprofile.jfr=FILE} records the loads after the warm-up ones (JFR's "profile").
  * Add {@code -XX:StartFlightRecording=filename=load.jfr,settings=profile} for allocation samples
  * ({@code jfr print --events jdk.ObjectAllocationSample load.jfr}).
  */
@@ -42,28 +46,109 @@ public final class LoadProfileHarness {
 
     public static void main(String[] args) throws Exception {
         int loads = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        // session 15: -Dprofile.switch=PROP alternates the loads between PROP=true ("new") and PROP=false ("old")
+        // in one JVM (order new old old new, repeated, so a drift of the machine's load falls on both sides alike);
+        // -Dprofile.warm=W unrecorded loads first (both sides alike when switched)
+        String sw = System.getProperty("profile.switch");
+        int warm = Integer.getInteger("profile.warm", 1);
         Path dir = BenchData.fresh("graph-load-profile");
-        List<Map<String, Double>> rows = new ArrayList<>();
+        Map<String, List<Map<String, Double>>> rows = new TreeMap<>();
+        JitEvents jit = new JitEvents();
+        String jfr = System.getProperty("profile.jfr"); // a JFR file of the recorded loads only (steady state)
+        jdk.jfr.Recording recording = null;
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
                 .buildClient()) {
-            load(client, "warm");
-            for (int i = 0; i < loads; i++) {
+            for (int i = 0; i < warm + loads; i++) {
+                String side = sw == null ? "all" : (i % 4 == 0 || i % 4 == 3) ? "new" : "old";
+                if (sw != null) {
+                    for (String prop : sw.split(",")) { // several switches flip together
+                        System.setProperty(prop, Boolean.toString(side.equals("new")));
+                    }
+                }
                 client.coreStore().awaitBackgroundWork(GraphBenchmark.SETTLE_MILLIS);
-                rows.add(load(client, "p" + i));
+                if (i == warm && jfr != null) {
+                    recording = new jdk.jfr.Recording(jdk.jfr.Configuration.getConfiguration("profile"));
+                    recording.start();
+                }
+                String name = (i < warm ? "w" : "p") + i + (sw == null ? "" : "-" + side);
+                Map<String, Double> row = load(client, name, jit);
+                if (i >= warm) {
+                    rows.computeIfAbsent(side, k -> new ArrayList<>()).add(row);
+                }
+            }
+        } finally {
+            jit.close();
+            if (recording != null) {
+                recording.dump(Path.of(jfr));
+                recording.close();
             }
         }
-        System.out.println("median over " + rows.size() + " loads, µs per element:");
-        for (String k : rows.get(0).keySet()) {
-            List<Double> xs = new ArrayList<>();
-            rows.forEach(r -> xs.add(r.getOrDefault(k, 0.0)));
-            xs.sort(Double::compare);
-            System.out.printf(Locale.ROOT, "  %-22s %8.2f%n", k, xs.get(xs.size() / 2));
+        rows.forEach((side, list) -> {
+            System.out.println("median over " + list.size() + " loads (" + side + "), µs per element:");
+            for (String k : list.get(0).keySet()) {
+                List<Double> xs = new ArrayList<>();
+                list.forEach(r -> xs.add(r.getOrDefault(k, 0.0)));
+                xs.sort(Double::compare);
+                System.out.printf(Locale.ROOT, "  %-22s %8.2f   (%s)%n", k, median(xs), xs.stream()
+                        .map(x -> String.format(Locale.ROOT, "%.1f", x)).collect(java.util.stream.Collectors.joining(" ")));
+            }
+        });
+        System.out.println("most deoptimised (method, reason: count over the whole run):");
+        jit.topDeopts(15).forEach(e -> System.out.println("  " + e.getValue() + "  " + e.getKey()));
+    }
+
+    private static double median(List<Double> sorted) {
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /**
+     * JIT activity per load from the JVM's own events (session 15): compilations (with their wall time) and
+     * deoptimisations, counted through an in-process JFR stream, so a JIT share that does not settle can be tied to
+     * the methods that keep being thrown away.
+     */
+    static final class JitEvents implements AutoCloseable {
+        private final jdk.jfr.consumer.RecordingStream stream = new jdk.jfr.consumer.RecordingStream();
+        private final java.util.concurrent.atomic.AtomicLong compilations = new java.util.concurrent.atomic.AtomicLong();
+        private final java.util.concurrent.atomic.AtomicLong deopts = new java.util.concurrent.atomic.AtomicLong();
+        private final Map<String, Long> byMethod = new ConcurrentHashMap<>();
+
+        JitEvents() {
+            stream.enable("jdk.Compilation").withThreshold(java.time.Duration.ZERO);
+            stream.enable("jdk.Deoptimization").withoutStackTrace();
+            stream.onEvent("jdk.Compilation", e -> compilations.incrementAndGet());
+            stream.onEvent("jdk.Deoptimization", e -> {
+                deopts.incrementAndGet();
+                jdk.jfr.consumer.RecordedMethod m = e.getValue("method");
+                String where = m == null ? "?" : m.getType().getName() + "." + m.getName();
+                byMethod.merge(where + " " + e.getString("reason") + "/" + e.getString("action"), 1L, Long::sum);
+            });
+            stream.startAsync();
+        }
+
+        /** {compilations, deoptimisations} so far (JFR delivers events about once a second: read after a pause). */
+        long[] counts() {
+            return new long[] {compilations.get(), deopts.get()};
+        }
+
+        List<Map.Entry<String, Long>> topDeopts(int n) {
+            List<Map.Entry<String, Long>> all = new ArrayList<>(byMethod.entrySet());
+            all.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+            return all.subList(0, Math.min(n, all.size()));
+        }
+
+        @Override
+        public void close() {
+            stream.close();
         }
     }
 
-    private static Map<String, Double> load(CosmosClient client, String container) throws Exception {
+    private static Map<String, Double> load(CosmosClient client, String container, JitEvents jit) throws Exception {
         try (TetraGraph graph = GraphBenchmark.openGraph(client, container);
              InputStream in = GraphBenchmark.class.getResourceAsStream(GraphBenchmark.RESOURCE)) {
+            Thread.sleep(1_200); // JFR's stream delivers the events before this load's start
+            long[] jit0 = jit.counts();
+            long compileMs0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
             ThreadCpu threads = new ThreadCpu();
             threads.start();
             long[] gc0 = gc();
@@ -75,6 +160,9 @@ public final class LoadProfileHarness {
             long os = OS.getProcessCpuTime() - os0;
             Map<String, Long> groups = threads.finish();
             long[] gc1 = gc();
+            long compileMs = ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - compileMs0;
+            Thread.sleep(1_200); // and this load's own
+            long[] jit1 = jit.counts();
             double n = loaded.elements();
             Map<String, Double> row = new LinkedHashMap<>();
             row.put("wall", wall / 1e3 / n);
@@ -86,6 +174,9 @@ public final class LoadProfileHarness {
             row.put("alloc-kb", threads.allocatedBytes() / 1024.0 / n);
             row.put("gc-pause", (gc1[1] - gc0[1]) * 1e3 / n);
             row.put("gc-collections", (double) (gc1[0] - gc0[0]));
+            row.put("compilations", (double) (jit1[0] - jit0[0]));
+            row.put("compile-ms", (double) compileMs);
+            row.put("deopts", (double) (jit1[1] - jit0[1]));
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "load %-5s %.0f el/s:", container,
                     n / (wall / 1e9)));
             row.forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s=%.2f", k, v)));

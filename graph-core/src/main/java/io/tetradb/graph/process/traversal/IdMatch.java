@@ -46,6 +46,11 @@ public enum IdMatch implements PBiPredicate<Object, Object> {
     public static final class Accepted {
         private final Set<List<Object>> addresses = new HashSet<>();
         private final Set<String> bareIds = new HashSet<>();
+        /**
+         * The values given but elements, by their string form: what a vertex property's own (string) id is compared
+         * with, as TinkerGraph compares ids (an element given is not its id there).
+         */
+        private final Set<String> plainIds = new HashSet<>();
         private final String text;
 
         public Accepted(Collection<?> values) {
@@ -55,6 +60,9 @@ public enum IdMatch implements PBiPredicate<Object, Object> {
                 addresses.add(ElementIds.of(all[0], all[1].toString()));
             }
             for (Object v : all) {
+                if (!(v instanceof Element)) {
+                    plainIds.add(String.valueOf(v));
+                }
                 try {
                     ElementIds.Lookup l = ElementIds.parse(v instanceof Element e ? e.id() : v);
                     if (l.address() != null) {
@@ -72,7 +80,8 @@ public enum IdMatch implements PBiPredicate<Object, Object> {
             if (elementId instanceof List<?> id && id.size() == 2) {
                 return addresses.contains(id) || bareIds.contains(String.valueOf(id.get(1)));
             }
-            return false;
+            // a vertex property's id is not [pk, id] but its own string (g.V().properties('code').hasId(x))
+            return elementId != null && plainIds.contains(elementId.toString());
         }
 
         @Override
