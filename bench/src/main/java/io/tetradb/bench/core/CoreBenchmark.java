@@ -321,7 +321,7 @@ public final class CoreBenchmark implements Benchmark {
                 int device = (int) (b % DEVICES);
                 ObjectNode[] nodes = batchItems(b, device);
                 long w0 = System.nanoTime(); // the wall split's own span: it includes reading the counters
-                ThreadSched s0 = record ? ThreadSched.now() : null;
+                ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
                 CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
@@ -332,7 +332,7 @@ public final class CoreBenchmark implements Benchmark {
                 long t = System.nanoTime() - t0;
                 cpu += cpu() - c0;
                 if (record) {
-                    schedOf("batch100-write", Side.CORE, 0, ThreadSched.now().minus(s0)
+                    schedOf("batch100-write", Side.CORE, 0, ThreadSched.times().minus(s0)
                             .withWall(System.nanoTime() - w0), BATCH);
                 }
                 if (!r.isSuccessStatusCode()) {
@@ -359,14 +359,14 @@ public final class CoreBenchmark implements Benchmark {
                     values[i] = items.rawValue(nodes[i], b * BATCH + i + 1);
                 }
                 long w0 = System.nanoTime(); // the wall split's own span: it includes reading the counters
-                ThreadSched s0 = record ? ThreadSched.now() : null;
+                ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
                 raw.write(keys, values);
                 long t = System.nanoTime() - t0;
                 cpu += cpu() - c0;
                 if (record) {
-                    schedOf("batch100-write", Side.RAW, 0, ThreadSched.now().minus(s0)
+                    schedOf("batch100-write", Side.RAW, 0, ThreadSched.times().minus(s0)
                             .withWall(System.nanoTime() - w0), BATCH);
                 }
                 s.latency(t);
