@@ -320,7 +320,6 @@ public final class CoreBenchmark implements Benchmark {
             for (long b = firstBatch; b < firstBatch + batches; b++) {
                 int device = (int) (b % DEVICES);
                 ObjectNode[] nodes = batchItems(b, device);
-                long w0 = System.nanoTime(); // the wall split's own span: it includes reading the counters
                 ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
@@ -330,10 +329,11 @@ public final class CoreBenchmark implements Benchmark {
                 }
                 CosmosBatchResponse r = container.executeCosmosBatch(batch);
                 long t = System.nanoTime() - t0;
-                cpu += cpu() - c0;
+                long dc = cpu() - c0;
+                cpu += dc;
                 if (record) {
                     schedOf("batch100-write", Side.CORE, 0, ThreadSched.times().minus(s0)
-                            .withWall(System.nanoTime() - w0), BATCH);
+                            .withWall(t).withOnCpu(dc), BATCH);
                 }
                 if (!r.isSuccessStatusCode()) {
                     throw new IllegalStateException("core batch " + b + " failed: " + r.getStatusCode() + " "
@@ -358,16 +358,16 @@ public final class CoreBenchmark implements Benchmark {
                     keys[i] = items.key(device, nodes[i].get("id").textValue());
                     values[i] = items.rawValue(nodes[i], b * BATCH + i + 1);
                 }
-                long w0 = System.nanoTime(); // the wall split's own span: it includes reading the counters
                 ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
                 raw.write(keys, values);
                 long t = System.nanoTime() - t0;
-                cpu += cpu() - c0;
+                long dc = cpu() - c0;
+                cpu += dc;
                 if (record) {
                     schedOf("batch100-write", Side.RAW, 0, ThreadSched.times().minus(s0)
-                            .withWall(System.nanoTime() - w0), BATCH);
+                            .withWall(t).withOnCpu(dc), BATCH);
                 }
                 s.latency(t);
                 total += t;
@@ -425,7 +425,8 @@ public final class CoreBenchmark implements Benchmark {
             }
             s.round(nodes.length, total, cpu() - c0);
             if (size >= 0) {
-                schedOf("point-write", Side.CORE, size, ThreadSched.now().minus(s0).withWall(total), nodes.length);
+                schedOf("point-write", Side.CORE, size, ThreadSched.now().minus(s0).withWall(total)
+                        .withOnCpu(cpu() - c0), nodes.length);
             }
         }
 
@@ -442,7 +443,8 @@ public final class CoreBenchmark implements Benchmark {
             }
             s.round(keys.length, total, cpu() - c0);
             if (size >= 0) {
-                schedOf("point-write", Side.RAW, size, ThreadSched.now().minus(s0).withWall(total), keys.length);
+                schedOf("point-write", Side.RAW, size, ThreadSched.now().minus(s0).withWall(total)
+                        .withOnCpu(cpu() - c0), keys.length);
             }
         }
 

@@ -57,6 +57,14 @@ record ThreadSched(long onCpuNanos, long runQueueNanos, long voluntary, long inv
                 userTicks - earlier.userTicks, systemTicks - earlier.systemTicks);
     }
 
+    /**
+     * The same counters with the on-CPU time measured by the JVM ({@code ThreadMXBean}): {@code schedstat}'s figure
+     * of a running thread moves only at scheduler ticks and switches, too coarse for one 100-item batch.
+     */
+    ThreadSched withOnCpu(long nanos) {
+        return new ThreadSched(nanos, runQueueNanos, voluntary, involuntary, wallNanos, userTicks, systemTicks);
+    }
+
     /** The same counters over a stretch whose measured wall time was {@code nanos}. */
     ThreadSched withWall(long nanos) {
         return new ThreadSched(onCpuNanos, runQueueNanos, voluntary, involuntary, nanos, userTicks, systemTicks);
