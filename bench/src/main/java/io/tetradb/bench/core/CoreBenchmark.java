@@ -161,10 +161,12 @@ public final class CoreBenchmark implements Benchmark {
             double coreBusy = (core.onCpuNanos() + core.blockedNanos()) / coreUnits;
             double rawBusy = (rawS.onCpuNanos() + rawS.blockedNanos()) / rawUnits;
             out.progress(String.format(Locale.ROOT, "wall split %s (us per unit, core / raw): on-cpu %.1f / %.1f, "
-                            + "kernel share of on-cpu %.2f / %.2f, run-queue %.1f / %.1f, blocked %.1f / %.1f, voluntary switches %.2f / %.2f; "
-                            + "median-round wall %.1f / %.1f; core/raw without run-queue wait %.2f", label,
+                            + "kernel share of on-cpu %.2f / %.2f, run-queue %.1f / %.1f, blocked %.1f / %.1f, "
+                            + "voluntary switches %.2f / %.2f; median-round wall %.1f / %.1f; "
+                            + "core/raw without run-queue wait %.2f", label,
                     core.onCpuNanos() / 1e3 / coreUnits, rawS.onCpuNanos() / 1e3 / rawUnits,
-                    core.systemShare(), rawS.systemShare(), core.runQueueNanos() / 1e3 / coreUnits, rawS.runQueueNanos() / 1e3 / rawUnits,
+                    core.systemShare(), rawS.systemShare(),
+                    core.runQueueNanos() / 1e3 / coreUnits, rawS.runQueueNanos() / 1e3 / rawUnits,
                     core.blockedNanos() / 1e3 / coreUnits, rawS.blockedNanos() / 1e3 / rawUnits,
                     core.voluntary() / coreUnits, rawS.voluntary() / rawUnits, coreWall / 1e3, rawWall / 1e3,
                     rawBusy / coreBusy));
