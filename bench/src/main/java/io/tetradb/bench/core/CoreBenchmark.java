@@ -116,6 +116,9 @@ public final class CoreBenchmark implements Benchmark {
         private final Path dir;
         private final Report out;
         private final Map<String, Samples> results = new HashMap<>();
+        /** The measuring thread's scheduler counters over the timed calls, per op/side/size (the wall split). */
+        private final Map<String, ThreadSched> sched = new HashMap<>();
+        private final Map<String, Long> schedUnits = new HashMap<>();
         private CosmosContainer container;
         /** The measured container's store, for the cache-warming scan. */
         private io.tetradb.core.store.ContainerStore coreStore;
@@ -131,6 +134,42 @@ public final class CoreBenchmark implements Benchmark {
 
         private Samples samples(String op, Side side, long size) {
             return results.computeIfAbsent(op + "/" + side.label + "/" + size, k -> new Samples());
+        }
+
+        /** Adds a timed stretch's scheduler counters to the wall split of op/side/size (recorded rounds only). */
+        private void schedOf(String op, Side side, long size, ThreadSched delta, long units) {
+            String key = op + "/" + side.label + "/" + size;
+            sched.merge(key, delta, ThreadSched::plus);
+            schedUnits.merge(key, units, Long::sum);
+        }
+
+        /**
+         * The wall split of the writes (stderr): per unit, time on a CPU, runnable but waiting for one (run queue: a
+         * loaded machine), and blocked (fsync, locks); and what the ratio is without the run-queue wait (cpu +
+         * blocked per unit, raw over core): the figure a quiet machine's wall ratio tracks.
+         */
+        private void reportWallSplit(String op, long sizeCore, long sizeRaw, String label) {
+            ThreadSched core = sched.get(op + "/" + Side.CORE.label + "/" + sizeCore);
+            ThreadSched rawS = sched.get(op + "/" + Side.RAW.label + "/" + sizeRaw);
+            if (core == null || rawS == null) {
+                return;
+            }
+            double coreUnits = schedUnits.get(op + "/" + Side.CORE.label + "/" + sizeCore);
+            double rawUnits = schedUnits.get(op + "/" + Side.RAW.label + "/" + sizeRaw);
+            double coreWall = 1e9 / samples(op, Side.CORE, sizeCore).medianRate();
+            double rawWall = 1e9 / samples(op, Side.RAW, sizeRaw).medianRate();
+            double coreBusy = (core.onCpuNanos() + core.blockedNanos()) / coreUnits;
+            double rawBusy = (rawS.onCpuNanos() + rawS.blockedNanos()) / rawUnits;
+            out.progress(String.format(Locale.ROOT, "wall split %s (us per unit, core / raw): on-cpu %.1f / %.1f, "
+                            + "kernel share of on-cpu %.2f / %.2f, run-queue %.1f / %.1f, blocked %.1f / %.1f, "
+                            + "voluntary switches %.2f / %.2f; median-round wall %.1f / %.1f; "
+                            + "core/raw without run-queue wait %.2f", label,
+                    core.onCpuNanos() / 1e3 / coreUnits, rawS.onCpuNanos() / 1e3 / rawUnits,
+                    core.systemShare(), rawS.systemShare(),
+                    core.runQueueNanos() / 1e3 / coreUnits, rawS.runQueueNanos() / 1e3 / rawUnits,
+                    core.blockedNanos() / 1e3 / coreUnits, rawS.blockedNanos() / 1e3 / rawUnits,
+                    core.voluntary() / coreUnits, rawS.voluntary() / rawUnits, coreWall / 1e3, rawWall / 1e3,
+                    rawBusy / coreBusy));
         }
 
         void run() throws Exception {
@@ -199,6 +238,10 @@ public final class CoreBenchmark implements Benchmark {
                 }
                 out.bench("core.batch100-write.core", full, "items_per_s", samples("batch100-write", Side.CORE, 0));
                 out.bench("core.batch100-write.raw", full, "items_per_s", samples("batch100-write", Side.RAW, 0));
+                for (long size : sizes) {
+                    reportWallSplit("point-write", size, size, "point-write@" + k(size));
+                }
+                reportWallSplit("batch100-write", 0, 0, "batch100-write");
                 out.progress("closing (flushing memtables)");
             }
 
@@ -279,6 +322,7 @@ public final class CoreBenchmark implements Benchmark {
             for (long b = firstBatch; b < firstBatch + batches; b++) {
                 int device = (int) (b % DEVICES);
                 ObjectNode[] nodes = batchItems(b, device);
+                ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
                 CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
@@ -287,7 +331,12 @@ public final class CoreBenchmark implements Benchmark {
                 }
                 CosmosBatchResponse r = container.executeCosmosBatch(batch);
                 long t = System.nanoTime() - t0;
-                cpu += cpu() - c0;
+                long dc = cpu() - c0;
+                cpu += dc;
+                if (record) {
+                    schedOf("batch100-write", Side.CORE, 0, ThreadSched.times().minus(s0)
+                            .withWall(t).withOnCpu(dc), BATCH);
+                }
                 if (!r.isSuccessStatusCode()) {
                     throw new IllegalStateException("core batch " + b + " failed: " + r.getStatusCode() + " "
                             + r.getErrorMessage());
@@ -311,11 +360,17 @@ public final class CoreBenchmark implements Benchmark {
                     keys[i] = items.key(device, nodes[i].get("id").textValue());
                     values[i] = items.rawValue(nodes[i], b * BATCH + i + 1);
                 }
+                ThreadSched s0 = record ? ThreadSched.times() : null;
                 long c0 = cpu();
                 long t0 = System.nanoTime();
                 raw.write(keys, values);
                 long t = System.nanoTime() - t0;
-                cpu += cpu() - c0;
+                long dc = cpu() - c0;
+                cpu += dc;
+                if (record) {
+                    schedOf("batch100-write", Side.RAW, 0, ThreadSched.times().minus(s0)
+                            .withWall(t).withOnCpu(dc), BATCH);
+                }
                 s.latency(t);
                 total += t;
             }
@@ -347,15 +402,17 @@ public final class CoreBenchmark implements Benchmark {
             Samples core = record ? samples("point-write", Side.CORE, size) : new Samples();
             Samples rawS = record ? samples("point-write", Side.RAW, size) : new Samples();
             if (coreFirst) {
-                writeCore(nodes, core);
-                writeRaw(keys, values, rawS);
+                writeCore(nodes, core, record ? size : -1);
+                writeRaw(keys, values, rawS, record ? size : -1);
             } else {
-                writeRaw(keys, values, rawS);
-                writeCore(nodes, core);
+                writeRaw(keys, values, rawS, record ? size : -1);
+                writeCore(nodes, core, record ? size : -1);
             }
         }
 
-        private void writeCore(ObjectNode[] nodes, Samples s) {
+        /** {@code size}: where the wall split goes, or -1 (not recorded). */
+        private void writeCore(ObjectNode[] nodes, Samples s, long size) {
+            ThreadSched s0 = ThreadSched.now();
             long c0 = cpu();
             long total = 0;
             for (ObjectNode node : nodes) {
@@ -369,9 +426,14 @@ public final class CoreBenchmark implements Benchmark {
                 total += t;
             }
             s.round(nodes.length, total, cpu() - c0);
+            if (size >= 0) {
+                schedOf("point-write", Side.CORE, size, ThreadSched.now().minus(s0).withWall(total)
+                        .withOnCpu(cpu() - c0), nodes.length);
+            }
         }
 
-        private void writeRaw(byte[][] keys, byte[][] values, Samples s) throws Exception {
+        private void writeRaw(byte[][] keys, byte[][] values, Samples s, long size) throws Exception {
+            ThreadSched s0 = ThreadSched.now();
             long c0 = cpu();
             long total = 0;
             for (int i = 0; i < keys.length; i++) {
@@ -382,6 +444,10 @@ public final class CoreBenchmark implements Benchmark {
                 total += t;
             }
             s.round(keys.length, total, cpu() - c0);
+            if (size >= 0) {
+                schedOf("point-write", Side.RAW, size, ThreadSched.now().minus(s0).withWall(total)
+                        .withOnCpu(cpu() - c0), keys.length);
+            }
         }
 
         // ---- point reads of random existing items -----------------------------------------------------------------

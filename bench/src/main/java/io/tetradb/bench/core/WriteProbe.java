@@ -124,12 +124,14 @@ public final class WriteProbe {
             SplittableRandom random = new SplittableRandom(7);
             int[] devices = new int[total];
             ObjectNode[] nodes = new ObjectNode[total];
+            ObjectNode[] otherNodes = new ObjectNode[total]; // a second core variant's items: other ids
             byte[][] keys = new byte[total][];
             byte[][] values = new byte[total][];
             for (int i = 0; i < total; i++) {
                 devices[i] = random.nextInt(CoreBenchmark.DEVICES);
                 String id = Items.id("w", i);
                 nodes[i] = items.item(id, devices[i], i);
+                otherNodes[i] = items.item(Items.id("x", i), devices[i], i);
                 keys[i] = items.key(devices[i], id);
                 values[i] = items.rawValue(nodes[i], i + 1);
             }
@@ -140,6 +142,19 @@ public final class WriteProbe {
             List<Variant> variants = new ArrayList<>();
             if (!batches) {
                 variants.add(new Variant("core createItem", engine.statistics(), i -> container.createItem(nodes[i])));
+                // the core with RocksEngine's inline sync (a writer alone writes with RocksDB's sync, one call)
+                var inlineField = RocksEngine.class.getDeclaredField("syncedWriteOptions");
+                inlineField.setAccessible(true);
+                Object inlineAsConfigured = inlineField.get(engine);
+                WriteOptions inlineOn = RocksSettings.writeOptions(Durability.SYNC);
+                variants.add(new Variant("core createItem inlinesync", engine.statistics(), i -> {
+                    inlineField.set(engine, inlineOn);
+                    try {
+                        container.createItem(otherNodes[i]);
+                    } finally {
+                        inlineField.set(engine, inlineAsConfigured);
+                    }
+                }));
                 variants.add(new Variant("raw synced put", raw.settings.statistics(),
                         i -> raw.db.put(raw.families.get(Space.DOCS), raw.synced, keys[i], values[i])));
                 variants.add(new Variant("raw put + flushWal(true)", rawFlush.settings.statistics(), i -> {
@@ -217,6 +232,8 @@ public final class WriteProbe {
             Thread.sleep(Long.getLong("probe.pauseMillis", 0));
             long[] cpu = new long[variants.size()];
             long[] wall = new long[variants.size()];
+            ThreadSched[] sched = new ThreadSched[variants.size()];
+            java.util.Arrays.fill(sched, new ThreadSched(0, 0, 0, 0, 0, 0, 0));
             for (Variant v : variants) {
                 v.stats.reset();
             }
@@ -224,6 +241,7 @@ public final class WriteProbe {
                 for (int k = 0; k < variants.size(); k++) {
                     int vi = (k + r) % variants.size();
                     Variant v = variants.get(vi);
+                    ThreadSched s0 = ThreadSched.now();
                     long c0 = CoreBenchmark.cpu();
                     long t0 = System.nanoTime();
                     for (int i = 0; i < perRound; i++) {
@@ -231,6 +249,7 @@ public final class WriteProbe {
                     }
                     wall[vi] += System.nanoTime() - t0;
                     cpu[vi] += CoreBenchmark.cpu() - c0;
+                    sched[vi] = sched[vi].plus(ThreadSched.now().minus(s0));
                 }
             }
             long ops = (long) perRound * rounds;
@@ -239,6 +258,12 @@ public final class WriteProbe {
                 StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
                         "PROBE %-28s thread_cpu_us_per_op=%.1f wall_us_per_op=%.1f", v.name,
                         cpu[k] / 1e3 / ops, wall[k] / 1e3 / ops));
+                // the wall split: on a CPU, runnable but waiting for one, blocked (fsync, locks, parks)
+                ThreadSched ts = sched[k];
+                sb.append(String.format(Locale.ROOT, " kernel_share=%.2f runq_us_per_op=%.1f blocked_us_per_op=%.1f vcsw_per_op=%.2f"
+                                + " ivcsw_per_op=%.2f", ts.systemShare(), ts.runQueueNanos() / 1e3 / ops,
+                        (wall[k] - ts.onCpuNanos() - ts.runQueueNanos()) / 1e3 / ops, (double) ts.voluntary() / ops,
+                        (double) ts.involuntary() / ops));
                 for (TickerType t : TICKERS) {
                     long n = v.stats.getTickerCount(t);
                     if (n != 0) {
