@@ -1,6 +1,5 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoCredential;
@@ -18,7 +17,6 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -27,9 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class AuthenticationTest {
 
     static MongoClient connect(MongoWireServer server, MongoCredential credential) {
-        MongoClientSettings.Builder b = MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()))
-                .applyToClusterSettings(c -> c.serverSelectionTimeout(3, TimeUnit.SECONDS));
+        MongoClientSettings.Builder b = PatientDriver.settings(PatientDriver.uri(server, ""));
         if (credential != null) {
             b.credential(credential);
         }

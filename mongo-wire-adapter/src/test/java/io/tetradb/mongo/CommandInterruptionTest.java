@@ -43,6 +43,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CommandInterruptionTest {
     private static final int DOCS = 300;
+    /** How long the test waits for a held or killed command: only a hung one takes that long. */
+    private static final long PATIENCE_SECONDS = io.tetradb.testing.TestTime.patience(java.time.Duration.ZERO)
+            .toSeconds();
     @TempDir
     Path dir;
     private CosmosClient store;
@@ -97,7 +100,7 @@ class CommandInterruptionTest {
 
     private static void await(CountDownLatch latch) {
         try {
-            assertTrue(latch.await(60, TimeUnit.SECONDS), "the test never released the command");
+            assertTrue(latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "the test never released the command");
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
@@ -120,7 +123,7 @@ class CommandInterruptionTest {
     }
 
     private static MongoCommandException failure(CompletableFuture<?> running) {
-        ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(60, TimeUnit.SECONDS));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> running.get(PATIENCE_SECONDS, TimeUnit.SECONDS));
         return assertInstanceOf(MongoCommandException.class, e.getCause());
     }
 
@@ -150,7 +153,7 @@ class CommandInterruptionTest {
         release("bob-find");
         assertInterrupted(annFind);
         assertInterrupted(annAggregate);
-        assertEquals(DOCS, bobFind.get(60, TimeUnit.SECONDS).size(), "bob's find was not killed");
+        assertEquals(DOCS, bobFind.get(PATIENCE_SECONDS, TimeUnit.SECONDS).size(), "bob's find was not killed");
         assertEquals(DOCS, ann.countDocuments(), "ann is served again");
     }
 

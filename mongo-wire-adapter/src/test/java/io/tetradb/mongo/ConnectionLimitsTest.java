@@ -1,9 +1,6 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
@@ -56,7 +53,7 @@ class ConnectionLimitsTest {
 
     private static Socket socket() throws IOException {
         Socket s = new Socket("127.0.0.1", server.address().getPort());
-        s.setSoTimeout(20_000);
+        s.setSoTimeout((int) PatientDriver.WAIT_MILLIS); // a wait for the server's answer or close, not a speed check
         return s;
     }
 
@@ -94,9 +91,7 @@ class ConnectionLimitsTest {
             }
         }
         awaitOpenConnections(0);
-        try (MongoClient driver = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()))
-                .applyToClusterSettings(b -> b.serverSelectionTimeout(10, TimeUnit.SECONDS)).build())) {
+        try (MongoClient driver = PatientDriver.client(server)) {
             assertEquals(1.0, driver.getDatabase("admin").runCommand(new Document("ping", 1))
                     .get("ok", Number.class).doubleValue());
         }
@@ -126,7 +121,9 @@ class ConnectionLimitsTest {
     void aConnectionBusyPastTheTimeoutStaysOpenAndALaterHalfRequestIsStillClosed() throws Exception {
         int timedOutBefore = server.connectionGuard().timedOut();
         try (Socket busy = socket()) {
-            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500); // 2.5 read timeouts
+            // at least 2.5 read timeouts of whole requests, however slow the machine (a slower one sends fewer); the
+            // read timeout is the server's wall clock, so this is a lower bound on the time spent, never an upper one
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2_500);
             int pings = 0;
             while (System.nanoTime() < until) {
                 assertTrue(pingAnswered(busy), "ping " + pings + " of a connection that keeps sending whole requests");

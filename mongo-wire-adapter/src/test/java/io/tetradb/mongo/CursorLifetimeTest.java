@@ -1,9 +1,7 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.MongoCursorNotFoundException;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
 import io.tetradb.document.CosmosClient;
@@ -81,7 +79,7 @@ class CursorLifetimeTest {
     }
 
     private static MongoClient connect(MongoWireServer server) {
-        return MongoClients.create(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()));
+        return PatientDriver.client(server);
     }
 
     private static MongoCollection<Document> seeded(MongoClient client) {

@@ -95,11 +95,7 @@ class CursorMemoryLimitTest {
     }
 
     static MongoClient connect() {
-        return com.mongodb.client.MongoClients.create(com.mongodb.MongoClientSettings.builder()
-                .applyConnectionString(new com.mongodb.ConnectionString("mongodb://127.0.0.1:"
-                        + server.address().getPort()))
-                .applyToClusterSettings(b -> b.serverSelectionTimeout(10, java.util.concurrent.TimeUnit.SECONDS))
-                .build());
+        return PatientDriver.client(server);
     }
 
     @Test

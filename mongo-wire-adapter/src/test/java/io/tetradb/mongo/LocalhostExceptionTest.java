@@ -1,6 +1,5 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoCredential;
@@ -20,7 +19,6 @@ import java.net.SocketException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,9 +34,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class LocalhostExceptionTest {
 
     private static MongoClient client(String host, int port, MongoCredential credential) {
-        MongoClientSettings.Builder b = MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://" + host + ":" + port + "/?directConnection=true"))
-                .applyToClusterSettings(c -> c.serverSelectionTimeout(5, TimeUnit.SECONDS));
+        MongoClientSettings.Builder b = PatientDriver.settings("mongodb://" + host + ":" + port
+                + "/?directConnection=true");
         if (credential != null) {
             b.credential(credential);
         }

@@ -3,19 +3,14 @@ package io.tetradb.mongo;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoExecutionTimeoutException;
 import com.mongodb.client.ClientSession;
-import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Updates;
 import org.bson.Document;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,28 +32,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * opening command left of its limit (the time between getMores does not count) and refuses a maxTimeMS of its own
  * unless the cursor is a change stream's, where it is the time to wait for events.
  */
-class MaxTimeMSTest {
+class MaxTimeMSTest extends ClockedMongoTest {
     private static final int DOCS = 300;
-    @TempDir
-    Path dir;
-    private ClockedMongoServer mongo;
-    private MongoClient client;
-    private MongoDatabase db;
-    private MongoCollection<Document> c;
 
     @BeforeEach
     void start() {
         // each check of a "slow" command moves the clock 100 ms
-        mongo = new ClockedMongoServer(dir, 100, comment -> { },
+        start(100, comment -> { },
                 IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("v", i % 7)).toList());
-        client = mongo.client;
-        db = mongo.db;
-        c = mongo.c;
-    }
-
-    @AfterEach
-    void stop() {
-        mongo.close();
     }
 
     /** Code 50: the driver throws its MongoExecutionTimeoutException for it, whatever the command. */

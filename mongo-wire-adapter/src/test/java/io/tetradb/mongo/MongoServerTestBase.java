@@ -1,7 +1,5 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
@@ -38,10 +36,8 @@ abstract class MongoServerTestBase {
     }
 
     static MongoClient connect() {
-        return MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()))
-                .applyToClusterSettings(b -> b.serverSelectionTimeout(10, TimeUnit.SECONDS))
-                .applyToSocketSettings(b -> b.readTimeout(60, TimeUnit.SECONDS))
+        return MongoClients.create(PatientDriver.settings(PatientDriver.uri(server, ""))
+                .applyToSocketSettings(b -> b.readTimeout(PatientDriver.WAIT_MILLIS, TimeUnit.MILLISECONDS))
                 .build());
     }
 

@@ -76,6 +76,6 @@ class PersistenceTest {
     }
 
     static MongoClient connect(MongoWireServer server) {
-        return com.mongodb.client.MongoClients.create("mongodb://127.0.0.1:" + server.address().getPort());
+        return PatientDriver.client(server);
     }
 }

@@ -1,6 +1,5 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
@@ -53,11 +52,10 @@ class RequestRateLimitTest {
 
     @Test
     void aConnectionOverTheRateIsRefusedWith462AndServedAgainOnceTheSecondHasPassed() {
-        MongoClientSettings settings = MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()
-                        + "/?retryReads=false&retryWrites=false"))
+        MongoClientSettings settings = PatientDriver.settings(PatientDriver.uri(server,
+                        "/?retryReads=false&retryWrites=false"))
                 .applyToConnectionPoolSettings(p -> p.maxSize(1))
-                .applyToSocketSettings(s -> s.readTimeout(20, TimeUnit.SECONDS))
+                .applyToSocketSettings(s -> s.readTimeout(PatientDriver.WAIT_MILLIS, TimeUnit.MILLISECONDS))
                 .build();
         try (MongoClient client = MongoClients.create(settings)) {
             MongoDatabase db = client.getDatabase("rate");

@@ -2,17 +2,13 @@ package io.tetradb.mongo;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoExecutionTimeoutException;
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.CountOptions;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,15 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * polls included) moves the server's clock 1 ms, or holds the command at its 10th check — which the old code never
  * reaches — until the test has killed it.
  */
-class StopInsideOneCoreCallTest {
+class StopInsideOneCoreCallTest extends ClockedMongoTest {
     private static final int DOCS = 3_000;
     private static final Document NO_MATCH = new Document("s", new Document("$regex", "zz$"));
-    @TempDir
-    Path dir;
-    private ClockedMongoServer mongo;
-    private MongoClient client;
-    private MongoDatabase db;
-    private MongoCollection<Document> c;
+    /** How long the test waits for a held or killed command: only a hung one takes that long. */
+    private static final long PATIENCE_SECONDS = io.tetradb.testing.TestTime.patience(java.time.Duration.ZERO)
+            .toSeconds();
     private final AtomicInteger heldChecks = new AtomicInteger();
     private final CountDownLatch reached = new CountDownLatch(1);
     private final CountDownLatch released = new CountDownLatch(1);
@@ -53,26 +46,22 @@ class StopInsideOneCoreCallTest {
     @BeforeEach
     void start() {
         // each check of a "slow" command moves the clock 1 ms
-        mongo = new ClockedMongoServer(dir, 1, comment -> {
+        start(1, comment -> {
             if (comment.equals("held") && heldChecks.incrementAndGet() == 10) {
                 reached.countDown(); // inside a core page: the old code checks 6 times in all
                 await(released);
             }
         }, IntStream.range(0, DOCS).mapToObj(i -> new Document("_id", i).append("s", "a" + i)).toList());
-        client = mongo.client;
-        db = mongo.db;
-        c = mongo.c;
     }
 
     @AfterEach
-    void stop() {
-        released.countDown();
-        mongo.close();
+    void release() {
+        released.countDown(); // before the base class closes the server: a held command must end first
     }
 
     private static void await(CountDownLatch latch) {
         try {
-            assertTrue(latch.await(60, TimeUnit.SECONDS), "never released");
+            assertTrue(latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "never released");
         } catch (InterruptedException e) {
             throw new IllegalStateException(e);
         }
@@ -109,7 +98,7 @@ class StopInsideOneCoreCallTest {
             await(reached);
             return true;
         });
-        CompletableFuture.anyOf(find, held).get(60, TimeUnit.SECONDS);
+        CompletableFuture.anyOf(find, held).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
         assertTrue(held.isDone(), "the command reached a check inside the core's page: " + (find.isDone()
                 ? "it answered " + find.getNow(null) + " after " + heldChecks.get() + " checks" : "no"));
 
@@ -119,7 +108,7 @@ class StopInsideOneCoreCallTest {
         assertEquals(1, ops.size(), ops.toString());
         admin.runCommand(new Document("killOp", 1).append("op", ops.get(0).getInteger("opid")));
         released.countDown();
-        ExecutionException e = assertThrows(ExecutionException.class, () -> find.get(60, TimeUnit.SECONDS));
+        ExecutionException e = assertThrows(ExecutionException.class, () -> find.get(PATIENCE_SECONDS, TimeUnit.SECONDS));
         MongoCommandException m = assertInstanceOf(MongoCommandException.class, e.getCause());
         assertEquals(11601, m.getErrorCode(), m.getMessage());
         assertEquals("operation was interrupted", m.getErrorMessage());

@@ -47,7 +47,7 @@ class TransactionTest extends MongoServerTestBase {
     @Test
     void aClientNamingTheReplicaSetDiscoversItsMemberAndRunsTransactions() {
         try (com.mongodb.client.MongoClient rs = com.mongodb.client.MongoClients.create(
-                "mongodb://127.0.0.1:" + server.address().getPort() + "/?replicaSet=tetradb&serverSelectionTimeoutMS=10000")) {
+                PatientDriver.settings(PatientDriver.uri(server, "/?replicaSet=tetradb")).build())) {
             MongoCollection<Document> c = rs.getDatabase("txn").getCollection("viaSetName");
             c.drop();
             try (ClientSession s = rs.startSession()) {

@@ -1,10 +1,7 @@
 package io.tetradb.mongo;
 
-import com.mongodb.ConnectionString;
-import com.mongodb.MongoClientSettings;
 import com.mongodb.MongoCommandException;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -53,9 +50,7 @@ class TtlIndexTest {
     private void open() throws Exception {
         store = new CosmosClientBuilder().dataDirectory(dir).clock(clock).buildClient();
         server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        client = MongoClients.create(MongoClientSettings.builder()
-                .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.address().getPort()))
-                .applyToClusterSettings(b -> b.serverSelectionTimeout(10, TimeUnit.SECONDS)).build());
+        client = PatientDriver.client(server);
         db = client.getDatabase("ttl");
     }
 
