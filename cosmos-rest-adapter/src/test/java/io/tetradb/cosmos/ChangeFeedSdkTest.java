@@ -175,7 +175,8 @@ class ChangeFeedSdkTest extends ServerFixture {
                     expected.add("before" + i);
                     expected.add("after" + i);
                 }
-                long deadline = System.currentTimeMillis() + 60_000;
+                long deadline = System.currentTimeMillis()
+                        + io.tetradb.testing.TestTime.patience(Duration.ofSeconds(60)).toMillis();
                 while (!delivered.keySet().containsAll(expected) && System.currentTimeMillis() < deadline) {
                     Thread.sleep(50);
                 }

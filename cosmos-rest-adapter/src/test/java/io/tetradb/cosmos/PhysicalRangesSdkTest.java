@@ -397,14 +397,8 @@ class PhysicalRangesSdkTest extends ServerFixture {
                 .buildChangeFeedProcessor();
     }
 
-    static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 90_000;
-        while (!done.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
+    static void await(String what, java.util.function.BooleanSupplier done) {
+        io.tetradb.testing.TestTime.waitUntil(what, Duration.ofSeconds(90), done);
     }
 
     /** The lease documents of one feed range each (the processor's other document holds no lease token). */

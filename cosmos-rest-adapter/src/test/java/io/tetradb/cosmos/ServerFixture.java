@@ -50,8 +50,12 @@ abstract class ServerFixture {
     }
 
     void startOn(Path data) {
+        // scripts' time bounds on a clock that counts their work (1 ms a reading), not the machine's load: a short
+        // script stays far from Cosmos's 5 s however slow the machine, a runaway one still ends with 408
         core = new io.tetradb.document.CosmosClientBuilder().dataDirectory(data).durability(Durability.ASYNC)
-                .clock(clock()).buildClient();
+                .clock(clock()).scriptLimits(io.tetradb.core.script.ScriptLimits.DEFAULTS
+                        .withClock(new io.tetradb.testing.TickingScriptClock(java.time.Duration.ofMillis(1))))
+                .buildClient();
         server = CosmosHttpServer.start(InetAddress.getLoopbackAddress(), 0, core, options());
         sdk = client(KEY);
     }

@@ -118,7 +118,8 @@ class ChangeFeedCheckpointTest {
             p.checkpointInterval(Duration.ofHours(1));
             p.start();
             try {
-                assertTrue(secondPage.await(30, java.util.concurrent.TimeUnit.SECONDS), "second page not handed");
+                assertTrue(secondPage.await(io.tetradb.testing.TestTime.patience(Duration.ZERO).toSeconds(),
+                        java.util.concurrent.TimeUnit.SECONDS), "second page not handed");
                 // the first page (10 changes) is handled, the second is in the handler: 20 still to handle
                 java.util.Map<String, Integer> lag = p.getEstimatedLag();
                 assertEquals(1, lag.size());

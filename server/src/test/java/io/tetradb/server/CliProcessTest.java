@@ -89,7 +89,7 @@ class CliProcessTest {
     /** Runs a Groovy script on the Gremlin Server at {@code url} with TinkerPop's Java driver. */
     private static List<Object> gremlinScript(String url, String script) throws Exception {
         URI uri = URI.create(url);
-        Cluster cluster = Cluster.build(uri.getHost()).port(uri.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(uri.getHost(), uri.getPort()).create();
         try {
             return cluster.connect().submit(script).all().get().stream().map(Result::getObject).toList();
         } finally {

@@ -78,7 +78,7 @@ final class ClusterServers implements AutoCloseable {
     /** gremlin-driver's cluster for server {@code i}. */
     Cluster gremlin(int i) {
         InetSocketAddress a = server(i).endpoint("gremlin").address();
-        Cluster c = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster c = TestGremlin.cluster(a).create();
         keep(c::close);
         return c;
     }

@@ -191,7 +191,7 @@ class SharedEngineFacesTest {
     @Test
     void gremlinServesTraversalsFromAdjacencyEntries() throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(a).create();
         try {
             Client g = cluster.connect();
             g.submit("g.addV('person').property('pk','x').property(T.id,'ann').as('a')"

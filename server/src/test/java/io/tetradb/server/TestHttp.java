@@ -11,9 +11,14 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** Small java.net.http helpers for the server tests; every call is bounded by a timeout. */
+import io.tetradb.testing.TestTime;
+
+/**
+ * Small java.net.http helpers for the server tests; every call is bounded by a timeout that only a hung server reaches
+ * ({@link TestTime#patience}): a loaded machine may take many seconds to answer, and no test here times an answer.
+ */
 public final class TestHttp {
-    public static final Duration TIMEOUT = Duration.ofSeconds(20);
+    public static final Duration TIMEOUT = TestTime.patience(Duration.ofSeconds(20));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
 

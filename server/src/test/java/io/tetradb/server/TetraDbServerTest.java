@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The server in-process: a container with two physical partitions and a skewed key, read over admin HTTP. */
-@Timeout(120)
+@Timeout(600) // a hung test's bound, above the waits on TestTime's patience (2 min)
 class TetraDbServerTest {
     static final int HOT_ITEMS = 40;
     static final int COLD_KEYS = 20;

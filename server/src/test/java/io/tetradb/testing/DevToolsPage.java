@@ -23,7 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DevToolsPage implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final long COMMAND_TIMEOUT_SECONDS = 60;
+    /** How long a DevTools command or event is waited for: only a hung browser takes that long. */
+    private static final long COMMAND_TIMEOUT_SECONDS = TestTime.patience(java.time.Duration.ofSeconds(60)).toSeconds();
 
     private final AtomicInteger ids = new AtomicInteger();
     private final Map<Integer, CompletableFuture<JsonNode>> pending = new ConcurrentHashMap<>();
@@ -37,7 +38,7 @@ public final class DevToolsPage implements AutoCloseable {
     static DevToolsPage connect(URI webSocketUrl) throws Exception {
         DevToolsPage page = new DevToolsPage();
         page.socket = HttpClient.newHttpClient().newWebSocketBuilder()
-                .buildAsync(webSocketUrl, page.new Listener()).get(30, TimeUnit.SECONDS);
+                .buildAsync(webSocketUrl, page.new Listener()).get(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         page.send("Page.enable", JSON.createObjectNode());
         page.send("Runtime.enable", JSON.createObjectNode());
         return page;

@@ -85,7 +85,7 @@ public final class HeadlessChromium implements AutoCloseable {
     /** The browser's first tab, over its DevTools WebSocket. */
     public DevToolsPage page() throws Exception {
         HttpResponse<String> list = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + port + "/json/list")).timeout(Duration.ofSeconds(30)).build(),
+                        URI.create("http://127.0.0.1:" + port + "/json/list")).timeout(TestTime.patience(Duration.ofSeconds(30))).build(),
                 HttpResponse.BodyHandlers.ofString());
         for (JsonNode target : new ObjectMapper().readTree(list.body())) {
             if (target.path("type").asText().equals("page")) {

@@ -63,6 +63,30 @@ class FeedPrunerIncrementalTest {
         return client.getDatabase("db").getContainer("c");
     }
 
+    /**
+     * The same container in two stores: the first pruned by incremental passes (client 0), the second not tracking
+     * items (client 1), so its passes take the item-read path, as every pass did before: the records both keep must be
+     * the same.
+     */
+    List<CosmosContainer> incrementalAndFull(String name, Duration retention) {
+        CosmosContainer incremental = open(name, retention);
+        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
+        try {
+            return List.of(incremental, open("full-" + name, retention));
+        } finally {
+            System.clearProperty("tetradb.feed.prunerTrackedItems");
+        }
+    }
+
+    /** Creates items {@code i<from>} to {@code i<to - 1>} (version 0) in each of {@code containers}, over 7 keys. */
+    static void createItems(List<CosmosContainer> containers, int from, int to) {
+        for (CosmosContainer x : containers) {
+            for (int i = from; i < to; i++) {
+                x.createItem(item("i" + i, "p" + (i % 7), 0));
+            }
+        }
+    }
+
     static ObjectNode item(String id, String pk, int v) {
         return M.createObjectNode().put("id", id).put("pk", pk).put("v", v);
     }
@@ -175,22 +199,13 @@ class FeedPrunerIncrementalTest {
 
     @Test
     void createsWithNothingToPruneKeepNoNotesAndALaterReplaceStillRemovesWhatAFullPassRemoves() {
-        CosmosContainer c = open("a");
-        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
-        CosmosContainer full = open("full");
-        System.clearProperty("tetradb.feed.prunerTrackedItems");
-        for (CosmosContainer x : List.of(c, full)) {
-            for (int i = 0; i < 100; i++) {
-                x.createItem(item("i" + i, "p" + (i % 7), 0));
-            }
-        }
+        List<CosmosContainer> both = incrementalAndFull("a", null);
+        createItems(both, 0, 100);
         FeedPruner pruner = pruner(0);
         assertEquals(0, pruner.pruneOnce(), "creates only: nothing to remove");
         assertEquals(100, pruner.recordsTold(), "the first pass after opening took the notes it had");
-        for (CosmosContainer x : List.of(c, full)) {
-            for (int i = 100; i < 400; i++) {
-                x.createItem(item("i" + i, "p" + (i % 7), 0));
-            }
+        createItems(both, 100, 400);
+        for (CosmosContainer x : both) {
             for (int b = 0; b < 10; b++) { // folded runs of creates
                 CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey("p" + b));
                 for (int i = 0; i < 20; i++) {
@@ -204,7 +219,7 @@ class FeedPrunerIncrementalTest {
         assertEquals(0, pruner.recordsRead());
         assertEquals(100, pruner.recordsTold(), "no item registered");
 
-        for (CosmosContainer x : List.of(c, full)) {
+        for (CosmosContainer x : both) {
             for (int i = 150; i < 170; i++) { // replaces of items created without notes
                 x.upsertItem(item("i" + i, "p" + (i % 7), 1));
             }
@@ -229,14 +244,9 @@ class FeedPrunerIncrementalTest {
     @Test
     void whenTheNotesOverflowAPassReadsTheRecordsItMissedAndRemovesWhatAFullPassRemoves() {
         System.setProperty("tetradb.feed.prunerNotes", "64");
-        CosmosContainer c = open("a");
-        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
-        CosmosContainer full = open("full");
-        System.clearProperty("tetradb.feed.prunerTrackedItems");
-        for (CosmosContainer x : List.of(c, full)) {
-            for (int i = 0; i < 300; i++) {
-                x.createItem(item("i" + i, "p" + (i % 7), 0));
-            }
+        List<CosmosContainer> both = incrementalAndFull("a", null);
+        createItems(both, 0, 300);
+        for (CosmosContainer x : both) {
             for (int i = 0; i < 30; i++) {
                 x.upsertItem(item("i" + i, "p" + (i % 7), 1));
             }
@@ -247,7 +257,7 @@ class FeedPrunerIncrementalTest {
         assertEquals(330, pruner.recordsRead() + pruner.recordsTold(),
                 "each record read or told, once: the read stops where the notes begin again");
         long read = pruner.recordsRead();
-        for (CosmosContainer x : List.of(c, full)) {
+        for (CosmosContainer x : both) {
             for (int i = 0; i < 20; i++) {
                 x.upsertItem(item("i" + (100 + i), "p" + ((100 + i) % 7), 2));
             }
@@ -342,10 +352,7 @@ class FeedPrunerIncrementalTest {
     void compareWithAFullPass(long seed, Duration retention) {
         clients.forEach(CosmosClient::close);
         clients.clear();
-        CosmosContainer incremental = open("inc" + seed, retention);
-        System.setProperty("tetradb.feed.prunerTrackedItems", "0");
-        CosmosContainer full = open("full" + seed, retention);
-        System.clearProperty("tetradb.feed.prunerTrackedItems");
+        List<CosmosContainer> both = incrementalAndFull("inc" + seed, retention);
         Random random = new Random(seed);
         long removed = 0;
         for (int step = 0; step < 1500; step++) {
@@ -353,7 +360,7 @@ class FeedPrunerIncrementalTest {
             String id = "i" + random.nextInt(60);
             String pk = "p" + random.nextInt(3);
             int v = random.nextInt(1000);
-            for (CosmosContainer c : List.of(incremental, full)) {
+            for (CosmosContainer c : both) {
                 apply(c, op, id, pk, v);
             }
             if (random.nextInt(40) == 0) {

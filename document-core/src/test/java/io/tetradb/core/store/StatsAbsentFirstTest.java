@@ -2,18 +2,15 @@ package io.tetradb.core.store;
 
 import io.tetradb.core.bulk.BulkLoad;
 import io.tetradb.core.feed.StoredPartitionStats;
-import io.tetradb.core.storage.KeyCursor;
-import io.tetradb.core.storage.KeyValue;
+import io.tetradb.core.storage.CountingEngine;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.StorageEngine;
-import io.tetradb.core.storage.WriteSet;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,9 +50,9 @@ class StatsAbsentFirstTest extends PartitionStatsFixture {
             c.execute(pk("p"), create("p", "b")); // carried by the partition index key only
             CountingEngine counting = new CountingEngine(s.engine());
             assertNull(StoredPartitionStats.read(counting, statsKey(c, "never")));
-            assertEquals(0, counting.cursors, "a partition without a record is not looked for in the feed");
+            assertEquals(0, counting.cursors.get(), "a partition without a record is not looked for in the feed");
             byte[] written = StoredPartitionStats.read(counting, statsKey(c, "p"));
-            assertEquals(1, counting.cursors, "a written partition still takes the newest index key");
+            assertEquals(1, counting.cursors.get(), "a written partition still takes the newest index key");
             assertNotNull(written);
             assertEquals(2, lsn(written), "the carried statistics, newer than the record's");
             assertEquals(2, LogicalPartitionStats.decode(written).items());
@@ -114,45 +111,5 @@ class StatsAbsentFirstTest extends PartitionStatsFixture {
     /** Items left after {@code rounds} rounds: per round 6 point creates, 6 batches of 3, 6 bulk writes of 2. */
     private static int itemsAfter(int rounds) {
         return rounds * (6 + 6 * 3 + 6 * 2);
-    }
-
-    /** The store's engine, counting the cursors opened through it. */
-    private static final class CountingEngine implements StorageEngine {
-        private final StorageEngine engine;
-        int cursors;
-
-        CountingEngine(StorageEngine engine) {
-            this.engine = engine;
-        }
-
-        @Override
-        public byte[] get(Space space, byte[] key) {
-            return engine.get(space, key);
-        }
-
-        @Override
-        public List<byte[]> multiGet(Space space, List<byte[]> keys) {
-            return engine.multiGet(space, keys);
-        }
-
-        @Override
-        public void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
-            engine.scan(space, from, to, visitor);
-        }
-
-        @Override
-        public KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse) {
-            cursors++;
-            return engine.cursor(space, from, to, reverse);
-        }
-
-        @Override
-        public void apply(WriteSet writes) {
-            engine.apply(writes);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

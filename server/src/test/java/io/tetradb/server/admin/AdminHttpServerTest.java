@@ -16,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The admin endpoint against stand-in statistics: failures and the JSON mapping. */
-@Timeout(60)
+@Timeout(600) // a hung test's bound, above the waits on TestTime's patience (2 min)
 class AdminHttpServerTest {
 
     @Test

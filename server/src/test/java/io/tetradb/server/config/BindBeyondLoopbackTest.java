@@ -10,6 +10,7 @@ import com.mongodb.client.MongoClients;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.StartupException;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.Result;
@@ -134,7 +135,7 @@ public class BindBeyondLoopbackTest {
 
             // Gremlin: SASL PLAIN, here in the Cosmos DB Gremlin API's form
             InetSocketAddress g = server.endpoint("gremlin").address();
-            Cluster cluster = Cluster.build(g.getAddress().getHostAddress()).port(g.getPort())
+            Cluster cluster = TestGremlin.cluster(g)
                     .credentials("/dbs/graphdb/colls/graph", COSMOS_KEY).create();
             try {
                 assertEquals(List.of(0L), cluster.connect().submit("g.V().count()").all().get().stream()

@@ -9,12 +9,15 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.connection.ServerDescription;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.tetradb.cosmos.TlsCertificate;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.table.http.AccountKeys;
+import io.tetradb.testing.TestTime;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.Result;
 import org.bson.Document;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 import reactor.netty.http.Http11SslContextSpec;
 
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -94,7 +98,7 @@ class TlsOnEveryFaceTest {
                     "ws:// on the same port");
             // the shipped conf/remote-secure.yaml as Cluster.build(File) reads it (port and trust store file moved
             // to this test's; its credentials go unused on a server without gremlin auth)
-            Cluster secure = Cluster.build(Path.of("..", "conf", "remote-secure.yaml").toFile())
+            Cluster secure = TestGremlin.patient(Cluster.build(Path.of("..", "conf", "remote-secure.yaml").toFile()))
                     .port(server.endpoint("gremlin").address().getPort()).trustStore(trustStore.toString()).create();
             try {
                 assertEquals(List.of("1"), secure.connect().submit("g.V().count()").all().get().stream()
@@ -128,6 +132,9 @@ class TlsOnEveryFaceTest {
                     .applyConnectionString(new ConnectionString(server.endpoint("mongo").url() + "/?tls=true"))
                     .applyToClusterSettings(b -> b.serverSelectionTimeout(3, TimeUnit.SECONDS))
                     .applyToSslSettings(b -> b.context(trustsOther)).build())) {
+                // the driver's monitor learns that the handshake fails (a slow answer would leave it connecting);
+                // then no wait is long enough, so the short selection timeout asserts a refusal, not speed
+                TestTime.waitUntil("the monitor's TLS handshake refused", () -> handshakeRefused(stranger));
                 assertThrows(com.mongodb.MongoTimeoutException.class,
                         () -> stranger.getDatabase("shop").getCollection("orders").countDocuments());
             }
@@ -135,6 +142,18 @@ class TlsOnEveryFaceTest {
         IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
                 () -> ServerTls.of(data, cert, cert));
         assertFalse(bad.getMessage().contains("BEGIN"), "names the files, not their content");
+    }
+
+    /** Whether the driver's monitor of {@code client}'s server last failed on a TLS handshake. */
+    private static boolean handshakeRefused(MongoClient client) {
+        for (ServerDescription server : client.getClusterDescription().getServerDescriptions()) {
+            for (Throwable t = server.getException(); t != null; t = t.getCause()) {
+                if (t instanceof SSLHandshakeException) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static MongoClient mongoOverTls(TetraDbServer server, X509Certificate cert) throws Exception {
@@ -192,7 +211,7 @@ class TlsOnEveryFaceTest {
     private static List<Object> gremlin(TetraDbServer server, Path trustStore, boolean tls, String script)
             throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster.Builder b = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort());
+        Cluster.Builder b = TestGremlin.cluster(a);
         if (tls) {
             b.enableSsl(true).trustStore(trustStore.toString()).trustStorePassword(TlsClientFixture.TRUST_STORE_PASSWORD)
                     .trustStoreType("PKCS12");

@@ -4,6 +4,7 @@ import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslProvider;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.TetraDbServer;
+import io.tetradb.testing.TestTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
@@ -43,6 +44,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * resumes too, and a session whose ticket bytes were garbled gets a full handshake on which the request is served.
  */
 class TlsSessionResumptionTest {
+    /** How long an answer or openssl is waited for: only a hung one takes that long ({@link TestTime#patience}). */
+    private static final int WAIT_MILLIS = (int) TestTime.patience(java.time.Duration.ofSeconds(20)).toMillis();
     private static final String[] FACES = {"cosmos", "table", "gremlin", "mongo"};
 
     /** Each test below runs on both providers: the JDK's and BoringSSL (where netty-tcnative loads). */
@@ -148,7 +151,7 @@ class TlsSessionResumptionTest {
         // host and port name the client's session cache entry, as every client's connection does
         try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket("127.0.0.1", a.getPort())) {
             socket.setEnabledProtocols(new String[] {protocol});
-            socket.setSoTimeout(15_000);
+            socket.setSoTimeout(WAIT_MILLIS);
             OutputStream out = socket.getOutputStream();
             out.write(request(face));
             out.flush();
@@ -210,7 +213,7 @@ class TlsSessionResumptionTest {
 
     /**
      * {@code openssl s_client} sends the face's request and keeps reading ({@code -ign_eof}) until the server closes
-     * or 20 s pass; its output. The HTTP faces close after the answer ({@code Connection: close}); the Mongo face
+     * or {@link #WAIT_MILLIS} pass; its output. The HTTP faces close after the answer ({@code Connection: close}); the Mongo face
      * after the request that follows the hello: a first word read as a 1.2 GB length, refused from its declaration.
      */
     private static String sClient(TetraDbServer server, String face, String protocol, String sessionOption,
@@ -227,7 +230,7 @@ class TlsSessionResumptionTest {
         }
         byte[] out;
         try (InputStream stdout = p.getInputStream()) {
-            if (!p.waitFor(20, TimeUnit.SECONDS)) {
+            if (!p.waitFor(WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
                 p.destroyForcibly();
             }
             out = stdout.readAllBytes();
@@ -274,7 +277,7 @@ class TlsSessionResumptionTest {
     private static String run(String... command) throws Exception {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
-        assertTrue(p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", command) + ": " + out);
+        assertTrue(p.waitFor(WAIT_MILLIS, TimeUnit.MILLISECONDS) && p.exitValue() == 0, String.join(" ", command) + ": " + out);
         return out;
     }
 }

@@ -10,6 +10,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -49,7 +50,7 @@ class GremlinViewOfOtherFacesTest {
         server = new TetraDbServer(ServerConfig.ephemeral(dir).withCosmosPort(0).withGremlinPort(0).withMongoPort(0))
                 .start();
         InetSocketAddress a = server.endpoint("gremlin").address();
-        cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        cluster = TestGremlin.cluster(a).create();
         gremlin = cluster.connect();
         // the graph's container (graphdb/graph, partition key /pk) exists once the graph wrote to it
         gremlin.submit("g.addV('city').property('pk','USA').property(T.id,'Seattle')").all().get();

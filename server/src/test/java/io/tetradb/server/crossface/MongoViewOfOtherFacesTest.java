@@ -11,6 +11,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.bson.BsonArray;
@@ -156,7 +157,7 @@ class MongoViewOfOtherFacesTest {
 
     private static List<Object> gremlin(TetraDbServer server, String script) throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(a).create();
         try {
             return cluster.connect().submit(script).all().get().stream().map(r -> r.getObject()).toList();
         } finally {

@@ -14,6 +14,7 @@ import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.GraphSpec;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -183,7 +184,7 @@ class TablesViewOfOtherFacesTest {
 
     private static void gremlin(TetraDbServer server, String script) throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(a).create();
         try {
             cluster.connect().submit(script).all().get();
         } finally {

@@ -13,6 +13,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.crossface.RandomTypedValues.Writer;
 import io.tetradb.server.gremlin.GraphSpec;
@@ -87,7 +88,7 @@ class TypedValuesAcrossFacesPropertyTest {
                         new GraphSpec("mw", DB, "mw", "pk"), new GraphSpec("tw", DB, "tw", "PartitionKey"),
                         new GraphSpec("gw", DB, "gw", "pk")))).start();
         InetSocketAddress a = server.endpoint("gremlin").address();
-        cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        cluster = TestGremlin.cluster(a).create();
         gremlin = cluster.connect();
         mongo = MongoClients.create(server.endpoint("mongo").url());
         cosmos = new CosmosClientBuilder().endpoint("http://" + Endpoint.hostPort(server.endpoint("cosmos").address()))

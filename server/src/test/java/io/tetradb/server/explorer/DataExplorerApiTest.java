@@ -9,6 +9,7 @@ import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestHttp;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.admin.AdminAccess;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +29,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.Map;
 import java.time.ZoneOffset;
@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DataExplorerApiTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build();
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(TestHttp.TIMEOUT).build();
     private static final String ITEM = "/_explorer/api/databases/shop/containers/orders/item";
 
     @TempDir
@@ -75,7 +75,7 @@ class DataExplorerApiTest {
 
     private static HttpResponse<String> call(String method, String path, String contentType, String body,
                                              String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(20))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(TestHttp.TIMEOUT)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         if (contentType != null) {
@@ -294,7 +294,7 @@ class DataExplorerApiTest {
 
     private static HttpResponse<String> send(String url, String method, String path, String[] auth, String body,
                                              String... headers) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(20))
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(TestHttp.TIMEOUT)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {

@@ -8,6 +8,7 @@ import io.tetradb.document.ConsistencyLevel;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.StoreOptions;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.GraphSpec;
 import org.apache.tinkerpop.gremlin.driver.Client;
@@ -93,7 +94,7 @@ class AccountConsistencyFacesTest {
     /** The total charge gremlin-driver reports for {@code script}, over the same two vertices and edge. */
     private static double gremlinReadCharge(TetraDbServer server, String script) throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(a).create();
         try {
             Client client = cluster.connect();
             if (client.submit("g_people.V('marko').count()").all().get().get(0).getLong() == 0) {

@@ -14,6 +14,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.bson.Document;
@@ -114,7 +115,7 @@ class AllFacesTest {
 
     private static List<Object> gremlin(TetraDbServer server, String script) throws Exception {
         InetSocketAddress a = server.endpoint("gremlin").address();
-        Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        Cluster cluster = TestGremlin.cluster(a).create();
         try {
             return cluster.connect().submit(script).all().get().stream().map(r -> r.getObject()).toList();
         } finally {

@@ -19,6 +19,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import io.tetradb.server.Endpoint;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -56,7 +57,7 @@ class CrossFaceTest {
             restAndMongo(cosmos, mongo);
             restAndTables(cosmos, tables(server));
             InetSocketAddress a = server.endpoint("gremlin").address();
-            Cluster cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+            Cluster cluster = TestGremlin.cluster(a).create();
             try {
                 restAndGremlin(cosmos, cluster.connect());
             } finally {

@@ -1,5 +1,6 @@
 package io.tetradb.server.fuzz;
 
+import io.tetradb.server.TestGremlin;
 import io.tetradb.testing.fuzz.HttpFuzzer;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.junit.jupiter.api.Test;
@@ -45,7 +46,7 @@ class GremlinUnreadStderrTest {
             } finally {
                 PingedConnectionFuzzer.close(socket);
             }
-            Cluster cluster = Cluster.build("127.0.0.1").port(server.port("gremlin")).create();
+            Cluster cluster = TestGremlin.cluster("127.0.0.1", server.port("gremlin")).create();
             try {
                 assertEquals(2, cluster.connect().submit("1 + 1").one().getInt());
             } finally {

@@ -14,6 +14,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import io.tetradb.cosmos.CosmosRestOptions;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.table.http.AccountKeys;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
@@ -157,7 +158,7 @@ class ProcessFuzzTest {
 
     @Test
     void gremlin() throws Exception {
-        Cluster cluster = Cluster.build("127.0.0.1").port(server.port("gremlin")).create();
+        Cluster cluster = TestGremlin.cluster("127.0.0.1", server.port("gremlin")).create();
         try {
             org.apache.tinkerpop.gremlin.driver.Client client = cluster.connect();
             Function<String, List<Object>> submit = script -> {

@@ -25,6 +25,8 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
+import io.tetradb.server.TestHttp;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.config.BindBeyondLoopbackTest;
 import io.tetradb.testing.fuzz.EphemeralPortBudget;
@@ -265,7 +267,7 @@ class SecuredProcessFuzzTest {
 
     @Test
     void gremlin() throws Exception {
-        Cluster cluster = Cluster.build(host).port(server.port("gremlin")).credentials(USER, PASSWORD).create();
+        Cluster cluster = TestGremlin.cluster(host, server.port("gremlin")).credentials(USER, PASSWORD).create();
         try {
             org.apache.tinkerpop.gremlin.driver.Client client = cluster.connect();
             Function<String, List<Object>> submit = script -> {
@@ -298,7 +300,7 @@ class SecuredProcessFuzzTest {
             });
             assertEquals(before, submit.apply(canaryQuery), "the canary vertices are unchanged");
             alive.run();
-            Cluster wrong = Cluster.build(host).port(server.port("gremlin")).credentials(USER, "wrong").create();
+            Cluster wrong = TestGremlin.cluster(host, server.port("gremlin")).credentials(USER, "wrong").create();
             try {
                 assertThrows(Exception.class, () -> wrong.connect().submit("g.V().count()").all().get(),
                         "a wrong password is still refused");
@@ -314,10 +316,10 @@ class SecuredProcessFuzzTest {
     @Test
     void admin() throws Exception {
         String admin = "http://" + host + ":" + server.port("admin");
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(20)).build();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(TestHttp.TIMEOUT).build();
         Function<String, Integer> health = authorization -> {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(admin + "/health"))
-                    .timeout(Duration.ofSeconds(20));
+                    .timeout(TestHttp.TIMEOUT);
             if (authorization != null) {
                 b.header("Authorization", authorization);
             }

@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.gremlin.security.AbandonedEvaluations;
+import io.tetradb.testing.TestTime;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.Result;
@@ -22,11 +23,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Clients that send endless requests and disconnect must not starve a real client: with the server's evaluation
@@ -35,6 +34,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * is answered at once instead of after the abandoned work.
  */
 class GremlinAbandonedRequestsTest {
+    /** How long the test waits for a connection or an answer: only a hung server takes that long. */
+    private static final long PATIENCE_SECONDS = TestTime.patience(Duration.ZERO).toSeconds();
     @TempDir
     static Path dataDir;
 
@@ -74,20 +75,15 @@ class GremlinAbandonedRequestsTest {
                 .count();
     }
 
-    /** Polls a condition with a bound (not a timing assumption: it fails only if the condition never holds). */
+    /** Polls a condition until it holds; fails only when it never does ({@link TestTime#patience}). */
     private static void await(String what, java.util.function.BooleanSupplier condition) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                fail("never: " + what);
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
-        }
+        TestTime.waitUntil(what, condition);
     }
 
     @Test
     void endlessRequestsOfClientsThatLeftNeitherRunOnNorWaitAheadOfARealClient() throws Exception {
-        assertEquals(2L, client.submit("g.V().count()").all().get(60, TimeUnit.SECONDS).get(0).getLong());
+        assertEquals(2L, client.submit("g.V().count()").all().get(PATIENCE_SECONDS, TimeUnit.SECONDS).get(0)
+                .getLong());
         long skippedBefore = AbandonedEvaluations.skipped();
         long interruptedBefore = AbandonedEvaluations.interrupted();
         HttpClient http = HttpClient.newHttpClient();
@@ -95,19 +91,20 @@ class GremlinAbandonedRequestsTest {
                 + gremlin.address().getPort() + "/gremlin");
         List<WebSocket> floods = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            WebSocket ws = http.newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() { }).get(30,
+            WebSocket ws = http.newWebSocketBuilder().buildAsync(uri, new WebSocket.Listener() { }).get(PATIENCE_SECONDS,
                     TimeUnit.SECONDS);
             String script = i % 2 == 0 ? request("while (true) { }", "gremlin-groovy")
                     : request("g.V().repeat(both()).times(2000000000).count()", "gremlin-lang");
-            ws.sendText(script, true).get(30, TimeUnit.SECONDS);
+            ws.sendText(script, true).get(PATIENCE_SECONDS, TimeUnit.SECONDS);
             floods.add(ws);
         }
         // an endless request of each kind runs (both() alternates between the two vertices for ever)
         await("the endless requests occupy the evaluation threads", () -> busyWorkers() >= 2);
         floods.forEach(WebSocket::abort);
 
-        // answered well before even one abandoned request could have reached its 10-minute timeout
-        List<Result> r = client.submit("g.V().count()").all().get(60, TimeUnit.SECONDS);
+        // answered well before even one abandoned request could have reached its 10-minute timeout: a fifth of it,
+        // far above a loaded machine's delay (not scaled by tetradb.test.timeScale: it must stay below 10 minutes)
+        List<Result> r = client.submit("g.V().count()").all().get(120, TimeUnit.SECONDS);
         assertEquals(2L, r.get(0).getLong());
         // every abandoned request is skipped when it leaves the queue or was stopped while it ran
         await("all six abandoned requests skipped or stopped", () -> AbandonedEvaluations.skipped() - skippedBefore

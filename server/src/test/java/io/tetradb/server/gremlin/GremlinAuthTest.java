@@ -7,6 +7,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import io.tetradb.cosmos.CosmosRestOptions;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -71,8 +72,7 @@ class GremlinAuthTest {
     }
 
     private static Cluster cluster(String user, String password) {
-        Cluster.Builder b = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort());
+        Cluster.Builder b = TestGremlin.cluster(gremlin.address());
         if (user != null) {
             b.credentials(user, password);
         }

@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -44,7 +45,7 @@ class GremlinBatchedAddTest {
         server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)
                 .withGraphs(List.of(GraphSpec.parse("load=loaddb/load/pk")))).start();
         GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress()).port(gremlin.address().getPort())
+        cluster = TestGremlin.cluster(gremlin.address())
                 .create();
         client = cluster.connect();
         g = traversal().with(DriverRemoteConnection.using(cluster, "g_load"));

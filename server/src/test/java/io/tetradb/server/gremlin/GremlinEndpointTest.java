@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.charge.ChargeMeter;
 import io.tetradb.testing.SharedExamples;
@@ -81,8 +82,7 @@ class GremlinEndpointTest {
     }
 
     static Cluster cluster(MessageSerializer<?> serializer) {
-        Cluster c = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).serializer(serializer).create();
+        Cluster c = TestGremlin.cluster(gremlin.address()).serializer(serializer).create();
         clusters.add(c);
         return c;
     }
@@ -220,7 +220,7 @@ class GremlinEndpointTest {
     @Test
     void theShippedRemoteYamlConnects() throws Exception {
         // what the Gremlin Console reads for ":remote connect tinkerpop.server conf/remote.yaml" (port aside)
-        Cluster console = Cluster.build(Path.of("..", "conf", "remote.yaml").toFile())
+        Cluster console = TestGremlin.patient(Cluster.build(Path.of("..", "conf", "remote.yaml").toFile()))
                 .port(gremlin.address().getPort()).create();
         clusters.add(console);
         // serializeResultToString: the console's results arrive as the strings it prints

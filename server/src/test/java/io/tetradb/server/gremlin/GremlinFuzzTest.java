@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.fuzz.GremlinFuzzInputs;
 import io.tetradb.testing.fuzz.FuzzSettings;
@@ -40,7 +41,7 @@ class GremlinFuzzTest {
     static void start() {
         server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start();
         InetSocketAddress a = server.endpoint("gremlin").address();
-        cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        cluster = TestGremlin.cluster(a).create();
         client = cluster.connect();
     }
 

@@ -1,5 +1,6 @@
 package io.tetradb.server.gremlin;
 
+import io.tetradb.server.TestGremlin;
 import io.tetradb.testing.NodeClients;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -62,8 +63,7 @@ class GremlinJavaScriptClientTest {
     }
 
     private static void airGraph(GremlinEndpoint gremlin) throws Exception {
-        Cluster cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
+        Cluster cluster = TestGremlin.cluster(gremlin.address()).create();
         try {
             cluster.connect().submit(Files.readString(SharedExamples.dir().resolve("air-graph.groovy"))).all().get();
         } finally {

@@ -3,6 +3,7 @@ package io.tetradb.server.gremlin;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.fuzz.GremlinFuzzInputs;
 import io.tetradb.testing.fuzz.HttpFuzzer;
@@ -51,7 +52,7 @@ class GremlinLoginFloodTest {
             GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
             String host = gremlin.address().getAddress().getHostAddress();
             int port = gremlin.address().getPort();
-            Cluster cluster = Cluster.build(host).port(port).credentials("boss", "boss-pw").create();
+            Cluster cluster = TestGremlin.cluster(host, port).credentials("boss", "boss-pw").create();
             try (Socket flood = new Socket(host, port)) {
                 Client driver = cluster.connect();
                 assertEquals(0L, driver.submit("g.V().count()").one().getLong(), "the driver logs in and is served");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.testing.TestTime;
 import org.apache.tinkerpop.gremlin.driver.Client;
@@ -150,8 +151,7 @@ class GremlinMalformedRequestTest {
     }
 
     private static void stillServing() throws Exception {
-        Cluster cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
+        Cluster cluster = TestGremlin.cluster(gremlin.address()).create();
         try {
             Client client = cluster.connect();
             assertEquals(List.of(2), client.submit("1 + 1").all().get().stream().map(Result::getObject).toList());

@@ -2,6 +2,7 @@ package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.StoreOptions;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -40,7 +41,7 @@ class GremlinRateLimitTest {
                         GraphSpec.parse("cached=cachedb/cached/pk"))), StoreOptions.DEFAULTS.withRateLimit(true))
                 .start();
         GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress()).port(gremlin.address().getPort())
+        cluster = TestGremlin.cluster(gremlin.address())
                 .create();
         client = cluster.connect();
     }

@@ -3,6 +3,7 @@ package io.tetradb.server.gremlin;
 import io.tetradb.core.net.ConnectionLimits;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.ServerLimits;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -39,8 +40,8 @@ class GremlinRequestRateLimitTest {
                 .withGraphs(List.of(GraphSpec.parse("g=rdb/rg/pk"))), new ServerLimits(null, limits, null, null))
                 .start()) {
             GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-            Cluster cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                    .port(gremlin.address().getPort()).minConnectionPoolSize(1).maxConnectionPoolSize(1).create();
+            Cluster cluster = TestGremlin.cluster(gremlin.address()).minConnectionPoolSize(1).maxConnectionPoolSize(1)
+                    .create();
             try {
                 Client client = cluster.connect();
                 ResponseException refused = null;

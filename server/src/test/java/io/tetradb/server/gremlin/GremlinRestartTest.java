@@ -5,6 +5,7 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.server.ServerConfig;
 import io.tetradb.server.StartupException;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Client;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
@@ -37,7 +38,7 @@ class GremlinRestartTest {
 
     private static Cluster cluster(TetraDbServer server) {
         GremlinEndpoint gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        return Cluster.build(gremlin.address().getAddress().getHostAddress()).port(gremlin.address().getPort()).create();
+        return TestGremlin.cluster(gremlin.address()).create();
     }
 
     @Test

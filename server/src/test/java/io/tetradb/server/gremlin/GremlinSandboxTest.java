@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.security.InterruptibleRepeatStrategy;
 import io.tetradb.server.gremlin.security.NoServerFilesStrategy;
@@ -60,8 +61,7 @@ class GremlinSandboxTest {
     static void start() throws Exception {
         server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start();
         gremlin = (GremlinEndpoint) server.endpoint("gremlin");
-        cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                .port(gremlin.address().getPort()).create();
+        cluster = TestGremlin.cluster(gremlin.address()).create();
         client = cluster.connect();
         run(client, "g.addV('city').property('pk','S').property(T.id,'a').property('name','Arles').property('pop',52).as('a')."
                 + "addV('city').property('pk','S').property(T.id,'b').property('name','Bordeaux').property('pop',260).as('b')."

@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import io.tetradb.server.gremlin.security.CompiledScriptCache;
 import org.apache.tinkerpop.gremlin.driver.Client;
@@ -48,7 +49,7 @@ class GremlinScriptCacheTest {
         server = new TetraDbServer(ServerConfig.ephemeral(dataDir).withGremlinPort(0)).start();
         gremlin = (GremlinEndpoint) server.endpoint("gremlin");
         InetSocketAddress a = gremlin.address();
-        cluster = Cluster.build(a.getAddress().getHostAddress()).port(a.getPort()).create();
+        cluster = TestGremlin.cluster(a).create();
         client = cluster.connect();
     }
 

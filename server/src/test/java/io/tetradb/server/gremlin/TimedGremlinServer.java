@@ -1,6 +1,7 @@
 package io.tetradb.server.gremlin;
 
 import io.tetradb.server.ServerConfig;
+import io.tetradb.server.TestGremlin;
 import io.tetradb.server.TetraDbServer;
 import org.apache.tinkerpop.gremlin.driver.Cluster;
 import org.apache.tinkerpop.gremlin.driver.remote.DriverRemoteConnection;
@@ -31,8 +32,7 @@ final class TimedGremlinServer implements AutoCloseable {
         try {
             gremlin = (GremlinEndpoint) server.endpoint("gremlin");
             writeGraph.accept(gremlin.graphs().values().iterator().next().traversal());
-            cluster = Cluster.build(gremlin.address().getAddress().getHostAddress())
-                    .port(gremlin.address().getPort()).create();
+            cluster = TestGremlin.cluster(gremlin.address()).create();
         } catch (RuntimeException e) {
             server.close();
             throw e;

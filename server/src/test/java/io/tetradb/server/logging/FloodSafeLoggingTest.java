@@ -9,6 +9,8 @@ import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.tetradb.testing.TestTime;
+
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@link RepeatedLineFilter} keeps the first lines of each pattern per window and reports how many it left out;
  * {@link CountedAsyncAppender} never makes the logging thread wait for a stalled stderr and counts what it drops.
  */
-@Timeout(120)
+@Timeout(600) // a hung test's bound, above the waits on TestTime's patience (2 min)
 class FloodSafeLoggingTest {
     @Test
     void firstLinesOfEachWindowAreWrittenTheRestCountedAndReported() {
@@ -78,7 +80,7 @@ class FloodSafeLoggingTest {
         log.addAppender(async);
 
         // the caller must come back from every call although nothing can be written (a hang fails here)
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+        assertTimeoutPreemptively(TestTime.patience(Duration.ZERO), () -> {
             for (int i = 0; i < 100; i++) {
                 log.error("line {}", i, new IllegalStateException("boom"));
             }
@@ -143,7 +145,7 @@ class FloodSafeLoggingTest {
 
     /** The worker writes once stderr moves again; a bounded wait, so that a lost line fails instead of hanging. */
     private static void awaitSize(List<String> written, int n) throws InterruptedException {
-        long deadline = System.nanoTime() + 60_000_000_000L;
+        long deadline = System.nanoTime() + TestTime.patience(Duration.ZERO).toNanos();
         while (written.size() < n) {
             assertTrue(System.nanoTime() < deadline, "only " + written + " written");
             Thread.sleep(5);

@@ -394,7 +394,7 @@ class AzureConformanceTest extends SdkTestBase {
         assertServing();
         // a client that asks first (Expect: 100-continue) gets Azure's 413 instead of the go-ahead
         try (Socket sock = new Socket(InetAddress.getLoopbackAddress(), server.address().getPort())) {
-            sock.setSoTimeout(30_000);
+            sock.setSoTimeout((int) io.tetradb.testing.TestTime.patience(java.time.Duration.ofSeconds(30)).toMillis());
             sock.getOutputStream().write(("POST /devstoreaccount1/limits HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                     + "Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " + (5 << 20)
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -441,7 +441,7 @@ class AzureConformanceTest extends SdkTestBase {
                     + "\r\nContent-Length: " + bytes.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.write(bytes, 0, 1024); // the rest is never needed: the answer comes from the Content-Length
             out.flush();
-            s.setSoTimeout(30_000);
+            s.setSoTimeout((int) io.tetradb.testing.TestTime.patience(java.time.Duration.ofSeconds(30)).toMillis());
             InputStream in = s.getInputStream();
             ByteArrayOutputStream head = new ByteArrayOutputStream();
             while (!head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {

@@ -6,6 +6,7 @@ import com.azure.data.tables.TableServiceClientBuilder;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.core.storage.Durability;
+import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
@@ -87,7 +88,7 @@ abstract class SdkTestBase {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.address().getPort() + path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body))
-                .timeout(java.time.Duration.ofSeconds(30))
+                .timeout(TestTime.patience(java.time.Duration.ofSeconds(30))) // a wait, not a speed check
                 .header("x-ms-date", date)
                 .header("Authorization", "SharedKey devstoreaccount1:" + sig);
         if (java.util.stream.IntStream.range(0, headers.length / 2).noneMatch(i -> headers[2 * i].equals("x-ms-version"))) {

@@ -1,20 +1,13 @@
 package io.tetradb.core.storage.partition;
 
+import io.tetradb.core.storage.CountingEngine;
 import io.tetradb.core.storage.Durability;
-import io.tetradb.core.storage.KeyCursor;
-import io.tetradb.core.storage.KeyValue;
 import io.tetradb.core.storage.RocksEngine;
-import io.tetradb.core.storage.Space;
-import io.tetradb.core.storage.StorageEngine;
-import io.tetradb.core.storage.WriteSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -32,26 +25,26 @@ class EmbeddedVersionReadTest {
     @Test
     void aVersionReadUnderTheCoreLockIsNotReadAgainAndOthersAreStillChecked() {
         try (RocksEngine rocks = RocksEngine.open(dir, Durability.ASYNC, 8 << 20)) {
-            Counting engine = new Counting(rocks);
+            CountingEngine engine = new CountingEngine(rocks);
             EmbeddedPartitionStore store = new EmbeddedPartitionStore(engine);
             LogicalPartition p = new LogicalPartition(7, "pk".getBytes(StandardCharsets.UTF_8));
 
             ApplyResult first = store.apply(write(p, 0, 1)); // no hint: the stored version is read
             assertTrue(first.applied());
-            assertEquals(1, engine.gets.get(), "a write without the hint reads the partition's version");
+            assertEquals(1, engine.metaGets.get(), "a write without the hint reads the partition's version");
 
-            engine.gets.set(0);
+            engine.metaGets.set(0);
             ApplyResult second = store.apply(write(p, 1, 2).expectedReadUnderLock(true));
             assertTrue(second.applied());
-            assertEquals(0, engine.gets.get(), "a version read under the core's lock is not read again");
+            assertEquals(0, engine.metaGets.get(), "a version read under the core's lock is not read again");
             assertEquals(2, store.version(p));
 
-            engine.gets.set(0);
+            engine.metaGets.set(0);
             ApplyResult stale = store.apply(write(p, 1, 3)); // another writer's stale version: refused
             assertFalse(stale.applied());
             assertEquals(2, stale.version());
             // batch-cpu: a partition with a record: the record's presence, then (after the newest index key) the record
-            assertEquals(2, engine.gets.get());
+            assertEquals(2, engine.metaGets.get());
             assertEquals(2, store.version(p), "nothing written");
         }
     }
@@ -59,57 +52,5 @@ class EmbeddedVersionReadTest {
     private static PartitionWrite write(LogicalPartition p, long expected, long next) {
         return PartitionWrite.builder(p, expected, next).put("item-" + next, new byte[]{1, 2, 3})
                 .stats(new PartitionStats(10 * next, next, next)).build();
-    }
-
-    /** Counts point reads of the META space (the partition's statistics). */
-    private static final class Counting implements StorageEngine {
-        final StorageEngine inner;
-        final AtomicInteger gets = new AtomicInteger();
-
-        Counting(StorageEngine inner) {
-            this.inner = inner;
-        }
-
-        @Override
-        public byte[] get(Space space, byte[] key) {
-            if (space == Space.META) {
-                gets.incrementAndGet();
-            }
-            return inner.get(space, key);
-        }
-
-        @Override
-        public List<byte[]> multiGet(Space space, List<byte[]> keys) {
-            return inner.multiGet(space, keys);
-        }
-
-        @Override
-        public void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor) {
-            inner.scan(space, from, to, visitor);
-        }
-
-        @Override
-        public KeyCursor cursor(Space space, byte[] from, byte[] to, boolean reverse) {
-            return inner.cursor(space, from, to, reverse);
-        }
-
-        @Override
-        public void apply(WriteSet writes) {
-            inner.apply(writes);
-        }
-
-        @Override
-        public long applyDeferred(WriteSet writes, boolean othersWaiting) {
-            return inner.applyDeferred(writes, othersWaiting);
-        }
-
-        @Override
-        public void awaitDurable(long ticket) {
-            inner.awaitDurable(ticket);
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }
