@@ -19,7 +19,8 @@ class ScriptPersistenceTest {
     @Test
     void scriptsSurviveReopenAndAreDroppedWithTheContainer() throws Exception {
         String etag;
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(StoredProcedureTest.limits()).buildClient()) {
             CosmosScripts s = ScriptTestSupport.library(client).getScripts();
             etag = s.createStoredProcedure(new CosmosStoredProcedureProperties("addBook",
                     ScriptTestSupport.addBookFromReadme())).getProperties().getETag();
@@ -28,7 +29,8 @@ class ScriptPersistenceTest {
                     .setTriggerType(TriggerType.PRE).setTriggerOperation(TriggerOperation.ALL));
             s.createUserDefinedFunction(new CosmosUserDefinedFunctionProperties("twice", "function twice(x) { return 2 * x; }"));
         }
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(StoredProcedureTest.limits()).buildClient()) {
             CosmosContainer c = client.getDatabase("db").getContainer("library");
             CosmosScripts s = c.getScripts();
             CosmosStoredProcedureProperties p = s.getStoredProcedure("addBook").read().getProperties();

@@ -30,7 +30,8 @@ class UniqueKeysTest {
 
     @BeforeEach
     void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(StoredProcedureTest.limits()).buildClient();
         client.createDatabase("db");
         client.getDatabase("db").createContainer(new CosmosContainerProperties("users", "/tenant")
                 .setUniqueKeyPolicy(new UniqueKeyPolicy().setUniqueKeys(List.of(
@@ -175,7 +176,8 @@ class UniqueKeysTest {
     void restartKeepsTheIndex() {
         c.createItem(user("u1", "t1", "a@x"));
         client.close();
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+        client = new CosmosClientBuilder().dataDirectory(dir)
+                .scriptLimits(StoredProcedureTest.limits()).buildClient();
         c = client.getDatabase("db").getContainer("users");
         assertViolation(() -> c.createItem(user("u2", "t1", "a@x")));
     }
