@@ -23,7 +23,8 @@ import java.util.Locale;
  * alternating rounds of 10,000, like {@code bench/run query}, and prints per side the median and the best round's
  * items/s, the measuring thread's CPU time per item inside {@code executeCosmosBatch} (far less noisy than
  * throughput on a shared machine), every round, the whole process's CPU time per item (flushes and compactions
- * included) and the ratio of the medians. After {@code bench/run --list} (which builds the module), run
+ * included), that of RocksDB's own threads (both stores' flushes and compactions) and the ratio of the medians.
+ * After {@code bench/run --list} (which builds the module), run
  * <pre>
  * java -Dbench.dataDir=bench/target/bench-data -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" \
  *     io.tetradb.bench.query.WriteCostHarness [items]
@@ -55,6 +56,7 @@ public final class WriteCostHarness {
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         long processCpu = os.getProcessCpuTime();
+        long rocksCpu = rocksThreadsCpu();
         try (CosmosClient a = new CosmosClientBuilder().dataDirectory(dir.resolve("indexed"))
                 .durability(DURABILITY).buildClient();
              CosmosClient b = new CosmosClientBuilder().dataDirectory(dir.resolve("none"))
@@ -94,7 +96,16 @@ public final class WriteCostHarness {
         // every thread of the process (both stores' flushes and compactions, item generation, JIT) per item loaded
         System.out.printf(Locale.ROOT, "process cpu_us_per_item=%.1f%n",
                 (os.getProcessCpuTime() - processCpu) / 1e3 / items);
+        // index-keys: RocksDB's own threads (flushes and compactions of both stores: one thread pool per process)
+        System.out.printf(Locale.ROOT, "rocksdb threads cpu_us_per_item=%.1f%n",
+                (rocksThreadsCpu() - rocksCpu) / 1e3 / items);
         System.out.printf(Locale.ROOT, "RATIO write indexed/none %.3f%n", indexed.medianRate() / none.medianRate());
+    }
+
+    /** CPU nanoseconds so far of this process's {@code rocksdb:*} threads (0 without {@code /proc}). */
+    private static long rocksThreadsCpu() {
+        return io.tetradb.bench.feed.ThreadGroupCpu.snapshot(new java.util.HashMap<>(),
+                name -> name.startsWith("rocksdb:") ? "rocksdb" : "other").getOrDefault("rocksdb", 0L);
     }
 
     /** Wall time per item = the writer's CPU + what it waited for (mostly the group fsync); bytes it allocated. */

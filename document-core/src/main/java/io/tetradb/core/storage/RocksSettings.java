@@ -34,8 +34,21 @@ public final class RocksSettings implements AutoCloseable {
      * The index's memtable: every item write inserts ~20 entries into it, and a skip list that stays small stays in
      * the CPU's caches; measured on 100-item batches with 19 entries per item, 16 MiB instead of 64 MiB cuts the
      * writer's CPU per item by a fifth, at no measurable cost in total CPU (the flushes are smaller, not dearer).
+     * {@code -Dtetradb.rocks.indexWriteBufferBytes} changes it (index-keys, session 16: with atomic flush every switch
+     * of this memtable flushes every family, so its size also sets how often {@code docs} and {@code feed} flush);
+     * a memtable option: any directory opens with any size.
      */
     static final long INDEX_WRITE_BUFFER = 16L << 20;
+
+    /** The {@code index} family's memtable size: {@link #INDEX_WRITE_BUFFER} unless the property says (per open). */
+    static long indexWriteBuffer() {
+        long bytes = Long.getLong("tetradb.rocks.indexWriteBufferBytes", INDEX_WRITE_BUFFER);
+        if (bytes < (64L << 10) || bytes > (1L << 30)) {
+            throw new IllegalArgumentException("tetradb.rocks.indexWriteBufferBytes must be between 64 KiB and 1 GiB: "
+                    + bytes);
+        }
+        return bytes;
+    }
     /**
      * The memtable of every other column family (items, metadata, change feed, adjacency).
      * {@code -Dtetradb.rocks.writeBufferBytes} changes it, for tests that need flushes and WAL switches every few
@@ -115,7 +128,7 @@ public final class RocksSettings implements AutoCloseable {
         ColumnFamilyOptions options = RocksOptionStrings.familyBase(space)
                 .setTableFormatConfig(table)
                 .setCompressionType(CompressionType.LZ4_COMPRESSION)
-                .setWriteBufferSize(space == Space.INDEX ? INDEX_WRITE_BUFFER : WRITE_BUFFER)
+                .setWriteBufferSize(space == Space.INDEX ? indexWriteBuffer() : WRITE_BUFFER)
                 .setMaxWriteBufferNumber(3)
                 .setLevelCompactionDynamicLevelBytes(true);
         if (pointReads) {

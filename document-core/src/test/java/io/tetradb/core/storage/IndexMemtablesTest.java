@@ -32,6 +32,7 @@ class IndexMemtablesTest {
     void clear() {
         System.clearProperty("tetradb.rocks.indexMemtables");
         System.clearProperty("tetradb.rocks.walRecycling");
+        System.clearProperty("tetradb.rocks.indexWriteBufferBytes");
     }
 
     @Test
@@ -114,6 +115,60 @@ class IndexMemtablesTest {
             CosmosContainer c = client.getDatabase("d").getContainer("c");
             IndexCompactionTest.seeksEqualScans(c);
             assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+        }
+    }
+
+    /**
+     * index-keys (session 16): {@code -Dtetradb.rocks.indexWriteBufferBytes} sets the {@code index} family's memtable
+     * size alone, is read at each open, refuses sizes outside 64 KiB–1 GiB, and a directory written with 256 KiB
+     * index memtables (with atomic flush: every family flushed at each of their many switches) opens with the
+     * default and with 64 MiB ones, its seeks equal to full scans and its entries consistent.
+     */
+    @Test
+    void theIndexMemtableSizeIsAnOptionAndDirectoriesOpenWithAnySize(@TempDir Path dir) {
+        System.clearProperty("tetradb.rocks.walRecycling"); // the default: atomic flush
+        System.setProperty("tetradb.rocks.indexWriteBufferBytes", Long.toString(256L << 10));
+        try (RocksSettings s = new RocksSettings(64L << 20);
+             ColumnFamilyOptions index = s.columnFamilyOptions(Space.INDEX);
+             ColumnFamilyOptions docs = s.columnFamilyOptions(Space.DOCS)) {
+            assertEquals(256L << 10, index.writeBufferSize());
+            assertEquals(64L << 20, docs.writeBufferSize()); // the other families are not changed
+        }
+        System.setProperty("tetradb.rocks.indexWriteBufferBytes", "1000");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new RocksSettings(64L << 20).columnFamilyOptions(Space.INDEX));
+        assertTrue(e.getMessage().contains("tetradb.rocks.indexWriteBufferBytes"), e.getMessage());
+        System.setProperty("tetradb.rocks.indexWriteBufferBytes", Long.toString(256L << 10));
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+            client.createDatabase("d");
+            client.getDatabase("d").createContainer(new CosmosContainerProperties("c", "/pk"));
+            CosmosContainer c = client.getDatabase("d").getContainer("c");
+            for (int i = 0; i < 3000; i++) { // ≈ 2 MB of index entries: several 256 KiB memtables
+                c.createItem(IndexCompactionTest.item(i, 0));
+            }
+            for (int i = 0; i < 3000; i += 7) {
+                c.upsertItem(IndexCompactionTest.item(i, 1));
+            }
+            IndexCompactionTest.seeksEqualScans(c);
+            assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+        }
+        int first = 1;
+        for (String bytes : new String[] {null, Long.toString(64L << 20)}) { // the default, then 64 MiB
+            if (bytes == null) {
+                System.clearProperty("tetradb.rocks.indexWriteBufferBytes");
+            } else {
+                System.setProperty("tetradb.rocks.indexWriteBufferBytes", bytes);
+            }
+            try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
+                CosmosContainer c = client.getDatabase("d").getContainer("c");
+                IndexCompactionTest.seeksEqualScans(c);
+                for (int i = first; i < 3000; i += 13) {
+                    c.deleteItem("i" + i, new PartitionKey("p" + i % 13), null);
+                }
+                IndexCompactionTest.seeksEqualScans(c);
+                assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
+            }
+            first++;
         }
     }
 }
