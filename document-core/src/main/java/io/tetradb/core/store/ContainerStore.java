@@ -1388,7 +1388,7 @@ public final class ContainerStore {
                     tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
             PartitionStatsCache cache = store.statsCache();
             if (cache != null) { // core-write: applied, under the partition's lock: the next write starts from it
-                cache.put(tx.lpPrefix, tx.statsAfter);
+                cache.put(tx.lpPrefix, tx.statsAfter, tx.idBoundAfter());
             }
             if (tx.faceUnique != null) {
                 tx.faceUnique.applied(); // shared engine: its claims stand, its freed keys are released
@@ -1450,8 +1450,32 @@ public final class ContainerStore {
         /** The container's adjacency mark read once for this transaction (AdjacencyPartitionMarks). */
         private boolean adjacencyMarkRead;
         private final LogicalPartitionStats stats;
+        /**
+         * pw-java: bytes no stored id of the partition exceeds before the transaction (see {@link PartitionStatsCache}),
+         * or null when unknown.
+         */
+        private final byte[] idBound;
         /** The statistics as {@link #writeSet()} leaves them (the record it writes, or {@link #stats} unchanged). */
         private LogicalPartitionStats statsAfter;
+
+        /**
+         * pw-java: the id bound once the transaction is applied: empty when it leaves the partition without items,
+         * unknown when it was, else the bound raised to every id it wrote (a deleted one too: a bound need not be
+         * tight).
+         */
+        byte[] idBoundAfter() {
+            if (statsAfter.items() == 0) {
+                return PartitionStatsCache.EMPTY_BOUND;
+            }
+            byte[] bound = idBound;
+            if (bound == null) {
+                return null;
+            }
+            for (String id : after.keySet()) {
+                bound = CreateCheck.raised(bound, docKey(id), lpPrefix.length);
+            }
+            return bound;
+        }
         private final List<ItemResult> results = new ArrayList<>();
         private long lsn;
         private long deltaBytes;
@@ -1534,8 +1558,12 @@ public final class ContainerStore {
             // against, so the apply is refused (449). Read the other way round, the stale items passed the apply's
             // version check and both writers were acknowledged (two winners of one duplicate-id or If-Match race).
             PartitionStatsCache cache = store.statsCache(); // core-write: the version from memory when known
-            LogicalPartitionStats known = cache == null ? null : cache.get(lpPrefix);
-            this.stats = known != null ? known : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            PartitionStatsCache.Entry known = cache == null ? null : cache.entry(lpPrefix);
+            this.stats = known != null ? known.stats()
+                    : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            // pw-java: no stored id is above the bound (an empty partition's is empty); unknown after a store read
+            this.idBound = known != null ? known.idBound()
+                    : stats.items() == 0 ? PartitionStatsCache.EMPTY_BOUND : null;
             this.statsAfter = stats;
             this.lsn = stats.lsn();
             // shared-engine hook: the expiry rule after the version: a TTL conversion committed after the version read
@@ -1570,6 +1598,9 @@ public final class ContainerStore {
             if (reads.embedded() && CreateCheck.MODE != CreateCheck.Mode.MULTIGET) {
                 if (stats.items() == 0) {
                     return Arrays.asList(new byte[n][]); // an empty partition holds none of them
+                }
+                if (CreateCheck.ID_BOUND && idBound != null && CreateCheck.allAbove(idKeys, lpPrefix.length, idBound)) {
+                    return Arrays.asList(new byte[n][]); // pw-java: above every stored id, so none is stored
                 }
                 if (n >= CreateCheck.RANGE_MIN_IDS && CreateCheck.MODE == CreateCheck.Mode.RANGE) {
                     List<byte[]> found = CreateCheck.rangeRead(store.engine(), idKeys);

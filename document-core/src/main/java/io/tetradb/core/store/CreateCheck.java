@@ -18,12 +18,38 @@ import java.util.Map;
  * largest costs one seek and meets few keys. Exact either way: every stored key in the range is seen.
  * {@code -Dtetradb.write.createCheck=multiget} reads as before, {@code empty} skips only the read of an empty
  * partition, {@code range} (the default) both.
+ *
+ * <p>pw-java: with the partition's id bound known ({@link PartitionStatsCache}: no stored id is above it), ids all
+ * above it are absent without a read; {@code -Dtetradb.write.idBound=false} reads as before (for A/B runs).
  */
 final class CreateCheck {
     enum Mode { MULTIGET, EMPTY, RANGE }
 
     static final Mode MODE = Mode.valueOf(System.getProperty("tetradb.write.createCheck", "range")
             .toUpperCase(java.util.Locale.ROOT));
+    /** pw-java: whether a transaction trusts its partition's id bound (on unless {@code tetradb.write.idBound=false}). */
+    static final boolean ID_BOUND = !"false".equals(System.getProperty("tetradb.write.idBound"));
+
+    /**
+     * True when the id of every key in {@code keys} (the bytes after {@code prefixLength}) is above {@code bound} in
+     * unsigned byte order: none of them is stored.
+     */
+    static boolean allAbove(List<byte[]> keys, int prefixLength, byte[] bound) {
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] k = keys.get(i);
+            if (Arrays.compareUnsigned(k, prefixLength, k.length, bound, 0, bound.length) <= 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code bound} raised to the id of {@code key} (the bytes after {@code prefixLength}) when that is above it. */
+    static byte[] raised(byte[] bound, byte[] key, int prefixLength) {
+        return Arrays.compareUnsigned(key, prefixLength, key.length, bound, 0, bound.length) > 0
+                ? Arrays.copyOfRange(key, prefixLength, key.length) : bound;
+    }
+
     /** Below this many ids the multi-get (or a point read) stays: a seek costs a few point reads. */
     static final int RANGE_MIN_IDS = 8;
     /**

@@ -15,39 +15,68 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * forgets it too. Used only while the core's versions are read under its own lock
  * ({@code CoreStore.versionsReadUnderOwnLock()}: the embedded engine, written by this process alone).
  *
+ * <p>pw-java (issue 17): an entry also keeps the partition's <em>id bound</em>, bytes no stored item's id exceeds
+ * (UTF-8, unsigned order; empty: the partition holds no item; null: unknown), so a create of a larger id — ids handed
+ * out in order: Mongo ObjectIds, time-ordered or sequence ids — needs no read to know it is absent. Exact for the
+ * same reason as the statistics: only the transaction that wrote the partition's items puts it, every other writer
+ * forgets the entry. Bounds longer than {@value #MAX_BOUND_BYTES} bytes are not kept (unknown instead).
+ *
  * <p>Bounded: a two-way table of {@value #SLOTS} slots for the whole store (at most ≈ 8 MB of entries); a partition
  * whose slots hold two others is read from the store, as before. Entries of a deleted container are never hit again
  * (container ids are not reused) and leave as other partitions take their slots.
  */
 final class PartitionStatsCache {
     static final int SLOTS = 1 << 16;
+    /** The longest id bound kept (a longer one is dropped: the partition's creates read, as without the bound). */
+    static final int MAX_BOUND_BYTES = 64;
+    /** The id bound of a partition holding no item: every id is above it. */
+    static final byte[] EMPTY_BOUND = new byte[0];
 
-    /** One partition's statistics; {@code lp} is its {@code collId · EPK · pk} prefix. */
-    private record Entry(byte[] lp, LogicalPartitionStats stats) {
+    /**
+     * One partition's statistics and id bound (null: unknown); {@code lp} is its {@code collId · EPK · pk} prefix.
+     */
+    record Entry(byte[] lp, LogicalPartitionStats stats, byte[] idBound) {
     }
 
     private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
 
     /** The partition's statistics as its last applied transaction wrote them, or null (read them from the store). */
     LogicalPartitionStats get(byte[] lp) {
+        Entry e = entry(lp);
+        return e == null ? null : e.stats;
+    }
+
+    /** The partition's entry (statistics and id bound), or null. */
+    Entry entry(byte[] lp) {
         int i = slot(lp);
         Entry e = slots.get(i);
         if (e != null && Arrays.equals(e.lp, lp)) {
-            return e.stats;
+            return e;
         }
         e = slots.get(i ^ 1);
-        return e != null && Arrays.equals(e.lp, lp) ? e.stats : null;
+        return e != null && Arrays.equals(e.lp, lp) ? e : null;
     }
 
-    /** After the partition's transaction was applied, under its lock: what it wrote. */
+    /** After the partition's transaction was applied, under its lock: what it wrote; the id bound unknown. */
     void put(byte[] lp, LogicalPartitionStats stats) {
+        put(lp, stats, null);
+    }
+
+    /**
+     * After the partition's transaction was applied, under its lock: what it wrote, and a bound of its items' ids
+     * after it (null: unknown; kept only up to {@value #MAX_BOUND_BYTES} bytes).
+     */
+    void put(byte[] lp, LogicalPartitionStats stats, byte[] idBound) {
+        if (idBound != null && idBound.length > MAX_BOUND_BYTES) {
+            idBound = null;
+        }
         int i = slot(lp);
         Entry a = slots.get(i);
         Entry b = slots.get(i ^ 1);
         int at = a == null || Arrays.equals(a.lp, lp) ? i
                 : b == null || Arrays.equals(b.lp, lp) ? i ^ 1
                 : (stats.lsn() & 1) == 0 ? i : i ^ 1; // both taken by others: either may go
-        slots.set(at, new Entry(lp, stats));
+        slots.set(at, new Entry(lp, stats, idBound));
         int other = at ^ 1; // never two entries of one partition (the older one could be found first)
         Entry o = slots.get(other);
         if (o != null && Arrays.equals(o.lp, lp)) {

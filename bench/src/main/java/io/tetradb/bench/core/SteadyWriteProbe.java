@@ -1,0 +1,136 @@
+package io.tetradb.bench.core;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.storage.Durability;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.PartitionKey;
+import jdk.jfr.Recording;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * A diagnostic, not a benchmark: the writer thread's CPU per core point write ({@code createItem}, random
+ * partition key) or per item of a 100-create batch, in steady state — unrecorded warm-up rounds until the JIT has
+ * settled, then rounds alternating the core with raw RocksDB's put (or 100-put batch) of the same key and value;
+ * items are made before each round's clock starts. Prints per side the median thread CPU and user CPU per write (or
+ * per batched item) and the per-round core − raw difference. {@code -Dprobe.jfr=FILE} records JFR execution samples
+ * (1 ms) of the measured rounds only, the core's and raw's alike (raw spends almost nothing in Java).
+ * Run with {@code java -cp ... io.tetradb.bench.core.SteadyWriteProbe point|batch [warmRounds=10] [rounds=9]
+ * [perRound=5000] [ASYNC|SYNC]} (batch: perRound batches of 100 items / 50).
+ */
+public final class SteadyWriteProbe {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final int BATCH = 100;
+
+    public static void main(String[] args) throws Exception {
+        boolean batch = args.length > 0 && args[0].equals("batch");
+        int warm = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 9;
+        int perRound = args.length > 3 ? Integer.parseInt(args[3]) : (batch ? 100 : 5000);
+        Durability durability = Durability.valueOf(args.length > 4 ? args[4] : "ASYNC");
+        String jfr = System.getProperty("probe.jfr");
+        try (ProbeStores stores = ProbeStores.freshWithRaw("steady-write-probe", durability)) {
+            CosmosContainer container = stores.container;
+            Items items = stores.items;
+            RawRocks raw = stores.raw;
+            SplittableRandom random = new SplittableRandom(17);
+            long[] written = {0};
+            double[][] cpu = new double[2][rounds];
+            double[][] user = new double[2][rounds];
+            Recording recording = null;
+            for (int r = -warm; r < rounds; r++) {
+                if (r == 0 && jfr != null) {
+                    recording = new Recording();
+                    recording.enable("jdk.ExecutionSample").withPeriod(java.time.Duration.ofMillis(1));
+                    recording.enable("jdk.ObjectAllocationSample").with("throttle", "1000/s");
+                    recording.start();
+                }
+                for (int k = 0; k < 2; k++) {
+                    boolean core = (k + r) % 2 == 0; // the order alternates each round
+                    int units = batch ? perRound * BATCH : perRound;
+                    ObjectNode[] nodes = new ObjectNode[units];
+                    int[] devices = new int[units];
+                    byte[][] keys = new byte[units][];
+                    byte[][] values = new byte[units][];
+                    for (int i = 0; i < units; i++) {
+                        int device = batch ? (int) (written[0] / BATCH % CoreBenchmark.DEVICES)
+                                : random.nextInt(CoreBenchmark.DEVICES);
+                        long n = ++written[0];
+                        String id = Items.id("w", n);
+                        devices[i] = device;
+                        nodes[i] = items.item(id, device, 1_000_000_000L + n);
+                        if (!core) {
+                            keys[i] = items.key(device, id);
+                            values[i] = items.rawValue(nodes[i], n);
+                        }
+                    }
+                    long c0 = THREADS.getCurrentThreadCpuTime();
+                    long u0 = THREADS.getCurrentThreadUserTime();
+                    if (batch) {
+                        for (int b = 0; b < perRound; b++) {
+                            int from = b * BATCH;
+                            if (core) {
+                                CosmosBatch cb = CosmosBatch.createCosmosBatch(
+                                        new PartitionKey(items.deviceId(devices[from])));
+                                for (int i = from; i < from + BATCH; i++) {
+                                    cb.createItemOperation(nodes[i]);
+                                }
+                                if (!container.executeCosmosBatch(cb).isSuccessStatusCode()) {
+                                    throw new IllegalStateException("batch failed");
+                                }
+                            } else {
+                                raw.write(Arrays.copyOfRange(keys, from, from + BATCH),
+                                        Arrays.copyOfRange(values, from, from + BATCH));
+                            }
+                        }
+                    } else {
+                        for (int i = 0; i < units; i++) {
+                            if (core) {
+                                container.createItem(nodes[i]);
+                            } else {
+                                raw.put(keys[i], values[i]);
+                            }
+                        }
+                    }
+                    if (r >= 0) {
+                        cpu[core ? 0 : 1][r] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / units;
+                        user[core ? 0 : 1][r] = (THREADS.getCurrentThreadUserTime() - u0) / 1e3 / units;
+                    }
+                }
+            }
+            if (recording != null) {
+                recording.stop();
+                recording.dump(Path.of(jfr));
+                recording.close();
+            }
+            double[] diff = new double[rounds];
+            for (int r = 0; r < rounds; r++) {
+                diff[r] = cpu[0][r] - cpu[1][r];
+            }
+            System.out.printf(Locale.ROOT, "STEADY %s %s | core cpu_us=%.2f user_us=%.2f (%s) | raw cpu_us=%.2f "
+                            + "user_us=%.2f (%s) | per-round core-raw cpu_us median=%.2f%n", batch ? "batch100/item"
+                            : "point", durability, median(cpu[0]), median(user[0]), fmt(cpu[0]), median(cpu[1]),
+                    median(user[1]), fmt(cpu[1]), median(diff));
+        }
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    }
+
+    private static String fmt(double[] v) {
+        StringBuilder sb = new StringBuilder();
+        for (double d : v) {
+            sb.append(sb.length() == 0 ? "" : ",").append(String.format(Locale.ROOT, "%.2f", d));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,219 @@
+package io.tetradb.core.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.tetradb.core.Status;
+import io.tetradb.core.StoreException;
+import io.tetradb.core.bulk.BulkLoad;
+import io.tetradb.core.partition.PartitionKeyDefinition;
+import io.tetradb.core.partition.PartitionKeyValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * pw-java (issue 17): a create whose id is above its partition's id bound ({@link PartitionStatsCache}: no stored id
+ * exceeds it) reads nothing. The bound is raised by every id a transaction writes, empty when a transaction leaves the
+ * partition without items, unknown after a reopen, and gone when a writer outside the transactions (a bulk load)
+ * writes the partition — so a create of a stored id is 409 whatever the bound was.
+ */
+class CreateIdBoundTest {
+    static final ObjectMapper M = new ObjectMapper();
+    @TempDir
+    Path dir;
+
+    private static PartitionKeyValue pk(String v) {
+        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
+    }
+
+    private static ItemOperation create(String id, String p) {
+        return ItemOperation.create(M.createObjectNode().put("id", id).put("pk", p).put("v", 1));
+    }
+
+    private static int status(ContainerStore c, String p, ItemOperation op) {
+        try {
+            return c.execute(pk(p), op).status();
+        } catch (StoreException e) {
+            return e.status();
+        }
+    }
+
+    /** The partition's cached id bound as a string ("" empty), or null when unknown or not cached. */
+    private static String bound(CoreStore s, ContainerStore c, String p) {
+        PartitionKeyValue v = pk(p);
+        byte[] lp = Keys.concat(Keys.collId(c.definition().collId()), v.epk(), v.encoded());
+        PartitionStatsCache.Entry e = s.statsCache().entry(lp);
+        return e == null || e.idBound() == null ? null : new String(e.idBound(), StandardCharsets.UTF_8);
+    }
+
+    private static ContainerStore container(CoreStore s) {
+        s.createDatabase("db", null);
+        return s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, null, null);
+    }
+
+    @Test
+    void everyWrittenIdRaisesTheBoundAndAStoredIdIsStill409() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            ContainerStore c = container(s);
+            assertEquals(Status.CREATED, status(c, "P", create("m", "P"))); // an empty partition: nothing read
+            assertEquals("m", bound(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("n", "P")));
+            assertEquals("n", bound(s, c, "P"));
+            assertEquals(Status.CONFLICT, status(c, "P", create("n", "P")), "the bound itself is stored");
+            assertEquals(Status.CONFLICT, status(c, "P", create("m", "P")), "below the bound: read");
+            assertEquals(Status.CREATED, status(c, "P", create("l", "P")));
+            assertEquals("n", bound(s, c, "P"), "a smaller id leaves the bound");
+            // an upsert of a new id raises it as a create does
+            assertEquals(Status.CREATED, status(c, "P", ItemOperation.upsert(
+                    M.createObjectNode().put("id", "t").put("pk", "P"), null)));
+            assertEquals("t", bound(s, c, "P"));
+            assertEquals(Status.CONFLICT, status(c, "P", create("t", "P")));
+            // a delete keeps the bound (it need not be tight); the id is free again
+            assertEquals(Status.NO_CONTENT, status(c, "P", ItemOperation.delete("t", null)));
+            assertEquals("t", bound(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("t", "P")));
+            // a batch: ids above the bound go unread, a stored one among them still fails the batch
+            List<ItemOperation> ops = List.of(create("u", "P"), create("v", "P"), create("t", "P"));
+            List<ItemResult> r = c.executeBatch(pk("P"), ops);
+            assertEquals(Status.CONFLICT, r.get(2).status());
+            assertEquals("t", bound(s, c, "P"), "a failed batch leaves the bound");
+            assertTrue(c.executeBatch(pk("P"), List.of(create("u", "P"), create("w", "P"), create("v", "P")))
+                    .stream().allMatch(ItemResult::isSuccess));
+            assertEquals("w", bound(s, c, "P"));
+            assertEquals(Status.CONFLICT, status(c, "P", create("w", "P")));
+            // the partition emptied: the bound is empty again, every id is above it
+            for (String id : List.of("l", "m", "n", "t", "u", "v", "w")) {
+                assertEquals(Status.NO_CONTENT, status(c, "P", ItemOperation.delete(id, null)));
+            }
+            assertEquals("", bound(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("a", "P")));
+            assertEquals(Status.CONFLICT, status(c, "P", create("a", "P")));
+            // ids longer than the kept bound: unknown, and still checked
+            String longId = "z".repeat(PartitionStatsCache.MAX_BOUND_BYTES + 1);
+            assertEquals(Status.CREATED, status(c, "P", create(longId, "P")));
+            assertNull(bound(s, c, "P"));
+            assertEquals(Status.CONFLICT, status(c, "P", create(longId, "P")));
+            assertEquals(Status.CONFLICT, status(c, "P", create("a", "P")));
+        }
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) { // a reopen: unknown until emptied
+            ContainerStore c = s.container("db", "c");
+            assertEquals(Status.CONFLICT, status(c, "P", create("a", "P")));
+            assertNull(bound(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("zz", "P")));
+            assertNull(bound(s, c, "P"), "unknown stays unknown: stored ids above it are not known");
+            assertEquals(Status.CONFLICT, status(c, "P", create("zz", "P")));
+        }
+    }
+
+    @Test
+    void aBulkLoadDropsTheBound() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            ContainerStore c = container(s);
+            assertEquals(Status.CREATED, status(c, "B", create("a1", "B")));
+            assertEquals("a1", bound(s, c, "B"));
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                assertNotNull(bulk);
+                assertTrue(bulk.write(pk("B"), List.of(create("z1", "B"), create("z2", "B"))).stream()
+                        .allMatch(ItemResult::isSuccess));
+                bulk.commit();
+            }
+            assertNull(bound(s, c, "B"));
+            assertEquals(Status.CONFLICT, status(c, "B", create("z1", "B")), "above the old bound, stored by the load");
+            assertEquals(Status.CONFLICT, status(c, "B", create("z2", "B")));
+            assertEquals(Status.CREATED, status(c, "B", create("z3", "B")));
+        }
+    }
+
+    /** Random creates, upserts, deletes and batches over ids mostly handed out in order: 201/409/204/404 as a map says. */
+    @Test
+    void randomWritesAnswerAsAModel() {
+        Random random = new Random(1717);
+        Map<String, Map<String, Boolean>> model = new HashMap<>();
+        int[] next = new int[3];
+        for (int round = 0; round < 3; round++) { // a reopen between rounds: bounds unknown again
+            try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+                ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
+                for (int i = 0; i < 1500; i++) {
+                    int part = random.nextInt(3);
+                    String p = "p" + part;
+                    Map<String, Boolean> stored = model.computeIfAbsent(p, k -> new HashMap<>());
+                    // a new id in order mostly, else an earlier one (stored or deleted)
+                    String id = random.nextInt(3) > 0 || next[part] == 0 ? String.format("id%05d", next[part]++)
+                            : String.format("id%05d", random.nextInt(next[part]));
+                    int kind = random.nextInt(10);
+                    if (kind < 6) {
+                        int expected = stored.getOrDefault(id, false) ? Status.CONFLICT : Status.CREATED;
+                        assertEquals(expected, status(c, p, create(id, p)), "create " + p + "/" + id);
+                        stored.put(id, true);
+                    } else if (kind < 7) {
+                        int expected = stored.getOrDefault(id, false) ? Status.OK : Status.CREATED;
+                        assertEquals(expected, status(c, p, ItemOperation.upsert(
+                                M.createObjectNode().put("id", id).put("pk", p), null)), "upsert " + p + "/" + id);
+                        stored.put(id, true);
+                    } else if (kind < 9) {
+                        int expected = stored.getOrDefault(id, false) ? Status.NO_CONTENT : Status.NOT_FOUND;
+                        assertEquals(expected, status(c, p, ItemOperation.delete(id, null)), "delete " + p + "/" + id);
+                        stored.put(id, false);
+                    } else {
+                        List<ItemOperation> ops = new ArrayList<>();
+                        List<String> ids = new ArrayList<>(List.of(id));
+                        ops.add(create(id, p));
+                        for (int k = 0; k < 9; k++) {
+                            String more = String.format("id%05d", next[part]++);
+                            ids.add(more);
+                            ops.add(create(more, p));
+                        }
+                        java.util.Collections.shuffle(ops, random);
+                        boolean conflict = stored.getOrDefault(id, false);
+                        List<ItemResult> r = c.executeBatch(pk(p), ops);
+                        assertEquals(!conflict, r.stream().allMatch(ItemResult::isSuccess), "batch " + p + "/" + ids);
+                        if (!conflict) {
+                            ids.forEach(x -> stored.put(x, true));
+                        }
+                    }
+                }
+                for (Map.Entry<String, Map<String, Boolean>> e : model.entrySet()) { // the items are as the model
+                    for (Map.Entry<String, Boolean> item : e.getValue().entrySet()) {
+                        boolean there;
+                        try {
+                            there = c.read(pk(e.getKey()), item.getKey(), null).isSuccess();
+                        } catch (StoreException x) {
+                            assertEquals(Status.NOT_FOUND, x.status());
+                            there = false;
+                        }
+                        assertEquals(item.getValue(), there, e.getKey() + "/" + item.getKey());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theCacheKeepsShortBoundsOnly() {
+        PartitionStatsCache cache = new PartitionStatsCache();
+        byte[] lp = {0, 0, 0, 1, 7};
+        LogicalPartitionStats stats = new LogicalPartitionStats(10, 1, 1);
+        cache.put(lp, stats, "abc".getBytes(StandardCharsets.UTF_8));
+        assertArrayEquals("abc".getBytes(StandardCharsets.UTF_8), cache.entry(lp).idBound());
+        cache.put(lp, stats);
+        assertNull(cache.entry(lp).idBound(), "a put without a bound: unknown");
+        cache.put(lp, stats, new byte[PartitionStatsCache.MAX_BOUND_BYTES + 1]);
+        assertNull(cache.entry(lp).idBound());
+        cache.put(lp, stats, PartitionStatsCache.EMPTY_BOUND);
+        assertEquals(0, cache.entry(lp).idBound().length);
+        cache.forget(lp);
+        assertNull(cache.entry(lp));
+    }
+}
