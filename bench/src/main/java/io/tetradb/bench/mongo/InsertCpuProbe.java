@@ -36,22 +36,32 @@ public final class InsertCpuProbe {
         Path base = Files.createDirectories(Path.of(System.getProperty("bench.dataDir", "target")));
         Path dir = Files.createTempDirectory(base, "insert-probe");
         Map<String, List<Double>> byGroup = new TreeMap<>();
+        Map<String, Long> coreThreads = new TreeMap<>(); // the core's background threads over the measured rounds
+        double measured = 0;
         try (Endpoint e = side.equals("peer") ? Endpoint.peer(1) : Endpoint.tetra(dir, 1)) {
             MongoCollection<Document> c = e.collection("probe");
-            c.createIndex(Indexes.ascending("owner"));
             for (int round = 0; round < rounds; round++) {
                 List<Document> all = new ArrayList<>(perRound);
                 for (int i = 0; i < perRound; i++) {
                     all.add(docs.doc(round * perRound + i));
                 }
+                if (round == 0) { // as the benchmark: made and indexed, then loaded at once
+                    c.createIndex(Indexes.ascending("owner"));
+                }
                 c.insertMany(all.subList(0, perBatch));
                 c.insertMany(all.subList(perBatch, 2 * perBatch));
                 Map<String, Long> before = e.serverCpuNanos();
+                Map<String, Long> coreBefore = coreThreadCpu();
                 for (int b = 2; b < batches + 2; b++) {
                     c.insertMany(all.subList(b * perBatch, (b + 1) * perBatch));
                 }
                 Map<String, Long> after = e.serverCpuNanos();
                 double n = batches * (double) perBatch;
+                if (round >= warm) {
+                    coreThreadCpu().forEach((t, cpu) -> coreThreads.merge(t, cpu - coreBefore.getOrDefault(t, 0L),
+                            Long::sum));
+                    measured += n;
+                }
                 StringBuilder line = new StringBuilder("round " + round + ":");
                 double total = 0;
                 for (Map.Entry<String, Long> g : after.entrySet()) {
@@ -75,5 +85,25 @@ public final class InsertCpuProbe {
             medians.append(String.format(" %s=%.2f", g, v.get(v.size() / 2)));
         });
         System.out.println(medians);
+        StringBuilder core = new StringBuilder("PROBE insert." + side + " core threads over rounds " + warm + "-"
+                + (rounds - 1) + " (us/doc):");
+        double counted = measured;
+        coreThreads.forEach((t, cpu) -> core.append(String.format(" %s=%.3f", t, cpu / 1000.0 / counted)));
+        System.out.println(core);
+    }
+
+    /** CPU nanoseconds of each of the core's background threads ({@code tetradb-*}) by name (a pool's summed). */
+    private static Map<String, Long> coreThreadCpu() {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Long> out = new TreeMap<>();
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t != null && t.getThreadName().startsWith("tetradb-")) {
+                long cpu = mx.getThreadCpuTime(t.getThreadId());
+                if (cpu > 0) {
+                    out.merge(t.getThreadName().replaceAll("-\\d+$", ""), cpu, Long::sum);
+                }
+            }
+        }
+        return out;
     }
 }
