@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * The server's CPU per inserted document once the JIT has settled (the quick benchmark measures a server whose insert
  * path is still being compiled): rounds of {@code insertMany} of 1000 of the benchmark's 1 KB documents into one
  * collection indexed on {@code owner} (2 batches unmeasured, then {@code batches} measured per round), one client
- * thread, each round's server thread CPU per document by thread group.
+ * thread, each round's server thread CPU per document by thread group. One document is updated in the first round:
+ * a collection that is not insert-only, whose change feed has a superseded version (held for the 24 h retention).
  * Prints every round and the median of the rounds after the first {@code warm}.
  *
  * <p>{@code java -cp bench.jar:lib/* io.tetradb.bench.mongo.InsertCpuProbe [tetra|peer] [rounds=24] [warm=6]
@@ -49,6 +50,9 @@ public final class InsertCpuProbe {
                     c.createIndex(Indexes.ascending("owner"));
                 }
                 c.insertMany(all.subList(0, perBatch));
+                if (round == 0) { // one update: a collection that is not insert-only (its feed then has a record to prune)
+                    c.updateOne(new Document("_id", 0), new Document("$inc", new Document("counter", 1)));
+                }
                 c.insertMany(all.subList(perBatch, 2 * perBatch));
                 Map<String, Long> before = e.serverCpuNanos();
                 Map<String, Long> coreBefore = coreThreadCpu();
