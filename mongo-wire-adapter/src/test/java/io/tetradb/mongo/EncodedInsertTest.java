@@ -126,6 +126,38 @@ class EncodedInsertTest extends MongoServerTestBase {
         assertStoredAsTree("enc", "txn", PartitionKeyValue.none(1), BsonDocument.parse(DOC));
     }
 
+    /**
+     * mongo-cmd: the encoded item tells the core it holds no system property (the core no longer searches for them),
+     * which holds because the face escapes those names: documents naming every one of them, batched and alone, keep
+     * them as their own fields and store what the tree path stores.
+     */
+    @Test
+    void documentsNamingTheCoresSystemPropertiesKeepThemThroughTheEncodedPath() {
+        MongoCollection<Document> c = fresh(client.getDatabase("enc"), "system");
+        List<Document> docs = new java.util.ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            docs.add(new Document("_id", i).append("_rid", "r" + i).append("_self", i).append("_etag", "e")
+                    .append("_attachments", List.of(i)).append("_ts", (long) i).append("id", "mine")
+                    .append("_types", "t").append("n", i));
+        }
+        long trees = DocumentMapper.treeItems();
+        c.insertMany(docs.subList(0, 4)); // one core batch
+        c.insertOne(docs.get(4));
+        assertEquals(0, DocumentMapper.treeItems() - trees, "the inserts built a tree");
+        for (Document d : docs) {
+            assertEquals(d, c.find(Filters.eq("_id", d.getInteger("_id"))).first());
+            BsonDocument bson = d.toBsonDocument(BsonDocument.class,
+                    com.mongodb.MongoClientSettings.getDefaultCodecRegistry()); // _ts stays an Int64
+            assertStoredAsTree("enc", "system", PartitionKeyValue.none(1), bson);
+            byte[] body = DocumentMapper.createOperation(new org.bson.RawBsonDocument(bson,
+                    new org.bson.codecs.BsonDocumentCodec()), store.coreStore().container("enc", "system").codec())
+                    .encoded().body();
+            for (String system : List.of("_rid", "_self", "_etag", "_attachments", "_ts")) {
+                assertTrue(io.tetradb.core.item.BinaryItemReader.find(body, 0, system) < 0, system);
+            }
+        }
+    }
+
     /** The stored item, without the core's system properties, is the item the tree path maps {@code doc} to. */
     private static void assertStoredAsTree(String db, String coll, PartitionKeyValue pk, BsonDocument doc) {
         ContainerStore container = store.coreStore().container(db, coll);

@@ -161,7 +161,10 @@ public final class FeedPruner implements AutoCloseable {
                     FeedKeys.legacyEnd(feed.collId())));
         }
         long dirty = feed.superseded.get();
-        if (dirty == 0) {
+        PruneProgress known = progress.get(feed);
+        // retention-due: with nothing replaced or deleted since the last pass, one is due only once a record it held
+        // within the retention (a tombstone, a superseded version) leaves it
+        if (dirty == 0 && (known == null || now < known.dueAtMillis)) {
             PrunerNotes notes = feed.notes();
             if (notes == null || !notes.pressing()) {
                 return 0;
@@ -197,6 +200,7 @@ public final class FeedPruner implements AutoCloseable {
                 pass.incremental(p, stable);
                 if (tracked() > maxTracked) {
                     progress.put(feed, null); // too many items to remember: item reads from now on
+                    pass.keepsMark = p.pendingLeft(); // which remember no due time: pass again while any is held
                 }
             }
         } catch (RuntimeException e) {
@@ -207,8 +211,9 @@ public final class FeedPruner implements AutoCloseable {
             pass.flush();
             pruned.addAndGet(pass.removed);
         }
-        // what was superseded before the pass is now gone (or still inside the retention, for a later pass)
-        feed.superseded.addAndGet(pass.keptSomething ? 0 : -dirty);
+        // what was superseded before the pass is now gone, or held within the retention by a progress that knows
+        // when its pass is due (dueAtMillis); the item-read path keeps the mark instead (it remembers nothing)
+        feed.superseded.addAndGet(pass.keepsMark ? 0 : -dirty);
         return pass.removed;
     }
 
@@ -224,7 +229,10 @@ public final class FeedPruner implements AutoCloseable {
         private final long cutoff;
         private final PartitionRunKeys doomed;
         long removed;
-        boolean keptSomething;
+        /** The item-read path met a record within the retention: it passes again at the next interval. */
+        boolean keepsMark;
+        /** The commit time of the first record a decision stopped at (within the retention), or -1. */
+        long stoppedAtMillis = -1;
 
         Pass(ChangeFeed feed, long cutoff) {
             this.feed = feed;
@@ -252,10 +260,15 @@ public final class FeedPruner implements AutoCloseable {
                 p.hold(fresh);
                 for (ChangeRecord r : fresh) {
                     ByteBuffer item = PruneProgress.itemOf(r);
-                    Long previous = r.operationType() == ChangeRecord.OperationType.DELETE ? p.latest.remove(item)
-                            : p.latest.put(item, r.seq());
+                    boolean delete = r.operationType() == ChangeRecord.OperationType.DELETE;
+                    Long previous = delete ? p.latest.remove(item) : p.latest.put(item, r.seq());
+                    if (delete || r.seq() <= p.trustedAfter) {
+                        p.pending(r.seq()); // a tombstone goes, and an earlier run's record is checked, once out
+                    }
                     if (previous != null && previous <= p.decided) {
                         doom(previous, logicalPartitionOf(item)); // kept as its item's latest version until now
+                    } else if (previous != null) {
+                        p.pending(previous); // superseded within the retention: removed once out of it
                     }
                 }
                 // a read of fewer than STEP records read everything up to upTo
@@ -268,7 +281,9 @@ public final class FeedPruner implements AutoCloseable {
                 deciding = decideHeld(p, p.seen);
             }
             p.holdAgainIfNoneHeld();
-            keptSomething = !deciding;
+            // retention-due: held records that are their item's latest version need no pass of their own (the
+            // replace or delete that supersedes one marks the container), so an insert-only workload makes none
+            p.dueAtMillis = !deciding && p.pendingLeft() ? stoppedAtMillis + p.retentionMillis : Long.MAX_VALUE;
         }
 
         /** Decides the records of earlier passes that were still within the retention, up to {@code upTo}. */
@@ -314,6 +329,9 @@ public final class FeedPruner implements AutoCloseable {
                 return true;
             }
             if (r.crtsMillis() >= cutoff) {
+                if (stoppedAtMillis < 0) {
+                    stoppedAtMillis = r.crtsMillis();
+                }
                 return false;
             }
             if (r.operationType() == ChangeRecord.OperationType.DELETE) {
@@ -354,7 +372,7 @@ public final class FeedPruner implements AutoCloseable {
                     for (ChangeRecord r : ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value())) {
                         recordsRead.incrementAndGet();
                         if (r.crtsMillis() >= cutoff) {
-                            keptSomething = true;
+                            keepsMark = true;
                             break scan;
                         }
                         if (r.operationType() == ChangeRecord.OperationType.DELETE || superseded(r)) {

@@ -21,6 +21,18 @@ final class PruneProgress {
     final long trustedAfter;
     /** The container's retention the decisions were made under. */
     final long retentionMillis;
+    /**
+     * retention-due: the highest number of an undecided record a later pass must remove or check — a tombstone, a
+     * superseded version, a record written before this progress began — held because it is within the retention.
+     * Undecided records above {@link #decided} that are their item's latest version need no pass: one comes with the
+     * replace or delete that supersedes them.
+     */
+    private long pendingUpTo;
+    /**
+     * When the next pass is due without a new replace or delete: the first undecided record leaves the retention then
+     * (no pass can decide anything before); {@link Long#MAX_VALUE} while no undecided record is pending.
+     */
+    long dueAtMillis = Long.MAX_VALUE;
     /** Item ({@code EPK · pk · id}) → sequence number of its newest create/replace record seen (none after a delete). */
     final Map<ByteBuffer, Long> latest = new HashMap<>();
 
@@ -57,6 +69,16 @@ final class PruneProgress {
                     r.operationType(), r.lsn(), r.previousLsn(), r.crtsMillis(), r.ttlExpired(), r.logicalPartition(),
                     r.id(), null, null));
         }
+    }
+
+    /** Record {@code seq}, undecided, will have to be removed or checked once it leaves the retention. */
+    void pending(long seq) {
+        pendingUpTo = Math.max(pendingUpTo, seq);
+    }
+
+    /** Some undecided record is {@link #pending}: records are decided in order, so one above {@link #decided}. */
+    boolean pendingLeft() {
+        return pendingUpTo > decided;
     }
 
     /** Records up to {@code seq} are decided. */

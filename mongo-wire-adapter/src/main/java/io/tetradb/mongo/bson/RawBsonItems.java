@@ -150,7 +150,8 @@ final class RawBsonItems {
         if (tb1.length > 256 * 1024) {
             WRITERS.remove();
         }
-        return new io.tetradb.core.store.EncodedItem(tb1);
+        // every top-level name went through DocumentMapper.storedName, which escapes the core's system properties
+        return io.tetradb.core.store.EncodedItem.userFieldsOnly(tb1);
     }
 
     /** Whether the document's first field is named {@code _id} (one name read, not the whole document's). */

@@ -304,7 +304,9 @@ public final class MongoCollection {
             try {
                 while (i < docs.size() && ops.size() < maxOps) {
                     ItemOperation op = DocumentMapper.createOperation(docs.get(i), container.codec()); // write-path
-                    int size = approxSize(docs.get(i)) + 200; // + the core's system properties
+                    // the encoded item's size where there is one (no second look at the document's bytes)
+                    int size = (op.encoded() != null ? op.encoded().body().length : approxSize(docs.get(i)))
+                            + 200; // + the core's system properties
                     if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
                         break;
                     }
