@@ -140,11 +140,12 @@ public final class SstIngest {
     }
 
     /**
-     * graph-load2: whether large families are written as several files ({@code -Dtetradb.bulk.splitFiles}, default
-     * true; read at each commit, for A/B runs in one JVM).
+     * graph-load2: whether large families are written as several files ({@code -Dtetradb.bulk.splitFiles=true};
+     * read at each commit, for A/B runs in one JVM). Off by default: its wall gain needs a core the commit leaves
+     * idle, and on the loaded machine it was measured on it did not show (bench README, graph, session 16).
      */
     private static final java.util.function.BooleanSupplier SPLIT_FILES =
-            () -> !"false".equals(System.getProperty("tetradb.bulk.splitFiles"));
+            () -> Boolean.getBoolean("tetradb.bulk.splitFiles");
 
     /** The fewest records a family's file part holds ({@code -Dtetradb.bulk.filePartRecords}, default 50,000). */
     private static long partRecords() {

@@ -133,10 +133,12 @@ class BulkIngestTest {
      */
     @Test
     void keysWrittenAsSeveralFilesPerFamilyAreTheKeysOfTheNormalPath() {
+        System.setProperty("tetradb.bulk.splitFiles", "true");
         System.setProperty("tetradb.bulk.filePartRecords", "40");
         try {
             keysOfTheNormalPath();
         } finally {
+            System.clearProperty("tetradb.bulk.splitFiles");
             System.clearProperty("tetradb.bulk.filePartRecords");
         }
     }
