@@ -40,13 +40,17 @@ public final class GraphBenchmark implements Benchmark {
     /** The longest wait for the store's flushes and compactions before a measured phase. */
     static final long SETTLE_MILLIS = 10_000;
 
-    /** Rounds and time budgets of one mode. */
-    record Config(int loadRounds, long warmNanos, long measureNanos, int minRuns, int maxRuns) {
+    /**
+     * Rounds and time budgets of one mode; warm loads (graph-load2): at least / at most this many more loads in the
+     * same JVM for TetraGraph and TinkerGraph, and for JanusGraph in its own ({@link WarmLoads}).
+     */
+    record Config(int loadRounds, long warmNanos, long measureNanos, int minRuns, int maxRuns, int warmMin,
+                  int warmMax, int janusWarmMin, int janusWarmMax) {
     }
 
     static Config config(boolean quick) {
-        return quick ? new Config(3, 100_000_000L, 300_000_000L, 5, 101)
-                : new Config(7, 500_000_000L, 2_000_000_000L, 11, 1001);
+        return quick ? new Config(3, 100_000_000L, 300_000_000L, 5, 101, 4, 8, 3, 4)
+                : new Config(7, 500_000_000L, 2_000_000_000L, 11, 1001, 8, 20, 4, 8);
     }
 
     @Override
@@ -104,6 +108,8 @@ public final class GraphBenchmark implements Benchmark {
         private final CosmosClient client;
         private final Report out;
 
+        /** JanusGraph's warm loads in its JVM (null when the peer is not built), for the warm-load ratio. */
+        private WarmLoads.Result janusWarm;
         /** TetraGraph's median time (and thread CPU) per traversal, for the JanusGraph comparison. */
         private final Map<String, Double> tetraMicros = new HashMap<>();
         private final Map<String, Double> tetraCpuMicros = new HashMap<>();
@@ -175,7 +181,9 @@ public final class GraphBenchmark implements Benchmark {
                 boolean ok = traversals(tinker, tetra, "", "traversal");
                 tetra.close();
                 ok &= janus(tinker, tetraLoad.medianRate(), tetraLoadCpu.medianRate());
-                return uncached(tinker) && ok;
+                ok &= uncached(tinker);
+                warmLoads(elements);
+                return ok;
             } finally {
                 tinker.close();
                 tetra.close();
@@ -254,10 +262,68 @@ public final class GraphBenchmark implements Benchmark {
                     out.ratio("traversal-cpu tetra/janusgraph", Math.exp(cpuLogSum / n));
                     out.note("traversals where TetraGraph is slower than JanusGraph: " + slower + " of " + n);
                 }
+                // graph-load2: the same load repeated in the peer's JVM until its rate settles, each into a fresh graph
+                janusWarm = WarmLoads.run(c.janusWarmMin(), c.janusWarmMax(),
+                        i -> janus.load(dir.resolve("warm" + i), gryo, 100), s -> out.progress("janusgraph " + s));
                 return ok;
             } finally {
                 BenchData.delete(dir);
             }
+        }
+
+        /**
+         * Warm loads (graph-load2): the same load repeated in this JVM, each into a fresh graph (TetraGraph: a new
+         * container of the same store, on a settled store as above), until its rate settles; JanusGraph's were
+         * measured in its own JVM ({@link #janus}). Printed beside the cold figures above, which stay as they were.
+         */
+        private void warmLoads(long elements) throws Exception {
+            out.note("warm loads: the same load repeated in the same JVM, each into a fresh graph, until the last "
+                    + WarmLoads.LAST + " rates are within " + Math.round(WarmLoads.SPREAD * 100) + " % of their median"
+                    + " (their median reported)");
+            WarmLoads.Result tinker = WarmLoads.run(c.warmMin(), c.warmMax(), i -> {
+                long c0 = processCpuNanos();
+                long t0 = System.nanoTime();
+                TinkerGraph g = TinkerFactory.createAirRoutes();
+                long nanos = System.nanoTime() - t0;
+                long cpu = processCpuNanos() - c0;
+                long n = g.traversal().V().count().next() + g.traversal().E().count().next();
+                g.close();
+                return new long[] {n, nanos, cpu};
+            }, s -> out.progress("tinkergraph " + s));
+            WarmLoads.Result tetra = WarmLoads.run(c.warmMin(), c.warmMax(), i -> {
+                try (TetraGraph g = openGraph(client, "warm" + i);
+                     InputStream in = GraphBenchmark.class.getResourceAsStream(RESOURCE)) {
+                    client.coreStore().awaitBackgroundWork(SETTLE_MILLIS);
+                    long c0 = processCpuNanos();
+                    long t0 = System.nanoTime();
+                    BulkLoader.Loaded loaded = BulkLoader.into(g).partitionKey(GraphBenchmark::partitionKey)
+                            .read(GryoReader.build().create(), in);
+                    long nanos = System.nanoTime() - t0;
+                    return new long[] {loaded.elements(), nanos, processCpuNanos() - c0};
+                }
+            }, s -> out.progress("tetra " + s));
+            for (WarmLoads.Result r : new WarmLoads.Result[] {tetra, tinker, janusWarm}) {
+                if (r != null && r.elements() != elements) { // the same elements, or the rates are not comparable
+                    throw new IllegalStateException("warm loads gave " + r.elements() + " elements, the cold "
+                            + elements);
+                }
+            }
+            printWarm("tetra", tetra);
+            printWarm("tinkergraph", tinker);
+            out.ratio("load-warm tetra/tinkergraph", tetra.rate() / tinker.rate());
+            if (janusWarm != null) {
+                printWarm("janusgraph", janusWarm);
+                out.ratio("load-warm tetra/janusgraph", tetra.rate() / janusWarm.rate());
+                out.ratio("load-warm-cpu tetra/janusgraph", tetra.cpuRate() / janusWarm.cpuRate());
+            }
+        }
+
+        private void printWarm(String side, WarmLoads.Result r) {
+            out.result(String.format(Locale.ROOT, "BENCH graph.load-warm.%s elements=%d loads=%d settled=%b "
+                            + "elements_per_s=%.0f elements_per_cpu_s=%.0f rates=%s", side, r.elements(), r.loads(),
+                    r.settled(), r.rate(), r.cpuRate(), r.rates().stream()
+                            .map(x -> String.format(Locale.ROOT, "%.0f", x))
+                            .collect(java.util.stream.Collectors.joining(","))));
         }
 
         /**

@@ -35,7 +35,8 @@ import java.util.stream.Stream;
  * {@link Space#META} keys, all or nothing across a crash. RocksJava has no multi-family {@code IngestExternalFiles},
  * so one unit ("chunk") commits by roll-forward:
  * <ol>
- *     <li>each family's keys are written, sorted, to its own SST file under {@code <data>/bulk-ingest/<chunk>/} and
+ *     <li>each family's keys are written, sorted, to its own SST file (a large family's to several files of disjoint
+ *     key ranges, written side by side: graph-load2) under {@code <data>/bulk-ingest/<chunk>/} and
  *     fsynced (with the directory);</li>
  *     <li>an <em>intent</em> is written with a synced WAL write in RocksDB's default column family (which the store
  *     uses for nothing else): the chunk's files and its META writes. From here the chunk will be whole;</li>
@@ -95,13 +96,24 @@ public final class SstIngest {
         Path dir = root.resolve(chunk);
         try {
             Files.createDirectories(dir);
-            Map<Space, Path> files = new EnumMap<>(Space.class);
             List<Space> spaces = ORDER.stream().filter(sp -> sorted.get(sp) != null && !sorted.get(sp).isEmpty()).toList();
+            // graph-load2: a large family's puts as several files of disjoint key ranges, so the index family (≈ 70 %
+            // of a graph load's keys) is not one merge on one core while the others wait; ingested in one call
+            int parts = SPLIT_FILES.getAsBoolean() ? Runtime.getRuntime().availableProcessors() : 1;
+            List<FilePart> tasks = new ArrayList<>();
+            for (Space sp : spaces) {
+                List<? extends SortedPuts> ranges = sorted.get(sp).split(parts, partRecords());
+                for (int i = 0; i < ranges.size(); i++) {
+                    tasks.add(new FilePart(sp, ranges.size() == 1 ? sp.familyName() + ".sst"
+                            : sp.familyName() + "-" + i + ".sst", ranges.get(i)));
+                }
+            }
             long t0 = System.nanoTime();
-            // one file per family, written side by side (each SstFileWriter is its own)
-            List<Path> written = spaces.parallelStream().map(sp -> writeFile(dir, sp, sorted.get(sp))).toList();
-            for (int i = 0; i < spaces.size(); i++) {
-                files.put(spaces.get(i), written.get(i));
+            // the files written side by side (each SstFileWriter is its own)
+            List<Path> written = tasks.parallelStream().map(t -> writeFile(dir, t)).toList();
+            Map<Space, List<Path>> files = new EnumMap<>(Space.class);
+            for (int i = 0; i < tasks.size(); i++) {
+                files.computeIfAbsent(tasks.get(i).space(), sp -> new ArrayList<>()).add(written.get(i));
             }
             long t1 = System.nanoTime();
             syncDirectory(dir);
@@ -115,8 +127,8 @@ public final class SstIngest {
                 long t3 = System.nanoTime();
                 finish(intentKey, files, meta, sync);
                 if (TRACE) {
-                    System.err.printf("bulk ingest: files %.1f ms, directory syncs %.1f, intent %.1f, ingestion and META %.1f%n",
-                            (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t3) / 1e6);
+                    System.err.printf("bulk ingest: %d files %.1f ms, directory syncs %.1f, intent %.1f, ingestion and META %.1f%n",
+                            tasks.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t3) / 1e6);
                 }
             }
             deleteTree(dir);
@@ -127,14 +139,33 @@ public final class SstIngest {
         }
     }
 
+    /**
+     * graph-load2: whether large families are written as several files ({@code -Dtetradb.bulk.splitFiles=true};
+     * read at each commit, for A/B runs in one JVM). Off by default: its wall gain needs a core the commit leaves
+     * idle, and on the loaded machine it was measured on it did not show (bench README, graph, session 16).
+     */
+    private static final java.util.function.BooleanSupplier SPLIT_FILES =
+            () -> Boolean.getBoolean("tetradb.bulk.splitFiles");
+
+    /** The fewest records a family's file part holds ({@code -Dtetradb.bulk.filePartRecords}, default 50,000). */
+    private static long partRecords() {
+        return Long.getLong("tetradb.bulk.filePartRecords", 50_000L);
+    }
+
+    /** One file to write: a family's puts, or one key range of them. */
+    private record FilePart(Space space, String name, SortedPuts puts) {
+    }
+
     /** Steps 3 and 4: files in, then META and the intent's removal in one synced write. */
-    private void finish(byte[] intentKey, Map<Space, Path> files, WriteSet meta, WriteOptions sync)
+    private void finish(byte[] intentKey, Map<Space, List<Path>> files, WriteSet meta, WriteOptions sync)
             throws RocksDBException {
         try (IngestExternalFileOptions options = new IngestExternalFileOptions().setMoveFiles(true)) {
             for (Space space : ORDER) {
-                Path file = files.get(space);
-                if (file != null && Files.exists(file)) { // gone: ingested before a crash
-                    db.ingestExternalFile(families.get(space), List.of(file.toString()), options);
+                // gone: ingested before a crash (a family's files go in with one call: all or none of them)
+                List<String> left = files.getOrDefault(space, List.of()).stream().filter(Files::exists)
+                        .map(Path::toString).toList();
+                if (!left.isEmpty()) {
+                    db.ingestExternalFile(families.get(space), left, options);
                     stage("ingested-" + space);
                 }
             }
@@ -154,14 +185,14 @@ public final class SstIngest {
         }
     }
 
-    private Path writeFile(Path dir, Space space, SortedPuts kvs) {
-        Path file = dir.resolve(space.familyName() + ".sst");
-        try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(space))) {
+    private Path writeFile(Path dir, FilePart part) {
+        Path file = dir.resolve(part.name());
+        try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(part.space()))) {
             writer.open(file.toString());
-            kvs.forEach(writer::put);
+            part.puts().forEach(writer::put);
             writer.finish(); // syncs the file
         } catch (RocksDBException e) {
-            throw new StorageException("writing the bulk file of " + space + " failed: " + e.getMessage(), e);
+            throw new StorageException("writing the bulk file " + part.name() + " failed: " + e.getMessage(), e);
         }
         return file;
     }
@@ -198,16 +229,19 @@ public final class SstIngest {
         return n;
     }
 
-    private record Intent(Map<Space, Path> files, WriteSet meta) {
+    private record Intent(Map<Space, List<Path>> files, WriteSet meta) {
     }
 
-    private static byte[] encodeIntent(Map<Space, Path> files, WriteSet meta) throws IOException {
+    /** The files as (family, path) pairs, a family named once per file of it (graph-load2: one or several). */
+    private static byte[] encodeIntent(Map<Space, List<Path>> files, WriteSet meta) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(files.size());
-            for (Map.Entry<Space, Path> f : files.entrySet()) {
-                out.writeUTF(f.getKey().name());
-                out.writeUTF(f.getValue().toString());
+            out.writeInt(files.values().stream().mapToInt(List::size).sum());
+            for (Map.Entry<Space, List<Path>> f : files.entrySet()) {
+                for (Path file : f.getValue()) {
+                    out.writeUTF(f.getKey().name());
+                    out.writeUTF(file.toString());
+                }
             }
             out.writeInt(meta.writes().size());
             for (WriteSet.Write w : meta.writes()) {
@@ -224,9 +258,9 @@ public final class SstIngest {
 
     private static Intent decodeIntent(byte[] value) {
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(value))) {
-            Map<Space, Path> files = new EnumMap<>(Space.class);
+            Map<Space, List<Path>> files = new EnumMap<>(Space.class);
             for (int n = in.readInt(); n > 0; n--) {
-                files.put(Space.valueOf(in.readUTF()), Path.of(in.readUTF()));
+                files.computeIfAbsent(Space.valueOf(in.readUTF()), sp -> new ArrayList<>()).add(Path.of(in.readUTF()));
             }
             WriteSet meta = new WriteSet();
             for (int n = in.readInt(); n > 0; n--) {
