@@ -33,12 +33,6 @@ public final class ChangeFeed {
      */
     static final boolean PARTITION_RUNS = !"false".equals(System.getProperty("tetradb.feed.partitionRuns"));
     private static final byte[] LSN_FIELD = ",\"_lsn\":".getBytes(StandardCharsets.US_ASCII);
-    /**
-     * Measurement only (issue 17, mongo-cmd): {@code -Dtetradb.feed.measure.createImage=false} leaves a create's
-     * document out of its all-versions record, to weigh what that second copy costs per write. The all-versions feed
-     * then shows creates without their document: never for data that is kept.
-     */
-    static final boolean CREATE_IMAGES = !"false".equals(System.getProperty("tetradb.feed.measure.createImage"));
 
     private final ChangeFeeds feeds;
     private final int collId;
@@ -213,7 +207,7 @@ public final class ChangeFeed {
             ChangeRecord.OperationType type = now == null ? ChangeRecord.OperationType.DELETE
                     : old == null ? ChangeRecord.OperationType.CREATE : ChangeRecord.OperationType.REPLACE;
             records.add(new ChangeRecord(0, type, lsn, old == null ? 0 : oldLsn, 0, ttlExpired && now == null,
-                    logicalPartition, id, images && now != null && (old != null || CREATE_IMAGES) ? json(now) : null,
+                    logicalPartition, id, images && now != null ? json(now) : null,
                     images && old != null ? json(old) : null));
         }
 
