@@ -1,22 +1,15 @@
 package io.tetradb.core.feed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.storage.KeyCursor;
 import io.tetradb.core.storage.Space;
 import io.tetradb.document.CosmosBatch;
 import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
-import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.PartitionKey;
 import io.tetradb.testing.TestTime;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,40 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The pruner's passes read only what was written since the previous pass, and remove what a full pass removes. */
-class FeedPrunerIncrementalTest {
-    static final ObjectMapper M = new ObjectMapper();
-    @TempDir
-    Path dir;
-    final List<CosmosClient> clients = new ArrayList<>();
-
-    @BeforeEach
-    void noBackgroundPasses() {
-        System.setProperty("tetradb.feed.pruneIntervalMillis", "0"); // passes only when the test asks
-    }
-
-    @AfterEach
-    void close() {
-        clients.forEach(CosmosClient::close);
-        System.clearProperty("tetradb.feed.pruneIntervalMillis");
-        System.clearProperty("tetradb.feed.prunerTrackedItems");
-        System.clearProperty("tetradb.feed.prunerNotes");
-    }
-
+class FeedPrunerIncrementalTest extends ManualPrunerStores {
     CosmosContainer open(String name) {
         return open(name, null);
-    }
-
-    CosmosContainer open(String name, Duration retention) {
-        CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve(name)).buildClient();
-        clients.add(client);
-        client.createDatabaseIfNotExists("db");
-        CosmosContainerProperties properties = new CosmosContainerProperties("c", "/pk");
-        if (retention != null) {
-            properties.setChangeFeedPolicy(
-                    io.tetradb.document.ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(retention));
-        }
-        client.getDatabase("db").createContainerIfNotExists(properties);
-        return client.getDatabase("db").getContainer("c");
     }
 
     /**

@@ -1,23 +1,14 @@
 package io.tetradb.core.feed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.storage.KeyCursor;
 import io.tetradb.core.storage.Space;
 import io.tetradb.core.storage.WriteSet;
-import io.tetradb.document.ChangeFeedPolicy;
 import io.tetradb.document.CosmosBatch;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
-import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.PartitionKey;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,32 +24,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the pruner nothing once a pass found nothing to remove, and a pass held back by the retention comes back exactly
  * when its first held record leaves it, removing what has left it and nothing within it.
  */
-class FeedPrunerRetentionTest {
-    static final ObjectMapper M = new ObjectMapper();
+class FeedPrunerRetentionTest extends ManualPrunerStores {
     static final Duration RETENTION = Duration.ofMinutes(1);
-    @TempDir
-    Path dir;
-    final List<CosmosClient> clients = new ArrayList<>();
-
-    @BeforeEach
-    void noBackgroundPasses() {
-        System.setProperty("tetradb.feed.pruneIntervalMillis", "0"); // passes only when the test asks
-    }
-
-    @AfterEach
-    void close() {
-        clients.forEach(CosmosClient::close);
-        System.clearProperty("tetradb.feed.pruneIntervalMillis");
-    }
 
     CosmosContainer open(String name) {
-        CosmosClient client = new CosmosClientBuilder().dataDirectory(dir.resolve(name)).buildClient();
-        clients.add(client);
-        client.createDatabaseIfNotExists("db");
-        CosmosContainerProperties properties = new CosmosContainerProperties("c", "/pk");
-        properties.setChangeFeedPolicy(ChangeFeedPolicy.createAllVersionsAndDeletesPolicy(RETENTION));
-        client.getDatabase("db").createContainerIfNotExists(properties);
-        return client.getDatabase("db").getContainer("c");
+        return open(name, RETENTION);
     }
 
     static ObjectNode item(String id, int v) {

@@ -25,11 +25,11 @@ class CreateCheckTest {
     @TempDir
     Path dir;
 
-    private static PartitionKeyValue pk(String v) {
+    static PartitionKeyValue pk(String v) {
         return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
     }
 
-    private static ItemOperation create(String id, String p) {
+    static ItemOperation create(String id, String p) {
         return ItemOperation.create(M.createObjectNode().put("id", id).put("pk", p).put("v", 1));
     }
 

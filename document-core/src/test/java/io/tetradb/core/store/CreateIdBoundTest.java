@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import static io.tetradb.core.store.CreateCheckTest.create;
+import static io.tetradb.core.store.CreateCheckTest.pk;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -33,14 +35,6 @@ class CreateIdBoundTest {
     static final ObjectMapper M = new ObjectMapper();
     @TempDir
     Path dir;
-
-    private static PartitionKeyValue pk(String v) {
-        return PartitionKeyValue.of(List.of(PartitionKeyValue.component(v)));
-    }
-
-    private static ItemOperation create(String id, String p) {
-        return ItemOperation.create(M.createObjectNode().put("id", id).put("pk", p).put("v", 1));
-    }
 
     private static int status(ContainerStore c, String p, ItemOperation op) {
         try {
