@@ -299,6 +299,16 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
         return renewed.plus(options.getLeaseExpirationInterval()).isBefore(now);
     }
 
+    /**
+     * A lease this host's worker holds, whatever its timestamp: its expiry lets other hosts take it from a host that
+     * stopped renewing. A late renewal of this host's own (a loaded machine, a pause) must not make it take the lease
+     * again: the new worker would start from the last checkpoint and the old one's handled position would be lost
+     * (an idle worker stopped without its flush), so a later release would save a position behind what was handled.
+     */
+    private boolean workingOn(JsonNode lease) {
+        return host.equals(lease.path(OWNER).asText(null)) && workers.containsKey(lease.path("id").asText());
+    }
+
     private static String etagOf(JsonNode lease) {
         return lease.path("_etag").asText();
     }
@@ -398,7 +408,7 @@ final class LeasedChangeFeedProcessor implements ChangeFeedProcessor {
         Set<String> present = new HashSet<>();
         for (ObjectNode l : all) {
             present.add(l.path("id").asText());
-            if (expired(l, now)) {
+            if (expired(l, now) && !workingOn(l)) {
                 free.add(l);
             } else {
                 byOwner.computeIfAbsent(l.path(OWNER).asText(), o -> new ArrayList<>()).add(l);
