@@ -42,6 +42,15 @@ public final class ChangeFeed {
     final AtomicLong superseded = new AtomicLong();
     /** feed-prune: the applied records' notes for the pruner, or null ({@code -Dtetradb.feed.prunerNotes=0}). */
     private final PrunerNotes notes;
+    /**
+     * feed-images ({@code docs/feed-images.md}): all-versions records refer to images the store holds (the item, or
+     * the version-image key the superseding transaction writes) instead of copying them;
+     * {@code -Dtetradb.feed.versionImages=false} writes the images inline as before (A/B runs). Read at each container
+     * open, so one JVM can open a store each way. Both layouts are always read.
+     */
+    private final boolean versionImages = !"false".equals(System.getProperty("tetradb.feed.versionImages"));
+    /** Tests: runs between a page's item reads and its version-image reads (a pruner pass racing a reader). */
+    volatile Runnable beforeVersionImageReads;
 
     ChangeFeed(ChangeFeeds feeds, int collId, int levels) {
         this.feeds = feeds;
@@ -182,16 +191,25 @@ public final class ChangeFeed {
 
     /** Collects the change records of one transaction; see {@link Batch#writeTo(WriteSet, long)}. */
     public Batch batch() {
-        return new Batch(policy.allVersionsAndDeletes());
+        boolean images = policy.allVersionsAndDeletes();
+        // feed-images: only where this engine's FEED holds the records and its own pruner deletes them (§6.2: a
+        // contract writer's V key would be a side row no contract pruner deletes)
+        return new Batch(images, images && versionImages && reads.embedded() && !feeds.pruneThroughContract());
     }
 
     /** The change records of one transaction, appended to its write set under its partition lock. */
     public final class Batch {
         private final boolean images;
+        /** feed-images: records refer to their images; the superseded versions go under version-image keys. */
+        private final boolean deferred;
         private final List<ChangeRecord> records = new ArrayList<>(2);
+        /** deferred: per record, the stored version it superseded (null: a create), for its version-image key. */
+        private final List<byte[]> supersededVersions;
 
-        private Batch(boolean images) {
+        private Batch(boolean images, boolean deferred) {
             this.images = images;
+            this.deferred = deferred;
+            this.supersededVersions = deferred ? new ArrayList<>(2) : null;
         }
 
         /**
@@ -206,6 +224,13 @@ public final class ChangeFeed {
                         boolean ttlExpired) {
             ChangeRecord.OperationType type = now == null ? ChangeRecord.OperationType.DELETE
                     : old == null ? ChangeRecord.OperationType.CREATE : ChangeRecord.OperationType.REPLACE;
+            if (deferred) { // no copy: the item holds `now`, and `old` (held anyway) goes under its version key
+                records.add(new ChangeRecord(0, type, lsn, old == null ? 0 : oldLsn, 0, ttlExpired && now == null,
+                        logicalPartition, id, null, null, (now != null ? ChangeRecord.CURRENT_AT_LSN : 0)
+                        | (old != null ? ChangeRecord.PREVIOUS_AT_LSN : 0)));
+                supersededVersions.add(old);
+                return;
+            }
             records.add(new ChangeRecord(0, type, lsn, old == null ? 0 : oldLsn, 0, ttlExpired && now == null,
                     logicalPartition, id, images && now != null ? json(now) : null,
                     images && old != null ? json(old) : null));
@@ -262,9 +287,14 @@ public final class ChangeFeed {
             List<ChangeRecord> folded = new ArrayList<>();
             for (int i = 0; i < records.size(); i++) {
                 ChangeRecord r = records.get(i);
-                ChangeRecord numbered = new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
-                        r.ttlExpired(), r.logicalPartition(), r.id(), r.current(), r.previous());
+                ChangeRecord numbered = r.numbered(seq, crtsMillis);
                 folded.add(numbered);
+                if (deferred && supersededVersions.get(i) != null) {
+                    // feed-images: the superseded version, byte for byte (header and lsn included), once, owned by
+                    // this record; written in this transaction's atomic write like the record itself
+                    ws.put(Space.FEED, FeedKeys.versionImage(collId, r.logicalPartition(), r.previousLsn()),
+                            supersededVersions.get(i));
+                }
                 run++;
                 boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
                         || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
@@ -280,7 +310,7 @@ public final class ChangeFeed {
                 if (told != null) {
                     told.add(numbered.current() == null && numbered.previous() == null ? numbered
                             : new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
-                            r.ttlExpired(), r.logicalPartition(), r.id(), null, null));
+                            r.ttlExpired(), r.logicalPartition(), r.id(), null, null, r.imageRefs()));
                 }
                 if (r.operationType() != ChangeRecord.OperationType.CREATE) {
                     superseded.incrementAndGet();
@@ -386,7 +416,7 @@ public final class ChangeFeed {
             }
         }
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
-        List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
+        List<ChangeRecord> candidates = new ArrayList<>(); // latest: creates/replaces; all versions: every record
         long position = after;
         int scanned = 0;
         boolean caughtUp = true;
@@ -403,14 +433,10 @@ public final class ChangeFeed {
                     if (r.crtsMillis() < request.notBeforeMillis()) {
                         continue; // before the point in time: skipped without counting, so one page gets past them
                     }
-                    if (scope.includes(r)) {
-                        if (!latest) {
-                            out.add(new ChangeFeedPage.Change(r, null));
-                        } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
-                            candidates.add(r); // its item is read with the page's others in one multi-get below
-                        }
+                    if (scope.includes(r) && (!latest || r.operationType() != ChangeRecord.OperationType.DELETE)) {
+                        candidates.add(r); // its item / images are read with the page's others below
                     }
-                    if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
+                    if (candidates.size() >= request.maxItems() || ++scanned >= MAX_SCANNED_PER_PAGE) {
                         caughtUp = false;
                         break scan;
                     }
@@ -420,10 +446,103 @@ public final class ChangeFeed {
         if (caughtUp) {
             position = stable;
         }
-        if (!candidates.isEmpty()) {
+        if (latest) {
             latestItems(candidates, out);
+        } else {
+            allVersionsChanges(candidates, out);
         }
         return new ChangeFeedPage(out, position, caughtUp);
+    }
+
+    /**
+     * The all-versions changes of {@code records} (feed order), their images filled in where the records refer to
+     * them ({@link VersionImages}): one multi-get of the items, then one of the version-image keys. A record pruned
+     * while its images were read is left out, as a reader arriving a moment later would not see it.
+     */
+    void allVersionsChanges(List<ChangeRecord> records, List<ChangeFeedPage.Change> out) {
+        for (ChangeRecord r : new VersionImages(this, reads).resolve(records)) {
+            out.add(new ChangeFeedPage.Change(r, null));
+        }
+    }
+
+    /**
+     * Whether record {@code seq} of logical partition {@code logicalPartition} is still stored: under its own key, or
+     * in the run under the first key after it ({@link ChangeRuns}). Asked only when an image is missing.
+     */
+    boolean stillStored(long seq, byte[] logicalPartition) {
+        try (KeyCursor c = reads.changes(FeedKeys.record(collId, seq), FeedKeys.record(collId, Long.MAX_VALUE),
+                logicalPartition, Arrays.copyOf(logicalPartition, logicalPartition.length + 1))) {
+            if (!c.next()) {
+                return false;
+            }
+            // the first key at or after it: its run's (or its own), if it is stored
+            for (long s : ChangeRuns.seqs(FeedKeys.seqOf(c.key()), c.value())) {
+                if (s == seq) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** What {@link #checkImages()} found: each count should be 0 (documented exceptions: docs/feed-images.md §3.3). */
+    public record ImageCheck(long recordsWithMissingPrevious, long recordsWithMissingCurrent,
+                             long orphanVersionImages) {
+        public boolean clean() {
+            return recordsWithMissingPrevious == 0 && recordsWithMissingCurrent == 0 && orphanVersionImages == 0;
+        }
+    }
+
+    /**
+     * feed-images' consistency check (like {@code checkIndexes()}; run it while no one writes or prunes): every
+     * record with {@link ChangeRecord#PREVIOUS_AT_LSN} has its version-image key, every record with
+     * {@link ChangeRecord#CURRENT_AT_LSN} has its image (the item at its lsn, or the version-image key), and every
+     * version-image key has its owner record. One scan of the container's records and one of its version-image keys.
+     */
+    public ImageCheck checkImages() {
+        io.tetradb.core.storage.StorageEngine engine = feeds.engine();
+        java.util.Set<java.nio.ByteBuffer> images = new java.util.HashSet<>();
+        try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.versionImages(collId), FeedKeys.versionImagesEnd(collId),
+                false)) {
+            while (c.next()) {
+                images.add(java.nio.ByteBuffer.wrap(c.key()));
+            }
+        }
+        java.util.Set<java.nio.ByteBuffer> owned = new java.util.HashSet<>();
+        long missingPrevious = 0;
+        long missingCurrent = 0;
+        List<ChangeRecord> currents = new ArrayList<>();
+        try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.record(collId, 0), FeedKeys.record(collId, Long.MAX_VALUE),
+                false)) {
+            while (c.next()) {
+                for (ChangeRecord r : ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value())) {
+                    if (r.previousAtLsn()) {
+                        java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(r.ownedVersionImageKey(collId));
+                        owned.add(key);
+                        if (!images.contains(key)) {
+                            missingPrevious++;
+                        }
+                    }
+                    if (r.currentAtLsn()) {
+                        currents.add(r);
+                    }
+                }
+            }
+        }
+        for (ChangeRecord r : currents) {
+            byte[] item = engine.get(Space.DOCS, docKey(r));
+            if ((item == null || io.tetradb.core.store.ItemCodec.lsn(item) != r.lsn()) && !images.contains(
+                    java.nio.ByteBuffer.wrap(FeedKeys.versionImage(collId, r.logicalPartition(), r.lsn())))) {
+                missingCurrent++;
+            }
+        }
+        long orphans = 0;
+        for (java.nio.ByteBuffer key : images) {
+            if (!owned.contains(key)) {
+                orphans++;
+            }
+        }
+        return new ImageCheck(missingPrevious, missingCurrent, orphans);
     }
 
     /**
@@ -432,6 +551,9 @@ public final class ChangeFeed {
      * record (the processor's per-change cost).
      */
     void latestItems(List<ChangeRecord> records, List<ChangeFeedPage.Change> out) {
+        if (records.isEmpty()) {
+            return;
+        }
         List<byte[]> keys = new ArrayList<>(records.size());
         for (ChangeRecord r : records) {
             keys.add(docKey(r));

@@ -96,10 +96,21 @@ public final class ChangeRuns {
 
     /** The run's value without the members numbered in {@code gone}; null when none is left. */
     static byte[] without(long keySeq, byte[] value, java.util.Set<Long> gone) {
+        return without(keySeq, value, gone, 0, null);
+    }
+
+    /**
+     * As {@link #without(long, byte[], java.util.Set)}, adding to {@code versionKeys} (if not null) the version-image
+     * keys of container {@code collId} the removed members own ({@link ChangeRecord#PREVIOUS_AT_LSN}): they go in
+     * the same write as their owner (feed-images).
+     */
+    static byte[] without(long keySeq, byte[] value, java.util.Set<Long> gone, int collId, List<byte[]> versionKeys) {
         List<ChangeRecord> kept = new ArrayList<>();
         for (ChangeRecord r : decode(keySeq, value)) {
             if (!gone.contains(r.seq())) {
                 kept.add(r);
+            } else if (versionKeys != null && r.previousAtLsn()) {
+                versionKeys.add(r.ownedVersionImageKey(collId));
             }
         }
         return kept.isEmpty() ? null : kept.size() == 1 && kept.get(0).seq() == keySeq ? kept.get(0).encode()

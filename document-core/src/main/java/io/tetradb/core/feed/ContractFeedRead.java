@@ -110,9 +110,7 @@ final class ContractFeedRead {
         List<ChangeRecord> merged = merge(perPartition, kept);
         List<ChangeFeedPage.Change> out = new ArrayList<>(merged.size());
         if (!latest) {
-            for (ChangeRecord r : merged) {
-                out.add(new ChangeFeedPage.Change(r, null));
-            }
+            feed.allVersionsChanges(merged, out); // feed-images: a directory written embedded, read through the contract
         } else if (!merged.isEmpty()) {
             feed.latestItems(merged, out);
         }

@@ -16,6 +16,10 @@ import java.nio.ByteBuffer;
  *                          is a run of one (the layout before runs, one key per record: such directories read
  *                          unchanged). core-stats: the partition's statistics after the transaction may ride along
  *                          (bytes · items · lsn, the META record's layout; see {@link StoredPartitionStats})
+ * collId · 'V' · EPK · pk · lsn(8) → the DOCS value (header included) of the item's version at {@code lsn}, written by
+ *                          the transaction that replaced or deleted it and owned by that transaction's record
+ *                          ({@link ChangeRecord#PREVIOUS_AT_LSN}); the pruner deletes it with its owner
+ *                          (feed-images: all-versions records hold no copy of an image the store holds)
  * collId · 'Q'           → seq(8): every record numbered above it has its partition key (records of directories
  *                          written before the index have none; reads that start below it scan the sequence)
  * 00000000 · 'H'         → seq(8): the sequence's high-water mark, written when a container (and its records) is
@@ -32,6 +36,32 @@ final class FeedKeys {
 
     static final byte PARTITION = 'P';
     static final byte PARTITION_SINCE = 'Q';
+    static final byte VERSION = 'V';
+
+    /** {@code collId · 'V' · logicalPartition · lsn}: the image of the logical partition's item version {@code lsn}. */
+    static byte[] versionImage(int collId, byte[] logicalPartition, long lsn) {
+        return versionImage(collId, logicalPartition, 0, logicalPartition.length, lsn);
+    }
+
+    /** As {@link #versionImage(int, byte[], long)} with the logical partition at {@code lp[from, from + length)}. */
+    static byte[] versionImage(int collId, byte[] lp, int from, int length, long lsn) {
+        return ByteBuffer.allocate(5 + length + 8).putInt(collId).put(VERSION).put(lp, from, length).putLong(lsn)
+                .array();
+    }
+
+    /** {@code collId · 'V'}: the first version-image key of a container (they end before {@code collId · 'W'}). */
+    static byte[] versionImages(int collId) {
+        return ByteBuffer.allocate(5).putInt(collId).put(VERSION).array();
+    }
+
+    static byte[] versionImagesEnd(int collId) {
+        return ByteBuffer.allocate(5).putInt(collId).put((byte) (VERSION + 1)).array();
+    }
+
+    /** The lsn of a version-image key. */
+    static long lsnOfVersionImage(byte[] key) {
+        return ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+    }
 
     /** {@code collId · 'P' · logicalPartition · seq}: a record's key in the partition index. */
     static byte[] partitionRecord(int collId, byte[] logicalPartition, long seq) {

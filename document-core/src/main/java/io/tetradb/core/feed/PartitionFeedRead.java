@@ -57,7 +57,7 @@ final class PartitionFeedRead {
         long after = request.after();
         boolean latest = request.mode() == ChangeFeedMode.LATEST_VERSION;
         List<ChangeFeedPage.Change> out = new ArrayList<>();
-        List<ChangeRecord> candidates = latest ? new ArrayList<>() : List.of();
+        List<ChangeRecord> candidates = new ArrayList<>(); // latest: creates/replaces; all versions: every record
         long position = after;
         boolean caughtUp = true;
         int scanned = 0;
@@ -75,14 +75,10 @@ final class PartitionFeedRead {
                 if (r.crtsMillis() < request.notBeforeMillis()) {
                     continue;
                 }
-                if (inScope.test(r)) {
-                    if (!latest) {
-                        out.add(new ChangeFeedPage.Change(r, null));
-                    } else if (r.operationType() != ChangeRecord.OperationType.DELETE) {
-                        candidates.add(r);
-                    }
+                if (inScope.test(r) && (!latest || r.operationType() != ChangeRecord.OperationType.DELETE)) {
+                    candidates.add(r);
                 }
-                if (out.size() + candidates.size() >= request.maxItems() || ++scanned >= ChangeFeed.MAX_SCANNED_PER_PAGE) {
+                if (candidates.size() >= request.maxItems() || ++scanned >= ChangeFeed.MAX_SCANNED_PER_PAGE) {
                     caughtUp = false;
                     break pages;
                 }
@@ -94,8 +90,10 @@ final class PartitionFeedRead {
         if (caughtUp) {
             position = stable;
         }
-        if (!candidates.isEmpty()) {
+        if (latest) {
             feed.latestItems(candidates, out);
+        } else {
+            feed.allVersionsChanges(candidates, out); // feed-images: images the records refer to
         }
         return new ChangeFeedPage(out, position, caughtUp);
     }

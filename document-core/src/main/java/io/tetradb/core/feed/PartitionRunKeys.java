@@ -15,6 +15,7 @@ import java.util.Set;
  * transaction's records ({@link FeedKeys#runCount}), so it goes with the last of them: with the records removed
  * together here when every other record of its run is gone already (one read of the run's record keys, which are
  * consecutive), else it stays for the records left. Records without a key (written before the index) have none.
+ * feed-images: a record's version-image key ({@link ChangeRecord#PREVIOUS_AT_LSN}) is deleted with the record.
  */
 public final class PartitionRunKeys {
     private final StorageEngine engine;
@@ -139,11 +140,19 @@ public final class PartitionRunKeys {
             if (!ChangeRuns.isRun(value)) {
                 if (keySeq == seq) {
                     ws.delete(Space.FEED, key);
+                    byte[] image = ChangeRecord.versionImageKeyOf(collId, value); // feed-images: owned, goes with it
+                    if (image != null) {
+                        ws.delete(Space.FEED, image);
+                    }
                 }
                 continue; // else gone already: the key found is a later record's
             }
             handledUpTo = keySeq;
-            byte[] left = ChangeRuns.without(keySeq, value, doomed);
+            List<byte[]> images = new ArrayList<>(0);
+            byte[] left = ChangeRuns.without(keySeq, value, doomed, collId, images);
+            for (byte[] image : images) {
+                ws.delete(Space.FEED, image);
+            }
             if (left == null) {
                 ws.delete(Space.FEED, key);
             } else if (left.length != value.length) {

@@ -67,7 +67,7 @@ final class PruneProgress {
         for (ChangeRecord r : fresh) {
             held.addLast(r.current() == null && r.previous() == null ? r : new ChangeRecord(r.seq(),
                     r.operationType(), r.lsn(), r.previousLsn(), r.crtsMillis(), r.ttlExpired(), r.logicalPartition(),
-                    r.id(), null, null));
+                    r.id(), null, null, r.imageRefs()));
         }
     }
 
