@@ -303,6 +303,56 @@ class ChangeStreamTest extends MongoServerTestBase {
         }
     }
 
+    /**
+     * feed-images: the records of an insert or update keep no copy of the document; a stream read after later writes
+     * gets each event's version — from the document while it is at that version, from the version key the
+     * superseding write kept once it is not — never the document as it is now.
+     */
+    @Test
+    void preImagesOfSupersededVersionsComeFromTheVersionKeys() {
+        MongoDatabase db = client.getDatabase("cs");
+        db.getCollection("versions").drop();
+        db.createCollection("versions", new CreateCollectionOptions()
+                .changeStreamPreAndPostImagesOptions(new ChangeStreamPreAndPostImagesOptions(true)));
+        MongoCollection<Document> coll = db.getCollection("versions");
+        BsonTimestamp start;
+        try (var first = open(coll.watch())) {
+            coll.insertOne(new Document("_id", "k").append("v", 1).append("s", "one"));
+            start = first.next().getClusterTime();
+        }
+        coll.updateOne(Filters.eq("_id", "k"), Updates.set("v", 2));
+        coll.updateOne(Filters.eq("_id", "k"), Updates.combine(Updates.set("v", 3), Updates.unset("s")));
+        coll.insertOne(new Document("_id", "d").append("v", 10));
+        coll.updateOne(Filters.eq("_id", "d"), Updates.set("v", 11));
+        coll.deleteOne(Filters.eq("_id", "d"));
+        for (FullDocument post : List.of(FullDocument.REQUIRED, FullDocument.WHEN_AVAILABLE)) {
+            try (var cursor = open(coll.watch().startAtOperationTime(start).fullDocument(post)
+                    .fullDocumentBeforeChange(FullDocumentBeforeChange.REQUIRED))) {
+                List<ChangeStreamDocument<Document>> e = take(cursor, 6);
+                assertEquals(List.of(OperationType.INSERT, OperationType.UPDATE, OperationType.UPDATE,
+                        OperationType.INSERT, OperationType.UPDATE, OperationType.DELETE),
+                        e.stream().map(ChangeStreamDocument::getOperationType).toList());
+                assertEquals(new Document("_id", "k").append("v", 1).append("s", "one"), e.get(0).getFullDocument(),
+                        "the insert shows the document as inserted, not as it is now");
+                assertEquals(new Document("_id", "k").append("v", 1).append("s", "one"),
+                        e.get(1).getFullDocumentBeforeChange());
+                assertEquals(new Document("_id", "k").append("v", 2).append("s", "one"), e.get(1).getFullDocument());
+                assertEquals(BsonDocument.parse("{v: 2}"), e.get(1).getUpdateDescription().getUpdatedFields());
+                assertEquals(new Document("_id", "k").append("v", 2).append("s", "one"),
+                        e.get(2).getFullDocumentBeforeChange());
+                assertEquals(new Document("_id", "k").append("v", 3), e.get(2).getFullDocument());
+                assertEquals(BsonDocument.parse("{v: 3}"), e.get(2).getUpdateDescription().getUpdatedFields());
+                assertEquals(List.of("s"), e.get(2).getUpdateDescription().getRemovedFields());
+                assertEquals(new Document("_id", "d").append("v", 10), e.get(3).getFullDocument(),
+                        "an insert of a document deleted since");
+                assertEquals(new Document("_id", "d").append("v", 10), e.get(4).getFullDocumentBeforeChange());
+                assertEquals(new Document("_id", "d").append("v", 11), e.get(4).getFullDocument());
+                assertEquals(new Document("_id", "d").append("v", 11), e.get(5).getFullDocumentBeforeChange());
+                assertNull(e.get(5).getFullDocument());
+            }
+        }
+    }
+
     @Test
     void aTokenOlderThanTheRetainedFeedIsHistoryLost() {
         MongoCollection<Document> coll = fresh(client.getDatabase("cs"), "lost");

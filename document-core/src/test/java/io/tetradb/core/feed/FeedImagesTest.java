@@ -357,11 +357,33 @@ class FeedImagesTest {
             write(s, c, b, "i2", ItemOperation.replace("i2", item("i2", "B", 3), null)); // live, owns V(i2 v2)
             write(s, c, a, "i3", ItemOperation.create(item("i3", "A", 1)));
             write(s, c, a, "i3", ItemOperation.delete("i3", null)); // pruned with its V
-            assertEquals(4, versionKeys(s, c).size());
+            // a folded run of three replaces (one transaction, one partition), two of them superseded later: the
+            // pruner takes those two out of the run and their V keys with them; the third keeps its own
+            for (String id : List.of("r1", "r2", "r3")) {
+                write(s, c, b, id, ItemOperation.create(item(id, "B", 0)));
+            }
+            byte[] r3 = stored(s, c, b, "r3");
+            Map<String, byte[]> was = new HashMap<>();
+            for (String id : List.of("r1", "r2", "r3")) {
+                was.put(id, stored(s, c, b, id));
+            }
+            c.executeBatch(b, List.of(ItemOperation.upsert(item("r1", "B", 1), null),
+                    ItemOperation.upsert(item("r2", "B", 1), null), ItemOperation.upsert(item("r3", "B", 1), null)));
+            for (String id : List.of("r1", "r2", "r3")) {
+                note(s, c, b, id, was.get(id), false);
+            }
+            byte[] r1 = stored(s, c, b, "r1");
+            byte[] r2 = stored(s, c, b, "r2");
+            write(s, c, b, "r1", ItemOperation.upsert(item("r1", "B", 2), null));
+            write(s, c, b, "r2", ItemOperation.upsert(item("r2", "B", 2), null));
+            assertEquals(4 + 3 + 2, versionKeys(s, c).size());
             long removed = s.changeFeeds().pruner().pruneOnce(System.currentTimeMillis() + 2 * RETENTION.toMillis());
-            assertEquals(5, removed, "i1's create, i2's create and first replace, i3's create and tombstone");
-            assertEquals(List.of(versionKey(a, ItemCodec.lsn(i1)), versionKey(b, ItemCodec.lsn(i2))).stream().sorted()
-                    .toList(), List.copyOf(versionKeys(s, c).keySet()), "the live replaces keep their previous");
+            assertEquals(5 + 3 + 2, removed, "i1's create, i2's create and first replace, i3's create and tombstone, "
+                    + "the r's creates, r1's and r2's replaces in the run");
+            assertEquals(List.of(versionKey(a, ItemCodec.lsn(i1)), versionKey(b, ItemCodec.lsn(i2)),
+                    versionKey(b, ItemCodec.lsn(r3)), versionKey(b, ItemCodec.lsn(r1)), versionKey(b, ItemCodec.lsn(r2)))
+                    .stream().sorted().toList(), List.copyOf(versionKeys(s, c).keySet()),
+                    "the live replaces keep their previous; the pruned ones' went with them, in and out of runs");
             assertEquals(live(), pages(c.changeFeed(), EpkRange.FULL, null));
             ChangeFeed.ImageCheck check = c.changeFeed().checkImages();
             assertEquals(new ChangeFeed.ImageCheck(0, 0, 0), check);
@@ -493,17 +515,14 @@ class FeedImagesTest {
                 String u = "u" + (n % 4);
                 PartitionKeyValue k = key(t, u);
                 String id = "i" + n;
-                byte[] before = s.changeFeeds().engine().get(Space.DOCS, hdocKey(c, k, id));
+                byte[] before = stored(s, c, k, id);
                 ObjectNode doc = M.createObjectNode().put("id", id).put("t", t).put("u", u).put("v", i).put("pad", PAD);
-                if (i % 7 == 6 && before != null) {
-                    c.execute(k, ItemOperation.delete(id, null));
-                } else {
-                    c.execute(k, ItemOperation.upsert(doc, null));
-                }
+                write(s, c, k, id, i % 7 == 6 && before != null ? ItemOperation.delete(id, null)
+                        : ItemOperation.upsert(doc, null));
             }
             ChangeFeed feed = c.changeFeed();
             embedded = pages(feed, EpkRange.FULL, null);
-            assertEquals(60, embedded.size());
+            assertEquals(model, embedded, "the container: each change with the versions it made and superseded");
             assertTrue(versionKeys(s, c).size() >= 40, "replaces and deletes: " + versionKeys(s, c).size());
             // each key, the hierarchical prefix, and the feed ranges show their part of the container's changes
             List<String> union = new ArrayList<>();
@@ -556,9 +575,5 @@ class FeedImagesTest {
             c.add(PartitionKeyValue.component(s));
         }
         return PartitionKeyValue.of(c);
-    }
-
-    static byte[] hdocKey(ContainerStore c, PartitionKeyValue pk, String id) {
-        return docKey(c, pk, id);
     }
 }
