@@ -24,6 +24,7 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
         private final int[] lengths;
         /** A longer name's bytes. */
         private final byte[][] bytes;
+        private final boolean[] asciis;
         private final String[] strings;
         private final int mask;
 
@@ -35,6 +36,7 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
             lengths = new int[slots];
             Arrays.fill(lengths, -1);
             bytes = new byte[slots][];
+            asciis = new boolean[slots];
             strings = new String[slots];
             mask = slots - 1;
         }
@@ -54,6 +56,8 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
     private final int base;
     private final int end;
     private final Names names;
+    /** Whether the last C string read was all ASCII bytes (then its String has one char per byte). */
+    private boolean lastAscii;
 
     /**
      * @param buf   the document's bytes, a heap buffer ({@code buf.asNIO().hasArray()})
@@ -68,11 +72,31 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
         this.names = names;
     }
 
+    /** The heap array under the document. */
+    byte[] array() {
+        return array;
+    }
+
+    /** The input's position as an index into {@link #array()}. */
+    int arrayPosition() {
+        return base + getPosition();
+    }
+
+    /**
+     * Whether the C string last read (the element name {@code readBsonType} just read) is all ASCII, so its bytes,
+     * ending right before the input's position with their NUL, are its String's chars one for one; false when not
+     * known.
+     */
+    boolean lastCStringAscii() {
+        return lastAscii;
+    }
+
     @Override
     public String readCString() {
+        lastAscii = false;
         int from = base + getPosition();
         if (from + 8 > end) { // the document's last bytes: the library reads them (and raises its errors)
-            return super.readCString();
+            return library(from);
         }
         byte[] a = array;
         long word = (long) LONGS.get(a, from);
@@ -82,6 +106,7 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
         if (zeros != 0) { // a name of up to 7 bytes: compared as one number
             int n = Long.numberOfTrailingZeros(zeros) >>> 3;
             long key = word & ((1L << (n << 3)) - 1);
+            lastAscii = (key & HIGHS) == 0;
             int slot = c.slot(key, n);
             if (c.lengths[slot] == n && c.words[slot] == key) {
                 skip(n + 1);
@@ -100,19 +125,35 @@ final class CachedNamesBsonInput extends ByteBufferBsonInput {
             n++;
         }
         if (from + n == limit) { // too long to cache, or no terminator: the library reads it (with its errors)
-            return super.readCString();
+            return library(from);
         }
         int slot = c.slot(word, n);
         byte[] cached = c.bytes[slot];
         if (cached != null && Arrays.equals(cached, 0, cached.length, a, from, from + n)) {
             skip(n + 1);
+            lastAscii = c.asciis[slot];
             return c.strings[slot];
         }
-        String s = super.readCString();
+        String s = library(from);
+        boolean ascii = lastAscii;
         c.words[slot] = 0;
         c.lengths[slot] = -1;
         c.bytes[slot] = Arrays.copyOfRange(a, from, from + n);
+        c.asciis[slot] = ascii;
         c.strings[slot] = s;
+        lastAscii = ascii;
+        return s;
+    }
+
+    /** The C string at {@code from} as the library reads it, noting whether its bytes were all ASCII. */
+    private String library(int from) {
+        String s = super.readCString();
+        int to = base + getPosition() - 1; // its NUL
+        boolean ascii = true;
+        for (int i = from; i < to; i++) {
+            ascii &= array[i] >= 0;
+        }
+        lastAscii = ascii;
         return s;
     }
 }

@@ -109,7 +109,8 @@ final class RawBsonItems {
         }
         w.reset();
         // the library's reader over an input that takes repeated names from this thread's cache (mongo-encode)
-        try (BsonBinaryReader r = new BsonBinaryReader(new CachedNamesBsonInput(buf, scratch.names))) {
+        CachedNamesBsonInput in = new CachedNamesBsonInput(buf, scratch.names);
+        try (BsonBinaryReader r = new BsonBinaryReader(in)) {
             r.readStartDocument();
             BsonType type = r.readBsonType();
             String name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
@@ -137,11 +138,11 @@ final class RawBsonItems {
                     }
                     String stored = DocumentMapper.storedName(name);
                     if (stored == name) {
-                        name(r, bytes, name, w);
+                        name(in, name, w);
                     } else {
                         w.name(stored);
                     }
-                    if (!encode(r, bytes, w, 1, scratch.objectId)) {
+                    if (!encode(r, in, bytes, w, 1, scratch.objectId)) {
                         return null;
                     }
                 } else {
@@ -199,24 +200,20 @@ final class RawBsonItems {
     }
 
     /**
-     * Writes the name the reader has just read: an ASCII name is copied from the bytes (it ends right before the
-     * reader's position, with its NUL), any other as its String.
+     * Writes the name the reader has just read: an ASCII name (as the input found it, mongo-encode) is copied from
+     * the bytes (it ends right before the input's position, with its NUL), any other as its String.
      */
-    private static void name(BsonBinaryReader r, java.nio.ByteBuffer bytes, String name,
-                             io.tetradb.core.item.BinaryItemStreamWriter w) {
-        int n = name.length();
-        int from = bytes.arrayOffset() + r.getBsonInput().getPosition() - 1 - n;
-        byte[] a = bytes.array();
-        // n ASCII bytes before the NUL decode to n chars: then they are the whole name, whatever came before
-        if (from >= bytes.arrayOffset() && ascii(a, from, n)) {
-            w.name(a, from, n);
+    private static void name(CachedNamesBsonInput in, String name, io.tetradb.core.item.BinaryItemStreamWriter w) {
+        if (in.lastCStringAscii()) {
+            int n = name.length();
+            w.name(in.array(), in.arrayPosition() - 1 - n, n);
         } else {
             w.name(name);
         }
     }
 
     /** Writes the value the reader is at; false for the general path. */
-    private static boolean encode(BsonBinaryReader r, java.nio.ByteBuffer bytes,
+    private static boolean encode(BsonBinaryReader r, CachedNamesBsonInput in, java.nio.ByteBuffer bytes,
                                   io.tetradb.core.item.BinaryItemStreamWriter w, int depth, byte[] objectId) {
         switch (r.getCurrentBsonType()) {
             case DOCUMENT -> {
@@ -230,8 +227,8 @@ final class RawBsonItems {
                     if (name.startsWith("$")) {
                         return false;
                     }
-                    name(r, bytes, name, w);
-                    if (!encode(r, bytes, w, depth + 1, objectId)) {
+                    name(in, name, w);
+                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
                         return false;
                     }
                 }
@@ -246,7 +243,7 @@ final class RawBsonItems {
                 w.startArray();
                 r.readStartArray();
                 while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
-                    if (!encode(r, bytes, w, depth + 1, objectId)) {
+                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
                         return false;
                     }
                 }
@@ -363,14 +360,6 @@ final class RawBsonItems {
         return (b & 0xC0) == 0x80;
     }
 
-    private static boolean ascii(byte[] a, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            if (a[i] < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** The value the reader is at, or null for the general path. */
     private static JsonNode value(BsonBinaryReader r, int depth) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -23,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * mongo-encode: how the insert path reads names. {@link CachedNamesBsonInput} gives org.mongodb:bson's reader exactly
- * the names (and regex patterns and options) the library's own input gives, through caches of one slot (every name
+ * the names (and regex patterns and options) the library's own input gives, and says a name is ASCII exactly when it
+ * is (its bytes then before the input's position), through caches of one slot (every name
  * replacing the last), two and 256: names of 0 to 80 bytes around the 7/8-byte and 64-byte bounds, prefixes of
  * each other, differing only in their last byte, multi-byte and malformed UTF-8, at the end of a document, in a
  * view of a larger array. {@link RawBsonItems#firstNameIsId} answers as the library's reader of the first name.
@@ -41,14 +43,14 @@ class RawBsonNamesTest {
                 System.arraycopy(doc, 0, framed, pad, doc.length);
                 ByteBuffer view = ByteBuffer.wrap(framed, pad, doc.length).slice().order(ByteOrder.LITTLE_ENDIAN);
                 List<String> expected = events(new BsonBinaryReader(ByteBuffer.wrap(doc)
-                        .order(ByteOrder.LITTLE_ENDIAN)));
-                List<String> cached = events(new BsonBinaryReader(new CachedNamesBsonInput(new ByteBufNIO(view),
-                        names)));
-                assertEquals(expected, cached, "slots " + slots + ", round " + round);
+                        .order(ByteOrder.LITTLE_ENDIAN)), null);
+                CachedNamesBsonInput in = new CachedNamesBsonInput(new ByteBufNIO(view), names);
+                assertEquals(expected, events(new BsonBinaryReader(in), in), "slots " + slots + ", round " + round);
                 // and again: now from the cache wherever a slot kept the name
                 view = ByteBuffer.wrap(framed, pad, doc.length).slice().order(ByteOrder.LITTLE_ENDIAN);
-                assertEquals(expected, events(new BsonBinaryReader(new CachedNamesBsonInput(new ByteBufNIO(view),
-                        names))), "slots " + slots + ", round " + round + ", read again");
+                in = new CachedNamesBsonInput(new ByteBufNIO(view), names);
+                assertEquals(expected, events(new BsonBinaryReader(in), in),
+                        "slots " + slots + ", round " + round + ", read again");
             }
         }
     }
@@ -78,29 +80,44 @@ class RawBsonNamesTest {
         assertFalse(RawBsonItems.firstNameIsId(new RawBsonDocument(bytes(new BsonDocument()))));
     }
 
-    /** Every name, string, regex and type the reader gives, in order. */
-    private static List<String> events(BsonBinaryReader reader) {
+    /**
+     * Every name, string, regex and type the reader gives, in order; with each name whether it is ASCII — from the
+     * name's chars for the library's input, as {@code in} says it for the cached one (its bytes are then checked to be
+     * the name's, right before the input's position: what the insert path copies).
+     */
+    private static List<String> events(BsonBinaryReader reader, CachedNamesBsonInput in) {
         List<String> out = new ArrayList<>();
         try (reader) {
             reader.readStartDocument();
-            walk(reader, out, false);
+            walk(reader, out, false, in);
             reader.readEndDocument();
         }
         return out;
     }
 
-    private static void walk(BsonBinaryReader reader, List<String> out, boolean array) {
+    private static void walk(BsonBinaryReader reader, List<String> out, boolean array, CachedNamesBsonInput in) {
         while (reader.readBsonType() != BsonType.END_OF_DOCUMENT) {
-            out.add(array ? "[]" : "name " + reader.readName());
+            if (array) {
+                out.add("[]");
+            } else {
+                String name = reader.readName();
+                boolean ascii = in == null ? name.chars().allMatch(c -> c < 0x80) : in.lastCStringAscii();
+                if (in != null && ascii) {
+                    int at = in.arrayPosition() - 1 - name.length();
+                    assertEquals(name, new String(in.array(), at, name.length(), StandardCharsets.US_ASCII));
+                    assertEquals(0, in.array()[in.arrayPosition() - 1]);
+                }
+                out.add("name " + name + (ascii ? " (ascii)" : ""));
+            }
             switch (reader.getCurrentBsonType()) {
                 case DOCUMENT -> {
                     reader.readStartDocument();
-                    walk(reader, out, false);
+                    walk(reader, out, false, in);
                     reader.readEndDocument();
                 }
                 case ARRAY -> {
                     reader.readStartArray();
-                    walk(reader, out, true);
+                    walk(reader, out, true, in);
                     reader.readEndArray();
                 }
                 case STRING -> out.add("string " + reader.readString());
