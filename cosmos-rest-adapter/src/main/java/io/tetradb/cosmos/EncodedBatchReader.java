@@ -86,7 +86,7 @@ final class EncodedBatchReader {
             boolean encode = value == JsonToken.START_OBJECT && (!fields.has("operationType") || isWrite(fields));
             if (name.equals(BODY) && encode) {
                 JsonItemEncoder.encode(p, w);
-                encoded = new EncodedItem(w.toByteArray());
+                encoded = EncodedItem.of(w); // with the writer's note of top-level system names
                 fields.remove(BODY); // the last one counts, as in a tree
             } else {
                 JsonNode v = FIELD.readTree(p);

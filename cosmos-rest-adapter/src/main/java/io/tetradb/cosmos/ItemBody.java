@@ -96,11 +96,13 @@ final class ItemBody {
             if (p.nextToken() != null) {
                 throw CosmosError.badRequest("The request body is not valid JSON: trailing content after the item.");
             }
-            byte[] tb1 = w.toByteArray();
-            if (tb1.length > 256 * 1024) {
+            // the writer noted whether a top-level name is a system property's (mongo-encode): JsonItemEncoder
+            // leaves those out, so the store looks for none in the bytes
+            io.tetradb.core.store.EncodedItem encoded = io.tetradb.core.store.EncodedItem.of(w);
+            if (encoded.body().length > 256 * 1024) {
                 WRITERS.remove();
             }
-            return new ItemBody(null, new io.tetradb.core.store.EncodedItem(tb1), body,
+            return new ItemBody(null, encoded, body,
                     flags == 0 && !hasUnicodeEscape(body));
         } catch (JsonProcessingException e) {
             throw CosmosError.badRequest("The request body is not valid JSON: " + e.getOriginalMessage());

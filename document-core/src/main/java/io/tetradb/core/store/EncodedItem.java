@@ -22,7 +22,10 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class EncodedItem {
     private final byte[] body;
-    /** mongo-cmd: the face that wrote the bytes vouches that no top-level name is a system property's. */
+    /**
+     * mongo-encode: the TB1 writer noted, as it wrote them, that no top-level name is a system property's (so the
+     * store need not look for one in the bytes); false when the bytes came from elsewhere.
+     */
     private final boolean userFieldsOnly;
     private volatile ObjectNode tree;
 
@@ -40,12 +43,12 @@ public final class EncodedItem {
     }
 
     /**
-     * An item whose writer guarantees that none of its top-level names is a system property ({@code _rid _self _etag
-     * _attachments _ts}; e.g. the Mongo face escapes those names): the core then does not search the bytes for them
-     * (five lookups per item on every write).
+     * The item {@code w} has just written (a copy of its bytes): the writer noted whether a top-level name is a
+     * system property's ({@code _rid _self _etag _attachments _ts}), so the store does not search the bytes for them
+     * (five lookups per item on every write) and no face has to vouch for its names (mongo-encode).
      */
-    public static EncodedItem userFieldsOnly(byte[] tb1Object) {
-        return new EncodedItem(tb1Object, true);
+    public static EncodedItem of(io.tetradb.core.item.BinaryItemStreamWriter w) {
+        return new EncodedItem(w.toByteArray(), !w.wroteTopLevelSystemName());
     }
 
     /** The TB1 bytes. */

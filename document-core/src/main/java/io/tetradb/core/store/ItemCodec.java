@@ -27,7 +27,7 @@ import java.util.Set;
 public final class ItemCodec {
     public static final int HEADER = 9;
     private static final byte FORMAT = 0x01;
-    static final Set<String> SYSTEM_PROPERTIES = Set.of("_rid", "_self", "_etag", "_attachments", "_ts");
+    static final Set<String> SYSTEM_PROPERTIES = io.tetradb.core.item.SystemNames.NAMES;
 
     private final ObjectMapper mapper;
     /**

@@ -78,8 +78,14 @@ final class RawBsonItems {
         return out;
     }
 
-    /** One TB1 event writer per command thread (a large document's buffer is not kept). */
-    private static final ThreadLocal<io.tetradb.core.item.BinaryItemStreamWriter> WRITERS = new ThreadLocal<>();
+    /** What a command thread reuses for every document it maps (a large document's writer buffer is not kept). */
+    private static final class Scratch {
+        io.tetradb.core.item.BinaryItemStreamWriter writer;
+        final CachedNamesBsonInput.Names names = new CachedNamesBsonInput.Names(256);
+        final byte[] objectId = new byte[12];
+    }
+
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
     /**
      * write-path (issue 17): the item of {@code doc} written straight from its BSON bytes into the core's binary item
@@ -90,17 +96,21 @@ final class RawBsonItems {
      * without a value object.
      */
     static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc, io.tetradb.core.store.ItemCodec codec) {
-        java.nio.ByteBuffer bytes = doc.getByteBuffer().asNIO();
+        org.bson.ByteBuf buf = doc.getByteBuffer();
+        java.nio.ByteBuffer bytes = buf.asNIO();
         if (bytes.remaining() > Limits.MAX_BSON_OBJECT_SIZE || !bytes.hasArray()) {
             return null;
         }
-        io.tetradb.core.item.BinaryItemStreamWriter w = WRITERS.get();
+        Scratch scratch = SCRATCH.get();
+        io.tetradb.core.item.BinaryItemStreamWriter w = scratch.writer;
         if (w == null) {
             w = codec.itemStreamWriter();
-            WRITERS.set(w);
+            scratch.writer = w;
         }
         w.reset();
-        try (BsonBinaryReader r = new BsonBinaryReader(bytes)) {
+        // the library's reader over an input that takes repeated names from this thread's cache (mongo-encode)
+        CachedNamesBsonInput in = new CachedNamesBsonInput(buf, scratch.names);
+        try (BsonBinaryReader r = new BsonBinaryReader(in)) {
             r.readStartDocument();
             BsonType type = r.readBsonType();
             String name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
@@ -128,11 +138,11 @@ final class RawBsonItems {
                     }
                     String stored = DocumentMapper.storedName(name);
                     if (stored == name) {
-                        name(r, bytes, name, w);
+                        name(in, name, w);
                     } else {
                         w.name(stored);
                     }
-                    if (!encode(r, bytes, w, 1)) {
+                    if (!encode(r, in, bytes, w, 1, scratch.objectId)) {
                         return null;
                     }
                 } else {
@@ -146,20 +156,27 @@ final class RawBsonItems {
         } catch (IllegalArgumentException e) { // a repeated name (the tree keeps the last), the nesting limit
             return null;
         }
-        byte[] tb1 = w.toByteArray();
-        if (tb1.length > 256 * 1024) {
-            WRITERS.remove();
+        // the core's writer notes whether a top-level name is a system property's (none here: every top-level name
+        // went through DocumentMapper.storedName, which escapes them), so the core looks for none in the bytes
+        io.tetradb.core.store.EncodedItem item = io.tetradb.core.store.EncodedItem.of(w);
+        if (item.body().length > 256 * 1024) {
+            scratch.writer = null;
         }
-        // every top-level name went through DocumentMapper.storedName, which escapes the core's system properties
-        return io.tetradb.core.store.EncodedItem.userFieldsOnly(tb1);
+        return item;
     }
 
-    /** Whether the document's first field is named {@code _id} (one name read, not the whole document's). */
+    /**
+     * Whether the document's first element is named {@code _id}: its first element's header read from the bytes the
+     * request decoder has bounds-checked (a type byte, then the C string {@code _id}), with no reader and no String
+     * per document (mongo-encode).
+     */
     static boolean firstNameIsId(RawBsonDocument doc) {
-        try (BsonBinaryReader r = new BsonBinaryReader(doc.getByteBuffer().asNIO())) {
-            r.readStartDocument();
-            return r.readBsonType() != BsonType.END_OF_DOCUMENT && "_id".equals(r.readName());
-        }
+        java.nio.ByteBuffer b = doc.getByteBuffer().asNIO();
+        int n = b.remaining();
+        int p = b.position();
+        // int32 size · type · '_' 'i' 'd' NUL: 9 bytes, and a type byte of 0 ends the document (no element)
+        return n >= 9 && b.get(p + 4) != 0 && b.get(p + 5) == '_' && b.get(p + 6) == 'i' && b.get(p + 7) == 'd'
+                && b.get(p + 8) == 0;
     }
 
     /**
@@ -183,25 +200,21 @@ final class RawBsonItems {
     }
 
     /**
-     * Writes the name the reader has just read: an ASCII name is copied from the bytes (it ends right before the
-     * reader's position, with its NUL), any other as its String.
+     * Writes the name the reader has just read: an ASCII name (as the input found it, mongo-encode) is copied from
+     * the bytes (it ends right before the input's position, with its NUL), any other as its String.
      */
-    private static void name(BsonBinaryReader r, java.nio.ByteBuffer bytes, String name,
-                             io.tetradb.core.item.BinaryItemStreamWriter w) {
-        int n = name.length();
-        int from = bytes.arrayOffset() + r.getBsonInput().getPosition() - 1 - n;
-        byte[] a = bytes.array();
-        // n ASCII bytes before the NUL decode to n chars: then they are the whole name, whatever came before
-        if (from >= bytes.arrayOffset() && ascii(a, from, n)) {
-            w.name(a, from, n);
+    private static void name(CachedNamesBsonInput in, String name, io.tetradb.core.item.BinaryItemStreamWriter w) {
+        if (in.lastCStringAscii()) {
+            int n = name.length();
+            w.name(in.array(), in.arrayPosition() - 1 - n, n);
         } else {
             w.name(name);
         }
     }
 
     /** Writes the value the reader is at; false for the general path. */
-    private static boolean encode(BsonBinaryReader r, java.nio.ByteBuffer bytes,
-                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth) {
+    private static boolean encode(BsonBinaryReader r, CachedNamesBsonInput in, java.nio.ByteBuffer bytes,
+                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth, byte[] objectId) {
         switch (r.getCurrentBsonType()) {
             case DOCUMENT -> {
                 if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
@@ -214,8 +227,8 @@ final class RawBsonItems {
                     if (name.startsWith("$")) {
                         return false;
                     }
-                    name(r, bytes, name, w);
-                    if (!encode(r, bytes, w, depth + 1)) {
+                    name(in, name, w);
+                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
                         return false;
                     }
                 }
@@ -230,7 +243,7 @@ final class RawBsonItems {
                 w.startArray();
                 r.readStartArray();
                 while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
-                    if (!encode(r, bytes, w, depth + 1)) {
+                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
                         return false;
                     }
                 }
@@ -274,9 +287,8 @@ final class RawBsonItems {
             case OBJECT_ID -> {
                 int at = bytes.arrayOffset() + r.getBsonInput().getPosition();
                 r.skipValue(); // checks the 12 bytes are there before they are copied
-                byte[] twelve = OBJECT_IDS.get();
-                System.arraycopy(bytes.array(), at, twelve, 0, 12);
-                w.objectId(twelve);
+                System.arraycopy(bytes.array(), at, objectId, 0, 12);
+                w.objectId(objectId);
             }
             default -> {
                 JsonNode v = value(r, depth); // the typed scalars, as the tree path maps them
@@ -292,7 +304,6 @@ final class RawBsonItems {
     /** The dates a {@code DateTimeNode} holds (100 ns ticks in a long), as {@link BsonToTyped} bounds them. */
     private static final long MAX_MS = Long.MAX_VALUE / 10_000L;
     private static final long MIN_MS = Long.MIN_VALUE / 10_000L;
-    private static final ThreadLocal<byte[]> OBJECT_IDS = ThreadLocal.withInitial(() -> new byte[12]);
 
     /**
      * True when {@code a[from, from+n)} is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
@@ -349,14 +360,6 @@ final class RawBsonItems {
         return (b & 0xC0) == 0x80;
     }
 
-    private static boolean ascii(byte[] a, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            if (a[i] < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** The value the reader is at, or null for the general path. */
     private static JsonNode value(BsonBinaryReader r, int depth) {
