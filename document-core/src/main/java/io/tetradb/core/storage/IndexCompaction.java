@@ -23,7 +23,28 @@ final class IndexCompaction {
         return "universal".equals(System.getProperty("tetradb.rocks.indexCompaction", "level"));
     }
 
+    /**
+     * index-lsm (session 17): L0 files of {@code index} that start a compaction, {@value #L0_TRIGGER} by default
+     * (RocksDB's own default, used before, is 4). Each L0 file of this family overlaps the whole last level, and
+     * up to about a gigabyte of entries the dynamic level sizes keep every compacted entry in that one level, so each
+     * L0 compaction rewrites all of it: at the query benchmark's 200k items an entry was rewritten ~3 times, and
+     * half as many compactions rewrite it half as often. A seek then merges up to {@value #L0_TRIGGER} - 1 more L0
+     * files (each is one sorted run: a seek per file). A mutable option, nothing on disk changes: any directory
+     * opens with any value ({@code -Dtetradb.rocks.indexL0Trigger}, 2-16; RocksDB slows writes at 20 L0 files).
+     */
+    static final int L0_TRIGGER = 4;
+
+    /** The {@code index} family's L0 compaction trigger: {@link #L0_TRIGGER} unless the property says (per open). */
+    static int l0Trigger() {
+        int files = Integer.getInteger("tetradb.rocks.indexL0Trigger", L0_TRIGGER);
+        if (files < 2 || files > 16) {
+            throw new IllegalArgumentException("tetradb.rocks.indexL0Trigger must be between 2 and 16: " + files);
+        }
+        return files;
+    }
+
     static ColumnFamilyOptions apply(ColumnFamilyOptions options) {
+        options.setLevel0FileNumCompactionTrigger(l0Trigger());
         return universal() ? options.setCompactionStyle(CompactionStyle.UNIVERSAL) : options;
     }
 }
