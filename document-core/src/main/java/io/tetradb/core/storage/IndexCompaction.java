@@ -25,12 +25,14 @@ final class IndexCompaction {
 
     /**
      * index-lsm (session 17): L0 files of {@code index} that start a compaction, {@value #L0_TRIGGER} by default
-     * (RocksDB's own default, used before, is 4). Each L0 file of this family overlaps the whole last level, and
-     * up to about a gigabyte of entries the dynamic level sizes keep every compacted entry in that one level, so each
-     * L0 compaction rewrites all of it: at the query benchmark's 200k items an entry was rewritten ~3 times, and
-     * half as many compactions rewrite it half as often. A seek then merges up to {@value #L0_TRIGGER} - 1 more L0
-     * files (each is one sorted run: a seek per file). A mutable option, nothing on disk changes: any directory
-     * opens with any value ({@code -Dtetradb.rocks.indexL0Trigger}, 2-16; RocksDB slows writes at 20 L0 files).
+     * (RocksDB's own default, as before). Each L0 file of this family overlaps the whole last level, and while that
+     * level holds less than {@code max_bytes_for_level_base} (256 MiB, ~11M entries here) the dynamic level sizes
+     * compact L0 straight into it, so each L0 compaction rewrites all of it; a higher trigger rewrites it less often, and a seek merges up to that many L0
+     * files (each one sorted run). Measured (`WriteCostHarness 200000`, loaded): 8 cut RocksDB's flush and
+     * compaction CPU by ~29 % per item, yet the query benchmark's ratio was lower with it in 3 of 3 loaded pairs
+     * (the indexed rate in 2 of 3), so the default stays 4 ({@code -Dtetradb.rocks.indexL0Trigger}, 2-16; figures in bench/README.md,
+     * "Indexed writes: the index family's LSM shape"). A mutable option, nothing on disk changes: any directory
+     * opens with any value ({@code IndexL0TriggerTest}).
      */
     static final int L0_TRIGGER = 4;
 
