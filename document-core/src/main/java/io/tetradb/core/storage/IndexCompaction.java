@@ -29,7 +29,7 @@ final class IndexCompaction {
      * level holds less than {@code max_bytes_for_level_base} (256 MiB, ~11M entries here) the dynamic level sizes
      * compact L0 straight into it, so each L0 compaction rewrites all of it; a higher trigger rewrites it less often, and a seek merges up to that many L0
      * files (each one sorted run). Measured (`WriteCostHarness 200000`, loaded): 8 cut RocksDB's flush and
-     * compaction CPU by ~29 % per item, yet the query benchmark's ratio was lower with it in 3 of 3 loaded pairs
+     * compaction CPU by ~27 % per item, yet the query benchmark's ratio was lower with it in 3 of 3 loaded pairs
      * (the indexed rate in 2 of 3), so the default stays 4 ({@code -Dtetradb.rocks.indexL0Trigger}, 2-16; figures in bench/README.md,
      * "Indexed writes: the index family's LSM shape"). A mutable option, nothing on disk changes: any directory
      * opens with any value ({@code IndexL0TriggerTest}).
