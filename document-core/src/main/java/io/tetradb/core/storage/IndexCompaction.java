@@ -23,7 +23,30 @@ final class IndexCompaction {
         return "universal".equals(System.getProperty("tetradb.rocks.indexCompaction", "level"));
     }
 
+    /**
+     * index-lsm (session 17): L0 files of {@code index} that start a compaction, {@value #L0_TRIGGER} by default
+     * (RocksDB's own default, as before). Each L0 file of this family overlaps the whole last level, and while that
+     * level holds less than {@code max_bytes_for_level_base} (256 MiB, ~11M entries here) the dynamic level sizes
+     * compact L0 straight into it, so each L0 compaction rewrites all of it; a higher trigger rewrites it less often, and a seek merges up to that many L0
+     * files (each one sorted run). Measured (`WriteCostHarness 200000`, loaded): 8 cut RocksDB's flush and
+     * compaction CPU by ~27 % per item, yet the query benchmark's ratio was lower with it in 3 of 3 loaded pairs
+     * (the indexed rate in 2 of 3), so the default stays 4 ({@code -Dtetradb.rocks.indexL0Trigger}, 2-16; figures in bench/README.md,
+     * "Indexed writes: the index family's LSM shape"). A mutable option, nothing on disk changes: any directory
+     * opens with any value ({@code IndexL0TriggerTest}).
+     */
+    static final int L0_TRIGGER = 4;
+
+    /** The {@code index} family's L0 compaction trigger: {@link #L0_TRIGGER} unless the property says (per open). */
+    static int l0Trigger() {
+        int files = Integer.getInteger("tetradb.rocks.indexL0Trigger", L0_TRIGGER);
+        if (files < 2 || files > 16) {
+            throw new IllegalArgumentException("tetradb.rocks.indexL0Trigger must be between 2 and 16: " + files);
+        }
+        return files;
+    }
+
     static ColumnFamilyOptions apply(ColumnFamilyOptions options) {
+        options.setLevel0FileNumCompactionTrigger(l0Trigger());
         return universal() ? options.setCompactionStyle(CompactionStyle.UNIVERSAL) : options;
     }
 }
