@@ -182,6 +182,9 @@ public final class BulkLoader {
 
     /** A source element to be written: built on a writer thread, as a tree or as encoded bytes. */
     interface Element {
+        /** The element's id inside its partition (graph-load3: known before encoding, not read back from the item). */
+        String id();
+
         ObjectNode tree();
 
         EncodedItem encode(EncodedElementItems encoder);
@@ -242,6 +245,11 @@ public final class BulkLoader {
                 throw new IllegalArgumentException("the source has two vertices with id " + v.id());
             }
             add(pk, new Element() {
+                @Override
+                public String id() {
+                    return id;
+                }
+
                 @Override
                 public ObjectNode tree() {
                     return vertexItem(v, pk, id);
@@ -318,15 +326,21 @@ public final class BulkLoader {
         void edge(Edge e) {
             Written out = written(e.outVertex().id());
             Written in = written(e.inVertex().id());
+            String id = idOf(e.id());
             add(out.pk(), new Element() {
                 @Override
+                public String id() {
+                    return id;
+                }
+
+                @Override
                 public ObjectNode tree() {
-                    return edgeItem(e, out, in);
+                    return edgeItem(e, id, out, in);
                 }
 
                 @Override
                 public EncodedItem encode(EncodedElementItems enc) {
-                    return enc.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
+                    return enc.edge(graph, id, e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
                             in.label(), e.properties());
                 }
             });
@@ -334,8 +348,8 @@ public final class BulkLoader {
         }
 
         /** Runs on a writer thread: the source edge is only read. */
-        private ObjectNode edgeItem(Edge e, Written out, Written in) {
-            ObjectNode item = ElementItems.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(),
+        private ObjectNode edgeItem(Edge e, String id, Written out, Written in) {
+            ObjectNode item = ElementItems.edge(graph, id, e.label(), out.pk(), out.id(), out.label(),
                     in.pk(), in.id(), in.label());
             for (Iterator<Property<Object>> it = e.properties(); it.hasNext(); ) {
                 Property<Object> p = it.next();
@@ -445,9 +459,8 @@ public final class BulkLoader {
                     List<EncodedItem> items = new ArrayList<>(chunk.size());
                     List<String> written = new ArrayList<>(chunk.size());
                     for (Element el : chunk) {
-                        EncodedItem item = el.encode(enc);
-                        items.add(item);
-                        written.add(item.field("id").asText());
+                        items.add(el.encode(enc));
+                        written.add(el.id());
                     }
                     store.createAllBulk(bulk, pk, items);
                     ids.put(pk, written);
