@@ -55,33 +55,53 @@ public final class BulkChunk {
      * (graph-load: the write set's arrays die young; the commit merges the runs).
      */
     public void add(WriteSet ws, int items, Completion completion) {
-        Map<Space, List<WriteSet.Write>> mine = new EnumMap<>(Space.class);
-        List<WriteSet.Write> metaWrites = new ArrayList<>();
-        for (WriteSet.Write w : ws.writes()) {
-            if (w.space() == Space.META) {
-                metaWrites.add(w);
-            } else if (w.value() == null) {
+        // graph-load3: each space's writes counted first, then put in an array of that size and sorted there (no
+        // list per space growing as it fills)
+        List<WriteSet.Write> writes = ws.writes();
+        Space[] spaces = Space.values();
+        int[] counts = new int[spaces.length];
+        for (WriteSet.Write w : writes) {
+            if (w.space() != Space.META && w.value() == null) {
                 completion.dropped();
                 throw new IllegalStateException("a bulk load only creates: a delete in " + w.space() + " is not ingested");
-            } else {
-                mine.computeIfAbsent(w.space(), s -> new ArrayList<>()).add(w);
+            }
+            counts[w.space().ordinal()]++;
+        }
+        WriteSet.Write[][] bySpace = new WriteSet.Write[spaces.length][];
+        for (int s = 0; s < spaces.length; s++) {
+            bySpace[s] = counts[s] == 0 ? null : new WriteSet.Write[counts[s]];
+            counts[s] = 0;
+        }
+        for (WriteSet.Write w : writes) {
+            int s = w.space().ordinal();
+            bySpace[s][counts[s]++] = w;
+        }
+        for (int s = 0; s < spaces.length; s++) {
+            if (bySpace[s] != null && spaces[s] != Space.META) {
+                Arrays.sort(bySpace[s], KEY_ORDER); // stable: of equal keys the later put stays later
             }
         }
-        mine.values().forEach(kvs -> kvs.sort(KEY_ORDER)); // stable: of equal keys the later put stays later
         synchronized (this) {
-            mine.forEach((space, kvs) -> {
-                long[] run = new long[kvs.size()];
+            for (int s = 0; s < spaces.length; s++) {
+                WriteSet.Write[] kvs = bySpace[s];
+                if (kvs == null) {
+                    continue;
+                }
+                if (spaces[s] == Space.META) {
+                    for (WriteSet.Write w : kvs) {
+                        if (w.value() == null) {
+                            meta.delete(w.space(), w.key());
+                        } else {
+                            meta.put(w.space(), w.key(), w.value());
+                        }
+                    }
+                    continue;
+                }
+                long[] run = new long[kvs.length];
                 for (int i = 0; i < run.length; i++) {
-                    run[i] = slabs.append(kvs.get(i).key(), kvs.get(i).value());
+                    run[i] = slabs.append(kvs[i].key(), kvs[i].value());
                 }
-                puts.computeIfAbsent(space, s -> new SortedRuns(slabs)).add(run);
-            });
-            for (WriteSet.Write w : metaWrites) {
-                if (w.value() == null) {
-                    meta.delete(w.space(), w.key());
-                } else {
-                    meta.put(w.space(), w.key(), w.value());
-                }
+                puts.computeIfAbsent(spaces[s], sp -> new SortedRuns(slabs)).add(run);
             }
             completions.add(completion);
             elements += items;

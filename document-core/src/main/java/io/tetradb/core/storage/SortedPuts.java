@@ -18,14 +18,5 @@ public interface SortedPuts {
 
     boolean isEmpty();
 
-    /**
-     * graph-load2: these puts as up to {@code parts} disjoint key ranges in ascending order (so they can be written
-     * as several files side by side), each of about {@code minRecords} records at least; equal keys stay in one
-     * range. By default one range: all of them.
-     */
-    default java.util.List<? extends SortedPuts> split(int parts, long minRecords) {
-        return java.util.List.of(this);
-    }
-
     void forEach(Sink sink) throws RocksDBException;
 }

@@ -35,9 +35,8 @@ import java.util.stream.Stream;
  * {@link Space#META} keys, all or nothing across a crash. RocksJava has no multi-family {@code IngestExternalFiles},
  * so one unit ("chunk") commits by roll-forward:
  * <ol>
- *     <li>each family's keys are written, sorted, to its own SST file (a large family's to several files of disjoint
- *     key ranges, written side by side: graph-load2) under {@code <data>/bulk-ingest/<chunk>/} and
- *     fsynced (with the directory);</li>
+ *     <li>each family's keys are written, sorted, to its own SST file (the families' files side by side) under
+ *     {@code <data>/bulk-ingest/<chunk>/} and fsynced (with the directory);</li>
  *     <li>an <em>intent</em> is written with a synced WAL write in RocksDB's default column family (which the store
  *     uses for nothing else): the chunk's files and its META writes. From here the chunk will be whole;</li>
  *     <li>each file is ingested (RocksDB links it in and syncs its MANIFEST before it returns, then removes our
@@ -97,16 +96,11 @@ public final class SstIngest {
         try {
             Files.createDirectories(dir);
             List<Space> spaces = ORDER.stream().filter(sp -> sorted.get(sp) != null && !sorted.get(sp).isEmpty()).toList();
-            // graph-load2: a large family's puts as several files of disjoint key ranges, so the index family (≈ 70 %
-            // of a graph load's keys) is not one merge on one core while the others wait; ingested in one call
-            int parts = SPLIT_FILES.getAsBoolean() ? Runtime.getRuntime().availableProcessors() : 1;
+            // one file per family (graph-load3: several files of key ranges for the index family, measured in three
+            // alternated runs, gave no gain and were removed; bench/README.md, graph)
             List<FilePart> tasks = new ArrayList<>();
             for (Space sp : spaces) {
-                List<? extends SortedPuts> ranges = sorted.get(sp).split(parts, partRecords());
-                for (int i = 0; i < ranges.size(); i++) {
-                    tasks.add(new FilePart(sp, ranges.size() == 1 ? sp.familyName() + ".sst"
-                            : sp.familyName() + "-" + i + ".sst", ranges.get(i)));
-                }
+                tasks.add(new FilePart(sp, sp.familyName() + ".sst", sorted.get(sp)));
             }
             long t0 = System.nanoTime();
             // the files written side by side (each SstFileWriter is its own)
@@ -139,20 +133,7 @@ public final class SstIngest {
         }
     }
 
-    /**
-     * graph-load2: whether large families are written as several files ({@code -Dtetradb.bulk.splitFiles=true};
-     * read at each commit, for A/B runs in one JVM). Off by default: its wall gain needs a core the commit leaves
-     * idle, and on the loaded machine it was measured on it did not show (bench README, graph, session 16).
-     */
-    private static final java.util.function.BooleanSupplier SPLIT_FILES =
-            () -> Boolean.getBoolean("tetradb.bulk.splitFiles");
-
-    /** The fewest records a family's file part holds ({@code -Dtetradb.bulk.filePartRecords}, default 50,000). */
-    private static long partRecords() {
-        return Long.getLong("tetradb.bulk.filePartRecords", 50_000L);
-    }
-
-    /** One file to write: a family's puts, or one key range of them. */
+    /** One file to write: a family's puts. */
     private record FilePart(Space space, String name, SortedPuts puts) {
     }
 
@@ -232,7 +213,10 @@ public final class SstIngest {
     private record Intent(Map<Space, List<Path>> files, WriteSet meta) {
     }
 
-    /** The files as (family, path) pairs, a family named once per file of it (graph-load2: one or several). */
+    /**
+     * The files as (family, path) pairs, a family named once per file (one each now; an intent left by the removed
+     * several-files switch, several per family, still decodes and is finished alike).
+     */
     private static byte[] encodeIntent(Map<Space, List<Path>> files, WriteSet meta) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {

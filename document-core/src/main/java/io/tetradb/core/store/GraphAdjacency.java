@@ -352,8 +352,16 @@ public final class GraphAdjacency {
 
     /** The edge's own properties from its TB1 bytes: every field but the layout's and the partition key's. */
     private byte[] properties(byte[] stored, int base) {
+        byte[] pkField = partitionKeyFieldBytes();
+        // graph-load3: plain values (an air-routes edge's dist) as JSON straight from the bytes, the same text the
+        // tree below gives, without its tree, map and generator per edge
+        byte[] plain = io.tetradb.core.item.PlainJsonFields.of(stored, base,
+                (b, from, length) -> !named(b, from, length, pkField) && !notProperty(b, from, length),
+                MAX_CARRIED_PROPERTY_BYTES);
+        if (plain != null) {
+            return plain;
+        }
         ObjectNode props = store.codec().mapper().createObjectNode();
-        byte[] pkField = partitionKeyField().getBytes(StandardCharsets.UTF_8);
         io.tetradb.core.item.ObjectFields.forEach(stored, base, (b, from, length, valueAt) -> {
             if (!named(b, from, length, pkField) && !notProperty(b, from, length)) { // only properties' names decoded
                 props.set(io.tetradb.core.item.ObjectFields.name(b, from, length),
@@ -481,6 +489,22 @@ public final class GraphAdjacency {
         String path = container.definition().partitionKey().paths().get(0);
         return path.substring(1);
     }
+
+    /** The partition key field's name as UTF-8, made once per definition's path (graph-load3: not once per edge). */
+    private byte[] partitionKeyFieldBytes() {
+        String path = container.definition().partitionKey().paths().get(0);
+        PkField f = pkField;
+        if (f == null || f.path() != path) {
+            f = new PkField(path, path.substring(1).getBytes(StandardCharsets.UTF_8));
+            pkField = f;
+        }
+        return f.name();
+    }
+
+    private record PkField(String path, byte[] name) {
+    }
+
+    private volatile PkField pkField;
 
     /** An entry's key from its parts, the strings already {@link #escaped}. */
     private byte[] key(PartitionKeyValue vertexPk, byte[] vertexId, byte dir, byte[] label, PartitionKeyValue otherPk,

@@ -68,55 +68,6 @@ class SortedRunsTest {
         }
     }
 
-    /**
-     * graph-load2: the runs split into key ranges (for several files per family) give, range after range, exactly
-     * the whole merge: no key lost, none twice, equal keys (a later put replacing an earlier one, across runs) never
-     * in two ranges, the ranges in ascending order and none empty.
-     */
-    @Test
-    void splitRangesConcatenatedEqualTheWholeMerge() throws Exception {
-        Random random = new Random(2718);
-        ChunkSlabs slabs = new ChunkSlabs();
-        for (int round = 0; round < 30; round++) {
-            SortedRuns runs = new SortedRuns(slabs);
-            int runCount = 1 + random.nextInt(60);
-            int alphabet = 1 + random.nextInt(round % 3 == 0 ? 3 : 5_000); // few distinct keys: long runs of equal ones
-            for (int r = 0; r < runCount; r++) {
-                List<byte[][]> puts = new ArrayList<>();
-                int n = random.nextInt(round % 5 == 0 ? 3 : 800);
-                for (int i = 0; i < n; i++) {
-                    byte[] key = ("k" + random.nextInt(alphabet)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                    byte[] value = new byte[1 + random.nextInt(20)];
-                    random.nextBytes(value);
-                    puts.add(new byte[][] {key, value});
-                }
-                puts.sort((a, b) -> UNSIGNED.compare(a[0], b[0]));
-                long[] run = new long[puts.size()];
-                for (int i = 0; i < run.length; i++) {
-                    run[i] = slabs.append(puts.get(i)[0], puts.get(i)[1]);
-                }
-                runs.add(run);
-            }
-            List<byte[][]> whole = new ArrayList<>();
-            runs.forEach((k, v) -> whole.add(new byte[][] {bytes(k), bytes(v)}));
-            int parts = 1 + random.nextInt(6);
-            List<io.tetradb.core.storage.SortedPuts> ranges = runs.split(parts, 1 + random.nextInt(500));
-            org.junit.jupiter.api.Assertions.assertTrue(ranges.size() <= parts && !ranges.isEmpty());
-            List<byte[][]> joined = new ArrayList<>();
-            for (io.tetradb.core.storage.SortedPuts range : ranges) {
-                int before = joined.size();
-                range.forEach((k, v) -> joined.add(new byte[][] {bytes(k), bytes(v)}));
-                org.junit.jupiter.api.Assertions.assertTrue(runs.isEmpty() || joined.size() > before, "an empty range");
-            }
-            assertEquals(whole.size(), joined.size(), "round " + round);
-            for (int i = 0; i < whole.size(); i++) {
-                assertArrayEquals(whole.get(i)[0], joined.get(i)[0], "key " + i);
-                assertArrayEquals(whole.get(i)[1], joined.get(i)[1], "value of key " + i);
-            }
-            slabs.reset();
-        }
-    }
-
     private static byte[] bytes(ByteBuffer b) {
         byte[] out = new byte[b.remaining()];
         b.duplicate().get(out);

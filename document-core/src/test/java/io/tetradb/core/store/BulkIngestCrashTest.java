@@ -51,10 +51,6 @@ class BulkIngestCrashTest {
             if (!stage.equals("kill")) {
                 options.add("-Dtetradb.test.bulkHaltAt=" + stage);
             }
-            if (round % 2 == 0) { // graph-load2: large families as several files (parts of 30 records at least)
-                options.add("-Dtetradb.bulk.splitFiles=true");
-                options.add("-Dtetradb.bulk.filePartRecords=30");
-            }
             KilledChild child = KilledChild.start(BulkCrashWriter.class, options, dir.toString(),
                     Integer.toString(round));
             int killAfter = 1 + random.nextInt(4);

@@ -127,22 +127,6 @@ class BulkIngestTest {
         keysOfTheNormalPath();
     }
 
-    /**
-     * graph-load2: with each family's keys written as several files of disjoint key ranges (parts of 40 records at
-     * least here: the index family's ≈ 2,000 keys per chunk in up to as many files as processors), the same keys.
-     */
-    @Test
-    void keysWrittenAsSeveralFilesPerFamilyAreTheKeysOfTheNormalPath() {
-        System.setProperty("tetradb.bulk.splitFiles", "true");
-        System.setProperty("tetradb.bulk.filePartRecords", "40");
-        try {
-            keysOfTheNormalPath();
-        } finally {
-            System.clearProperty("tetradb.bulk.splitFiles");
-            System.clearProperty("tetradb.bulk.filePartRecords");
-        }
-    }
-
     private void keysOfTheNormalPath() {
         try (CoreStore a = CoreStore.open(StoreConfig.defaults(batchDir).withClock(CLOCK));
              CoreStore b = CoreStore.open(StoreConfig.defaults(bulkDir).withClock(CLOCK))) {

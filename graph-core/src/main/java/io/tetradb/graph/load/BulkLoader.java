@@ -132,6 +132,8 @@ public final class BulkLoader {
         return this;
     }
 
+    /** {@code -Dtetradb.bulk.trace=true}: each bulk chunk's phases on stderr (read, encode wait, transactions, commit). */
+    private static final boolean TRACE = Boolean.getBoolean("tetradb.bulk.trace");
     static final boolean INGEST = !"false".equalsIgnoreCase(System.getProperty("tetradb.graph.bulkIngest"));
     static final int CHUNK_ELEMENTS = Integer.getInteger("tetradb.graph.bulkChunkElements", 100_000);
 
@@ -180,6 +182,9 @@ public final class BulkLoader {
 
     /** A source element to be written: built on a writer thread, as a tree or as encoded bytes. */
     interface Element {
+        /** The element's id inside its partition (graph-load3: known before encoding, not read back from the item). */
+        String id();
+
         ObjectNode tree();
 
         EncodedItem encode(EncodedElementItems encoder);
@@ -223,6 +228,9 @@ public final class BulkLoader {
         private final io.tetradb.core.bulk.BulkLoad bulk = encoded && ingest ? store.beginBulkLoad() : null;
         /** Elements pending in bulk mode (all partitions). */
         private long pendingElements;
+        /** Trace: when this chunk's source reading began, and chunks written. */
+        private long readFrom = System.nanoTime();
+        private int chunks;
         /** Bulk mode: elements encoded ahead of their transaction. */
         private final EncodeAhead ahead = new EncodeAhead(pool, () -> encoders.get());
 
@@ -237,6 +245,11 @@ public final class BulkLoader {
                 throw new IllegalArgumentException("the source has two vertices with id " + v.id());
             }
             add(pk, new Element() {
+                @Override
+                public String id() {
+                    return id;
+                }
+
                 @Override
                 public ObjectNode tree() {
                     return vertexItem(v, pk, id);
@@ -313,15 +326,21 @@ public final class BulkLoader {
         void edge(Edge e) {
             Written out = written(e.outVertex().id());
             Written in = written(e.inVertex().id());
+            String id = idOf(e.id());
             add(out.pk(), new Element() {
                 @Override
+                public String id() {
+                    return id;
+                }
+
+                @Override
                 public ObjectNode tree() {
-                    return edgeItem(e, out, in);
+                    return edgeItem(e, id, out, in);
                 }
 
                 @Override
                 public EncodedItem encode(EncodedElementItems enc) {
-                    return enc.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
+                    return enc.edge(graph, id, e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
                             in.label(), e.properties());
                 }
             });
@@ -329,8 +348,8 @@ public final class BulkLoader {
         }
 
         /** Runs on a writer thread: the source edge is only read. */
-        private ObjectNode edgeItem(Edge e, Written out, Written in) {
-            ObjectNode item = ElementItems.edge(graph, idOf(e.id()), e.label(), out.pk(), out.id(), out.label(),
+        private ObjectNode edgeItem(Edge e, String id, Written out, Written in) {
+            ObjectNode item = ElementItems.edge(graph, id, e.label(), out.pk(), out.id(), out.label(),
                     in.pk(), in.id(), in.label());
             for (Iterator<Property<Object>> it = e.properties(); it.hasNext(); ) {
                 Property<Object> p = it.next();
@@ -424,7 +443,9 @@ public final class BulkLoader {
          * threads), then the chunk ingested: visible and durable, or (a failure) nothing of it.
          */
         private void writeChunk() {
+            long t0 = System.nanoTime();
             ahead.await();
+            long t1 = System.nanoTime();
             List<Future<?>> parts = new ArrayList<>(pending.size());
             Map<Object, List<String>> ids = new ConcurrentHashMap<>();
             // largest partitions first, so no large one is left to run alone at the end (graph-load)
@@ -438,9 +459,8 @@ public final class BulkLoader {
                     List<EncodedItem> items = new ArrayList<>(chunk.size());
                     List<String> written = new ArrayList<>(chunk.size());
                     for (Element el : chunk) {
-                        EncodedItem item = el.encode(enc);
-                        items.add(item);
-                        written.add(item.field("id").asText());
+                        items.add(el.encode(enc));
+                        written.add(el.id());
                     }
                     store.createAllBulk(bulk, pk, items);
                     ids.put(pk, written);
@@ -452,8 +472,16 @@ public final class BulkLoader {
             for (Future<?> f : parts) {
                 await(f);
             }
+            long t2 = System.nanoTime();
             bulk.commit();
             ids.forEach(store::bulkCommitted);
+            if (TRACE) { // graph-load3: where a load's wall time goes, phase by phase
+                long t3 = System.nanoTime();
+                System.err.printf(java.util.Locale.ROOT, "bulk load chunk %d: source read %.1f ms, encoding ahead "
+                        + "awaited %.1f, transactions %.1f, commit %.1f%n", ++chunks, (t0 - readFrom) / 1e6,
+                        (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
+                readFrom = t3;
+            }
         }
 
         private void await(Future<?> f) {

@@ -72,12 +72,19 @@ final class EncodeAhead {
 
     /** One element: its encoded item once encoded, or the failure; its source until then. */
     private static final class Ahead implements BulkLoader.Element {
+        private final String id;
         private BulkLoader.Element source;
         private EncodedItem item;
         private RuntimeException failure;
 
         Ahead(BulkLoader.Element source) {
+            this.id = source.id();
             this.source = source;
+        }
+
+        @Override
+        public String id() {
+            return id;
         }
 
         void encodeNow(EncodedElementItems enc) {
