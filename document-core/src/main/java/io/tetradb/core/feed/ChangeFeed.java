@@ -6,14 +6,19 @@ import io.tetradb.core.partition.EpkRange;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.KeyCursor;
 import io.tetradb.core.storage.Space;
+import io.tetradb.core.storage.StorageEngine;
 import io.tetradb.core.storage.WriteSet;
+import io.tetradb.core.store.ItemCodec;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -345,7 +350,7 @@ public final class ChangeFeed {
 
     /** A record's image: the stored bytes after the header (JSON text, or a binary item's TB1 object and trailer). */
     private static byte[] json(byte[] stored) {
-        return Arrays.copyOfRange(stored, io.tetradb.core.store.ItemCodec.HEADER, stored.length);
+        return Arrays.copyOfRange(stored, ItemCodec.HEADER, stored.length);
     }
 
     /** True when a record's image is a binary item (TB1 and trailer) rather than JSON text ('{'). */
@@ -500,15 +505,15 @@ public final class ChangeFeed {
      * version-image key has its owner record. One scan of the container's records and one of its version-image keys.
      */
     public ImageCheck checkImages() {
-        io.tetradb.core.storage.StorageEngine engine = feeds.engine();
-        java.util.Set<java.nio.ByteBuffer> images = new java.util.HashSet<>();
+        StorageEngine engine = feeds.engine();
+        Set<ByteBuffer> images = new HashSet<>();
         try (KeyCursor c = engine.cursor(Space.FEED, FeedKeys.versionImages(collId), FeedKeys.versionImagesEnd(collId),
                 false)) {
             while (c.next()) {
-                images.add(java.nio.ByteBuffer.wrap(c.key()));
+                images.add(ByteBuffer.wrap(c.key()));
             }
         }
-        java.util.Set<java.nio.ByteBuffer> owned = new java.util.HashSet<>();
+        Set<ByteBuffer> owned = new HashSet<>();
         long missingPrevious = 0;
         long missingCurrent = 0;
         List<ChangeRecord> currents = new ArrayList<>();
@@ -517,7 +522,7 @@ public final class ChangeFeed {
             while (c.next()) {
                 for (ChangeRecord r : ChangeRuns.decode(FeedKeys.seqOf(c.key()), c.value())) {
                     if (r.previousAtLsn()) {
-                        java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(r.ownedVersionImageKey(collId));
+                        ByteBuffer key = ByteBuffer.wrap(r.ownedVersionImageKey(collId));
                         owned.add(key);
                         if (!images.contains(key)) {
                             missingPrevious++;
@@ -531,13 +536,13 @@ public final class ChangeFeed {
         }
         for (ChangeRecord r : currents) {
             byte[] item = engine.get(Space.DOCS, docKey(r));
-            if ((item == null || io.tetradb.core.store.ItemCodec.lsn(item) != r.lsn()) && !images.contains(
-                    java.nio.ByteBuffer.wrap(FeedKeys.versionImage(collId, r.logicalPartition(), r.lsn())))) {
+            if ((item == null || ItemCodec.lsn(item) != r.lsn()) && !images.contains(
+                    ByteBuffer.wrap(FeedKeys.versionImage(collId, r.logicalPartition(), r.lsn())))) {
                 missingCurrent++;
             }
         }
         long orphans = 0;
-        for (java.nio.ByteBuffer key : images) {
+        for (ByteBuffer key : images) {
             if (!owned.contains(key)) {
                 orphans++;
             }
@@ -558,12 +563,12 @@ public final class ChangeFeed {
         for (ChangeRecord r : records) {
             keys.add(docKey(r));
         }
-        List<byte[]> stored = keys.size() == 1 ? java.util.Collections.singletonList(
+        List<byte[]> stored = keys.size() == 1 ? Collections.singletonList(
                 reads.item(keys.get(0))) : reads.items(keys); // item-reads hook
         for (int i = 0; i < records.size(); i++) {
             ChangeRecord r = records.get(i);
             byte[] s = stored.get(i);
-            if (s != null && io.tetradb.core.store.ItemCodec.lsn(s) == r.lsn()) { // else a later record stands for it
+            if (s != null && ItemCodec.lsn(s) == r.lsn()) { // else a later record stands for it
                 out.add(ChangeFeedPage.Change.ofStored(r, s)); // its JSON is written only if a reader asks
             }
         }
@@ -580,7 +585,7 @@ public final class ChangeFeed {
         if (io.tetradb.core.item.StoredItems.isBinary(stored)) {
             return io.tetradb.core.item.ItemJsonWriter.json(stored, io.tetradb.core.item.StoredItems.HEADER, lsn);
         }
-        int start = io.tetradb.core.store.ItemCodec.HEADER;
+        int start = ItemCodec.HEADER;
         int close = stored.length - 1;
         while (close > start && stored[close] != '}') {
             close--;
@@ -599,8 +604,8 @@ public final class ChangeFeed {
         if (binaryImage(json)) {
             return io.tetradb.core.item.ItemJsonWriter.json(json, 0, lsn);
         }
-        byte[] stored = new byte[io.tetradb.core.store.ItemCodec.HEADER + json.length];
-        System.arraycopy(json, 0, stored, io.tetradb.core.store.ItemCodec.HEADER, json.length);
+        byte[] stored = new byte[ItemCodec.HEADER + json.length];
+        System.arraycopy(json, 0, stored, ItemCodec.HEADER, json.length);
         return withLsn(stored, lsn);
     }
 

@@ -7,6 +7,7 @@ import io.tetradb.core.store.ItemCodec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ final class VersionImages {
             }
         }
         if (!docKeys.isEmpty()) {
-            List<byte[]> items = docKeys.size() == 1 ? java.util.Collections.singletonList(reads.item(docKeys.get(0)))
+            List<byte[]> items = docKeys.size() == 1 ? Collections.singletonList(reads.item(docKeys.get(0)))
                     : reads.items(docKeys);
             for (int k = 0; k < atLsn.size(); k++) {
                 byte[] item = items.get(k);
