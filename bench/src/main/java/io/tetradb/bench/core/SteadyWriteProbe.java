@@ -26,6 +26,8 @@ import java.util.SplittableRandom;
  */
 public final class SteadyWriteProbe {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    /** pw-lean: the writer thread's allocated bytes (HotSpot's counter), load-insensitive unlike its CPU. */
+    private static final com.sun.management.ThreadMXBean ALLOC = (com.sun.management.ThreadMXBean) THREADS;
     private static final int BATCH = 100;
 
     public static void main(String[] args) throws Exception {
@@ -43,6 +45,7 @@ public final class SteadyWriteProbe {
             long[] written = {0};
             double[][] cpu = new double[2][rounds];
             double[][] user = new double[2][rounds];
+            double[][] alloc = new double[2][rounds];
             Recording recording = null;
             for (int r = -warm; r < rounds; r++) {
                 if (r == 0 && jfr != null) {
@@ -72,6 +75,7 @@ public final class SteadyWriteProbe {
                     }
                     long c0 = THREADS.getCurrentThreadCpuTime();
                     long u0 = THREADS.getCurrentThreadUserTime();
+                    long a0 = ALLOC.getCurrentThreadAllocatedBytes();
                     if (batch) {
                         for (int b = 0; b < perRound; b++) {
                             int from = b * BATCH;
@@ -101,6 +105,7 @@ public final class SteadyWriteProbe {
                     if (r >= 0) {
                         cpu[core ? 0 : 1][r] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / units;
                         user[core ? 0 : 1][r] = (THREADS.getCurrentThreadUserTime() - u0) / 1e3 / units;
+                        alloc[core ? 0 : 1][r] = (double) (ALLOC.getCurrentThreadAllocatedBytes() - a0) / units;
                     }
                 }
             }
@@ -113,10 +118,10 @@ public final class SteadyWriteProbe {
             for (int r = 0; r < rounds; r++) {
                 diff[r] = cpu[0][r] - cpu[1][r];
             }
-            System.out.printf(Locale.ROOT, "STEADY %s %s | core cpu_us=%.2f user_us=%.2f (%s) | raw cpu_us=%.2f "
-                            + "user_us=%.2f (%s) | per-round core-raw cpu_us median=%.2f%n", batch ? "batch100/item"
-                            : "point", durability, median(cpu[0]), median(user[0]), fmt(cpu[0]), median(cpu[1]),
-                    median(user[1]), fmt(cpu[1]), median(diff));
+            System.out.printf(Locale.ROOT, "STEADY %s %s | core cpu_us=%.2f user_us=%.2f (%s) alloc_bytes=%.0f | raw "
+                            + "cpu_us=%.2f user_us=%.2f (%s) alloc_bytes=%.0f | per-round core-raw cpu_us median=%.2f%n",
+                    batch ? "batch100/item" : "point", durability, median(cpu[0]), median(user[0]), fmt(cpu[0]),
+                    median(alloc[0]), median(cpu[1]), median(user[1]), fmt(cpu[1]), median(alloc[1]), median(diff));
         }
     }
 

@@ -19,8 +19,17 @@ public final class WriteSet {
         }
     }
 
-    private final List<Write> writes = new ArrayList<>();
+    private final List<Write> writes;
     private long bytes;
+
+    public WriteSet() {
+        writes = new ArrayList<>();
+    }
+
+    /** pw-lean: room for {@code expected} writes (a batch's write set grew its list five times). */
+    public WriteSet(int expected) {
+        writes = new ArrayList<>(expected);
+    }
 
     public WriteSet put(Space space, byte[] key, byte[] value) {
         writes.add(new Write(space, key, value, null));

@@ -1384,7 +1384,7 @@ public final class ContainerStore {
     private long applyReleasingFeedOnFailure(Transaction tx, boolean othersWaiting) {
         try {
             // storage-spi hook: one conditional apply of the partition's write against the version the transaction read
-            long durable = PartitionCommit.apply(store.partitions(), tx.lpPrefix, tx.stats.lsn(), tx.lsn,
+            long durable = PartitionCommit.apply(store.partitions(), tx.logicalPartition(), tx.stats.lsn(), tx.lsn,
                     tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
             PartitionStatsCache cache = store.statsCache();
             if (cache != null) { // core-write: applied, under the partition's lock: the next write starts from it
@@ -1446,7 +1446,7 @@ public final class ContainerStore {
          * a rolled-back operation's restored version still finds its own), letting writeSet() derive adjacency
          * entries without parsing the version again. Filled only when the container has adjacency.
          */
-        private final Map<byte[], ObjectNode> writtenTrees = new java.util.IdentityHashMap<>();
+        private Map<byte[], ObjectNode> writtenTrees; // pw-lean: made on the first written tree of an adjacency container
         /** The container's adjacency mark read once for this transaction (AdjacencyPartitionMarks). */
         private boolean adjacencyMarkRead;
         private final LogicalPartitionStats stats;
@@ -1471,12 +1471,20 @@ public final class ContainerStore {
             if (bound == null) {
                 return null;
             }
+            // pw-lean: the keys the transaction built (every written id has one), the highest copied once
+            byte[] highest = null;
             for (String id : after.keySet()) {
-                bound = CreateCheck.raised(bound, docKey(id), lpPrefix.length);
+                byte[] key = keys.get(id);
+                if (highest == null || Arrays.compareUnsigned(key, lpPrefix.length, key.length,
+                        highest, lpPrefix.length, highest.length) > 0) {
+                    highest = key;
+                }
             }
-            return bound;
+            return highest == null ? bound : CreateCheck.raised(bound, highest, lpPrefix.length);
         }
         private final List<ItemResult> results = new ArrayList<>();
+        private byte[] statsKey;
+        private byte[] logicalPartitionKey;
         private long lsn;
         private long deltaBytes;
         private long deltaItems;
@@ -1501,14 +1509,15 @@ public final class ContainerStore {
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
         private final Map<String, Long> expiryAfter;
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
-        private final Set<String> purged = new HashSet<>();
+        private Set<String> purged = Set.of(); // pw-lean: a purge's own sets, made by purge(); no write has any
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
-        private final Map<String, Long> purgedAt = new HashMap<>();
+        private Map<String, Long> purgedAt = Map.of();
         private final List<byte[]> staleExpiry = new ArrayList<>();
         /** Shared engine: the right expiry entries of items whose listed entry was another rule's. */
         private final List<byte[]> healedExpiry = new ArrayList<>();
-        private final UniqueKeyIndex.Changes unique = new UniqueKeyIndex.Changes(this::storedUniqueEntry,
-                this::ownerGone); // item-reads hook
+        /** pw-lean: null when the container has no unique key policy (every use is behind {@code uniqueKeys}). */
+        private final UniqueKeyIndex.Changes unique = uniqueKeys.isEmpty() ? null
+                : new UniqueKeyIndex.Changes(this::storedUniqueEntry, this::ownerGone); // item-reads hook
         private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
         /** Face-defined unique indexes' changes, or null when the container has none. */
         private final FaceUniqueIndexes.Changes faceUnique;
@@ -1542,15 +1551,26 @@ public final class ContainerStore {
             this.entriesBefore = new HashMap<>(capacity);
             this.entriesAfter = new HashMap<>(capacity);
             this.expiryAfter = new HashMap<>(capacity);
-            List<String> ids = new ArrayList<>(ops.size());
-            List<byte[]> idKeys = new ArrayList<>(ops.size());
-            for (Prepared p : ops) {
-                if (!before.containsKey(p.id())) {
-                    before.put(p.id(), null);
-                    byte[] key = Keys.concat(lpPrefix, Keys.utf8(p.id()));
-                    keys.put(p.id(), key);
-                    ids.add(p.id());
-                    idKeys.add(key);
+            List<String> ids;
+            List<byte[]> idKeys;
+            if (ops.size() == 1) { // pw-lean: a point write's one id and key, without the lists a batch grows
+                String id = ops.get(0).id();
+                byte[] key = Keys.concatUtf8(lpPrefix, id);
+                before.put(id, null);
+                keys.put(id, key);
+                ids = List.of(id);
+                idKeys = List.of(key);
+            } else {
+                ids = new ArrayList<>(ops.size());
+                idKeys = new ArrayList<>(ops.size());
+                for (Prepared p : ops) {
+                    if (!before.containsKey(p.id())) {
+                        before.put(p.id(), null);
+                        byte[] key = Keys.concatUtf8(lpPrefix, p.id());
+                        keys.put(p.id(), key);
+                        ids.add(p.id());
+                        idKeys.add(key);
+                    }
                 }
             }
             // shared-engine hook: the partition's version first, then its items. Another server may commit between the
@@ -1578,7 +1598,10 @@ public final class ContainerStore {
             }
             List<byte[]> values = storedVersions(idKeys);
             for (int i = 0; i < ids.size(); i++) {
-                before.put(ids.get(i), values.get(i));
+                byte[] v = values.get(i);
+                if (v != null) { // pw-lean: absent ids are in the map already (null)
+                    before.put(ids.get(i), v);
+                }
             }
             this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
         }
@@ -1626,8 +1649,25 @@ public final class ContainerStore {
             return keys.get(id);
         }
 
+        /** pw-lean: the partition's {@code EPK · pk}, copied once per transaction (feed records, the commit). */
+        private byte[] logicalPartitionKey() {
+            if (logicalPartitionKey == null) {
+                logicalPartitionKey = Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length);
+            }
+            return logicalPartitionKey;
+        }
+
+        io.tetradb.core.storage.partition.LogicalPartition logicalPartition() {
+            int container = ((lpPrefix[0] & 0xFF) << 24) | ((lpPrefix[1] & 0xFF) << 16) | ((lpPrefix[2] & 0xFF) << 8)
+                    | (lpPrefix[3] & 0xFF); // as LogicalPartition.ofPrefix reads it
+            return new io.tetradb.core.storage.partition.LogicalPartition(container, logicalPartitionKey());
+        }
+
         private byte[] statsKey() {
-            return Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lpPrefix);
+            if (statsKey == null) { // pw-lean: built once per transaction
+                statsKey = Keys.withByte(Keys.LOGICAL_PARTITION_STATS, lpPrefix);
+            }
+            return statsKey;
         }
 
         private byte[] current(String id) {
@@ -1962,6 +2002,10 @@ public final class ContainerStore {
                 if (at > now) {
                     continue;
                 }
+                if (purged.isEmpty()) {
+                    purged = new HashSet<>();
+                    purgedAt = new HashMap<>();
+                }
                 purgedAt.put(id, at);
                 results.add(remove(ItemOperation.Type.DELETE, id, cur));
                 purged.add(id);
@@ -2026,7 +2070,7 @@ public final class ContainerStore {
             List<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
-            byte[] stored = ItemCodec.finish(body, lsn, rid(id), selfPrefix, etag, ts);
+            byte[] stored = ItemCodec.finish(body, lsn, rid(docKey(id), lpPrefix.length), selfPrefix, etag, ts);
             // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
             List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
                     ? binaryEntries(id, stored, ts)
@@ -2039,6 +2083,9 @@ public final class ContainerStore {
             deltaItems += cur == null ? 1 : 0;
             after.put(id, stored);
             if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
+                if (writtenTrees == null) {
+                    writtenTrees = new java.util.IdentityHashMap<>();
+                }
                 writtenTrees.put(stored, item);
             }
             lastLsn.put(id, lsn);
@@ -2055,6 +2102,9 @@ public final class ContainerStore {
 
         /** The index entries of the version stored before the transaction. */
         private List<ByteBuffer> storedEntries(String id) {
+            if (before.get(id) == null) {
+                return List.of(); // pw-lean: nothing stored (a create): no entry kept, no lambda made
+            }
             return entriesBefore.computeIfAbsent(id, i -> {
                 byte[] old = before.get(i);
                 if (old == null || !policies.policyFor(docKey(i)).enabled()) {
@@ -2080,10 +2130,10 @@ public final class ContainerStore {
         }
 
         WriteSet writeSet() {
-            WriteSet ws = new WriteSet();
+            WriteSet ws = new WriteSet(2 * after.size() + 4); // pw-lean: items and records, the statistics, no regrowth
             IndexWrites index = new IndexWrites();
             io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
-            byte[] logicalPartition = null; // core-write: copied once per write set, not once per item
+            byte[] logicalPartition = logicalPartitionKey(); // core-write: once per write set, not once per item
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();
                 byte[] old = before.get(id);
@@ -2106,12 +2156,10 @@ public final class ContainerStore {
                             old, now);
                 }
                 if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
-                    adjacency.addWrites(pk, old, now, now == null ? null : writtenTrees.get(now), ws);
+                    adjacency.addWrites(pk, old, now, now == null || writtenTrees == null ? null : writtenTrees.get(now),
+                            ws);
                 }
                 // one change record per changed item; the feed's pruner removes superseded ones later
-                if (logicalPartition == null) {
-                    logicalPartition = Arrays.copyOfRange(lpPrefix, collId.length, lpPrefix.length);
-                }
                 feedBatch.add(logicalPartition, id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
@@ -2127,7 +2175,9 @@ public final class ContainerStore {
             for (byte[] healed : healedExpiry) { // shared engine only (see purge)
                 ws.put(Space.META, healed, new byte[0]);
             }
-            unique.addTo(ws);
+            if (unique != null) {
+                unique.addTo(ws);
+            }
             if (faceUnique != null) {
                 faceUnique.addTo(ws);
             }
@@ -2247,9 +2297,28 @@ public final class ContainerStore {
     }
 
     /** A stable resource id (base64, "/" as "-", as Cosmos does): database, container, hash of the item's address. */
-    private byte[] rid(String id) {
-        byte[] address = Keys.concat(collId, Keys.utf8(id));
-        long h = MurmurHash3.hash128x64(address, 0, address.length, 0)[0];
+    /**
+     * The resource id of the item whose key {@code docKey} ({@code collId · EPK · pk · id}, the id's UTF-8 after
+     * {@code idAt}) is: the hash of {@code collId · id}, laid out in a per-thread scratch array (pw-lean: the key
+     * already built is reused, not the id encoded and concatenated anew).
+     */
+    private byte[] rid(byte[] docKey, int idAt) {
+        int idLength = docKey.length - idAt;
+        int n = collId.length + idLength;
+        byte[] scratch = RID_SCRATCH.get();
+        if (scratch.length < n) {
+            scratch = new byte[Math.max(n, 2 * scratch.length)];
+            RID_SCRATCH.set(scratch);
+        }
+        System.arraycopy(collId, 0, scratch, 0, collId.length);
+        System.arraycopy(docKey, idAt, scratch, collId.length, idLength);
+        return ridOf(scratch, 0, n);
+    }
+
+    private static final ThreadLocal<byte[]> RID_SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
+
+    private byte[] ridOf(byte[] address, int from, int length) {
+        long h = MurmurHash3.hash128x64(address, from, length, 0)[0];
         byte[] rid = Arrays.copyOf(ridPrefix, 16);
         for (int i = 0; i < 8; i++) {
             rid[8 + i] = (byte) (h >>> (56 - 8 * i));

@@ -51,6 +51,9 @@ final class IndexWrites {
 
     /** Adds the deletes, then the puts, each in ascending key order (no key is both: they are a diff). */
     void addTo(WriteSet ws) {
+        if (deletes.n == 0 && puts.n == 0) {
+            return; // pw-lean: nothing to sort (a container without indexing)
+        }
         for (byte[] key : IndexKeyOrder.sorted(deletes.keys, deletes.n)) { // write-cost: grouped by path, then sorted
             ws.delete(Space.INDEX, key);
         }
@@ -61,12 +64,14 @@ final class IndexWrites {
 
     /** A growing array of keys. */
     private static final class KeyArray {
-        byte[][] keys = new byte[32][];
+        private static final byte[][] NONE = new byte[0][];
+        /** pw-lean: none until the first key (a container without indexing has none on any write). */
+        byte[][] keys = NONE;
         int n;
 
         void add(byte[] key) {
             if (n == keys.length) {
-                keys = Arrays.copyOf(keys, 2 * n);
+                keys = Arrays.copyOf(keys, Math.max(32, 2 * n));
             }
             keys[n++] = key;
         }

@@ -59,6 +59,24 @@ final class Keys {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /**
+     * pw-lean: {@code concat(prefix, utf8(s))} in one array: an ASCII string (every id the benchmarks and most faces
+     * write) is copied char by char after the prefix; any other goes through {@link #utf8} as before.
+     */
+    static byte[] concatUtf8(byte[] prefix, String s) {
+        int n = s.length();
+        byte[] out = new byte[prefix.length + n];
+        System.arraycopy(prefix, 0, out, 0, prefix.length);
+        for (int i = 0; i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                return concat(prefix, utf8(s));
+            }
+            out[prefix.length + i] = (byte) c;
+        }
+        return out;
+    }
+
     static byte[] withByte(byte b, byte[] rest) {
         byte[] out = new byte[rest.length + 1];
         out[0] = b;

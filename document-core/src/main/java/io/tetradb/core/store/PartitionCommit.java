@@ -31,7 +31,14 @@ final class PartitionCommit {
     /** As above; {@code readUnderLock}: {@code expected} is current (see {@code CoreStore.versionsReadUnderOwnLock}). */
     static long apply(PartitionStore partitions, byte[] lpPrefix, long expected, long next, WriteSet writes,
             boolean othersWaiting, boolean readUnderLock) {
-        ApplyResult r = partitions.apply(new PartitionWrite(LogicalPartition.ofPrefix(lpPrefix), expected, next, writes)
+        return apply(partitions, LogicalPartition.ofPrefix(lpPrefix), expected, next, writes, othersWaiting,
+                readUnderLock);
+    }
+
+    /** pw-lean: as above, for a transaction that built its partition already. */
+    static long apply(PartitionStore partitions, LogicalPartition partition, long expected, long next, WriteSet writes,
+            boolean othersWaiting, boolean readUnderLock) {
+        ApplyResult r = partitions.apply(new PartitionWrite(partition, expected, next, writes)
                 .othersWaiting(othersWaiting).expectedReadUnderLock(readUnderLock));
         if (!r.applied()) {
             throw new StoreException(RETRY_WITH, "the logical partition changed under this transaction (version "
