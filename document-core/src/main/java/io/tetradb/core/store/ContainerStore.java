@@ -2296,11 +2296,11 @@ public final class ContainerStore {
         return g.equals(etag);
     }
 
-    /** A stable resource id (base64, "/" as "-", as Cosmos does): database, container, hash of the item's address. */
     /**
-     * The resource id of the item whose key {@code docKey} ({@code collId · EPK · pk · id}, the id's UTF-8 after
-     * {@code idAt}) is: the hash of {@code collId · id}, laid out in a per-thread scratch array (pw-lean: the key
-     * already built is reused, not the id encoded and concatenated anew).
+     * A stable resource id (base64, "/" as "-", as Cosmos does: database, container, hash of the item's address) of
+     * the item whose key is {@code docKey} ({@code collId · EPK · pk · id}, the id's UTF-8 from {@code idAt}): the hash
+     * of {@code collId · id}, laid out in a per-thread scratch array (the key already built is reused, not the id
+     * encoded and concatenated anew).
      */
     private byte[] rid(byte[] docKey, int idAt) {
         int idLength = docKey.length - idAt;

@@ -11,13 +11,7 @@ import io.tetradb.document.CosmosQueryRequestOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -101,25 +95,10 @@ class IndexCompactionTest {
      */
     private static int compactIndex(Path dir, String style) throws Exception {
         System.setProperty("tetradb.rocks.indexCompaction", style);
-        try (RocksSettings s = new RocksSettings(64L << 20); DBOptions db = s.dbOptions()) {
-            List<ColumnFamilyDescriptor> d = new ArrayList<>();
-            List<ColumnFamilyOptions> opts = new ArrayList<>();
-            opts.add(s.defaultColumnFamilyOptions());
-            d.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, opts.get(0)));
-            for (Space sp : Space.values()) {
-                opts.add(s.columnFamilyOptions(sp));
-                d.add(new ColumnFamilyDescriptor(sp.familyName().getBytes(StandardCharsets.UTF_8), opts.get(opts.size() - 1)));
-            }
-            List<ColumnFamilyHandle> handles = new ArrayList<>();
-            try (RocksDB rocks = RocksDB.open(db, dir.toString(), d, handles)) {
-                ColumnFamilyHandle index = handles.get(Space.INDEX.ordinal() + 1);
-                rocks.compactRange(index);
-                return Integer.parseInt(rocks.getProperty(index, "rocksdb.num-files-at-level0"));
-            } finally {
-                handles.forEach(ColumnFamilyHandle::close);
-                opts.forEach(ColumnFamilyOptions::close);
-            }
-        }
+        return RawIndexFamily.look(dir, (rocks, index) -> {
+            rocks.compactRange(index);
+            return RawIndexFamily.l0Files(rocks, index);
+        });
     }
 
     @Test

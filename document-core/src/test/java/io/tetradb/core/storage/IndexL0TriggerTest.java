@@ -8,18 +8,11 @@ import io.tetradb.document.PartitionKey;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -119,24 +112,8 @@ class IndexL0TriggerTest {
     /** The {@code index} family's L0 files, read with the trigger in force so that opening compacts nothing. */
     private static int indexL0Files(Path dir) throws Exception {
         System.setProperty(TRIGGER, "16");
-        try (RocksSettings s = new RocksSettings(64L << 20); DBOptions db = s.dbOptions()) {
-            List<ColumnFamilyDescriptor> d = new ArrayList<>();
-            List<ColumnFamilyOptions> opts = new ArrayList<>();
-            opts.add(s.defaultColumnFamilyOptions());
-            d.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, opts.get(0)));
-            for (Space sp : Space.values()) {
-                opts.add(s.columnFamilyOptions(sp));
-                d.add(new ColumnFamilyDescriptor(sp.familyName().getBytes(StandardCharsets.UTF_8),
-                        opts.get(opts.size() - 1)));
-            }
-            List<ColumnFamilyHandle> handles = new ArrayList<>();
-            try (RocksDB rocks = RocksDB.open(db, dir.toString(), d, handles)) {
-                return Integer.parseInt(rocks.getProperty(handles.get(Space.INDEX.ordinal() + 1),
-                        "rocksdb.num-files-at-level0"));
-            } finally {
-                handles.forEach(ColumnFamilyHandle::close);
-                opts.forEach(ColumnFamilyOptions::close);
-            }
+        try {
+            return RawIndexFamily.look(dir, RawIndexFamily::l0Files);
         } finally {
             System.clearProperty(TRIGGER);
         }
