@@ -490,6 +490,9 @@ public final class ChangeFeed {
         return false;
     }
 
+    /** Records whose items {@link #checkImages()} reads with one multi-get. */
+    private static final int CHECK_PAGE = 256;
+
     /** What {@link #checkImages()} found: each count should be 0 (documented exceptions: docs/feed-images.md §3.3). */
     public record ImageCheck(long recordsWithMissingPrevious, long recordsWithMissingCurrent,
                              long orphanVersionImages) {
@@ -534,11 +537,20 @@ public final class ChangeFeed {
                 }
             }
         }
-        for (ChangeRecord r : currents) {
-            byte[] item = engine.get(Space.DOCS, docKey(r));
-            if ((item == null || ItemCodec.lsn(item) != r.lsn()) && !images.contains(
-                    ByteBuffer.wrap(FeedKeys.versionImage(collId, r.logicalPartition(), r.lsn())))) {
-                missingCurrent++;
+        for (int from = 0; from < currents.size(); from += CHECK_PAGE) { // one multi-get per page of live records
+            List<ChangeRecord> page = currents.subList(from, Math.min(currents.size(), from + CHECK_PAGE));
+            List<byte[]> keys = new ArrayList<>(page.size());
+            for (ChangeRecord r : page) {
+                keys.add(docKey(r));
+            }
+            List<byte[]> items = engine.multiGet(Space.DOCS, keys);
+            for (int i = 0; i < page.size(); i++) {
+                ChangeRecord r = page.get(i);
+                byte[] item = items.get(i);
+                if ((item == null || ItemCodec.lsn(item) != r.lsn()) && !images.contains(
+                        ByteBuffer.wrap(FeedKeys.versionImage(collId, r.logicalPartition(), r.lsn())))) {
+                    missingCurrent++;
+                }
             }
         }
         long orphans = 0;

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -193,11 +194,7 @@ public final class RocksEngine implements StorageEngine {
         if (keys.isEmpty()) {
             return List.of();
         }
-        ColumnFamilyHandle cf = families.get(space);
-        List<ColumnFamilyHandle> cfs = new ArrayList<>(keys.size());
-        for (int i = 0; i < keys.size(); i++) {
-            cfs.add(cf);
-        }
+        List<ColumnFamilyHandle> cfs = Collections.nCopies(keys.size(), families.get(space)); // no list per read
         enter();
         try {
             return db.multiGetAsList(cfs, keys);
