@@ -1,12 +1,14 @@
 package io.tetradb.document;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.core.script.ScriptLimits;
+import io.tetradb.testing.TickingScriptClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,7 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Reads inside a transactional batch and a stored procedure's reads (readDocument, queryDocuments, readDocuments)
  * read at the account's consistency level, as Cosmos DB charges them: twice under Strong or BoundedStaleness, once
- * under Session; the partition's budget pays the doubled charge (on a clock the test moves).
+ * under Session; the partition's budget pays the doubled charge (on a clock the test moves). The scripts' bounds run
+ * on a {@link TickingScriptClock} (1 ms per 10,000 instructions or operation), as in {@code StoredProcedureTest}, so
+ * no script is cut short by a loaded machine's wall clock.
  */
 class ConsistencyBatchScriptChargeTest {
     static final ObjectMapper M = new ObjectMapper();
@@ -28,7 +32,8 @@ class ConsistencyBatchScriptChargeTest {
     final AtomicLong clock = new AtomicLong(1_000_000 * MS);
 
     void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(true).buildClient();
+        client = new CosmosClientBuilder().dataDirectory(dir).rateLimiting(true)
+                .scriptLimits(ScriptLimits.DEFAULTS.withClock(new TickingScriptClock(Duration.ofMillis(1)))).buildClient();
         client.coreStore().rateLimiter().setClock(clock::get);
         client.createDatabase("db");
         client.getDatabase("db").createContainer(new CosmosContainerProperties("c", "/pk"),

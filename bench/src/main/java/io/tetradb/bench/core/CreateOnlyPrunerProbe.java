@@ -2,6 +2,7 @@ package io.tetradb.bench.core;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.ProbeArgs;
 import io.tetradb.core.feed.FeedPruner;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosBatch;
@@ -36,10 +37,11 @@ public final class CreateOnlyPrunerProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args[0]);
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 4;
-        int batchItems = args.length > 2 ? Integer.parseInt(args[2]) : 40_000;
-        int points = args.length > 3 ? Integer.parseInt(args[3]) : 3_000;
+        ProbeArgs a = new ProbeArgs(args, "CreateOnlyPrunerProbe DIR [rounds] [batchItemsPerRound] [pointCreatesPerRound]");
+        Path dir = a.dir();
+        int rounds = a.intAt(1, "rounds", 4);
+        int batchItems = a.intAt(2, "batchItemsPerRound", 40_000);
+        int points = a.intAt(3, "pointCreatesPerRound", 3_000);
         Files.createDirectories(dir);
         String filler = "x".repeat(900);
         long id = 0;

@@ -2,6 +2,7 @@ package io.tetradb.bench.feed;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.tetradb.bench.ProbeArgs;
 import io.tetradb.core.feed.ChangeFeed;
 import io.tetradb.core.feed.ChangeFeedMode;
 import io.tetradb.core.feed.ChangeFeedPage;
@@ -47,11 +48,12 @@ public final class AllVersionsReadProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        Path dir = Path.of(args[0]);
-        int inserts = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
-        int updates = args.length > 2 ? Integer.parseInt(args[2]) : 20_000;
-        int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 7;
-        int pageSize = args.length > 4 ? Integer.parseInt(args[4]) : 100;
+        ProbeArgs a = new ProbeArgs(args, "AllVersionsReadProbe DIR [inserts] [updates] [rounds] [pageSize]");
+        Path dir = a.dir();
+        int inserts = a.intAt(1, "inserts", 20_000);
+        int updates = a.intAt(2, "updates", 20_000);
+        int rounds = a.intAt(3, "rounds", 7);
+        int pageSize = a.intAt(4, "pageSize", 100);
         if (Files.exists(dir)) {
             throw new IllegalArgumentException(dir + " exists: the probe writes a fresh store");
         }

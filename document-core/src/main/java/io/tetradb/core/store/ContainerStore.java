@@ -1622,7 +1622,7 @@ public final class ContainerStore {
                 if (stats.items() == 0) {
                     return Arrays.asList(new byte[n][]); // an empty partition holds none of them
                 }
-                if (CreateCheck.ID_BOUND && idBound != null && CreateCheck.allAbove(idKeys, lpPrefix.length, idBound)) {
+                if (idBound != null && CreateCheck.allAbove(idKeys, lpPrefix.length, idBound)) {
                     return Arrays.asList(new byte[n][]); // pw-java: above every stored id, so none is stored
                 }
                 if (n >= CreateCheck.RANGE_MIN_IDS && CreateCheck.MODE == CreateCheck.Mode.RANGE) {

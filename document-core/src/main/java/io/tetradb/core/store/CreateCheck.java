@@ -20,15 +20,13 @@ import java.util.Map;
  * partition, {@code range} (the default) both.
  *
  * <p>pw-java: with the partition's id bound known ({@link PartitionStatsCache}: no stored id is above it), ids all
- * above it are absent without a read; {@code -Dtetradb.write.idBound=false} reads as before (for A/B runs).
+ * above it are absent without a read (always: the A/B switch {@code tetradb.write.idBound} is gone, mends session 18).
  */
 final class CreateCheck {
     enum Mode { MULTIGET, EMPTY, RANGE }
 
     static final Mode MODE = Mode.valueOf(System.getProperty("tetradb.write.createCheck", "range")
             .toUpperCase(java.util.Locale.ROOT));
-    /** pw-java: whether a transaction trusts its partition's id bound (on unless {@code tetradb.write.idBound=false}). */
-    static final boolean ID_BOUND = !"false".equals(System.getProperty("tetradb.write.idBound"));
 
     /**
      * True when the id of every key in {@code keys} (the bytes after {@code prefixLength}) is above {@code bound} in

@@ -1,8 +1,6 @@
 package io.tetradb.core.feed;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tetradb.core.partition.EpkRange;
-import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.CoreStore;
@@ -10,6 +8,7 @@ import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.core.store.StoreConfig;
+import io.tetradb.testing.CrashWriters;
 
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -41,24 +40,9 @@ public final class FeedImagesCrashWriter {
         Path dir = Path.of(args[0]);
         int round = Integer.parseInt(args[1]);
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
-            ContainerStore c;
-            try {
-                c = s.container("db", "c");
-            } catch (io.tetradb.core.StoreException absent) {
-                s.createDatabase("db", null);
-                c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
-                c.changeFeed().setPolicy(new ChangeFeedPolicy(Duration.ofMillis(RETENTION_MILLIS)));
-            }
-            List<List<String>> live = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                live.add(java.util.Collections.synchronizedList(new ArrayList<>()));
-            }
-            ContainerStore container = c;
-            c.scan(EpkRange.FULL, stored -> {
-                var item = container.codec().parse(stored);
-                live.get(Integer.parseInt(item.get("pk").asText().substring(1))).add(item.get("id").asText());
-                return true;
-            });
+            ContainerStore container = CrashWriters.container(s,
+                    new ChangeFeedPolicy(Duration.ofMillis(RETENTION_MILLIS)));
+            List<List<String>> live = CrashWriters.liveIds(container, PARTITIONS);
             Thread[] writers = new Thread[THREADS];
             for (int t = 0; t < THREADS; t++) {
                 int thread = t;

@@ -1,6 +1,5 @@
 package io.tetradb.core.feed;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.partition.EpkRange;
 import io.tetradb.core.partition.PartitionKeyDefinition;
@@ -12,17 +11,12 @@ import io.tetradb.core.store.CoreStore;
 import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ScriptDefinitions;
-import io.tetradb.core.store.StoreConfig;
 import io.tetradb.core.ttl.ManualClock;
 import io.tetradb.testing.TestTime;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,30 +41,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * superseding transaction wrote — and every read scope shows what the records showed when they carried copies; the
  * pruner deletes a version key with the record that owns it.
  */
-class FeedImagesTest {
-    static final ObjectMapper M = new ObjectMapper();
+class FeedImagesTest extends ManualPrunerStores {
     static final Duration RETENTION = Duration.ofMinutes(1);
     static final String PAD = "x".repeat(1000);
-    @TempDir
-    Path dir;
     final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T00:00:00Z"));
     /** What the records must show, in feed order: each write's type, id, images (the stored versions) and flags. */
     final List<String> model = new ArrayList<>();
 
-    @BeforeEach
-    void noBackgroundPasses() {
-        System.setProperty("tetradb.feed.pruneIntervalMillis", "0"); // passes only when the test asks
-    }
-
-    @AfterEach
-    void clearSwitches() {
-        System.clearProperty("tetradb.feed.pruneIntervalMillis");
-        System.clearProperty("tetradb.feed.versionImages");
-        System.clearProperty("tetradb.itemReads");
-    }
-
     CoreStore open() {
-        return CoreStore.open(StoreConfig.defaults(dir).withClock(clock));
+        return openCore("core", clock);
     }
 
     static ContainerStore container(CoreStore s, Integer defaultTtl) {

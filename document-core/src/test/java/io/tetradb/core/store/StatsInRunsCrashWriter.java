@@ -1,9 +1,8 @@
 package io.tetradb.core.store;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.tetradb.core.partition.EpkRange;
-import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.testing.CrashWriters;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,23 +24,8 @@ public final class StatsInRunsCrashWriter {
         int round = Integer.parseInt(args[1]);
         Random random = new Random(round * 7919L + System.nanoTime());
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
-            ContainerStore c;
-            try {
-                c = s.container("db", "c");
-            } catch (io.tetradb.core.StoreException absent) {
-                s.createDatabase("db", null);
-                c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, null, 400, null);
-            }
-            List<List<String>> live = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                live.add(new ArrayList<>());
-            }
-            ContainerStore container = c;
-            c.scan(EpkRange.FULL, stored -> {
-                var item = container.codec().parse(stored);
-                live.get(Integer.parseInt(item.get("pk").asText().substring(1))).add(item.get("id").asText());
-                return true;
-            });
+            ContainerStore c = CrashWriters.container(s, null);
+            List<List<String>> live = CrashWriters.liveIds(c, PARTITIONS);
             System.out.println("READY");
             System.out.flush();
             for (long n = 0; ; n++) {

@@ -8,12 +8,14 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.CreateCollectionOptions;
 import com.mongodb.client.model.ValidationAction;
 import com.mongodb.client.model.ValidationOptions;
+import io.tetradb.testing.TestTime;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class MongoUnreadStderrTest {
     private static final int INSERTS = 2_000;
+    /** How long an insert's answer is waited for: only a hung server takes that long. */
+    private static final Duration ANSWER = TestTime.patience(Duration.ofSeconds(120));
 
     @Test
     void validatorWarningsDoNotBlockCommandsWhenStderrIsFull(@TempDir Path tmp) throws Exception {
@@ -35,8 +39,10 @@ class MongoUnreadStderrTest {
         try (ServerProcess server = ServerProcess.start(data, "1g", false)) {
             MongoClientSettings settings = MongoClientSettings.builder()
                     .applyConnectionString(new ConnectionString("mongodb://127.0.0.1:" + server.port("mongo")))
-                    // a blocked command thread never answers: fail instead of waiting forever
-                    .applyToSocketSettings(s -> s.readTimeout(120, TimeUnit.SECONDS))
+                    // the driver's defaults but two, which this test needs: a read timeout (the default waits
+                    // forever, and a blocked command thread never answers: fail instead, only once hung), and no
+                    // retried writes (a retry after that timeout would send the insert again and hide the hang)
+                    .applyToSocketSettings(s -> s.readTimeout(ANSWER.toMillis(), TimeUnit.MILLISECONDS))
                     .retryWrites(false).build();
             try (MongoClient client = MongoClients.create(settings)) {
                 client.getDatabase("logs").createCollection("warned", new CreateCollectionOptions()
@@ -50,7 +56,7 @@ class MongoUnreadStderrTest {
                     try {
                         warned.insertOne(new Document("_id", pad + i).append("v", i)); // invalid: no "must"
                     } catch (com.mongodb.MongoSocketReadTimeoutException e) {
-                        throw new AssertionError("invalid insert " + i + " of " + INSERTS + " got no answer in 120 s", e);
+                        throw new AssertionError("invalid insert " + i + " of " + INSERTS + " got no answer in " + ANSWER, e);
                     }
                 }
                 System.out.printf("MONGO-UNREAD-STDERR %d warned inserts in %d ms%n", INSERTS,
