@@ -164,8 +164,12 @@ abstract class ItemOutput {
     /** Strings at least this long are checked for ASCII by the JDK's encoder rather than char by char. */
     static final int LONG_STRING = 24;
 
-    /** item-copies: long ASCII strings copied without an array per string; made on the first one. */
-    private AsciiEncoder ascii;
+    /**
+     * item-copies: long ASCII strings copied without an array per string. One per thread, not per writer: a one-off
+     * writer ({@link BinaryItemWriter#encode}) would otherwise make one per item; fetched per string, never kept,
+     * since a writer may pass from one thread to another.
+     */
+    private static final ThreadLocal<AsciiEncoder> ASCII = ThreadLocal.withInitial(AsciiEncoder::new);
 
     /**
      * varint length · UTF-8, written straight into the buffer (item-copies: no array per string). ASCII, the common
@@ -217,10 +221,7 @@ abstract class ItemOutput {
     private boolean asciiCopied(String s, int n) {
         int lengthBytes = varintLength(n);
         ensure(lengthBytes + n);
-        if (ascii == null) {
-            ascii = new AsciiEncoder();
-        }
-        if (!ascii.copy(s, n, buf, len + lengthBytes)) {
+        if (!ASCII.get().copy(s, n, buf, len + lengthBytes)) {
             return false;
         }
         len = writeVarint(len, n) + n;

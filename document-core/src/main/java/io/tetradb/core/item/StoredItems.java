@@ -76,14 +76,33 @@ public final class StoredItems {
      */
     public static byte[] finishFrame(byte[] frame, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
         int bodyEnd = BinaryItemReader.skip(frame, HEADER);
-        byte[] etagBytes = etag.getBytes(StandardCharsets.UTF_8);
-        if (Bytes.i64(frame, 1) != -1L
-                || frame.length - bodyEnd != trailerLength(rid.length, selfPrefix.length, etagBytes.length)) {
+        int n = etag.length();
+        if (Bytes.i64(frame, 1) != -1L || frame.length - bodyEnd != trailerLength(rid.length, selfPrefix.length, n)
+                || !isAscii(etag)) {
             return finish(frame, HEADER, bodyEnd - HEADER, lsn, rid, selfPrefix, etag, ts);
         }
         putHeader(frame, lsn);
-        putTrailer(frame, bodyEnd, rid, selfPrefix, etagBytes, ts);
+        int at = putString(frame, bodyEnd, rid);
+        at = putString(frame, at, selfPrefix);
+        frame[at++] = (byte) n; // n < 128: the trailer's length above counted a one-byte varint
+        for (int i = 0; i < n; i++) {
+            frame[at++] = (byte) etag.charAt(i); // an etag is ASCII (hex digits and '-'): its chars are its bytes
+        }
+        Bytes.putI64(frame, at, ts);
         return frame;
+    }
+
+    /** True for an ASCII string shorter than 128 chars (a one-byte varint length). */
+    private static boolean isAscii(String s) {
+        if (s.length() >= 128) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@code body[from, from + n)} stored: header, body and trailer copied into one new array. */
