@@ -65,8 +65,33 @@ final class FeedKeys {
 
     /** {@code collId · 'P' · logicalPartition · seq}: a record's key in the partition index. */
     static byte[] partitionRecord(int collId, byte[] logicalPartition, long seq) {
-        return ByteBuffer.allocate(5 + logicalPartition.length + 8).putInt(collId).put(PARTITION).put(logicalPartition)
-                .putLong(seq).array();
+        byte[] key = head(collId, PARTITION, logicalPartition.length + 8); // item-copies: every write makes one
+        System.arraycopy(logicalPartition, 0, key, 5, logicalPartition.length);
+        putLong(key, 5 + logicalPartition.length, seq);
+        return key;
+    }
+
+    /**
+     * item-copies: {@code collId · kind} and {@code more} zero bytes, in one array (the keys and values every write
+     * makes were built through a {@code ByteBuffer}, one more object each).
+     */
+    private static byte[] head(int collId, byte kind, int more) {
+        byte[] b = new byte[5 + more];
+        putInt(b, 0, collId);
+        b[4] = kind;
+        return b;
+    }
+
+    private static void putInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
+    }
+
+    private static void putLong(byte[] b, int at, long v) {
+        putInt(b, at, (int) (v >>> 32));
+        putInt(b, at + 4, (int) v);
     }
 
     /** {@code collId · 'P' · prefix}: the partition index's keys of a logical partition or an EPK prefix. */
@@ -76,12 +101,20 @@ final class FeedKeys {
 
     /** The value of a partition index key standing for {@code count} records: none for one, else the count. */
     static byte[] runValue(int count) {
-        return count == 1 ? NO_VALUE : ByteBuffer.allocate(4).putInt(count).array();
+        if (count == 1) {
+            return NO_VALUE;
+        }
+        byte[] b = new byte[4];
+        putInt(b, 0, count);
+        return b;
     }
 
     /** As {@link #runValue(int)}, carrying the partition's statistics after the transaction ({@code stats}: 24 bytes). */
     static byte[] runValue(int count, byte[] stats) {
-        return ByteBuffer.allocate(4 + STATS_BYTES).putInt(count).put(stats, 0, STATS_BYTES).array();
+        byte[] b = new byte[4 + STATS_BYTES];
+        putInt(b, 0, count);
+        System.arraycopy(stats, 0, b, 4, STATS_BYTES);
+        return b;
     }
 
     static final int STATS_BYTES = 24;
@@ -109,7 +142,9 @@ final class FeedKeys {
     }
 
     static byte[] record(int collId, long seq) {
-        return ByteBuffer.allocate(13).putInt(collId).put(RECORD).putLong(seq).array();
+        byte[] key = head(collId, RECORD, 8);
+        putLong(key, 5, seq);
+        return key;
     }
 
     static long seqOf(byte[] key) {

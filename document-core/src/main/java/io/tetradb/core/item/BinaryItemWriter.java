@@ -79,6 +79,26 @@ public final class BinaryItemWriter extends ItemOutput {
         return Arrays.copyOf(buf, len);
     }
 
+    /**
+     * item-copies (issue 17): {@code header · the encoding of value · room} in one new array (the buffer's one exact
+     * copy), {@code room} bytes left for what follows (a stored item's trailer, {@link StoredItems#frame}); the terms
+     * {@code recorder} (or null) records have their offsets in that array.
+     */
+    public byte[] write(byte[] header, JsonNode value, ItemTermRecorder recorder, int room) {
+        len = 0;
+        scratchTop = 0;
+        ensure(header.length);
+        System.arraycopy(header, 0, buf, 0, header.length);
+        len = header.length;
+        terms = recorder;
+        try {
+            value(value, 0);
+        } finally {
+            terms = null;
+        }
+        return Arrays.copyOf(buf, len + room);
+    }
+
     private void value(JsonNode v, int depth) {
         ValueType type;
         try {

@@ -12,7 +12,6 @@ import io.tetradb.core.value.ValueType;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 import static io.tetradb.core.item.BinaryItemFormat.*;
@@ -165,33 +164,68 @@ abstract class ItemOutput {
     /** Strings at least this long are checked for ASCII by the JDK's encoder rather than char by char. */
     static final int LONG_STRING = 24;
 
-    /** varint length · UTF-8; ASCII (the common case) written straight into the buffer without a copy. */
+    /**
+     * item-copies: long ASCII strings copied without an array per string. One per thread, not per writer: a one-off
+     * writer ({@link BinaryItemWriter#encode}) would otherwise make one per item; fetched per string, never kept,
+     * since a writer may pass from one thread to another.
+     */
+    private static final ThreadLocal<AsciiEncoder> ASCII = ThreadLocal.withInitial(AsciiEncoder::new);
+
+    /**
+     * varint length · UTF-8, written straight into the buffer (item-copies: no array per string). ASCII, the common
+     * case, is copied as it is; anything else is encoded by {@link Utf8#encodeInto} (a lone surrogate in its 3-byte
+     * form, as {@link Utf8#encode} always wrote it), so the bytes are those of {@code bytes(Utf8.encode(s))}.
+     */
     final void utf8(String s) {
         int n = s.length();
+        if (n >= LONG_STRING ? asciiCopied(s, n) : asciiLooped(s, n)) {
+            return;
+        }
+        long most = 3L * n; // UTF-8 takes 1 to 3 bytes per UTF-16 unit (4 per surrogate pair)
+        if (most > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("a string of " + n + " characters is too long to store");
+        }
+        int room = varintLength((int) most); // the longest the length can take; moved down below when shorter
+        ensure(room + (int) most);
+        int from = len + room;
+        int bytes = Utf8.encodeInto(s, buf, from) - from;
+        int lengthBytes = varintLength(bytes);
+        if (lengthBytes != room) {
+            System.arraycopy(buf, from, buf, len + lengthBytes, bytes);
+        }
+        len = writeVarint(len, bytes) + bytes;
+    }
+
+    /** A short string: written char by char when it is ASCII (true); else false, nothing counted written. */
+    private boolean asciiLooped(String s, int n) {
         int lengthBytes = varintLength(n);
         ensure(lengthBytes + n);
         int at = len + lengthBytes;
-        if (n >= LONG_STRING && asciiCopied(s, n, at)) {
-            varint(n);
-            len += n;
-            return;
-        }
-        int i = 0;
         byte[] b = buf;
-        while (i < n) {
+        for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c >= 0x80) {
-                break;
+                return false;
             }
             b[at + i] = (byte) c;
-            i++;
         }
-        if (i == n) {
-            varint(n);
-            len += n;
-            return;
+        len = writeVarint(len, n) + n;
+        return true;
+    }
+
+    /**
+     * core-write, item-copies: a long string, copied as its bytes when it is ASCII (true); else false, nothing counted
+     * written. The char loop costs ~1 ns a char (a 1 KiB item's filler was a sixth of a batched create's Java); the
+     * JDK's vectorised copies do it in a fraction, and since item-copies without the array {@code getBytes} made.
+     */
+    private boolean asciiCopied(String s, int n) {
+        int lengthBytes = varintLength(n);
+        ensure(lengthBytes + n);
+        if (!ASCII.get().copy(s, n, buf, len + lengthBytes)) {
+            return false;
         }
-        bytes(Utf8.encode(s));
+        len = writeVarint(len, n) + n;
+        return true;
     }
 
     /** varint length · the UTF-8 bytes {@code utf8[off, off+n)} as given. */
@@ -200,39 +234,6 @@ abstract class ItemOutput {
         ensure(n);
         System.arraycopy(utf8, off, buf, len, n);
         len += n;
-    }
-
-    /**
-     * core-write: copies a long ASCII string's bytes to {@code at} and returns true, or returns false (nothing
-     * promised about {@code buf[at..]}). The JDK encodes a Latin-1 string to UTF-8 with one vectorised check and one
-     * copy, where the char loop costs ~1 ns a char (a 1 KiB item's filler was a sixth of a batched create's Java).
-     * Its output is the string's bytes exactly when it has one byte per char and holds no '?': every other char takes
-     * two or more bytes, except a lone surrogate, which the JDK replaces by '?' (this store keeps it, {@link Utf8}).
-     */
-    private boolean asciiCopied(String s, int n, int at) {
-        byte[] u = s.getBytes(StandardCharsets.UTF_8);
-        if (u.length != n || holdsQuestionMark(u)) {
-            return false;
-        }
-        System.arraycopy(u, 0, buf, at, n);
-        return true;
-    }
-
-    /** True when {@code u} holds the byte '?' (eight bytes at a time: a zero byte of {@code word ^ '?'*8}). */
-    private static boolean holdsQuestionMark(byte[] u) {
-        int i = 0;
-        for (; i + 8 <= u.length; i += 8) {
-            long x = Bytes.i64(u, i) ^ 0x3F3F3F3F3F3F3F3FL;
-            if (((x - 0x0101010101010101L) & ~x & 0x8080808080808080L) != 0) {
-                return true;
-            }
-        }
-        for (; i < u.length; i++) {
-            if (u[i] == '?') {
-                return true;
-            }
-        }
-        return false;
     }
 
     // ---- the key order of field tables

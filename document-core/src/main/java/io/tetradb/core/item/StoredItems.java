@@ -33,21 +33,101 @@ public final class StoredItems {
 
     /** The stored bytes of a binary {@code body} with its header and system properties. */
     public static byte[] finish(byte[] body, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        return finish(body, 0, body.length, lsn, rid, selfPrefix, etag, ts);
+    }
+
+    // ---- item-copies (issue 17): the stored item written around its body, not copied from it
+
+    /**
+     * The header a {@link #frame} starts with: the format byte and an lsn of -1, which no stored item has (lsns start
+     * at 1): the frame is not finished yet.
+     */
+    public static final byte[] FRAME_HEADER = {FORMAT, -1, -1, -1, -1, -1, -1, -1, -1};
+
+    /**
+     * The length of a trailer of a rid, self prefix and etag of these UTF-8 lengths: what a writer leaves after a
+     * body ({@link BinaryItemWriter#write(byte[], com.fasterxml.jackson.databind.JsonNode, ItemTermRecorder, int)})
+     * for {@link #finish(byte[], long, byte[], byte[], String, long)} to fill it in place.
+     */
+    public static int trailerLength(int ridLength, int selfPrefixLength, int etagLength) {
+        return varintLength(ridLength) + ridLength + varintLength(selfPrefixLength) + selfPrefixLength
+                + varintLength(etagLength) + etagLength + 8;
+    }
+
+    /**
+     * Whether {@code b} is a frame, a body a writer wrote after {@link #FRAME_HEADER} with room after it: the stored
+     * item to be, finished by {@link #finish(byte[], long, byte[], byte[], String, long)}, in place when it is still
+     * unfinished and its room is the trailer's exact length, else by a copy of its body. (A body, TB1 or JSON text,
+     * never starts with the format byte.)
+     */
+    public static boolean isFrame(byte[] b) {
+        return b.length > HEADER && b[0] == FORMAT;
+    }
+
+    /** The length of the body a frame holds (after its header), or of {@code body} itself when it is not a frame. */
+    public static int bodyLength(byte[] body) {
+        return isFrame(body) ? BinaryItemReader.skip(body, HEADER) - HEADER : body.length;
+    }
+
+    /**
+     * The stored bytes of a frame ({@link #isFrame}) with the given lsn and system properties: {@code frame} itself,
+     * filled in, when it is unfinished (its lsn -1) and has exactly the trailer's room; else a new array, as from the
+     * body alone. A frame is finished in place once: finished again (a transaction retried), it is copied.
+     */
+    public static byte[] finishFrame(byte[] frame, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        int bodyEnd = BinaryItemReader.skip(frame, HEADER);
+        int n = etag.length();
+        if (Bytes.i64(frame, 1) != -1L || frame.length - bodyEnd != trailerLength(rid.length, selfPrefix.length, n)
+                || !isAscii(etag)) {
+            return finish(frame, HEADER, bodyEnd - HEADER, lsn, rid, selfPrefix, etag, ts);
+        }
+        putHeader(frame, lsn);
+        int at = putString(frame, bodyEnd, rid);
+        at = putString(frame, at, selfPrefix);
+        frame[at++] = (byte) n; // n < 128: the trailer's length above counted a one-byte varint
+        for (int i = 0; i < n; i++) {
+            frame[at++] = (byte) etag.charAt(i); // an etag is ASCII (hex digits and '-'): its chars are its bytes
+        }
+        Bytes.putI64(frame, at, ts);
+        return frame;
+    }
+
+    /** True for an ASCII string shorter than 128 chars (a one-byte varint length). */
+    private static boolean isAscii(String s) {
+        if (s.length() >= 128) {
+            return false;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@code body[from, from + n)} stored: header, body and trailer copied into one new array. */
+    private static byte[] finish(byte[] body, int from, int n, long lsn, byte[] rid, byte[] selfPrefix, String etag,
+                                 long ts) {
         byte[] etagBytes = etag.getBytes(StandardCharsets.UTF_8);
-        int n = HEADER + body.length + varintLength(rid.length) + rid.length + varintLength(selfPrefix.length)
-                + selfPrefix.length + varintLength(etagBytes.length) + etagBytes.length + 8;
-        byte[] out = new byte[n];
+        byte[] out = new byte[HEADER + n + trailerLength(rid.length, selfPrefix.length, etagBytes.length)];
+        putHeader(out, lsn);
+        System.arraycopy(body, from, out, HEADER, n);
+        putTrailer(out, HEADER + n, rid, selfPrefix, etagBytes, ts);
+        return out;
+    }
+
+    private static void putHeader(byte[] out, long lsn) {
         out[0] = FORMAT;
         for (int i = 0; i < 8; i++) {
             out[1 + i] = (byte) (lsn >>> (56 - 8 * i));
         }
-        System.arraycopy(body, 0, out, HEADER, body.length);
-        int at = HEADER + body.length;
+    }
+
+    private static void putTrailer(byte[] out, int at, byte[] rid, byte[] selfPrefix, byte[] etagBytes, long ts) {
         at = putString(out, at, rid);
         at = putString(out, at, selfPrefix);
         at = putString(out, at, etagBytes);
         Bytes.putI64(out, at, ts);
-        return out;
     }
 
     private static int varintLength(int v) {

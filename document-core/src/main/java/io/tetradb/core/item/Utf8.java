@@ -20,7 +20,15 @@ final class Utf8 {
             return s.getBytes(StandardCharsets.ISO_8859_1);
         }
         byte[] out = new byte[3 * n];
-        int at = 0;
+        return java.util.Arrays.copyOf(out, encodeInto(s, out, 0));
+    }
+
+    /**
+     * Writes {@link #encode}'s bytes of {@code s} to {@code out} from {@code at} (room for {@code 3 * s.length()}
+     * bytes is the caller's) and returns the end (item-copies: the TB1 writers encode into their buffer, no array).
+     */
+    static int encodeInto(String s, byte[] out, int at) {
+        int n = s.length();
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
             if (c < 0x80) {
@@ -40,7 +48,7 @@ final class Utf8 {
                 out[at++] = (byte) (0x80 | (c & 0x3F));
             }
         }
-        return java.util.Arrays.copyOf(out, at);
+        return at;
     }
 
     /** True when {@code b[off, off+len)} is ASCII (eight bytes at a time: no byte has its top bit set). */

@@ -52,6 +52,8 @@ public final class ContainerStore {
     private final byte[] collId;
     private final byte[] selfPrefix;
     private final byte[] ridPrefix;
+    /** item-copies: the room a frame leaves for the stored trailer (rid, self prefix, etag, ts: all fixed-length). */
+    private final int trailerRoom;
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
     private volatile PartitionMap map;
     private volatile boolean deleted;
@@ -127,6 +129,8 @@ public final class ContainerStore {
         this.selfPrefix = ("dbs/" + databaseRid + "/colls/" + definition.rid() + "/docs/")
                 .getBytes(StandardCharsets.US_ASCII);
         this.ridPrefix = Keys.concat(Keys.collId(dbId), collId);
+        this.trailerRoom = io.tetradb.core.item.StoredItems.trailerLength(RID_LENGTH, selfPrefix.length,
+                ItemEtags.LENGTH);
         this.map = map;
         this.indexing = indexing;
         this.policyEpochs = new PartitionPolicyEpochs(store, this); // shared-engine hook
@@ -997,6 +1001,11 @@ public final class ContainerStore {
         Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus) {
             this(op, id, body, error, errorStatus, null);
         }
+
+        /** The item's bytes without a frame's header and room (item-copies), 0 without a body. */
+        int bodyLength() {
+            return body == null ? 0 : io.tetradb.core.item.StoredItems.bodyLength(body);
+        }
     }
 
     private Prepared prepare(PartitionKeyValue pk, ItemOperation op, ItemCodec.BodyWriter writer) {
@@ -1024,14 +1033,15 @@ public final class ContainerStore {
                             + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
                 }
                 io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
-                // write-cost: a caller's tree is encoded and its index terms recorded in one pass
-                terms = op.item() != null ? OnePassTerms.recorder(indexing) : null;
-                body = terms != null ? writer.write(op.item(), terms) : null;
-                if (body == null) {
-                    terms = null;
-                    body = op.item() != null ? writer.write(op.item()) : op.encoded().storedBody(store.codec(), writer);
+                if (op.item() != null) {
+                    // write-cost: a caller's tree is encoded and its index terms recorded in one pass (binary only);
+                    // item-copies: as a frame, the stored item to be, which the transaction finishes in place
+                    terms = store.codec().writesBinary() ? OnePassTerms.recorder(indexing) : null;
+                    body = writer.writeFrame(op.item(), terms, trailerRoom);
+                } else {
+                    body = op.encoded().storedBody(store.codec(), writer);
                 }
-                checkSize(body.length);
+                checkSize(io.tetradb.core.item.StoredItems.bodyLength(body));
             }
             validateId(id);
             return new Prepared(op, id, body, null, 0, terms);
@@ -1126,7 +1136,7 @@ public final class ContainerStore {
             for (ItemOperation op : ops) {
                 Prepared p = prepare(pk, op, writer);
                 prepared.add(p);
-                batchBytes += p.body() == null ? 0 : p.body().length;
+                batchBytes += p.bodyLength();
                 if (p.error() != null) {
                     break; // a batch stops at its first failing operation
                 }
@@ -2052,7 +2062,7 @@ public final class ContainerStore {
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status,
                                  boolean encoded) {
-            if (!io.tetradb.core.item.StoredItems.isBinaryBody(body)) {
+            if (!io.tetradb.core.item.StoredItems.isBinaryBody(body) && !io.tetradb.core.item.StoredItems.isFrame(body)) {
                 item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
             }
             byte[] cur = current(id);
@@ -2314,6 +2324,9 @@ public final class ContainerStore {
         System.arraycopy(docKey, idAt, scratch, collId.length, idLength);
         return ridOf(scratch, 0, n);
     }
+
+    /** The length of every rid {@link #ridOf} makes: base64 of 16 bytes. */
+    private static final int RID_LENGTH = 24;
 
     private static final ThreadLocal<byte[]> RID_SCRATCH = ThreadLocal.withInitial(() -> new byte[256]);
 

@@ -80,6 +80,31 @@ public final class ItemCodec {
             return binary ? writeBinary(withoutSystemProperties(item), recorder) : null;
         }
 
+        /**
+         * item-copies (issue 17): as {@link #write(ObjectNode, io.tetradb.core.item.ItemTermRecorder)} (recorder may
+         * be null), but in binary mode the body comes as a frame ({@code StoredItems.isFrame}): written after the
+         * stored header with {@code trailerRoom} bytes after it, so {@link ItemCodec#finish} fills the header and
+         * trailer in place instead of copying the body into the stored array; the recorder's offsets are the frame's.
+         * JSON text as {@link #write(ObjectNode)} (no terms recorded: recorder ignored).
+         */
+        public byte[] writeFrame(ObjectNode item, io.tetradb.core.item.ItemTermRecorder recorder, int trailerRoom) {
+            ObjectNode user = withoutSystemProperties(item);
+            if (!binary) {
+                return write(user);
+            }
+            io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
+            try {
+                byte[] frame = w.write(io.tetradb.core.item.StoredItems.FRAME_HEADER, user, recorder, trailerRoom);
+                if (frame.length > 256 * 1024) {
+                    binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
+                }
+                return frame;
+            } catch (IllegalArgumentException e) {
+                binaryWriters.remove();
+                throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());
+            }
+        }
+
         public byte[] write(ObjectNode item) {
             ObjectNode user = withoutSystemProperties(item);
             if (binary) {
@@ -177,6 +202,9 @@ public final class ItemCodec {
      * {@code "_rid":"…","_self":"…/docs/<rid>/","_etag":"\"…\"","_attachments":"attachments/","_ts":…}}.
      */
     static byte[] finish(byte[] json, long lsn, byte[] rid, byte[] selfPrefix, String etag, long ts) {
+        if (io.tetradb.core.item.StoredItems.isFrame(json)) { // item-copies: filled in place (BodyWriter.writeFrame)
+            return io.tetradb.core.item.StoredItems.finishFrame(json, lsn, rid, selfPrefix, etag, ts);
+        }
         if (io.tetradb.core.item.StoredItems.isBinaryBody(json)) {
             return io.tetradb.core.item.StoredItems.finish(json, lsn, rid, selfPrefix, etag, ts);
         }

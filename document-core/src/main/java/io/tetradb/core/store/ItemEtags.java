@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
  */
 final class ItemEtags {
     private static final byte[] TEMPLATE = "00000000-0000-0000-0000-000000000000".getBytes(StandardCharsets.US_ASCII);
+    /** Every etag's length (item-copies: a stored item's trailer is sized before its lsn is known). */
+    static final int LENGTH = TEMPLATE.length;
     private static final byte[] DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
     private ItemEtags() {
