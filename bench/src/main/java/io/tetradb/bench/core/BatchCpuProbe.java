@@ -22,6 +22,9 @@ import java.util.Locale;
  */
 public final class BatchCpuProbe {
     private static final int BATCH = 100;
+    /** batch-path: the writer thread's allocated bytes (HotSpot's counter), load-insensitive unlike its CPU. */
+    private static final com.sun.management.ThreadMXBean ALLOC =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
 
     public static void main(String[] args) throws Exception {
         int perRound = args.length > 0 ? Integer.parseInt(args[0]) : 100;
@@ -57,12 +60,16 @@ public final class BatchCpuProbe {
                         continue;
                     }
                     long c0 = CoreBenchmark.cpu();
+                    long a0 = ALLOC.getCurrentThreadAllocatedBytes();
                     long t0 = System.nanoTime();
                     long outside = 0; // building the items is timed on neither side
+                    long outsideAlloc = 0;
                     for (long b = first; b < first + perRound; b++) {
                         long o0 = System.nanoTime();
                         long oc0 = CoreBenchmark.cpu();
+                        long oa0 = ALLOC.getCurrentThreadAllocatedBytes();
                         Object prepared = isCore ? coreItems(items, b) : rawItems(items, b);
+                        outsideAlloc += ALLOC.getCurrentThreadAllocatedBytes() - oa0;
                         outside += CoreBenchmark.cpu() - oc0;
                         t0 += System.nanoTime() - o0;
                         if (isCore) {
@@ -72,7 +79,8 @@ public final class BatchCpuProbe {
                         }
                     }
                     double[] perItem = {(CoreBenchmark.cpu() - c0 - outside) / 1e3 / perRound / BATCH,
-                            (System.nanoTime() - t0) / 1e3 / perRound / BATCH};
+                            (System.nanoTime() - t0) / 1e3 / perRound / BATCH,
+                            (double) (ALLOC.getCurrentThreadAllocatedBytes() - a0 - outsideAlloc) / perRound / BATCH};
                     (isCore ? coreRounds : rawRounds).add(perItem);
                 }
             }
@@ -97,8 +105,10 @@ public final class BatchCpuProbe {
         }
         double[] cpu = rounds.stream().mapToDouble(a -> a[0]).toArray();
         double[] wall = rounds.stream().mapToDouble(a -> a[1]).toArray();
+        double[] alloc = rounds.stream().mapToDouble(a -> a[2]).toArray();
         System.out.printf(Locale.ROOT, "PROBE %-4s cpu_us_per_item median=%.2f min=%.2f wall_us_per_item median=%.2f"
-                + " rounds=%s%n", side, median(cpu), Arrays.stream(cpu).min().orElse(0), median(wall),
+                + " alloc_bytes_per_item median=%.0f rounds=%s%n", side, median(cpu), Arrays.stream(cpu).min().orElse(0),
+                median(wall), median(alloc),
                 Arrays.toString(Arrays.stream(cpu).map(v -> Math.round(v * 100) / 100.0).toArray()));
     }
 

@@ -45,6 +45,10 @@ public final class RocksEngine implements StorageEngine {
     private final Map<Space, ColumnFamilyHandle> families = new EnumMap<>(Space.class);
     /** RocksDB's column family id of each space, by ordinal (for {@link WriteBatchEncoder}). */
     private final int[] familyIds = new int[Space.values().length];
+    /** batch-path: each space's family handle, by ordinal (for {@link DirectWriteBatches}). */
+    private final ColumnFamilyHandle[] familyHandles = new ColumnFamilyHandle[Space.values().length];
+    /** batch-path: batches built with direct-buffer puts ({@link DirectWriteBatches}) or as one array. */
+    private final boolean directBatches = DirectWriteBatches.enabled();
     private final RocksDB db;
     private final WriteOptions writeOptions;
     /**
@@ -88,6 +92,7 @@ public final class RocksEngine implements StorageEngine {
         for (Space space : Space.values()) {
             families.put(space, handles.get(space.ordinal() + 1));
             familyIds[space.ordinal()] = handles.get(space.ordinal() + 1).getID();
+            familyHandles[space.ordinal()] = handles.get(space.ordinal() + 1);
             sstOptions.put(space, new org.rocksdb.Options(dbOptions, cfOptions.get(space.ordinal() + 1)));
         }
         this.sstIngest = new SstIngest(db, families, handles.get(0), sstOptions, dir); // graph-bulk
@@ -383,6 +388,17 @@ public final class RocksEngine implements StorageEngine {
     }
 
     private void write(WriteSet writes, WriteOptions options) {
+        if (directBatches) { // batch-path: direct-buffer puts into a batch reserved at its size (DirectWriteBatches)
+            enter();
+            try (WriteBatch batch = DirectWriteBatches.of(writes.writes(), familyHandles, familyIds)) {
+                db.write(options, batch);
+            } catch (RocksDBException e) {
+                throw new StorageException("write failed: " + e.getMessage(), e);
+            } finally {
+                exit();
+            }
+            return;
+        }
         // the whole batch in one array and one JNI call (WriteBatchEncoder), not a call and a copy per key
         byte[] encoded = WriteBatchEncoder.encode(writes.writes(), familyIds);
         enter();

@@ -24,16 +24,7 @@ final class WriteBatchEncoder {
 
     /** The representation of {@code writes}, each to the column family id {@code familyIds[space.ordinal()]}. */
     static byte[] encode(List<WriteSet.Write> writes, int[] familyIds) {
-        int size = HEADER;
-        for (WriteSet.Write w : writes) {
-            size += 1 + varintSize(familyIds[w.space().ordinal()]) + lengthPrefixed(w.key().length);
-            if (w.isRangeDelete()) {
-                size += lengthPrefixed(w.rangeEnd().length);
-            } else if (!w.isDelete()) {
-                size += lengthPrefixed(w.value().length);
-            }
-        }
-        byte[] out = new byte[size];
+        byte[] out = new byte[size(writes, familyIds)];
         int count = writes.size();
         out[8] = (byte) count;
         out[9] = (byte) (count >>> 8);
@@ -58,6 +49,20 @@ final class WriteBatchEncoder {
             }
         }
         return out;
+    }
+
+    /** The length of the representation of {@code writes} (batch-path: also the size {@link DirectWriteBatches} reserves). */
+    static int size(List<WriteSet.Write> writes, int[] familyIds) {
+        int size = HEADER;
+        for (WriteSet.Write w : writes) {
+            size += 1 + varintSize(familyIds[w.space().ordinal()]) + lengthPrefixed(w.key().length);
+            if (w.isRangeDelete()) {
+                size += lengthPrefixed(w.rangeEnd().length);
+            } else if (!w.isDelete()) {
+                size += lengthPrefixed(w.value().length);
+            }
+        }
+        return size;
     }
 
     private static int lengthPrefixed(int length) {

@@ -1481,16 +1481,21 @@ public final class ContainerStore {
             if (bound == null) {
                 return null;
             }
-            // pw-lean: the keys the transaction built (every written id has one), the highest copied once
-            byte[] highest = null;
-            for (String id : after.keySet()) {
-                byte[] key = keys.get(id);
-                if (highest == null || Arrays.compareUnsigned(key, lpPrefix.length, key.length,
-                        highest, lpPrefix.length, highest.length) > 0) {
-                    highest = key;
-                }
+            // pw-lean: the highest key the transaction wrote, copied once; batch-path: noted as each write is made
+            return highestWritten == null ? bound : CreateCheck.raised(bound, highestWritten, lpPrefix.length);
+        }
+
+        /**
+         * batch-path: the key of the highest id written so far (an operation undone by {@link #step} stays noted:
+         * the bound only needs to be above every stored id), so {@link #idBoundAfter()} walks no map.
+         */
+        private byte[] highestWritten;
+
+        private void noteWritten(byte[] key) {
+            byte[] h = highestWritten;
+            if (h == null || Arrays.compareUnsigned(key, lpPrefix.length, key.length, h, lpPrefix.length, h.length) > 0) {
+                highestWritten = key;
             }
-            return highest == null ? bound : CreateCheck.raised(bound, highest, lpPrefix.length);
         }
         private final List<ItemResult> results = new ArrayList<>();
         private byte[] statsKey;
@@ -1890,9 +1895,12 @@ public final class ContainerStore {
             if (faceUnique != null) {
                 faceUnique.record(id, docKey(id), () -> storedVersion(id), null);
             }
-            expiryAfter.put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
+            if (rule.active() || entryRule.active()) { // batch-path: read by writeSet() only then (no boxed NEVER)
+                expiryAfter.put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
+            }
             lsn++;
             after.put(id, null);
+            noteWritten(docKey(id));
             lastLsn.put(id, lsn);
             entriesAfter.put(id, List.of());
             deltaBytes -= size + bytes(removed);
@@ -2066,32 +2074,36 @@ public final class ContainerStore {
                 item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
             }
             byte[] cur = current(id);
+            byte[] key = docKey(id); // batch-path: looked up once
             List<ByteBuffer> faceTerms = faceUnique == null ? null // checked before anything changes, as below
-                    : faceUnique.check(id, docKey(id), () -> storedVersion(id), item);
+                    : faceUnique.check(id, key, () -> storedVersion(id), item);
             if (!uniqueKeys.isEmpty()) { // checked before anything changes: a violation leaves the transaction as it was
                 List<ByteBuffer> terms = UniqueKeyIndex.terms(uniqueKeys, lpPrefix, item);
                 unique.replace(id, currentUniqueTerms(id), terms);
                 uniqueAfter.put(id, terms);
             }
             if (faceUnique != null) {
-                faceUnique.record(id, docKey(id), () -> storedVersion(id), faceTerms);
+                faceUnique.record(id, key, () -> storedVersion(id), faceTerms);
             }
-            expiryAfter.put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
+            if (rule.active() || entryRule.active()) { // batch-path: read by writeSet() only then (no boxed NEVER)
+                expiryAfter.put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
+            }
             List<ByteBuffer> previous = currentEntries(id);
             lsn++;
             String etag = etag(lsn);
-            byte[] stored = ItemCodec.finish(body, lsn, rid(docKey(id), lpPrefix.length), selfPrefix, etag, ts);
+            byte[] stored = ItemCodec.finish(body, lsn, rid(key, lpPrefix.length), selfPrefix, etag, ts);
             // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
             List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
                     ? binaryEntries(id, stored, ts)
-                    : recorded != null && body == recordedBody && recorded.policy() == policies.policyFor(docKey(id))
-                    ? OnePassTerms.entries(paths, docKey(id), collId.length, body, recorded, ts, item) // write-cost
+                    : recorded != null && body == recordedBody && recorded.policy() == policies.policyFor(key)
+                    ? OnePassTerms.entries(paths, key, collId.length, body, recorded, ts, item) // write-cost
                     : entries(id, item, ts);
-            int keyBytes = docKey(id).length;
+            int keyBytes = key.length;
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
             deltaItems += cur == null ? 1 : 0;
             after.put(id, stored);
+            noteWritten(key);
             if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
                 if (writtenTrees == null) {
                     writtenTrees = new java.util.IdentityHashMap<>();

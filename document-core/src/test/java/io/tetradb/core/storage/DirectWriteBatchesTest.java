@@ -1,0 +1,155 @@
+package io.tetradb.core.storage;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.WriteBatch;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * batch-path: the batches built with direct-buffer puts ({@link DirectWriteBatches}, the engine's default) hold
+ * byte for byte the representation {@link WriteBatchEncoder} builds and RocksDB's own {@code WriteBatch} does, for
+ * write sets built one after another on one thread (the staging buffer reused) with keys and values larger than the
+ * staging buffer; and the engine reads back what either setting wrote.
+ */
+class DirectWriteBatchesTest {
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private static byte[] bytes(Random r, int max) {
+        byte[] b = new byte[r.nextInt(max)];
+        r.nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void buildsTheSameBytesAsTheEncoderAndRocksDb(@TempDir Path dir) throws Exception {
+        List<ColumnFamilyHandle> handles = new ArrayList<>();
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(options, dir.toString())) {
+            // ids of one and of two varint bytes, as in WriteBatchEncoderTest
+            for (int i = 1; i <= 140; i++) {
+                handles.add(db.createColumnFamily(new ColumnFamilyDescriptor(utf8("cf" + i))));
+            }
+            ColumnFamilyHandle[] bySpace = {handles.get(0), handles.get(1), handles.get(2), handles.get(129),
+                    handles.get(139)};
+            int[] ids = new int[bySpace.length];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = bySpace[i].getID();
+            }
+            Random r = new Random(23);
+            int staged = 0;
+            int unstaged = 0;
+            for (int round = 0; round < 300; round++) {
+                WriteSet ws = new WriteSet();
+                int n = r.nextInt(60);
+                for (int i = 0; i < n; i++) {
+                    Space space = Space.values()[r.nextInt(Space.values().length)];
+                    // now and then a key or a value past the staging buffer (the array puts' path)
+                    byte[] key = bytes(r, round % 29 == 0 ? DirectWriteBatches.STAGING_BYTES + 2_000 : 60);
+                    switch (r.nextInt(4)) {
+                        case 0, 1 -> {
+                            byte[] value = bytes(r, round % 7 == 0 ? 90_000 : 1_300);
+                            ws.put(space, key, value);
+                            if (key.length + value.length <= DirectWriteBatches.STAGING_BYTES) {
+                                staged++;
+                            } else {
+                                unstaged++;
+                            }
+                        }
+                        case 2 -> ws.delete(space, key);
+                        default -> ws.deleteRange(space, key, bytes(r, 40));
+                    }
+                }
+                try (WriteBatch expected = new WriteBatch();
+                     WriteBatch direct = DirectWriteBatches.of(ws.writes(), bySpace, ids)) {
+                    for (WriteSet.Write w : ws.writes()) {
+                        ColumnFamilyHandle cf = bySpace[w.space().ordinal()];
+                        if (w.isRangeDelete()) {
+                            expected.deleteRange(cf, w.key(), w.rangeEnd());
+                        } else if (w.isDelete()) {
+                            expected.delete(cf, w.key());
+                        } else {
+                            expected.put(cf, w.key(), w.value());
+                        }
+                    }
+                    assertArrayEquals(expected.data(), direct.data(), "round " + round);
+                    assertArrayEquals(WriteBatchEncoder.encode(ws.writes(), ids), direct.data(), "round " + round);
+                    assertEquals(n, direct.count());
+                    assertEquals(WriteBatchEncoder.size(ws.writes(), ids), direct.data().length);
+                }
+            }
+            assertEquals(true, staged > 1_000 && unstaged > 10, staged + " staged, " + unstaged + " not");
+        } finally {
+            handles.forEach(ColumnFamilyHandle::close);
+        }
+    }
+
+    @Test
+    void eitherSettingWritesWhatTheOtherReads(@TempDir Path dir) {
+        Random r = new Random(5);
+        byte[] big = new byte[DirectWriteBatches.STAGING_BYTES * 3];
+        r.nextBytes(big);
+        List<byte[]> values = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            values.add(bytes(r, 2_000));
+        }
+        String was = System.getProperty("tetradb.rocks.writeBatch");
+        try {
+            System.setProperty("tetradb.rocks.writeBatch", "encoded");
+            try (RocksEngine engine = RocksEngine.open(dir, Durability.SYNC, 8L << 20)) {
+                WriteSet ws = new WriteSet();
+                for (int i = 0; i < 100; i++) {
+                    ws.put(Space.DOCS, utf8("k" + (1000 + i)), values.get(i));
+                }
+                engine.apply(ws.put(Space.META, utf8("big-encoded"), big));
+            }
+            System.clearProperty("tetradb.rocks.writeBatch"); // the default: direct
+            try (RocksEngine engine = RocksEngine.open(dir, Durability.SYNC, 8L << 20)) {
+                WriteSet ws = new WriteSet();
+                for (int i = 100; i < 200; i++) {
+                    ws.put(Space.DOCS, utf8("k" + (1000 + i)), values.get(i));
+                }
+                engine.apply(ws.put(Space.META, utf8("big-direct"), big).delete(Space.DOCS, utf8("k1000"))
+                        .deleteRange(Space.DOCS, utf8("k1001"), utf8("k1003")));
+            }
+            System.setProperty("tetradb.rocks.writeBatch", "encoded");
+            try (RocksEngine engine = RocksEngine.open(dir, Durability.SYNC, 8L << 20)) {
+                for (int i = 0; i < 3; i++) {
+                    assertNull(engine.get(Space.DOCS, utf8("k" + (1000 + i))));
+                }
+                for (int i = 3; i < 200; i++) {
+                    assertArrayEquals(values.get(i), engine.get(Space.DOCS, utf8("k" + (1000 + i))), "item " + i);
+                }
+                assertArrayEquals(big, engine.get(Space.META, utf8("big-encoded")));
+                assertArrayEquals(big, engine.get(Space.META, utf8("big-direct")));
+            }
+            System.setProperty("tetradb.rocks.writeBatch", "heap");
+            assertThrows(IllegalArgumentException.class, () -> RocksEngine.open(dir, Durability.SYNC, 8L << 20));
+        } finally {
+            if (was == null) {
+                System.clearProperty("tetradb.rocks.writeBatch");
+            } else {
+                System.setProperty("tetradb.rocks.writeBatch", was);
+            }
+        }
+    }
+
+    private static byte[] utf8(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
