@@ -133,8 +133,9 @@ class AggregateAndStatsTest extends MongoServerTestBase {
         Document stats = client.getDatabase("agg").runCommand(new Document("getLastRequestStatistics", 1));
         assertEquals("insert", stats.getString("CommandName"));
         double charge = ((Number) stats.get("RequestCharge")).doubleValue();
-        // the calibrated model: 4.9 RU + 44.3/99 RU per KB beyond the first + 0.1 RU per index entry (_id, pad, _ts)
-        assertTrue(charge >= 5.6 && charge <= 5.9, "a 2 KB write costs about 5.7 RU: " + charge);
+        // the calibrated model: 4.9 RU + 44.3/99 RU per KB beyond the first + 0.1 RU per index entry: _id only (a
+        // collection indexes neither the core's id nor its _ts since session 18; with them it was about 5.7 RU)
+        assertTrue(charge >= 5.4 && charge <= 5.6, "a 2 KB write costs about 5.5 RU: " + charge);
         Document collStats = client.getDatabase("agg").runCommand(new Document("collStats", "charged"));
         assertEquals(1L, ((Number) collStats.get("count")).longValue());
         assertTrue(((Number) collStats.get("size")).longValue() > 2000);

@@ -9,13 +9,23 @@ import java.util.List;
 
 /**
  * A container's indexing policy, ready to answer "is the scalar at this path indexed?". Cosmos DB's rules: the most
- * precise matching path wins (at equal precision an exclusion wins); {@code id} and {@code _ts} are always indexed;
+ * precise matching path wins (at equal precision an exclusion wins); {@code id} and {@code _ts} are always indexed
+ * (unless the policy says {@code "systemPathsIndexed": false}, this store's own extension: see {@link #SYSTEM_PATHS});
  * mode {@code none} (or {@code automatic: false}) indexes nothing. Composite indexes ({@link #composites()}) hold every
  * item whatever the included and excluded paths say, as in Cosmos DB.
  */
 public final class CompiledIndexingPolicy {
     private static final List<String> ID = List.of("id");
     private static final List<String> TS = List.of("_ts");
+    /**
+     * The policy property (not Cosmos DB's; absent = true) that turns off the indexing of {@code id} and {@code _ts}
+     * that Cosmos DB does whatever the paths say. The Mongo face sets it false: a MongoDB collection indexes
+     * {@code _id} and the user's indexes only (as Cosmos DB's API for MongoDB does), and its {@code id} (the encoded
+     * {@code _id}, found by the item key) and {@code _ts} entries were two of an insert's four index keys that no
+     * Mongo query reads. Without them a seek on those paths plans as a scan, and ORDER BY on them is refused as on
+     * any excluded path; an explicitly included {@code /id/?} or {@code /_ts/?} path still indexes them.
+     */
+    public static final String SYSTEM_PATHS = "systemPathsIndexed";
 
     private final boolean enabled;
     private final List<PathPattern> included;
@@ -25,15 +35,19 @@ public final class CompiledIndexingPolicy {
     private final CompiledIndexingPolicy also;
     /** An included {@code /*}: no walk can be cut short (the default policy, on every write). */
     private final boolean includesRoot;
+    /** {@code id} and {@code _ts} indexed whatever the paths say (Cosmos DB's rule; see {@link #SYSTEM_PATHS}). */
+    private final boolean systemPaths;
 
     private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
                                    List<CompositeIndex> composites) {
-        this(enabled, included, excluded, composites, null);
+        this(enabled, included, excluded, composites, null, true);
     }
 
     private CompiledIndexingPolicy(boolean enabled, List<PathPattern> included, List<PathPattern> excluded,
-                                   List<CompositeIndex> composites, CompiledIndexingPolicy also) {
+                                   List<CompositeIndex> composites, CompiledIndexingPolicy also,
+                                   boolean systemPaths) {
         this.enabled = enabled;
+        this.systemPaths = systemPaths;
         this.included = included;
         this.excluded = excluded;
         this.composites = enabled ? composites : List.of(); // declared but not maintained when indexing is off
@@ -52,7 +66,7 @@ public final class CompiledIndexingPolicy {
      */
     public static CompiledIndexingPolicy both(CompiledIndexingPolicy a, CompiledIndexingPolicy b) {
         List<CompositeIndex> common = a.composites.stream().filter(b.composites::contains).toList();
-        return new CompiledIndexingPolicy(a.enabled && b.enabled, a.included, a.excluded, common, b);
+        return new CompiledIndexingPolicy(a.enabled && b.enabled, a.included, a.excluded, common, b, a.systemPaths);
     }
 
     /** The Cosmos default: every path ({@code /*}), except {@code /"_etag"/?}. */
@@ -82,7 +96,12 @@ public final class CompiledIndexingPolicy {
             throw new StoreException(Status.BAD_REQUEST,
                     "an indexing policy must include or exclude the root path /*");
         }
-        return new CompiledIndexingPolicy(enabled, included, excluded, composites);
+        JsonNode systemPaths = policy.path(SYSTEM_PATHS);
+        if (!systemPaths.isMissingNode() && !systemPaths.isBoolean()) {
+            throw new StoreException(Status.BAD_REQUEST, SYSTEM_PATHS + " must be true or false");
+        }
+        return new CompiledIndexingPolicy(enabled, included, excluded, composites, null,
+                systemPaths.asBoolean(true));
     }
 
     private static List<PathPattern> paths(JsonNode array) {
@@ -120,9 +139,9 @@ public final class CompiledIndexingPolicy {
         }
         if (prefix.size() == 1) { // a top-level name (every field of every write): one set lookup, same answer
             String name = prefix.get(0);
-            return name.equals("id") || name.equals("_ts") || includedFirst.contains(name);
+            return systemPaths && (name.equals("id") || name.equals("_ts")) || includedFirst.contains(name);
         }
-        if (startsAlike(prefix, ID) || startsAlike(prefix, TS)) {
+        if (systemPaths && (startsAlike(prefix, ID) || startsAlike(prefix, TS))) {
             return true;
         }
         for (PathPattern p : included) {
@@ -149,7 +168,7 @@ public final class CompiledIndexingPolicy {
         if (!enabled || also != null && !also.indexes(path)) {
             return false;
         }
-        if (path.size() == 1 && ("id".equals(path.get(0)) || "_ts".equals(path.get(0)))) { // no iterators (graph-load)
+        if (systemPaths && path.size() == 1 && ("id".equals(path.get(0)) || "_ts".equals(path.get(0)))) { // graph-load
             return true;
         }
         int best = -1;

@@ -43,7 +43,7 @@ class IndexingPolicyTest {
             String incText = inc.toString().replaceAll("^,", "");
             String excText = exc.toString().replaceAll("^,", "");
             CompiledIndexingPolicy policy = policy("{\"includedPaths\": [" + incText + "], \"excludedPaths\": ["
-                    + excText + "]}");
+                    + excText + "]" + (random.nextBoolean() ? ", \"systemPathsIndexed\": false" : "") + "}");
             for (int k = 0; k < 200; k++) {
                 List<String> path = new java.util.ArrayList<>();
                 path.add(names[random.nextInt(names.length - 1)]); // an item's field, never an array element
@@ -83,6 +83,41 @@ class IndexingPolicyTest {
         }
         CompiledIndexingPolicy off = policy("{\"indexingMode\": \"none\", \"includedPaths\": [{\"path\": \"/*\"}]}");
         assertFalse(off.mayIndexUnder(p("id")));
+    }
+
+    /**
+     * mongo-insert (session 18): {@code "systemPathsIndexed": false} (the Mongo face's collections) leaves {@code id}
+     * and {@code _ts} to the paths like any other property — excluded by {@code /*}, indexed when a path includes
+     * them — and the walk may skip them; without the property (or {@code true}) they are always indexed, as Cosmos
+     * DB indexes them; any other value is 400.
+     */
+    @Test
+    void withoutSystemPathsIdAndTsFollowThePathsLikeAnyProperty() throws Exception {
+        String narrow = "\"includedPaths\": [{\"path\": \"/\\\"_id\\\"/*\"}, {\"path\": \"/owner/?\"}], "
+                + "\"excludedPaths\": [{\"path\": \"/*\"}]";
+        CompiledIndexingPolicy mongo = policy("{" + narrow + ", \"systemPathsIndexed\": false}");
+        for (String name : List.of("id", "_ts")) {
+            assertFalse(mongo.indexes(p(name)), name);
+            assertFalse(mongo.mayIndexUnder(p(name)), name + ": the walk skips it");
+            assertFalse(mongo.mayIndexUnder(p(name, "x")), name);
+            assertTrue(policy("{" + narrow + "}").indexes(p(name)), name + " always indexed by default");
+            assertTrue(policy("{" + narrow + ", \"systemPathsIndexed\": true}").indexes(p(name)), name);
+        }
+        assertTrue(mongo.indexes(p("_id")));
+        assertTrue(mongo.indexes(p("owner")));
+        assertTrue(mongo.mayIndexUnder(p("_id")));
+        CompiledIndexingPolicy asked = policy("{\"includedPaths\": [{\"path\": \"/_ts/?\"}], \"excludedPaths\": "
+                + "[{\"path\": \"/*\"}], \"systemPathsIndexed\": false}");
+        assertTrue(asked.indexes(p("_ts")), "an included path still indexes it");
+        assertFalse(asked.indexes(p("id")));
+        CompiledIndexingPolicy all = policy("{\"includedPaths\": [{\"path\": \"/*\"}], \"excludedPaths\": "
+                + "[{\"path\": \"/id/?\"}], \"systemPathsIndexed\": false}");
+        assertFalse(all.indexes(p("id")), "an excluded path is honoured only without the system paths");
+        assertTrue(all.indexes(p("_ts")));
+        assertFalse(CompiledIndexingPolicy.both(mongo, policy("{" + narrow + "}")).indexes(p("_ts")),
+                "mid-rebuild only what both policies index is sought");
+        assertFalse(CompiledIndexingPolicy.both(policy("{" + narrow + "}"), mongo).indexes(p("id")));
+        assertThrows(StoreException.class, () -> policy("{" + narrow + ", \"systemPathsIndexed\": \"no\"}"));
     }
 
     private static String randomPattern(java.util.Random random, String[] names) {

@@ -17,7 +17,10 @@ import java.util.Set;
  * A field {@code a.b.c} is included as {@code /a/b/c/*} and with every array step between its segments
  * ({@code /a/[]/b/c/*}, ...), which is what MongoDB's multikey flattening of the dotted path reaches; a wildcard
  * index ({@code $**}) or a name a policy path cannot spell includes everything. System collections index everything
- * (they are small and queried by several fields).
+ * (they are small and queried by several fields). Nor does the core index its own {@code id} and {@code _ts} here
+ * ({@code systemPathsIndexed: false}, document-core's {@code CompiledIndexingPolicy.SYSTEM_PATHS}): no Mongo query
+ * reads them ({@code _id} equalities, {@code $in} and prefixes are item key reads, ranges seek {@code /_id}), and they
+ * were two of an insert's four index keys.
  */
 public final class IndexPolicies {
     /** Beyond this many segments a dotted field is included from its first segment down (2^(n-1) patterns). */
@@ -53,6 +56,7 @@ public final class IndexPolicies {
         ArrayNode in = policy.putArray("includedPaths");
         included.forEach(path -> in.addObject().put("path", path));
         policy.putArray("excludedPaths").addObject().put("path", "/*");
+        policy.put(io.tetradb.core.index.CompiledIndexingPolicy.SYSTEM_PATHS, false);
         return policy;
     }
 

@@ -32,7 +32,8 @@ class IndexPoliciesTest {
         assertTrue(p.indexes(List.of("x")));
         assertFalse(p.indexes(List.of("a", "c")));
         assertFalse(p.indexes(List.of("notes")));
-        assertTrue(p.indexes(List.of("_ts")), "the core always indexes _ts, as Cosmos DB does");
+        assertFalse(p.indexes(List.of("_ts")), "not the core's _ts (Cosmos DB indexes it always, MongoDB has none)");
+        assertFalse(p.indexes(List.of("id")), "nor its id: the item key finds an _id");
         CompiledIndexingPolicy none = policy();
         assertTrue(none.indexes(List.of("_id")));
         assertFalse(none.indexes(List.of("owner")));
