@@ -63,7 +63,8 @@ import java.util.Map;
  * {@code nocomp}, {@code nocomp01} (none on L0/L1, LZ4 below), {@code mem32}, {@code mem64} (64 MiB memtable),
  * {@code mem64l0x8}, {@code l0x8} (L0 compaction trigger 8), {@code universal}, {@code putbyput} (the store's,
  * the batch built put by put),
- * {@code base256} (256 MiB level base), {@code block16k}.
+ * {@code base256} (256 MiB level base), {@code block16k}, {@code restart4}, {@code restart64} (the block's restart
+ * interval), {@code target8m}, {@code target256m} (the target file size).
  * <pre>
  * java -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" io.tetradb.bench.query.IndexEntryCostProbe \
  *     [items] [keys,...] [cf,...] [repeats]
@@ -306,6 +307,14 @@ public final class IndexEntryCostProbe {
             case "universal" -> o.setCompactionStyle(CompactionStyle.UNIVERSAL);
             case "base256" -> o.setMaxBytesForLevelBase(256L << 20);
             case "block16k" -> o.setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig().setBlockSize(16 << 10));
+            // index-write (session 18): the block's restart interval (keys between full keys; RocksDB's default 16)
+            // and the target file size (RocksDB's default 64 MiB), with the store's 4 KiB blocks
+            case "restart4" -> o.setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig().setBlockSize(4 << 10)
+                    .setBlockRestartInterval(4));
+            case "restart64" -> o.setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig().setBlockSize(4 << 10)
+                    .setBlockRestartInterval(64));
+            case "target8m" -> o.setTargetFileSizeBase(8L << 20);
+            case "target256m" -> o.setTargetFileSizeBase(256L << 20);
             case "nocomp01" -> o.setCompressionPerLevel(List.of(CompressionType.NO_COMPRESSION,
                     CompressionType.NO_COMPRESSION, CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION,
                     CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION, CompressionType.LZ4_COMPRESSION));

@@ -10,10 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rocksdb.ColumnFamilyOptions;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -94,7 +91,7 @@ class IndexL0TriggerTest {
                 assertTrue(client.coreStore().container("d", "c").checkIndexes().consistent());
                 client.coreStore().awaitBackgroundWork(60_000);
             }
-            String section = indexSection(latestOptionsFile(dir));
+            String section = RawIndexFamily.optionsSection(dir, Space.INDEX);
             assertTrue(section.contains("level0_file_num_compaction_trigger=" + expected + "\n"), section);
             int l0 = indexL0Files(dir);
             System.out.println("trigger " + expected + ": " + l0 + " L0 files");
@@ -116,21 +113,6 @@ class IndexL0TriggerTest {
             return RawIndexFamily.look(dir, RawIndexFamily::l0Files);
         } finally {
             System.clearProperty(TRIGGER);
-        }
-    }
-
-    private static String indexSection(String options) {
-        int at = options.indexOf("[CFOptions \"" + Space.INDEX.familyName() + "\"]");
-        assertTrue(at >= 0, options);
-        int end = options.indexOf("\n[", at + 1);
-        return options.substring(at, end < 0 ? options.length() : end);
-    }
-
-    private static String latestOptionsFile(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            Path latest = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
-                    .max((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString())).orElseThrow();
-            return Files.readString(latest);
         }
     }
 }

@@ -7,10 +7,13 @@ import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Tests: a closed store's directory opened as plain RocksDB with the store's own family options (as the system
@@ -42,6 +45,31 @@ final class RawIndexFamily {
                 handles.forEach(ColumnFamilyHandle::close);
                 opts.forEach(ColumnFamilyOptions::close);
             }
+        }
+    }
+
+    /** The {@code [CFOptions "family"]} section of the directory's newest RocksDB OPTIONS file. */
+    static String optionsSection(Path dir, Space space) throws IOException {
+        return optionsSection(dir, "CFOptions", space);
+    }
+
+    /** The {@code [kind "family"]} section (e.g. {@code TableOptions/BlockBasedTable}) of the newest OPTIONS file. */
+    static String optionsSection(Path dir, String kind, Space space) throws IOException {
+        String options = latestOptionsFile(dir);
+        String header = "[" + kind + " \"" + space.familyName() + "\"]";
+        int at = options.indexOf(header);
+        if (at < 0) {
+            throw new AssertionError(header + " not in\n" + options);
+        }
+        int end = options.indexOf("\n[", at + 1);
+        return options.substring(at, end < 0 ? options.length() : end);
+    }
+
+    private static String latestOptionsFile(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            Path latest = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
+                    .max((a, b) -> a.getFileName().toString().compareTo(b.getFileName().toString())).orElseThrow();
+            return Files.readString(latest);
         }
     }
 
