@@ -6,8 +6,6 @@ import io.tetradb.core.storage.WriteSet;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -78,7 +76,7 @@ public final class BulkChunk {
         }
         for (int s = 0; s < spaces.length; s++) {
             if (bySpace[s] != null && spaces[s] != Space.META) {
-                Arrays.sort(bySpace[s], KEY_ORDER); // stable: of equal keys the later put stays later
+                bySpace[s] = RunOrder.sorted(bySpace[s]); // stable: of equal keys the later put stays later
             }
         }
         synchronized (this) {
@@ -154,6 +152,4 @@ public final class BulkChunk {
         meta = new WriteSet();
         slabs.reset();
     }
-
-    private static final Comparator<WriteSet.Write> KEY_ORDER = (a, b) -> Arrays.compareUnsigned(a.key(), b.key());
 }

@@ -137,6 +137,41 @@ class BulkLoadEquivalenceTest {
         }
     }
 
+    @TempDir
+    Path inLineDir;
+
+    /**
+     * Graph-load4: a chunk's commit runs beside the reading of the next chunk (the switch on) and the next chunk's
+     * transactions wait for it; a load of 20 chunks, most partitions in several of them, gives the same items with
+     * the same etags (lsns: each partition's next transaction read the statistics the commit before it wrote), the
+     * same adjacency entries and as many index entries as the same load with every commit in line, and all of it
+     * is there when the load returns.
+     */
+    @Test
+    void commitsBesideTheNextChunksReadEqualCommitsInLine() {
+        TinkerGraph source = source(31);
+        try (Opened beside = new Opened(bulkDir); Opened inLine = new Opened(inLineDir)) {
+            System.setProperty("tetradb.graph.bulkOverlapCommit", "true");
+            try {
+                assertEquals(new BulkLoader.Loaded(60, 400),
+                        BulkLoader.into(beside.graph).writers(2).chunkElements(23).load(source));
+            } finally {
+                System.clearProperty("tetradb.graph.bulkOverlapCommit");
+            }
+            assertEquals(new BulkLoader.Loaded(60, 400),
+                    BulkLoader.into(inLine.graph).writers(2).chunkElements(23).load(source));
+            Map<String, com.fasterxml.jackson.databind.JsonNode> a = withEtags(beside.client);
+            assertEquals(460, a.size());
+            assertEquals(withEtags(inLine.client), a);
+            assertEquals(entries(inLine.graph, source), entries(beside.graph, source));
+            io.tetradb.core.store.ContainerStore.IndexCheck indexes =
+                    beside.client.coreStore().container("graphdb", "graph").checkIndexes();
+            assertTrue(indexes.consistent(), indexes.toString());
+            assertEquals(inLine.client.coreStore().container("graphdb", "graph").checkIndexes().stored(),
+                    indexes.stored());
+        }
+    }
+
     /** Every stored item by its id with its etag (its lsn), without the other system properties. */
     private static Map<String, com.fasterxml.jackson.databind.JsonNode> withEtags(CosmosClient client) {
         Map<String, com.fasterxml.jackson.databind.JsonNode> out = new TreeMap<>();
