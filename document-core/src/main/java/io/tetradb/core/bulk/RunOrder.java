@@ -1,5 +1,6 @@
 package io.tetradb.core.bulk;
 
+import io.tetradb.core.storage.KeyWords;
 import io.tetradb.core.storage.WriteSet;
 
 import java.util.Arrays;
@@ -31,7 +32,7 @@ final class RunOrder {
         long[] words = new long[n];
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
-            words[i] = word(writes[i].key(), shared);
+            words[i] = KeyWords.padded(writes[i].key(), shared);
             order[i] = i;
         }
         mergeSort(order, new int[n], 0, n, words, writes, shared + 8);
@@ -114,15 +115,5 @@ final class RunOrder {
         return a.length >= past && b.length >= past
                 ? Arrays.compareUnsigned(a, past, a.length, b, past, b.length)
                 : Arrays.compareUnsigned(a, b);
-    }
-
-    /** The 8 bytes of {@code k} from {@code from} as one unsigned number, bytes past its end read as 0. */
-    private static long word(byte[] k, int from) {
-        long w = 0;
-        int end = Math.min(k.length, from + 8);
-        for (int i = from; i < end; i++) {
-            w |= (long) (k[i] & 0xFF) << (56 - 8 * (i - from));
-        }
-        return w;
     }
 }

@@ -1,5 +1,7 @@
 package io.tetradb.core.store;
 
+import io.tetradb.core.storage.KeyWords;
+
 import java.util.Arrays;
 import java.util.List;
 
@@ -56,8 +58,8 @@ final class IndexKeyOrder {
         int distinct = 0;
         for (int i = 0; i < n; i++) {
             byte[] k = keys[i];
-            long h = word(k, 0);
-            tails[i] = word(k, 8);
+            long h = KeyWords.padded(k, 0);
+            tails[i] = KeyWords.padded(k, 8);
             int slot = (int) mix(h) & (capacity - 1);
             while (counts[slot] != 0 && heads[slot] != h) {
                 slot = (slot + 1) & (capacity - 1);
@@ -173,16 +175,6 @@ final class IndexKeyOrder {
         return a.length >= 16 && b.length >= 16
                 ? Arrays.compareUnsigned(a, 16, a.length, b, 16, b.length)
                 : Arrays.compareUnsigned(a, b);
-    }
-
-    /** The 8 bytes of {@code k} from {@code from} as one unsigned number, bytes past its end read as 0. */
-    private static long word(byte[] k, int from) {
-        long w = 0;
-        int end = Math.min(k.length, from + 8);
-        for (int i = from; i < end; i++) {
-            w |= (long) (k[i] & 0xFF) << (56 - 8 * (i - from));
-        }
-        return w;
     }
 
     private static long mix(long h) {
