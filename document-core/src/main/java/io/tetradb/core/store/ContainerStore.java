@@ -141,6 +141,7 @@ public final class ContainerStore {
         this.faceUnique = new FaceUniqueIndexes(store.engine(), definition.collId(), store.uniqueIndexKinds(),
                 store.onSharedEngine() ? new SharedUniqueOwners(store, this, definition.collId()) : null); // shared
         this.reads = store.itemReads(definition.partitionKey().levels()); // item-reads hook
+        this.statsRecords = store.statsRecords(definition.collId()); // batch-stats
         this.feed = store.changeFeeds().open(definition.collId(), definition.partitionKey().levels());
         this.feed.readThrough(reads); // item-reads hook
         // graph adjacency (GraphAdjacency): on when the container carries its durable mark
@@ -152,6 +153,13 @@ public final class ContainerStore {
 
     // ---- item-reads hook: every item read goes through this container's ItemReads (io.tetradb.core.reads) ----
     private final io.tetradb.core.reads.ItemReads reads;
+
+    /** batch-stats: the logical partitions that may hold a statistics record (a partition never written is not read). */
+    private final StatsRecordFilter statsRecords;
+
+    StatsRecordFilter statsRecords() {
+        return statsRecords;
+    }
 
     /** Where this container's item reads go: the embedded engine's keys, or the logical-partition contract. */
     public io.tetradb.core.reads.ItemReads reads() {
@@ -1595,7 +1603,11 @@ public final class ContainerStore {
             PartitionStatsCache cache = store.statsCache(); // core-write: the version from memory when known
             PartitionStatsCache.Entry known = cache == null ? null : cache.entry(lpPrefix);
             this.stats = known != null ? known.stats()
+                    : neverWritten() ? LogicalPartitionStats.EMPTY
                     : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
+            if (stats.lsn() == 0) { // batch-stats: this transaction may write the partition's first record
+                statsRecords.add(lpPrefix);
+            }
             // pw-java: no stored id is above the bound (an empty partition's is empty); unknown after a store read
             this.idBound = known != null ? known.idBound()
                     : stats.items() == 0 ? PartitionStatsCache.EMPTY_BOUND : null;
@@ -1676,6 +1688,14 @@ public final class ContainerStore {
             int container = ((lpPrefix[0] & 0xFF) << 24) | ((lpPrefix[1] & 0xFF) << 16) | ((lpPrefix[2] & 0xFF) << 8)
                     | (lpPrefix[3] & 0xFF); // as LogicalPartition.ofPrefix reads it
             return new io.tetradb.core.storage.partition.LogicalPartition(container, logicalPartitionKey());
+        }
+
+        /**
+         * batch-stats: the partition certainly holds no statistics record (so no statistics at all: a partition's
+         * first write puts its record), known without a read — only on the core's own embedded store.
+         */
+        private boolean neverWritten() {
+            return store.versionsReadUnderOwnLock() && !statsRecords.mayHold(lpPrefix);
         }
 
         private byte[] statsKey() {

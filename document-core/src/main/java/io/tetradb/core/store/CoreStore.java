@@ -267,9 +267,24 @@ public final class CoreStore implements AutoCloseable {
         return versionsReadUnderOwnLock() ? statsRecordEvery : 0;
     }
 
-    /** Forgets a partition's cached statistics: for writers of its record outside the core's transactions. */
+    /**
+     * Forgets a partition's cached statistics: for writers of its record outside the core's transactions (under the
+     * partition's lock); batch-stats: the partition may hold a record from now on ({@link StatsRecordFilter}).
+     */
     void forgetPartitionStats(byte[] lpPrefix) {
+        StatsRecordFilter records = statsRecords.get((int) Keys.readInt(lpPrefix, 0));
+        if (records != null) {
+            records.add(lpPrefix);
+        }
         statsCache.forget(lpPrefix);
+    }
+
+    /** batch-stats: per container id, the logical partitions that may hold a statistics record. */
+    private final Map<Integer, StatsRecordFilter> statsRecords = new ConcurrentHashMap<>();
+
+    /** The container's filter of partitions that may hold a statistics record (one per container id). */
+    StatsRecordFilter statsRecords(int collId) {
+        return statsRecords.computeIfAbsent(collId, k -> new StatsRecordFilter());
     }
 
     /**
@@ -496,6 +511,7 @@ public final class CoreStore implements AutoCloseable {
                 continue;
             }
             ContainerStore store = new ContainerStore(this, def, db.rid(), db.dbId(), new PartitionMap(partitions, 0));
+            store.statsRecords().complete(); // batch-stats: a new container id has no statistics record
             containers.put(key(database, id), store);
             definitionVersions.put(key(database, id), MetaVersion.of(defBytes));
             catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
@@ -735,6 +751,7 @@ public final class CoreStore implements AutoCloseable {
                 definitionVersions.remove(key(database, id));
                 catalogVersion.incrementAndGet(); // ttl: the purger lists containers again
                 changeFeeds.forget(collId);
+                statsRecords.remove(collId); // batch-stats: its records are gone, its id is never used again
                 rateLimiter.forget(c); // throughput: its budgets go with it
             } finally {
                 c.mapLock.writeLock().unlock();
@@ -766,6 +783,7 @@ public final class CoreStore implements AutoCloseable {
                 indexingState(def, unfinished));
         definitionVersions.put(key(database, id), entry.version());
         recountPartitions(c, c.partitionMap().partitions());
+        c.statsRecords().complete(); // batch-stats: the recount visited every record of the container
         if (!sharedEngine) { // shared-engine hook: containers there are created with their unique keys built
             c.uniqueKeyCollisions = UniqueKeyBackfill.ensure(c, engine, c.uniqueKeyPolicy()); // unique keys: older dirs
         }
@@ -787,6 +805,7 @@ public final class CoreStore implements AutoCloseable {
             java.util.function.Predicate<io.tetradb.core.storage.KeyValue> count = kv -> {
                 LogicalPartitionStats s = LogicalPartitionStats.decode(kv.value());
                 p.add(s.bytes(), s.items(), s.items() > 0 ? 1 : 0);
+                c.statsRecords().addRecordKey(kv.key()); // batch-stats: a partition holding a record
                 return true;
             };
             // embedded: StoredPartitionStats.scan (two merged forward scans, not a seek per partition: a Tables
