@@ -2,18 +2,15 @@ package io.tetradb.core.storage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBatch;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
+import static io.tetradb.core.storage.WriteBatchFamilies.bytes;
+import static io.tetradb.core.storage.WriteBatchFamilies.utf8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -26,31 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * staging buffer; and the engine reads back what either setting wrote.
  */
 class DirectWriteBatchesTest {
-    static {
-        RocksDB.loadLibrary();
-    }
-
-    private static byte[] bytes(Random r, int max) {
-        byte[] b = new byte[r.nextInt(max)];
-        r.nextBytes(b);
-        return b;
-    }
-
     @Test
     void buildsTheSameBytesAsTheEncoderAndRocksDb(@TempDir Path dir) throws Exception {
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (Options options = new Options().setCreateIfMissing(true);
-             RocksDB db = RocksDB.open(options, dir.toString())) {
-            // ids of one and of two varint bytes, as in WriteBatchEncoderTest
-            for (int i = 1; i <= 140; i++) {
-                handles.add(db.createColumnFamily(new ColumnFamilyDescriptor(utf8("cf" + i))));
-            }
-            ColumnFamilyHandle[] bySpace = {handles.get(0), handles.get(1), handles.get(2), handles.get(129),
-                    handles.get(139)};
-            int[] ids = new int[bySpace.length];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = bySpace[i].getID();
-            }
+        try (WriteBatchFamilies families = new WriteBatchFamilies(dir)) {
             Random r = new Random(23);
             int staged = 0;
             int unstaged = 0;
@@ -75,27 +50,16 @@ class DirectWriteBatchesTest {
                         default -> ws.deleteRange(space, key, bytes(r, 40));
                     }
                 }
-                try (WriteBatch expected = new WriteBatch();
-                     WriteBatch direct = DirectWriteBatches.of(ws.writes(), bySpace, ids)) {
-                    for (WriteSet.Write w : ws.writes()) {
-                        ColumnFamilyHandle cf = bySpace[w.space().ordinal()];
-                        if (w.isRangeDelete()) {
-                            expected.deleteRange(cf, w.key(), w.rangeEnd());
-                        } else if (w.isDelete()) {
-                            expected.delete(cf, w.key());
-                        } else {
-                            expected.put(cf, w.key(), w.value());
-                        }
-                    }
+                try (WriteBatch expected = families.rocksDbsOwn(ws);
+                     WriteBatch direct = DirectWriteBatches.of(ws.writes(), families.bySpace, families.ids)) {
                     assertArrayEquals(expected.data(), direct.data(), "round " + round);
-                    assertArrayEquals(WriteBatchEncoder.encode(ws.writes(), ids), direct.data(), "round " + round);
+                    assertArrayEquals(WriteBatchEncoder.encode(ws.writes(), families.ids), direct.data(),
+                            "round " + round);
                     assertEquals(n, direct.count());
-                    assertEquals(WriteBatchEncoder.size(ws.writes(), ids), direct.data().length);
+                    assertEquals(WriteBatchEncoder.size(ws.writes(), families.ids), direct.data().length);
                 }
             }
             assertEquals(true, staged > 1_000 && unstaged > 10, staged + " staged, " + unstaged + " not");
-        } finally {
-            handles.forEach(ColumnFamilyHandle::close);
         }
     }
 
@@ -147,9 +111,5 @@ class DirectWriteBatchesTest {
                 System.setProperty("tetradb.rocks.writeBatch", was);
             }
         }
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -2,18 +2,13 @@ package io.tetradb.core.storage;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
 import org.rocksdb.WriteBatch;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Random;
 
+import static io.tetradb.core.storage.WriteBatchFamilies.bytes;
+import static io.tetradb.core.storage.WriteBatchFamilies.utf8;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -23,32 +18,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * writes, and what it writes is read back (and survives a reopen, i.e. a WAL replay) as written.
  */
 class WriteBatchEncoderTest {
-    static {
-        RocksDB.loadLibrary();
-    }
-
-    private static byte[] bytes(Random r, int max) {
-        byte[] b = new byte[r.nextInt(max)];
-        r.nextBytes(b);
-        return b;
-    }
-
     @Test
     void encodesExactlyAsRocksDbsWriteBatchDoes(@TempDir Path dir) throws Exception {
-        List<ColumnFamilyHandle> handles = new ArrayList<>();
-        try (Options options = new Options().setCreateIfMissing(true);
-             RocksDB db = RocksDB.open(options, dir.toString())) {
-            // ids of one and of two varint bytes: 140 families, the spaces get ids 1, 2, 3, 130 and 140
-            for (int i = 1; i <= 140; i++) {
-                handles.add(db.createColumnFamily(new ColumnFamilyDescriptor(utf8("cf" + i))));
-            }
-            ColumnFamilyHandle[] bySpace = {handles.get(0), handles.get(1), handles.get(2), handles.get(129),
-                    handles.get(139)};
-            int[] ids = new int[bySpace.length];
-            for (int i = 0; i < ids.length; i++) {
-                ids[i] = bySpace[i].getID();
-            }
-            assertEquals(140, ids[4]);
+        try (WriteBatchFamilies families = new WriteBatchFamilies(dir)) {
+            assertEquals(140, families.ids[4]);
             Random r = new Random(17);
             for (int round = 0; round < 200; round++) {
                 WriteSet ws = new WriteSet();
@@ -62,23 +35,12 @@ class WriteBatchEncoderTest {
                         default -> ws.deleteRange(space, key, bytes(r, 40));
                     }
                 }
-                try (WriteBatch expected = new WriteBatch()) {
-                    for (WriteSet.Write w : ws.writes()) {
-                        ColumnFamilyHandle cf = bySpace[w.space().ordinal()];
-                        if (w.isRangeDelete()) {
-                            expected.deleteRange(cf, w.key(), w.rangeEnd());
-                        } else if (w.isDelete()) {
-                            expected.delete(cf, w.key());
-                        } else {
-                            expected.put(cf, w.key(), w.value());
-                        }
-                    }
-                    assertArrayEquals(expected.data(), WriteBatchEncoder.encode(ws.writes(), ids), "round " + round);
+                try (WriteBatch expected = families.rocksDbsOwn(ws)) {
+                    assertArrayEquals(expected.data(), WriteBatchEncoder.encode(ws.writes(), families.ids),
+                            "round " + round);
                     assertEquals(n, expected.count());
                 }
             }
-        } finally {
-            handles.forEach(ColumnFamilyHandle::close);
         }
     }
 
@@ -108,9 +70,5 @@ class WriteBatchEncoderTest {
             assertArrayEquals(utf8("rec"), engine.get(Space.FEED, utf8("f")));
             assertArrayEquals(utf8("y"), engine.get(Space.ADJACENCY, utf8("x")));
         }
-    }
-
-    private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }
