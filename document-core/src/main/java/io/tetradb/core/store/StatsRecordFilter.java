@@ -94,16 +94,7 @@ final class StatsRecordFilter {
         private int size;
 
         synchronized boolean contains(int f) {
-            int mask = slots.length - 1;
-            for (int i = mix(f) & mask; ; i = (i + 1) & mask) {
-                int s = slots[i];
-                if (s == f) {
-                    return true;
-                }
-                if (s == 0) {
-                    return false;
-                }
-            }
+            return slots[probe(slots, f)] == f;
         }
 
         synchronized void add(int f) {
@@ -121,18 +112,24 @@ final class StatsRecordFilter {
             }
         }
 
+        /** Whether {@code f} was new to {@code table} (then it is in it now). */
         private static boolean insert(int[] table, int f) {
-            int mask = table.length - 1;
-            for (int i = mix(f) & mask; ; i = (i + 1) & mask) {
-                int s = table[i];
-                if (s == f) {
-                    return false;
-                }
-                if (s == 0) {
-                    table[i] = f;
-                    return true;
-                }
+            int at = probe(table, f);
+            if (table[at] == f) {
+                return false;
             }
+            table[at] = f;
+            return true;
+        }
+
+        /** Where {@code f} is in {@code table}, or the empty slot it would go to. */
+        private static int probe(int[] table, int f) {
+            int mask = table.length - 1;
+            int i = mix(f) & mask;
+            while (table[i] != f && table[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            return i;
         }
 
         private static int mix(int f) {
