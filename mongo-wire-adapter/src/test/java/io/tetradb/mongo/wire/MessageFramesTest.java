@@ -48,9 +48,9 @@ class MessageFramesTest {
     }
 
     /**
-     * Feeds {@code stream} cut at {@code cuts} (ascending positions) and returns what came out; every read is a direct
-     * buffer, every other one with three times its length of room (so it is copied rather than kept), and none may
-     * stay referenced once the outputs are released.
+     * Feeds {@code stream} cut at {@code cuts} (ascending positions) and returns what came out; reads are direct
+     * buffers (every third a heap one, as the TLS handler's), every other one with three times its length of room (so
+     * it is copied rather than kept), and none may stay referenced once the outputs are released.
      */
     private static List<byte[]> feed(byte[] stream, int[] cuts, boolean[] open) {
         EmbeddedChannel ch = new EmbeddedChannel(new MessageFrames(LIMIT));
@@ -61,7 +61,8 @@ class MessageFramesTest {
             if (to == from && i < cuts.length) {
                 continue;
             }
-            ByteBuf read = Unpooled.directBuffer(i % 2 == 0 ? Math.max(1, to - from) : 3 * (to - from) + 1);
+            int room = i % 2 == 0 ? Math.max(1, to - from) : 3 * (to - from) + 1;
+            ByteBuf read = i % 3 == 2 ? Unpooled.buffer(room) : Unpooled.directBuffer(room); // heap: as TLS hands on
             read.writeBytes(stream, from, to - from);
             from = to;
             if (!ch.isOpen()) { // closed: the rest of the stream is never read
