@@ -8,7 +8,6 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -19,15 +18,14 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.mongo.auth.MongoUsers;
 import io.tetradb.mongo.command.CommandDispatcher;
 import io.tetradb.mongo.command.CursorLimits;
-import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.tls.TlsOrPlainDetector;
 import io.tetradb.mongo.wire.ConnectionHandler;
+import io.tetradb.mongo.wire.MessageFrames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -92,8 +90,7 @@ public final class MongoWireServer implements AutoCloseable {
                             if (tls != null) {
                                 ch.pipeline().addLast("tls-or-plain", new TlsOrPlainDetector(tls));
                             }
-                            ch.pipeline().addLast("frames", new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
-                                    Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true));
+                            ch.pipeline().addLast("frames", new MessageFrames());
                             ch.pipeline().addLast("commands",
                                     new ConnectionHandler(dispatcher, connectionIds.incrementAndGet(), commandThreads));
                             guard.install(ch.pipeline(), "frames", io.tetradb.mongo.wire.RateLimitReply.INSTANCE);

@@ -1501,7 +1501,7 @@ public final class ContainerStore {
 
         private void noteWritten(byte[] key) {
             byte[] h = highestWritten;
-            if (h == null || Arrays.compareUnsigned(key, lpPrefix.length, key.length, h, lpPrefix.length, h.length) > 0) {
+            if (h == null || CreateCheck.compareIds(key, lpPrefix.length, key.length, h, lpPrefix.length, h.length) > 0) {
                 highestWritten = key;
             }
         }

@@ -21,6 +21,10 @@ import java.util.Map;
  *
  * <p>pw-java: with the partition's id bound known ({@link PartitionStatsCache}: no stored id is above it), ids all
  * above it are absent without a read (always: the A/B switch {@code tetradb.write.idBound} is gone, mends session 18).
+ * mongo-frames (session 19): "above" is in {@link #compareIds id order} — shorter ids first, then unsigned bytes — so
+ * that decimal ids handed out in increasing order ({@code 9, 10, 11}; the Mongo face's Int32 {@code _id}s, stored as
+ * {@code ~n9, ~n10}) rise, as ObjectIds and other fixed-width ids already did in byte order. Exact in any total
+ * order: the bound is the largest id written in that same order, so an id above it is none of them.
  */
 final class CreateCheck {
     enum Mode { MULTIGET, EMPTY, RANGE }
@@ -30,12 +34,12 @@ final class CreateCheck {
 
     /**
      * True when the id of every key in {@code keys} (the bytes after {@code prefixLength}) is above {@code bound} in
-     * unsigned byte order: none of them is stored.
+     * {@link #compareIds id order}: none of them is stored.
      */
     static boolean allAbove(List<byte[]> keys, int prefixLength, byte[] bound) {
         for (int i = 0; i < keys.size(); i++) {
             byte[] k = keys.get(i);
-            if (Arrays.compareUnsigned(k, prefixLength, k.length, bound, 0, bound.length) <= 0) {
+            if (compareIds(k, prefixLength, k.length, bound, 0, bound.length) <= 0) {
                 return false;
             }
         }
@@ -44,8 +48,19 @@ final class CreateCheck {
 
     /** {@code bound} raised to the id of {@code key} (the bytes after {@code prefixLength}) when that is above it. */
     static byte[] raised(byte[] bound, byte[] key, int prefixLength) {
-        return Arrays.compareUnsigned(key, prefixLength, key.length, bound, 0, bound.length) > 0
+        return compareIds(key, prefixLength, key.length, bound, 0, bound.length) > 0
                 ? Arrays.copyOfRange(key, prefixLength, key.length) : bound;
+    }
+
+    /**
+     * The id bound's order (mongo-frames): a shorter id is below a longer one, ids of one length compare as unsigned
+     * bytes. Decimal counters without leading zeros then rise as numbers ({@code ~n999 < ~n1000}), fixed-width ids
+     * (ObjectIds, padded sequences, GUIDs) keep their byte order. Not the order keys are stored in: only the bound uses
+     * it, and only as "no stored id is above this".
+     */
+    static int compareIds(byte[] a, int aFrom, int aTo, byte[] b, int bFrom, int bTo) {
+        int byLength = Integer.compare(aTo - aFrom, bTo - bFrom);
+        return byLength != 0 ? byLength : Arrays.compareUnsigned(a, aFrom, aTo, b, bFrom, bTo);
     }
 
     /** Below this many ids the multi-get (or a point read) stays: a seek costs a few point reads. */

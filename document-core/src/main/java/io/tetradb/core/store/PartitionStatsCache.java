@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * ({@code CoreStore.versionsReadUnderOwnLock()}: the embedded engine, written by this process alone).
  *
  * <p>pw-java (issue 17): an entry also keeps the partition's <em>id bound</em>, bytes no stored item's id exceeds
- * (UTF-8, unsigned order; empty: the partition holds no item; null: unknown), so a create of a larger id — ids handed
- * out in order: Mongo ObjectIds, time-ordered or sequence ids — needs no read to know it is absent. Exact for the
+ * (UTF-8, in {@code CreateCheck.compareIds}' order: length, then unsigned bytes; empty: the partition holds no item;
+ * null: unknown), so a create of a larger id — ids handed out in order: Mongo ObjectIds and Int32 counters,
+ * time-ordered or sequence ids — needs no read to know it is absent. Exact for the
  * same reason as the statistics: only the transaction that wrote the partition's items puts it, every other writer
  * forgets the entry. Bounds longer than {@value #MAX_BOUND_BYTES} bytes are not kept (unknown instead).
  *

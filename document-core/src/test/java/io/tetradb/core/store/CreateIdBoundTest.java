@@ -111,6 +111,75 @@ class CreateIdBoundTest {
         }
     }
 
+    /**
+     * mongo-frames: decimal ids handed out in increasing order ({@code ~n9, ~n10}, the Mongo face's Int32 {@code _id}s)
+     * rise in the bound's order (length, then bytes), so batches above it read nothing; a smaller, equal or shorter id
+     * is still checked.
+     */
+    @Test
+    void decimalIdsInIncreasingOrderRaiseTheBoundAndEarlierOnesAreStill409() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            ContainerStore c = container(s);
+            for (int from = 0; from < 1200; from += 100) { // batches of 100 rising ids across 9 → 10, 99 → 100, 999 → 1000
+                List<ItemOperation> ops = new ArrayList<>();
+                for (int i = from; i < from + 100; i++) {
+                    ops.add(create("~n" + i, "N"));
+                }
+                PartitionKeyValue v = pk("N");
+                byte[] lp = Keys.concat(Keys.collId(c.definition().collId()), v.epk(), v.encoded());
+                if (from > 0) { // the skip's own condition: every id of the next batch is above the bound
+                    List<byte[]> keys = new ArrayList<>();
+                    for (int i = from; i < from + 100; i++) {
+                        keys.add(Keys.concat(lp, ("~n" + i).getBytes(StandardCharsets.UTF_8)));
+                    }
+                    assertTrue(CreateCheck.allAbove(keys, lp.length, s.statsCache().entry(lp).idBound()), "from " + from);
+                }
+                assertTrue(c.executeBatch(pk("N"), ops).stream().allMatch(ItemResult::isSuccess), "batch " + from);
+                assertEquals("~n" + (from + 99), bound(s, c, "N"));
+            }
+            for (String stored : List.of("~n1199", "~n1000", "~n999", "~n100", "~n10", "~n9", "~n0")) {
+                assertEquals(Status.CONFLICT, status(c, "N", create(stored, "N")), stored);
+            }
+            // a batch of new ids above the bound with one stored id among them fails whole
+            List<ItemResult> r = c.executeBatch(pk("N"), List.of(create("~n1200", "N"), create("~n1199", "N")));
+            assertEquals(Status.CONFLICT, r.get(1).status());
+            assertEquals("~n1199", bound(s, c, "N"), "a failed batch leaves the bound");
+            // shorter ids are below the bound whatever their bytes: read, stored ones refused, new ones created
+            assertEquals(Status.CONFLICT, status(c, "N", create("~n99", "N")));
+            assertEquals(Status.CREATED, status(c, "N", create("~o", "N")));
+            assertEquals("~n1199", bound(s, c, "N"));
+            assertEquals(Status.CONFLICT, status(c, "N", create("~o", "N")));
+            // a longer id is above it even when its bytes are lower; the bound follows it
+            assertEquals(Status.CREATED, status(c, "N", create("~n10000", "N")));
+            assertEquals("~n10000", bound(s, c, "N"));
+            assertEquals(Status.CREATED, status(c, "N", create("~n9999", "N")));
+            assertEquals("~n10000", bound(s, c, "N"), "a shorter id leaves the bound");
+            assertEquals(Status.CONFLICT, status(c, "N", create("~n9999", "N")));
+            assertEquals(Status.CONFLICT, status(c, "N", create("~n10000", "N")));
+        }
+    }
+
+    @Test
+    void theIdOrderIsLengthThenBytes() {
+        byte[] a = "~n999".getBytes(StandardCharsets.UTF_8);
+        byte[] b = "~n1000".getBytes(StandardCharsets.UTF_8);
+        assertTrue(CreateCheck.compareIds(a, 0, a.length, b, 0, b.length) < 0);
+        assertTrue(CreateCheck.compareIds(b, 0, b.length, a, 0, a.length) > 0);
+        assertEquals(0, CreateCheck.compareIds(b, 0, b.length, b.clone(), 0, b.length));
+        byte[] high = {(byte) 0xC3, (byte) 0xA9}; // unsigned: é's bytes above ASCII of the same length
+        byte[] low = "zz".getBytes(StandardCharsets.UTF_8);
+        assertTrue(CreateCheck.compareIds(high, 0, 2, low, 0, 2) > 0);
+        Random random = new Random(19);
+        for (int i = 0; i < 10_000; i++) { // a total order agreeing with the numbers on decimal counters
+            long x = random.nextInt(1 << random.nextInt(31));
+            long y = random.nextInt(1 << random.nextInt(31));
+            byte[] bx = ("~n" + x).getBytes(StandardCharsets.UTF_8);
+            byte[] by = ("~n" + y).getBytes(StandardCharsets.UTF_8);
+            assertEquals(Long.signum(Long.compare(x, y)), Integer.signum(CreateCheck.compareIds(bx, 0, bx.length, by,
+                    0, by.length)), x + " vs " + y);
+        }
+    }
+
     @Test
     void aBulkLoadDropsTheBound() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
