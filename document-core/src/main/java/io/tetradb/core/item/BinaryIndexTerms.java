@@ -44,22 +44,38 @@ public final class BinaryIndexTerms {
         if (!policy.enabled()) {
             return;
         }
-        new Walk(b, sink).objectAt(off, IndexPathTrie.root(policy), true, false);
+        ItemTermRecorder terms = terms(b, off, policy);
+        for (int i = 0; i < terms.count(); i++) {
+            sink.term(terms.path(i), terms.underArray(i), b, terms.offset(i));
+        }
+    }
+
+    /**
+     * The terms {@link #walk} gives, recorded as the one-pass writer records them (flat path, through an array,
+     * value offset in {@code b}), for the caller to key in a loop of its own.
+     */
+    public static ItemTermRecorder terms(byte[] b, int off, CompiledIndexingPolicy policy) {
+        ItemTermRecorder terms = new ItemTermRecorder(policy);
+        if (policy.enabled()) {
+            new Walk(b, terms).objectAt(off, IndexPathTrie.root(policy), true, false);
+        }
+        return terms;
     }
 
     /**
      * Graph-load5 (issue 18): the policy's answers come from its {@link IndexPathTrie} (as {@link ItemTermRecorder}
      * reads them), one node per concrete path with its flat path made once: no path list kept per field, no pattern
-     * matching and no path string per field of every item — which were also most of what C2 inlined into
-     * {@code value} (≈ 3 s of a fresh JVM's C2 time in the first loads).
+     * matching and no path string per field of every item; and the walk only records each term (no callback keying
+     * it), so C2 no longer inlines the entry encoding into each level of the recursive walk (≈ 3 s of a fresh JVM's
+     * C2 time in the first loads went to {@code value}).
      */
     private static final class Walk {
         final byte[] b;
-        final Sink sink;
+        final ItemTermRecorder terms;
 
-        Walk(byte[] b, Sink sink) {
+        Walk(byte[] b, ItemTermRecorder terms) {
             this.b = b;
-            this.sink = sink;
+            this.terms = terms;
         }
 
         void objectAt(int at, IndexPathTrie.Node node, boolean root, boolean underArray) {
@@ -99,7 +115,7 @@ public final class BinaryIndexTerms {
                     p = BinaryItemReader.skip(b, p);
                 }
             } else if (node.indexes) {
-                sink.term(node.flat, underArray, b, at);
+                terms.term(node.flat, underArray, at);
             }
         }
     }

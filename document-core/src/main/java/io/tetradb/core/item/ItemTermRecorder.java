@@ -68,14 +68,19 @@ public final class ItemTermRecorder {
         if (n == null || !n.indexes) {
             return;
         }
+        term(n.flat, arrays > 0, at);
+    }
+
+    /** Records an indexed scalar: its flat path, whether it was reached through an array, where its value starts. */
+    void term(String flat, boolean throughArray, int at) {
         if (count == offsets.length) {
             int size = count * 2;
             paths = Arrays.copyOf(paths, size);
             underArray = Arrays.copyOf(underArray, size);
             offsets = Arrays.copyOf(offsets, size);
         }
-        paths[count] = n.flat;
-        underArray[count] = arrays > 0;
+        paths[count] = flat;
+        underArray[count] = throughArray;
         offsets[count] = at;
         count++;
     }
