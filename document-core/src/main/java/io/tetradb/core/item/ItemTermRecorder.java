@@ -12,7 +12,8 @@ import java.util.Set;
  * ({@link BinaryIndexTerms#encodeEntry}), so the item is not walked a second time for its terms. The paths, their
  * order and the keys are those of {@link BinaryIndexTerms#walk} over the written bytes (which
  * {@code BinaryIndexTermsPropertyTest} holds equal to the tree walk); {@code OnePassTermsPropertyTest} compares them.
- * One recorder per write; its arrays are the only allocation per term list, not one object per term.
+ * One recorder per write; its arrays are the only allocation per term list, not one object per term. Graph-load5:
+ * {@link BinaryIndexTerms#terms} records a stored item's terms in one too ({@link #term}), walking its bytes.
  */
 public final class ItemTermRecorder {
     /** Stored system properties never indexed from the item itself ({@code _ts} is added by the caller). */
