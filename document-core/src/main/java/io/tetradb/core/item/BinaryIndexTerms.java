@@ -9,13 +9,10 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.IndexTerms;
-import io.tetradb.core.index.PathPattern;
 import io.tetradb.core.value.IndexKeyEncoding;
 import io.tetradb.core.value.ValueOrder;
 
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Set;
 
 import static io.tetradb.core.item.BinaryItemFormat.*;
@@ -47,22 +44,41 @@ public final class BinaryIndexTerms {
         if (!policy.enabled()) {
             return;
         }
-        new Walk(b, policy, sink).objectAt(off, "", true, false);
+        ItemTermRecorder terms = terms(b, off, policy);
+        for (int i = 0; i < terms.count(); i++) {
+            sink.term(terms.path(i), terms.underArray(i), b, terms.offset(i));
+        }
     }
 
+    /**
+     * The terms {@link #walk} gives, recorded as the one-pass writer records them (flat path, through an array,
+     * value offset in {@code b}), for the caller to key in a loop of its own.
+     */
+    public static ItemTermRecorder terms(byte[] b, int off, CompiledIndexingPolicy policy) {
+        ItemTermRecorder terms = new ItemTermRecorder(policy);
+        if (policy.enabled()) {
+            new Walk(b, terms).objectAt(off, IndexPathTrie.root(policy), true, false);
+        }
+        return terms;
+    }
+
+    /**
+     * Graph-load5 (issue 18): the policy's answers come from its {@link IndexPathTrie} (as {@link ItemTermRecorder}
+     * reads them), one node per concrete path with its flat path made once: no path list kept per field, no pattern
+     * matching and no path string per field of every item; and the walk only records each term (no callback keying
+     * it), so C2 no longer inlines the entry encoding into each level of the recursive walk (≈ 3 s of a fresh JVM's
+     * C2 time in the first loads went to {@code value}).
+     */
     private static final class Walk {
         final byte[] b;
-        final CompiledIndexingPolicy policy;
-        final Sink sink;
-        final List<String> concrete = new ArrayList<>(8);
+        final ItemTermRecorder terms;
 
-        Walk(byte[] b, CompiledIndexingPolicy policy, Sink sink) {
+        Walk(byte[] b, ItemTermRecorder terms) {
             this.b = b;
-            this.policy = policy;
-            this.sink = sink;
+            this.terms = terms;
         }
 
-        void objectAt(int at, String flat, boolean root, boolean underArray) {
+        void objectAt(int at, IndexPathTrie.Node node, boolean root, boolean underArray) {
             int tag = b[at];
             int width = tag == OBJECT ? 2 : 4;
             long cv = BinaryItemReader.varintAt(b, at + 5);
@@ -78,30 +94,28 @@ public final class BinaryIndexTerms {
                 if (root && klen > 0 && b[kstart] == '_' && SYSTEM.contains(name)) { // each starts with '_'
                     continue;
                 }
-                concrete.add(name);
-                if (policy.mayIndexUnder(concrete)) {
-                    value(valueAt, IndexTerms.childPath(flat, name), underArray);
+                IndexPathTrie.Node field = node.field(name);
+                if (field.may) {
+                    value(valueAt, field, underArray);
                 }
-                concrete.remove(concrete.size() - 1);
             }
         }
 
-        void value(int at, String flat, boolean underArray) {
+        void value(int at, IndexPathTrie.Node node, boolean underArray) {
             int tag = b[at];
             if (tag == OBJECT || tag == OBJECT_WIDE) {
-                objectAt(at, flat, false, underArray);
+                objectAt(at, node, false, underArray);
             } else if (tag == ARRAY) {
                 long cv = BinaryItemReader.varintAt(b, at + 5);
                 int count = (int) cv;
                 int p = (int) (cv >>> 32);
-                concrete.add(PathPattern.ARRAY);
+                IndexPathTrie.Node elements = node.elements();
                 for (int i = 0; i < count; i++) {
-                    value(p, flat, true);
+                    value(p, elements, true);
                     p = BinaryItemReader.skip(b, p);
                 }
-                concrete.remove(concrete.size() - 1);
-            } else if (policy.indexes(concrete)) {
-                sink.term(flat, underArray, b, at);
+            } else if (node.indexes) {
+                terms.term(node.flat, underArray, at);
             }
         }
     }

@@ -12,7 +12,8 @@ import java.util.Set;
  * ({@link BinaryIndexTerms#encodeEntry}), so the item is not walked a second time for its terms. The paths, their
  * order and the keys are those of {@link BinaryIndexTerms#walk} over the written bytes (which
  * {@code BinaryIndexTermsPropertyTest} holds equal to the tree walk); {@code OnePassTermsPropertyTest} compares them.
- * One recorder per write; its arrays are the only allocation per term list, not one object per term.
+ * One recorder per write; its arrays are the only allocation per term list, not one object per term. Graph-load5:
+ * {@link BinaryIndexTerms#terms} records a stored item's terms in one too ({@link #term}), walking its bytes.
  */
 public final class ItemTermRecorder {
     /** Stored system properties never indexed from the item itself ({@code _ts} is added by the caller). */
@@ -68,14 +69,19 @@ public final class ItemTermRecorder {
         if (n == null || !n.indexes) {
             return;
         }
+        term(n.flat, arrays > 0, at);
+    }
+
+    /** Records an indexed scalar: its flat path, whether it was reached through an array, where its value starts. */
+    void term(String flat, boolean throughArray, int at) {
         if (count == offsets.length) {
             int size = count * 2;
             paths = Arrays.copyOf(paths, size);
             underArray = Arrays.copyOf(underArray, size);
             offsets = Arrays.copyOf(offsets, size);
         }
-        paths[count] = n.flat;
-        underArray[count] = arrays > 0;
+        paths[count] = flat;
+        underArray[count] = throughArray;
         offsets[count] = at;
         count++;
     }

@@ -5,6 +5,7 @@ import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.CompositeTerms;
 import io.tetradb.core.item.BinaryIndexTerms;
 import io.tetradb.core.item.BinaryItemReader;
+import io.tetradb.core.item.ItemTermRecorder;
 import io.tetradb.core.value.IndexKeyEncoding;
 
 import java.nio.ByteBuffer;
@@ -33,17 +34,13 @@ final class BinaryIndexEntries {
         if (!policy.enabled()) {
             return List.of();
         }
-        List<ByteBuffer> out = new ArrayList<>(32);
+        ItemTermRecorder terms = BinaryIndexTerms.terms(b, off, policy);
+        List<ByteBuffer> out = new ArrayList<>(terms.count() + 1 + policy.composites().size());
         if (policy.indexes(TS)) {
             out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
                     docKey, address)));
         }
-        BinaryIndexTerms.walk(b, off, policy, (path, underArray, bytes, at) -> {
-            if (underArray) {
-                paths.markMultikey(path);
-            }
-            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), bytes, at, docKey, address)));
-        });
+        OnePassTerms.addTermEntries(out, paths, docKey, address, b, terms); // graph-load5: keyed outside the walk
         if (!policy.composites().isEmpty()) {
             ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
             for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {

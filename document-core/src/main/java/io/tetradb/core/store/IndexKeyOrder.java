@@ -74,7 +74,7 @@ final class IndexKeyOrder {
         }
         // the groups in ascending head order, each group's keys in the items' order
         int[] slots = s.slots;
-        mergeSortHeads(slots, tmp, 0, distinct, heads);
+        sortPositions(slots, tmp, 0, distinct, heads, null);
         int[] start = s.start;
         int at = 0;
         for (int g = 0; g < distinct; g++) {
@@ -88,7 +88,7 @@ final class IndexKeyOrder {
         for (int g = 0; g < distinct; g++) {
             int to = from + counts[slots[g]];
             if (to - from > 1) {
-                mergeSortTails(order, tmp, from, to, tails, keys);
+                sortPositions(order, tmp, from, to, tails, keys);
             }
             from = to;
         }
@@ -99,78 +99,59 @@ final class IndexKeyOrder {
         return out;
     }
 
-    /** Positions {@code a[from, to)} ordered by {@code heads[position]} (unsigned); stable. */
-    private static void mergeSortHeads(int[] a, int[] tmp, int from, int to, long[] heads) {
-        if (to - from < INSERTION) {
-            for (int i = from + 1; i < to; i++) {
+    /**
+     * Positions {@code a[from, to)} ordered by {@code words[position]} (unsigned), ties by the rest of
+     * {@code keys[position]} when {@code keys} is given (for heads it is not: distinct heads never tie); stable.
+     * Graph-load5 (issue 18): bottom-up — insertion-sorted blocks, then merge passes — so heads and tails share one
+     * small loop that C2 compiles once, where the two recursive sorts before were each inlined into themselves and
+     * into {@code sorted} (≈ 4 s of a fresh JVM's C2 time in the first loads). A merge of two blocks already in
+     * order is skipped, so runs the items gave stay linear.
+     */
+    private static void sortPositions(int[] a, int[] tmp, int from, int to, long[] words, byte[][] keys) {
+        for (int lo = from; lo < to; lo += INSERTION) {
+            int hi = Math.min(lo + INSERTION, to);
+            for (int i = lo + 1; i < hi; i++) {
                 int x = a[i];
                 int j = i - 1;
-                while (j >= from && Long.compareUnsigned(heads[a[j]], heads[x]) > 0) {
+                while (j >= lo && compare(a[j], x, words, keys) > 0) {
                     a[j + 1] = a[j];
                     j--;
                 }
                 a[j + 1] = x;
             }
-            return;
         }
-        int mid = (from + to) >>> 1;
-        mergeSortHeads(a, tmp, from, mid, heads);
-        mergeSortHeads(a, tmp, mid, to, heads);
-        if (Long.compareUnsigned(heads[a[mid - 1]], heads[a[mid]]) <= 0) {
-            return; // already in order: a run
+        for (int width = INSERTION; width < to - from; width *= 2) {
+            for (int lo = from; lo + width < to; lo += 2 * width) {
+                int mid = lo + width;
+                if (compare(a[mid - 1], a[mid], words, keys) > 0) {
+                    merge(a, tmp, lo, mid, Math.min(lo + 2 * width, to), words, keys);
+                }
+            }
         }
-        System.arraycopy(a, from, tmp, from, mid - from);
-        int i = from;
+    }
+
+    /** Merges the ordered {@code a[lo, mid)} and {@code a[mid, hi)}; the left one first on ties. */
+    private static void merge(int[] a, int[] tmp, int lo, int mid, int hi, long[] words, byte[][] keys) {
+        System.arraycopy(a, lo, tmp, lo, mid - lo);
+        int i = lo;
         int j = mid;
-        int o = from;
-        while (i < mid && j < to) {
-            a[o++] = Long.compareUnsigned(heads[tmp[i]], heads[a[j]]) <= 0 ? tmp[i++] : a[j++];
+        int o = lo;
+        while (i < mid && j < hi) {
+            a[o++] = compare(tmp[i], a[j], words, keys) <= 0 ? tmp[i++] : a[j++];
         }
         while (i < mid) {
             a[o++] = tmp[i++];
         }
     }
 
-    /** Key positions {@code a[from, to)} of one head ordered by the rest of their keys (unsigned); stable. */
-    private static void mergeSortTails(int[] a, int[] tmp, int from, int to, long[] tails, byte[][] keys) {
-        if (to - from < INSERTION) {
-            for (int i = from + 1; i < to; i++) {
-                int x = a[i];
-                int j = i - 1;
-                while (j >= from && compare(a[j], x, tails, keys) > 0) {
-                    a[j + 1] = a[j];
-                    j--;
-                }
-                a[j + 1] = x;
-            }
-            return;
-        }
-        int mid = (from + to) >>> 1;
-        mergeSortTails(a, tmp, from, mid, tails, keys);
-        mergeSortTails(a, tmp, mid, to, tails, keys);
-        if (compare(a[mid - 1], a[mid], tails, keys) <= 0) {
-            return; // already in order: a run
-        }
-        System.arraycopy(a, from, tmp, from, mid - from);
-        int i = from;
-        int j = mid;
-        int o = from;
-        while (i < mid && j < to) {
-            a[o++] = compare(tmp[i], a[j], tails, keys) <= 0 ? tmp[i++] : a[j++];
-        }
-        while (i < mid) {
-            a[o++] = tmp[i++];
-        }
+    /** Two positions by their words; on a tie (keys of one zero-padded head), by the rest of their keys. */
+    private static int compare(int x, int y, long[] words, byte[][] keys) {
+        int c = Long.compareUnsigned(words[x], words[y]);
+        return c != 0 || keys == null ? c : compareRest(keys[x], keys[y]);
     }
 
-    /** Two keys of one (zero-padded) head: their next 8 bytes, then, only on a tie, their arrays. */
-    private static int compare(int x, int y, long[] tails, byte[][] keys) {
-        int c = Long.compareUnsigned(tails[x], tails[y]);
-        if (c != 0) {
-            return c;
-        }
-        byte[] a = keys[x];
-        byte[] b = keys[y];
+    /** Two keys equal in their first 16 (zero-padded) bytes. */
+    private static int compareRest(byte[] a, byte[] b) {
         // both at least 16 bytes long: their first 16 are equal; otherwise a padded byte may hide a length
         return a.length >= 16 && b.length >= 16
                 ? Arrays.compareUnsigned(a, 16, a.length, b, 16, b.length)

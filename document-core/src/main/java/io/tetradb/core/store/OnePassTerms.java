@@ -49,14 +49,7 @@ final class OnePassTerms {
             out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
                     docKey, address)));
         }
-        for (int i = 0; i < recorded.count(); i++) {
-            String path = recorded.path(i);
-            if (recorded.underArray(i)) {
-                paths.markMultikey(path);
-            }
-            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), body, recorded.offset(i),
-                    docKey, address)));
-        }
+        addTermEntries(out, paths, docKey, address, body, recorded);
         if (!policy.composites().isEmpty()) {
             for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
                 out.add(ByteBuffer.wrap(compositeKey(paths.entryPrefix(t.index().name()), t.encoded(), docKey,
@@ -64,6 +57,22 @@ final class OnePassTerms {
             }
         }
         return out;
+    }
+
+    /**
+     * The entries of the recorded terms, in their order, keyed from the TB1 bytes they were recorded in (shared by
+     * the one-pass writer and {@link BinaryIndexEntries}' walk over stored bytes).
+     */
+    static void addTermEntries(List<ByteBuffer> out, PathDictionary paths, byte[] docKey, int address, byte[] body,
+                               ItemTermRecorder terms) {
+        for (int i = 0; i < terms.count(); i++) {
+            String path = terms.path(i);
+            if (terms.underArray(i)) {
+                paths.markMultikey(path);
+            }
+            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), body, terms.offset(i),
+                    docKey, address)));
+        }
     }
 
     /** {@code prefix · values · docKey[address..]}, a composite entry's key, in one array (index-cost). */

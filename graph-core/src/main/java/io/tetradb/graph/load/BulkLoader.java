@@ -137,15 +137,6 @@ public final class BulkLoader {
     static final boolean INGEST = !"false".equalsIgnoreCase(System.getProperty("tetradb.graph.bulkIngest"));
     static final int CHUNK_ELEMENTS = Integer.getInteger("tetradb.graph.bulkChunkElements", 100_000);
 
-    /**
-     * Graph-load4: with {@code -Dtetradb.graph.bulkOverlapCommit=true} (read per load, for comparisons) a chunk's
-     * commit runs beside the reading of the next chunk; off by default: no gain shown (bench README, graph,
-     * session 18), and air-routes, one chunk, has nothing to overlap.
-     */
-    static boolean overlapCommit() {
-        return Boolean.getBoolean("tetradb.graph.bulkOverlapCommit");
-    }
-
     /** What a load wrote. */
     public record Loaded(long vertices, long edges) {
         public long elements() {
@@ -242,18 +233,6 @@ public final class BulkLoader {
         private int chunks;
         /** Bulk mode: elements encoded ahead of their transaction. */
         private final EncodeAhead ahead = new EncodeAhead(pool, () -> encoders.get());
-        /**
-         * Bulk mode, graph-load4: the previous chunk's commit, running on its own thread while this thread reads the
-         * next chunk's source (the commit's merge ends on one core: the index family's file); null when none.
-         */
-        private Future<?> committing;
-        private final ExecutorService committer = bulk != null && overlapCommit()
-                ? Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "tetra-bulk-commit");
-                    t.setDaemon(true);
-                    return t;
-                })
-                : null;
 
         void vertex(Vertex v) {
             Object pk = partitionKeyOf.apply(v);
@@ -278,53 +257,31 @@ public final class BulkLoader {
 
                 @Override
                 public EncodedItem encode(EncodedElementItems e) {
-                    checkPartitionKeyProperty(v, pk);
-                    return e.vertex(graph, pk, id, v.label(), nonKeyProperties(v));
+                    return e.vertex(graph, pk, id, v.label(), nonKeyProperties(v, pk));
                 }
             });
             vertexCount++;
         }
 
-        /** The vertex's properties but the partition key's. */
-        private Iterator<VertexProperty<Object>> nonKeyProperties(Vertex v) {
+        /**
+         * The vertex's properties but the partition key's, whose value (when the vertex has one) must be the one the
+         * function gave; read without TinkerPop's stream iterators ({@link SourceProperties}).
+         */
+        private List<VertexProperty<?>> nonKeyProperties(Vertex v, Object pk) {
+            List<VertexProperty<?>> all = new ArrayList<>();
+            SourceProperties.ofVertex(v, all);
             String pkName = graph.partitionKey();
-            Iterator<VertexProperty<Object>> all = v.properties();
-            return new Iterator<>() {
-                private VertexProperty<Object> next = advance();
-
-                private VertexProperty<Object> advance() {
-                    while (all.hasNext()) {
-                        VertexProperty<Object> p = all.next();
-                        if (!p.key().equals(pkName)) {
-                            return p;
-                        }
-                    }
-                    return null;
-                }
-
-                @Override
-                public boolean hasNext() {
-                    return next != null;
-                }
-
-                @Override
-                public VertexProperty<Object> next() {
-                    VertexProperty<Object> p = next;
-                    next = advance();
-                    return p;
-                }
-            };
-        }
-
-        /** A vertex's own partition key property, when it has one, must be the value the function gave. */
-        private void checkPartitionKeyProperty(Vertex v, Object pk) {
-            for (Iterator<VertexProperty<Object>> it = v.properties(graph.partitionKey()); it.hasNext(); ) {
-                VertexProperty<Object> p = it.next();
-                if (!Objects.equals(p.value(), pk)) {
+            int kept = 0;
+            for (int i = 0; i < all.size(); i++) {
+                VertexProperty<?> p = all.get(i);
+                if (!p.key().equals(pkName)) {
+                    all.set(kept++, p);
+                } else if (!Objects.equals(p.value(), pk)) {
                     throw new IllegalArgumentException("vertex " + v.id() + " has '" + p.key() + "' = " + p.value()
                             + " but the partition key function gave " + pk);
                 }
             }
+            return all.subList(0, kept);
         }
 
         /** Runs on a writer thread: the source vertex is only read. */
@@ -362,7 +319,7 @@ public final class BulkLoader {
                 @Override
                 public EncodedItem encode(EncodedElementItems enc) {
                     return enc.edge(graph, id, e.label(), out.pk(), out.id(), out.label(), in.pk(), in.id(),
-                            in.label(), e.properties());
+                            in.label(), SourceProperties.ofEdge(e));
                 }
             });
             edgeCount++;
@@ -468,8 +425,6 @@ public final class BulkLoader {
             long readStart = readFrom;
             ahead.await();
             long t1 = System.nanoTime();
-            awaitCommit(); // a chunk's transactions start once the one before it is in
-            long t1b = System.nanoTime();
             List<Future<?>> parts = new ArrayList<>(pending.size());
             Map<Object, List<String>> ids = new ConcurrentHashMap<>();
             // largest partitions first, so no large one is left to run alone at the end (graph-load)
@@ -497,34 +452,16 @@ public final class BulkLoader {
                 await(f);
             }
             long t2 = System.nanoTime();
-            int chunk = ++chunks;
-            Runnable commit = () -> {
-                bulk.commit();
-                ids.forEach(store::bulkCommitted);
-                if (TRACE) { // graph-load3: where a load's wall time goes, phase by phase
-                    long t3 = System.nanoTime();
-                    System.err.printf(java.util.Locale.ROOT, "bulk load chunk %d: source read %.1f ms, encoding "
-                            + "ahead awaited %.1f, commit awaited %.1f, transactions %.1f, commit %.1f%n", chunk,
-                            (t0 - readStart) / 1e6, (t1 - t0) / 1e6, (t1b - t1) / 1e6, (t2 - t1b) / 1e6,
-                            (t3 - t2) / 1e6);
-                }
-            };
-            if (committer == null) {
-                commit.run();
-                readFrom = System.nanoTime();
-            } else {
-                readFrom = t2; // the next chunk's source is read while this one commits
-                committing = committer.submit(commit);
+            bulk.commit();
+            ids.forEach(store::bulkCommitted);
+            chunks++;
+            if (TRACE) { // graph-load3: where a load's wall time goes, phase by phase
+                long t3 = System.nanoTime();
+                System.err.printf(java.util.Locale.ROOT, "bulk load chunk %d: source read %.1f ms, encoding ahead "
+                        + "awaited %.1f, transactions %.1f, commit %.1f%n", chunks, (t0 - readStart) / 1e6,
+                        (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6);
             }
-        }
-
-        /** Waits for the previous chunk's commit (its partitions' statistics are what the next chunk reads). */
-        private void awaitCommit() {
-            Future<?> c = committing;
-            committing = null;
-            if (c != null) {
-                await(c);
-            }
+            readFrom = System.nanoTime();
         }
 
         private void await(Future<?> f) {
@@ -541,8 +478,7 @@ public final class BulkLoader {
         /** Writes what is pending and waits for every chunk to be durable. */
         Loaded finish() {
             if (bulk != null) {
-                writeChunk();
-                awaitCommit(); // durable when the load returns
+                writeChunk(); // durable when the load returns
                 return new Loaded(vertexCount, edgeCount);
             }
             pending.forEach(this::write);
@@ -557,10 +493,6 @@ public final class BulkLoader {
             if (bulk != null) {
                 try {
                     pool.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES); // no write joins a dropped chunk
-                    if (committer != null) {
-                        committer.shutdown(); // a commit under way (a failed load's last good chunk) ends first
-                        committer.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES);
-                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -10,9 +10,9 @@ import org.apache.tinkerpop.gremlin.structure.Property;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
 import org.apache.tinkerpop.gremlin.structure.util.ElementHelper;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Builds new vertex and edge items straight as the core's binary item format (TB1, {@link EncodedItem}) for the
@@ -24,7 +24,6 @@ import java.util.List;
  */
 public final class EncodedElementItems {
     private final BinaryItemStreamWriter w;
-    private final List<VertexProperty<?>> properties = new ArrayList<>();
 
     /** @param writer a writer with the core's nesting limit ({@code GraphStore.newItemWriter()}), used only here */
     public EncodedElementItems(BinaryItemStreamWriter writer) {
@@ -41,11 +40,9 @@ public final class EncodedElementItems {
      * (the partition key property left out by the caller); entries of one key in the order given.
      */
     public EncodedItem vertex(TetraGraph graph, Object pk, String id, String label,
-                              Iterator<? extends VertexProperty<?>> source) {
+                              List<? extends VertexProperty<?>> properties) {
         ElementHelper.validateLabel(label);
         TetraVertex.checkPartitionKey(graph.partitionKey(), pk);
-        properties.clear();
-        source.forEachRemaining(properties::add);
         w.reset();
         w.startObject();
         w.name(Layout.ID);
@@ -56,7 +53,7 @@ public final class EncodedElementItems {
         w.string(label);
         for (int i = 0; i < properties.size(); i++) {
             String key = properties.get(i).key();
-            if (seenBefore(key, i)) {
+            if (seenBefore(properties, key, i)) {
                 continue; // written with the first entry of its key
             }
             ElementHelper.validateProperty(key, properties.get(i).value());
@@ -75,11 +72,10 @@ public final class EncodedElementItems {
             w.endArray();
         }
         w.endObject();
-        properties.clear();
         return new EncodedItem(w.toByteArray());
     }
 
-    private boolean seenBefore(String key, int i) {
+    private static boolean seenBefore(List<? extends VertexProperty<?>> properties, String key, int i) {
         for (int j = 0; j < i; j++) {
             if (properties.get(j).key().equals(key)) {
                 return true;
@@ -110,10 +106,11 @@ public final class EncodedElementItems {
 
     /**
      * An edge item in its source's partition, {@code {id, <pk>, label, _isEdge, _vertexId, _vertexLabel, _sink,
-     * _sinkLabel, _sinkPartition, <key>: value...}}; null property values are skipped.
+     * _sinkLabel, _sinkPartition, <key>: value...}} with the edge's properties (key → value, in their order); null
+     * property values are skipped.
      */
     public EncodedItem edge(TetraGraph graph, String id, String label, Object outPk, String outId, String outLabel,
-                            Object inPk, String inId, String inLabel, Iterator<? extends Property<?>> properties) {
+                            Object inPk, String inId, String inLabel, Map<String, ?> properties) {
         ElementHelper.validateLabel(label);
         w.reset();
         w.startObject();
@@ -135,13 +132,12 @@ public final class EncodedElementItems {
         w.string(inLabel);
         w.name(Layout.SINK_PARTITION);
         partitionKey(inPk);
-        while (properties.hasNext()) {
-            Property<?> p = properties.next();
-            ElementHelper.validateProperty(p.key(), p.value());
-            TetraEdge.checkKey(graph, p.key());
-            if (p.value() != null) {
-                w.name(p.key());
-                value(p.value());
+        for (Map.Entry<String, ?> p : properties.entrySet()) {
+            ElementHelper.validateProperty(p.getKey(), p.getValue());
+            TetraEdge.checkKey(graph, p.getKey());
+            if (p.getValue() != null) {
+                w.name(p.getKey());
+                value(p.getValue());
             }
         }
         w.endObject();
