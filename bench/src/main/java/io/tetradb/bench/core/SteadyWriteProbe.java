@@ -25,13 +25,17 @@ import java.util.SplittableRandom;
  * [perRound=5000] [ASYNC|SYNC]} (batch: perRound batches of 100 items / 50). {@code -Dprobe.coreB=name=value}
  * (pw-keys) adds a third side, a second core opened with that system property set (e.g.
  * {@code tetradb.wal.inlineSync=false}), in the same rotation, and prints its CPU and the per-round core B − core
- * difference: an A/B of a store option in one JVM, so that the machine's load drifts alike over both.
+ * difference: an A/B of a store option in one JVM, so that the machine's load drifts alike over both. A
+ * {@code process cpu_us} line gives the process's CPU per write and side (every thread: flushes land in some rounds).
  */
 public final class SteadyWriteProbe {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** pw-lean: the writer thread's allocated bytes (HotSpot's counter), load-insensitive unlike its CPU. */
     private static final com.sun.management.ThreadMXBean ALLOC = (com.sun.management.ThreadMXBean) THREADS;
     private static final int BATCH = 100;
+    /** pw-keys: the process's CPU (every thread: RocksDB's flushes, the WAL syncer, GC, JIT) per write and side. */
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     public static void main(String[] args) throws Exception {
         boolean batch = args.length > 0 && args[0].equals("batch");
@@ -51,6 +55,7 @@ public final class SteadyWriteProbe {
             double[][] cpu = new double[sides][rounds];
             double[][] user = new double[sides][rounds];
             double[][] alloc = new double[sides][rounds];
+            double[][] process = new double[sides][rounds];
             Recording recording = null;
             for (int r = -warm; r < rounds; r++) {
                 if (r == 0 && jfr != null) {
@@ -83,6 +88,7 @@ public final class SteadyWriteProbe {
                     long c0 = THREADS.getCurrentThreadCpuTime();
                     long u0 = THREADS.getCurrentThreadUserTime();
                     long a0 = ALLOC.getCurrentThreadAllocatedBytes();
+                    long p0 = OS.getProcessCpuTime();
                     if (batch) {
                         for (int b = 0; b < perRound; b++) {
                             int from = b * BATCH;
@@ -113,6 +119,7 @@ public final class SteadyWriteProbe {
                         cpu[side][r] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / units;
                         user[side][r] = (THREADS.getCurrentThreadUserTime() - u0) / 1e3 / units;
                         alloc[side][r] = (double) (ALLOC.getCurrentThreadAllocatedBytes() - a0) / units;
+                        process[side][r] = (OS.getProcessCpuTime() - p0) / 1e3 / units;
                     }
                 }
             }
@@ -129,6 +136,9 @@ public final class SteadyWriteProbe {
                             + "cpu_us=%.2f user_us=%.2f (%s) alloc_bytes=%.0f | per-round core-raw cpu_us median=%.2f%n",
                     batch ? "batch100/item" : "point", durability, median(cpu[0]), median(user[0]), fmt(cpu[0]),
                     median(alloc[0]), median(cpu[1]), median(user[1]), fmt(cpu[1]), median(alloc[1]), median(diff));
+            System.out.printf(Locale.ROOT, "STEADY %s %s | process cpu_us core=%.2f raw=%.2f%s%n",
+                    batch ? "batch100/item" : "point", durability, median(process[0]), median(process[1]),
+                    storesB == null ? "" : String.format(Locale.ROOT, " coreB=%.2f", median(process[2])));
             if (storesB != null) {
                 double[] diffB = new double[rounds];
                 for (int r = 0; r < rounds; r++) {
