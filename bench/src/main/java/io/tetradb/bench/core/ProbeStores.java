@@ -22,10 +22,12 @@ final class ProbeStores implements AutoCloseable {
     /** Raw RocksDB in {@code raw/} beside the core, or null when not asked for. */
     final RawRocks raw;
     private final Path deleteAtClose;
+    private final Path coreDir;
 
     private ProbeStores(Path coreDir, Path rawDir, Durability durability, Path deleteAtClose)
             throws RocksDBException {
         this.deleteAtClose = deleteAtClose;
+        this.coreDir = coreDir;
         client = new CosmosClientBuilder().dataDirectory(coreDir).durability(durability).buildClient();
         RawRocks opened = null;
         try {
@@ -55,6 +57,11 @@ final class ProbeStores implements AutoCloseable {
     /** The core alone on {@code dir}, which is kept. */
     static ProbeStores coreAt(Path dir, Durability durability) throws RocksDBException {
         return new ProbeStores(dir, null, durability, null);
+    }
+
+    /** The directory holding the core's (and raw's) directories. */
+    Path directory() {
+        return coreDir.getParent();
     }
 
     @Override
