@@ -17,14 +17,16 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * SYNC writes with the inline WAL sync (the default since pw-keys, session 19): writers alone sync in the write,
- * writers of a busy partition share group syncs; every acknowledged write is there after a reopen.
+ * SYNC writes with the inline WAL sync switched on ({@code -Dtetradb.wal.inlineSync=true}): writers alone sync in the
+ * write, writers of a busy partition share group syncs; every acknowledged write is there after a reopen.
  */
 class InlineWalSyncTest {
     static final ObjectMapper M = new ObjectMapper();
 
     @Test
     void writersAloneAndWritersOfOnePartitionAreAllDurable(@TempDir Path dir) throws Exception {
+        String was = System.getProperty("tetradb.wal.inlineSync");
+        System.setProperty("tetradb.wal.inlineSync", "true");
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC).buildClient()) {
             client.createDatabase("db");
             client.getDatabase("db").createContainer("c", "/pk");
@@ -48,6 +50,12 @@ class InlineWalSyncTest {
                 f.get(120, TimeUnit.SECONDS);
             }
             pool.shutdown();
+        } finally {
+            if (was == null) {
+                System.clearProperty("tetradb.wal.inlineSync");
+            } else {
+                System.setProperty("tetradb.wal.inlineSync", was);
+            }
         }
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             CosmosContainer c = client.getDatabase("db").getContainer("c");

@@ -19,8 +19,6 @@ final class WalGroupSync {
     /** The highest ticket a finished fsync covers. */
     private long synced;
     private boolean syncing;
-    /** Separate syncs run ({@link Syncer#sync()} calls), for tests: a writer alone syncs inline instead. */
-    private long separateSyncs;
 
     WalGroupSync(Syncer syncer) {
         this.syncer = syncer;
@@ -48,10 +46,6 @@ final class WalGroupSync {
         }
         syncing = false;
         notifyAll();
-    }
-
-    synchronized long separateSyncs() {
-        return separateSyncs;
     }
 
     /** Called right after a batch was applied (without sync): its ticket for {@link #await(long)}. */
@@ -92,7 +86,6 @@ final class WalGroupSync {
                 }
                 syncing = true;
                 target = written;
-                separateSyncs++;
             }
             boolean done = false;
             try {
