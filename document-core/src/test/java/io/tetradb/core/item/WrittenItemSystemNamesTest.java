@@ -18,7 +18,6 @@ import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * frame-rest (issue 17): a caller's item written by {@link BinaryItemWriter#writeItem}, which leaves out its top-level
@@ -30,21 +29,22 @@ import static org.junit.jupiter.api.Assertions.fail;
 class WrittenItemSystemNamesTest {
     private static final ObjectMapper M = new ObjectMapper();
     private static final List<String> NAMES = List.copyOf(SystemNames.NAMES);
+    private final BinaryItemWriter copies = new BinaryItemWriter(64, 256);
+    private final BinaryItemWriter items = new BinaryItemWriter(64, 256);
 
     @Test
     void itemsWrittenWithoutTheirSystemNamesAreTheirCopiesWithout() throws Exception {
         long seed = Long.getLong("value.seed", new Random().nextLong());
         Random rnd = new Random(seed);
         TypedValueGenerator g = new TypedValueGenerator(rnd);
-        List<CompiledIndexingPolicy> policies = List.of(CompiledIndexingPolicy.of(null),
-                CompiledIndexingPolicy.of(M.readTree("{\"includedPaths\":[{\"path\":\"/f1/?\"},{\"path\":\"/_ts/?\"},"
-                        + "{\"path\":\"/n/*\"}],\"excludedPaths\":[{\"path\":\"/*\"}]}")));
-        BinaryItemWriter copies = new BinaryItemWriter(64, 256);
-        BinaryItemWriter items = new BinaryItemWriter(64, 256);
+        // all paths, or /f1, the system name /_ts (never recorded at the top: it is left out) and a nested object
+        CompiledIndexingPolicy[] policies = {CompiledIndexingPolicy.of(null), CompiledIndexingPolicy.of(M.readTree(
+                "{\"includedPaths\":[{\"path\":\"/f1/?\"},{\"path\":\"/_ts/?\"},{\"path\":\"/n/*\"}],"
+                        + "\"excludedPaths\":[{\"path\":\"/*\"}]}"))};
         int dropped = 0;
         for (int i = 0; i < 3_000; i++) {
             ObjectNode doc = document(rnd, g, i);
-            CompiledIndexingPolicy policy = policies.get(rnd.nextInt(policies.size()));
+            CompiledIndexingPolicy policy = policies[rnd.nextInt(policies.length)];
             byte[] header = rnd.nextBoolean() ? StoredItems.FRAME_HEADER : new byte[0];
             int room = rnd.nextInt(3) * 40;
             try {
@@ -58,11 +58,7 @@ class WrittenItemSystemNamesTest {
                 // the room's bytes are the buffer's leftovers (the trailer overwrites them): the rest is compared
                 assertArrayEquals(Arrays.copyOf(expected, expected.length - room),
                         Arrays.copyOf(written, written.length - room));
-                assertEquals(expectedTerms.count(), terms.count());
-                for (int t = 0; t < terms.count(); t++) {
-                    assertEquals(expectedTerms.path(t), terms.path(t));
-                    assertEquals(expectedTerms.offset(t), terms.offset(t), "term " + t);
-                }
+                RecordedTerms.assertSameTerms(expectedTerms, terms, 0);
                 // the plain entry point, after it, keeps every name
                 byte[] whole = items.write(doc);
                 assertArrayEquals(BinaryItemWriter.encode(doc), whole);
@@ -70,9 +66,7 @@ class WrittenItemSystemNamesTest {
                     assertEquals(doc.has(n), BinaryItemReader.find(whole, 0, n) >= 0, n);
                 }
             } catch (AssertionError | RuntimeException e) {
-                String shown = doc.toString();
-                fail(BinaryItemRoundTripTest.printable("seed " + seed + ", document " + i + ": "
-                        + (shown.length() > 2000 ? shown.substring(0, 2000) + "…" : shown) + ": " + e), e);
+                BinaryItemRoundTripTest.failFor(seed, i, doc, e);
             }
         }
         assertTrue(dropped > 3_000, dropped + " system properties left out");
