@@ -294,12 +294,13 @@ public final class BinaryItemWriter extends ItemOutput {
         buf[len++] = ARRAY;
         int sizeAt = len;
         len += 4;
-        varint(a.size());
+        int n = a.size();
+        varint(n);
         if (terms != null) {
             terms.enterArray();
         }
-        for (JsonNode e : a) {
-            value(e, depth + 1);
+        for (int k = 0; k < n; k++) { // by index: no iterator to escape the compiled writer (frame-rest)
+            value(a.get(k), depth + 1);
         }
         if (terms != null) {
             terms.leaveArray();
