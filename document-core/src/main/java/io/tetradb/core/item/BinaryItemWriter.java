@@ -1,6 +1,13 @@
 package io.tetradb.core.item;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DoubleNode;
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.LongNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.value.ValueType;
 
 import java.util.Arrays;
@@ -47,12 +54,11 @@ public final class BinaryItemWriter extends ItemOutput {
         return new BinaryItemWriter().write(value);
     }
 
+    private static final byte[] NO_HEADER = {};
+
     /** The encoding of {@code value} as a new array. */
     public byte[] write(JsonNode value) {
-        len = 0;
-        scratchTop = 0;
-        value(value, 0);
-        return Arrays.copyOf(buf, len);
+        return write(NO_HEADER, value, null, 0);
     }
 
     /**
@@ -60,46 +66,87 @@ public final class BinaryItemWriter extends ItemOutput {
      * (their offsets in the returned array), in the same pass.
      */
     public byte[] write(JsonNode value, ItemTermRecorder recorder) {
-        terms = recorder;
-        try {
-            return write(value);
-        } finally {
-            terms = null;
-        }
+        return write(NO_HEADER, value, recorder, 0);
     }
 
     /** Writes {@code value} after {@code prefix} (an item header) into one new array. */
     public byte[] write(byte[] prefix, JsonNode value) {
-        len = 0;
-        scratchTop = 0;
-        ensure(prefix.length);
-        System.arraycopy(prefix, 0, buf, 0, prefix.length);
-        len = prefix.length;
-        value(value, 0);
-        return Arrays.copyOf(buf, len);
+        return write(prefix, value, null, 0);
     }
 
     /**
      * item-copies (issue 17): {@code header · the encoding of value · room} in one new array (the buffer's one exact
      * copy), {@code room} bytes left for what follows (a stored item's trailer, {@link StoredItems#frame}); the terms
-     * {@code recorder} (or null) records have their offsets in that array.
+     * {@code recorder} (or null) records have their offsets in that array. Every other entry point is this one
+     * without a header, terms or room (frame-rest).
      */
     public byte[] write(byte[] header, JsonNode value, ItemTermRecorder recorder, int room) {
+        return write(header, value, recorder, room, false);
+    }
+
+    /**
+     * frame-rest (issue 17): {@link #write(byte[], JsonNode, ItemTermRecorder, int)} of a caller's item, leaving out
+     * the system properties ({@link SystemNames}) it holds at its top level, as the store keeps them in the trailer:
+     * the bytes of the item copied without them, noticed while its names are written instead of looked up first.
+     */
+    public byte[] writeItem(byte[] header, JsonNode item, ItemTermRecorder recorder, int room) {
+        return write(header, item, recorder, room, true);
+    }
+
+    private byte[] write(byte[] header, JsonNode value, ItemTermRecorder recorder, int room, boolean userOnly) {
         len = 0;
         scratchTop = 0;
         ensure(header.length);
         System.arraycopy(header, 0, buf, 0, header.length);
         len = header.length;
         terms = recorder;
+        withoutSystemNames = userOnly && value instanceof ObjectNode;
         try {
             value(value, 0);
         } finally {
             terms = null;
+            withoutSystemNames = false;
         }
         return Arrays.copyOf(buf, len + room);
     }
 
+    /** Whether the top-level object being written leaves out the system properties' names (cleared at depth 1). */
+    private boolean withoutSystemNames;
+
     private void value(JsonNode v, int depth) {
+        // frame-rest: Jackson's common node classes by their exact class (no interface check, no virtual type
+        // questions); a subclass, a typed node or null takes ValueType.of below
+        Class<?> c = v == null ? null : v.getClass();
+        int at = len;
+        if (c == TextNode.class) {
+            putString(v.textValue());
+        } else if (c == ObjectNode.class) {
+            checkDepth(depth);
+            object((ObjectNode) v, depth);
+            return;
+        } else if (c == IntNode.class) {
+            fixed32(INT32, v.intValue());
+        } else if (c == DoubleNode.class) {
+            fixed64(DOUBLE, Double.doubleToRawLongBits(v.doubleValue()));
+        } else if (c == LongNode.class) {
+            fixed64(INT64, v.longValue());
+        } else if (c == ArrayNode.class) {
+            checkDepth(depth);
+            array(v, depth);
+            return;
+        } else if (c == BooleanNode.class) {
+            put(v.booleanValue() ? TRUE : FALSE);
+        } else {
+            typed(v, depth);
+            return;
+        }
+        if (terms != null) {
+            terms.scalar(at);
+        }
+    }
+
+    /** Any other node: by its {@link ValueType}. */
+    private void typed(JsonNode v, int depth) {
         ValueType type;
         try {
             type = ValueType.of(v);
@@ -158,8 +205,13 @@ public final class BinaryItemWriter extends ItemOutput {
         int i = 0;
         ItemTermRecorder t = terms;
         int firstTerm = t == null ? 0 : t.count();
-        for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); i++) {
+        boolean userOnly = withoutSystemNames;
+        withoutSystemNames = false; // only the outermost object's names
+        for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
+            if (userOnly && SystemNames.is(f.getKey())) {
+                continue;
+            }
             int keyAt = len;
             scratch[base + i] = keyAt - entriesAt;
             utf8(f.getKey());
@@ -171,6 +223,19 @@ public final class BinaryItemWriter extends ItemOutput {
                 value(f.getValue(), depth + 1);
                 t.leaveField();
             }
+            i++;
+        }
+        if (i < n) { // system properties left out: the count and the table shrink, the entries move down
+            int fewer = varintLength(n) - varintLength(i) + 2 * (n - i);
+            System.arraycopy(buf, entriesAt, buf, entriesAt - fewer, len - entriesAt);
+            len -= fewer;
+            entriesAt -= fewer;
+            if (t != null) {
+                t.shift(firstTerm, -fewer);
+            }
+            n = i;
+            writeVarint(sizeAt + 4, n);
+            tableAt = entriesAt - 2 * n;
         }
         // the sort permutation by key bytes (insertion sort: objects are mostly small and often nearly sorted); each
         // key's first 8 bytes compared as one unsigned number first, the whole keys only on a tie (core-write)
@@ -229,12 +294,13 @@ public final class BinaryItemWriter extends ItemOutput {
         buf[len++] = ARRAY;
         int sizeAt = len;
         len += 4;
-        varint(a.size());
+        int n = a.size();
+        varint(n);
         if (terms != null) {
             terms.enterArray();
         }
-        for (JsonNode e : a) {
-            value(e, depth + 1);
+        for (int k = 0; k < n; k++) { // by index: no iterator to escape the compiled writer (frame-rest)
+            value(a.get(k), depth + 1);
         }
         if (terms != null) {
             terms.leaveArray();

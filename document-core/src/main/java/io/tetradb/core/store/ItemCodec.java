@@ -26,6 +26,7 @@ import java.util.Set;
  */
 public final class ItemCodec {
     public static final int HEADER = 9;
+    private static final byte[] NO_HEADER = {};
     private static final byte FORMAT = 0x01;
     static final Set<String> SYSTEM_PROPERTIES = io.tetradb.core.item.SystemNames.NAMES;
 
@@ -65,51 +66,31 @@ public final class ItemCodec {
 
     /**
      * Serialises the user parts of several items with one generator (a batch of 100 items would otherwise set up
-     * 100 generators). Items that carry system properties (read, changed, written back) are shallow-copied without
-     * them first.
+     * 100 generators). System properties an item carries (read, changed, written back) are left out: by the binary
+     * writer as it meets their names, for JSON text from a shallow copy without them.
      */
     public final class BodyWriter implements AutoCloseable {
         private ByteArrayBuilder out;
         private JsonGenerator gen;
 
         /**
-         * write-cost: {@link #write(ObjectNode)} that also records the body's index terms in the same pass
-         * ({@link io.tetradb.core.item.ItemTermRecorder}); null when the store writes JSON text (no TB1 offsets).
-         */
-        public byte[] write(ObjectNode item, io.tetradb.core.item.ItemTermRecorder recorder) {
-            return binary ? writeBinary(withoutSystemProperties(item), recorder) : null;
-        }
-
-        /**
-         * item-copies (issue 17): as {@link #write(ObjectNode, io.tetradb.core.item.ItemTermRecorder)} (recorder may
-         * be null), but in binary mode the body comes as a frame ({@code StoredItems.isFrame}): written after the
-         * stored header with {@code trailerRoom} bytes after it, so {@link ItemCodec#finish} fills the header and
-         * trailer in place instead of copying the body into the stored array; the recorder's offsets are the frame's.
-         * JSON text as {@link #write(ObjectNode)} (no terms recorded: recorder ignored).
+         * item-copies (issue 17): in binary mode the item's body as a frame ({@code StoredItems.isFrame}): written
+         * after the stored header with {@code trailerRoom} bytes after it, so {@link ItemCodec#finish} fills the
+         * header and trailer in place instead of copying the body into the stored array; {@code recorder} (or null)
+         * records the body's index terms in the same pass (write-cost), with the frame's offsets. JSON text as
+         * {@link #write(ObjectNode)} (no terms recorded: recorder ignored).
          */
         public byte[] writeFrame(ObjectNode item, io.tetradb.core.item.ItemTermRecorder recorder, int trailerRoom) {
-            ObjectNode user = withoutSystemProperties(item);
-            if (!binary) {
-                return write(user);
-            }
-            io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
-            try {
-                byte[] frame = w.write(io.tetradb.core.item.StoredItems.FRAME_HEADER, user, recorder, trailerRoom);
-                if (frame.length > 256 * 1024) {
-                    binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
-                }
-                return frame;
-            } catch (IllegalArgumentException e) {
-                binaryWriters.remove();
-                throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());
-            }
+            return binary ? writeBinary(io.tetradb.core.item.StoredItems.FRAME_HEADER, item, recorder, trailerRoom)
+                    : write(item);
         }
 
+        /** The item's body without a frame's header and room (encoded items carrying system properties, patches). */
         public byte[] write(ObjectNode item) {
-            ObjectNode user = withoutSystemProperties(item);
             if (binary) {
-                return writeBinary(user, null);
+                return writeBinary(NO_HEADER, item, null, 0);
             }
+            ObjectNode user = withoutSystemProperties(item);
             try {
                 if (gen == null) {
                     if (out == null) {
@@ -132,14 +113,19 @@ public final class ItemCodec {
             }
         }
 
-        private byte[] writeBinary(ObjectNode user, io.tetradb.core.item.ItemTermRecorder recorder) {
+        /**
+         * The one binary path (frame-rest): {@code header ·} the item's TB1 body without its top-level system
+         * properties {@code · room}, by this thread's writer.
+         */
+        private byte[] writeBinary(byte[] header, ObjectNode item, io.tetradb.core.item.ItemTermRecorder recorder,
+                                   int room) {
             io.tetradb.core.item.BinaryItemWriter w = binaryWriters.get();
             try {
-                byte[] body = recorder == null ? w.write(user) : w.write(user, recorder);
-                if (body.length > 256 * 1024) {
+                byte[] written = w.writeItem(header, item, recorder, room);
+                if (written.length > 256 * 1024) {
                     binaryWriters.remove(); // a large item's buffer is not kept for the thread's later small ones
                 }
-                return body;
+                return written;
             } catch (IllegalArgumentException e) {
                 binaryWriters.remove();
                 throw new StoreException(Status.BAD_REQUEST, "the item cannot be stored: " + e.getMessage());

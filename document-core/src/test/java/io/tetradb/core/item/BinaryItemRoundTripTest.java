@@ -44,6 +44,13 @@ class BinaryItemRoundTripTest {
         }
     }
 
+    /** Fails for {@code doc}, the {@code i}-th of the run of {@code seed}, shown cut at 2,000 chars, printable. */
+    static void failFor(long seed, int i, JsonNode doc, Throwable e) {
+        String shown = doc.toString();
+        fail(printable("seed " + seed + ", document " + i + ": "
+                + (shown.length() > 2000 ? shown.substring(0, 2000) + "…" : shown) + ": " + e), e);
+    }
+
     /** Control characters escaped (the generated strings hold NULs, which cut reports short). */
     static String printable(String s) {
         StringBuilder sb = new StringBuilder();

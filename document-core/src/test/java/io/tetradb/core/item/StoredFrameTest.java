@@ -62,11 +62,7 @@ class StoredFrameTest {
                 assertEquals(body.length, StoredItems.bodyLength(frame));
                 assertEquals(body.length, StoredItems.bodyLength(body));
                 assertArrayEquals(body, Arrays.copyOfRange(frame, StoredItems.HEADER, StoredItems.HEADER + body.length));
-                assertEquals(bodyTerms.count(), frameTerms.count());
-                for (int t = 0; t < bodyTerms.count(); t++) {
-                    assertEquals(bodyTerms.path(t), frameTerms.path(t));
-                    assertEquals(bodyTerms.offset(t) + StoredItems.HEADER, frameTerms.offset(t), "term " + t);
-                }
+                RecordedTerms.assertSameTerms(bodyTerms, frameTerms, StoredItems.HEADER);
 
                 byte[] expected = StoredItems.finish(body, lsn, rid, SELF, etag, ts);
                 byte[] stored = StoredItems.finishFrame(frame, lsn, rid, SELF, etag, ts);
@@ -85,9 +81,7 @@ class StoredFrameTest {
                 assertEquals(stored.length, StoredItems.HEADER + body.length + room);
                 assertEquals(ts, StoredItems.ts(stored));
             } catch (AssertionError | RuntimeException e) {
-                String shown = doc.toString();
-                fail(BinaryItemRoundTripTest.printable("seed " + seed + ", document " + i + ": "
-                        + (shown.length() > 2000 ? shown.substring(0, 2000) + "…" : shown) + ": " + e), e);
+                BinaryItemRoundTripTest.failFor(seed, i, doc, e);
             }
         }
         assertTrue(inPlace > 3_000, inPlace + " frames finished in place");
