@@ -17,7 +17,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes one whole frame (header included, as cut by {@link MessageFrames}) into a {@link Request}.
+ * Decodes one whole frame (header included, as cut by the length-field frame decoder) into a {@link Request}.
  * Every BSON byte goes through org.mongodb:bson; anything malformed is a {@link ProtocolException}.
  * Opcodes other than OP_MSG and OP_QUERY come back with a null command (the caller answers with an error).
  */
@@ -42,24 +42,8 @@ public final class RequestDecoder {
      * 1.33–1.49 direct, an insert's decode no different; bench/README, mongo section).
      */
     public static Request decode(ByteBuf frame) {
-        return decode(arrayOf(frame));
-    }
-
-    /**
-     * The frame's bytes as one array: {@link MessageFrames}' own array as it is (mongo-frames: no copy), any other
-     * buffer copied.
-     */
-    private static byte[] arrayOf(ByteBuf frame) {
-        if (frame.hasArray() && frame.arrayOffset() == 0 && frame.readerIndex() == 0
-                && frame.readableBytes() == frame.array().length) {
-            return frame.array();
-        }
         byte[] bytes = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), bytes);
-        return bytes;
-    }
-
-    private static Request decode(byte[] bytes) {
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         int length = buf.getInt();
         if (length != buf.limit()) {
