@@ -1457,7 +1457,7 @@ public final class ContainerStore {
          * Index entries of the stored versions (computed when first needed) and of the versions being written. Lists,
          * not sets: a repeated array value repeats its entry, counted alike when added and when removed.
          */
-        private final Map<String, List<ByteBuffer>> entriesBefore;
+        private Map<String, List<ByteBuffer>> entriesBefore = Map.of(); // pw-fixed: made for the first stored version
         private final Map<String, List<ByteBuffer>> entriesAfter;
         /**
          * Graph adjacency hook: the tree each written version was made from, by the identity of its stored bytes (so
@@ -1530,24 +1530,25 @@ public final class ContainerStore {
          */
         private final io.tetradb.core.ttl.ExpiryRule entryRule;
         /** Each written item's expiry after the transaction ({@link io.tetradb.core.ttl.ExpiryRule#NEVER}: none). */
-        private final Map<String, Long> expiryAfter;
+        private Map<String, Long> expiryAfter = Map.of(); // pw-fixed: made on the first put (an expiry rule is active)
         /** Ids the purger deleted (their change records say so), and expiry entries that point nowhere. */
         private Set<String> purged = Set.of(); // pw-lean: a purge's own sets, made by purge(); no write has any
         /** The purged items' expiry as their expiry entry says (the purge needs no parse to know it). */
         private Map<String, Long> purgedAt = Map.of();
-        private final List<byte[]> staleExpiry = new ArrayList<>();
+        private List<byte[]> staleExpiry = List.of(); // pw-fixed: a purge's own list, made by purge()
         /** Shared engine: the right expiry entries of items whose listed entry was another rule's. */
-        private final List<byte[]> healedExpiry = new ArrayList<>();
+        private List<byte[]> healedExpiry = List.of();
         /** pw-lean: null when the container has no unique key policy (every use is behind {@code uniqueKeys}). */
         private final UniqueKeyIndex.Changes unique = uniqueKeys.isEmpty() ? null
                 : new UniqueKeyIndex.Changes(this::storedUniqueEntry, this::ownerGone); // item-reads hook
-        private final Map<String, List<ByteBuffer>> uniqueAfter = new HashMap<>();
+        /** pw-fixed: null when the container has no unique key policy (as {@link #unique}). */
+        private final Map<String, List<ByteBuffer>> uniqueAfter = uniqueKeys.isEmpty() ? null : new HashMap<>();
         /** Face-defined unique indexes' changes, or null when the container has none. */
         private final FaceUniqueIndexes.Changes faceUnique;
         /** What failed the transaction, when a face-defined unique index did. */
         private io.tetradb.core.unique.UniqueIndexViolation violation;
         /** The stored versions parsed once (index entries, unique keys and expiry all read them). */
-        private final Map<String, ObjectNode> parsedBefore = new HashMap<>();
+        private Map<String, ObjectNode> parsedBefore = Map.of(); // pw-fixed: made on the first parse
         /** core-stats: write the statistics record, not only the partition index key (a bulk chunk's transactions). */
         private boolean statsRecordEveryWrite;
         /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
@@ -1560,20 +1561,22 @@ public final class ContainerStore {
             this(pk, lpPrefix, ops, ops.size());
         }
 
+        /** The size the per-item maps are made at (twice the items the transaction is expected to touch). */
+        private final int capacity;
+
         /** ttl-purge: with its maps sized for {@code items} items (a purge chunk has no operations, only entries). */
         Transaction(PartitionKeyValue pk, byte[] lpPrefix, List<Prepared> ops, int items) {
             this.pk = pk;
             this.lpPrefix = lpPrefix;
             this.ops = ops;
-            int capacity = Math.max(ops.size(), items) * 2;
+            this.capacity = Math.max(ops.size(), items) * 2;
             this.before = new HashMap<>(capacity);
             this.after = new LinkedHashMap<>(capacity);
             this.lastLsn = new HashMap<>(capacity);
             this.keys = new HashMap<>(capacity);
-            // core-write: the per-item maps sized too (a 100-item batch resized each of them four times)
-            this.entriesBefore = new HashMap<>(capacity);
+            // core-write: the per-item maps sized too (a 100-item batch resized each of them four times); pw-fixed:
+            // those most writes never fill (stored versions' entries, expiry, parses) are made when first needed
             this.entriesAfter = new HashMap<>(capacity);
-            this.expiryAfter = new HashMap<>(capacity);
             List<String> ids;
             List<byte[]> idKeys;
             if (ops.size() == 1) { // pw-lean: a point write's one id and key, without the lists a batch grows
@@ -1772,7 +1775,7 @@ public final class ContainerStore {
             load(p.id());
             Map<ByteBuffer, String> uniqueWas = uniqueKeys.isEmpty() ? null : unique.snapshot();
             Object faceUniqueWas = faceUnique == null ? null : faceUnique.snapshot();
-            List<ByteBuffer> uniqueTermsWas = uniqueAfter.get(p.id());
+            List<ByteBuffer> uniqueTermsWas = uniqueAfter == null ? null : uniqueAfter.get(p.id());
             Long expiryWas = expiryAfter.get(p.id());
             long bytesBefore = deltaBytes;
             long itemsBefore = deltaItems;
@@ -1794,8 +1797,12 @@ public final class ContainerStore {
                 if (faceUniqueWas != null) {
                     faceUnique.restore(faceUniqueWas);
                 }
-                restore(uniqueAfter, p.id(), uniqueTermsWas);
-                restore(expiryAfter, p.id(), expiryWas);
+                if (uniqueAfter != null) {
+                    restore(uniqueAfter, p.id(), uniqueTermsWas);
+                }
+                if (!expiryAfter.isEmpty()) { // empty: nothing was put, so nothing to restore
+                    restore(expiryAfter, p.id(), expiryWas);
+                }
                 if (had) {
                     after.put(p.id(), was);
                     entriesAfter.put(p.id(), entriesWas);
@@ -1916,7 +1923,7 @@ public final class ContainerStore {
                 faceUnique.record(id, docKey(id), () -> storedVersion(id), null);
             }
             if (rule.active() || entryRule.active()) { // batch-path: read by writeSet() only then (no boxed NEVER)
-                expiryAfter.put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
+                expiryAfter().put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
             }
             lsn++;
             after.put(id, null);
@@ -1953,6 +1960,9 @@ public final class ContainerStore {
 
         /** The stored version (before the transaction) of {@code id}, parsed once; not to be changed. */
         private ObjectNode parsedBefore(String id) {
+            if (parsedBefore.isEmpty()) {
+                parsedBefore = new HashMap<>();
+            }
             return parsedBefore.computeIfAbsent(id, i -> store.codec().parse(before.get(i)));
         }
 
@@ -1962,6 +1972,22 @@ public final class ContainerStore {
                 keys.put(id, key);
                 before.put(id, reads.item(key));
             }
+        }
+
+        /** pw-fixed: each written item's expiry, the map made on the first one (an expiry rule is active). */
+        private Map<String, Long> expiryAfter() {
+            if (expiryAfter.isEmpty()) {
+                expiryAfter = new HashMap<>(capacity);
+            }
+            return expiryAfter;
+        }
+
+        /** A purge's expiry entry that points nowhere (or not at its item's expiry): deleted with the purge. */
+        private void stale(byte[] entry) {
+            if (staleExpiry.isEmpty()) {
+                staleExpiry = new ArrayList<>();
+            }
+            staleExpiry.add(entry);
         }
 
         private <V> void restore(Map<String, V> map, String id, V was) {
@@ -2024,15 +2050,18 @@ public final class ContainerStore {
                     continue; // its item's entry moved (or went) since it was listed; a later round sees the new one
                 }
                 if (cur == null) {
-                    staleExpiry.add(entry);
+                    stale(entry);
                     continue;
                 }
                 long at = ExpiryIndex.expiresAtOf(entry);
                 if (present == null) { // the item parsed (its delete parses it anyway): its own expiry
                     at = rule.expiresAt(after.containsKey(id) ? store.codec().parse(cur) : expiryViewBefore(id));
                     if (at != ExpiryIndex.expiresAtOf(entry)) {
-                        staleExpiry.add(entry); // the item's own entry (if any) is at its real expiry
+                        stale(entry); // the item's own entry (if any) is at its real expiry
                         if (store.onSharedEngine() && at != ExpiryRule.NEVER && at > now) {
+                            if (healedExpiry.isEmpty()) {
+                                healedExpiry = new ArrayList<>();
+                            }
                             healedExpiry.add(ExpiryIndex.key(keys.get(id), at)); // shared: it may have had none
                         }
                     }
@@ -2106,7 +2135,7 @@ public final class ContainerStore {
                 faceUnique.record(id, key, () -> storedVersion(id), faceTerms);
             }
             if (rule.active() || entryRule.active()) { // batch-path: read by writeSet() only then (no boxed NEVER)
-                expiryAfter.put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
+                expiryAfter().put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
             }
             List<ByteBuffer> previous = currentEntries(id);
             lsn++;
@@ -2146,6 +2175,9 @@ public final class ContainerStore {
         private List<ByteBuffer> storedEntries(String id) {
             if (before.get(id) == null) {
                 return List.of(); // pw-lean: nothing stored (a create): no entry kept, no lambda made
+            }
+            if (entriesBefore.isEmpty()) {
+                entriesBefore = new HashMap<>(capacity);
             }
             return entriesBefore.computeIfAbsent(id, i -> {
                 byte[] old = before.get(i);
