@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
-import io.tetradb.core.storage.Space;
 import io.tetradb.core.ttl.ManualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,13 +31,6 @@ class OpenTransactionUndoTest {
         return M.createObjectNode().put("id", id).put("pk", "p").put("ttl", ttl).put("f", "x".repeat(filler));
     }
 
-    private static long expiryEntries(CoreStore s, ContainerStore c) {
-        long[] n = {0};
-        byte[] p = ExpiryIndex.prefix(c.collId());
-        s.engine().scan(Space.META, p, Keys.prefixEnd(p), kv -> ++n[0] > 0);
-        return n[0];
-    }
-
     @Test
     void anUndoneReplaceLeavesTheFirstWritesExpiry() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir).withClock(clock)
@@ -55,15 +47,15 @@ class OpenTransactionUndoTest {
                 tx.apply(ItemOperation.upsert(item("a", 20, 10), null)); // a later write of the transaction counts
                 tx.commit();
             }
-            assertEquals(2, expiryEntries(s, c));
+            assertEquals(2, TtlPurgeTest.expiryEntries(s, c));
             clock.advance(Duration.ofSeconds(11));
             s.ttlPurger().purgeNow(); // the background purger may take part: count the total
             assertEquals(1, s.ttlPurger().purgedTotal(), "b expires at 10 s: the undone write's 5,000 s is not kept");
-            assertEquals(1, expiryEntries(s, c));
+            assertEquals(1, TtlPurgeTest.expiryEntries(s, c));
             clock.advance(Duration.ofSeconds(10));
             s.ttlPurger().purgeNow();
             assertEquals(2, s.ttlPurger().purgedTotal(), "a expires at 20 s, its second write's");
-            assertEquals(0, expiryEntries(s, c));
+            assertEquals(0, TtlPurgeTest.expiryEntries(s, c));
         }
     }
 }

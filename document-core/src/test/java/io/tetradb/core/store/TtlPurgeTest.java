@@ -38,7 +38,7 @@ class TtlPurgeTest {
         return M.createObjectNode().put("id", id).put("pk", pk).put("v", id.hashCode());
     }
 
-    private static long expiryEntries(CoreStore s, ContainerStore c) {
+    static long expiryEntries(CoreStore s, ContainerStore c) { // also OpenTransactionUndoTest
         long[] n = {0};
         byte[] p = ExpiryIndex.prefix(c.collId());
         s.engine().scan(Space.META, p, Keys.prefixEnd(p), kv -> ++n[0] > 0);
