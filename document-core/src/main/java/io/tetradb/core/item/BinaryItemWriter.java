@@ -45,13 +45,21 @@ public final class BinaryItemWriter extends ItemOutput {
      *                form, as the JSON-text format always did); null refuses them
      */
     public BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign) {
+        this(initialCapacity, maxDepth, foreign, true);
+    }
+
+    private BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign, boolean cacheNames) {
         super(initialCapacity);
         this.maxDepth = maxDepth;
         this.foreign = foreign;
+        this.names = cacheNames ? new String[NAME_SLOTS] : null;
+        this.nameBytes = cacheNames ? new byte[NAME_SLOTS][] : null;
+        this.namePrefixes = cacheNames ? new long[NAME_SLOTS] : null;
     }
 
+    /** One value by a writer of its own, which keeps no cache of names (it would be made for one item). */
     public static byte[] encode(JsonNode value) {
-        return new BinaryItemWriter().write(value);
+        return new BinaryItemWriter(1024, 256, null, false).write(value);
     }
 
     private static final byte[] NO_HEADER = {};
@@ -294,12 +302,18 @@ public final class BinaryItemWriter extends ItemOutput {
 
     private static final int NAME_SLOTS = 256;
     private static final int NAME_MAX = 64;
-    private final String[] names = new String[NAME_SLOTS];
-    private final byte[][] nameBytes = new byte[NAME_SLOTS][];
-    private final long[] namePrefixes = new long[NAME_SLOTS];
+    /** The cached names by slot, or null for a writer that keeps none ({@link #encode}). */
+    private final String[] names;
+    private final byte[][] nameBytes;
+    private final long[] namePrefixes;
 
     /** Writes {@code name} as a key (varint length · UTF-8) and returns its {@link #keyPrefix}. */
     private long name(String name) {
+        if (names == null) {
+            int at = len;
+            utf8(name);
+            return keyPrefix(buf, at);
+        }
         int h = name.hashCode();
         int slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
         if (name.equals(names[slot])) {
@@ -310,6 +324,11 @@ public final class BinaryItemWriter extends ItemOutput {
             len += n;
             return namePrefixes[slot];
         }
+        return newName(name, slot);
+    }
+
+    /** A name not in its slot: written as any string and kept there (out of line: the hit stays small to inline). */
+    private long newName(String name, int slot) {
         int at = len;
         utf8(name);
         long prefix = keyPrefix(buf, at);
