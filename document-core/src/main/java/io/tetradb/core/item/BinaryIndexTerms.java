@@ -31,28 +31,10 @@ public final class BinaryIndexTerms {
     private BinaryIndexTerms() {
     }
 
-    /** Receives each indexed scalar: its flat path, whether it was reached through an array, and where it starts. */
-    public interface Sink {
-        void term(String path, boolean underArray, byte[] b, int valueAt);
-    }
-
     /**
-     * Walks the user fields of the TB1 object at {@code off} (system properties skipped) and hands every scalar the
-     * policy indexes to {@code sink}, in document order; {@code _ts} is the caller's.
-     */
-    public static void walk(byte[] b, int off, CompiledIndexingPolicy policy, Sink sink) {
-        if (!policy.enabled()) {
-            return;
-        }
-        ItemTermRecorder terms = terms(b, off, policy);
-        for (int i = 0; i < terms.count(); i++) {
-            sink.term(terms.path(i), terms.underArray(i), b, terms.offset(i));
-        }
-    }
-
-    /**
-     * The terms {@link #walk} gives, recorded as the one-pass writer records them (flat path, through an array,
-     * value offset in {@code b}), for the caller to key in a loop of its own.
+     * The user fields of the TB1 object at {@code off} (system properties skipped): every scalar the policy indexes,
+     * in document order, recorded as the one-pass writer records them (flat path, through an array, value offset in
+     * {@code b}), for the caller to key in a loop of its own; {@code _ts} is the caller's.
      */
     public static ItemTermRecorder terms(byte[] b, int off, CompiledIndexingPolicy policy) {
         ItemTermRecorder terms = new ItemTermRecorder(policy);

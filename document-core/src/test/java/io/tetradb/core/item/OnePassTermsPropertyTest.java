@@ -138,8 +138,11 @@ class OnePassTermsPropertyTest {
         if (t != null) {
             out.add(t);
         }
-        BinaryIndexTerms.walk(b, 0, policy, (path, underArray, bytes, at) -> out.add(path + " " + underArray + " "
-                + HexFormat.of().formatHex(BinaryIndexTerms.encodeEntry(new byte[0], bytes, at, new byte[0], 0))));
+        ItemTermRecorder terms = BinaryIndexTerms.terms(b, 0, policy);
+        for (int i = 0; i < terms.count(); i++) {
+            out.add(terms.path(i) + " " + terms.underArray(i) + " " + HexFormat.of().formatHex(
+                    BinaryIndexTerms.encodeEntry(new byte[0], b, terms.offset(i), new byte[0], 0)));
+        }
         return out;
     }
 
