@@ -360,6 +360,13 @@ public final class RocksEngine implements StorageEngine {
     }
 
     @Override
+    public void promiseAwait(long ticket) {
+        if (groupSync != null && ticket > 0) {
+            groupSync.promise(ticket); // the lazy syncer leaves it to its writer
+        }
+    }
+
+    @Override
     public long applyDeferred(WriteSet writes) {
         if (writes.isEmpty()) {
             return 0;

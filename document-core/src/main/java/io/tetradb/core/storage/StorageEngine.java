@@ -65,6 +65,13 @@ public interface StorageEngine extends AutoCloseable {
     default void awaitDurable(long ticket) {
     }
 
+    /**
+     * The writer of {@code ticket} will {@link #awaitDurable(long)} it (later, after more writes): an engine that syncs
+     * unawaited writes in the background may leave this one to its writer.
+     */
+    default void promiseAwait(long ticket) {
+    }
+
     /** Flushes and closes; a crash instead of a close is recovered at the next open. */
     @Override
     void close();

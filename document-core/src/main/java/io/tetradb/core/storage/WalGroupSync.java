@@ -6,8 +6,16 @@ package io.tetradb.core.storage;
  * waiter at a time runs the fsync for every batch applied before it started; the others wait and return when a sync
  * that started after their write has finished. So N concurrent writers of one logical partition share fsyncs instead
  * of queueing one fsync each behind the partition lock.
+ *
+ * <p>The lazy syncer ({@link #syncIfBehind()}, every 100 ms) syncs only batches nobody has promised to wait for
+ * ({@link #promise(long)}: a request that applies several batches and waits once at its end), so it does not add
+ * an fsync to what such a request syncs itself; a promised batch still unsynced {@link #PROMISE_TICKS} ticks after it
+ * was applied (a writer that failed before its wait) is synced by the lazy syncer all the same.
  */
 final class WalGroupSync {
+    /** Lazy ticks a promised batch may stay unsynced before the lazy syncer syncs it anyway (1 s at 100 ms). */
+    static final int PROMISE_TICKS = 10;
+
     /** Makes every WAL record written so far durable. */
     interface Syncer {
         void sync() throws Exception;
@@ -19,6 +27,11 @@ final class WalGroupSync {
     /** The highest ticket a finished fsync covers. */
     private long synced;
     private boolean syncing;
+    /** Tickets above {@link #synced} whose writers promised to wait for them (each once). */
+    private final java.util.PriorityQueue<Long> promised = new java.util.PriorityQueue<>();
+    /** {@link #written} as each of the last {@link #PROMISE_TICKS} lazy ticks found it, by tick number. */
+    private final long[] writtenAtTick = new long[PROMISE_TICKS];
+    private long ticks;
 
     WalGroupSync(Syncer syncer) {
         this.syncer = syncer;
@@ -43,6 +56,7 @@ final class WalGroupSync {
     synchronized void inlineSyncDone(long ticket, boolean synced) {
         if (synced) {
             this.synced = Math.max(this.synced, ticket);
+            dropSyncedPromises();
         }
         syncing = false;
         notifyAll();
@@ -54,18 +68,40 @@ final class WalGroupSync {
     }
 
     /**
-     * Syncs the WAL if a batch was applied since the last sync and no sync is running: what bounds how long a write
-     * nobody waited for (a Mongo {@code w: 1} write) stays only in the operating system's cache.
+     * The writer of the batch {@code ticket} (from {@link #applied()}) will {@link #await} it: the lazy syncer leaves
+     * it to that writer (see the class comment).
+     */
+    synchronized void promise(long ticket) {
+        if (ticket > synced && !promised.contains(ticket)) {
+            promised.add(ticket);
+        }
+    }
+
+    /**
+     * One tick of the lazy syncer: syncs the WAL if no sync is running and a batch nobody promised to wait for was
+     * applied since the last sync, or a promised one has stayed unsynced for {@link #PROMISE_TICKS} ticks — what bounds
+     * how long a write nobody waits for (a Mongo {@code w: 1} write) stays only in the operating system's cache.
      */
     void syncIfBehind() {
         long target;
         synchronized (this) {
-            if (syncing || synced >= written) {
+            int slot = (int) (ticks++ % PROMISE_TICKS);
+            long overdue = writtenAtTick[slot]; // what was applied PROMISE_TICKS ticks ago
+            writtenAtTick[slot] = written;
+            // every ticket in (synced, written] is in `promised` unless nobody waits for it
+            boolean unpromised = written - synced > promised.size();
+            if (syncing || !(unpromised || synced < overdue)) {
                 return;
             }
             target = written;
         }
         await(target);
+    }
+
+    private void dropSyncedPromises() {
+        while (!promised.isEmpty() && promised.peek() <= synced) {
+            promised.poll();
+        }
     }
 
     /** Returns once a WAL sync that started after the batch {@code ticket} was applied has finished. */
@@ -97,6 +133,7 @@ final class WalGroupSync {
                 synchronized (this) {
                     if (done) {
                         synced = Math.max(synced, target);
+                        dropSyncedPromises();
                     }
                     syncing = false;
                     notifyAll();

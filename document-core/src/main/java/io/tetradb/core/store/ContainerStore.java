@@ -829,7 +829,15 @@ public final class ContainerStore {
 
     /** A collector for batches whose durability a caller waits for once, after several of them. */
     public DeferredCommits deferredCommits() {
-        return new DeferredCommits(store.partitions()); // storage-spi: tickets are the item store's
+        return new DeferredCommits(store.partitions(), false); // storage-spi: tickets are the item store's
+    }
+
+    /**
+     * As {@link #deferredCommits()}, for a caller that always calls {@link DeferredCommits#awaitDurable()} (in a
+     * {@code finally}) before it returns: the background WAL syncer leaves its commits to that wait.
+     */
+    public DeferredCommits awaitedCommits() {
+        return new DeferredCommits(store.partitions(), true);
     }
 
     /**

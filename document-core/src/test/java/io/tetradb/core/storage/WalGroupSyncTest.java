@@ -177,4 +177,72 @@ class WalGroupSyncTest {
         group.await(group.applied());
         assertEquals(2, calls.get());
     }
+
+    /**
+     * A request that applies several batches and waits once (a Mongo insertMany) promises them: the lazy syncer's
+     * ticks add no sync to the request's own, while a batch nobody waits for is still synced at the next tick, and a
+     * promised batch never waited for is synced after {@link WalGroupSync#PROMISE_TICKS} ticks. Each tick is one call
+     * of {@code syncIfBehind}, as the lazy syncer's period: exact counts, no clock.
+     */
+    @Test
+    void theLazySyncerLeavesPromisedBatchesToTheirWriter() {
+        AtomicInteger syncs = new AtomicInteger();
+        WalGroupSync group = new WalGroupSync(syncs::incrementAndGet);
+        long last = 0;
+        for (int batch = 0; batch < 10; batch++) { // ten batches of one request, a tick after each
+            last = group.applied();
+            group.promise(last);
+            group.syncIfBehind();
+        }
+        assertEquals(0, syncs.get(), "the lazy syncer synced batches their writer waits for");
+        group.await(last);
+        assertEquals(1, syncs.get(), "the request's one sync");
+        group.syncIfBehind();
+        assertEquals(1, syncs.get());
+
+        long promised = group.applied();
+        group.promise(promised);
+        group.applied(); // a w:1 batch of another request: nobody waits for it
+        group.syncIfBehind();
+        assertEquals(2, syncs.get(), "a batch nobody waits for is synced at the next tick");
+        group.await(promised);
+        assertEquals(2, syncs.get(), "that sync covered the promised batch too");
+
+        group.promise(group.applied()); // promised, never waited for (its writer failed)
+        for (int tick = 0; tick < WalGroupSync.PROMISE_TICKS; tick++) {
+            group.syncIfBehind();
+            assertEquals(2, syncs.get(), "tick " + tick);
+        }
+        group.syncIfBehind();
+        assertEquals(3, syncs.get(), "a promised batch is synced anyway after PROMISE_TICKS ticks");
+        group.syncIfBehind();
+        assertEquals(3, syncs.get());
+
+        long covered = group.applied();
+        group.syncIfBehind();
+        assertEquals(4, syncs.get());
+        group.promise(covered); // promised after a sync covered it: no lasting promise to count
+        group.applied();
+        group.syncIfBehind();
+        assertEquals(5, syncs.get(), "the unpromised batch is synced though a stale promise was made");
+    }
+
+    /** An inline-synced batch leaves no promise behind; batches promised around it keep the lazy syncer idle. */
+    @Test
+    void promisesAroundAnInlineSyncKeepTheLazySyncerIdle() {
+        AtomicInteger syncs = new AtomicInteger();
+        WalGroupSync group = new WalGroupSync(syncs::incrementAndGet);
+        long inline = group.claimInlineSync();
+        group.inlineSyncDone(inline, true);
+        long a = group.applied();
+        group.promise(a);
+        long b = group.applied();
+        group.promise(b);
+        group.promise(b); // promised twice: counted once
+        group.syncIfBehind();
+        assertEquals(0, syncs.get());
+        group.applied();
+        group.syncIfBehind();
+        assertEquals(1, syncs.get(), "one unpromised batch among promised ones");
+    }
 }

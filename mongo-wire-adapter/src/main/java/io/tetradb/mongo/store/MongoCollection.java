@@ -278,8 +278,10 @@ public final class MongoCollection {
             }
             return outcome;
         }
-        // the batches are applied one after another and made durable together (one fsync), before the reply
-        io.tetradb.core.store.DeferredCommits commits = container.deferredCommits();
+        // the batches are applied one after another and made durable together (one fsync), before the reply; journaled,
+        // they are promised to that fsync, so the core's lazy syncer leaves them to it
+        io.tetradb.core.store.DeferredCommits commits = awaitJournal ? container.awaitedCommits()
+                : container.deferredCommits();
         try {
             return insertBatches(docs, ordered, charge, outcome, commits);
         } finally {

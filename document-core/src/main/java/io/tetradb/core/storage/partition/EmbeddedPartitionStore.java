@@ -67,6 +67,11 @@ public final class EmbeddedPartitionStore implements PartitionStore {
     }
 
     @Override
+    public void promiseAwait(long ticket) {
+        engine.promiseAwait(ticket);
+    }
+
+    @Override
     public byte[] read(LogicalPartition p, String id) {
         return engine.get(Space.DOCS, PartitionLayout.itemKey(p, id));
     }

@@ -41,6 +41,10 @@ public interface PartitionStore extends AutoCloseable {
     default void awaitDurable(long ticket) {
     }
 
+    /** The caller will {@link #awaitDurable(long)} {@code ticket} later: see {@code StorageEngine.promiseAwait}. */
+    default void promiseAwait(long ticket) {
+    }
+
     /** The item's stored bytes, or null. */
     byte[] read(LogicalPartition p, String id);
 
