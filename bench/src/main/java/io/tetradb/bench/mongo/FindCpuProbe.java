@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,7 +39,7 @@ public final class FindCpuProbe {
         Docs docs = new Docs(n);
         Path base = Files.createDirectories(Path.of(System.getProperty("bench.dataDir", "target")));
         Path dir = Files.createTempDirectory(base, "find-probe");
-        Map<String, List<Double>> byGroup = new TreeMap<>();
+        ProbeRounds figures = new ProbeRounds(warm);
         ExecutorService clients = Executors.newFixedThreadPool(threads);
         try (Endpoint e = side.equals("peer") ? Endpoint.peer(threads) : Endpoint.tetra(dir, threads)) {
             MongoCollection<Document> c = e.collection("probe");
@@ -76,31 +75,15 @@ public final class FindCpuProbe {
                 double finds = threads * (double) perThread;
                 double alloc = (e.serverAllocatedBytes() - allocBefore) / finds;
                 StringBuilder line = new StringBuilder("round " + round + ":");
-                double total = 0;
-                for (Map.Entry<String, Long> g : after.entrySet()) {
-                    double us = (g.getValue() - before.getOrDefault(g.getKey(), 0L)) / 1000.0 / finds;
-                    total += us;
-                    line.append(String.format(" %s=%.2f", g.getKey(), us));
-                    if (round >= warm) {
-                        byGroup.computeIfAbsent(g.getKey(), k -> new ArrayList<>()).add(us);
-                    }
-                }
-                if (round >= warm) {
-                    byGroup.computeIfAbsent("total", k -> new ArrayList<>()).add(total);
-                    byGroup.computeIfAbsent("allocated-bytes", k -> new ArrayList<>()).add(alloc);
-                }
+                double total = figures.add(round, before, after, finds, line);
+                figures.keep(round, "allocated-bytes", alloc);
                 System.out.println(line.append(String.format(" total=%.2f us/find allocated=%.0f B/find", total,
                         alloc)));
             }
         } finally {
             clients.shutdownNow();
         }
-        StringBuilder medians = new StringBuilder("PROBE find-id." + side + " median of rounds " + warm + "-"
-                + (rounds - 1) + " (us/find):");
-        byGroup.forEach((g, v) -> {
-            v.sort(Double::compare);
-            medians.append(String.format(" %s=%.2f", g, v.get(v.size() / 2)));
-        });
-        System.out.println(medians);
+        System.out.println(figures.medians("PROBE find-id." + side + " median of rounds " + warm + "-"
+                + (rounds - 1) + " (us/find):"));
     }
 }
