@@ -113,6 +113,19 @@ final class Endpoint implements AutoCloseable {
         return sums;
     }
 
+    /** Bytes the server's live JVM threads have allocated so far (HotSpot's per-thread counter). */
+    long serverAllocatedBytes() {
+        com.sun.management.ThreadMXBean mx =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long sum = 0;
+        for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (t != null && serverThreads.apply(t.getThreadName()) != null) {
+                sum += Math.max(0, mx.getThreadAllocatedBytes(t.getThreadId()));
+            }
+        }
+        return sum;
+    }
+
     MongoDatabase database() {
         return client.getDatabase(DATABASE);
     }

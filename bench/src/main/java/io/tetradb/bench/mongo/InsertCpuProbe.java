@@ -36,7 +36,7 @@ public final class InsertCpuProbe {
         Docs docs = new Docs(rounds * perRound);
         Path base = Files.createDirectories(Path.of(System.getProperty("bench.dataDir", "target")));
         Path dir = Files.createTempDirectory(base, "insert-probe");
-        Map<String, List<Double>> byGroup = new TreeMap<>();
+        ProbeRounds figures = new ProbeRounds(warm);
         Map<String, Long> coreThreads = new TreeMap<>(); // the core's background threads over the measured rounds
         double measured = 0;
         try (Endpoint e = side.equals("peer") ? Endpoint.peer(1) : Endpoint.tetra(dir, 1)) {
@@ -67,28 +67,12 @@ public final class InsertCpuProbe {
                     measured += n;
                 }
                 StringBuilder line = new StringBuilder("round " + round + ":");
-                double total = 0;
-                for (Map.Entry<String, Long> g : after.entrySet()) {
-                    double us = (g.getValue() - before.getOrDefault(g.getKey(), 0L)) / 1000.0 / n;
-                    total += us;
-                    line.append(String.format(" %s=%.2f", g.getKey(), us));
-                    if (round >= warm) {
-                        byGroup.computeIfAbsent(g.getKey(), k -> new ArrayList<>()).add(us);
-                    }
-                }
-                if (round >= warm) {
-                    byGroup.computeIfAbsent("total", k -> new ArrayList<>()).add(total);
-                }
+                double total = figures.add(round, before, after, n, line);
                 System.out.println(line.append(String.format(" total=%.2f us/doc", total)));
             }
         }
-        StringBuilder medians = new StringBuilder("PROBE insert." + side + " median of rounds " + warm + "-"
-                + (rounds - 1) + " (us/doc):");
-        byGroup.forEach((g, v) -> {
-            v.sort(Double::compare);
-            medians.append(String.format(" %s=%.2f", g, v.get(v.size() / 2)));
-        });
-        System.out.println(medians);
+        System.out.println(figures.medians("PROBE insert." + side + " median of rounds " + warm + "-"
+                + (rounds - 1) + " (us/doc):"));
         StringBuilder core = new StringBuilder("PROBE insert." + side + " core threads over rounds " + warm + "-"
                 + (rounds - 1) + " (us/doc):");
         double counted = measured;

@@ -10,7 +10,7 @@ import java.util.Set;
 /**
  * {@code find} of one {@code _id} with nothing else to do (no sort, projection, skip, hint or collation, outside a
  * transaction, in an unsharded collection): one storage read whose item is transcoded straight into the reply's
- * BSON bytes ({@link MongoCollection#readReply}), without the query pipeline (matcher, sorter, projector, cursor
+ * BSON bytes ({@link MongoCollection#readPointReply}), without the query pipeline (matcher, sorter, projector, cursor
  * batching) a general find builds. Drivers send every {@code findOne}/{@code find(eq("_id", v)).first()} this way.
  */
 final class PointFind {
@@ -56,12 +56,14 @@ final class PointFind {
             return null; // an _id no document can have: the general path answers as it does
         }
         double[] charge = new double[1];
-        BsonDocument doc = coll.readReply(coreId, charge);
-        if (doc != null && !coreId.equals(IdCodec.encode(firstId(doc)))) {
+        // the reply depends only on the document and ns: a cached document keeps it, built once
+        BsonDocument reply = coll.readPointReply(coreId, ns, doc -> doc != null
+                && !coreId.equals(IdCodec.encode(firstId(doc))) ? null : Replies.singleBatch(ns, doc), charge);
+        if (reply == null) {
             return null; // not this face's document of that _id (another face's item): the matcher decides
         }
         ctx.charge(charge[0]);
-        return Replies.singleBatch(ns, doc);
+        return reply;
     }
 
     private static final byte[] ID_NAME = {'_', 'i', 'd', 0};

@@ -164,29 +164,35 @@ public final class MongoCollection {
     }
 
     /**
-     * The document stored under core id {@code id} (unsharded, outside a transaction), as the bytes a reply copies
-     * ({@link io.tetradb.mongo.bson.BinaryItemRawBson}, immutable) where the item allows, or null if there is none.
+     * A point find's whole reply in {@code ns}: {@code wrap} of the document stored under core id {@code id}
+     * (unsharded, outside a transaction; null when there is none), or null when {@code wrap} gives null. The
+     * document is the bytes a reply copies ({@link io.tetradb.mongo.bson.BinaryItemRawBson}, immutable) where the
+     * item allows; a reply in bytes is kept ({@link PointReplyCache}), so a hit reads, transcodes and builds nothing.
+     * {@code wrap} must depend on nothing but the document, {@code id} and {@code ns}.
      */
-    public BsonDocument readReply(String id, double[] charge) {
+    public BsonDocument readPointReply(String id, String ns,
+                                       java.util.function.Function<BsonDocument, BsonDocument> wrap, double[] charge) {
         long stamp = replies.stampBeforeRead(container, PARTITION); // before the read (see PointReplyCache)
-        org.bson.RawBsonDocument cached = replies.get(container, PARTITION, id, stamp, charge);
+        org.bson.RawBsonDocument cached = replies.get(container, PARTITION, id, ns, stamp, charge);
         if (cached != null) {
             return cached;
         }
+        ItemResult r;
         try {
-            ItemResult r = container.read(PARTITION, id, null);
-            charge[0] += r.requestCharge();
-            BsonDocument doc = DocumentMapper.fromStoredForReply(container.codec(), r.stored());
-            if (doc instanceof org.bson.RawBsonDocument raw) {
-                replies.put(container, PARTITION, id, stamp, raw, r.requestCharge());
-            }
-            return doc;
+            r = container.read(PARTITION, id, null);
         } catch (StoreException e) {
             if (e.status() == Status.NOT_FOUND) {
-                return null;
+                return wrap.apply(null);
             }
             throw e;
         }
+        charge[0] += r.requestCharge();
+        BsonDocument doc = DocumentMapper.fromStoredForReply(container.codec(), r.stored());
+        BsonDocument reply = wrap.apply(doc);
+        if (doc instanceof org.bson.RawBsonDocument && reply instanceof org.bson.RawBsonDocument raw) {
+            replies.put(container, PARTITION, id, ns, stamp, raw, r.requestCharge());
+        }
+        return reply;
     }
 
     /** The document with this {@code _id}, or null (the first found, in a sharded collection). */

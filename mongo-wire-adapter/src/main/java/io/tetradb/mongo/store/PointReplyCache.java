@@ -6,10 +6,11 @@ import io.tetradb.core.store.StampCheckedCache;
 import org.bson.RawBsonDocument;
 
 /**
- * Point finds' documents as BSON bytes, each kept with its partition's core write stamp read before the read that
- * gave it (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the partition, so the bytes are
- * still what a read would give, and a point find answers without RocksDB's memtable/SST search and the TB1 → BSON
- * transcoding (together about half of a point find's Java path). The stamp rule and the byte bound are the core's
+ * Point finds' whole replies as BSON bytes, each kept with its partition's core write stamp read before the read
+ * that gave its document (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the partition, so
+ * the bytes are still what a read would give, and a point find answers without RocksDB's memtable/SST search and the
+ * TB1 → BSON transcoding (together about half of a point find's Java path), and (mongo-find) without building the
+ * reply's envelope around the document again: a hit allocates nothing. The stamp rule and the byte bound are the core's
  * {@link StampCheckedCache}, as for the graph face's caches (the core bumps a stamp after every applied write, TTL
  * purges included); what is the face's: the key, the reply's bytes and charge, and when not to cache.
  * <p>Used only where the stamps see every write and nothing changes a read without one: not on a shared engine
@@ -49,17 +50,20 @@ public final class PointReplyCache {
     }
 
     /**
-     * The document, the stamp read before the read that gave it, what that read was charged and the account's read
-     * charge factor then (a consistency change makes the entry a miss, so a hit always pays what a read would).
+     * The reply, the namespace it names, the stamp read before the read that gave its document, what that read was
+     * charged and the account's read charge factor then (a consistency change makes the entry a miss, so a hit
+     * always pays what a read would).
      */
     private static final class Reply extends StampCheckedCache.Entry {
-        private final RawBsonDocument document;
+        private final RawBsonDocument reply;
+        private final String ns;
         private final double charge;
         private final int chargeFactor;
 
-        Reply(long stamp, int bytes, RawBsonDocument document, double charge, int chargeFactor) {
+        Reply(long stamp, int bytes, RawBsonDocument reply, String ns, double charge, int chargeFactor) {
             super(stamp, bytes);
-            this.document = document;
+            this.reply = reply;
+            this.ns = ns;
             this.charge = charge;
             this.chargeFactor = chargeFactor;
         }
@@ -86,31 +90,35 @@ public final class PointReplyCache {
     }
 
     /**
-     * The cached document of {@code id} if its stamp is still {@code stamp} (from {@link #stampBeforeRead}), its
-     * read's charge paid to the partition's budget; else null.
+     * The cached reply to a point find of {@code id} in {@code ns} if its stamp is still {@code stamp} (from
+     * {@link #stampBeforeRead}), its read's charge paid to the partition's budget; else null.
      */
-    RawBsonDocument get(ContainerStore container, PartitionKeyValue pk, String id, long stamp, double[] charge) {
+    RawBsonDocument get(ContainerStore container, PartitionKeyValue pk, String id, String ns, long stamp,
+                        double[] charge) {
         if (stamp < 0) {
             return null;
         }
         Reply r = replies.get(new Key(container, id), stamp);
-        if (r == null || r.chargeFactor != container.accountReadChargeFactor()) {
+        if (r == null || r.chargeFactor != container.accountReadChargeFactor() || !r.ns.equals(ns)) {
             return null;
         }
         container.payFaceRead(pk, r.charge); // admitted (429 when spent) and settled as the core's read
         charge[0] += r.charge;
-        return r.document;
+        return r.reply;
     }
 
-    /** Keeps {@code document}, read after {@code stamp} was read, at the read's {@code charge}. */
-    void put(ContainerStore container, PartitionKeyValue pk, String id, long stamp, RawBsonDocument document,
+    /**
+     * Keeps {@code reply}, a point find's reply in {@code ns} built from a document read after {@code stamp} was read,
+     * at the read's {@code charge}.
+     */
+    void put(ContainerStore container, PartitionKeyValue pk, String id, String ns, long stamp, RawBsonDocument reply,
              double charge) {
-        int size = document.getByteBuffer().remaining();
+        int size = reply.getByteBuffer().remaining();
         if (stamp < 0 || size > MAX_DOCUMENT_BYTES) {
             return;
         }
         replies.putIfCurrent(new Key(container, id), new Reply(stamp, size + OVERHEAD_BYTES + 2 * id.length(),
-                document, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk));
+                reply, ns, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk));
     }
 
     /** Documents held now (tests). */

@@ -42,9 +42,9 @@ class PointReplyCacheTest {
             String id = IdCodec.encode(new BsonInt32(1));
 
             double[] read = new double[1];
-            BsonDocument first = c.readReply(id, read);
+            BsonDocument first = c.readPointReply(id, "db.docs", d -> d, read);
             double[] hit = new double[1];
-            BsonDocument again = c.readReply(id, hit);
+            BsonDocument again = c.readPointReply(id, "db.docs", d -> d, hit);
             assertSame(first, again, "the second read is answered from the cache");
             assertTrue(read[0] > 0);
             assertEquals(read[0], hit[0], "a hit is charged what the read was");
@@ -53,14 +53,14 @@ class PointReplyCacheTest {
             CosmosContainer container = store.getDatabase("db").getContainer("docs");
             ObjectNode other = (ObjectNode) JSON.readTree("{\"id\": \"" + id + "\", \"_id\": 1, \"v\": \"b\"}");
             container.upsertItem(other, PartitionKey.NONE, null);
-            BsonDocument afterOtherFace = c.readReply(id, new double[1]);
+            BsonDocument afterOtherFace = c.readPointReply(id, "db.docs", d -> d, new double[1]);
             assertEquals("b", afterOtherFace.getString("v").getValue());
 
             // a write to another document of the partition is a miss too (the stamp is the partition's)
-            BsonDocument cached = c.readReply(id, new double[1]);
+            BsonDocument cached = c.readPointReply(id, "db.docs", d -> d, new double[1]);
             assertSame(afterOtherFace, cached);
             c.insert(new BsonDocument("_id", new BsonInt32(2)).append("v", new BsonString("x")));
-            BsonDocument afterNeighbour = c.readReply(id, new double[1]);
+            BsonDocument afterNeighbour = c.readPointReply(id, "db.docs", d -> d, new double[1]);
             assertNotSame(cached, afterNeighbour);
             assertEquals(cached, afterNeighbour);
 
@@ -68,10 +68,10 @@ class PointReplyCacheTest {
             double[] charge = new double[1];
             StoredDoc stored = c.findById(new BsonInt32(1), charge);
             c.replace(stored, new BsonDocument("_id", new BsonInt32(1)).append("v", new BsonString("c")), charge);
-            assertEquals("c", c.readReply(id, new double[1]).getString("v").getValue());
-            c.readReply(id, new double[1]);
+            assertEquals("c", c.readPointReply(id, "db.docs", d -> d, new double[1]).getString("v").getValue());
+            c.readPointReply(id, "db.docs", d -> d, new double[1]);
             c.delete(c.findById(new BsonInt32(1), charge), charge);
-            assertNull(c.readReply(id, new double[1]));
+            assertNull(c.readPointReply(id, "db.docs", d -> d, new double[1]));
         }
     }
 
@@ -82,14 +82,14 @@ class PointReplyCacheTest {
             MongoCollection c = catalog.createIfAbsent("db", "expiring");
             c.insert(new BsonDocument("_id", new BsonInt32(1)).append("v", new BsonString("a")));
             String id = IdCodec.encode(new BsonInt32(1));
-            assertSame(c.readReply(id, new double[1]), c.readReply(id, new double[1]));
+            assertSame(c.readPointReply(id, "db.docs", d -> d, new double[1]), c.readPointReply(id, "db.docs", d -> d, new double[1]));
 
             // items that expire can vanish with no write: a container with a TTL is read every time
             CosmosContainer container = store.getDatabase("db").getContainer("expiring");
             CosmosContainerProperties p = container.read().getProperties();
             container.replace(p.setDefaultTimeToLiveInSeconds(3600));
             MongoCollection ttl = catalog.collection("db", "expiring");
-            assertNotSame(ttl.readReply(id, new double[1]), ttl.readReply(id, new double[1]));
+            assertNotSame(ttl.readPointReply(id, "db.docs", d -> d, new double[1]), ttl.readPointReply(id, "db.docs", d -> d, new double[1]));
 
             PartitionKeyFree none = new PartitionKeyFree(catalog);
             assertEquals(-1, new PointReplyCache(PointReplyCache.DEFAULT_BYTES, true)
