@@ -153,10 +153,12 @@ public final class LoadProfileHarness {
             threads.start();
             long[] gc0 = gc();
             long os0 = OS.getProcessCpuTime();
+            long[] io0 = procIo();
             long w0 = System.nanoTime();
             BulkLoader.Loaded loaded = BulkLoader.into(graph).partitionKey(GraphBenchmark::partitionKey)
                     .read(GryoReader.build().create(), in);
             long wall = System.nanoTime() - w0;
+            long[] io1 = procIo();
             long os = OS.getProcessCpuTime() - os0;
             Map<String, Long> groups = threads.finish();
             long[] gc1 = gc();
@@ -172,6 +174,9 @@ public final class LoadProfileHarness {
             row.put("process-os", os / 1e3 / n);
             groups.forEach((g, ns) -> row.put(g, ns / 1e3 / n));
             row.put("alloc-kb", threads.allocatedBytes() / 1024.0 / n);
+            // session 20: what the load wrote to disk (the kernel's count, page cache flushes included) and asked to
+            row.put("disk-write-B", (io1[0] - io0[0]) / n);
+            row.put("write-calls", (double) (io1[1] - io0[1]));
             row.put("gc-pause", (gc1[1] - gc0[1]) * 1e3 / n);
             row.put("gc-collections", (double) (gc1[0] - gc0[0]));
             row.put("compilations", (double) (jit1[0] - jit0[0]));
@@ -187,6 +192,23 @@ public final class LoadProfileHarness {
 
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    /** {write_bytes, syscw} of this process so far ({@code /proc/self/io}; {-1, -1} where it cannot be read). */
+    private static long[] procIo() {
+        long bytes = -1, calls = -1;
+        try {
+            for (String l : Files.readAllLines(Path.of("/proc/self/io"))) {
+                if (l.startsWith("write_bytes:")) {
+                    bytes = Long.parseLong(l.substring(12).trim());
+                } else if (l.startsWith("syscw:")) {
+                    calls = Long.parseLong(l.substring(6).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or not readable: the row shows -1
+        }
+        return new long[] {bytes, calls};
+    }
 
     /** {collections, pause milliseconds} of every collector so far. */
     private static long[] gc() {

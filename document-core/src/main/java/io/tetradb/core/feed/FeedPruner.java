@@ -156,7 +156,8 @@ public final class FeedPruner implements AutoCloseable {
             return countPruned(contractPruner.prune(feed, feed.contractStoreForPruner(),
                     now, recordsRead));
         }
-        if (legacyChecked.add(feed.collId())) {
+        if (legacyChecked.add(feed.collId()) && feeds.engine().anyKey(Space.FEED, FeedKeys.legacyStart(feed.collId()),
+                FeedKeys.legacyEnd(feed.collId()))) { // graph-load6: no tombstone over an empty range (bulk ingestion)
             feeds.engine().apply(new WriteSet().deleteRange(Space.FEED, FeedKeys.legacyStart(feed.collId()),
                     FeedKeys.legacyEnd(feed.collId())));
         }

@@ -436,6 +436,15 @@ public final class RocksEngine implements StorageEngine {
         return sstIngest.pendingIntents();
     }
 
+    /** SST files of {@code space} at LSM level {@code level} (graph-load6: where bulk ingestion put its files). */
+    public long filesAtLevel(Space space, int level) {
+        try {
+            return Long.parseLong(db.getProperty(families.get(space), "rocksdb.num-files-at-level" + level));
+        } catch (RocksDBException e) {
+            throw new StorageException("reading the LSM shape failed: " + e.getMessage(), e);
+        }
+    }
+
     @Override
     public synchronized void close() {
         if (closed) {

@@ -26,6 +26,19 @@ public interface StorageEngine extends AutoCloseable {
     void scan(Space space, byte[] from, byte[] to, Predicate<KeyValue> visitor);
 
     /**
+     * Whether any key lies in {@code [from, to)} of {@code space} (graph-load6: a range delete of an empty range
+     * left in a memtable makes a later SST ingestion over that range wait for a flush of every family and land in L0).
+     */
+    default boolean anyKey(Space space, byte[] from, byte[] to) {
+        boolean[] found = {false};
+        scan(space, from, to, kv -> {
+            found[0] = true;
+            return false;
+        });
+        return found[0];
+    }
+
+    /**
      * A cursor over the entries with {@code from <= key < to} ({@code to == null}: to the end of the space), in key
      * order or, with {@code reverse}, from the last key down. Reads see a consistent view taken when it opens.
      */

@@ -749,7 +749,9 @@ public final class GraphAdjacency {
         }
         Map<ByteBuffer, byte[]> expected = expected();
         byte[] end = Keys.collId(container.collId() + 1);
-        store.engine().apply(new WriteSet().deleteRange(Space.ADJACENCY, collId, end));
+        if (store.engine().anyKey(Space.ADJACENCY, collId, end)) { // graph-load6: no tombstone over an empty range
+            store.engine().apply(new WriteSet().deleteRange(Space.ADJACENCY, collId, end));
+        }
         WriteSet ws = new WriteSet();
         for (Map.Entry<ByteBuffer, byte[]> e : expected.entrySet()) {
             ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());

@@ -54,6 +54,7 @@ final class IndexWrites {
         if (deletes.n == 0 && puts.n == 0) {
             return; // pw-lean: nothing to sort (a container without indexing)
         }
+        ws.room(deletes.n + puts.n); // graph-load6: a bulk transaction's index keys are most of its write set
         for (byte[] key : IndexKeyOrder.sorted(deletes.keys, deletes.n)) { // write-cost: grouped by path, then sorted
             ws.delete(Space.INDEX, key);
         }

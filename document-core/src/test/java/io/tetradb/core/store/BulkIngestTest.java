@@ -165,6 +165,30 @@ class BulkIngestTest {
         }
     }
 
+    /**
+     * graph-load6: a new graph container leaves no range tombstone over its empty adjacency range (enabling adjacency
+     * used to put one in the memtable), so its first chunk's adjacency file is ingested below L0 without forcing a
+     * flush of every family; the entries are the same.
+     */
+    @Test
+    void aNewGraphContainersAdjacencyFileGoesBelowLevel0() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = graphContainer(s);
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                for (String pk : PARTITIONS) {
+                    assertTrue(bulk.write(key(pk), creates(items(pk, 90))).stream().allMatch(ItemResult::isSuccess));
+                }
+                bulk.commit();
+            }
+            RocksEngine engine = (RocksEngine) s.engine();
+            assertEquals(0, engine.filesAtLevel(Space.ADJACENCY, 0), "the adjacency file went to L0 (a flush was forced)");
+            assertEquals(1, engine.filesAtLevel(Space.ADJACENCY, 6), "the chunk's adjacency file at the bottom");
+            GraphAdjacency.Check adjacency = c.graphAdjacency().check();
+            assertTrue(adjacency.consistent(), adjacency.toString());
+            assertEquals(2 * 150, adjacency.stored()); // 150 edges, two entries each
+        }
+    }
+
     @Test
     void theChangeFeedShowsEveryLoadedItemOnceInLsnOrderPerPartition() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
