@@ -42,7 +42,7 @@ public final class MongoBenchmark implements Benchmark {
     static final List<String> OPS = List.of("find-id", "find-indexed", "aggregate", "update-inc");
 
     /** Sizes and round counts of one mode. */
-    record Config(int docs, int insertRoundBatches, int rounds, long roundMillis, int warmDocs, long warmMillis,
+    record Config(int docs, int insertWarmBatches, int rounds, long roundMillis, int warmDocs, long warmMillis,
                   int threads) {
     }
 
@@ -103,11 +103,11 @@ public final class MongoBenchmark implements Benchmark {
                     + "acknowledged write fsynced), peer = de.bwaldvogel mongo-java-server with MemoryBackend; both "
                     + "in-process on loopback, the same mongodb-driver-sync code; " + c.docs() + " documents of "
                     + Docs.bsonSize(docs.doc(0)) + " B BSON, index {owner: 1} created on both before loading");
-            out.note("insert: one thread, insertMany of " + BATCH + " (ordered), rounds of " + c.insertRoundBatches()
-                    + " batches alternating sides; find-id, find-indexed, aggregate, update-inc: " + clients.threads()
-                    + " client threads sharing one MongoClient per side, " + c.rounds() + " rounds of " + c.roundMillis()
-                    + " ms per side after a warm-up round, sides alternating; throughput = median of rounds; "
-                    + "latencies per call");
+            out.note("insert: one thread, insertMany of " + BATCH + " (ordered), one batch per side in turn, the first "
+                    + c.insertWarmBatches() + " of each side not recorded; find-id, find-indexed, aggregate, update-inc: "
+                    + clients.threads() + " client threads sharing one MongoClient per side, " + c.rounds() + " rounds of " + c.roundMillis()
+                    + " ms per side after a warm-up round, sides alternating; throughput and server CPU per unit = median "
+                    + "of the recorded rounds (insert: of the batches); latencies per call");
             warmUp();
             List<MongoCollection<Document>> colls = new ArrayList<>();
             for (Endpoint e : sides) {
@@ -171,24 +171,20 @@ public final class MongoBenchmark implements Benchmark {
             out.progress("insert: loading " + c.docs() + " documents on each side");
             Samples[] samples = newSamples();
             int batches = c.docs() / BATCH;
-            int round = 0;
-            for (int first = 0; first < batches; first += c.insertRoundBatches(), round++) {
-                int last = Math.min(batches, first + c.insertRoundBatches());
+            for (int b = 0; b < batches; b++) {
                 for (int k = 0; k < sides.size(); k++) {
-                    // alternate which side goes first, so that drifting machine noise hits both
-                    int s = (round + k) % sides.size();
+                    // one batch per side in turn, the first side alternating: a burst of the machine's other work
+                    // (which inflates a thread's CPU time several times over here) hits both sides' batches alike
+                    int s = (b + k) % sides.size();
                     java.util.Map<String, Long> cpu0 = sides.get(s).serverCpuNanos();
                     long t0 = System.nanoTime();
-                    for (int b = first; b < last; b++) {
-                        long b0 = System.nanoTime();
-                        insertBatch(colls.get(s), docs, b);
-                        samples[s].latency(System.nanoTime() - b0);
-                    }
+                    insertBatch(colls.get(s), docs, b);
                     long elapsed = System.nanoTime() - t0;
-                    // the first round of each side is a warm-up (the collection is new) and is not recorded
-                    if (round > 0) {
-                        samples[s].round((long) (last - first) * BATCH, elapsed);
-                        serverCpu[s].add((long) (last - first) * BATCH, cpu0, sides.get(s).serverCpuNanos());
+                    samples[s].latency(elapsed);
+                    // the first batches of each side are a warm-up (the collection is new) and are not recorded
+                    if (b >= c.insertWarmBatches()) {
+                        samples[s].round(BATCH, elapsed);
+                        serverCpu[s].add(BATCH, cpu0, sides.get(s).serverCpuNanos());
                     }
                 }
             }
@@ -359,45 +355,86 @@ public final class MongoBenchmark implements Benchmark {
                         op, sides.get(s).label(), c.docs(), serverCpu[s].microsPerUnit()));
             }
             out.ratio(op + ".server-cpu peer/tetra", serverCpu[1].microsPerUnit() / serverCpu[0].microsPerUnit());
-            out.note(String.format(Locale.ROOT, "%s tetra server cpu per unit by thread group (us): %s", op,
+            out.note(String.format(Locale.ROOT, "%s tetra server cpu per unit by thread group (us, medians): %s", op,
                     serverCpu[0].byGroup()));
+            for (int s = 0; s < sides.size(); s++) {
+                out.note(String.format(Locale.ROOT, "%s %s server cpu per unit over %d rounds (us): median %.1f, "
+                                + "range %s, all rounds' cpu / all units %.1f", op, sides.get(s).label(),
+                        serverCpu[s].count(), serverCpu[s].microsPerUnit(), serverCpu[s].range(),
+                        serverCpu[s].meanMicrosPerUnit()));
+            }
             for (ServerCpu cpu : serverCpu) {
                 cpu.reset();
             }
         }
 
-        /** The server threads' CPU time over the recorded rounds of one side, and the units those rounds did. */
+        /**
+         * The server threads' CPU time per unit in each recorded round of one side (insert: each batch), by thread
+         * group. The figure is the median of the rounds, not their sum: on this shared machine a thread's CPU time for
+         * the same work swings up to ~8x from one 100 ms window to the next (other processes' bursts), for both sides
+         * alike, and a sum lets one or two such windows decide the ratio.
+         */
         private static final class ServerCpu {
+            private final List<Double> rounds = new ArrayList<>();
+            private final java.util.Map<String, List<Double>> groupRounds = new java.util.TreeMap<>();
             private long units;
             private long nanos;
-            private final java.util.Map<String, Long> groupNanos = new java.util.TreeMap<>();
 
             /** A recorded round: its units and the server's CPU per thread group before and after it. */
             void add(long roundUnits, java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
+                long total = 0;
+                for (java.util.Map.Entry<String, Long> g : after.entrySet()) {
+                    long d = g.getValue() - before.getOrDefault(g.getKey(), 0L);
+                    total += d;
+                    groupRounds.computeIfAbsent(g.getKey(), k -> new ArrayList<>()).add(d / 1000.0 / roundUnits);
+                }
+                rounds.add(total / 1000.0 / roundUnits);
                 units += roundUnits;
-                after.forEach((group, cpu) -> {
-                    long d = cpu - before.getOrDefault(group, 0L);
-                    nanos += d;
-                    groupNanos.merge(group, d, Long::sum);
-                });
+                nanos += total;
             }
 
-            /** µs per unit of each thread group, e.g. {@code command=18.2 core=0.4 event-loop=1.5}. */
+            /** Median µs per unit of each thread group, e.g. {@code command=18.2 core=0.4 event-loop=1.5}. */
             String byGroup() {
                 StringBuilder b = new StringBuilder();
-                groupNanos.forEach((group, d) -> b.append(b.length() == 0 ? "" : " ").append(group).append('=')
-                        .append(String.format(Locale.ROOT, "%.1f", units == 0 ? Double.NaN : d / 1000.0 / units)));
+                groupRounds.forEach((group, v) -> b.append(b.length() == 0 ? "" : " ").append(group).append('=')
+                        .append(String.format(Locale.ROOT, "%.1f", median(v))));
                 return b.toString();
             }
 
+            /** The median over the recorded rounds of the server's CPU per unit. */
             double microsPerUnit() {
+                return median(rounds);
+            }
+
+            /** All recorded rounds' CPU over all their units (the figure before session 21). */
+            double meanMicrosPerUnit() {
                 return units == 0 ? Double.NaN : nanos / 1000.0 / units;
             }
 
+            /** The lowest and highest round, e.g. {@code 6.6-61.9}. */
+            String range() {
+                return rounds.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f-%.1f",
+                        rounds.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
+                        rounds.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+            }
+
+            int count() {
+                return rounds.size();
+            }
+
+            private static double median(List<Double> values) {
+                if (values.isEmpty()) {
+                    return Double.NaN;
+                }
+                double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+            }
+
             void reset() {
+                rounds.clear();
+                groupRounds.clear();
                 units = 0;
                 nanos = 0;
-                groupNanos.clear();
             }
         }
 

@@ -13,7 +13,19 @@ import java.util.Arrays;
  * buffer's end are read by the library itself (with its errors); a hit skips the bytes the library would have read
  * and returns the String it gave for them, so the reader sees exactly what it would have seen.
  */
-final class CachedNamesBsonInput extends ByteBufferBsonInput {
+public final class CachedNamesBsonInput extends ByteBufferBsonInput {
+    /** Each thread's names of the commands it decodes (their keys repeat from one request to the next). */
+    private static final ThreadLocal<Names> COMMAND_NAMES = ThreadLocal.withInitial(() -> new Names(128));
+
+    /**
+     * An input over {@code bytes} (a heap buffer, position to limit: one BSON document) whose element names come from
+     * this thread's cache of command names: a driver's command repeats the same names ({@code find}, {@code filter},
+     * {@code lsid}, {@code $db}, …) in every request.
+     */
+    public static CachedNamesBsonInput forCommand(java.nio.ByteBuffer bytes) {
+        return new CachedNamesBsonInput(new org.bson.ByteBufNIO(bytes), COMMAND_NAMES.get());
+    }
+
     /** Longer names are not cached (an insert's names are short; a cache slot holds a copy of the bytes). */
     static final int MAX_CACHED = 64;
 

@@ -71,11 +71,7 @@ final class Cursors {
     }
 
     static void leave(Owner previous) {
-        if (previous == null) {
-            RUNNING_FOR.remove();
-        } else {
-            RUNNING_FOR.set(previous);
-        }
+        RUNNING_FOR.set(previous); // not remove(): the next command's set() would make the thread's map entry again
     }
 
     static final class Cursor {
