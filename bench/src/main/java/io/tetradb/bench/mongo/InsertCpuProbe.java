@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * The server's CPU per inserted document once the JIT has settled (the quick benchmark measures a server whose insert
  * path is still being compiled): rounds of {@code insertMany} of 1000 of the benchmark's 1 KB documents into one
  * collection indexed on {@code owner} (2 batches unmeasured, then {@code batches} measured per round), one client
- * thread, each round's server thread CPU per document by thread group. One document is updated in the first round:
+ * thread, each round's server thread CPU per document by thread group and the bytes the server's threads allocated
+ * per document. One document is updated in the first round:
  * a collection that is not insert-only, whose change feed has a superseded version (held for the 24 h retention).
  * Prints every round and the median of the rounds after the first {@code warm}.
  *
@@ -55,12 +56,14 @@ public final class InsertCpuProbe {
                 }
                 c.insertMany(all.subList(perBatch, 2 * perBatch));
                 Map<String, Long> before = e.serverCpuNanos();
+                long allocBefore = e.serverAllocatedBytes();
                 Map<String, Long> coreBefore = coreThreadCpu();
                 for (int b = 2; b < batches + 2; b++) {
                     c.insertMany(all.subList(b * perBatch, (b + 1) * perBatch));
                 }
                 Map<String, Long> after = e.serverCpuNanos();
                 double n = batches * (double) perBatch;
+                double alloc = (e.serverAllocatedBytes() - allocBefore) / n;
                 if (round >= warm) {
                     coreThreadCpu().forEach((t, cpu) -> coreThreads.merge(t, cpu - coreBefore.getOrDefault(t, 0L),
                             Long::sum));
@@ -68,7 +71,8 @@ public final class InsertCpuProbe {
                 }
                 StringBuilder line = new StringBuilder("round " + round + ":");
                 double total = figures.add(round, before, after, n, line);
-                System.out.println(line.append(String.format(" total=%.2f us/doc", total)));
+                figures.keep(round, "allocated-bytes", alloc);
+                System.out.println(line.append(String.format(" total=%.2f us/doc allocated=%.0f B/doc", total, alloc)));
             }
         }
         System.out.println(figures.medians("PROBE insert." + side + " median of rounds " + warm + "-"
