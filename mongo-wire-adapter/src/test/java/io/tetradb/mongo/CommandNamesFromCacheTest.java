@@ -68,8 +68,8 @@ class CommandNamesFromCacheTest {
                         new Document("_id", 22).append("aLongerFieldName", 220)), got, at);
                 // batchSize: a first batch of 4 and getMores for the rest, all 30 in order
                 int n = 0;
-                try (MongoCursor<Document> cursor = c.find(Filters.lt("_id", 100)).sort(Sorts.ascending("_id")).batchSize(4)
-                        .iterator()) {
+                try (MongoCursor<Document> cursor = c.find(Filters.lt("_id", 100)).sort(Sorts.ascending("_id"))
+                        .batchSize(4).iterator()) {
                     while (cursor.hasNext()) {
                         assertEquals(n, cursor.next().getInteger("_id"), at);
                         n++;

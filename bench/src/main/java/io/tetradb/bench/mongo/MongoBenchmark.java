@@ -103,11 +103,12 @@ public final class MongoBenchmark implements Benchmark {
                     + "acknowledged write fsynced), peer = de.bwaldvogel mongo-java-server with MemoryBackend; both "
                     + "in-process on loopback, the same mongodb-driver-sync code; " + c.docs() + " documents of "
                     + Docs.bsonSize(docs.doc(0)) + " B BSON, index {owner: 1} created on both before loading");
-            out.note("insert: one thread, insertMany of " + BATCH + " (ordered), one batch per side in turn, the first "
-                    + c.insertWarmBatches() + " of each side not recorded; find-id, find-indexed, aggregate, update-inc: "
-                    + clients.threads() + " client threads sharing one MongoClient per side, " + c.rounds() + " rounds of " + c.roundMillis()
-                    + " ms per side after a warm-up round, sides alternating; throughput and server CPU per unit = median "
-                    + "of the recorded rounds (insert: of the batches); latencies per call");
+            out.note("insert: one thread, insertMany of " + BATCH + " (ordered), one batch per side in turn, the "
+                    + "first " + c.insertWarmBatches() + " of each side not recorded; find-id, find-indexed, aggregate, "
+                    + "update-inc: " + clients.threads() + " client threads sharing one MongoClient per side, "
+                    + c.rounds() + " rounds of " + c.roundMillis() + " ms per side after a warm-up round, sides "
+                    + "alternating; throughput and server CPU per unit = median of the recorded rounds (insert: of "
+                    + "the batches); latencies per call");
             warmUp();
             List<MongoCollection<Document>> colls = new ArrayList<>();
             for (Endpoint e : sides) {
@@ -363,82 +364,12 @@ public final class MongoBenchmark implements Benchmark {
                         serverCpu[s].count(), serverCpu[s].microsPerUnit(), serverCpu[s].range(),
                         serverCpu[s].meanMicrosPerUnit()));
             }
-            for (ServerCpu cpu : serverCpu) {
+            for (ServerCpuRounds cpu : serverCpu) {
                 cpu.reset();
             }
         }
 
-        /**
-         * The server threads' CPU time per unit in each recorded round of one side (insert: each batch), by thread
-         * group. The figure is the median of the rounds, not their sum: on this shared machine a thread's CPU time for
-         * the same work swings up to ~8x from one 100 ms window to the next (other processes' bursts), for both sides
-         * alike, and a sum lets one or two such windows decide the ratio.
-         */
-        private static final class ServerCpu {
-            private final List<Double> rounds = new ArrayList<>();
-            private final java.util.Map<String, List<Double>> groupRounds = new java.util.TreeMap<>();
-            private long units;
-            private long nanos;
-
-            /** A recorded round: its units and the server's CPU per thread group before and after it. */
-            void add(long roundUnits, java.util.Map<String, Long> before, java.util.Map<String, Long> after) {
-                long total = 0;
-                for (java.util.Map.Entry<String, Long> g : after.entrySet()) {
-                    long d = g.getValue() - before.getOrDefault(g.getKey(), 0L);
-                    total += d;
-                    groupRounds.computeIfAbsent(g.getKey(), k -> new ArrayList<>()).add(d / 1000.0 / roundUnits);
-                }
-                rounds.add(total / 1000.0 / roundUnits);
-                units += roundUnits;
-                nanos += total;
-            }
-
-            /** Median µs per unit of each thread group, e.g. {@code command=18.2 core=0.4 event-loop=1.5}. */
-            String byGroup() {
-                StringBuilder b = new StringBuilder();
-                groupRounds.forEach((group, v) -> b.append(b.length() == 0 ? "" : " ").append(group).append('=')
-                        .append(String.format(Locale.ROOT, "%.1f", median(v))));
-                return b.toString();
-            }
-
-            /** The median over the recorded rounds of the server's CPU per unit. */
-            double microsPerUnit() {
-                return median(rounds);
-            }
-
-            /** All recorded rounds' CPU over all their units (the figure before session 21). */
-            double meanMicrosPerUnit() {
-                return units == 0 ? Double.NaN : nanos / 1000.0 / units;
-            }
-
-            /** The lowest and highest round, e.g. {@code 6.6-61.9}. */
-            String range() {
-                return rounds.isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f-%.1f",
-                        rounds.stream().mapToDouble(Double::doubleValue).min().orElseThrow(),
-                        rounds.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
-            }
-
-            int count() {
-                return rounds.size();
-            }
-
-            private static double median(List<Double> values) {
-                if (values.isEmpty()) {
-                    return Double.NaN;
-                }
-                double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-                return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-            }
-
-            void reset() {
-                rounds.clear();
-                groupRounds.clear();
-                units = 0;
-                nanos = 0;
-            }
-        }
-
-        private final ServerCpu[] serverCpu = {new ServerCpu(), new ServerCpu()};
+        private final ServerCpuRounds[] serverCpu = {new ServerCpuRounds(), new ServerCpuRounds()};
 
         private static void check(boolean ok, String message) {
             if (!ok) {
