@@ -162,6 +162,15 @@ public final class BinaryIndexTerms {
         }
     }
 
+    /**
+     * Whether the value at {@code at} is one of the common scalars {@link #encodeEntry} keys from its bytes alone
+     * (null, booleans, the fixed-width numbers, strings): graph-jit, a composite component read without a tree.
+     */
+    public static boolean commonScalar(byte[] b, int at) {
+        int tag = b[at];
+        return tag == STRING || (tag >= NULL && tag <= FLOAT);
+    }
+
     /** ASCII without NUL (which the key escapes). */
     private static boolean plainAscii(byte[] b, int from, int n) {
         for (int i = from; i < from + n; i++) {
