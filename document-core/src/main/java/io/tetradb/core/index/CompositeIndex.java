@@ -61,6 +61,11 @@ public record CompositeIndex(String name, List<List<String>> paths, boolean[] de
         return descending[component];
     }
 
+    /** Whether component {@code component}'s value is read from the item ({@code _rid} and the like are undefined). */
+    public boolean readsItem(int component) {
+        return !NOT_INDEXED.contains(paths.get(component).get(0));
+    }
+
     /** The number of components. */
     public int size() {
         return paths.size();
@@ -91,7 +96,7 @@ public record CompositeIndex(String name, List<List<String>> paths, boolean[] de
      */
     public JsonNode valueAt(JsonNode item, int component) {
         List<String> path = paths.get(component);
-        if (NOT_INDEXED.contains(path.get(0))) {
+        if (!readsItem(component)) {
             return MissingNode.getInstance();
         }
         JsonNode node = item;

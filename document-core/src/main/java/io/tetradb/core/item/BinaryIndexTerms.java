@@ -39,66 +39,101 @@ public final class BinaryIndexTerms {
     public static ItemTermRecorder terms(byte[] b, int off, CompiledIndexingPolicy policy) {
         ItemTermRecorder terms = new ItemTermRecorder(policy);
         if (policy.enabled()) {
-            new Walk(b, terms).objectAt(off, IndexPathTrie.root(policy), true, false);
+            WALKS.get().walk(b, off, IndexPathTrie.root(policy), terms);
         }
         return terms;
     }
+
+    private static final ThreadLocal<Walk> WALKS = ThreadLocal.withInitial(Walk::new);
 
     /**
      * Graph-load5 (issue 18): the policy's answers come from its {@link IndexPathTrie} (as {@link ItemTermRecorder}
      * reads them), one node per concrete path with its flat path made once: no path list kept per field, no pattern
      * matching and no path string per field of every item; and the walk only records each term (no callback keying
-     * it), so C2 no longer inlines the entry encoding into each level of the recursive walk (≈ 3 s of a fresh JVM's
-     * C2 time in the first loads went to {@code value}).
+     * it). Graph-jit (issue 18): one loop over a stack of open objects and arrays, not two methods calling each other:
+     * C2 inlined the recursive pair into each other and into every caller (50 KB of code for {@code objectAt}, 83 KB
+     * for a caller in a fresh JVM's first loads, different in each JVM with the order of compilation). The stack is
+     * kept per thread (no allocation per item); the walk calls out to nothing, so it is never re-entered.
      */
     private static final class Walk {
-        final byte[] b;
-        final ItemTermRecorder terms;
+        /** Per open container: where its next field or element starts, how many are left, 2 · underArray + array. */
+        private int[] next = new int[16];
+        private int[] left = new int[16];
+        private int[] kind = new int[16];
+        /** Per open container: the trie node of an object, or of an array's elements. */
+        private IndexPathTrie.Node[] nodes = new IndexPathTrie.Node[16];
 
-        Walk(byte[] b, ItemTermRecorder terms) {
-            this.b = b;
-            this.terms = terms;
+        /** Records the indexed scalars of the object at {@code off} in document order, depth first. */
+        void walk(byte[] b, int off, IndexPathTrie.Node root, ItemTermRecorder terms) {
+            int depth = 0;
+            depth = open(b, off, root, false, depth);
+            try {
+                while (depth > 0) {
+                    int top = depth - 1;
+                    if (left[top] == 0) {
+                        nodes[top] = null;
+                        depth--;
+                        continue;
+                    }
+                    left[top]--;
+                    int at;
+                    IndexPathTrie.Node node;
+                    boolean underArray = (kind[top] & 2) != 0;
+                    if ((kind[top] & 1) != 0) { // an array's element
+                        at = next[top];
+                        next[top] = BinaryItemReader.skip(b, at);
+                        node = nodes[top];
+                    } else { // an object's field
+                        long kv = BinaryItemReader.varintAt(b, next[top]);
+                        int klen = (int) kv;
+                        int kstart = (int) (kv >>> 32);
+                        String name = FieldNames.name(b, kstart, klen);
+                        at = kstart + klen;
+                        next[top] = BinaryItemReader.skip(b, at);
+                        if (top == 0 && klen > 0 && b[kstart] == '_' && SYSTEM.contains(name)) { // each starts with '_'
+                            continue;
+                        }
+                        node = nodes[top].field(name);
+                        if (!node.may) {
+                            continue;
+                        }
+                    }
+                    int tag = b[at];
+                    if (tag == OBJECT || tag == OBJECT_WIDE || tag == ARRAY) {
+                        depth = open(b, at, node, underArray, depth);
+                    } else if (node.indexes) {
+                        terms.term(node.flat, underArray, at);
+                    }
+                }
+            } finally {
+                java.util.Arrays.fill(nodes, 0, depth, null); // a failure part-way lets go of the trie's nodes
+            }
         }
 
-        void objectAt(int at, IndexPathTrie.Node node, boolean root, boolean underArray) {
+        /** Pushes the object or array at {@code at} (its elements are under an array); the new depth. */
+        private int open(byte[] b, int at, IndexPathTrie.Node node, boolean underArray, int depth) {
+            if (depth == next.length) {
+                int n = 2 * depth;
+                next = java.util.Arrays.copyOf(next, n);
+                left = java.util.Arrays.copyOf(left, n);
+                kind = java.util.Arrays.copyOf(kind, n);
+                nodes = java.util.Arrays.copyOf(nodes, n);
+            }
             int tag = b[at];
-            int width = tag == OBJECT ? 2 : 4;
             long cv = BinaryItemReader.varintAt(b, at + 5);
             int count = (int) cv;
-            int p = (int) (cv >>> 32) + width * count;
-            for (int i = 0; i < count; i++) {
-                long kv = BinaryItemReader.varintAt(b, p);
-                int klen = (int) kv;
-                int kstart = (int) (kv >>> 32);
-                String name = FieldNames.name(b, kstart, klen);
-                int valueAt = kstart + klen;
-                p = BinaryItemReader.skip(b, valueAt);
-                if (root && klen > 0 && b[kstart] == '_' && SYSTEM.contains(name)) { // each starts with '_'
-                    continue;
-                }
-                IndexPathTrie.Node field = node.field(name);
-                if (field.may) {
-                    value(valueAt, field, underArray);
-                }
+            int first = (int) (cv >>> 32);
+            if (tag == ARRAY) {
+                next[depth] = first;
+                kind[depth] = 2 | 1;
+                nodes[depth] = node.elements();
+            } else {
+                next[depth] = first + (tag == OBJECT ? 2 : 4) * count; // past the offset table
+                kind[depth] = underArray ? 2 : 0;
+                nodes[depth] = node;
             }
-        }
-
-        void value(int at, IndexPathTrie.Node node, boolean underArray) {
-            int tag = b[at];
-            if (tag == OBJECT || tag == OBJECT_WIDE) {
-                objectAt(at, node, false, underArray);
-            } else if (tag == ARRAY) {
-                long cv = BinaryItemReader.varintAt(b, at + 5);
-                int count = (int) cv;
-                int p = (int) (cv >>> 32);
-                IndexPathTrie.Node elements = node.elements();
-                for (int i = 0; i < count; i++) {
-                    value(p, elements, true);
-                    p = BinaryItemReader.skip(b, p);
-                }
-            } else if (node.indexes) {
-                terms.term(node.flat, underArray, at);
-            }
+            left[depth] = count;
+            return depth + 1;
         }
     }
 
@@ -160,6 +195,15 @@ public final class BinaryIndexTerms {
             default:
                 return IndexKeyEncoding.encodeEntry(prefix, indexedValue(b, at), suffix, suffixFrom);
         }
+    }
+
+    /**
+     * Whether the value at {@code at} is one of the common scalars {@link #encodeEntry} keys from its bytes alone
+     * (null, booleans, the fixed-width numbers, strings): graph-jit, a composite component read without a tree.
+     */
+    public static boolean commonScalar(byte[] b, int at) {
+        int tag = b[at];
+        return tag == STRING || (tag >= NULL && tag <= FLOAT);
     }
 
     /** ASCII without NUL (which the key escapes). */

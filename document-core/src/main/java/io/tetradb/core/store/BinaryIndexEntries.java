@@ -1,7 +1,9 @@
 package io.tetradb.core.store;
 
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
+import io.tetradb.core.index.CompositeIndex;
 import io.tetradb.core.index.CompositeTerms;
 import io.tetradb.core.item.BinaryIndexTerms;
 import io.tetradb.core.item.BinaryItemReader;
@@ -19,6 +21,9 @@ import java.util.List;
  */
 final class BinaryIndexEntries {
     private static final List<String> TS = List.of("_ts");
+    private static final byte[] NONE = new byte[0];
+    /** An undefined component's encoding. */
+    private static final byte[] UNDEFINED = IndexKeyEncoding.encode(MissingNode.getInstance());
     /** {@code -Dtetradb.write.treeTerms=true} computes terms from the tree as before (for A/B measurements). */
     static final boolean ON = !Boolean.getBoolean("tetradb.write.treeTerms");
 
@@ -42,13 +47,86 @@ final class BinaryIndexEntries {
         }
         OnePassTerms.addTermEntries(out, paths, docKey, address, b, terms); // graph-load5: keyed outside the walk
         if (!policy.composites().isEmpty()) {
-            ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
-            for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
-                byte[] prefix = paths.entryPrefix(t.index().name());
-                out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(prefix, t.encoded(), docKey, address)));
-            }
+            addCompositeEntries(out, paths, docKey, address, b, off, versionTs, policy);
         }
         return out;
+    }
+
+    /**
+     * One entry per composite index, in the policy's order. Graph-jit (issue 18): keyed from the item's bytes when
+     * every component is {@code _ts}, undefined or a common scalar at a top-level field (the graph's {@code
+     * (/_isEdge, /label)} on every element); otherwise from a tree of the fields they name, as before. The tree
+     * path's node types change between a load's vertices (no {@code _isEdge}) and its edges, and deoptimised its
+     * type-profiled encoder in each of a JVM's first loads.
+     */
+    private static void addCompositeEntries(List<ByteBuffer> out, PathDictionary paths, byte[] docKey, int address,
+                                            byte[] b, int off, long versionTs, CompiledIndexingPolicy policy) {
+        List<CompositeIndex> composites = policy.composites();
+        byte[][] keys = new byte[composites.size()][];
+        for (int i = 0; i < keys.length; i++) {
+            CompositeIndex index = composites.get(i);
+            byte[] values = compositeValues(b, off, index, versionTs);
+            if (values == null) {
+                keys = null;
+                break;
+            }
+            keys[i] = OnePassTerms.compositeKey(paths.entryPrefix(index.name()), values, docKey, address);
+        }
+        if (keys != null) {
+            for (byte[] key : keys) {
+                out.add(ByteBuffer.wrap(key));
+            }
+            return;
+        }
+        ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
+        for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
+            byte[] prefix = paths.entryPrefix(t.index().name());
+            out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(prefix, t.encoded(), docKey, address)));
+        }
+    }
+
+    /**
+     * {@code CompositeTerms.ofVersion}'s encoded values for {@code index} read from the TB1 object at {@code b[off]},
+     * or null when a component is below the top level or not a common scalar (objects, arrays, rare types: the
+     * caller decodes those).
+     */
+    static byte[] compositeValues(byte[] b, int off, CompositeIndex index, long versionTs) {
+        byte[][] parts = new byte[index.size()][];
+        int length = 0;
+        for (int i = 0; i < parts.length; i++) {
+            List<String> path = index.paths().get(i);
+            byte[] part;
+            if (path.get(0).equals("_ts")) { // the version's own timestamp; anything below a number is undefined
+                part = path.size() == 1 ? IndexKeyEncoding.encodeLongEntry(NONE, versionTs, NONE, 0) : UNDEFINED;
+            } else if (!index.readsItem(i)) {
+                part = UNDEFINED;
+            } else if (path.size() != 1) {
+                return null;
+            } else {
+                int at = BinaryItemReader.find(b, off, path.get(0));
+                if (at < 0) {
+                    part = UNDEFINED;
+                } else if (BinaryIndexTerms.commonScalar(b, at)) {
+                    part = BinaryIndexTerms.encodeEntry(NONE, b, at, NONE, 0);
+                } else {
+                    return null;
+                }
+            }
+            parts[i] = part;
+            length += part.length;
+        }
+        byte[] values = new byte[length];
+        int o = 0;
+        for (int i = 0; i < parts.length; i++) {
+            System.arraycopy(parts[i], 0, values, o, parts[i].length);
+            if (index.descending(i)) {
+                for (int j = o; j < o + parts[i].length; j++) {
+                    values[j] = (byte) ~values[j];
+                }
+            }
+            o += parts[i].length;
+        }
+        return values;
     }
 
     /**
@@ -58,7 +136,7 @@ final class BinaryIndexEntries {
      */
     private static ObjectNode compositeFields(byte[] b, int off, CompiledIndexingPolicy policy) {
         ObjectNode item = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
-        for (io.tetradb.core.index.CompositeIndex index : policy.composites()) {
+        for (CompositeIndex index : policy.composites()) {
             for (List<String> path : index.paths()) {
                 String top = path.get(0);
                 if (!item.has(top)) {
