@@ -245,4 +245,33 @@ class WalGroupSyncTest {
         group.syncIfBehind();
         assertEquals(1, syncs.get(), "one unpromised batch among promised ones");
     }
+
+    /**
+     * A request promising 100,000 tickets (a Mongo insert of 100k documents): the lazy syncer stays idle, a sync covering
+     * them drops every promise it covers — so a later unpromised batch is seen at once — and a ticket promised again
+     * after it was synced leaves nothing behind. Exact counts, ticks called directly.
+     */
+    @Test
+    void aHundredThousandPromisesAreCountedExactly() {
+        AtomicInteger syncs = new AtomicInteger();
+        WalGroupSync group = new WalGroupSync(syncs::incrementAndGet);
+        long last = 0;
+        for (int batch = 0; batch < 100_000; batch++) {
+            last = group.applied();
+            group.promise(last);
+            group.promise(last); // promised twice: counted once
+        }
+        group.syncIfBehind();
+        assertEquals(0, syncs.get(), "every applied batch is promised");
+        group.await(last);
+        assertEquals(1, syncs.get());
+        group.promise(last); // stale: already synced
+        long next = group.applied();
+        group.promise(next);
+        group.syncIfBehind();
+        assertEquals(1, syncs.get(), "covered promises dropped, the stale one not kept, the new one counted");
+        group.applied(); // nobody waits for it
+        group.syncIfBehind();
+        assertEquals(2, syncs.get(), "one unpromised batch after 100,001 promises");
+    }
 }

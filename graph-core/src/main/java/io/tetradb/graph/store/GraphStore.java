@@ -693,6 +693,14 @@ public final class GraphStore {
     }
 
     /**
+     * As {@link #deferredCommits()}, for a caller that always awaits it (in a {@code finally}) before it returns: the
+     * lazy WAL syncer leaves its batches to that wait instead of syncing them again.
+     */
+    public io.tetradb.core.store.DeferredCommits awaitedCommits() {
+        return core == null ? null : coreStore().awaitedCommits();
+    }
+
+    /**
      * As {@link #createAll(Object, List)}, each batch one atomic core write with its index and adjacency entries,
      * but returning once the batches are applied: they are durable only after {@code deferred.awaitDurable()}, which
      * the caller must wait for before it reports them written (null {@code deferred}: as {@link #createAll}).

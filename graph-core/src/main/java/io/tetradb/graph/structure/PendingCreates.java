@@ -97,7 +97,8 @@ public final class PendingCreates {
         }
         boolean[] written = new boolean[all.size()];
         boolean failed = false;
-        io.tetradb.core.store.DeferredCommits deferred = store.deferredCommits();
+        // always awaited in the finally below: the lazy WAL syncer leaves these batches to that wait
+        io.tetradb.core.store.DeferredCommits deferred = store.awaitedCommits();
         try {
             for (Map.Entry<Object, List<Integer>> e : byPartition.entrySet()) {
                 List<Integer> indexes = e.getValue();
