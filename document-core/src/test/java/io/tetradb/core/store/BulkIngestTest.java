@@ -189,6 +189,60 @@ class BulkIngestTest {
         }
     }
 
+    /**
+     * graph-load7: the feed's chunk goes in as one file per key kind (partition index 'P', records 'S'), so neither
+     * file spans the container's 'Q' key left in the memtable at its creation: no flush is forced (a flush would
+     * leave an L0 feed file) and both files go to the bottom; a reopened store's feed reads every change in order.
+     */
+    @Test
+    void aNewContainersFeedFilesGoBelowLevel0AndReadInOrderAfterReopen() {
+        int perPartition = 40;
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = graphContainer(s);
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                for (String pk : PARTITIONS) {
+                    assertTrue(bulk.write(key(pk), creates(items(pk, perPartition))).stream()
+                            .allMatch(ItemResult::isSuccess));
+                }
+                bulk.commit();
+            }
+            RocksEngine engine = (RocksEngine) s.engine();
+            assertEquals(0, engine.filesAtLevel(Space.FEED, 0), "a feed file in L0 (a flush was forced)");
+            assertEquals(2, engine.filesAtLevel(Space.FEED, 6), "the chunk's two feed files at the bottom");
+        }
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = s.container("db", "g");
+            Map<String, Long> last = new HashMap<>();
+            int seen = 0;
+            long position = 0;
+            while (true) {
+                ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION, null,
+                        null, position, 0, 7));
+                for (ChangeFeedPage.Change ch : page.changes()) {
+                    ObjectNode item = ch.tree(M);
+                    String pk = item.get("pk").asText();
+                    long lsn = item.get("_lsn").asLong();
+                    assertTrue(lsn > last.getOrDefault(pk, 0L), "lsn order within " + pk);
+                    last.put(pk, lsn);
+                    seen++;
+                }
+                position = page.continuation();
+                if (page.caughtUp()) {
+                    break;
+                }
+            }
+            assertEquals(PARTITIONS.size() * perPartition, seen);
+            for (String pk : PARTITIONS) { // the partition index ('P' file): one partition's changes alone
+                ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION,
+                        null, key(pk), 0, 0, 1000));
+                assertEquals(perPartition, page.changes().size(), pk);
+                for (ChangeFeedPage.Change ch : page.changes()) {
+                    assertEquals(pk, ch.tree(M).get("pk").asText());
+                }
+            }
+        }
+    }
+
     @Test
     void theChangeFeedShowsEveryLoadedItemOnceInLsnOrderPerPartition() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
