@@ -35,8 +35,9 @@ import java.util.stream.Stream;
  * {@link Space#META} keys, all or nothing across a crash. RocksJava has no multi-family {@code IngestExternalFiles},
  * so one unit ("chunk") commits by roll-forward:
  * <ol>
- *     <li>each family's keys are written, sorted, to its own SST file (the families' files side by side) under
- *     {@code <data>/bulk-ingest/<chunk>/} and fsynced (with the directory);</li>
+ *     <li>each family's keys are written, sorted, to its own SST file (the families' files side by side; the feed's
+ *     as one file per key kind, see {@link #writeFile}) under {@code <data>/bulk-ingest/<chunk>/} and fsynced (with
+ *     the directory);</li>
  *     <li>an <em>intent</em> is written with a synced WAL write in RocksDB's default column family (which the store
  *     uses for nothing else): the chunk's files and its META writes. From here the chunk will be whole;</li>
  *     <li>each file is ingested (RocksDB links it in and syncs its MANIFEST before it returns, then removes our
@@ -104,10 +105,10 @@ public final class SstIngest {
             }
             long t0 = System.nanoTime();
             // the files written side by side (each SstFileWriter is its own)
-            List<Path> written = tasks.parallelStream().map(t -> writeFile(dir, t)).toList();
+            List<List<Path>> written = tasks.parallelStream().map(t -> writeFile(dir, t)).toList();
             Map<Space, List<Path>> files = new EnumMap<>(Space.class);
             for (int i = 0; i < tasks.size(); i++) {
-                files.computeIfAbsent(tasks.get(i).space(), sp -> new ArrayList<>()).add(written.get(i));
+                files.computeIfAbsent(tasks.get(i).space(), sp -> new ArrayList<>()).addAll(written.get(i));
             }
             long t1 = System.nanoTime();
             syncDirectory(dir);
@@ -122,7 +123,8 @@ public final class SstIngest {
                 finish(intentKey, files, meta, sync);
                 if (TRACE) {
                     System.err.printf("bulk ingest: %d files %.1f ms, directory syncs %.1f, intent %.1f, ingestion and META %.1f%n",
-                            tasks.size(), (t1 - t0) / 1e6, (t2 - t1) / 1e6, (t3 - t2) / 1e6, (System.nanoTime() - t3) / 1e6);
+                            written.stream().mapToInt(List::size).sum(), (t1 - t0) / 1e6, (t2 - t1) / 1e6,
+                            (t3 - t2) / 1e6, (System.nanoTime() - t3) / 1e6);
                 }
             }
             deleteTree(dir);
@@ -166,16 +168,99 @@ public final class SstIngest {
         }
     }
 
-    private Path writeFile(Path dir, FilePart part) {
-        Path file = dir.resolve(part.name());
-        try (EnvOptions env = new EnvOptions(); SstFileWriter writer = new SstFileWriter(env, fileOptions.get(part.space()))) {
-            writer.open(file.toString());
-            part.puts().forEach(writer::put);
-            writer.finish(); // syncs the file
+    /**
+     * Writes a family's puts: one file, or for the feed one file per key kind ({@code collId · kind}, the first
+     * {@link #FEED_KIND_PREFIX} bytes). graph-load7: the feed's chunk holds partition-index keys ({@code 'P'}) and
+     * change records ({@code 'S'}); one file spanning both would cover the container's {@code 'Q'} key
+     * ({@code partitionIndexedSince}), which sits in the memtable from the container's creation, and RocksDB then
+     * flushes every family (atomic flush) before ingesting, and puts the file in L0. Files that do not span it go in
+     * without a flush.
+     */
+    private List<Path> writeFile(Path dir, FilePart part) {
+        int cut = part.space() == Space.FEED ? FEED_KIND_PREFIX : 0;
+        try (EnvOptions env = new EnvOptions(); FileSequence files = new FileSequence(env, dir, part, cut)) {
+            part.puts().forEach(files::put);
+            return files.finish();
         } catch (RocksDBException e) {
             throw new StorageException("writing the bulk file " + part.name() + " failed: " + e.getMessage(), e);
         }
-        return file;
+    }
+
+    /** The feed key's {@code collId · kind}: a new feed file starts where it changes. */
+    static final int FEED_KIND_PREFIX = 5;
+
+    /** A family's SST files, written in key order: a new one whenever the key's first {@code cut} bytes change. */
+    private final class FileSequence implements AutoCloseable {
+        private final EnvOptions env;
+        private final Path dir;
+        private final FilePart part;
+        private final int cut;
+        private final byte[] prefix;
+        private final List<Path> files = new ArrayList<>();
+        private SstFileWriter writer;
+
+        FileSequence(EnvOptions env, Path dir, FilePart part, int cut) {
+            this.env = env;
+            this.dir = dir;
+            this.part = part;
+            this.cut = cut;
+            this.prefix = new byte[cut];
+        }
+
+        void put(java.nio.ByteBuffer key, java.nio.ByteBuffer value) throws RocksDBException {
+            if (writer == null || cut > 0 && !samePrefix(key)) {
+                next(key);
+            }
+            writer.put(key, value);
+        }
+
+        private boolean samePrefix(java.nio.ByteBuffer key) {
+            if (key.remaining() < cut) {
+                return false;
+            }
+            for (int i = 0; i < cut; i++) {
+                if (key.get(key.position() + i) != prefix[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private void next(java.nio.ByteBuffer key) throws RocksDBException {
+            finishWriter();
+            if (cut > 0) {
+                java.util.Arrays.fill(prefix, (byte) 0);
+                key.get(key.position(), prefix, 0, Math.min(cut, key.remaining()));
+            }
+            String name = files.isEmpty() ? part.name() : part.name().replace(".sst", "-" + files.size() + ".sst");
+            Path file = dir.resolve(name);
+            writer = new SstFileWriter(env, fileOptions.get(part.space()));
+            writer.open(file.toString());
+            files.add(file);
+        }
+
+        private void finishWriter() throws RocksDBException {
+            if (writer != null) {
+                try {
+                    writer.finish(); // syncs the file
+                } finally {
+                    writer.close();
+                    writer = null;
+                }
+            }
+        }
+
+        List<Path> finish() throws RocksDBException {
+            finishWriter();
+            return files;
+        }
+
+        @Override
+        public void close() {
+            if (writer != null) {
+                writer.close();
+            }
+        }
     }
 
     /** Finishes the chunks a crash interrupted after their intent (see the class comment); removes the others. */

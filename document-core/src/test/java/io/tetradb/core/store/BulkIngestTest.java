@@ -189,6 +189,70 @@ class BulkIngestTest {
         }
     }
 
+    /** The whole change feed from the beginning: how often each id came, and each partition's last lsn. */
+    record FeedRead(Map<String, Integer> seen, Map<String, Long> lastLsn) {
+    }
+
+    /** Reads the feed in pages of {@code pageSize}, asserting lsn order within each partition. */
+    static FeedRead readFeed(ContainerStore c, int pageSize) {
+        Map<String, Long> lastLsn = new HashMap<>();
+        Map<String, Integer> seen = new HashMap<>();
+        long position = 0;
+        while (true) {
+            ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION, null,
+                    null, position, 0, pageSize));
+            for (ChangeFeedPage.Change ch : page.changes()) {
+                ObjectNode item = ch.tree(M);
+                String pk = item.get("pk").asText();
+                long lsn = item.get("_lsn").asLong();
+                assertTrue(lsn > lastLsn.getOrDefault(pk, 0L), "lsn order within " + pk);
+                lastLsn.put(pk, lsn);
+                seen.merge(item.get("id").asText(), 1, Integer::sum);
+            }
+            position = page.continuation();
+            if (page.caughtUp()) {
+                return new FeedRead(seen, lastLsn);
+            }
+        }
+    }
+
+    /**
+     * graph-load7: the feed's chunk goes in as one file per key kind (partition index 'P', records 'S'), so neither
+     * file spans the container's 'Q' key left in the memtable at its creation: no flush is forced (a flush would
+     * leave an L0 feed file) and both files go to the bottom; a reopened store's feed reads every change in order.
+     */
+    @Test
+    void aNewContainersFeedFilesGoBelowLevel0AndReadInOrderAfterReopen() {
+        int perPartition = 40;
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = graphContainer(s);
+            try (BulkLoad bulk = c.beginBulkLoad()) {
+                for (String pk : PARTITIONS) {
+                    assertTrue(bulk.write(key(pk), creates(items(pk, perPartition))).stream()
+                            .allMatch(ItemResult::isSuccess));
+                }
+                bulk.commit();
+            }
+            RocksEngine engine = (RocksEngine) s.engine();
+            assertEquals(0, engine.filesAtLevel(Space.FEED, 0), "a feed file in L0 (a flush was forced)");
+            assertEquals(2, engine.filesAtLevel(Space.FEED, 6), "the chunk's two feed files at the bottom");
+        }
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
+            ContainerStore c = s.container("db", "g");
+            FeedRead feed = readFeed(c, 7);
+            assertEquals(PARTITIONS.size() * perPartition, feed.seen().size());
+            assertTrue(feed.seen().values().stream().allMatch(n -> n == 1), "each item once");
+            for (String pk : PARTITIONS) { // the partition index ('P' file): one partition's changes alone
+                ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION,
+                        null, key(pk), 0, 0, 1000));
+                assertEquals(perPartition, page.changes().size(), pk);
+                for (ChangeFeedPage.Change ch : page.changes()) {
+                    assertEquals(pk, ch.tree(M).get("pk").asText());
+                }
+            }
+        }
+    }
+
     @Test
     void theChangeFeedShowsEveryLoadedItemOnceInLsnOrderPerPartition() {
         try (CoreStore s = CoreStore.open(StoreConfig.defaults(bulkDir))) {
@@ -205,25 +269,9 @@ class BulkIngestTest {
                     bulk.commit();
                 }
             }
-            Map<String, Long> lastLsn = new HashMap<>();
-            Map<String, Integer> seen = new HashMap<>();
-            long position = 0;
-            while (true) {
-                ChangeFeedPage page = c.changeFeed().read(new ChangeFeedRequest(ChangeFeedMode.LATEST_VERSION, null,
-                        null, position, 0, 100));
-                for (ChangeFeedPage.Change ch : page.changes()) {
-                    ObjectNode item = ch.tree(M);
-                    String pk = item.get("pk").asText();
-                    long lsn = item.get("_lsn").asLong();
-                    assertTrue(lsn > lastLsn.getOrDefault(pk, 0L), "lsn order within " + pk);
-                    lastLsn.put(pk, lsn);
-                    seen.merge(item.get("id").asText(), 1, Integer::sum);
-                }
-                position = page.continuation();
-                if (page.caughtUp()) {
-                    break;
-                }
-            }
+            FeedRead feed = readFeed(c, 100);
+            Map<String, Long> lastLsn = feed.lastLsn();
+            Map<String, Integer> seen = feed.seen();
             assertEquals(3 * 5 * 30, seen.size());
             assertTrue(seen.values().stream().allMatch(n -> n == 1), "each item once");
             for (String pk : PARTITIONS) {
