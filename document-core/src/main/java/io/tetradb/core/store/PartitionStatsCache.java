@@ -119,7 +119,7 @@ final class PartitionStatsCache {
         }
     }
 
-    private static int slot(byte[] lp) {
+    static int slot(byte[] lp) {
         int h = Arrays.hashCode(lp);
         h ^= h >>> 16;
         h *= 0x85EBCA6B;

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static io.tetradb.core.storage.WriteBatchFamilies.bytes;
 import static io.tetradb.core.storage.WriteBatchFamilies.utf8;
@@ -76,6 +77,7 @@ class WriteBatchPoolTest {
             int threads = 6;
             ExecutorService run = Executors.newFixedThreadPool(threads);
             CountDownLatch start = new CountDownLatch(1);
+            AtomicBoolean stop = new AtomicBoolean(); // a failed writer stops the others before the families close
             try {
                 List<Future<Integer>> done = new ArrayList<>();
                 for (int t = 0; t < threads; t++) {
@@ -85,7 +87,7 @@ class WriteBatchPoolTest {
                         start.await();
                         int reused = 0;
                         List<WriteBatch> seen = new ArrayList<>();
-                        for (int i = 0; i < 2_000; i++) {
+                        for (int i = 0; i < 2_000 && !stop.get(); i++) {
                             WriteSet ws = new WriteSet();
                             for (int k = 1 + r.nextInt(4); k > 0; k--) {
                                 ws.put(Space.values()[r.nextInt(Space.values().length)], bytes(r, 40),
@@ -115,7 +117,9 @@ class WriteBatchPoolTest {
                 }
                 assertTrue(reused > 1_000, "batches were reused: " + reused);
             } finally {
-                run.shutdownNow();
+                stop.set(true);
+                run.shutdown();
+                assertTrue(run.awaitTermination(120, TimeUnit.SECONDS));
             }
         }
     }
@@ -147,7 +151,8 @@ class WriteBatchPoolTest {
                     f.get(120, TimeUnit.SECONDS);
                 }
             } finally {
-                run.shutdownNow();
+                run.shutdown();
+                assertTrue(run.awaitTermination(120, TimeUnit.SECONDS)); // no write after the engine closes
             }
             for (int t = 0; t < threads; t++) {
                 assertArrayEquals(utf8("v" + t + "." + (writes - 1)), engine.get(Space.DOCS, key(t, writes - 1)));
