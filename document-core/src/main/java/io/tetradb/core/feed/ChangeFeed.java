@@ -210,6 +210,11 @@ public final class ChangeFeed {
         private final List<ChangeRecord> records = new ArrayList<>(2);
         /** deferred: per record, the stored version it superseded (null: a create), for its version-image key. */
         private final List<byte[]> supersededVersions;
+        /**
+         * pw-next: per record, the item key its id's UTF-8 bytes end (null: encode the id), made on the first record
+         * added with one.
+         */
+        private byte[][] idKeys;
 
         private Batch(boolean images, boolean deferred) {
             this.images = images;
@@ -227,6 +232,23 @@ public final class ChangeFeed {
          */
         public void add(byte[] logicalPartition, String id, long lsn, byte[] now, byte[] old, long oldLsn,
                         boolean ttlExpired) {
+            add(logicalPartition, null, id, lsn, now, old, oldLsn, ttlExpired);
+        }
+
+        /**
+         * As above; {@code itemKey} (or null): the item's key, {@code collId(4) · logicalPartition · UTF-8(id)}, whose
+         * last bytes the record's id is written from (pw-next: the id is not encoded again).
+         */
+        public void add(byte[] logicalPartition, byte[] itemKey, String id, long lsn, byte[] now, byte[] old,
+                        long oldLsn, boolean ttlExpired) {
+            if (itemKey != null) {
+                if (idKeys == null) {
+                    idKeys = new byte[Math.max(2, records.size() + 1)][];
+                } else if (idKeys.length <= records.size()) {
+                    idKeys = Arrays.copyOf(idKeys, records.size() * 2);
+                }
+                idKeys[records.size()] = itemKey;
+            }
             ChangeRecord.OperationType type = now == null ? ChangeRecord.OperationType.DELETE
                     : old == null ? ChangeRecord.OperationType.CREATE : ChangeRecord.OperationType.REPLACE;
             if (deferred) { // no copy: the item holds `now`, and `old` (held anyway) goes under its version key
@@ -239,6 +261,17 @@ public final class ChangeFeed {
             records.add(new ChangeRecord(0, type, lsn, old == null ? 0 : oldLsn, 0, ttlExpired && now == null,
                     logicalPartition, id, images && now != null ? json(now) : null,
                     images && old != null ? json(old) : null));
+        }
+
+        /** A lone record's value ({@link ChangeRecord#encode()}, numbered at {@code crtsMillis}). */
+        private byte[] single(ChangeRecord r, int i, long crtsMillis) {
+            byte[] key = idKeys == null || i >= idKeys.length ? null : idKeys[i];
+            if (key == null) {
+                byte[] id = r.idBytes();
+                return r.encode(crtsMillis, id, 0, id.length);
+            }
+            int idAt = 4 + r.logicalPartition().length; // collId · EPK · pk · id
+            return r.encode(crtsMillis, key, idAt, key.length - idAt);
         }
 
         private boolean onlyCreates() {
@@ -289,11 +322,19 @@ public final class ChangeFeed {
             int run = 0; // core-batch: the records of one partition so far, one partition index key for them all
             // core-keys: a run's records in one FEED value (ChangeRuns) under its last number (notes-ab: always; the
             // layout with a key per record, still read, was 16 % more batch CPU and 202 keys per 100-item batch, not 103)
-            List<ChangeRecord> folded = new ArrayList<>();
+            List<ChangeRecord> folded = null; // pw-next: made for a run of several records only
             for (int i = 0; i < records.size(); i++) {
                 ChangeRecord r = records.get(i);
-                ChangeRecord numbered = r.numbered(seq, crtsMillis);
-                folded.add(numbered);
+                boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
+                        || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
+                boolean alone = runEnds && (folded == null || folded.isEmpty()); // a run of one: encoded directly
+                ChangeRecord numbered = alone && told == null ? null : r.numbered(seq, crtsMillis);
+                if (!alone) {
+                    if (folded == null) {
+                        folded = new ArrayList<>();
+                    }
+                    folded.add(numbered);
+                }
                 if (deferred && supersededVersions.get(i) != null) {
                     // feed-images: the superseded version, byte for byte (header and lsn included), once, owned by
                     // this record; written in this transaction's atomic write like the record itself
@@ -301,12 +342,12 @@ public final class ChangeFeed {
                             supersededVersions.get(i));
                 }
                 run++;
-                boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
-                        || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
                 if (runEnds) {
-                    ws.put(Space.FEED, FeedKeys.record(collId, seq),
-                            folded.size() == 1 ? numbered.encode() : ChangeRuns.encode(folded));
-                    folded.clear();
+                    ws.put(Space.FEED, FeedKeys.record(collId, seq), alone ? single(r, i, crtsMillis)
+                            : ChangeRuns.encode(folded));
+                    if (folded != null) {
+                        folded.clear();
+                    }
                     ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
                             stats != null && i + 1 == records.size() ? FeedKeys.runValue(run, stats)
                                     : FeedKeys.runValue(run));

@@ -117,9 +117,18 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
     /** The record's value bytes (the seq is in the key). */
     public byte[] encode() {
         byte[] idBytes = idBytes();
-        ByteBuffer b = ByteBuffer.allocate(encodedLength(idBytes));
-        encodeInto(b, idBytes);
-        return b.array();
+        return encode(crtsMillis, idBytes, 0, idBytes.length);
+    }
+
+    /**
+     * pw-next: {@link #encode()}'s bytes of this record numbered at {@code crtsMillis}, its id's UTF-8 bytes read from
+     * {@code idSource[idFrom, idFrom + idLength)} (a writer's item key ends with them): no numbered copy of the record
+     * and no second encoding of the id.
+     */
+    byte[] encode(long crtsMillis, byte[] idSource, int idFrom, int idLength) {
+        byte[] out = new byte[encodedLength(idLength)];
+        encodeInto(ByteBuffer.wrap(out), crtsMillis, idSource, idFrom, idLength);
+        return out;
     }
 
     /** The id as {@link #encode()} writes it. */
@@ -129,18 +138,26 @@ public record ChangeRecord(long seq, OperationType operationType, long lsn, long
 
     /** The length of {@link #encode()}'s bytes, given {@link #idBytes()}. */
     int encodedLength(byte[] idBytes) {
-        return 3 + 8 * 3 + 2 + logicalPartition.length + 2 + idBytes.length
+        return encodedLength(idBytes.length);
+    }
+
+    private int encodedLength(int idLength) {
+        return 3 + 8 * 3 + 2 + logicalPartition.length + 2 + idLength
                 + (current != null ? 4 + current.length : 0) + (previous != null ? 4 + previous.length : 0);
     }
 
     /** Puts {@link #encode()}'s bytes into {@code b} (a run writes its members in place: no array per record). */
     void encodeInto(ByteBuffer b, byte[] idBytes) {
+        encodeInto(b, crtsMillis, idBytes, 0, idBytes.length);
+    }
+
+    private void encodeInto(ByteBuffer b, long crtsMillis, byte[] idSource, int idFrom, int idLength) {
         // an image at hand is written inline (a resolved record encoded again: the contract's rows); else its reference
         int flags = (ttlExpired ? TTL_EXPIRED : 0) | (current != null ? HAS_CURRENT : imageRefs & CURRENT_AT_LSN)
                 | (previous != null ? HAS_PREVIOUS : imageRefs & PREVIOUS_AT_LSN);
         b.put(FORMAT).put(operationType.code).put((byte) flags).putLong(lsn).putLong(previousLsn).putLong(crtsMillis);
         b.putShort((short) logicalPartition.length).put(logicalPartition);
-        b.putShort((short) idBytes.length).put(idBytes);
+        b.putShort((short) idLength).put(idSource, idFrom, idLength);
         if (current != null) {
             b.putInt(current.length).put(current);
         }

@@ -1,7 +1,5 @@
 package io.tetradb.core.feed;
 
-import java.util.TreeMap;
-
 /**
  * The store-wide feed sequence. Writers take numbers under their partition lock and give them back once their batch
  * is applied (and durable, when they wait for that); readers read only up to {@link #stable()}, the highest number
@@ -10,8 +8,16 @@ import java.util.TreeMap;
  */
 final class FeedSequencer {
     private long last;
-    /** First number of each batch in flight → what to do at its release ({@link #NOTHING}; a map keeps the smallest handy). */
-    private final TreeMap<Long, OnRelease> inFlight = new TreeMap<>();
+    /**
+     * The batches in flight, oldest first: a ring of their first numbers (ascending: numbers are taken in order) and
+     * what to do at each one's release ({@link #NOTHING}; null once released). pw-next: a point write's allocation and
+     * release were a tree map's entry and two boxed numbers. Released batches behind an unreleased one stay until it
+     * goes, so the ring's head is always the smallest batch in flight.
+     */
+    private long[] firsts = new long[16];
+    private OnRelease[] actions = new OnRelease[16];
+    private int head;
+    private int size;
 
     /** Run when a batch's numbers are given back, before readers may read past them (the pruner's notes). */
     interface OnRelease {
@@ -31,10 +37,47 @@ final class FeedSequencer {
 
     /** As {@link #allocate(int)}; {@code onRelease} runs at the release, before {@link #stable()} passes the batch. */
     synchronized long allocate(int count, OnRelease onRelease) {
+        java.util.Objects.requireNonNull(onRelease); // null marks a released batch
         long first = last + 1;
         last += count;
-        inFlight.put(first, onRelease);
+        if (size == firsts.length) {
+            grow();
+        }
+        int at = (head + size++) & (firsts.length - 1);
+        firsts[at] = first;
+        actions[at] = onRelease;
         return first;
+    }
+
+    private void grow() {
+        long[] f = new long[firsts.length * 2];
+        OnRelease[] a = new OnRelease[f.length];
+        for (int i = 0; i < size; i++) {
+            int from = (head + i) & (firsts.length - 1);
+            f[i] = firsts[from];
+            a[i] = actions[from];
+        }
+        firsts = f;
+        actions = a;
+        head = 0;
+    }
+
+    /** The ring slot of the batch in flight that took {@code first}, or -1 (binary search: firsts ascend). */
+    private int slotOf(long first) {
+        int lo = 0;
+        int hi = size - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            long f = firsts[(head + mid) & (firsts.length - 1)];
+            if (f < first) {
+                lo = mid + 1;
+            } else if (f > first) {
+                hi = mid - 1;
+            } else {
+                return (head + mid) & (firsts.length - 1);
+            }
+        }
+        return -1;
     }
 
     /** The batch that took {@code first} is applied. */
@@ -44,8 +87,14 @@ final class FeedSequencer {
 
     /** The batch that took {@code first} is applied, or ({@code applied} false) abandoned or failed. */
     synchronized void release(long first, boolean applied) {
-        OnRelease onRelease = inFlight.remove(first);
+        int at = slotOf(first);
+        OnRelease onRelease = at < 0 ? null : actions[at];
         if (onRelease != null) {
+            actions[at] = null; // released: a second release of it does nothing
+            while (size > 0 && actions[head] == null) { // the released batches at the head leave
+                head = (head + 1) & (firsts.length - 1);
+                size--;
+            }
             onRelease.released(applied);
         }
         notifyAll();
@@ -53,7 +102,7 @@ final class FeedSequencer {
 
     /** Every change numbered up to this is applied (or will never be). */
     synchronized long stable() {
-        return inFlight.isEmpty() ? last : inFlight.firstKey() - 1;
+        return size == 0 ? last : firsts[head] - 1;
     }
 
     synchronized long last() {

@@ -52,31 +52,37 @@ final class DirectWriteBatches {
             throws RocksDBException {
         WriteBatch batch = new WriteBatch(WriteBatchEncoder.size(writes, familyIds));
         try {
-            Staging s = STAGING.get();
-            for (WriteSet.Write w : writes) {
-                ColumnFamilyHandle cf = families[w.space().ordinal()];
-                byte[] key = w.key();
-                if (w.isRangeDelete()) {
-                    batch.deleteRange(cf, key, w.rangeEnd());
-                } else if (w.isDelete()) {
-                    if (key.length <= STAGING_BYTES) {
-                        batch.delete(cf, stage(s, key, null));
-                    } else {
-                        batch.delete(cf, key);
-                    }
-                } else {
-                    byte[] value = w.value();
-                    if (key.length + value.length <= STAGING_BYTES) {
-                        batch.put(cf, stage(s, key, value), s.value);
-                    } else {
-                        batch.put(cf, key, value);
-                    }
-                }
-            }
+            fill(batch, writes, families);
             return batch;
         } catch (RocksDBException | RuntimeException e) {
             batch.close();
             throw e;
+        }
+    }
+
+    /** pw-next: puts {@code writes} into {@code batch} (empty; a kept one of {@link WriteBatchPool}) as above. */
+    static void fill(WriteBatch batch, List<WriteSet.Write> writes, ColumnFamilyHandle[] families)
+            throws RocksDBException {
+        Staging s = STAGING.get();
+        for (WriteSet.Write w : writes) {
+            ColumnFamilyHandle cf = families[w.space().ordinal()];
+            byte[] key = w.key();
+            if (w.isRangeDelete()) {
+                batch.deleteRange(cf, key, w.rangeEnd());
+            } else if (w.isDelete()) {
+                if (key.length <= STAGING_BYTES) {
+                    batch.delete(cf, stage(s, key, null));
+                } else {
+                    batch.delete(cf, key);
+                }
+            } else {
+                byte[] value = w.value();
+                if (key.length + value.length <= STAGING_BYTES) {
+                    batch.put(cf, stage(s, key, value), s.value);
+                } else {
+                    batch.put(cf, key, value);
+                }
+            }
         }
     }
 

@@ -49,6 +49,8 @@ public final class RocksEngine implements StorageEngine {
     private final ColumnFamilyHandle[] familyHandles = new ColumnFamilyHandle[Space.values().length];
     /** batch-path: batches built with direct-buffer puts ({@link DirectWriteBatches}) or as one array. */
     private final boolean directBatches = DirectWriteBatches.enabled();
+    /** pw-next: the direct path's batches, kept between writes. */
+    private final WriteBatchPool batches = new WriteBatchPool();
     private final RocksDB db;
     private final WriteOptions writeOptions;
     /**
@@ -396,9 +398,17 @@ public final class RocksEngine implements StorageEngine {
 
     private void write(WriteSet writes, WriteOptions options) {
         if (directBatches) { // batch-path: direct-buffer puts into a batch reserved at its size (DirectWriteBatches)
+            int size = WriteBatchEncoder.size(writes.writes(), familyIds);
             enter();
-            try (WriteBatch batch = DirectWriteBatches.of(writes.writes(), familyHandles, familyIds)) {
-                db.write(options, batch);
+            try {
+                // pw-next: a kept batch, cleared, not a new native one per write (WriteBatchPool)
+                WriteBatch batch = batches.take(size);
+                try {
+                    DirectWriteBatches.fill(batch, writes.writes(), familyHandles);
+                    db.write(options, batch);
+                } finally {
+                    batches.giveBack(batch, size); // before exit(): close() closes the pool once no write is inside
+                }
             } catch (RocksDBException e) {
                 throw new StorageException("write failed: " + e.getMessage(), e);
             } finally {
@@ -472,6 +482,7 @@ public final class RocksEngine implements StorageEngine {
             h.close();
         }
         db.close();
+        batches.close();
         writeOptions.close();
         if (syncedWriteOptions != null) {
             syncedWriteOptions.close();

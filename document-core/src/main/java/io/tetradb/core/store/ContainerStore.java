@@ -1414,7 +1414,11 @@ public final class ContainerStore {
                     tx.writeSet(), othersWaiting, store.versionsReadUnderOwnLock()); // write-cost: no second stats read
             PartitionStatsCache cache = store.statsCache();
             if (cache != null) { // core-write: applied, under the partition's lock: the next write starts from it
-                cache.put(tx.lpPrefix, tx.statsAfter, tx.idBoundAfter());
+                if (tx.cached != null) { // pw-next: into the slot the transaction found it in, no second probe
+                    cache.putAt(tx.cached, tx.statsAfter, tx.idBoundAfter());
+                } else {
+                    cache.put(tx.lpPrefix, tx.statsAfter, tx.idBoundAfter());
+                }
             }
             if (tx.faceUnique != null) {
                 tx.faceUnique.applied(); // shared engine: its claims stand, its freed keys are released
@@ -1449,6 +1453,9 @@ public final class ContainerStore {
         return out;
     }
 
+    /** A point write's stored version when it is known absent without a read (read only). */
+    private static final List<byte[]> ONE_ABSENT = java.util.Collections.singletonList(null);
+
     /** One logical-partition transaction, run under its lock. */
     private final class Transaction {
         private final PartitionKeyValue pk;
@@ -1476,6 +1483,8 @@ public final class ContainerStore {
         /** The container's adjacency mark read once for this transaction (AdjacencyPartitionMarks). */
         private boolean adjacencyMarkRead;
         private final LogicalPartitionStats stats;
+        /** pw-next: the statistics cache's entry {@link #stats} came from (its slot takes the next), or null. */
+        private final PartitionStatsCache.Entry cached;
         /**
          * pw-java: bytes no stored id of the partition exceeds before the transaction (see {@link PartitionStatsCache}),
          * or null when unknown.
@@ -1513,7 +1522,7 @@ public final class ContainerStore {
                 highestWritten = key;
             }
         }
-        private final List<ItemResult> results = new ArrayList<>();
+        private final List<ItemResult> results;
         private byte[] statsKey;
         private byte[] logicalPartitionKey;
         private long lsn;
@@ -1578,6 +1587,8 @@ public final class ContainerStore {
             this.lpPrefix = lpPrefix;
             this.ops = ops;
             this.capacity = Math.max(ops.size(), items) * 2;
+            // pw-next: sized (a point write's list held ten slots for its one result); an open transaction's grows
+            this.results = ops.isEmpty() ? new ArrayList<>() : new ArrayList<>(ops.size());
             this.before = new HashMap<>(capacity);
             this.after = new LinkedHashMap<>(capacity);
             this.lastLsn = new HashMap<>(capacity);
@@ -1613,6 +1624,7 @@ public final class ContainerStore {
             // version check and both writers were acknowledged (two winners of one duplicate-id or If-Match race).
             PartitionStatsCache cache = store.statsCache(); // core-write: the version from memory when known
             PartitionStatsCache.Entry known = cache == null ? null : cache.entry(lpPrefix);
+            this.cached = known;
             this.stats = known != null ? known.stats()
                     : neverWritten() ? LogicalPartitionStats.EMPTY
                     : LogicalPartitionStats.decode(reads.partitionStats(statsKey()));
@@ -1658,10 +1670,10 @@ public final class ContainerStore {
             }
             if (reads.embedded() && CreateCheck.MODE != CreateCheck.Mode.MULTIGET) {
                 if (stats.items() == 0) {
-                    return Arrays.asList(new byte[n][]); // an empty partition holds none of them
+                    return noneStored(n); // an empty partition holds none of them
                 }
                 if (idBound != null && CreateCheck.allAbove(idKeys, lpPrefix.length, idBound)) {
-                    return Arrays.asList(new byte[n][]); // pw-java: above every stored id, so none is stored
+                    return noneStored(n); // pw-java: above every stored id, so none is stored
                 }
                 if (n >= CreateCheck.RANGE_MIN_IDS && CreateCheck.MODE == CreateCheck.Mode.RANGE) {
                     List<byte[]> found = CreateCheck.rangeRead(store.engine(), idKeys);
@@ -1671,6 +1683,11 @@ public final class ContainerStore {
                 }
             }
             return n == 1 ? Arrays.asList(reads.item(idKeys.get(0))) : reads.items(idKeys);
+        }
+
+        /** pw-next: {@code n} absent versions; a point write's one is a shared list (only read). */
+        private static List<byte[]> noneStored(int n) {
+            return n == 1 ? ONE_ABSENT : Arrays.asList(new byte[n][]);
         }
 
         /** A unique-key entry of this partition as stored (its owner's id), or null (item-reads hook). */
@@ -2242,7 +2259,7 @@ public final class ContainerStore {
                             ws);
                 }
                 // one change record per changed item; the feed's pruner removes superseded ones later
-                feedBatch.add(logicalPartition, id, lastLsn.get(id),
+                feedBatch.add(logicalPartition, key, id, lastLsn.get(id),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
                     Long known = purgedAt.get(id); // the purge knows it from the entry: no parse

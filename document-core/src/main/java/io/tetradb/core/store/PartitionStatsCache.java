@@ -34,9 +34,10 @@ final class PartitionStatsCache {
     static final byte[] EMPTY_BOUND = new byte[0];
 
     /**
-     * One partition's statistics and id bound (null: unknown); {@code lp} is its {@code collId · EPK · pk} prefix.
+     * One partition's statistics and id bound (null: unknown); {@code lp} is its {@code collId · EPK · pk} prefix,
+     * {@code slot} where it was put (an entry never moves: {@link #putAt} puts the next one there without a probe).
      */
-    record Entry(byte[] lp, LogicalPartitionStats stats, byte[] idBound) {
+    record Entry(byte[] lp, LogicalPartitionStats stats, byte[] idBound, int slot) {
     }
 
     private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
@@ -77,12 +78,27 @@ final class PartitionStatsCache {
         int at = a == null || Arrays.equals(a.lp, lp) ? i
                 : b == null || Arrays.equals(b.lp, lp) ? i ^ 1
                 : (stats.lsn() & 1) == 0 ? i : i ^ 1; // both taken by others: either may go
-        slots.set(at, new Entry(lp, stats, idBound));
+        slots.set(at, new Entry(lp, stats, idBound, at));
         int other = at ^ 1; // never two entries of one partition (the older one could be found first)
         Entry o = slots.get(other);
         if (o != null && Arrays.equals(o.lp, lp)) {
             slots.compareAndSet(other, o, null);
         }
+    }
+
+    /**
+     * pw-next: as {@link #put(byte[], LogicalPartitionStats, byte[])} for the transaction that found {@code found}
+     * (the partition's entry) at its start and held the partition's lock since: its successor goes into the same
+     * slot, without reading either slot again (a point write's second probe was two cache misses into the table).
+     * Exact: only the partition's lock holder puts its entry, so the other slot cannot hold one of it; the slot may
+     * meanwhile hold another partition's entry (either may go, as in a full put) or none ({@link #forget}: a write
+     * outside the transactions, under the same lock, forgets before this transaction starts or after it ends).
+     */
+    void putAt(Entry found, LogicalPartitionStats stats, byte[] idBound) {
+        if (idBound != null && idBound.length > MAX_BOUND_BYTES) {
+            idBound = null;
+        }
+        slots.set(found.slot, new Entry(found.lp, stats, idBound, found.slot));
     }
 
     /** The partition's record was written by someone else (or maybe not at all): read it from the store next time. */
@@ -103,7 +119,7 @@ final class PartitionStatsCache {
         }
     }
 
-    private static int slot(byte[] lp) {
+    static int slot(byte[] lp) {
         int h = Arrays.hashCode(lp);
         h ^= h >>> 16;
         h *= 0x85EBCA6B;
