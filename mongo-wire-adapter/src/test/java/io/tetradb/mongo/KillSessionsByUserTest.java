@@ -1,7 +1,6 @@
 package io.tetradb.mongo;
 
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoCredential;
 import com.mongodb.MongoCursorNotFoundException;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
@@ -24,7 +23,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -47,18 +45,7 @@ class KillSessionsByUserTest {
     void start() {
         store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
         server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
-            anonymous.getDatabase("admin").runCommand(new Document("createUser", "root").append("pwd", "pw")
-                    .append("roles", List.of("root")));
-        }
-        try (MongoClient root = as("root", "admin")) {
-            for (String user : List.of("ann", "bob")) {
-                root.getDatabase("app").runCommand(new Document("createUser", user).append("pwd", "pw")
-                        .append("roles", List.of("readWrite")));
-            }
-            root.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, 10)
-                    .mapToObj(i -> new Document("_id", i)).toList());
-        }
+        AppUsers.create(server);
     }
 
     @AfterEach
@@ -71,8 +58,7 @@ class KillSessionsByUserTest {
     }
 
     private MongoClient as(String user, String db) {
-        return AuthenticationTest.connect(server, MongoCredential.createScramSha256Credential(user, db,
-                "pw".toCharArray()));
+        return AppUsers.connect(server, user, db);
     }
 
     /** One user's session with a cursor past its first batch and a transaction with one uncommitted insert. */

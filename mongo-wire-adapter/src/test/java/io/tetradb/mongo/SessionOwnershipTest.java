@@ -1,7 +1,6 @@
 package io.tetradb.mongo;
 
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoCredential;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
@@ -24,7 +23,6 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -46,17 +44,7 @@ class SessionOwnershipTest {
     void start() {
         store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
         server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
-            anonymous.getDatabase("admin").runCommand(new Document("createUser", "root").append("pwd", "pw")
-                    .append("roles", List.of("root")));
-        }
-        MongoClient root = client("root", "admin");
-        for (String user : List.of("ann", "bob")) {
-            root.getDatabase("app").runCommand(new Document("createUser", user).append("pwd", "pw")
-                    .append("roles", List.of("readWrite")));
-        }
-        root.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, 10)
-                .mapToObj(i -> new Document("_id", i)).toList());
+        AppUsers.create(server);
     }
 
     @AfterEach
@@ -69,8 +57,7 @@ class SessionOwnershipTest {
     }
 
     private MongoClient client(String user, String db) {
-        MongoClient c = AuthenticationTest.connect(server, MongoCredential.createScramSha256Credential(user, db,
-                "pw".toCharArray()));
+        MongoClient c = AppUsers.connect(server, user, db);
         open.add(c);
         return c;
     }
