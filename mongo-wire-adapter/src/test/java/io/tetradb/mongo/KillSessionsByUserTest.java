@@ -6,8 +6,6 @@ import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonBinary;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -37,15 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KillSessionsByUserTest {
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private AppUsersServer app;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        AppUsers.create(server);
+        app = AppUsersServer.start(dir);
     }
 
     @AfterEach
@@ -53,12 +47,11 @@ class KillSessionsByUserTest {
         for (AutoCloseable c : open) {
             c.close();
         }
-        server.close();
-        store.close();
+        app.close();
     }
 
     private MongoClient as(String user, String db) {
-        return AppUsers.connect(server, user, db);
+        return app.connect(user, db);
     }
 
     /** One user's session with a cursor past its first batch and a transaction with one uncommitted insert. */

@@ -5,8 +5,6 @@ import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonBinary;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
@@ -17,7 +15,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -36,15 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class SessionOwnershipTest {
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private AppUsersServer app;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        AppUsers.create(server);
+        app = AppUsersServer.start(dir);
     }
 
     @AfterEach
@@ -52,12 +46,11 @@ class SessionOwnershipTest {
         for (int i = open.size() - 1; i >= 0; i--) { // sessions before their clients
             open.get(i).close();
         }
-        server.close();
-        store.close();
+        app.close();
     }
 
     private MongoClient client(String user, String db) {
-        MongoClient c = AppUsers.connect(server, user, db);
+        MongoClient c = app.connect(user, db);
         open.add(c);
         return c;
     }
