@@ -31,48 +31,25 @@ public final class FuzzThreads {
         String of(long n, byte[] input);
     }
 
+    /** One fuzzing thread's work: thread {@code t} of the run, its {@code random} seeded {@code seed + t}. */
+    @FunctionalInterface
+    public interface ThreadBody {
+        void run(int t, Random random) throws Exception;
+    }
+
     private FuzzThreads() {
     }
 
-    /** Runs the threads, then the last {@code realClient} check, and reports the tally. */
-    public static void run(FuzzTally tally, FuzzSettings settings, int threads, List<byte[]> seeds, int plainOneIn,
-                           Sender sender, HangLabel hangLabel, Runnable onFirstHang, Runnable realClient)
-            throws Exception {
-        AtomicBoolean hung = new AtomicBoolean();
-        AtomicLong sent = new AtomicLong();
-        long deadline = System.nanoTime() + settings.budget().toNanos();
+    /** Runs {@code body} on {@code threads} threads and waits for all; the first failure is thrown. */
+    public static void each(int threads, long seed, ThreadBody body) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<?>> done = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                Random random = new Random(settings.seed() + t);
+                Random random = new Random(seed + t);
+                int thread = t;
                 done.add(pool.submit(() -> {
-                    ByteMutator mutator = new ByteMutator(random);
-                    while (System.nanoTime() < deadline) {
-                        long n = sent.incrementAndGet();
-                        if (n > settings.inputs()) {
-                            return null;
-                        }
-                        byte[] seed = seeds.get(random.nextInt(seeds.size()));
-                        byte[] input = random.nextInt(plainOneIn) == 0 ? seed : mutator.mutate(seed);
-                        synchronized (tally) {
-                            tally.input();
-                        }
-                        Outcome outcome = sender.send(n, input);
-                        if (outcome == Outcome.HUNG && hung.compareAndSet(false, true)) {
-                            onFirstHang.run();
-                        }
-                        synchronized (tally) {
-                            switch (outcome) {
-                                case ANSWERED -> tally.answered();
-                                case CLOSED -> tally.closedByServer();
-                                default -> tally.hang(hangLabel.of(n, input));
-                            }
-                        }
-                        if (n % 500 == 0) {
-                            realClient.run();
-                        }
-                    }
+                    body.run(thread, random);
                     return null;
                 }));
             }
@@ -82,6 +59,43 @@ public final class FuzzThreads {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** Runs the threads, then the last {@code realClient} check, and reports the tally. */
+    public static void run(FuzzTally tally, FuzzSettings settings, int threads, List<byte[]> seeds, int plainOneIn,
+                           Sender sender, HangLabel hangLabel, Runnable onFirstHang, Runnable realClient)
+            throws Exception {
+        AtomicBoolean hung = new AtomicBoolean();
+        AtomicLong sent = new AtomicLong();
+        long deadline = System.nanoTime() + settings.budget().toNanos();
+        each(threads, settings.seed(), (t, random) -> {
+            ByteMutator mutator = new ByteMutator(random);
+            while (System.nanoTime() < deadline) {
+                long n = sent.incrementAndGet();
+                if (n > settings.inputs()) {
+                    return;
+                }
+                byte[] seed = seeds.get(random.nextInt(seeds.size()));
+                byte[] input = random.nextInt(plainOneIn) == 0 ? seed : mutator.mutate(seed);
+                synchronized (tally) {
+                    tally.input();
+                }
+                Outcome outcome = sender.send(n, input);
+                if (outcome == Outcome.HUNG && hung.compareAndSet(false, true)) {
+                    onFirstHang.run();
+                }
+                synchronized (tally) {
+                    switch (outcome) {
+                        case ANSWERED -> tally.answered();
+                        case CLOSED -> tally.closedByServer();
+                        default -> tally.hang(hangLabel.of(n, input));
+                    }
+                }
+                if (n % 500 == 0) {
+                    realClient.run();
+                }
+            }
+        });
         realClient.run();
         tally.report();
     }
