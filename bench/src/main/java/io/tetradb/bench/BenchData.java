@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.Comparator;
+import java.util.Locale;
 import java.util.stream.Stream;
 
 /** Data directories of benchmarks: under {@code bench/target/bench-data} (system property {@code bench.dataDir}). */
@@ -15,6 +16,27 @@ public final class BenchData {
 
     public static Path root() {
         return Paths.get(System.getProperty("bench.dataDir", "bench/target/bench-data")).toAbsolutePath();
+    }
+
+    /** What a benchmark does in its data directory. */
+    @FunctionalInterface
+    public interface InDirectory {
+        void run(Path dir) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} in a fresh directory {@code root()/name}, deletes it after (also on failure), then notes
+     * "{@code name}: finished in S s".
+     */
+    public static void runInFresh(String name, Report out, InDirectory work) throws Exception {
+        Path dir = fresh(name);
+        long start = System.nanoTime();
+        try {
+            work.run(dir);
+        } finally {
+            delete(dir);
+        }
+        out.note(String.format(Locale.ROOT, "%s: finished in %.1f s", name, (System.nanoTime() - start) / 1e9));
     }
 
     /** A fresh, empty directory {@code root()/name} (anything left there by an interrupted run is removed). */

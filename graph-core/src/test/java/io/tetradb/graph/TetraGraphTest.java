@@ -1,28 +1,22 @@
 package io.tetradb.graph;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.PartitionKey;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.jsr223.GremlinLangScriptEngine;
 import org.apache.tinkerpop.gremlin.jsr223.JavaTranslator;
 import org.apache.tinkerpop.gremlin.process.traversal.Bytecode;
 import org.apache.tinkerpop.gremlin.process.traversal.Traversal;
-import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.util.TraversalMetrics;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import javax.script.Bindings;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Date;
 import java.util.LinkedHashMap;
@@ -39,30 +33,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The Cosmos-DB-specific behaviour of TetraGraph: ids, partition keys, the item layout, folding, charges. */
-class TetraGraphTest {
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
-
+class TetraGraphTest extends TempDirGraphTest {
     @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
+    void addData() {
         g.addV("city").property(T.id, "Seattle").property("pk", "USA").property("population", 750_000).as("sea")
                 .addV("city").property(T.id, "Portland").property("pk", "USA").property("population", 650_000).as("pdx")
                 .addV("city").property(T.id, "Vancouver").property("pk", "CAN").property("population", 660_000).as("yvr")
                 .addE("road").from("sea").to("pdx").property(T.id, "I5").property("miles", 174)
                 .addE("road").from("sea").to("yvr").property(T.id, "I5-north").property("miles", 141)
                 .iterate();
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
     }
 
     @Test

@@ -1,14 +1,11 @@
 package io.tetradb.mongo;
 
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoCredential;
 import com.mongodb.MongoCursorNotFoundException;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoCursor;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonBinary;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
@@ -18,13 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -39,26 +34,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class KillSessionsByUserTest {
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private AppUsersServer app;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
-            anonymous.getDatabase("admin").runCommand(new Document("createUser", "root").append("pwd", "pw")
-                    .append("roles", List.of("root")));
-        }
-        try (MongoClient root = as("root", "admin")) {
-            for (String user : List.of("ann", "bob")) {
-                root.getDatabase("app").runCommand(new Document("createUser", user).append("pwd", "pw")
-                        .append("roles", List.of("readWrite")));
-            }
-            root.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, 10)
-                    .mapToObj(i -> new Document("_id", i)).toList());
-        }
+        app = AppUsersServer.start(dir);
     }
 
     @AfterEach
@@ -66,13 +47,11 @@ class KillSessionsByUserTest {
         for (AutoCloseable c : open) {
             c.close();
         }
-        server.close();
-        store.close();
+        app.close();
     }
 
     private MongoClient as(String user, String db) {
-        return AuthenticationTest.connect(server, MongoCredential.createScramSha256Credential(user, db,
-                "pw".toCharArray()));
+        return app.connect(user, db);
     }
 
     /** One user's session with a cursor past its first batch and a transaction with one uncommitted insert. */

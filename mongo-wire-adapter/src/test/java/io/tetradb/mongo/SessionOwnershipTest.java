@@ -1,13 +1,10 @@
 package io.tetradb.mongo;
 
 import com.mongodb.MongoCommandException;
-import com.mongodb.MongoCredential;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
 import org.bson.BsonBinary;
 import org.bson.BsonBinarySubType;
 import org.bson.BsonDocument;
@@ -18,13 +15,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -38,25 +33,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class SessionOwnershipTest {
     @TempDir
     Path dir;
-    private CosmosClient store;
-    private MongoWireServer server;
+    private AppUsersServer app;
     private final List<AutoCloseable> open = new ArrayList<>();
 
     @BeforeEach
     void start() {
-        store = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        server = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, store);
-        try (MongoClient anonymous = AuthenticationTest.connect(server, null)) {
-            anonymous.getDatabase("admin").runCommand(new Document("createUser", "root").append("pwd", "pw")
-                    .append("roles", List.of("root")));
-        }
-        MongoClient root = client("root", "admin");
-        for (String user : List.of("ann", "bob")) {
-            root.getDatabase("app").runCommand(new Document("createUser", user).append("pwd", "pw")
-                    .append("roles", List.of("readWrite")));
-        }
-        root.getDatabase("app").getCollection("c").insertMany(IntStream.range(0, 10)
-                .mapToObj(i -> new Document("_id", i)).toList());
+        app = AppUsersServer.start(dir);
     }
 
     @AfterEach
@@ -64,13 +46,11 @@ class SessionOwnershipTest {
         for (int i = open.size() - 1; i >= 0; i--) { // sessions before their clients
             open.get(i).close();
         }
-        server.close();
-        store.close();
+        app.close();
     }
 
     private MongoClient client(String user, String db) {
-        MongoClient c = AuthenticationTest.connect(server, MongoCredential.createScramSha256Credential(user, db,
-                "pw".toCharArray()));
+        MongoClient c = app.connect(user, db);
         open.add(c);
         return c;
     }

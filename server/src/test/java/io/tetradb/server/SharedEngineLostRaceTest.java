@@ -13,11 +13,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import io.tetradb.core.storage.Durability;
-import io.tetradb.core.storage.RocksEngine;
-import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
 import io.tetradb.core.storage.partition.ApplyResult;
-import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
 import io.tetradb.core.storage.partition.PartitionStats;
 import io.tetradb.core.storage.partition.PartitionStore;
 import io.tetradb.core.storage.partition.PartitionWrite;
@@ -28,8 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,52 +44,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedEngineLostRaceTest {
     @TempDir
     static Path dir;
-    static RocksEngine shared;
+    static SharedEngineServer app;
     static TetraDbServer server;
     /** Applies that "another server" gets in first, before the next ones of this server. */
     static final AtomicInteger intrusions = new AtomicInteger();
 
     @BeforeAll
     static void start() {
-        shared = RocksEngine.open(dir.resolve("shared"), Durability.SYNC, 8 << 20);
-        server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("local")).withCosmosPort(0).withMongoPort(0)
-                .withTablePort(0))
-                .onSharedStores(new EmbeddedMetadataStore(shared), intruding(new EmbeddedPartitionStore(shared)))
-                .start();
+        app = SharedEngineServer.start(dir, SharedEngineLostRaceTest::intruding);
+        server = app.server;
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (shared != null) {
-            shared.close();
+        if (app != null) {
+            app.close();
         }
     }
 
     /**
      * The store, with a competitor: while {@link #intrusions} is positive, each apply is preceded by another writer's
-     * commit that moves the partition on (its version + 1), so the apply is refused as stale. A proxy, so that the
-     * contract may grow without this test changing.
+     * commit that moves the partition on (its version + 1), so the apply is refused as stale.
      */
     private static PartitionStore intruding(PartitionStore inner) {
-        return (PartitionStore) Proxy.newProxyInstance(PartitionStore.class.getClassLoader(),
-                new Class<?>[]{PartitionStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("apply") && intrusions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                        PartitionWrite w = (PartitionWrite) args[0];
-                        PartitionStats s = inner.stats(w.partition());
-                        ApplyResult other = inner.apply(PartitionWrite.builder(w.partition(), w.expected(),
-                                w.expected() + 1).stats(new PartitionStats(s.bytes(), s.items(), w.expected() + 1))
-                                .build());
-                        assertTrue(other.applied(), "the competitor's commit");
-                    }
-                    try {
-                        return method.invoke(inner, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return SharedEngineServer.aroundApply(inner, (w, apply) -> {
+            if (intrusions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                PartitionStats s = inner.stats(w.partition());
+                ApplyResult other = inner.apply(PartitionWrite.builder(w.partition(), w.expected(),
+                        w.expected() + 1).stats(new PartitionStats(s.bytes(), s.items(), w.expected() + 1)).build());
+                assertTrue(other.applied(), "the competitor's commit");
+            }
+            return apply.call();
+        });
     }
 
     @Test

@@ -22,11 +22,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
 import com.mongodb.event.CommandFailedEvent;
 import com.mongodb.event.CommandListener;
-import io.tetradb.core.storage.Durability;
-import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.StorageUnavailableException;
-import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
-import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
 import io.tetradb.core.storage.partition.PartitionStore;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -35,8 +31,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -62,45 +56,34 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedEngineUnavailableTest {
     @TempDir
     static Path dir;
-    static RocksEngine shared;
+    static SharedEngineServer app;
     static TetraDbServer server;
     /** Applies refused before anything happens. */
     static final AtomicInteger refuse = new AtomicInteger();
 
     @BeforeAll
     static void start() {
-        shared = RocksEngine.open(dir.resolve("shared"), Durability.SYNC, 8 << 20);
-        server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("local")).withCosmosPort(0).withMongoPort(0)
-                .withTablePort(0))
-                .onSharedStores(new EmbeddedMetadataStore(shared), refusing(new EmbeddedPartitionStore(shared)))
-                .start();
+        app = SharedEngineServer.start(dir, SharedEngineUnavailableTest::refusing);
+        server = app.server;
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (shared != null) {
-            shared.close();
+        if (app != null) {
+            app.close();
         }
     }
 
     /** The store, refusing applies with nothing done while {@link #refuse} is positive. */
     private static PartitionStore refusing(PartitionStore inner) {
-        return (PartitionStore) Proxy.newProxyInstance(PartitionStore.class.getClassLoader(),
-                new Class<?>[]{PartitionStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("apply") && refuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                        throw new StorageUnavailableException("Cassandra could not serve a point read: Cassandra "
-                                + "timeout during read query at consistency QUORUM (2 responses were required but "
-                                + "only 1 replica responded) (injected)", null);
-                    }
-                    try {
-                        return method.invoke(inner, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        return SharedEngineServer.aroundApply(inner, (w, apply) -> {
+            if (refuse.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new StorageUnavailableException("Cassandra could not serve a point read: Cassandra "
+                        + "timeout during read query at consistency QUORUM (2 responses were required but "
+                        + "only 1 replica responded) (injected)", null);
+            }
+            return apply.call();
+        });
     }
 
     @Test

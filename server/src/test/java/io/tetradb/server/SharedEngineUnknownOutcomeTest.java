@@ -21,11 +21,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
-import io.tetradb.core.storage.Durability;
-import io.tetradb.core.storage.RocksEngine;
 import io.tetradb.core.storage.WriteOutcomeUnknownException;
-import io.tetradb.core.storage.meta.EmbeddedMetadataStore;
-import io.tetradb.core.storage.partition.EmbeddedPartitionStore;
 import io.tetradb.core.storage.partition.PartitionStore;
 import org.bson.Document;
 import org.junit.jupiter.api.AfterAll;
@@ -34,8 +30,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -56,45 +50,33 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SharedEngineUnknownOutcomeTest {
     @TempDir
     static Path dir;
-    static RocksEngine shared;
+    static SharedEngineServer app;
     static TetraDbServer server;
     /** Applies that happen and are then reported of unknown outcome. */
     static final AtomicInteger unknown = new AtomicInteger();
 
     @BeforeAll
     static void start() {
-        shared = RocksEngine.open(dir.resolve("shared"), Durability.SYNC, 8 << 20);
-        server = new TetraDbServer(ServerConfig.ephemeral(dir.resolve("local")).withCosmosPort(0).withMongoPort(0)
-                .withTablePort(0))
-                .onSharedStores(new EmbeddedMetadataStore(shared), unsettled(new EmbeddedPartitionStore(shared)))
-                .start();
+        app = SharedEngineServer.start(dir, SharedEngineUnknownOutcomeTest::unsettled);
+        server = app.server;
     }
 
     @AfterAll
     static void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (shared != null) {
-            shared.close();
+        if (app != null) {
+            app.close();
         }
     }
 
     /** The store, applying for real and then reporting the outcome unknown while {@link #unknown} is positive. */
     private static PartitionStore unsettled(PartitionStore inner) {
-        return (PartitionStore) Proxy.newProxyInstance(PartitionStore.class.getClassLoader(),
-                new Class<?>[]{PartitionStore.class}, (proxy, method, args) -> {
-                    Object result;
-                    try {
-                        result = method.invoke(inner, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                    if (method.getName().equals("apply") && unknown.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-                        throw new WriteOutcomeUnknownException("the outcome of a write is unknown (injected)", null);
-                    }
-                    return result;
-                });
+        return SharedEngineServer.aroundApply(inner, (w, apply) -> {
+            Object result = apply.call();
+            if (unknown.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new WriteOutcomeUnknownException("the outcome of a write is unknown (injected)", null);
+            }
+            return result;
+        });
     }
 
     @Test

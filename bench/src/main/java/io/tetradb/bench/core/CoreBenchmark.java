@@ -99,16 +99,11 @@ public final class CoreBenchmark implements Benchmark {
     @Override
     public void run(boolean quick, Report out) throws Exception {
         Config c = config(quick);
-        Path dir = BenchData.fresh("core");
-        long start = System.nanoTime();
-        try {
+        BenchData.runInFresh("core", out, dir -> {
             new Run(c, dir, out).run();
-        } finally {
-            BenchData.delete(dir);
-        }
-        out.progress("bytes per item and per index entry, JSON text vs binary items");
-        ItemBytes.measure(out, quick ? 5_000 : 20_000);
-        out.note(String.format(Locale.ROOT, "core: finished in %.1f s", (System.nanoTime() - start) / 1e9));
+            out.progress("bytes per item and per index entry, JSON text vs binary items");
+            ItemBytes.measure(out, quick ? 5_000 : 20_000);
+        });
     }
 
     private static final class Run {

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.partition.EffectivePartitionKey;
 import io.tetradb.core.partition.PartitionKeyValue;
+import io.tetradb.document.CosmosBatch;
+import io.tetradb.document.CosmosContainer;
+import io.tetradb.document.PartitionKey;
 
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -127,6 +130,28 @@ public final class Items {
         System.arraycopy(body, 0, out, 9, body.length - 1);
         System.arraycopy(sys, 0, out, 9 + body.length - 1, sys.length);
         return out;
+    }
+
+    /**
+     * Loads items {@code first} to {@code first + 99}, of device {@code (first / 100) % }{@link CoreBenchmark#DEVICES},
+     * into the core as one batch and into raw RocksDB under the same keys with the same values.
+     */
+    void loadBatch(CosmosContainer container, RawRocks raw, long first) throws Exception {
+        int device = (int) ((first / 100) % CoreBenchmark.DEVICES);
+        CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(deviceId(device)));
+        byte[][] keys = new byte[100][];
+        byte[][] values = new byte[100][];
+        for (int i = 0; i < 100; i++) {
+            long n = first + i;
+            ObjectNode node = item(id("i", n), device, n);
+            batch.createItemOperation(node);
+            keys[i] = key(device, node.get("id").textValue());
+            values[i] = rawValue(node, n + 1);
+        }
+        if (!container.executeCosmosBatch(batch).isSuccessStatusCode()) {
+            throw new IllegalStateException("load batch failed");
+        }
+        raw.write(keys, values);
     }
 
     static byte[] json(ObjectNode n) {

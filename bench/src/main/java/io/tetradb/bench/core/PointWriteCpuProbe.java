@@ -2,9 +2,7 @@ package io.tetradb.bench.core;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.storage.Durability;
-import io.tetradb.document.CosmosBatch;
 import io.tetradb.document.CosmosContainer;
-import io.tetradb.document.PartitionKey;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -33,21 +31,7 @@ public final class PointWriteCpuProbe {
             RawRocks raw = stores.raw;
             var store = stores.client.coreStore();
             for (long loaded = 0; loaded < size; loaded += 100) {
-                int device = (int) ((loaded / 100) % CoreBenchmark.DEVICES);
-                CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
-                byte[][] keys = new byte[100][];
-                byte[][] values = new byte[100][];
-                for (int i = 0; i < 100; i++) {
-                    long n = loaded + i;
-                    ObjectNode node = items.item(Items.id("i", n), device, n);
-                    batch.createItemOperation(node);
-                    keys[i] = items.key(device, node.get("id").textValue());
-                    values[i] = items.rawValue(node, n + 1);
-                }
-                if (!container.executeCosmosBatch(batch).isSuccessStatusCode()) {
-                    throw new IllegalStateException("load batch failed");
-                }
-                raw.write(keys, values);
+                items.loadBatch(container, raw, loaded);
             }
             raw.awaitQuiet(20_000);
             store.awaitBackgroundWork(20_000);

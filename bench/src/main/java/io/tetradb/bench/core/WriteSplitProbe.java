@@ -4,12 +4,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.bench.BenchData;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.core.storage.RocksEngine;
-import io.tetradb.document.CosmosBatch;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.CosmosDatabase;
-import io.tetradb.document.PartitionKey;
 import org.rocksdb.HistogramData;
 import org.rocksdb.HistogramType;
 import org.rocksdb.Statistics;
@@ -58,22 +56,7 @@ public final class WriteSplitProbe {
                 long size = Long.parseLong(sizeArg.trim()) * 1000;
                 long t0 = System.nanoTime();
                 for (; loaded < size; loaded += 100) {
-                    long b = loaded / 100;
-                    int device = (int) (b % CoreBenchmark.DEVICES);
-                    CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
-                    byte[][] keys = new byte[100][];
-                    byte[][] values = new byte[100][];
-                    for (int i = 0; i < 100; i++) {
-                        long n = loaded + i;
-                        ObjectNode node = items.item(Items.id("i", n), device, n);
-                        batch.createItemOperation(node);
-                        keys[i] = items.key(device, node.get("id").textValue());
-                        values[i] = items.rawValue(node, n + 1);
-                    }
-                    if (!container.executeCosmosBatch(batch).isSuccessStatusCode()) {
-                        throw new IllegalStateException("load batch failed");
-                    }
-                    raw.write(keys, values);
+                    items.loadBatch(container, raw, loaded);
                 }
                 long waited = raw.awaitQuiet(20_000);
                 long coreWaited = Boolean.getBoolean("probe.waitCore") ? store.awaitBackgroundWork(20_000) : -1;

@@ -88,10 +88,12 @@ public final class CosmosBenchmark implements Benchmark {
         if (missing != null) {
             throw new IllegalStateException("cosmos benchmark needs node and npm: " + missing);
         }
-        Path dir = BenchData.fresh("cosmos");
+        BenchData.runInFresh("cosmos", out, dir -> runSides(c, out, dir));
+    }
+
+    private static void runSides(Config c, Report out, Path dir) throws Exception {
         Path nodeHome = BenchData.root().getParent().resolve("cosmos-node");
         Map<String, String> versions = NodeSide.versions();
-        long start = System.nanoTime();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             out.progress("installing " + versions + " into " + nodeHome + " if missing");
@@ -127,9 +129,7 @@ public final class CosmosBenchmark implements Benchmark {
             for (AutoCloseable r : resources) {
                 r.close();
             }
-            BenchData.delete(dir);
         }
-        out.note(String.format(Locale.ROOT, "cosmos: finished in %.1f s", (System.nanoTime() - start) / 1e9));
     }
 
     /** One run over both sides. */

@@ -114,14 +114,7 @@ public final class QueryBenchmark implements Benchmark {
     @Override
     public void run(boolean quick, Report out) throws Exception {
         Config c = config(quick);
-        Path dir = BenchData.fresh("query");
-        long start = System.nanoTime();
-        try {
-            new Run(c, dir, out).run();
-        } finally {
-            BenchData.delete(dir);
-        }
-        out.note(String.format(Locale.ROOT, "query: finished in %.1f s", (System.nanoTime() - start) / 1e9));
+        BenchData.runInFresh("query", out, dir -> new Run(c, dir, out).run());
     }
 
     // ---- items --------------------------------------------------------------------------------------------------

@@ -21,7 +21,6 @@ import io.tetradb.document.PartitionKey;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Server-side JavaScript against its anchors, side by side in interleaved rounds: the same 10-write transaction as a
@@ -52,6 +51,10 @@ public final class ScriptsBenchmark implements Benchmark {
 
     @Override
     public void run(boolean quick, Report out) throws Exception {
+        BenchData.runInFresh("scripts", out, dir -> measure(quick, out, dir));
+    }
+
+    private static void measure(boolean quick, Report out, Path dir) throws Exception {
         int rounds = quick ? 3 : 5;
         int callsPerRound = quick ? 150 : 500;
         // Rhino compiles each script to its own classes, which the JIT compiles only after some thousand calls:
@@ -60,8 +63,6 @@ public final class ScriptsBenchmark implements Benchmark {
         int emptyCalls = quick ? 2000 : 10000;
         int udfItems = 10_000;
         int queriesPerRound = quick ? 3 : 6;
-        Path dir = BenchData.fresh("scripts");
-        long start = System.nanoTime();
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             client.createDatabaseIfNotExists("bench");
             client.getDatabase("bench").createContainerIfNotExists("c", "/pk");
@@ -191,10 +192,7 @@ public final class ScriptsBenchmark implements Benchmark {
             udfCpu.report(out, "scripts.query-10k.udf-cpu");
             inlineCpu.report(out, "scripts.query-10k.inline-cpu");
             out.ratio("udf/inline latency p50", udfSamples.percentileMicros(0.5) / inlineSamples.percentileMicros(0.5));
-        } finally {
-            BenchData.delete(dir);
         }
-        out.note(String.format(Locale.ROOT, "scripts: finished in %.1f s", (System.nanoTime() - start) / 1e9));
     }
 
     private static void runSproc(CosmosStoredProcedure p, String prefix) {

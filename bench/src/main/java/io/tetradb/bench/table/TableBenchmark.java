@@ -65,9 +65,11 @@ public final class TableBenchmark implements Benchmark {
     @Override
     public void run(boolean quick, Report out) throws Exception {
         Config c = config(quick);
-        Path dir = BenchData.fresh("table");
+        BenchData.runInFresh("table", out, dir -> runSides(c, out, dir));
+    }
+
+    private static void runSides(Config c, Report out, Path dir) throws Exception {
         Path azuriteHome = BenchData.root().getParent().resolve("azurite");
-        long start = System.nanoTime();
         List<AutoCloseable> resources = new ArrayList<>();
         try {
             List<Side> sides = new ArrayList<>();
@@ -108,9 +110,7 @@ public final class TableBenchmark implements Benchmark {
             for (AutoCloseable r : resources) {
                 r.close();
             }
-            BenchData.delete(dir);
         }
-        out.note(String.format(Locale.ROOT, "table: finished in %.1f s", (System.nanoTime() - start) / 1e9));
     }
 
     private static TableServiceClient client(int port) {

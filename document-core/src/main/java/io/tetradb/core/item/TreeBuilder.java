@@ -2,37 +2,15 @@ package io.tetradb.core.item;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.BigIntegerNode;
-import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
-import com.fasterxml.jackson.databind.node.DoubleNode;
-import com.fasterxml.jackson.databind.node.FloatNode;
-import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.LongNode;
-import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-import io.tetradb.core.value.BinaryDataNode;
-import io.tetradb.core.value.DateTimeNode;
-import io.tetradb.core.value.Decimal128Node;
-import io.tetradb.core.value.MaxKeyNode;
-import io.tetradb.core.value.MinKeyNode;
-import io.tetradb.core.value.ObjectIdNode;
-import io.tetradb.core.value.RegexNode;
-import io.tetradb.core.value.TimestampNode;
-import io.tetradb.core.value.UuidNode;
-
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.util.UUID;
 
 /**
  * Builds a Jackson tree of the core's typed nodes from a TB1 value: what {@link BinaryItemReader#read} gives, through
  * the one TB1 decoder ({@link BinaryItemWalker}) that the faces' own builders use too. The shared instances are
  * stateless; a {@link #forItem} builder serves one item.
  */
-final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
+final class TreeBuilder extends ScalarNodeBuilder {
     static final TreeBuilder INSTANCE = new TreeBuilder(5);
 
     /** Fields put into the item (the top-level object) after it is read. */
@@ -76,102 +54,6 @@ final class TreeBuilder implements BinaryItemWalker.Builder<JsonNode> {
     /** The fields of the top-level object built (kept by {@link #forItem} builders only). */
     ItemFields root() {
         return root;
-    }
-
-    @Override
-    public JsonNode nullValue() {
-        return NullNode.getInstance();
-    }
-
-    @Override
-    public JsonNode bool(boolean v) {
-        return BooleanNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode int32(int v) {
-        return IntNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode int64(long v) {
-        return LongNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode float64(double v) {
-        return DoubleNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode float32(float v) {
-        return FloatNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode bigInteger(BigInteger v) {
-        return BigIntegerNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode bigDecimal(BigDecimal v) {
-        return DecimalNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode decimal128(BigDecimal v) {
-        return Decimal128Node.of(v);
-    }
-
-    @Override
-    public JsonNode decimal128Special(int kind) {
-        return kind == 0 ? Decimal128Node.nan()
-                : kind == 1 ? Decimal128Node.positiveInfinity() : Decimal128Node.negativeInfinity();
-    }
-
-    @Override
-    public JsonNode string(String v) {
-        return TextNode.valueOf(v);
-    }
-
-    @Override
-    public JsonNode dateTime(long ticks, int offsetMinutes) {
-        return DateTimeNode.ofTicks(ticks, offsetMinutes);
-    }
-
-    @Override
-    public JsonNode binary(int subtype, byte[] bytes) {
-        return BinaryDataNode.of(subtype, bytes);
-    }
-
-    @Override
-    public JsonNode objectId(byte[] twelve) {
-        return ObjectIdNode.of(twelve);
-    }
-
-    @Override
-    public JsonNode uuid(long mostSignificant, long leastSignificant) {
-        return UuidNode.of(new UUID(mostSignificant, leastSignificant));
-    }
-
-    @Override
-    public JsonNode timestamp(long value) {
-        return TimestampNode.ofValue(value);
-    }
-
-    @Override
-    public JsonNode regex(String pattern, String options) {
-        return RegexNode.of(pattern, options);
-    }
-
-    @Override
-    public JsonNode minKey() {
-        return MinKeyNode.INSTANCE;
-    }
-
-    @Override
-    public JsonNode maxKey() {
-        return MaxKeyNode.INSTANCE;
     }
 
     @Override

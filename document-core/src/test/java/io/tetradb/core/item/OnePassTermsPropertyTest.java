@@ -1,21 +1,16 @@
 package io.tetradb.core.item;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
-import io.tetradb.core.index.IndexTerm;
-import io.tetradb.core.index.IndexTerms;
-import io.tetradb.core.value.IndexKeyEncoding;
 import io.tetradb.core.value.TypedValueGenerator;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 
+import static io.tetradb.core.item.IndexTermSamples.fromBytes;
+import static io.tetradb.core.item.IndexTermSamples.fromTree;
+import static io.tetradb.core.item.IndexTermSamples.recorded;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -28,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  * objects past 64 KiB (whose entries move when their offset table widens), four policies.
  */
 class OnePassTermsPropertyTest {
-    private static final ObjectMapper M = new ObjectMapper();
     private static final String[] POLICIES = {
             null,
             "{\"indexingMode\":\"consistent\",\"includedPaths\":[{\"path\":\"/*\"}],"
@@ -38,39 +32,17 @@ class OnePassTermsPropertyTest {
                     + "\"excludedPaths\":[{\"path\":\"/*\"}]}",
             "{\"indexingMode\":\"none\",\"automatic\":false,\"includedPaths\":[],\"excludedPaths\":[]}",
     };
-    private static final String[] NEAR_CUT = {"a", "\u0000", "\u00e9", "\u20ac", "\uD800", "\uDC00", "\uD83D\uDE00",
-            "\uDBFF\uDFFF", "\uFFFF"};
 
     @Test
     void recordedTermsEqualTheTreeWalksAndTheBytesWalks() throws Exception {
         long seed = Long.getLong("value.seed", 0x17B2L);
         Random rnd = new Random(seed);
         TypedValueGenerator g = new TypedValueGenerator(rnd);
-        List<CompiledIndexingPolicy> policies = new ArrayList<>();
-        for (String p : POLICIES) {
-            policies.add(CompiledIndexingPolicy.of(p == null ? null : M.readTree(p)));
-        }
+        List<CompiledIndexingPolicy> policies = IndexTermSamples.policies(POLICIES);
         BinaryItemWriter plain = new BinaryItemWriter(64, 256);
         BinaryItemWriter recording = new BinaryItemWriter(64, 256);
         for (int i = 0; i < 20_000; i++) {
-            ObjectNode doc = g.document();
-            if (rnd.nextInt(3) == 0) {
-                doc.put("long", longString(rnd));
-            }
-            if (rnd.nextInt(4) == 0) {
-                ArrayNode arr = doc.putArray("arr");
-                for (int k = rnd.nextInt(4); k > 0; k--) {
-                    ObjectNode e = arr.addObject();
-                    e.set("f5", rnd.nextBoolean() ? g.value(2) : JsonNodeFactory.instance.textNode(longString(rnd)));
-                    e.set("f6", g.value(2));
-                    arr.add(g.value(1));
-                }
-                arr.addArray().add(longString(rnd)).addArray().add(g.value(3));
-            }
-            if (rnd.nextInt(5) == 0) {
-                doc.set("_ts", g.value(1)); // a written-back system property is never indexed from the item
-                doc.put("_rid", "x");
-            }
+            ObjectNode doc = IndexTermSamples.document(g, rnd);
             if (i % 400 == 0) { // entries past 64 KiB: the offset tables widen and the values move
                 ObjectNode wide = doc.putObject("wide");
                 wide.put("a", "y".repeat(70_000));
@@ -95,55 +67,4 @@ class OnePassTermsPropertyTest {
             }
         }
     }
-
-    /** 250–262 units, the ones around the cut drawn from every kind of unit. */
-    private static String longString(Random rnd) {
-        StringBuilder sb = new StringBuilder();
-        int n = 250 + rnd.nextInt(13);
-        while (sb.length() < n) {
-            sb.append(sb.length() < 240 && rnd.nextInt(8) != 0 ? "x" : NEAR_CUT[rnd.nextInt(NEAR_CUT.length)]);
-        }
-        return sb.toString();
-    }
-
-    private static String ts(CompiledIndexingPolicy policy, long ts) {
-        return policy.indexes(List.of("_ts")) ? "/_ts false " + HexFormat.of().formatHex(IndexKeyEncoding.encode(
-                com.fasterxml.jackson.databind.node.LongNode.valueOf(ts))) : null;
-    }
-
-    private static List<String> recorded(byte[] b, ItemTermRecorder r, CompiledIndexingPolicy policy, long ts) {
-        List<String> out = new ArrayList<>();
-        String t = ts(policy, ts);
-        if (t != null) {
-            out.add(t);
-        }
-        for (int i = 0; i < r.count(); i++) {
-            out.add(r.path(i) + " " + r.underArray(i) + " " + HexFormat.of().formatHex(
-                    BinaryIndexTerms.encodeEntry(new byte[0], b, r.offset(i), new byte[0], 0)));
-        }
-        return out;
-    }
-
-    private static List<String> fromTree(ObjectNode doc, CompiledIndexingPolicy policy, long ts) {
-        List<String> out = new ArrayList<>();
-        for (IndexTerm t : IndexTerms.ofVersion(doc, policy, ts)) {
-            out.add(t.path() + " " + t.underArray() + " " + HexFormat.of().formatHex(IndexKeyEncoding.encode(t.value())));
-        }
-        return out;
-    }
-
-    private static List<String> fromBytes(byte[] b, CompiledIndexingPolicy policy, long ts) {
-        List<String> out = new ArrayList<>();
-        String t = ts(policy, ts);
-        if (t != null) {
-            out.add(t);
-        }
-        ItemTermRecorder terms = BinaryIndexTerms.terms(b, 0, policy);
-        for (int i = 0; i < terms.count(); i++) {
-            out.add(terms.path(i) + " " + terms.underArray(i) + " " + HexFormat.of().formatHex(
-                    BinaryIndexTerms.encodeEntry(new byte[0], b, terms.offset(i), new byte[0], 0)));
-        }
-        return out;
-    }
-
 }

@@ -1,15 +1,11 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.partition.PartitionKeyDefinition;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.storage.meta.MetadataStore;
 import io.tetradb.core.storage.partition.LogicalPartition;
 import io.tetradb.core.storage.partition.PartitionStore;
-import io.tetradb.core.unique.UniqueIndexDefinition;
-import io.tetradb.core.unique.UniqueIndexKind;
 import io.tetradb.core.unique.UniqueIndexViolation;
 import io.tetradb.testing.TestTime;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +23,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 
+import static io.tetradb.core.unique.TagsUniqueIndex.TAGS;
+import static io.tetradb.core.unique.TagsUniqueIndex.item;
+import static io.tetradb.core.unique.TagsUniqueIndex.pk;
+import static io.tetradb.core.unique.TagsUniqueIndex.tags;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -42,23 +42,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * here ({@code SharedUniqueIndexEmbeddedTest}), Cassandra in cassandra-engine's cluster profile.
  */
 public abstract class SharedUniqueIndexContract {
-    static final ObjectMapper M = new ObjectMapper();
-    /** Every element of the array at the spec's field (or the scalar) is a key; missing: none. */
-    static final UniqueIndexKind TAGS = def -> item -> {
-        JsonNode v = item.path(def.spec().path("field").asText());
-        List<byte[]> out = new ArrayList<>();
-        if (v.isMissingNode()) {
-            return out;
-        }
-        for (JsonNode e : v.isArray() ? v : List.of(v)) {
-            byte[] k = e.toString().getBytes(StandardCharsets.UTF_8);
-            if (out.stream().noneMatch(x -> java.util.Arrays.equals(x, k))) {
-                out.add(k);
-            }
-        }
-        return out;
-    };
-
     @TempDir
     Path dirs;
     protected CoreStore a;
@@ -89,23 +72,6 @@ public abstract class SharedUniqueIndexContract {
     void close() {
         a.close();
         b.close();
-    }
-
-    static ObjectNode item(String id, String pk, String... tags) {
-        ObjectNode n = M.createObjectNode().put("id", id).put("pk", pk);
-        var arr = n.putArray("tags");
-        for (String t : tags) {
-            arr.add(t);
-        }
-        return n;
-    }
-
-    static UniqueIndexDefinition tags(boolean perPartition) {
-        return new UniqueIndexDefinition("tags_1", "tags", M.createObjectNode().put("field", "tags"), perPartition);
-    }
-
-    static PartitionKeyValue pk(String value) {
-        return PartitionKeyValue.of(com.fasterxml.jackson.databind.node.TextNode.valueOf(value));
     }
 
     private ContainerStore on(CoreStore s) {

@@ -1,12 +1,9 @@
 package io.tetradb.core.unique;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.StoreException;
 import io.tetradb.core.partition.PartitionKeyValue;
 import io.tetradb.core.store.ContainerStore;
-import io.tetradb.core.store.CoreStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
 import io.tetradb.document.CosmosClient;
@@ -28,6 +25,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import static io.tetradb.core.unique.TagsUniqueIndex.TAGS;
+import static io.tetradb.core.unique.TagsUniqueIndex.item;
+import static io.tetradb.core.unique.TagsUniqueIndex.pk;
+import static io.tetradb.core.unique.TagsUniqueIndex.tags;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,23 +40,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * across logical partitions, the build refusing duplicates, races with exactly one winner, restarts.
  */
 class FaceUniqueIndexTest {
-    static final ObjectMapper M = new ObjectMapper();
-    /** A test kind: every element of the array at the spec's field (or the scalar) is a key; missing: no key. */
-    static final UniqueIndexKind TAGS = def -> item -> {
-        JsonNode v = item.path(def.spec().path("field").asText());
-        List<byte[]> out = new ArrayList<>();
-        if (v.isMissingNode()) {
-            return out;
-        }
-        for (JsonNode e : v.isArray() ? v : List.of(v)) {
-            byte[] k = e.toString().getBytes(StandardCharsets.UTF_8);
-            if (out.stream().noneMatch(x -> java.util.Arrays.equals(x, k))) {
-                out.add(k);
-            }
-        }
-        return out;
-    };
-
     @TempDir
     Path dir;
     CosmosClient client;
@@ -73,23 +57,6 @@ class FaceUniqueIndexTest {
     @AfterEach
     void close() {
         client.close();
-    }
-
-    static ObjectNode item(String id, String pk, String... tags) {
-        ObjectNode n = M.createObjectNode().put("id", id).put("pk", pk);
-        var a = n.putArray("tags");
-        for (String t : tags) {
-            a.add(t);
-        }
-        return n;
-    }
-
-    static UniqueIndexDefinition tags(boolean perPartition) {
-        return new UniqueIndexDefinition("tags_1", "tags", M.createObjectNode().put("field", "tags"), perPartition);
-    }
-
-    static PartitionKeyValue pk(String value) {
-        return PartitionKeyValue.of(com.fasterxml.jackson.databind.node.TextNode.valueOf(value));
     }
 
     private ItemResult create(ObjectNode item) {

@@ -1,19 +1,15 @@
 package io.tetradb.testing.fuzz;
 
 import io.tetradb.testing.TestTime;
+import io.tetradb.testing.fuzz.FuzzThreads.Outcome;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends mutated HTTP requests, one per connection, from a few threads. Each connection must be answered (any bytes
@@ -68,71 +64,28 @@ public final class HttpFuzzer {
                                 FuzzSettings settings, Runnable realClient, int threads,
                                 javax.net.SocketFactory sockets, Runnable onFirstHang) throws Exception {
         FuzzTally tally = new FuzzTally(face, settings.seed());
-        java.util.concurrent.atomic.AtomicBoolean hung = new java.util.concurrent.atomic.AtomicBoolean();
-        AtomicLong sent = new AtomicLong();
         PathTimes times = new PathTimes();
-        long deadline = System.nanoTime() + settings.budget().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Random random = new Random(settings.seed() + t);
-                done.add(pool.submit(() -> {
-                    ByteMutator mutator = new ByteMutator(random);
-                    while (System.nanoTime() < deadline) {
-                        long n = sent.incrementAndGet();
-                        if (n > settings.inputs()) {
-                            return null;
-                        }
-                        byte[] seedInput = seeds.get(random.nextInt(seeds.size()));
-                        byte[] input = random.nextInt(10) == 0 ? seedInput : mutator.mutate(seedInput);
-                        synchronized (tally) {
-                            tally.input();
-                        }
-                        long began = System.nanoTime();
-                        LAST_PATH.set(Path.CONNECT_OR_HANDSHAKE_REFUSED);
-                        InetSocketAddress target = ports.next();
-                        Outcome outcome = send(sockets, target, preamble, input);
-                        times.add(LAST_PATH.get(), System.nanoTime() - began);
-                        if (LAST_PATH.get() == Path.AFTER_HALF_CLOSE) {
-                            ports.held(target); // the client's FIN went first: its end is in TIME_WAIT
-                        }
-                        if (outcome == Outcome.HUNG && hung.compareAndSet(false, true)) {
-                            onFirstHang.run();
-                        }
-                        if (HALF_CLOSED_AT.get() != 0) {
-                            times.afterHalfClose(System.nanoTime() - HALF_CLOSED_AT.get());
-                            HALF_CLOSED_AT.set(0L);
-                        }
-                        synchronized (tally) {
-                            switch (outcome) {
-                                case ANSWERED -> tally.answered();
-                                case CLOSED -> tally.closedByServer();
-                                default -> tally.hang(face + " input " + n + ": "
-                                        + new String(input, 0, Math.min(120, input.length), StandardCharsets.ISO_8859_1));
-                            }
-                        }
-                        if (n % 500 == 0) {
-                            realClient.run();
-                        }
-                    }
-                    return null;
-                }));
+        FuzzThreads.run(tally, settings, threads, seeds, 10, (n, input) -> {
+            long began = System.nanoTime();
+            LAST_PATH.set(Path.CONNECT_OR_HANDSHAKE_REFUSED);
+            InetSocketAddress target = ports.next();
+            Outcome outcome = send(sockets, target, preamble, input);
+            times.add(LAST_PATH.get(), System.nanoTime() - began);
+            if (LAST_PATH.get() == Path.AFTER_HALF_CLOSE) {
+                ports.held(target); // the client's FIN went first: its end is in TIME_WAIT
             }
-            for (Future<?> f : done) {
-                f.get();
+            if (HALF_CLOSED_AT.get() != 0) {
+                times.afterHalfClose(System.nanoTime() - HALF_CLOSED_AT.get());
+                HALF_CLOSED_AT.set(0L);
             }
-        } finally {
-            pool.shutdownNow();
-        }
-        realClient.run();
-        tally.report();
+            return outcome;
+        }, (n, input) -> face + " input " + n + ": "
+                + new String(input, 0, Math.min(120, input.length), StandardCharsets.ISO_8859_1),
+                onFirstHang, realClient);
         System.out.println("HTTP-FUZZ " + face + " seed=" + settings.seed() + " paths:" + times.summary() + " ports: "
                 + ports.summary());
         return tally;
     }
-
-    private enum Outcome { ANSWERED, CLOSED, HUNG }
 
     /** How an input's connection ended, to tell where a run's time goes (printed with the tally). */
     private enum Path { CONNECT_OR_HANDSHAKE_REFUSED, CLOSED_WHILE_SENDING, ANSWERED_AT_ONCE, CLOSED_AT_ONCE,

@@ -140,7 +140,10 @@ public final class TetraFeatures implements Graph.Features {
         }
     };
 
-    private final VertexFeatures vertex = new VertexFeatures() {
+    private final VertexFeatures vertex = new TetraVertexFeatures();
+    private final EdgeFeatures edge = new TetraEdgeFeatures();
+
+    private final class TetraVertexFeatures implements VertexFeatures, AddressIds {
         private final VertexPropertyFeatures properties = new TetraVertexPropertyFeatures();
 
         @Override
@@ -152,125 +155,99 @@ public final class TetraFeatures implements Graph.Features {
         public VertexPropertyFeatures properties() {
             return properties;
         }
+    }
 
-        @Override
-        public boolean supportsNullPropertyValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsNumericIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsStringIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsUuidIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsAnyIds() {
-            return false;
-        }
-
-        @Override
-        public boolean willAllowId(Object id) {
-            return isAddress(id);
-        }
-    };
-
-    private final EdgeFeatures edge = new EdgeFeatures() {
-        private final EdgePropertyFeatures properties = new EdgePropertyFeatures() {
-            @Override
-            public boolean supportsSerializableValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsBooleanArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsByteArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsDoubleArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsFloatArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsIntegerArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsStringArrayValues() {
-                return false;
-            }
-
-            @Override
-            public boolean supportsLongArrayValues() {
-                return false;
-            }
-        };
+    private static final class TetraEdgeFeatures implements EdgeFeatures, AddressIds {
+        private final EdgePropertyFeatures properties = new TetraEdgePropertyFeatures();
 
         @Override
         public EdgePropertyFeatures properties() {
             return properties;
         }
-
-        @Override
-        public boolean supportsNullPropertyValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsNumericIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsStringIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsUuidIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsAnyIds() {
-            return false;
-        }
-
-        @Override
-        public boolean willAllowId(Object id) {
-            return isAddress(id);
-        }
-    };
-
-    /** A user-supplied id must be {@code [pk, id]}. */
-    private static boolean isAddress(Object id) {
-        return id instanceof Collection<?> c && c.size() == 2
-                && ElementIds.isPartitionKeyValue(c.iterator().next())
-                && new java.util.ArrayList<>(c).get(1) instanceof String;
     }
 
-    private static final class TetraVertexPropertyFeatures implements VertexPropertyFeatures {
+    /** What vertices and edges share: a user-supplied id must be {@code [pk, id]}; no null property values. */
+    private interface AddressIds extends ElementFeatures {
+        @Override
+        default boolean supportsNullPropertyValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsNumericIds() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsStringIds() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsUuidIds() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsAnyIds() {
+            return false;
+        }
+
+        @Override
+        default boolean willAllowId(Object id) {
+            return id instanceof Collection<?> c && c.size() == 2
+                    && ElementIds.isPartitionKeyValue(c.iterator().next())
+                    && new java.util.ArrayList<>(c).get(1) instanceof String;
+        }
+    }
+
+    /** What vertex and edge properties share: no arrays and no serializable objects as values. */
+    private interface ScalarValues extends PropertyFeatures {
+        @Override
+        default boolean supportsSerializableValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsBooleanArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsByteArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsDoubleArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsFloatArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsIntegerArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsStringArrayValues() {
+            return false;
+        }
+
+        @Override
+        default boolean supportsLongArrayValues() {
+            return false;
+        }
+    }
+
+    private static final class TetraEdgePropertyFeatures implements EdgePropertyFeatures, ScalarValues {
+    }
+
+    private static final class TetraVertexPropertyFeatures implements VertexPropertyFeatures, ScalarValues {
         @Override
         public boolean supportsNullPropertyValues() {
             return false;
@@ -304,46 +281,6 @@ public final class TetraFeatures implements Graph.Features {
 
         @Override
         public boolean supportsAnyIds() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsSerializableValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsBooleanArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsByteArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsDoubleArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsFloatArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsIntegerArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsStringArrayValues() {
-            return false;
-        }
-
-        @Override
-        public boolean supportsLongArrayValues() {
             return false;
         }
     }

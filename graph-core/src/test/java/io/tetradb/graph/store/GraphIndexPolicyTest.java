@@ -11,18 +11,16 @@ import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainerProperties;
 import io.tetradb.document.CosmosQueryRequestOptions;
 import io.tetradb.document.IndexingPolicy;
+import io.tetradb.graph.TempDirGraphTest;
 import io.tetradb.graph.TetraGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.P;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -35,18 +33,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * ({@link Layout#indexingPolicy()}), and that what the Gremlin face seeks on still has them: counts, edge and vertex
  * {@code has()} seeks, label keys. A container created with the user's own policy keeps it.
  */
-class GraphIndexPolicyTest {
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
-
+class GraphIndexPolicyTest extends TempDirGraphTest {
     @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
+    void addData() {
         addSmallGraph(g);
     }
 
@@ -59,12 +48,6 @@ class GraphIndexPolicyTest {
                 .addE("route").from("a").to("b").property(T.id, "r1").property("dist", 4900)
                 .addE("route").from("b").to("a").property(T.id, "r2").property("dist", 4901)
                 .addE("contains").from("c").to("b").property(T.id, "k1").iterate();
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
     }
 
     private ContainerStore core(String container) {

@@ -22,14 +22,13 @@ import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
 import io.tetradb.document.CosmosContainer;
 import io.tetradb.document.PartitionKey;
+import io.tetradb.graph.TempDirGraphTest;
 import io.tetradb.graph.TetraGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
-import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.structure.Edge;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
 import org.apache.tinkerpop.gremlin.structure.VertexProperty;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,27 +59,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * read back with their Java types through the item and through adjacency entries; items of the old shape still
  * read; other faces' typed values show as the cross-face table's TinkerPop types.
  */
-class TypedPropertyValuesTest {
+class TypedPropertyValuesTest extends TempDirGraphTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
     CosmosContainer container;
 
     @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
+    void findContainer() {
         container = client.getDatabase("graphdb").getContainer("graph");
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
     }
 
     private ObjectNode stored(String pk, String id) {

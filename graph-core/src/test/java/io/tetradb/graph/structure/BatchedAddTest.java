@@ -1,21 +1,14 @@
 package io.tetradb.graph.structure;
 
 import io.tetradb.core.store.ContainerStore;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.TempDirGraphTest;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraBatchedAddStrategy;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.T;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,26 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Traversals that only create elements write them as one core batch per logical partition
  * ({@code TetraBatchedAddStrategy}), with the results and the errors of one write per element.
  */
-class BatchedAddTest {
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
-
-    @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
-    }
-
+class BatchedAddTest extends TempDirGraphTest {
     private long coreWrites() {
         ContainerStore core = client.coreStore().container("graphdb", "graph");
         return core.writeStamps().any();

@@ -106,20 +106,9 @@ final class FaceViews {
 
     /** A Tables property value (scalars only: Tables has no nesting). */
     static Object edm(TypedValue v) {
-        if (v instanceof TypedValue.Str s) {
-            return s.v();
-        }
-        if (v instanceof TypedValue.Bool b) {
-            return b.v();
-        }
-        if (v instanceof TypedValue.Int32 i) {
-            return i.v();
-        }
-        if (v instanceof TypedValue.Int64 l) {
-            return l.v();
-        }
-        if (v instanceof TypedValue.Dbl d) {
-            return d.v();
+        Object plain = plainJava(v);
+        if (plain != null) {
+            return plain;
         }
         if (v instanceof TypedValue.DateTime t) {
             return OffsetDateTime.ofInstant(instant(t.ticks()), ZoneOffset.UTC);
@@ -127,28 +116,14 @@ final class FaceViews {
         if (v instanceof TypedValue.Binary b) {
             return b.bytes();
         }
-        if (v instanceof TypedValue.Guid g) {
-            return g.v();
-        }
         throw new IllegalArgumentException("no Edm type for " + v);
     }
 
     /** A Gremlin property value (TinkerPop's Java types, sent by the gremlin-driver as script bindings). */
     static Object java(TypedValue v) {
-        if (v instanceof TypedValue.Str s) {
-            return s.v();
-        }
-        if (v instanceof TypedValue.Bool b) {
-            return b.v();
-        }
-        if (v instanceof TypedValue.Int32 i) {
-            return i.v();
-        }
-        if (v instanceof TypedValue.Int64 l) {
-            return l.v();
-        }
-        if (v instanceof TypedValue.Dbl d) {
-            return d.v();
+        Object plain = plainJava(v);
+        if (plain != null) {
+            return plain;
         }
         if (v instanceof TypedValue.Flt f) {
             return f.v();
@@ -161,9 +136,6 @@ final class FaceViews {
         }
         if (v instanceof TypedValue.Binary b) {
             return ByteBuffer.wrap(b.bytes()); // TinkerPop's binary type: the driver has no byte[] serializer
-        }
-        if (v instanceof TypedValue.Guid g) {
-            return g.v();
         }
         if (v instanceof TypedValue.Arr a) {
             return new ArrayList<>(a.items().stream().map(FaceViews::java).toList());
@@ -244,17 +216,9 @@ final class FaceViews {
         if (v instanceof TypedValue.DateTime t) {
             return "date:" + t.ticks();
         }
-        if (v instanceof TypedValue.Binary b) {
-            return "bin:" + HexFormat.of().formatHex(b.bytes());
-        }
-        if (v instanceof TypedValue.Guid g) {
-            return "uuid:" + g.v();
-        }
-        if (v instanceof TypedValue.Oid o) {
-            return "str:" + o.hex();
-        }
-        if (v instanceof TypedValue.Ts t) {
-            return "i64:" + ((t.seconds() << 32) | t.increment());
+        String tagged = withoutBsonTypes(v);
+        if (tagged != null) {
+            return tagged;
         }
         if (v instanceof TypedValue.Arr a) {
             return "json:" + actualJson(json(v));
@@ -274,31 +238,11 @@ final class FaceViews {
                 return "str:" + s;
             }
         }
-        if (v instanceof String s) {
-            return "str:" + s;
-        }
-        if (v instanceof Boolean b) {
-            return "bool:" + b;
-        }
-        if (v instanceof Integer i) {
-            return "i32:" + i;
-        }
-        if (v instanceof Long l) {
-            return "i64:" + l;
-        }
-        if (v instanceof Double d) {
-            return "dbl:" + d;
-        }
         if (v instanceof OffsetDateTime t) {
             return "date:" + ticks(t.toInstant());
         }
-        if (v instanceof byte[] b) {
-            return "bin:" + HexFormat.of().formatHex(b);
-        }
-        if (v instanceof UUID u) {
-            return "uuid:" + u;
-        }
-        return "other:" + v.getClass().getSimpleName() + ":" + v;
+        String tagged = taggedJava(v);
+        return tagged != null ? tagged : "other:" + v.getClass().getSimpleName() + ":" + v;
     }
 
     /** What the Cosmos SDK shows: the JSON view, as a default Jackson mapper reads it (numbers by value). */
@@ -341,17 +285,9 @@ final class FaceViews {
         if (v instanceof TypedValue.DateTime t) {
             return t.offsetSeconds() == null && t.ticks() % 10_000 == 0 ? "date:" + t.ticks() / 10_000 : "odt:" + t.ticks() + "@" + (t.offsetSeconds() == null ? 0 : t.offsetSeconds());
         }
-        if (v instanceof TypedValue.Binary b) {
-            return "bin:" + HexFormat.of().formatHex(b.bytes());
-        }
-        if (v instanceof TypedValue.Guid g) {
-            return "uuid:" + g.v();
-        }
-        if (v instanceof TypedValue.Oid o) {
-            return "str:" + o.hex();
-        }
-        if (v instanceof TypedValue.Ts t) {
-            return "i64:" + ((t.seconds() << 32) | t.increment());
+        String tagged = withoutBsonTypes(v);
+        if (tagged != null) {
+            return tagged;
         }
         if (v instanceof TypedValue.Arr a) {
             return list(a.items().stream().map(x -> { String e = expectedGremlin(x); return e == null ? "null" : e; }).toList());
@@ -367,20 +303,9 @@ final class FaceViews {
         if (v == null) {
             return "null";
         }
-        if (v instanceof String s) {
-            return "str:" + s;
-        }
-        if (v instanceof Boolean b) {
-            return "bool:" + b;
-        }
-        if (v instanceof Integer i) {
-            return "i32:" + i;
-        }
-        if (v instanceof Long l) {
-            return "i64:" + l;
-        }
-        if (v instanceof Double d) {
-            return "dbl:" + d;
+        String tagged = taggedJava(v);
+        if (tagged != null) {
+            return tagged;
         }
         if (v instanceof Float f) {
             return "flt:" + f;
@@ -397,16 +322,10 @@ final class FaceViews {
         if (v instanceof OffsetDateTime t) {
             return "odt:" + ticks(t.toInstant()) + "@" + t.getOffset().getTotalSeconds();
         }
-        if (v instanceof byte[] b) {
-            return "bin:" + HexFormat.of().formatHex(b);
-        }
         if (v instanceof ByteBuffer b) {
             byte[] copy = new byte[b.remaining()];
             b.duplicate().get(copy);
             return "bin:" + HexFormat.of().formatHex(copy);
-        }
-        if (v instanceof UUID u) {
-            return "uuid:" + u;
         }
         if (v instanceof List<?> l) {
             return list(l.stream().map(FaceViews::actualGremlin).toList());
@@ -420,6 +339,78 @@ final class FaceViews {
     }
 
     // ---- shared
+
+    /**
+     * The Java value of a string, boolean, 32- or 64-bit integer, double or GUID, as the Tables and Gremlin clients
+     * send it; else null.
+     */
+    private static Object plainJava(TypedValue v) {
+        if (v instanceof TypedValue.Str s) {
+            return s.v();
+        }
+        if (v instanceof TypedValue.Bool b) {
+            return b.v();
+        }
+        if (v instanceof TypedValue.Int32 i) {
+            return i.v();
+        }
+        if (v instanceof TypedValue.Int64 l) {
+            return l.v();
+        }
+        if (v instanceof TypedValue.Dbl d) {
+            return d.v();
+        }
+        if (v instanceof TypedValue.Guid g) {
+            return g.v();
+        }
+        return null;
+    }
+
+    /** The canonical text of a Java value that the Tables SDK and the gremlin-driver give alike; else null. */
+    private static String taggedJava(Object v) {
+        if (v instanceof String s) {
+            return "str:" + s;
+        }
+        if (v instanceof Boolean b) {
+            return "bool:" + b;
+        }
+        if (v instanceof Integer i) {
+            return "i32:" + i;
+        }
+        if (v instanceof Long l) {
+            return "i64:" + l;
+        }
+        if (v instanceof Double d) {
+            return "dbl:" + d;
+        }
+        if (v instanceof byte[] b) {
+            return "bin:" + HexFormat.of().formatHex(b);
+        }
+        if (v instanceof UUID u) {
+            return "uuid:" + u;
+        }
+        return null;
+    }
+
+    /**
+     * What a face without BSON's binary subtypes, ObjectId and Timestamp (Tables, Gremlin) shows of them and of a
+     * GUID: the bytes, the GUID, the ObjectId's hex string, the Timestamp's 64-bit value; else null.
+     */
+    private static String withoutBsonTypes(TypedValue v) {
+        if (v instanceof TypedValue.Binary b) {
+            return "bin:" + HexFormat.of().formatHex(b.bytes());
+        }
+        if (v instanceof TypedValue.Guid g) {
+            return "uuid:" + g.v();
+        }
+        if (v instanceof TypedValue.Oid o) {
+            return "str:" + o.hex();
+        }
+        if (v instanceof TypedValue.Ts t) {
+            return "i64:" + ((t.seconds() << 32) | t.increment());
+        }
+        return null;
+    }
 
     /** The JSON view (document-core/README.md): what SQL and the Cosmos face show. */
     static String jsonText(TypedValue v) {

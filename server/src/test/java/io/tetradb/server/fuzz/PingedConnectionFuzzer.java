@@ -4,6 +4,7 @@ import io.tetradb.testing.TestTime;
 import io.tetradb.testing.fuzz.ByteMutator;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
+import io.tetradb.testing.fuzz.FuzzThreads;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,9 +13,6 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -91,22 +89,10 @@ abstract class PingedConnectionFuzzer {
         FuzzTally tally = new FuzzTally(label(), settings.seed());
         AtomicLong sent = new AtomicLong();
         long deadline = System.nanoTime() + settings.budget().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Random random = new Random(settings.seed() + t);
-                int thread = t;
-                done.add(pool.submit(() -> {
-                    fuzz(target, seeds, thread, random, settings, sent, deadline, tally, realClient);
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get();
-            }
+            FuzzThreads.each(threads, settings.seed(),
+                    (thread, random) -> fuzz(target, seeds, thread, random, settings, sent, deadline, tally, realClient));
         } finally {
-            pool.shutdownNow();
             watchdog.shutdownNow();
         }
         realClient.run();

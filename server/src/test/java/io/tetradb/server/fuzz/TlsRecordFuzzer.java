@@ -1,9 +1,10 @@
 package io.tetradb.server.fuzz;
 
-import io.tetradb.testing.fuzz.ByteMutator;
 import io.tetradb.testing.fuzz.EphemeralPortBudget;
 import io.tetradb.testing.fuzz.FuzzSettings;
 import io.tetradb.testing.fuzz.FuzzTally;
+import io.tetradb.testing.fuzz.FuzzThreads;
+import io.tetradb.testing.fuzz.FuzzThreads.Outcome;
 
 import javax.net.ssl.SSLSocket;
 import java.io.IOException;
@@ -11,13 +12,6 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Mangled TLS records after a complete handshake: each input is a fresh connection whose TLS handshake completes
@@ -42,60 +36,16 @@ final class TlsRecordFuzzer {
      */
     static FuzzTally run(String face, EphemeralPortBudget ports, FuzzSettings settings, int threads,
                          Runnable realClient, Runnable onFirstHang) throws Exception {
-        java.util.concurrent.atomic.AtomicBoolean hung = new java.util.concurrent.atomic.AtomicBoolean();
-        List<byte[]> seeds = TlsFuzzInputs.recordsAfterHandshake();
         FuzzTally tally = new FuzzTally(face + "-tls-records", settings.seed());
-        AtomicLong sent = new AtomicLong();
-        long deadline = System.nanoTime() + settings.budget().toNanos();
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                Random random = new Random(settings.seed() + t);
-                done.add(pool.submit(() -> {
-                    ByteMutator mutator = new ByteMutator(random);
-                    while (System.nanoTime() < deadline) {
-                        long n = sent.incrementAndGet();
-                        if (n > settings.inputs()) {
-                            return null;
-                        }
-                        byte[] seed = seeds.get(random.nextInt(seeds.size()));
-                        byte[] input = random.nextInt(5) == 0 ? seed : mutator.mutate(seed);
-                        synchronized (tally) {
-                            tally.input();
-                        }
-                        InetSocketAddress target = ports.next();
-                        PingedConnectionFuzzer.Outcome outcome = send(target, input);
-                        if (HALF_CLOSED.get()) {
-                            ports.held(target);
-                            HALF_CLOSED.set(false);
-                        }
-                        if (outcome == PingedConnectionFuzzer.Outcome.HUNG && hung.compareAndSet(false, true)) {
-                            onFirstHang.run();
-                        }
-                        synchronized (tally) {
-                            switch (outcome) {
-                                case ANSWERED -> tally.answered();
-                                case CLOSED -> tally.closedByServer();
-                                default -> tally.hang(face + " TLS record input " + n + " of seed "
-                                        + settings.seed());
-                            }
-                        }
-                        if (n % 500 == 0) {
-                            realClient.run();
-                        }
-                    }
-                    return null;
-                }));
+        FuzzThreads.run(tally, settings, threads, TlsFuzzInputs.recordsAfterHandshake(), 5, (n, input) -> {
+            InetSocketAddress target = ports.next();
+            Outcome outcome = send(target, input);
+            if (HALF_CLOSED.get()) {
+                ports.held(target);
+                HALF_CLOSED.set(false);
             }
-            for (Future<?> f : done) {
-                f.get();
-            }
-        } finally {
-            pool.shutdownNow();
-        }
-        realClient.run();
-        tally.report();
+            return outcome;
+        }, (n, input) -> face + " TLS record input " + n + " of seed " + settings.seed(), onFirstHang, realClient);
         System.out.println("TLS-RECORD-FUZZ " + face + " seed=" + settings.seed() + " ports: " + ports.summary());
         return tally;
     }
@@ -103,7 +53,7 @@ final class TlsRecordFuzzer {
     /** Whether this thread's last input half-closed its connection (then its end may sit in TIME_WAIT). */
     private static final ThreadLocal<Boolean> HALF_CLOSED = ThreadLocal.withInitial(() -> false);
 
-    private static PingedConnectionFuzzer.Outcome send(InetSocketAddress target, byte[] input) throws IOException {
+    private static Outcome send(InetSocketAddress target, byte[] input) throws IOException {
         try (Socket plain = new Socket()) {
             plain.setSoLinger(true, 0);
             plain.connect(target, PingedConnectionFuzzer.BOUND_MILLIS);
@@ -113,9 +63,9 @@ final class TlsRecordFuzzer {
                         target.getHostString(), target.getPort(), false);
                 tls.startHandshake();
             } catch (SocketTimeoutException e) {
-                return PingedConnectionFuzzer.Outcome.HUNG;
+                return Outcome.HUNG;
             } catch (IOException e) {
-                return PingedConnectionFuzzer.Outcome.CLOSED;
+                return Outcome.CLOSED;
             }
             try {
                 plain.getOutputStream().write(input);
@@ -123,16 +73,16 @@ final class TlsRecordFuzzer {
                 plain.shutdownOutput();
                 HALF_CLOSED.set(true);
             } catch (IOException e) {
-                return PingedConnectionFuzzer.Outcome.CLOSED;
+                return Outcome.CLOSED;
             }
             InputStream in = plain.getInputStream();
             try {
-                return in.read() >= 0 ? PingedConnectionFuzzer.Outcome.ANSWERED
-                        : PingedConnectionFuzzer.Outcome.CLOSED;
+                return in.read() >= 0 ? Outcome.ANSWERED
+                        : Outcome.CLOSED;
             } catch (SocketTimeoutException e) {
-                return PingedConnectionFuzzer.Outcome.HUNG;
+                return Outcome.HUNG;
             } catch (IOException e) {
-                return PingedConnectionFuzzer.Outcome.CLOSED;
+                return Outcome.CLOSED;
             }
         }
     }

@@ -1,25 +1,17 @@
 package io.tetradb.table.http;
 
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.ssl.OptionalSslHandler;
 import io.netty.handler.ssl.SslContext;
 import io.tetradb.core.net.ConnectionGuard;
 import io.tetradb.core.net.ConnectionLimits;
+import io.tetradb.core.net.HttpFaceServer;
 import io.tetradb.document.CosmosClient;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The Azure-Tables-compatible HTTP endpoint (path-style URLs, {@code http://host:port/devstoreaccount1/...}, and
@@ -37,18 +29,10 @@ public final class TableHttpServer implements AutoCloseable {
     /** Bodies above 4 MiB are refused with 413 RequestBodyTooLarge before they are read whole, as Azure does. */
     public static final int MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-    private final EventLoopGroup boss;
-    private final EventLoopGroup workers;
-    private final ExecutorService requests;
-    private final Channel channel;
-    private final InetSocketAddress address;
+    private final HttpFaceServer server;
 
-    private TableHttpServer(EventLoopGroup boss, EventLoopGroup workers, ExecutorService requests, Channel channel) {
-        this.boss = boss;
-        this.workers = workers;
-        this.requests = requests;
-        this.channel = channel;
-        this.address = (InetSocketAddress) channel.localAddress();
+    private TableHttpServer(HttpFaceServer server) {
+        this.server = server;
     }
 
     /** Serves the well-known development account {@code devstoreaccount1} with its well-known key. */
@@ -92,65 +76,28 @@ public final class TableHttpServer implements AutoCloseable {
         }
         ConnectionGuard guard = new ConnectionGuard("tables", limits);
         TableApi api = new TableApi(client, accounts);
-        io.tetradb.core.net.NettyTransport transport = io.tetradb.core.net.NettyTransport.get(); // epoll/kqueue/NIO
-        EventLoopGroup boss = transport.eventLoops(1, "tables-accept", false);
-        EventLoopGroup workers = transport.eventLoops(Math.max(2, Runtime.getRuntime().availableProcessors()),
-                "tables-io", false);
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(8, 4 * Runtime.getRuntime().availableProcessors()),
-                r -> {
-                    Thread t = new Thread(r, "tables-request-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        try {
-            Channel ch = new ServerBootstrap()
-                    .group(boss, workers)
-                    .channel(transport.serverChannel())
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel c) {
-                            if (!guard.admit(c)) {
-                                return;
-                            }
-                            if (tls != null) {
-                                c.pipeline().addLast("tls", new OptionalSslHandler(tls));
-                            }
-                            c.pipeline()
-                                    .addLast(new HttpServerCodec())
-                                    .addLast(new DrainAfterRefusal())
-                                    .addLast("aggregate", new BodyLimit(maxBodyBytes))
-                                    // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
-                                    // so the connection stays open while the refused body is read away
-                                    .addLast(new HttpServerKeepAliveHandler())
-                                    .addLast(new RequestHandler(api, pool));
-                            guard.install(c.pipeline(), "aggregate", RateLimitAnswer.INSTANCE);
-                        }
-                    })
-                    .bind(new InetSocketAddress(bind, port)).syncUninterruptibly().channel();
-            return new TableHttpServer(boss, workers, pool, ch);
-        } catch (RuntimeException e) {
-            boss.shutdownGracefully();
-            workers.shutdownGracefully();
-            pool.shutdownNow();
-            throw e;
-        }
+        return new TableHttpServer(HttpFaceServer.start("tables", bind, port, guard, (c, pool) -> {
+            if (tls != null) {
+                c.pipeline().addLast("tls", new OptionalSslHandler(tls));
+            }
+            c.pipeline()
+                    .addLast(new HttpServerCodec())
+                    .addLast(new DrainAfterRefusal())
+                    .addLast("aggregate", new BodyLimit(maxBodyBytes))
+                    // after the aggregator: BodyLimit's 413 (Connection: close) does not pass it,
+                    // so the connection stays open while the refused body is read away
+                    .addLast(new HttpServerKeepAliveHandler())
+                    .addLast(new RequestHandler(api, pool));
+            guard.install(c.pipeline(), "aggregate", RateLimitAnswer.INSTANCE);
+        }));
     }
 
     public InetSocketAddress address() {
-        return address;
+        return server.address();
     }
 
     @Override
     public void close() {
-        channel.close().syncUninterruptibly();
-        requests.shutdown();
-        try {
-            requests.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-        workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        server.close();
     }
 }

@@ -9,6 +9,8 @@ import org.apache.tinkerpop.gremlin.process.traversal.util.OrP;
 import org.apache.tinkerpop.gremlin.structure.io.Buffer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.DataType;
 import org.apache.tinkerpop.gremlin.structure.io.binary.GraphBinaryReader;
+import org.apache.tinkerpop.gremlin.structure.io.binary.GraphBinaryWriter;
+import org.apache.tinkerpop.gremlin.structure.io.binary.TypeSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.TypeSerializerRegistry;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.BigIntegerSerializer;
 import org.apache.tinkerpop.gremlin.structure.io.binary.types.BulkSetSerializer;
@@ -40,55 +42,13 @@ import java.util.Set;
  */
 public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
     public BoundedGraphBinaryRegistry() {
-        add(String.class, new StringSerializer() {
-            @Override
-            protected String readValue(Buffer buffer, GraphBinaryReader context) {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(List.class, new ListSerializer() {
-            @Override
-            protected List readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(Set.class, new SetSerializer() {
-            @Override
-            protected Set readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(Map.class, new MapSerializer() {
-            @Override
-            protected Map readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(BulkSet.class, new BulkSetSerializer() {
-            @Override
-            protected BulkSet readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(BigInteger.class, new BigIntegerSerializer() {
-            @Override
-            protected BigInteger readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
-        add(ByteBuffer.class, new ByteBufferSerializer() {
-            @Override
-            protected ByteBuffer readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
-                checkLength(buffer);
-                return super.readValue(buffer, context);
-            }
-        });
+        add(String.class, new LengthChecked<>(new StringSerializer()));
+        add(List.class, new LengthChecked<>(new ListSerializer()));
+        add(Set.class, new LengthChecked<>(new SetSerializer()));
+        add(Map.class, new LengthChecked<>(new MapSerializer()));
+        add(BulkSet.class, new LengthChecked<>(new BulkSetSerializer()));
+        add(BigInteger.class, new LengthChecked<>(new BigIntegerSerializer()));
+        add(ByteBuffer.class, new LengthChecked<>(new ByteBufferSerializer()));
         add(Class.class, new ClassSerializer() {
             @Override
             protected Class readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
@@ -101,9 +61,9 @@ public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
                 return super.readValue(buffer, context);
             }
         });
-        add(InetAddress.class, new BoundedInetAddress<>());
-        add(Inet4Address.class, new BoundedInetAddress<>());
-        add(Inet6Address.class, new BoundedInetAddress<>());
+        add(InetAddress.class, new LengthChecked<>(new InetAddressSerializer<>()));
+        add(Inet4Address.class, new LengthChecked<>(new InetAddressSerializer<>()));
+        add(Inet6Address.class, new LengthChecked<>(new InetAddressSerializer<>()));
         // the same order as TinkerPop's defaults: the last one registered reads DataType.P
         add(P.class, new BoundedP<>(DataType.P, P.class));
         add(AndP.class, new BoundedP<>(DataType.P, AndP.class));
@@ -133,11 +93,41 @@ public class BoundedGraphBinaryRegistry extends TypeSerializerRegistry.Builder {
         }
     }
 
-    private static final class BoundedInetAddress<T extends InetAddress> extends InetAddressSerializer<T> {
+    /** A stock serializer of a value that starts with its length: the length is checked before the stock one reads. */
+    private static final class LengthChecked<T> implements TypeSerializer<T> {
+        private final TypeSerializer<T> stock;
+
+        LengthChecked(TypeSerializer<T> stock) {
+            this.stock = stock;
+        }
+
         @Override
-        protected T readValue(Buffer buffer, GraphBinaryReader context) throws IOException {
+        public DataType getDataType() {
+            return stock.getDataType();
+        }
+
+        @Override
+        public T read(Buffer buffer, GraphBinaryReader context) throws IOException {
+            return readValue(buffer, context, true);
+        }
+
+        @Override
+        public T readValue(Buffer buffer, GraphBinaryReader context, boolean nullable) throws IOException {
+            if (nullable && (buffer.readByte() & 1) == 1) { // the value flag, read as SimpleTypeSerializer reads it
+                return null;
+            }
             checkLength(buffer);
-            return super.readValue(buffer, context);
+            return stock.readValue(buffer, context, false);
+        }
+
+        @Override
+        public void write(T value, Buffer buffer, GraphBinaryWriter context) throws IOException {
+            stock.write(value, buffer, context);
+        }
+
+        @Override
+        public void writeValue(T value, Buffer buffer, GraphBinaryWriter context, boolean nullable) throws IOException {
+            stock.writeValue(value, buffer, context, nullable);
         }
     }
 
