@@ -7,15 +7,20 @@ package io.tetradb.core.feed;
  * commits later with a smaller number.
  */
 final class FeedSequencer {
+    static final int INITIAL_CAPACITY = 16;
+    /** The largest ring kept once empty (≈ 12–16 KB): steady concurrent writers never grow past it. */
+    static final int KEPT_CAPACITY = 1024;
+
     private long last;
     /**
      * The batches in flight, oldest first: a ring of their first numbers (ascending: numbers are taken in order) and
      * what to do at each one's release ({@link #NOTHING}; null once released). pw-next: a point write's allocation and
      * release were a tree map's entry and two boxed numbers. Released batches behind an unreleased one stay until it
-     * goes, so the ring's head is always the smallest batch in flight.
+     * goes, so the ring's head is always the smallest batch in flight; a ring grown past {@value #KEPT_CAPACITY}
+     * slots behind a long batch (a bulk chunk) goes back to {@value #INITIAL_CAPACITY} once it empties.
      */
-    private long[] firsts = new long[16];
-    private OnRelease[] actions = new OnRelease[16];
+    private long[] firsts = new long[INITIAL_CAPACITY];
+    private OnRelease[] actions = new OnRelease[INITIAL_CAPACITY];
     private int head;
     private int size;
 
@@ -95,6 +100,11 @@ final class FeedSequencer {
                 head = (head + 1) & (firsts.length - 1);
                 size--;
             }
+            if (size == 0 && firsts.length > KEPT_CAPACITY) {
+                firsts = new long[INITIAL_CAPACITY];
+                actions = new OnRelease[INITIAL_CAPACITY];
+                head = 0;
+            }
             onRelease.released(applied);
         }
         notifyAll();
@@ -103,6 +113,11 @@ final class FeedSequencer {
     /** Every change numbered up to this is applied (or will never be). */
     synchronized long stable() {
         return size == 0 ? last : firsts[head] - 1;
+    }
+
+    /** The ring's slots (a test sees it shrink after a long batch). */
+    synchronized int capacity() {
+        return firsts.length;
     }
 
     synchronized long last() {

@@ -45,22 +45,9 @@ final class DirectWriteBatches {
     }
 
     /**
-     * A new batch holding {@code writes}, each to the family {@code families[space.ordinal()]} whose id is {@code
-     * familyIds[space.ordinal()]}; the caller closes it.
+     * Puts {@code writes} into {@code batch} (empty: a kept one of {@link WriteBatchPool}, or a new one reserved at
+     * {@link WriteBatchEncoder#size}), each to the family {@code families[space.ordinal()]}.
      */
-    static WriteBatch of(List<WriteSet.Write> writes, ColumnFamilyHandle[] families, int[] familyIds)
-            throws RocksDBException {
-        WriteBatch batch = new WriteBatch(WriteBatchEncoder.size(writes, familyIds));
-        try {
-            fill(batch, writes, families);
-            return batch;
-        } catch (RocksDBException | RuntimeException e) {
-            batch.close();
-            throw e;
-        }
-    }
-
-    /** pw-next: puts {@code writes} into {@code batch} (empty; a kept one of {@link WriteBatchPool}) as above. */
     static void fill(WriteBatch batch, List<WriteSet.Write> writes, ColumnFamilyHandle[] families)
             throws RocksDBException {
         Staging s = STAGING.get();

@@ -58,4 +58,37 @@ class FeedSequencerTest {
             }
         }
     }
+
+    /**
+     * A long batch (a bulk chunk) held while 100,000 point writes come and go grows the ring to hold them all; once
+     * it and they are released the ring goes back to its first size, and a steady few writers never shrink it.
+     */
+    @Test
+    void aRingGrownBehindALongBatchShrinksWhenItEmpties() {
+        FeedSequencer s = new FeedSequencer(0);
+        long chunk = s.allocate(10_000);
+        List<Long> points = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            points.add(s.allocate(1));
+        }
+        for (long p : points) {
+            s.release(p);
+        }
+        assertEquals(true, s.capacity() > 100_000, "grew to " + s.capacity());
+        assertEquals(chunk - 1, s.stable());
+        s.release(chunk);
+        assertEquals(s.last(), s.stable());
+        assertEquals(FeedSequencer.INITIAL_CAPACITY, s.capacity());
+
+        for (int i = 0; i < 500; i++) { // a few in flight at a time: the ring stays as it is
+            long a = s.allocate(1);
+            long b = s.allocate(2);
+            s.release(b);
+            s.release(a);
+        }
+        assertEquals(FeedSequencer.INITIAL_CAPACITY, s.capacity());
+        assertEquals(s.last(), s.stable());
+        long c = s.allocate(3); // numbers still follow on after the shrink
+        assertEquals(s.last() - 2, c);
+    }
 }

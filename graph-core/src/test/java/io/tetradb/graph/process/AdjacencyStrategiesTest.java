@@ -1,18 +1,13 @@
 package io.tetradb.graph.process;
 
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
+import io.tetradb.graph.TempDirGraphTest;
 import io.tetradb.graph.TetraGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
-import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.T;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -20,30 +15,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The provider strategies that fold what the core's adjacency entries and queries answer, and their results. */
-class AdjacencyStrategiesTest {
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
-
+class AdjacencyStrategiesTest extends TempDirGraphTest {
     @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
+    void seed() {
         g.addV("city").property(T.id, "a").property("pk", "X").as("a")
                 .addV("city").property(T.id, "b").property("pk", "Y").as("b")
                 .addV("town").property(T.id, "c").property("pk", "X").as("c")
                 .addE("road").from("a").to("b").addE("road").from("a").to("b") // two edges between a and b
                 .addE("rail").from("a").to("c").addE("road").from("a").to("a") // a self-loop
                 .addE("road").from("b").to("a").iterate();
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
     }
 
     @Test

@@ -1,22 +1,16 @@
 package io.tetradb.graph.process;
 
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.graph.TetraGraph;
+import io.tetradb.graph.TempDirGraphTest;
 import io.tetradb.graph.process.traversal.strategy.optimization.TetraOrderLimitStrategy;
-import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.Order;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversal;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.apache.tinkerpop.gremlin.structure.Vertex;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -31,18 +25,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * same arrival order and the same ties): random values with many ties, missing properties (filtered), bulked
  * traversers (a barrier before the order), {@code range(lo, hi)}, and inside child traversals.
  */
-class OrderLimitTest {
-    @TempDir
-    Path dir;
-    CosmosClient client;
-    TetraGraph graph;
-    GraphTraversalSource g;
-
+class OrderLimitTest extends TempDirGraphTest {
     @BeforeEach
-    void open() {
-        client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
-        graph = TetraGraph.open(client, new BaseConfiguration());
-        g = graph.traversal();
+    void seed() {
         Random random = new Random(18);
         List<Vertex> vs = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
@@ -57,12 +42,6 @@ class OrderLimitTest {
             g.addE("e").from(vs.get(random.nextInt(vs.size()))).to(vs.get(random.nextInt(vs.size())))
                     .property("w", random.nextInt(10)).iterate();
         }
-    }
-
-    @AfterEach
-    void close() {
-        graph.close();
-        client.close();
     }
 
     @Test
