@@ -54,6 +54,7 @@ public final class InsertModesProbe {
         try (RecordingStream jfr = new RecordingStream();
              Endpoint tetra = Endpoint.tetra(dir, 1);
              Endpoint peer = Endpoint.peer(1)) {
+            jfr.setReuse(false); // the events are kept past their callback
             for (String e : List.of("jdk.GarbageCollection", "jdk.SafepointBegin", "jdk.Deoptimization",
                     "jdk.Compilation", "jdk.GCPhasePause")) {
                 jfr.enable(e).withoutThreshold().withoutStackTrace();
@@ -147,62 +148,64 @@ public final class InsertModesProbe {
 
     private static void print(List<Batch> batches, List<RecordedEvent> events, Canary canary, int n) {
         for (Batch b : batches) {
-            Window w = Window.of(b, events, canary);
-            long[] srv = b.sched().getOrDefault("server", new long[5]);
-            System.out.printf(Locale.ROOT, "batch %s %d: cpu=%.1f us/doc sched-run=%.1f wait=%.1f us/doc slices=%d minflt=%d sys-ticks=%d wall=%.1f ms "
-                            + "alloc=%.0f B/doc steal=%d canary=%.0f ns (slow %.2f) mem=%.0f ns (slow %.2f) gc=%d pause=%.1f ms safepoints=%d (%.1f ms) "
-                            + "deopts=%d compiles=%d others-run:%s%n",
-                    b.side(), b.index(), b.serverCpuUs(), srv[0] / 1000.0 / n, srv[1] / 1000.0 / n, srv[2], srv[3], srv[4],
-                    Duration.between(b.start(), b.end()).toNanos() / 1e6, b.allocB(), b.stealTicks(),
-                    w.canaryNs, w.canarySlow, w.memNs, w.memSlow, w.gcs, w.pauseMs, w.safepoints, w.safepointMs, w.deopts, w.compiles,
-                    others(b.sched()));
+            System.out.println("batch " + b.side() + " " + b.index() + ":" + format(figures(b, events, canary, n)));
         }
         for (String side : List.of("tetra", "peer")) {
             List<Batch> own = batches.stream().filter(b -> b.side().equals(side)).toList();
-            double[] cpu = own.stream().mapToDouble(Batch::serverCpuUs).sorted().toArray();
-            double cut = 2 * cpu[0]; // high mode: more than twice the side's cheapest batch
-            for (boolean high : new boolean[] {false, true}) {
-                List<Batch> mode = own.stream().filter(b -> (b.serverCpuUs() > cut) == high).toList();
-                if (mode.isEmpty()) {
-                    continue;
-                }
-                double k = mode.size();
-                double[] sum = new double[17];
-                Map<String, Double> others = new TreeMap<>();
+            double cut = 2 * own.stream().mapToDouble(Batch::serverCpuUs).min().orElseThrow(); // dear: > 2x the cheapest
+            for (boolean dear : new boolean[] {false, true}) {
+                List<Batch> mode = own.stream().filter(b -> (b.serverCpuUs() > cut) == dear).toList();
+                Map<String, Double> mean = new java.util.LinkedHashMap<>();
                 for (Batch b : mode) {
-                    Window w = Window.of(b, events, canary);
-                    long[] srv = b.sched().getOrDefault("server", new long[5]);
-                    double[] v = {b.serverCpuUs(), srv[0] / 1000.0 / n, srv[1] / 1000.0 / n,
-                            Duration.between(b.start(), b.end()).toNanos() / 1e6, b.allocB(), b.stealTicks(),
-                            w.canaryNs, w.gcs, w.safepoints, w.deopts, w.compiles, w.canarySlow, w.memNs, w.memSlow, srv[2], srv[3], srv[4]};
-                    for (int i = 0; i < v.length; i++) {
-                        sum[i] += v[i] / k;
-                    }
-                    b.sched().forEach((kind, t) -> {
-                        if (!kind.equals("server")) {
-                            others.merge(kind, t[0] / 1000.0 / n / k, Double::sum);
-                        }
-                    });
+                    figures(b, events, canary, n).forEach((k, v) -> mean.merge(k, v / mode.size(), Double::sum));
                 }
-                StringBuilder o = new StringBuilder();
-                others.forEach((kind, us) -> o.append(String.format(Locale.ROOT, " %s=%.1f", kind, us)));
-                System.out.printf(Locale.ROOT, "MODE %s %s (%d batches, cut %.1f us/doc): cpu=%.1f sched-run=%.1f "
-                                + "wait=%.1f us/doc slices=%.0f minflt=%.0f sys-ticks=%.1f wall=%.1f ms alloc=%.0f B/doc steal=%.2f canary=%.0f ns (slow %.2f) mem=%.0f ns (slow %.2f) gc=%.2f "
-                                + "safepoints=%.1f deopts=%.1f compiles=%.1f; others' run (us/doc):%s%n",
-                        side, high ? "high" : "low", mode.size(), cut, sum[0], sum[1], sum[2], sum[14], sum[15], sum[16], sum[3], sum[4], sum[5],
-                        sum[6], sum[11], sum[12], sum[13], sum[7], sum[8], sum[9], sum[10], o);
+                System.out.printf(Locale.ROOT, "MODE %s %s (%d batches, cut %.1f us/doc), means:%s%n", side,
+                        dear ? "high" : "low", mode.size(), cut, format(mean));
             }
         }
     }
 
-    private static String others(Map<String, long[]> sched) {
-        StringBuilder o = new StringBuilder();
-        sched.forEach((kind, t) -> {
-            if (!kind.equals("server") && t[0] > 0) {
-                o.append(String.format(Locale.ROOT, " %s=%.1fms", kind, t[0] / 1e6));
+    /**
+     * A batch's figures by name: the side's server threads' CPU, run, wait (µs per document), time slices, minor
+     * faults and system ticks; wall, allocation, steal, the canaries, the JVM's events; every other kind of thread's
+     * run time ({@code run:<kind>}, µs per document).
+     */
+    private static Map<String, Double> figures(Batch b, List<RecordedEvent> events, Canary canary, int n) {
+        Window w = Window.of(b, events, canary);
+        long[] srv = b.sched().getOrDefault("server", new long[5]);
+        Map<String, Double> f = new java.util.LinkedHashMap<>();
+        f.put("cpu", b.serverCpuUs());
+        f.put("sched-run", srv[0] / 1000.0 / n);
+        f.put("wait", srv[1] / 1000.0 / n);
+        f.put("slices", (double) srv[2]);
+        f.put("minflt", (double) srv[3]);
+        f.put("sys-ticks", (double) srv[4]);
+        f.put("wall-ms", Duration.between(b.start(), b.end()).toNanos() / 1e6);
+        f.put("alloc-B", b.allocB());
+        f.put("steal-ticks", (double) b.stealTicks());
+        f.put("canary-ns", w.canaryNs);
+        f.put("canary-slow", w.canarySlow);
+        f.put("mem-ns", w.memNs);
+        f.put("mem-slow", w.memSlow);
+        f.put("gcs", (double) w.gcs);
+        f.put("gc-pause-ms", w.pauseMs);
+        f.put("safepoints", (double) w.safepoints);
+        f.put("safepoint-ms", w.safepointMs);
+        f.put("deopts", (double) w.deopts);
+        f.put("compiles", (double) w.compiles);
+        b.sched().forEach((kind, t) -> {
+            if (!kind.equals("server")) {
+                f.put("run:" + kind, t[0] / 1000.0 / n);
             }
         });
-        return o.toString();
+        return f;
+    }
+
+    private static String format(Map<String, Double> figures) {
+        StringBuilder out = new StringBuilder();
+        figures.forEach((k, v) -> out.append(String.format(Locale.ROOT, k.endsWith("-slow") ? " %s=%.2f" : " %s=%.1f",
+                k, v)));
+        return out.toString();
     }
 
     /** The JVM's events and the canary's pieces inside one batch's window. */
