@@ -23,10 +23,14 @@ import java.util.stream.Stream;
  * What a batch of the benchmark's insert phase costs each side, and what else happened in its window: the mongo
  * benchmark's insert alternation (both servers in this JVM, one {@code insertMany} of 1000 per side in turn), and
  * per batch the side's server thread CPU (the benchmark's figure) and allocation per document, the wall time, the
- * scheduler's run and wait time of every thread of the process by kind ({@code /proc/self/task/<tid>/schedstat}:
- * the side's server threads, the client, GC, JIT, RocksDB's native threads), the machine's steal ticks, and the JVM's
- * GC, safepoint, deoptimisation and compilation events in the window (JFR, streamed in process). A canary thread does a
- * fixed piece of arithmetic (≈ 20 µs) every millisecond: its CPU time per piece in the window tells whether the machine ran slower then.
+ * scheduler's run and wait time and time slices of every thread of the process by kind
+ * ({@code /proc/self/task/<tid>/schedstat}: the side's server threads, the client, GC, JIT, RocksDB's native threads),
+ * the side's threads' minor page faults and system ticks ({@code /proc/self/task/<tid>/stat}), the machine's steal
+ * ticks, and the JVM's GC, safepoint, deoptimisation and compilation events in the window (JFR, streamed in process).
+ * A canary thread does a fixed piece of arithmetic (≈ 20 µs) and a 200-step walk of a 64 MiB random cycle every
+ * millisecond: their CPU time per piece in the window tells whether the machine ran slower then. Then each side's
+ * batches are split at twice its cheapest (MODE lines: the means of each mode) and the server threads' top Java
+ * frames are counted per mode (PROFILE lines). Session 22 found the dear mode to be first touches of fresh heap pages.
  *
  * <p>{@code java -cp bench.jar:lib/* io.tetradb.bench.mongo.InsertModesProbe [batches per side=40] [warm=4]}
  */
