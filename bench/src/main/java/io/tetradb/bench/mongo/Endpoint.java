@@ -113,6 +113,36 @@ final class Endpoint implements AutoCloseable {
         return sums;
     }
 
+    /** The minor page faults each server thread (by kernel task id) had when last seen. */
+    private final java.util.Map<String, Long> lastSeenFaults = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Minor page faults the server's threads have taken so far ({@code /proc/self/task/<tid>/stat}, threads told by
+     * their kernel name, the first 15 characters of the Java name; an ended thread keeps its count as last seen), or
+     * 0 where there is no {@code /proc}.
+     */
+    long serverMinorFaults() {
+        try (java.util.stream.Stream<java.nio.file.Path> tasks =
+                     java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                try {
+                    String stat = java.nio.file.Files.readString(t.resolve("stat"));
+                    // the name is in parentheses and may hold spaces; minflt is the 8th field after it
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    if (serverThreads.apply(name) != null) {
+                        lastSeenFaults.merge(t.getFileName().toString(),
+                                Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]), Math::max);
+                    }
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (java.io.IOException noProc) {
+            return 0;
+        }
+        return lastSeenFaults.values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** Bytes the server's live JVM threads have allocated so far (HotSpot's per-thread counter). */
     long serverAllocatedBytes() {
         com.sun.management.ThreadMXBean mx =

@@ -107,8 +107,8 @@ public final class MongoBenchmark implements Benchmark {
                     + "first " + c.insertWarmBatches() + " of each side not recorded; find-id, find-indexed, aggregate, "
                     + "update-inc: " + clients.threads() + " client threads sharing one MongoClient per side, "
                     + c.rounds() + " rounds of " + c.roundMillis() + " ms per side after a warm-up round, sides "
-                    + "alternating; throughput and server CPU per unit = median of the recorded rounds (insert: of "
-                    + "the batches); latencies per call");
+                    + "alternating; throughput and server CPU per unit = median of the recorded rounds, except "
+                    + "insert's server CPU: the lower quartile of its batches; latencies per call");
             warmUp();
             List<MongoCollection<Document>> colls = new ArrayList<>();
             for (Endpoint e : sides) {
@@ -177,15 +177,17 @@ public final class MongoBenchmark implements Benchmark {
                     // one batch per side in turn, the first side alternating: a burst of the machine's other work
                     // (which inflates a thread's CPU time several times over here) hits both sides' batches alike
                     int s = (b + k) % sides.size();
+                    long faults0 = sides.get(s).serverMinorFaults();
                     java.util.Map<String, Long> cpu0 = sides.get(s).serverCpuNanos();
                     long t0 = System.nanoTime();
                     insertBatch(colls.get(s), docs, b);
                     long elapsed = System.nanoTime() - t0;
+                    java.util.Map<String, Long> cpu1 = sides.get(s).serverCpuNanos();
                     samples[s].latency(elapsed);
                     // the first batches of each side are a warm-up (the collection is new) and are not recorded
                     if (b >= c.insertWarmBatches()) {
                         samples[s].round(BATCH, elapsed);
-                        serverCpu[s].add(BATCH, cpu0, sides.get(s).serverCpuNanos());
+                        serverCpu[s].add(BATCH, cpu0, cpu1, sides.get(s).serverMinorFaults() - faults0);
                     }
                 }
             }
@@ -228,10 +230,12 @@ public final class MongoBenchmark implements Benchmark {
             for (int round = 0; round <= c.rounds(); round++) {
                 for (int k = 0; k < sides.size(); k++) {
                     int s = (round + k) % sides.size();
+                    long faults0 = sides.get(s).serverMinorFaults();
                     java.util.Map<String, Long> cpu0 = sides.get(s).serverCpuNanos();
                     long calls0 = clients.round(c.roundMillis(), calls.get(s), round == 0 ? null : samples[s]);
+                    java.util.Map<String, Long> cpu1 = sides.get(s).serverCpuNanos();
                     if (round > 0) {
-                        serverCpu[s].add(calls0, cpu0, sides.get(s).serverCpuNanos());
+                        serverCpu[s].add(calls0, cpu0, cpu1, sides.get(s).serverMinorFaults() - faults0);
                     }
                 }
             }
@@ -351,21 +355,24 @@ public final class MongoBenchmark implements Benchmark {
                 out.bench("mongo." + op + "." + sides.get(s).label(), c.docs(), rateField, samples[s]);
             }
             out.ratio(op + " tetra/peer", samples[0].medianRate() / samples[1].medianRate());
+            double[] cpu = new double[sides.size()];
             for (int s = 0; s < sides.size(); s++) {
+                cpu[s] = serverCpu[s].figure(op);
                 out.result(String.format(Locale.ROOT, "BENCH mongo.%s.%s-cpu items=%d server_cpu_us_per_unit=%.1f",
-                        op, sides.get(s).label(), c.docs(), serverCpu[s].microsPerUnit()));
+                        op, sides.get(s).label(), c.docs(), cpu[s]));
             }
-            out.ratio(op + ".server-cpu peer/tetra", serverCpu[1].microsPerUnit() / serverCpu[0].microsPerUnit());
+            out.ratio(op + ".server-cpu peer/tetra", cpu[1] / cpu[0]);
             out.note(String.format(Locale.ROOT, "%s tetra server cpu per unit by thread group (us, medians): %s", op,
                     serverCpu[0].byGroup()));
             for (int s = 0; s < sides.size(); s++) {
                 out.note(String.format(Locale.ROOT, "%s %s server cpu per unit over %d rounds (us): median %.1f, "
-                                + "range %s, all rounds' cpu / all units %.1f", op, sides.get(s).label(),
-                        serverCpu[s].count(), serverCpu[s].microsPerUnit(), serverCpu[s].range(),
-                        serverCpu[s].meanMicrosPerUnit()));
+                                + "lower quartile %.1f, range %s, all rounds' cpu / all units %.1f; minor page faults "
+                                + "per round %s", op, sides.get(s).label(), serverCpu[s].count(),
+                        serverCpu[s].microsPerUnit(), serverCpu[s].lowerQuartileMicrosPerUnit(), serverCpu[s].range(),
+                        serverCpu[s].meanMicrosPerUnit(), serverCpu[s].faults()));
             }
-            for (ServerCpuRounds cpu : serverCpu) {
-                cpu.reset();
+            for (ServerCpuRounds rounds : serverCpu) {
+                rounds.reset();
             }
         }
 
