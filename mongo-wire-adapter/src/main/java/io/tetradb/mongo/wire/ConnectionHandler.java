@@ -168,10 +168,12 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
         if (r.moreToCome() || !ctx.channel().isActive()) {
             return;
         }
+        // no future per reply (mongo-find): nothing waits on it, and a failed write reaches exceptionCaught (closed)
         if (r.legacyQuery()) {
-            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false));
+            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false),
+                    ctx.voidPromise());
         } else {
-            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply));
+            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply), ctx.voidPromise());
         }
     }
 
