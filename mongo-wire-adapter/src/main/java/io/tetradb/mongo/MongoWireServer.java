@@ -8,6 +8,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -21,12 +23,12 @@ import io.tetradb.mongo.command.CursorLimits;
 import io.tetradb.mongo.command.Limits;
 import io.tetradb.mongo.tls.TlsOrPlainDetector;
 import io.tetradb.mongo.wire.ConnectionHandler;
-import io.tetradb.mongo.wire.MessageFrames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -208,9 +210,14 @@ public final class MongoWireServer implements AutoCloseable {
 
     /**
      * Whole wire messages, cut by their little-endian {@code messageLength} (header included); a length over
-     * {@code maxMessageSizeBytes} closes the connection as soon as it is read (see {@link MessageFrames}).
+     * {@code maxMessageSizeBytes} closes the connection as soon as it is read. mongo-frames (issue 17): a message
+     * longer than one read is gathered as a composite of the reads it arrives in, not merged into a buffer grown by
+     * doubling (≈ 2 MB of copies for a 1 MB {@code insert}); {@code RequestDecoder} copies the whole message once.
      */
-    static MessageFrames messageFrames() {
-        return new MessageFrames(Limits.MAX_MESSAGE_BYTES);
+    static LengthFieldBasedFrameDecoder messageFrames() {
+        LengthFieldBasedFrameDecoder frames = new LengthFieldBasedFrameDecoder(ByteOrder.LITTLE_ENDIAN,
+                Limits.MAX_MESSAGE_BYTES, 0, 4, -4, 0, true);
+        frames.setCumulator(ByteToMessageDecoder.COMPOSITE_CUMULATOR);
+        return frames;
     }
 }

@@ -20,11 +20,10 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * mongo-find (issue 17): {@code MessageFrames} cuts messages out of the connection's bytes and hands each on as the
- * heap array the request is decoded from, and a reply goes out without a future. Through the Java driver: point finds
- * answered on the event loop (from the store, then from the reply cache) and inserts of messages far longer than one
- * read; through a raw socket: several messages in one write, a message split inside its length field, and lengths
- * below the header or over maxMessageSizeBytes closing the connection.
+ * mongo-find (issue 17): how the connection's bytes are cut into messages ({@code MongoWireServer.messageFrames}).
+ * Through the Java driver: point finds answered on the event loop (from the store, then from the reply cache) and an
+ * insert message far longer than one read; through a raw socket: several messages in one write, a message split
+ * inside its length field, and lengths below the header or over maxMessageSizeBytes closing the connection.
  */
 class MessageFramesTest extends MongoServerTestBase {
 

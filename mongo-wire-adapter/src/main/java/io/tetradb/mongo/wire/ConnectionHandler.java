@@ -168,12 +168,10 @@ public final class ConnectionHandler extends SimpleChannelInboundHandler<ByteBuf
         if (r.moreToCome() || !ctx.channel().isActive()) {
             return;
         }
-        // no future per reply (mongo-find): nothing waits on it, and a failed write reaches exceptionCaught (closed)
         if (r.legacyQuery()) {
-            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false),
-                    ctx.voidPromise());
+            ctx.writeAndFlush(ReplyEncoder.opReply(ctx.alloc(), responseId, r.requestId(), reply, false));
         } else {
-            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply), ctx.voidPromise());
+            ctx.writeAndFlush(ReplyEncoder.opMsg(ctx.alloc(), responseId, r.requestId(), reply));
         }
     }
 

@@ -36,8 +36,7 @@ public final class RequestDecoder {
     }
 
     /**
-     * mongo-cpu (issue 17): the frame is copied once into a heap array (since mongo-find by {@link MessageFrames},
-     * straight from the read buffer) and decoded from there, instead of reading
+     * mongo-cpu (issue 17): the frame is copied once into a heap array and decoded from there, instead of reading
      * Netty's direct buffer byte by byte and copying each inserted document out of it: the BSON reader's per-byte
      * access to a heap buffer is cheaper, and an insert's documents are views of that one array
      * ({@code RawBsonDocument(bytes, offset, length)}). notes-ab (session 14): the A/B switch
@@ -45,21 +44,8 @@ public final class RequestDecoder {
      * 1.33–1.49 direct, an insert's decode no different; bench/README, mongo section).
      */
     public static Request decode(ByteBuf frame) {
-        return decode(wholeArray(frame));
-    }
-
-    /** The frame's bytes: {@link MessageFrames}' own array as it is (mongo-find: no second copy), else a copy. */
-    private static byte[] wholeArray(ByteBuf frame) {
-        if (frame.hasArray() && frame.arrayOffset() + frame.readerIndex() == 0
-                && frame.readableBytes() == frame.array().length) {
-            return frame.array();
-        }
         byte[] bytes = new byte[frame.readableBytes()];
         frame.getBytes(frame.readerIndex(), bytes);
-        return bytes;
-    }
-
-    private static Request decode(byte[] bytes) {
         ByteBuffer buf = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         int length = buf.getInt();
         if (length != buf.limit()) {
