@@ -107,7 +107,7 @@ public final class MongoWireServer implements AutoCloseable {
         // mongod's cursor monitor: idle cursors go even when no command comes to notice them
         workers.next().scheduleWithFixedDelay(dispatcher::expireIdleCursors, CURSOR_SWEEP_SECONDS,
                 CURSOR_SWEEP_SECONDS, TimeUnit.SECONDS);
-        LOG.info("Mongo wire server listening on {}", address());
+        LOG.info("Mongo wire server listening on {} (Netty transport {})", address(), transport);
     }
 
     /** Starts serving {@code client}'s store on {@code bind:port} (0: a free port), without authentication. */

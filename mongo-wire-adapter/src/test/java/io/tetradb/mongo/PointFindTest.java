@@ -65,4 +65,27 @@ class PointFindTest extends MongoServerTestBase {
         assertEquals(0, c.find(one).skip(1).into(new ArrayList<>()).size());
         assertNull(client.getDatabase("pointfind").getCollection("absent").find(Filters.eq("_id", 1)).first());
     }
+
+    /**
+     * mongo-find: a find's sort and projection are read after the point path has declined it; a point find carrying a
+     * sort or projection of the wrong type is still refused with TypeMismatch (14), and one of the right type is
+     * answered by the general path.
+     */
+    @Test
+    void aPointFindWithAWrongTypedSortOrProjectionIsATypeMismatch() {
+        MongoCollection<Document> c = client.getDatabase("pointfind").getCollection("typed");
+        c.drop();
+        c.insertOne(new Document("_id", 1).append("a", 2).append("b", 3));
+        com.mongodb.client.MongoDatabase db = client.getDatabase("pointfind");
+        for (String option : List.of("sort", "projection")) {
+            com.mongodb.MongoCommandException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    com.mongodb.MongoCommandException.class, () -> db.runCommand(new Document("find", "typed")
+                            .append("filter", new Document("_id", 1)).append(option, 5)));
+            assertEquals(14, e.getErrorCode(), option);
+        }
+        assertEquals(new Document("_id", 1).append("a", 2),
+                c.find(Filters.eq("_id", 1)).projection(Projections.include("a")).first());
+        assertEquals(new Document("_id", 1).append("a", 2).append("b", 3),
+                c.find(Filters.eq("_id", 1)).sort(new Document("a", 1)).first());
+    }
 }

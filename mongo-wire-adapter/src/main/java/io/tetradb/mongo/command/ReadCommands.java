@@ -189,8 +189,6 @@ final class ReadCommands {
         String name = Args.string(cmd, "find");
         BsonOrder order = Collation.of(cmd);
         BsonDocument filter = Args.document(cmd, "filter");
-        BsonDocument sort = Args.document(cmd, "sort");
-        BsonDocument projection = Args.document(cmd, "projection");
         long skip = Args.number(cmd, "skip", 0);
         long limit = Args.number(cmd, "limit", 0);
         long batchSize = Args.number(cmd, "batchSize", Limits.DEFAULT_BATCH_SIZE);
@@ -211,6 +209,9 @@ final class ReadCommands {
         if (point != null) {
             return point;
         }
+        // after the point find, which takes no sort or projection (mongo-find: no two empty documents per find)
+        BsonDocument sort = Args.document(cmd, "sort");
+        BsonDocument projection = Args.document(cmd, "projection");
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         SortSpec sortSpec = new SortSpec(sort, order);
         Projector projector = new Projector(projection, filter);
