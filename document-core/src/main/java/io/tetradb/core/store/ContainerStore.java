@@ -1607,7 +1607,10 @@ public final class ContainerStore {
                 idKeys = List.of(key);
             } else {
                 ids = new ArrayList<>(ops.size());
-                idKeys = noteIds(ops, ids); // jit-split: no loop in the constructor (none compiled for its OSR entry)
+                idKeys = new ArrayList<>(ops.size());
+                for (Prepared p : ops) {
+                    noteId(p.id(), ids, idKeys); // jit-split: per item, compiled early; no loop body here to OSR
+                }
             }
             // shared-engine hook: the partition's version first, then its items. Another server may commit between the
             // two reads; read in this order, its commit moves the version past the one this transaction applies
@@ -1639,15 +1642,6 @@ public final class ContainerStore {
             }
             noteStored(ids, storedVersions(idKeys));
             this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
-        }
-
-        /** A batch's distinct ids into {@code ids}, in first-met order; returns their keys. */
-        private List<byte[]> noteIds(List<Prepared> ops, List<String> ids) {
-            List<byte[]> idKeys = new ArrayList<>(ops.size());
-            for (Prepared p : ops) {
-                noteId(p.id(), ids, idKeys);
-            }
-            return idKeys;
         }
 
         /** A batch's id, the first time it is met: absent until read, and its key. */
