@@ -53,36 +53,20 @@ public final class BulkChunk {
      * (graph-load: the write set's arrays die young; the commit merges the runs).
      */
     public void add(WriteSet ws, int items, Completion completion) {
-        // jit-split: each step its own method, each loop's body a call (no large body compiled for an OSR entry)
-        WriteSet.Write[][] bySpace = bySpace(ws.writes(), completion);
+        // graph-load3: each space's writes counted first, then put in an array of that size and sorted there (no
+        // list per space growing as it fills)
+        List<WriteSet.Write> writes = ws.writes();
         Space[] spaces = Space.values();
-        for (int s = 0; s < spaces.length; s++) {
-            if (bySpace[s] != null && spaces[s] != Space.META) {
-                bySpace[s] = RunOrder.sorted(bySpace[s]); // stable: of equal keys the later put stays later
-            }
-        }
-        synchronized (this) {
-            for (int s = 0; s < spaces.length; s++) {
-                if (bySpace[s] != null) {
-                    addSorted(spaces[s], bySpace[s]);
-                }
-            }
-            completions.add(completion);
-            elements += items;
-        }
-    }
-
-    /**
-     * graph-load3: {@code writes} by space (null where a space has none): each space's writes counted first, then
-     * put in an array of that size (no list per space growing as it fills).
-     */
-    private static WriteSet.Write[][] bySpace(List<WriteSet.Write> writes, Completion completion) {
-        int[] counts = new int[Space.values().length];
+        int[] counts = new int[spaces.length];
         for (WriteSet.Write w : writes) {
-            counts[spaceOf(w, completion)]++;
+            if (w.space() != Space.META && w.value() == null) {
+                completion.dropped();
+                throw new IllegalStateException("a bulk load only creates: a delete in " + w.space() + " is not ingested");
+            }
+            counts[w.space().ordinal()]++;
         }
-        WriteSet.Write[][] bySpace = new WriteSet.Write[counts.length][];
-        for (int s = 0; s < counts.length; s++) {
+        WriteSet.Write[][] bySpace = new WriteSet.Write[spaces.length][];
+        for (int s = 0; s < spaces.length; s++) {
             bySpace[s] = counts[s] == 0 ? null : new WriteSet.Write[counts[s]];
             counts[s] = 0;
         }
@@ -90,35 +74,36 @@ public final class BulkChunk {
             int s = w.space().ordinal();
             bySpace[s][counts[s]++] = w;
         }
-        return bySpace;
-    }
-
-    /** The space's ordinal of a put (a delete outside META is refused: a bulk load only creates). */
-    private static int spaceOf(WriteSet.Write w, Completion completion) {
-        if (w.space() != Space.META && w.value() == null) {
-            completion.dropped();
-            throw new IllegalStateException("a bulk load only creates: a delete in " + w.space() + " is not ingested");
-        }
-        return w.space().ordinal();
-    }
-
-    /** Under the chunk's lock: one space's writes (sorted, outside META) into the chunk. */
-    private void addSorted(Space space, WriteSet.Write[] kvs) {
-        if (space == Space.META) {
-            for (WriteSet.Write w : kvs) {
-                if (w.value() == null) {
-                    meta.delete(w.space(), w.key());
-                } else {
-                    meta.put(w.space(), w.key(), w.value());
-                }
+        for (int s = 0; s < spaces.length; s++) {
+            if (bySpace[s] != null && spaces[s] != Space.META) {
+                bySpace[s] = RunOrder.sorted(bySpace[s]); // stable: of equal keys the later put stays later
             }
-            return;
         }
-        long[] run = new long[kvs.length];
-        for (int i = 0; i < run.length; i++) {
-            run[i] = slabs.append(kvs[i].key(), kvs[i].value());
+        synchronized (this) {
+            for (int s = 0; s < spaces.length; s++) {
+                WriteSet.Write[] kvs = bySpace[s];
+                if (kvs == null) {
+                    continue;
+                }
+                if (spaces[s] == Space.META) {
+                    for (WriteSet.Write w : kvs) {
+                        if (w.value() == null) {
+                            meta.delete(w.space(), w.key());
+                        } else {
+                            meta.put(w.space(), w.key(), w.value());
+                        }
+                    }
+                    continue;
+                }
+                long[] run = new long[kvs.length];
+                for (int i = 0; i < run.length; i++) {
+                    run[i] = slabs.append(kvs[i].key(), kvs[i].value());
+                }
+                puts.computeIfAbsent(spaces[s], sp -> new SortedRuns(slabs)).add(run);
+            }
+            completions.add(completion);
+            elements += items;
         }
-        puts.computeIfAbsent(space, sp -> new SortedRuns(slabs)).add(run);
     }
 
     /** Items written into this chunk so far. */

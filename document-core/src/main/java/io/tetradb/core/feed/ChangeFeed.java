@@ -318,65 +318,52 @@ public final class ChangeFeed {
                 // makes reads these records from the store (registers the items then), as a pass without notes did
                 notes.skipped(first + records.size() - 1);
             }
+            long seq = first;
+            int run = 0; // core-batch: the records of one partition so far, one partition index key for them all
             // core-keys: a run's records in one FEED value (ChangeRuns) under its last number (notes-ab: always; the
             // layout with a key per record, still read, was 16 % more batch CPU and 202 keys per 100-item batch, not 103)
-            // jit-split: each record written by its own call (compiled early from its count, inlined here)
             List<ChangeRecord> folded = null; // pw-next: made for a run of several records only
-            int runStart = 0; // core-batch: the records of one partition, one partition index key for them all
             for (int i = 0; i < records.size(); i++) {
+                ChangeRecord r = records.get(i);
                 boolean runEnds = !PARTITION_RUNS || i + 1 == records.size()
-                        || !Arrays.equals(records.get(i + 1).logicalPartition(), records.get(i).logicalPartition());
-                folded = writeRecord(ws, i, first + i, runEnds ? i + 1 - runStart : 0, folded, told, crtsMillis,
-                        stats);
-                if (runEnds) {
-                    runStart = i + 1;
+                        || !Arrays.equals(records.get(i + 1).logicalPartition(), r.logicalPartition());
+                boolean alone = runEnds && (folded == null || folded.isEmpty()); // a run of one: encoded directly
+                ChangeRecord numbered = alone && told == null ? null : r.numbered(seq, crtsMillis);
+                if (!alone) {
+                    if (folded == null) {
+                        folded = new ArrayList<>();
+                    }
+                    folded.add(numbered);
                 }
+                if (deferred && supersededVersions.get(i) != null) {
+                    // feed-images: the superseded version, byte for byte (header and lsn included), once, owned by
+                    // this record; written in this transaction's atomic write like the record itself
+                    ws.put(Space.FEED, FeedKeys.versionImage(collId, r.logicalPartition(), r.previousLsn()),
+                            supersededVersions.get(i));
+                }
+                run++;
+                if (runEnds) {
+                    ws.put(Space.FEED, FeedKeys.record(collId, seq), alone ? single(r, i, crtsMillis)
+                            : ChangeRuns.encode(folded));
+                    if (folded != null) {
+                        folded.clear();
+                    }
+                    ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
+                            stats != null && i + 1 == records.size() ? FeedKeys.runValue(run, stats)
+                                    : FeedKeys.runValue(run));
+                    run = 0;
+                }
+                if (told != null) {
+                    told.add(numbered.current() == null && numbered.previous() == null ? numbered
+                            : new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
+                            r.ttlExpired(), r.logicalPartition(), r.id(), null, null, r.imageRefs()));
+                }
+                if (r.operationType() != ChangeRecord.OperationType.CREATE) {
+                    superseded.incrementAndGet();
+                }
+                seq++;
             }
             return first;
-        }
-
-        /**
-         * Record {@code i}, numbered {@code seq}: {@code run} &gt; 0 when it ends a run of that many records of its
-         * partition (then the run is written), 0 when the run goes on (it joins {@code folded}). Returns the list of
-         * the run's records so far (made for a run of several records only).
-         */
-        private List<ChangeRecord> writeRecord(WriteSet ws, int i, long seq, int run, List<ChangeRecord> folded,
-                                               List<ChangeRecord> told, long crtsMillis, byte[] stats) {
-            ChangeRecord r = records.get(i);
-            boolean runEnds = run > 0;
-            boolean alone = runEnds && (folded == null || folded.isEmpty()); // a run of one: encoded directly
-            ChangeRecord numbered = alone && told == null ? null : r.numbered(seq, crtsMillis);
-            if (!alone) {
-                if (folded == null) {
-                    folded = new ArrayList<>();
-                }
-                folded.add(numbered);
-            }
-            if (deferred && supersededVersions.get(i) != null) {
-                // feed-images: the superseded version, byte for byte (header and lsn included), once, owned by
-                // this record; written in this transaction's atomic write like the record itself
-                ws.put(Space.FEED, FeedKeys.versionImage(collId, r.logicalPartition(), r.previousLsn()),
-                        supersededVersions.get(i));
-            }
-            if (runEnds) {
-                ws.put(Space.FEED, FeedKeys.record(collId, seq), alone ? single(r, i, crtsMillis)
-                        : ChangeRuns.encode(folded));
-                if (folded != null) {
-                    folded.clear();
-                }
-                ws.put(Space.FEED, FeedKeys.partitionRecord(collId, r.logicalPartition(), seq),
-                        stats != null && i + 1 == records.size() ? FeedKeys.runValue(run, stats)
-                                : FeedKeys.runValue(run));
-            }
-            if (told != null) {
-                told.add(numbered.current() == null && numbered.previous() == null ? numbered
-                        : new ChangeRecord(seq, r.operationType(), r.lsn(), r.previousLsn(), crtsMillis,
-                        r.ttlExpired(), r.logicalPartition(), r.id(), null, null, r.imageRefs()));
-            }
-            if (r.operationType() != ChangeRecord.OperationType.CREATE) {
-                superseded.incrementAndGet();
-            }
-            return folded;
         }
     }
 

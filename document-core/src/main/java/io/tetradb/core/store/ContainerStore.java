@@ -1609,7 +1609,13 @@ public final class ContainerStore {
                 ids = new ArrayList<>(ops.size());
                 idKeys = new ArrayList<>(ops.size());
                 for (Prepared p : ops) {
-                    noteId(p.id(), ids, idKeys); // jit-split: per item, compiled early; no loop body here to OSR
+                    if (!before.containsKey(p.id())) {
+                        before.put(p.id(), null);
+                        byte[] key = Keys.concatUtf8(lpPrefix, p.id());
+                        keys.put(p.id(), key);
+                        ids.add(p.id());
+                        idKeys.add(key);
+                    }
                 }
             }
             // shared-engine hook: the partition's version first, then its items. Another server may commit between the
@@ -1640,29 +1646,14 @@ public final class ContainerStore {
             } else {
                 entryRule = rule;
             }
-            noteStored(ids, storedVersions(idKeys));
-            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
-        }
-
-        /** A batch's id, the first time it is met: absent until read, and its key. */
-        private void noteId(String id, List<String> ids, List<byte[]> idKeys) {
-            if (!before.containsKey(id)) {
-                before.put(id, null);
-                byte[] key = Keys.concatUtf8(lpPrefix, id);
-                keys.put(id, key);
-                ids.add(id);
-                idKeys.add(key);
-            }
-        }
-
-        /** The stored versions read for {@code ids}; absent ids are in {@link #before} already (null, pw-lean). */
-        private void noteStored(List<String> ids, List<byte[]> values) {
+            List<byte[]> values = storedVersions(idKeys);
             for (int i = 0; i < ids.size(); i++) {
                 byte[] v = values.get(i);
-                if (v != null) {
+                if (v != null) { // pw-lean: absent ids are in the map already (null)
                     before.put(ids.get(i), v);
                 }
             }
+            this.faceUnique = ContainerStore.this.faceUnique.begin(lpPrefix, stats.lsn()); // shared: claims' version
         }
 
         /**
@@ -2158,37 +2149,9 @@ public final class ContainerStore {
             }
             byte[] cur = current(id);
             byte[] key = docKey(id); // batch-path: looked up once
-            if (faceUnique != null || !uniqueKeys.isEmpty() || rule.active() || entryRule.active()) {
-                uniqueKeysAndExpiry(id, key, item); // jit-split: most containers have none: out of the common path
-            }
-            List<ByteBuffer> previous = currentEntries(id);
-            lsn++;
-            String etag = etag(lsn);
-            byte[] stored = ItemCodec.finish(body, lsn, rid(key, lpPrefix.length), selfPrefix, etag, ts);
-            List<ByteBuffer> entries = versionEntries(id, key, body, stored, item, encoded);
-            int keyBytes = key.length;
-            long size = keyBytes + stored.length;
-            deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
-            deltaItems += cur == null ? 1 : 0;
-            after.put(id, stored);
-            noteWritten(key);
-            if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
-                noteTree(stored, item);
-            }
-            lastLsn.put(id, lsn);
-            entriesAfter.put(id, entries);
-            return new ItemResult(type, id, status, stored, etag,
-                    RequestCharge.write(size, entries.size()), null);
-        }
-
-        /**
-         * The unique keys' and face-defined unique indexes' checks, then the item's expiry: checked before anything
-         * changes, so a violation leaves the transaction as it was.
-         */
-        private void uniqueKeysAndExpiry(String id, byte[] key, ObjectNode item) {
-            List<ByteBuffer> faceTerms = faceUnique == null ? null
+            List<ByteBuffer> faceTerms = faceUnique == null ? null // checked before anything changes, as below
                     : faceUnique.check(id, key, () -> storedVersion(id), item);
-            if (!uniqueKeys.isEmpty()) {
+            if (!uniqueKeys.isEmpty()) { // checked before anything changes: a violation leaves the transaction as it was
                 List<ByteBuffer> terms = UniqueKeyIndex.terms(uniqueKeys, lpPrefix, item);
                 unique.replace(id, currentUniqueTerms(id), terms);
                 uniqueAfter.put(id, terms);
@@ -2199,25 +2162,32 @@ public final class ContainerStore {
             if (rule.active() || entryRule.active()) { // batch-path: read by writeSet() only then (no boxed NEVER)
                 expiryAfter().put(id, entryRule.active() ? entryRule.expiresAt(item, ts) : ExpiryRule.NEVER);
             }
-        }
-
-        /** The index entries of the version being written ({@code stored}, from {@code body}). */
-        private List<ByteBuffer> versionEntries(String id, byte[] key, byte[] body, byte[] stored, ObjectNode item,
-                                                boolean encoded) {
+            List<ByteBuffer> previous = currentEntries(id);
+            lsn++;
+            String etag = etag(lsn);
+            byte[] stored = ItemCodec.finish(body, lsn, rid(key, lpPrefix.length), selfPrefix, etag, ts);
             // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
-            return encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
+            List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
                     ? binaryEntries(id, stored, ts)
                     : recorded != null && body == recordedBody && recorded.policy() == policies.policyFor(key)
                     ? OnePassTerms.entries(paths, key, collId.length, body, recorded, ts, item) // write-cost
                     : entries(id, item, ts);
-        }
-
-        /** Graph adjacency hook: the tree {@code stored} was made from, for {@link #writeSet()}. */
-        private void noteTree(byte[] stored, ObjectNode item) {
-            if (writtenTrees == null) {
-                writtenTrees = new java.util.IdentityHashMap<>();
+            int keyBytes = key.length;
+            long size = keyBytes + stored.length;
+            deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
+            deltaItems += cur == null ? 1 : 0;
+            after.put(id, stored);
+            noteWritten(key);
+            if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
+                if (writtenTrees == null) {
+                    writtenTrees = new java.util.IdentityHashMap<>();
+                }
+                writtenTrees.put(stored, item);
             }
-            writtenTrees.put(stored, item);
+            lastLsn.put(id, lsn);
+            entriesAfter.put(id, entries);
+            return new ItemResult(type, id, status, stored, etag,
+                    RequestCharge.write(size, entries.size()), null);
         }
 
         /** The index entries the item has at this point of the transaction. */
@@ -2258,75 +2228,46 @@ public final class ContainerStore {
             return indexEntries(docKey(id), item, versionTs, policies.policyFor(docKey(id)));
         }
 
-        /**
-         * The transaction's writes. jit-split: the per-item work is {@link #writeItem} (one call per item, so C2
-         * compiles it early from its own count and inlines it here) and the rest per concern, so no piece is a large
-         * body compiled once for its loop's OSR entry and again as a method in a fresh JVM's later loads.
-         */
         WriteSet writeSet() {
             WriteSet ws = new WriteSet(2 * after.size() + 4); // pw-lean: items and records, the statistics, no regrowth
             IndexWrites index = new IndexWrites();
             io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
             byte[] logicalPartition = logicalPartitionKey(); // core-write: once per write set, not once per item
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
-                writeItem(ws, index, feedBatch, logicalPartition, e.getKey(), e.getValue());
+                String id = e.getKey();
+                byte[] old = before.get(id);
+                byte[] now = e.getValue();
+                if (now == null && old == null) {
+                    continue; // created and deleted inside the transaction
+                }
+                byte[] key = docKey(id);
+                if (now == null) {
+                    ws.delete(Space.DOCS, key);
+                } else {
+                    ws.put(Space.DOCS, key, now);
+                }
+                List<ByteBuffer> was = storedEntries(id);
+                List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
+                index.diff(was, is);
+                if (adjacency == null && !adjacencyMarkRead && store.onSharedEngine()) {
+                    // adjacency hook: an edge through an object older than the container's mark (AdjacencyPartitionMarks)
+                    adjacencyMarkRead = AdjacencyPartitionMarks.followContainerMarkForEdge(ContainerStore.this, store,
+                            old, now);
+                }
+                if (adjacency != null) { // graph adjacency: the edge's entries in the same write set
+                    adjacency.addWrites(pk, old, now, now == null || writtenTrees == null ? null : writtenTrees.get(now),
+                            ws);
+                }
+                // one change record per changed item; the feed's pruner removes superseded ones later
+                feedBatch.add(logicalPartition, key, id, lastLsn.get(id),
+                        now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
+                if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
+                    Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
+                    long wasAt = old == null || known == null && !entryRule.active() ? ExpiryRule.NEVER
+                            : known != null ? known : entryRule.expiresAt(parsedBefore(id));
+                    ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
+                }
             }
-            addSideWrites(ws, index);
-            byte[] carried = statsWrites(ws);
-            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis(), carried); // last: nothing can fail after it
-            if (carried != null && feedTicket == 0 && stats.lsn() / store.statsRecordEvery()
-                    == lsn / store.statsRecordEvery()) {
-                ws.put(Space.META, statsKey(), carried); // no change record carries them
-            }
-            return ws;
-        }
-
-        /** One touched item's writes: its version, its index entries' diff, adjacency, change record, expiry entry. */
-        private void writeItem(WriteSet ws, IndexWrites index, io.tetradb.core.feed.ChangeFeed.Batch feedBatch,
-                               byte[] logicalPartition, String id, byte[] now) {
-            byte[] old = before.get(id);
-            if (now == null && old == null) {
-                return; // created and deleted inside the transaction
-            }
-            byte[] key = docKey(id);
-            if (now == null) {
-                ws.delete(Space.DOCS, key);
-            } else {
-                ws.put(Space.DOCS, key, now);
-            }
-            index.diff(storedEntries(id), entriesAfter.getOrDefault(id, List.of()));
-            adjacencyWrites(ws, old, now);
-            // one change record per changed item; the feed's pruner removes superseded ones later
-            feedBatch.add(logicalPartition, key, id, lastLsn.get(id),
-                    now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
-            if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
-                moveExpiry(ws, id, key, old);
-            }
-        }
-
-        /** Graph adjacency: the edge's entries in the same write set. */
-        private void adjacencyWrites(WriteSet ws, byte[] old, byte[] now) {
-            if (adjacency == null && !adjacencyMarkRead && store.onSharedEngine()) {
-                // adjacency hook: an edge through an object older than the container's mark (AdjacencyPartitionMarks)
-                adjacencyMarkRead = AdjacencyPartitionMarks.followContainerMarkForEdge(ContainerStore.this, store,
-                        old, now);
-            }
-            if (adjacency != null) {
-                adjacency.addWrites(pk, old, now, now == null || writtenTrees == null ? null : writtenTrees.get(now),
-                        ws);
-            }
-        }
-
-        /** TTL hook: the item's expiry entry moves from where its stored version had it. */
-        private void moveExpiry(WriteSet ws, String id, byte[] key, byte[] old) {
-            Long known = purgedAt.get(id); // the purge knows it from the entry: no parse
-            long wasAt = old == null || known == null && !entryRule.active() ? ExpiryRule.NEVER
-                    : known != null ? known : entryRule.expiresAt(parsedBefore(id));
-            ExpiryIndex.move(ws, key, wasAt, expiryAfter.getOrDefault(id, wasAt));
-        }
-
-        /** The purge's expiry entries, unique keys (the core's and the faces') and the index entries' diff. */
-        private void addSideWrites(WriteSet ws, IndexWrites index) {
             for (byte[] stale : staleExpiry) {
                 ws.delete(Space.META, stale);
             }
@@ -2340,13 +2281,6 @@ public final class ContainerStore {
                 faceUnique.addTo(ws);
             }
             index.addTo(ws);
-        }
-
-        /**
-         * The partition's statistics after the transaction ({@link #statsAfter}): their record written, or returned
-         * for the feed's partition index key to carry (null: not carried).
-         */
-        private byte[] statsWrites(WriteSet ws) {
             long items = stats.items() + deltaItems;
             if (stats.items() == 0 && items > 0) {
                 deltaLogicalPartitions = 1;
@@ -2369,7 +2303,12 @@ public final class ContainerStore {
                 }
                 PartitionPolicyEpochs.addTo(epochDecision, lpPrefix, ws); // shared-engine hook: a partition without one
             }
-            return carried;
+            feedTicket = feedBatch.writeTo(ws, System.currentTimeMillis(), carried); // last: nothing can fail after it
+            if (carried != null && feedTicket == 0 && stats.lsn() / store.statsRecordEvery()
+                    == lsn / store.statsRecordEvery()) {
+                ws.put(Space.META, statsKey(), carried); // no change record carries them
+            }
+            return ws;
         }
     }
 

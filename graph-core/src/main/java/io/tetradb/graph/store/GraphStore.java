@@ -757,27 +757,16 @@ public final class GraphStore {
      */
     public void createAllBulk(io.tetradb.core.bulk.BulkLoad bulk, Object pk,
                               List<io.tetradb.core.store.EncodedItem> items) {
-        // jit-split: no loop here (the loops are their own small methods): nothing compiled for an OSR entry
-        List<io.tetradb.core.store.ItemOperation> ops = creates(items);
+        List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(items.size());
+        for (io.tetradb.core.store.EncodedItem item : items) {
+            ops.add(io.tetradb.core.store.ItemOperation.create(item));
+        }
         List<io.tetradb.core.store.ItemResult> results;
         try {
             results = bulk.write(partitionKeyValue(pk), ops);
         } catch (io.tetradb.core.StoreException e) {
             throw new CosmosException(e.status(), e.subStatus(), e.getMessage()); // as the document API reports it
         }
-        charges.add(bulkCharge(pk, results, ops.size()));
-    }
-
-    private static List<io.tetradb.core.store.ItemOperation> creates(List<io.tetradb.core.store.EncodedItem> items) {
-        List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>(items.size());
-        for (io.tetradb.core.store.EncodedItem item : items) {
-            ops.add(io.tetradb.core.store.ItemOperation.create(item));
-        }
-        return ops;
-    }
-
-    /** The request charge of a bulk transaction's {@code results}; a taken id first, then any other failure, throws. */
-    private static double bulkCharge(Object pk, List<io.tetradb.core.store.ItemResult> results, int items) {
         double charge = 0;
         for (io.tetradb.core.store.ItemResult r : results) {
             if (r.status() == 409) {
@@ -787,11 +776,11 @@ public final class GraphStore {
         }
         for (io.tetradb.core.store.ItemResult r : results) {
             if (!r.isSuccess() && r.status() != 424) {
-                throw new IllegalStateException("writing " + items + " items of partition " + pk
+                throw new IllegalStateException("writing " + ops.size() + " items of partition " + pk
                         + " failed: " + r.status() + " " + r.error());
             }
         }
-        return charge;
+        charges.add(charge);
     }
 
     /** After a bulk chunk's commit: the graph's cached reads of these items are stale. */
