@@ -138,8 +138,9 @@ class BulkWriteOneSyncTest extends MongoServerTestBase {
     }
 
     /**
-     * One message of many statements, one WAL sync: 50 updateOnes, 50 deleteOnes, an updateMany of 30 documents, and
-     * an upsert among updates; an unjournaled ({@code w: 1}) message syncs nothing itself, its next lazy tick once.
+     * One message of many statements, one WAL sync: 50 updateOnes with an upsert among them, an updateMany of 34
+     * documents, 50 deleteOnes; a findAndModify one sync, as before; an unjournaled ({@code w: 1}) message syncs
+     * nothing itself, the lazy syncer's next tick once.
      */
     @Test
     void aMessageOfManyStatementsPaysOneWalSync() {
@@ -164,6 +165,9 @@ class BulkWriteOneSyncTest extends MongoServerTestBase {
         }
         assertEquals(1, syncsOf(() -> assertEquals(50, c.bulkWrite(deletes).getDeletedCount())));
         assertEquals(0, syncsOf(syncs::tick), "nothing left for the lazy syncer");
+        // findAndModify is one statement, one document: one sync, as it always was (its own write's)
+        assertEquals(1, syncsOf(() -> c.findOneAndUpdate(Filters.eq("_id", 1), Document.parse("{$inc: {v: 1}}"))));
+        assertEquals(1, syncsOf(() -> c.findOneAndDelete(Filters.eq("_id", 1000))));
 
         MongoCollection<Document> w1 = c.withWriteConcern(WriteConcern.W1);
         List<WriteModel<Document>> unjournaled = new ArrayList<>();
@@ -173,8 +177,9 @@ class BulkWriteOneSyncTest extends MongoServerTestBase {
         assertEquals(0, syncsOf(() -> assertEquals(20, w1.bulkWrite(unjournaled).getModifiedCount())));
         assertEquals(1, syncsOf(syncs::tick), "the unjournaled statements, synced by the lazy syncer's next tick");
         assertEquals(0, syncsOf(syncs::tick));
-        assertEquals(Set.of(2), new TreeSet<>(c.find(Filters.lt("_id", 40)).map(d -> d.getInteger("v"))
-                .into(new ArrayList<>())), "each odd _id below 40 updated twice");
+        assertEquals(Set.of(2), new TreeSet<>(c.find(Filters.and(Filters.lt("_id", 40), Filters.ne("_id", 1)))
+                .map(d -> d.getInteger("v")).into(new ArrayList<>())), "each odd _id below 40 updated twice");
+        assertEquals(3, c.find(Filters.eq("_id", 1)).first().getInteger("v"), "and _id 1 a third time");
     }
 
     private static long syncsOf(Runnable action) {
