@@ -230,4 +230,52 @@ class BulkWriteOneSyncTest extends MongoServerTestBase {
             assertEquals(Document.parse("{_id: 'new', v: 2}"), c.find(Filters.eq("_id", "new")).first());
         }
     }
+
+    /**
+     * The message's one sync fails after its statements were applied: the reply is an error (InternalError), never
+     * the statements' counts; the statements stay applied (visible), as the README says. The items' store fails its
+     * syncs on demand (a shared-engine setup, the only place a test can put a store between the core and RocksDB).
+     */
+    @Test
+    void aFailingSyncAnswersAnErrorAndNeverTheCounts(@TempDir Path dir) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean failSyncs = new java.util.concurrent.atomic.AtomicBoolean();
+        try (io.tetradb.testing.SharedEmbeddedStore shared =
+                     new io.tetradb.testing.SharedEmbeddedStore(dir.resolve("shared"))) {
+            io.tetradb.core.storage.partition.PartitionStore inner = shared.partitions();
+            io.tetradb.core.storage.partition.PartitionStore failing =
+                    (io.tetradb.core.storage.partition.PartitionStore) java.lang.reflect.Proxy.newProxyInstance(
+                            getClass().getClassLoader(),
+                            new Class<?>[] {io.tetradb.core.storage.partition.PartitionStore.class},
+                            (proxy, method, args) -> {
+                                if (method.getName().equals("awaitDurable") && failSyncs.get()) {
+                                    throw new io.tetradb.core.storage.StorageException(
+                                            "syncing the write-ahead log failed: disk gone", null);
+                                }
+                                try {
+                                    return method.invoke(inner, args);
+                                } catch (java.lang.reflect.InvocationTargetException e) {
+                                    throw e.getCause();
+                                }
+                            });
+            try (CosmosClient own = new CosmosClientBuilder().dataDirectory(dir.resolve("a"))
+                    .storage(shared.metadata(), failing).buildClient();
+                 MongoWireServer wire = MongoWireServer.start(InetAddress.getLoopbackAddress(), 0, own);
+                 MongoClient driver = PersistenceTest.connect(wire)) {
+                MongoCollection<Document> c = driver.getDatabase("bw").getCollection("failing");
+                c.insertMany(List.of(new Document("_id", 1).append("v", 0), new Document("_id", 2).append("v", 0),
+                        new Document("_id", 3).append("v", 0)));
+                failSyncs.set(true);
+                List<WriteModel<Document>> ops = new ArrayList<>();
+                for (int i = 1; i <= 3; i++) {
+                    ops.add(new UpdateOneModel<>(Filters.eq("_id", i), Document.parse("{$set: {v: 1}}")));
+                }
+                com.mongodb.MongoServerException e = assertThrows(com.mongodb.MongoServerException.class,
+                        () -> c.bulkWrite(ops));
+                assertEquals(1, e.getCode(), e.getMessage()); // InternalError
+                org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("disk gone"), e.getMessage());
+                failSyncs.set(false);
+                assertEquals(3, c.countDocuments(Filters.eq("v", 1)), "applied, though not acknowledged");
+            }
+        }
+    }
 }
