@@ -115,8 +115,28 @@ public final class RocksEngine implements StorageEngine {
             t.setDaemon(true);
             return t;
         });
-        walSyncer.scheduleWithFixedDelay(async ? this::syncWal : this::syncIfBehind, interval, interval,
+        lazyTicks = walSyncer.scheduleWithFixedDelay(async ? this::syncWal : this::syncIfBehind, interval, interval,
                 TimeUnit.MILLISECONDS);
+    }
+
+    /** The WAL syncer's schedule (SYNC: the lazy syncer's 100 ms ticks). */
+    private final java.util.concurrent.ScheduledFuture<?> lazyTicks;
+
+    /**
+     * SYNC, for tests that count WAL syncs exactly: stops the lazy syncer's timer and returns its tick, to be run by
+     * hand from then on (the store's writers still sync as before). Null in ASYNC mode.
+     */
+    Runnable lazySyncTicksByHand() {
+        if (groupSync == null) {
+            return null;
+        }
+        lazyTicks.cancel(false);
+        return groupSync::syncIfBehind;
+    }
+
+    /** SYNC: the WAL syncs finished so far, of every kind ({@link WalGroupSync#syncs()}); 0 in ASYNC mode. */
+    long walSyncs() {
+        return groupSync == null ? 0 : groupSync.syncs();
     }
 
     /** RocksDB's statistics of this store, or null unless {@code -Dtetradb.rocks.statistics=true}. */

@@ -36,6 +36,8 @@ final class WalGroupSync {
     /** {@link #written} as each of the last {@link #PROMISE_TICKS} lazy ticks found it, by tick number. */
     private final long[] writtenAtTick = new long[PROMISE_TICKS];
     private long ticks;
+    /** WAL syncs finished so far, of every kind (a writer's, a lazy tick's, an inline one): exact counts for tests. */
+    private long syncs;
 
     WalGroupSync(Syncer syncer) {
         this.syncer = syncer;
@@ -60,6 +62,7 @@ final class WalGroupSync {
     synchronized void inlineSyncDone(long ticket, boolean synced) {
         if (synced) {
             this.synced = Math.max(this.synced, ticket);
+            syncs++;
             dropSyncedPromises();
         }
         syncing = false;
@@ -102,6 +105,11 @@ final class WalGroupSync {
         await(target);
     }
 
+    /** The WAL syncs finished so far (see {@link #syncs}). */
+    synchronized long syncs() {
+        return syncs;
+    }
+
     private void dropSyncedPromises() {
         promised.headSet(synced, true).clear();
     }
@@ -135,6 +143,7 @@ final class WalGroupSync {
                 synchronized (this) {
                     if (done) {
                         synced = Math.max(synced, target);
+                        syncs++;
                         dropSyncedPromises();
                     }
                     syncing = false;

@@ -274,4 +274,27 @@ class WalGroupSyncTest {
         group.syncIfBehind();
         assertEquals(2, syncs.get(), "one unpromised batch after 100,001 promises");
     }
+
+    /** {@link WalGroupSync#syncs()} counts every finished sync (a writer's, a lazy tick's, an inline one), no failed one. */
+    @Test
+    void syncsCountsEveryFinishedSyncOfEveryKind() {
+        AtomicInteger calls = new AtomicInteger();
+        WalGroupSync group = new WalGroupSync(() -> {
+            if (calls.incrementAndGet() == 3) {
+                throw new IllegalStateException("disk gone");
+            }
+        });
+        group.await(group.applied()); // a writer's
+        group.applied();
+        group.syncIfBehind(); // a lazy tick's
+        long inline = group.claimInlineSync();
+        group.inlineSyncDone(inline, true);
+        assertEquals(3, group.syncs());
+        long failing = group.applied();
+        assertThrows(StorageException.class, () -> group.await(failing));
+        assertEquals(3, group.syncs(), "a failed sync is not counted");
+        group.await(failing);
+        assertEquals(4, group.syncs());
+        assertEquals(4, calls.get(), "three syncer calls succeeded, one failed");
+    }
 }

@@ -193,25 +193,28 @@ final class WriteCommands {
                         + "array");
             }
         }
-        for (int i = 0; i < list.size(); i++) {
-            try {
-                BsonDocument u = list.get(i).asDocument();
-                BsonValue spec = u.get("u");
-                UpdateResult r = updateOne(ctx, name, Args.document(u, "q"), spec,
-                        Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
-                        Collation.of(u), cmd);
-                if (r.upsertedId != null) {
-                    n++;
-                    upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
-                } else {
-                    n += r.matched;
-                    modified += r.modified;
-                }
-            } catch (MongoError | io.tetradb.core.StoreException e) {
-                Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
-                writeErrors.add(writeError(i, MongoErrors.of(e)));
-                if (ordered) {
-                    break;
+        // every statement's writes applied in turn, durable by one WAL sync before the reply (MessageView.close)
+        try (MessageView colls = new MessageView(() -> ctx.view(catalog.createIfAbsent(ctx.database(), name)))) {
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    BsonDocument u = list.get(i).asDocument();
+                    BsonValue spec = u.get("u");
+                    UpdateResult r = updateOne(ctx, colls, Args.document(u, "q"), spec,
+                            Args.bool(u, "upsert", false), Args.bool(u, "multi", false), null, arrayFilters(u),
+                            Collation.of(u), cmd);
+                    if (r.upsertedId != null) {
+                        n++;
+                        upserted.add(new BsonDocument("index", new BsonInt32(i)).append("_id", r.upsertedId));
+                    } else {
+                        n += r.matched;
+                        modified += r.modified;
+                    }
+                } catch (MongoError | io.tetradb.core.StoreException e) {
+                    Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
+                    writeErrors.add(writeError(i, MongoErrors.of(e)));
+                    if (ordered) {
+                        break;
+                    }
                 }
             }
         }
@@ -223,12 +226,43 @@ final class WriteCommands {
     }
 
     /**
+     * An {@code update} or {@code delete} message's collection, opened at its first use as a
+     * {@link MongoCollection#oneSyncPerMessage()} view: each statement's writes are applied (visible) as they come,
+     * and {@link #close()} — always, before the reply — makes them durable with one WAL sync. A sync that fails
+     * throws from {@code close}, so the command answers an error, never the statements' counts.
+     */
+    private static final class MessageView implements AutoCloseable, java.util.function.Supplier<MongoCollection> {
+        private final java.util.function.Supplier<MongoCollection> open;
+        private MongoCollection view;
+
+        MessageView(java.util.function.Supplier<MongoCollection> open) {
+            this.open = open;
+        }
+
+        @Override
+        public MongoCollection get() {
+            if (view == null) {
+                MongoCollection coll = open.get();
+                view = coll == null ? null : coll.oneSyncPerMessage();
+            }
+            return view;
+        }
+
+        @Override
+        public void close() {
+            if (view != null) {
+                view.awaitMessage();
+            }
+        }
+    }
+
+    /**
      * Applies one update statement. The matching documents are collected first, then each is updated against the
      * version read (etag); a document changed meanwhile is read again, re-matched and retried.
      */
-    private UpdateResult updateOne(CommandContext ctx, String name, BsonDocument filter, BsonValue spec,
-                                   boolean upsert, boolean multi, SortSpec sort, BsonArray arrayFilters,
-                                   BsonOrder order, BsonDocument cmd) {
+    private UpdateResult updateOne(CommandContext ctx, java.util.function.Supplier<MongoCollection> colls,
+                                   BsonDocument filter, BsonValue spec, boolean upsert, boolean multi, SortSpec sort,
+                                   BsonArray arrayFilters, BsonOrder order, BsonDocument cmd) {
         io.tetradb.mongo.update.DocumentUpdate applier = spec.isArray()
                 ? new io.tetradb.mongo.aggregate.PipelineUpdate(spec.asArray())
                 : new UpdateApplier(spec.asDocument(), arrayFilters, filter);
@@ -236,7 +270,7 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.FAILED_TO_PARSE, "multi update is not supported for replacement-style "
                     + "update");
         }
-        MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
+        MongoCollection coll = colls.get();
         FilterMatcher matcher = FilterMatcher.compile(filter, order);
         List<StoredDoc> targets = matching(ctx, coll, filter, matcher, sort, multi ? 0 : 1);
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
@@ -348,7 +382,7 @@ final class WriteCommands {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'delete.deletes' must be an array");
         }
         boolean ordered = Args.bool(cmd, "ordered", true);
-        MongoCollection coll = ctx.view(catalog.collection(ctx.database(), name));
+        MongoCollection found = ctx.view(catalog.collection(ctx.database(), name));
         int n = 0;
         BsonArray writeErrors = new BsonArray();
         List<BsonValue> list = deletes.asArray().getValues();
@@ -365,18 +399,23 @@ final class WriteCommands {
                         + "Got " + io.tetradb.mongo.bson.BsonText.of(limit));
             }
         }
-        for (int i = 0; i < list.size(); i++) {
-            try {
-                BsonDocument d = list.get(i).asDocument();
-                long limit = Args.number(d, "limit", 0);
-                if (coll != null) {
-                    n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d)).size();
-                }
-            } catch (MongoError | io.tetradb.core.StoreException e) {
-                Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
-                writeErrors.add(writeError(i, MongoErrors.of(e)));
-                if (ordered) {
-                    break;
+        // every statement's deletes applied in turn, durable by one WAL sync before the reply (MessageView.close)
+        try (MessageView colls = new MessageView(() -> found)) {
+            MongoCollection coll = colls.get();
+            for (int i = 0; i < list.size(); i++) {
+                try {
+                    BsonDocument d = list.get(i).asDocument();
+                    long limit = Args.number(d, "limit", 0);
+                    if (coll != null) {
+                        n += deleteMatching(ctx, coll, Args.document(d, "q"), null, limit == 1, Collation.of(d))
+                                .size();
+                    }
+                } catch (MongoError | io.tetradb.core.StoreException e) {
+                    Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement
+                    writeErrors.add(writeError(i, MongoErrors.of(e)));
+                    if (ordered) {
+                        break;
+                    }
                 }
             }
         }
@@ -446,7 +485,9 @@ final class WriteCommands {
             return Replies.ok(new BsonDocument("lastErrorObject", new BsonDocument("n",
                     new BsonInt32(deleted.size()))).append("value", value));
         }
-        UpdateResult r = updateOne(ctx, name, query, update, upsert, false, sort, arrayFilters(cmd), order, cmd);
+        // one statement, one core write: it waits for its own sync (nothing for one sync per message to share)
+        UpdateResult r = updateOne(ctx, () -> ctx.view(catalog.createIfAbsent(ctx.database(), name)), query, update,
+                upsert, false, sort, arrayFilters(cmd), order, cmd);
         BsonDocument leo = new BsonDocument("n", new BsonInt32(r.upsertedId != null ? 1 : r.matched))
                 .append("updatedExisting", BsonBoolean.valueOf(r.matched > 0));
         if (r.upsertedId != null) {

@@ -48,6 +48,11 @@ public final class MongoCollection {
     private final boolean awaitJournal;
     /** Point finds' documents while the partition's write stamp is unchanged (shared by every view). */
     private final PointReplyCache replies;
+    /**
+     * A message view's writes ({@link #oneSyncPerMessage()}): applied at once, made durable together by
+     * {@link #awaitMessage()}; null: each write of a journaled view waits for its own sync.
+     */
+    private final io.tetradb.core.store.DeferredCommits messageCommits;
 
     MongoCollection(String db, String name, ContainerStore container, PointReplyCache replies) {
         this.replies = replies;
@@ -62,9 +67,11 @@ public final class MongoCollection {
         this.indexSpecs = new IndexSpecCache();
         this.options = new CollectionOptions.OptionsCache();
         this.awaitJournal = true;
+        this.messageCommits = null;
     }
 
-    private MongoCollection(MongoCollection base, Transaction txn, boolean awaitJournal) {
+    private MongoCollection(MongoCollection base, Transaction txn, boolean awaitJournal,
+                            io.tetradb.core.store.DeferredCommits messageCommits) {
         this.db = base.db;
         this.name = base.name;
         this.container = base.container;
@@ -75,6 +82,7 @@ public final class MongoCollection {
         this.options = base.options;
         this.awaitJournal = awaitJournal;
         this.replies = base.replies;
+        this.messageCommits = messageCommits;
     }
 
     /**
@@ -83,14 +91,33 @@ public final class MongoCollection {
      * core syncs within 100 ms). Transactions always commit durably.
      */
     public MongoCollection unjournaled() {
-        return txn != null || !awaitJournal ? this : new MongoCollection(this, null, false);
+        return txn != null || !awaitJournal ? this : new MongoCollection(this, null, false, null);
     }
 
-    /** A single-item write, waiting for its fsync unless this view is unjournaled. */
+    /**
+     * This view for one {@code update} or {@code delete} message: journaled and outside a transaction, its
+     * single-item writes are applied (visible) one after another and made durable together by one WAL sync in
+     * {@link #awaitMessage()}, which the caller must call (in a {@code finally}) before it replies; the core's lazy
+     * syncer leaves them to that sync. An unjournaled view or a transaction's is returned as it is.
+     */
+    public MongoCollection oneSyncPerMessage() {
+        return txn != null || !awaitJournal || messageCommits != null ? this
+                : new MongoCollection(this, null, true, container.awaitedCommits());
+    }
+
+    /** Returns once every write of this message view is durable (one WAL sync); nothing for any other view. */
+    public void awaitMessage() {
+        if (messageCommits != null) {
+            messageCommits.awaitDurable();
+        }
+    }
+
+    /** A single-item write: waiting for its fsync unless this view is unjournaled or a message's. */
     private ItemResult write(PartitionKeyValue pk, ItemOperation op) {
         // --storage cassandra: a write that lost its partition to another server is run again, as MongoDB retries
-        return io.tetradb.core.store.PartitionRaceRetry.run(() -> awaitJournal ? container.execute(pk, op)
-                : container.execute(pk, op, container.deferredCommits()));
+        return io.tetradb.core.store.PartitionRaceRetry.run(() -> messageCommits != null
+                ? container.execute(pk, op, messageCommits)
+                : awaitJournal ? container.execute(pk, op) : container.execute(pk, op, container.deferredCommits()));
     }
 
     /**
@@ -98,7 +125,7 @@ public final class MongoCollection {
      * core batch), reads show the transaction's own writes over the committed documents.
      */
     public MongoCollection in(Transaction txn) {
-        return txn == null ? this : new MongoCollection(this, txn, true);
+        return txn == null ? this : new MongoCollection(this, txn, true, null);
     }
 
     /** True for a view writing into a transaction (its writes reach the core at the commit). */
