@@ -47,6 +47,27 @@ public final class BinaryIndexTerms {
     private static final ThreadLocal<Walk> WALKS = ThreadLocal.withInitial(Walk::new);
 
     /**
+     * As {@link #terms}, into a recorder this thread reuses: valid until the thread's next call, so only for a caller
+     * that consumes the terms at once and calls out to nothing that may call here meanwhile (the store's
+     * {@code BinaryIndexEntries.of}). graph-warm (issue 18): no recorder and five arrays per item of a bulk load.
+     */
+    public static ItemTermRecorder reusedTerms(byte[] b, int off, CompiledIndexingPolicy policy) {
+        ItemTermRecorder terms = RECORDERS.get();
+        if (terms == null) {
+            terms = new ItemTermRecorder(policy);
+            RECORDERS.set(terms);
+        } else {
+            terms.reset(policy);
+        }
+        if (policy.enabled()) {
+            WALKS.get().walk(b, off, IndexPathTrie.root(policy), terms);
+        }
+        return terms;
+    }
+
+    private static final ThreadLocal<ItemTermRecorder> RECORDERS = new ThreadLocal<>();
+
+    /**
      * Graph-load5 (issue 18): the policy's answers come from its {@link IndexPathTrie} (as {@link ItemTermRecorder}
      * reads them), one node per concrete path with its flat path made once: no path list kept per field, no pattern
      * matching and no path string per field of every item; and the walk only records each term (no callback keying

@@ -39,7 +39,7 @@ final class BinaryIndexEntries {
         if (!policy.enabled()) {
             return List.of();
         }
-        ItemTermRecorder terms = BinaryIndexTerms.terms(b, off, policy);
+        ItemTermRecorder terms = BinaryIndexTerms.reusedTerms(b, off, policy); // consumed below, before any other call
         List<ByteBuffer> out = new ArrayList<>(terms.count() + 1 + policy.composites().size());
         if (policy.indexes(TS)) {
             out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,

@@ -10,6 +10,7 @@ import java.util.Random;
 
 import static io.tetradb.core.item.IndexTermSamples.fromBytes;
 import static io.tetradb.core.item.IndexTermSamples.fromTree;
+import static io.tetradb.core.item.IndexTermSamples.recorded;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -17,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Index terms computed from a TB1 item's bytes ({@link BinaryIndexTerms}) equal, byte for byte and in order, the
  * terms the tree path computes ({@link IndexTerms#ofVersion} then {@link IndexKeyEncoding}): random typed documents
  * (every type of the model, nested arrays and objects), long strings whose 256-character cut falls on every kind of
- * unit (ASCII, NUL, 2- and 3-byte, a lone high surrogate, a surrogate pair's halves), and several policies.
+ * unit (ASCII, NUL, 2- and 3-byte, a lone high surrogate, a surrogate pair's halves), and several policies; and
+ * {@link BinaryIndexTerms#reusedTerms}, whose one recorder per thread is emptied for each item, records the same.
  */
 class BinaryIndexTermsPropertyTest {
     private static final String[] POLICIES = {
@@ -45,6 +47,8 @@ class BinaryIndexTermsPropertyTest {
                 assertEquals(fromTree(doc, policy, ts), fromBytes(b, policy, ts));
                 // the stored version's tree (decoded) gives the same terms too: what checkIndexes recomputes
                 assertEquals(fromTree(BinaryItemReader.readObject(b, 0), policy, ts), fromBytes(b, policy, ts));
+                // graph-warm: the one recorder a thread empties for each item (more terms, then fewer, other policies)
+                assertEquals(fromTree(doc, policy, ts), recorded(b, BinaryIndexTerms.reusedTerms(b, 0, policy), policy, ts));
             } catch (AssertionError | RuntimeException e) {
                 fail(BinaryItemRoundTripTest.printable("seed " + seed + ", document " + i + ": " + doc + ": " + e), e);
             }

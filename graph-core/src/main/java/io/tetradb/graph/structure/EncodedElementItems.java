@@ -72,7 +72,7 @@ public final class EncodedElementItems {
             w.endArray();
         }
         w.endObject();
-        return new EncodedItem(w.toByteArray());
+        return EncodedItem.of(w); // graph-warm: the writer notes a top-level system name, so the core need not look
     }
 
     private static boolean seenBefore(List<? extends VertexProperty<?>> properties, String key, int i) {
@@ -141,7 +141,7 @@ public final class EncodedElementItems {
             }
         }
         w.endObject();
-        return new EncodedItem(w.toByteArray());
+        return EncodedItem.of(w); // graph-warm: the writer notes a top-level system name, so the core need not look
     }
 
     /** A partition key value as {@link JsonValues#scalar(Object)} makes it (integral numbers as Int64). */
