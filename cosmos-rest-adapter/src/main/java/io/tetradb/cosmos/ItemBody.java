@@ -99,7 +99,7 @@ final class ItemBody {
             // the writer noted whether a top-level name is a system property's (mongo-encode): JsonItemEncoder
             // leaves those out, so the store looks for none in the bytes
             io.tetradb.core.store.EncodedItem encoded = io.tetradb.core.store.EncodedItem.of(w);
-            if (encoded.body().length > 256 * 1024) {
+            if (encoded.bodyLength() > 256 * 1024) {
                 WRITERS.remove();
             }
             return new ItemBody(null, encoded, body,

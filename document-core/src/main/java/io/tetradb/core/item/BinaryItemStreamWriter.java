@@ -65,6 +65,21 @@ public final class BinaryItemStreamWriter extends ItemOutput {
         return Arrays.copyOf(buf, len);
     }
 
+    /**
+     * insert-frame (issue 17): the value written (one complete value) as a new array of {@code header ·} the value
+     * {@code ·} {@code room} zero bytes: a frame ({@link StoredItems#isFrame}) the store finishes in place, so this is
+     * the item's only copy out of the writer.
+     */
+    public byte[] toFrame(byte[] header, int room) {
+        if (depth != 0) {
+            throw new IllegalStateException("a container is still open");
+        }
+        byte[] out = new byte[header.length + len + room];
+        System.arraycopy(header, 0, out, 0, header.length);
+        System.arraycopy(buf, 0, out, header.length, len);
+        return out;
+    }
+
     public int size() {
         return len;
     }

@@ -28,7 +28,12 @@ public final class StoredItems {
 
     /** True when {@code body} is a TB1 object (a JSON body starts with '{'). */
     public static boolean isBinaryBody(byte[] body) {
-        return body.length > 0 && (body[0] == BinaryItemFormat.OBJECT || body[0] == BinaryItemFormat.OBJECT_WIDE);
+        return body.length > 0 && isBinaryBody(body[0]);
+    }
+
+    /** True when {@code tag} starts a TB1 object. */
+    public static boolean isBinaryBody(byte tag) {
+        return tag == BinaryItemFormat.OBJECT || tag == BinaryItemFormat.OBJECT_WIDE;
     }
 
     /** The stored bytes of a binary {@code body} with its header and system properties. */

@@ -54,6 +54,14 @@ public final class ContainerStore {
     private final byte[] ridPrefix;
     /** item-copies: the room a frame leaves for the stored trailer (rid, self prefix, etag, ts: all fixed-length). */
     private final int trailerRoom;
+    /**
+     * insert-frame (issue 17): the trailer room of every container this store makes — a rid, the self prefix
+     * {@code dbs/<rid>/colls/<rid>/docs/} (a database's rid is base64 of 4 bytes, 8 chars; a container's of 8, 12) and
+     * an etag — which {@link EncodedItem#of} leaves after the body, knowing no container. A container whose room
+     * differs (a self prefix of another length) finishes such a frame by a copy, as a body.
+     */
+    static final int USUAL_TRAILER_ROOM = io.tetradb.core.item.StoredItems.trailerLength(ContainerStore.RID_LENGTH,
+            "dbs/".length() + 8 + "/colls/".length() + 12 + "/docs/".length(), ItemEtags.LENGTH);
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
     private volatile PartitionMap map;
     private volatile boolean deleted;
@@ -1029,33 +1037,21 @@ public final class ContainerStore {
             String id = op.id();
             byte[] body = null;
             io.tetradb.core.item.ItemTermRecorder terms = null;
-            ObjectNode item = op.item() != null ? op.item() // write-path: an encoded item's checked fields only
-                    : op.encoded() != null ? op.encoded().keyFields(definition.partitionKey()) : null;
-            if (item != null) {
-                JsonNode idNode = item.get("id");
-                if (idNode == null || idNode.isNull()) {
-                    throw new StoreException(Status.BAD_REQUEST, "the item has no 'id' property; every item needs a string id");
-                }
-                if (!idNode.isTextual()) {
-                    throw new StoreException(Status.BAD_REQUEST, "the item's 'id' must be a string, not " + idNode);
-                }
-                if (id != null && !id.equals(idNode.textValue())) {
-                    throw new StoreException(Status.BAD_REQUEST, "the item's id '" + idNode.textValue()
-                            + "' differs from the id '" + id + "' it replaces; an id cannot change");
-                }
-                id = idNode.textValue();
-                if (!definition.partitionKey().matches(item, pk)) {
-                    throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
-                            + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
-                }
-                io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
+            EncodedItem encoded = op.item() == null ? op.encoded() : null;
+            if (op.item() != null || encoded != null) {
+                // insert-frame: an encoded item's id, partition key and ttl checked from its bytes; its key fields'
+                // tree only where the bytes cannot tell (a refusal's words, a number key, an own ttl)
+                String checked = encoded == null ? null
+                        : encoded.idIfChecksPass(id, definition.partitionKey(), pk, definition.defaultTimeToLive());
+                id = checked != null ? checked
+                        : checkedId(op.item() != null ? op.item() : encoded.keyFields(definition.partitionKey()), id, pk);
                 if (op.item() != null) {
                     // write-cost: a caller's tree is encoded and its index terms recorded in one pass (binary only);
                     // item-copies: as a frame, the stored item to be, which the transaction finishes in place
                     terms = store.codec().writesBinary() ? OnePassTerms.recorder(indexing) : null;
                     body = writer.writeFrame(op.item(), terms, trailerRoom);
                 } else {
-                    body = op.encoded().storedBody(store.codec(), writer);
+                    body = encoded.storedBody(store.codec(), writer); // insert-frame: its frame, when it has one
                 }
                 checkSize(io.tetradb.core.item.StoredItems.bodyLength(body));
             }
@@ -1064,6 +1060,27 @@ public final class ContainerStore {
         } catch (StoreException e) {
             return new Prepared(op, op.id(), null, e.getMessage(), e.status());
         }
+    }
+
+    /** The id of {@code item} once its id, partition key and ttl pass the write's checks (else a 400). */
+    private String checkedId(ObjectNode item, String id, PartitionKeyValue pk) {
+        JsonNode idNode = item.get("id");
+        if (idNode == null || idNode.isNull()) {
+            throw new StoreException(Status.BAD_REQUEST, "the item has no 'id' property; every item needs a string id");
+        }
+        if (!idNode.isTextual()) {
+            throw new StoreException(Status.BAD_REQUEST, "the item's 'id' must be a string, not " + idNode);
+        }
+        if (id != null && !id.equals(idNode.textValue())) {
+            throw new StoreException(Status.BAD_REQUEST, "the item's id '" + idNode.textValue()
+                    + "' differs from the id '" + id + "' it replaces; an id cannot change");
+        }
+        if (!definition.partitionKey().matches(item, pk)) {
+            throw new StoreException(Status.BAD_REQUEST, "the partition key of the item "
+                    + partitionKeyOf(item) + " does not match the partition key of the request " + pk);
+        }
+        io.tetradb.core.ttl.TimeToLive.validateItem(item, definition.defaultTimeToLive());
+        return idNode.textValue();
     }
 
     /** This container's item limit (its definition's own, else the store's). */
@@ -1925,8 +1942,8 @@ public final class ContainerStore {
 
         /**
          * write-path: the tree {@link #write} reads: the caller's, or for an encoded item the fields the write reads
-         * (id, ttl, partition key), or the whole item where unique keys, date-field expiry, face-unique indexes or
-         * adjacency read more of it.
+         * (id, ttl, partition key) when its entry's expiry reads the ttl, else none (null), or the whole item where
+         * unique keys, date-field expiry, face-unique indexes or adjacency read more of it.
          */
         private ObjectNode itemOf(ItemOperation op) {
             if (op.item() != null || op.encoded() == null) {
@@ -1934,7 +1951,9 @@ public final class ContainerStore {
             }
             boolean whole = !uniqueKeys.isEmpty() || faceUnique != null // graph adjacency reads the stored bytes
                     || !rule.dateFields().isEmpty() || !entryRule.dateFields().isEmpty() || !store.codec().writesBinary() || !BinaryIndexEntries.ON;
-            return whole ? op.encoded().tree() : op.encoded().keyFields(definition.partitionKey());
+            // insert-frame: else write() reads the tree only for a ttl's expiry; no tree at all without one
+            return whole ? op.encoded().tree()
+                    : entryRule.active() ? op.encoded().keyFields(definition.partitionKey()) : null;
         }
 
         private ItemResult remove(ItemOperation.Type type, String id, byte[] cur) {
@@ -2144,7 +2163,9 @@ public final class ContainerStore {
 
         private ItemResult write(ItemOperation.Type type, String id, byte[] body, ObjectNode item, int status,
                                  boolean encoded) {
-            if (!io.tetradb.core.item.StoredItems.isBinaryBody(body) && !io.tetradb.core.item.StoredItems.isFrame(body)) {
+            boolean binaryBody = io.tetradb.core.item.StoredItems.isBinaryBody(body)
+                    || io.tetradb.core.item.StoredItems.isFrame(body);
+            if (!binaryBody) {
                 item = io.tetradb.core.index.JsonTextForm.of(item); // keyed as JSON text reads it back (doubles)
             }
             byte[] cur = current(id);
@@ -2167,7 +2188,7 @@ public final class ContainerStore {
             String etag = etag(lsn);
             byte[] stored = ItemCodec.finish(body, lsn, rid(key, lpPrefix.length), selfPrefix, etag, ts);
             // write-path: a tree the caller built is walked (cheaper than the bytes); an encoded item has no tree
-            List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && io.tetradb.core.item.StoredItems.isBinaryBody(body)
+            List<ByteBuffer> entries = encoded && BinaryIndexEntries.ON && binaryBody // insert-frame: or its frame
                     ? binaryEntries(id, stored, ts)
                     : recorded != null && body == recordedBody && recorded.policy() == policies.policyFor(key)
                     ? OnePassTerms.entries(paths, key, collId.length, body, recorded, ts, item) // write-cost

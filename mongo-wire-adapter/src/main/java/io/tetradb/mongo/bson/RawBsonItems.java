@@ -159,7 +159,7 @@ final class RawBsonItems {
         // the core's writer notes whether a top-level name is a system property's (none here: every top-level name
         // went through DocumentMapper.storedName, which escapes them), so the core looks for none in the bytes
         io.tetradb.core.store.EncodedItem item = io.tetradb.core.store.EncodedItem.of(w);
-        if (item.body().length > 256 * 1024) {
+        if (item.bodyLength() > 256 * 1024) {
             scratch.writer = null;
         }
         return item;

@@ -340,7 +340,7 @@ public final class MongoCollection {
                 while (i < docs.size() && ops.size() < maxOps) {
                     ItemOperation op = DocumentMapper.createOperation(docs.get(i), container.codec()); // write-path
                     // the encoded item's size where there is one (no second look at the document's bytes)
-                    int size = (op.encoded() != null ? op.encoded().body().length : approxSize(docs.get(i)))
+                    int size = (op.encoded() != null ? op.encoded().bodyLength() : approxSize(docs.get(i)))
                             + 200; // + the core's system properties
                     if (!ops.isEmpty() && bytes + size > BATCH_BYTES) {
                         break;
