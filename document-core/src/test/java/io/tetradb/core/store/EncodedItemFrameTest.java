@@ -1,6 +1,5 @@
 package io.tetradb.core.store;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.tetradb.core.StoreException;
@@ -37,7 +36,6 @@ import static org.junit.jupiter.api.Assertions.fail;
  * properties are dropped; with {@code -Dtetradb.itemFormat=json} the store keeps the tree path's JSON text.
  */
 class EncodedItemFrameTest {
-    private static final ObjectMapper M = new ObjectMapper();
     private final BinaryItemStreamWriter stream = new BinaryItemStreamWriter(256, 128);
 
     @Test
@@ -47,12 +45,7 @@ class EncodedItemFrameTest {
 
     @Test
     void theJsonTextFormatStoresTheTreePathsJsonText(@TempDir Path dir) {
-        System.setProperty("tetradb.itemFormat", "json");
-        try {
-            run(dir, true);
-        } finally {
-            System.clearProperty("tetradb.itemFormat");
-        }
+        StoredItemBytesTest.inJsonTextFormat(() -> run(dir, true));
     }
 
     private void run(Path dir, boolean json) {
@@ -76,7 +69,7 @@ class EncodedItemFrameTest {
                     int kind = r.nextInt(6);
                     java.util.Set<String> ids = new java.util.HashSet<>();
                     for (int k = kind < 3 ? 1 : 1 + r.nextInt(4); k > 0; k--) {
-                        ObjectNode item = item(r, g, pk, json);
+                        ObjectNode item = StoredItemBytesTest.item(r, g, pk, json);
                         if (!ids.add(item.get("id").textValue())) {
                             continue; // one write per id: each result is then the stored version
                         }
@@ -100,12 +93,7 @@ class EncodedItemFrameTest {
                     } else if (kind < 5) {
                         results.addAll(c.executeBatch(key, ops));
                     } else {
-                        try (ContainerStore.OpenTransaction tx = c.begin(key)) {
-                            for (ItemOperation op : ops) {
-                                results.add(tx.apply(op));
-                            }
-                            tx.commit();
-                        }
+                        results.addAll(StoredItemBytesTest.inOpenTransaction(c, key, ops));
                     }
                     for (int k = 0; k < items.size(); k++) {
                         byte[] stored = results.get(k).stored();
@@ -153,7 +141,8 @@ class EncodedItemFrameTest {
         String rid = back.get("_rid").textValue();
         String self = back.get("_self").textValue();
         byte[] selfPrefix = self.substring(0, self.length() - rid.length() - 1).getBytes(StandardCharsets.UTF_8);
-        byte[] body = json ? c.codec().body(user(item)) : BinaryItemWriter.encode(user(item));
+        ObjectNode user = StoredItemBytesTest.user(item);
+        byte[] body = json ? c.codec().body(user) : BinaryItemWriter.encode(user);
         byte[] expected = ItemCodec.finish(body, lsn, rid.getBytes(StandardCharsets.UTF_8), selfPrefix, res.etag(),
                 back.get("_ts").longValue());
         assertArrayEquals(expected, stored);
@@ -164,26 +153,5 @@ class EncodedItemFrameTest {
         stream.reset();
         stream.value(tree);
         return EncodedItem.of(stream);
-    }
-
-    /** The item without system properties (a write drops written-back ones). */
-    private static ObjectNode user(ObjectNode item) {
-        ObjectNode u = item.deepCopy();
-        u.remove(List.of("_rid", "_self", "_etag", "_attachments", "_ts"));
-        return u;
-    }
-
-    private static ObjectNode item(Random r, TypedValueGenerator g, String pk, boolean json) {
-        ObjectNode o = json ? M.createObjectNode() : g.document();
-        o.put("id", "i" + r.nextInt(30));
-        o.put("pk", pk);
-        if (json) {
-            o.put("n", r.nextInt(1000)).put("s", "\u00e9t\u00e9 " + "x".repeat(r.nextInt(40)) + "\ud83d\ude00");
-        }
-        o.put("filler", "f".repeat(r.nextInt(1200)));
-        if (r.nextInt(10) == 0) { // read back and written again: system properties the store replaces
-            o.put("_rid", "abc").put("_ts", 5).put("_etag", "\"e\"").put("_self", "x").put("_attachments", "y");
-        }
-        return o;
     }
 }

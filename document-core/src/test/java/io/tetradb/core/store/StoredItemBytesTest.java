@@ -47,9 +47,14 @@ class StoredItemBytesTest {
 
     @Test
     void theJsonTextFormatStillStoresJsonText(@TempDir Path dir) {
+        inJsonTextFormat(() -> run(dir, true));
+    }
+
+    /** Runs {@code test} with {@code -Dtetradb.itemFormat=json} (read by each store opened meanwhile). */
+    static void inJsonTextFormat(Runnable test) {
         System.setProperty("tetradb.itemFormat", "json");
         try {
-            run(dir, true);
+            test.run();
         } finally {
             System.clearProperty("tetradb.itemFormat");
         }
@@ -99,12 +104,7 @@ class StoredItemBytesTest {
                         if (kind == 6) {
                             results.addAll(c.executeBatch(key, ops));
                         } else {
-                            try (ContainerStore.OpenTransaction tx = c.begin(key)) {
-                                for (ItemOperation op : ops) {
-                                    results.add(tx.apply(op));
-                                }
-                                tx.commit();
-                            }
+                            results.addAll(inOpenTransaction(c, key, ops));
                         }
                         for (int k = 0; k < items.size(); k++) {
                             latest.put(pk + "/" + items.get(k).get("id").textValue(), user(items.get(k)));
@@ -135,6 +135,18 @@ class StoredItemBytesTest {
             ContainerStore.IndexCheck check = c.checkIndexes();
             assertTrue(check.consistent(), check + " (seed " + seed + ")");
         }
+    }
+
+    /** The results of {@code ops} applied one at a time in an open transaction, committed. */
+    static List<ItemResult> inOpenTransaction(ContainerStore c, PartitionKeyValue key, List<ItemOperation> ops) {
+        List<ItemResult> results = new ArrayList<>();
+        try (ContainerStore.OpenTransaction tx = c.begin(key)) {
+            for (ItemOperation op : ops) {
+                results.add(tx.apply(op));
+            }
+            tx.commit();
+        }
+        return results;
     }
 
     private static boolean lastWith(List<ObjectNode> items, int k) {
@@ -173,13 +185,13 @@ class StoredItemBytesTest {
     }
 
     /** The item without system properties (a write drops written-back ones). */
-    private static ObjectNode user(ObjectNode item) {
+    static ObjectNode user(ObjectNode item) { // insert-frame: EncodedItemFrameTest's too
         ObjectNode u = item.deepCopy();
         u.remove(List.of("_rid", "_self", "_etag", "_attachments", "_ts"));
         return u;
     }
 
-    private static ObjectNode item(Random r, TypedValueGenerator g, String pk, boolean json) {
+    static ObjectNode item(Random r, TypedValueGenerator g, String pk, boolean json) {
         ObjectNode o = json ? M.createObjectNode() : g.document();
         o.put("id", "i" + r.nextInt(30));
         o.put("pk", pk);
