@@ -67,25 +67,21 @@ final class CommonShapeEncoder {
         w.reset();
         w.startObject();
         switch (a[start + 4]) {
-            case 0x10 -> {
-                if (p + 4 > last) {
+            case 0x10, 0x12 -> { // Int32, Int64
+                boolean small = a[start + 4] == 0x10;
+                int width = small ? 4 : 8;
+                if (p + width > last) {
                     return false;
                 }
-                int v = int32(p);
+                long v = small ? int32(p) : int64(p);
                 idText(w, IdCodec.integerId(v, idText));
                 w.name(MONGO_ID, 0, 3);
-                w.int32(v);
-                p += 4;
-            }
-            case 0x12 -> {
-                if (p + 8 > last) {
-                    return false;
+                if (small) {
+                    w.int32((int) v);
+                } else {
+                    w.int64(v);
                 }
-                long v = int64(p);
-                idText(w, IdCodec.integerId(v, idText));
-                w.name(MONGO_ID, 0, 3);
-                w.int64(v);
-                p += 8;
+                p += width;
             }
             case 0x07 -> {
                 if (p + 12 > last) {
