@@ -61,33 +61,6 @@ public final class DocumentMapper {
         return first == '~' || (first == 'i' || first == '_') && RESERVED.contains(field) ? "~" + field : field;
     }
 
-    /** {@link #RESERVED}'s names as UTF-8 bytes, for {@link #storedNameEscapes}. */
-    private static final byte[][] RESERVED_BYTES = RESERVED.stream()
-            .map(n -> n.getBytes(java.nio.charset.StandardCharsets.UTF_8)).toArray(byte[][]::new);
-
-    /**
-     * bson-encode: whether {@link #storedName} changes the top-level name whose UTF-8 bytes are
-     * {@code a[from, from+n)}, asked of the bytes (no String for the names it keeps).
-     */
-    static boolean storedNameEscapes(byte[] a, int from, int n) {
-        if (n == 0) {
-            return false;
-        }
-        byte first = a[from];
-        if (first == '~') {
-            return true;
-        }
-        if (first != 'i' && first != '_') {
-            return false;
-        }
-        for (byte[] r : RESERVED_BYTES) {
-            if (java.util.Arrays.equals(r, 0, r.length, a, from, from + n)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     public static String userName(String stored) {
         return stored.startsWith("~") ? stored.substring(1) : stored;
     }

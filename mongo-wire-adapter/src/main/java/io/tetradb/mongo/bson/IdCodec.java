@@ -78,63 +78,6 @@ public final class IdCodec {
         };
     }
 
-    /** Room for the id of an integer or an ObjectId as bytes ({@link #integerId}, {@link #objectIdId}). */
-    static final int MAX_TYPED_ID_BYTES = 32;
-
-    /**
-     * bson-encode: the id {@link #encode} gives an Int32 or Int64 {@code _id} of value {@code v} ({@code ~n} and its
-     * decimal digits), written as ASCII bytes into {@code out} with no String; returns its length.
-     */
-    static int integerId(long v, byte[] out) {
-        out[0] = '~';
-        out[1] = 'n';
-        int p = 2;
-        if (v < 0) {
-            out[p++] = '-';
-        }
-        long n = v > 0 ? -v : v; // digits from a value ≤ 0: Long.MIN_VALUE has no positive counterpart
-        int count = 1;
-        for (long t = n; t <= -10; t /= 10) {
-            count++;
-        }
-        int end = p + count;
-        for (int i = end; i > p; n /= 10) {
-            out[--i] = (byte) ('0' - (int) (n % 10));
-        }
-        return end;
-    }
-
-    private static final byte[] HEX = "0123456789abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
-
-    /**
-     * bson-encode: the id {@link #encode} gives the ObjectId whose 12 bytes are at {@code a[from]} ({@code ~o} and 24
-     * lower-case hex digits), written as ASCII bytes into {@code out}; returns its length.
-     */
-    static int objectIdId(byte[] a, int from, byte[] out) {
-        out[0] = '~';
-        out[1] = 'o';
-        for (int i = 0; i < 12; i++) {
-            int b = a[from + i] & 0xFF;
-            out[2 + 2 * i] = HEX[b >>> 4];
-            out[3 + 2 * i] = HEX[b & 0xF];
-        }
-        return 26;
-    }
-
-    /**
-     * bson-encode: whether the UTF-8 bytes {@code a[from, from+n)} of a string hold a character {@link #escape}
-     * changes ({@code ~ / \ ? #}, all ASCII, so never inside a multi-byte sequence).
-     */
-    static boolean escapes(byte[] a, int from, int n) {
-        for (int i = from; i < from + n; i++) {
-            byte b = a[i];
-            if (b == '~' || b == '/' || b == '\\' || b == '?' || b == '#') {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** The id prefix of every string {@code _id} that starts with {@code prefix} (not empty). */
     public static String encodePrefix(String prefix) {
         return escape(prefix);

@@ -83,7 +83,6 @@ final class RawBsonItems {
         io.tetradb.core.item.BinaryItemStreamWriter writer;
         final CachedNamesBsonInput.Names names = new CachedNamesBsonInput.Names(256);
         final byte[] objectId = new byte[12];
-        final CommonShapeEncoder common = new CommonShapeEncoder();
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -107,10 +106,6 @@ final class RawBsonItems {
         if (w == null) {
             w = codec.itemStreamWriter();
             scratch.writer = w;
-        }
-        // bson-encode: the common shape in one walk over the bytes; any other shape through the library's reader
-        if (scratch.common.encode(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining(), w)) {
-            return finished(w, scratch);
         }
         w.reset();
         // the library's reader over an input that takes repeated names from this thread's cache (mongo-encode)
@@ -161,12 +156,6 @@ final class RawBsonItems {
         } catch (IllegalArgumentException e) { // a repeated name (the tree keeps the last), the nesting limit
             return null;
         }
-        return finished(w, scratch);
-    }
-
-    /** The item {@code w} holds (its writer not kept for the next document if it grew large). */
-    private static io.tetradb.core.store.EncodedItem finished(io.tetradb.core.item.BinaryItemStreamWriter w,
-                                                             Scratch scratch) {
         // the core's writer notes whether a top-level name is a system property's (none here: every top-level name
         // went through DocumentMapper.storedName, which escapes them), so the core looks for none in the bytes
         io.tetradb.core.store.EncodedItem item = io.tetradb.core.store.EncodedItem.of(w);
