@@ -109,6 +109,10 @@ public final class MongoBenchmark implements Benchmark {
                     + c.rounds() + " rounds of " + c.roundMillis() + " ms per side after a warm-up round, sides "
                     + "alternating; throughput and server CPU per unit = median of the recorded rounds, except "
                     + "insert's server CPU: the lower quartile of its batches; latencies per call");
+            freshPageMicros = FreshPageCost.microsPerPage(3);
+            out.note(String.format(Locale.ROOT, "this machine charges %.1f us of a thread's cpu for the first touch of "
+                    + "a fresh 4 KiB page (a zeroed 64 MiB direct buffer, median of 3; well under 1 us on bare metal)",
+                    freshPageMicros));
             warmUp();
             List<MongoCollection<Document>> colls = new ArrayList<>();
             for (Endpoint e : sides) {
@@ -371,12 +375,21 @@ public final class MongoBenchmark implements Benchmark {
                         serverCpu[s].microsPerUnit(), serverCpu[s].lowerQuartileMicrosPerUnit(), serverCpu[s].range(),
                         serverCpu[s].meanMicrosPerUnit(), serverCpu[s].faults()));
             }
+            for (int s = 0; s < sides.size(); s++) {
+                double pages = serverCpu[s].faultsPerUnit();
+                out.note(String.format(Locale.ROOT, "%s %s fresh memory: %.3f minor page faults per unit (median) "
+                                + "x %.1f us per fresh page = %.1f us of the server cpu per unit; without it %.1f", op,
+                        sides.get(s).label(), pages, freshPageMicros, pages * freshPageMicros,
+                        cpu[s] - pages * freshPageMicros));
+            }
             for (ServerCpuRounds rounds : serverCpu) {
                 rounds.reset();
             }
         }
 
         private final ServerCpuRounds[] serverCpu = {new ServerCpuRounds(), new ServerCpuRounds()};
+        /** This machine's thread CPU per fresh page ({@link FreshPageCost}), measured once at the start. */
+        private double freshPageMicros;
 
         private static void check(boolean ok, String message) {
             if (!ok) {

@@ -17,6 +17,7 @@ import java.util.TreeMap;
 final class ServerCpuRounds {
     private final List<Double> rounds = new ArrayList<>();
     private final List<Double> faults = new ArrayList<>();
+    private final List<Double> faultsPerUnit = new ArrayList<>();
     private final Map<String, List<Double>> groupRounds = new TreeMap<>();
     private long units;
     private long nanos;
@@ -27,6 +28,7 @@ final class ServerCpuRounds {
      */
     void add(long roundUnits, Map<String, Long> before, Map<String, Long> after, long minorFaults) {
         faults.add((double) minorFaults);
+        faultsPerUnit.add((double) minorFaults / roundUnits);
         long total = 0;
         for (Map.Entry<String, Long> g : after.entrySet()) {
             long d = g.getValue() - before.getOrDefault(g.getKey(), 0L);
@@ -73,6 +75,11 @@ final class ServerCpuRounds {
                 quantile(faults, 0), quantile(faults, 1));
     }
 
+    /** The median over the recorded rounds of the server threads' minor page faults per unit. */
+    double faultsPerUnit() {
+        return median(faultsPerUnit);
+    }
+
     /** All recorded rounds' CPU over all their units (the figure before session 21). */
     double meanMicrosPerUnit() {
         return units == 0 ? Double.NaN : nanos / 1000.0 / units;
@@ -107,6 +114,7 @@ final class ServerCpuRounds {
     void reset() {
         rounds.clear();
         faults.clear();
+        faultsPerUnit.clear();
         groupRounds.clear();
         units = 0;
         nanos = 0;

@@ -62,4 +62,23 @@ class ServerCpuRoundsTest {
         // rank (10 - 1) * 0.25 = 2.25 -> 8.5 + 0.25 * (9 - 8.5)
         assertEquals(8.625, cpu.figure("insert"), 1e-9);
     }
+
+    /** Faults are counted per unit of each round, so a round of another size weighs as its rate, not its count. */
+    @Test
+    void faultsPerUnitIsTheMedianOfEachRoundsRate() {
+        ServerCpuRounds cpu = new ServerCpuRounds();
+        cpu.add(1000, Map.of(), Map.of("server", 1_000_000L), 342);
+        cpu.add(500, Map.of(), Map.of("server", 1_000_000L), 100); // 0.2 per unit
+        cpu.add(2000, Map.of(), Map.of("server", 1_000_000L), 900); // 0.45 per unit
+        assertEquals(0.342, cpu.faultsPerUnit(), 1e-9);
+        cpu.reset();
+        assertEquals(Double.NaN, cpu.faultsPerUnit());
+    }
+
+    /** The calibration measures something: a fresh page costs a thread some CPU, and far less than a millisecond. */
+    @Test
+    void aFreshPageCostsSomeCpu() {
+        double micros = FreshPageCost.microsPerPage(3);
+        org.junit.jupiter.api.Assertions.assertTrue(micros > 0 && micros < 1000, "us per fresh page: " + micros);
+    }
 }
