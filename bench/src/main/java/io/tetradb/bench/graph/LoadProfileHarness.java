@@ -76,6 +76,14 @@ public final class LoadProfileHarness {
                     rows.computeIfAbsent(side, k -> new ArrayList<>()).add(row);
                 }
             }
+            // session 23: the feed pruner's passes run after each load, outside its window: their work over the run
+            io.tetradb.core.feed.FeedPruner pruner = client.coreStore().changeFeeds().pruner();
+            long prunerCpu = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("tetradb-feed-pruner"))
+                    .mapToLong(t -> ManagementFactory.getThreadMXBean().getThreadCpuTime(t.getId())).sum();
+            System.out.printf(Locale.ROOT, "feed pruner over the run: records read %d, told %d, item reads %d, "
+                    + "thread cpu %.0f ms%n", pruner.recordsRead(), pruner.recordsTold(), pruner.itemReads(),
+                    prunerCpu / 1e6);
         } finally {
             jit.close();
             if (recording != null) {

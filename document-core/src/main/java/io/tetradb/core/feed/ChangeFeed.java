@@ -215,11 +215,23 @@ public final class ChangeFeed {
          * added with one.
          */
         private byte[][] idKeys;
+        /** graph-load: the transaction is a bulk chunk's ({@link #inBulkChunk}). */
+        private boolean bulk;
 
         private Batch(boolean images, boolean deferred) {
             this.images = images;
             this.deferred = deferred;
             this.supersededVersions = deferred ? new ArrayList<>(2) : null;
+        }
+
+        /**
+         * graph-load: this transaction is a bulk chunk's ({@code io.tetradb.core.bulk}): if it only creates, its
+         * records keep no pruner note even while something is superseded (a pass reads them from the store when it
+         * needs them; {@link PrunerNotes#onlySkippedCreatesIn}). A note per created item would stay live until the
+         * chunk commits and then until a pass, for records that supersede nothing.
+         */
+        public void inBulkChunk() {
+            bulk = true;
         }
 
         /**
@@ -301,9 +313,10 @@ public final class ChangeFeed {
                 return 0;
             }
             // feed-prune: the records (without images) go to the pruner's notes once applied, so it need not read them;
-            // notes-ab: but not creates while nothing was replaced or deleted since the pruner's last pass (below)
+            // notes-ab: but not creates while nothing was replaced or deleted since the pruner's last pass (below),
+            // nor a bulk chunk's creates (graph-load)
             boolean noting = notes != null && !feeds.pruneThroughContract();
-            boolean quietCreates = noting && superseded.get() == 0 && onlyCreates();
+            boolean quietCreates = noting && (bulk || superseded.get() == 0) && onlyCreates();
             List<ChangeRecord> told = noting && !quietCreates ? new ArrayList<>(records.size()) : null;
             long first = told == null ? feeds.sequencer().allocate(records.size())
                     : feeds.sequencer().allocate(records.size(), applied -> {

@@ -249,6 +249,9 @@ public final class FeedPruner implements AutoCloseable {
             boolean deciding = true; // until a record within the retention: everything after it is newer still
             PrunerNotes notes = feed.notes();
             while (p.seen < stable && !closed) {
+                if (notes != null && notes.onlySkippedCreatesIn(p.seen, stable)) {
+                    break; // graph-load: creates supersede nothing; the pass a later noted record makes reads them
+                }
                 long heldUpTo = p.seen; // records seen by earlier passes but still undecided (within the retention)
                 // feed-prune: the commit path's notes when they cover every record after p.seen, else a read
                 List<ChangeRecord> told = notes == null ? null : notes.take(p.seen, stable);

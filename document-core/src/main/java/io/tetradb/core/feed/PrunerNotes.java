@@ -79,9 +79,30 @@ final class PrunerNotes {
         return Math.max(coveredAfter, skippedUpTo.get());
     }
 
-    /** Every record of the container ever applied was noted here (it was made in this run), none lost. */
+    /**
+     * Every record of the container ever applied was made in this run and noted here or {@link #skipped}, none lost:
+     * a pass sees each of them, the skipped ones read from the store ({@link #take} refuses ranges holding them).
+     */
     synchronized boolean coversFromStart() {
-        return coveredAfter == 0 && skippedUpTo.get() == 0;
+        return coveredAfter == 0;
+    }
+
+    /**
+     * graph-load: every record of the container numbered in {@code (after, upTo]} is a create kept without a note
+     * ({@link #skipped}): none lost, none noted, at least one skipped. Such records supersede and delete nothing, so a
+     * pass may leave them unread until a noted record (a replace, a delete, a create after one) follows them; the pass
+     * that record makes reads them from the store. {@code upTo} must be stable.
+     */
+    synchronized boolean onlySkippedCreatesIn(long after, long upTo) {
+        if (after < coveredAfter || skippedUpTo.get() <= after) {
+            return false;
+        }
+        for (ChangeRecord r : queue) {
+            if (r.seq() > after && r.seq() <= upTo) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Half full or more: worth a pass even when nothing was replaced or deleted. */

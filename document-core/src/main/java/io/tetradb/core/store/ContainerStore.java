@@ -982,6 +982,7 @@ public final class ContainerStore {
                     return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
                 }
                 tx.statsRecordEveryWrite = true; // core-stats: the chunk's keys are ingested, not written as one batch
+                tx.inBulkChunk = true; // graph-load: its creates keep no pruner note (ChangeFeed.Batch#inBulkChunk)
                 io.tetradb.core.storage.WriteSet ws = tx.writeSet(); // takes the feed numbers: released below
                 // graph-load: the completion keeps these numbers only, not the transaction: a transaction holds
                 // its items, index entries and write set, which would otherwise live (and be copied by every young
@@ -1585,6 +1586,8 @@ public final class ContainerStore {
         private Map<String, ObjectNode> parsedBefore = Map.of(); // pw-fixed: made on the first parse
         /** core-stats: write the statistics record, not only the partition index key (a bulk chunk's transactions). */
         private boolean statsRecordEveryWrite;
+        /** graph-load: a bulk chunk's transaction (its change records are released when the chunk commits). */
+        private boolean inBulkChunk;
         /** The change-feed numbers {@link #writeSet()} took; released once the write set is applied. */
         private long feedTicket;
         /** write-cost: the index terms recorded while the operation being applied had its body encoded, or null. */
@@ -2253,6 +2256,9 @@ public final class ContainerStore {
             WriteSet ws = new WriteSet(2 * after.size() + 4); // pw-lean: items and records, the statistics, no regrowth
             IndexWrites index = new IndexWrites();
             io.tetradb.core.feed.ChangeFeed.Batch feedBatch = feed.batch();
+            if (inBulkChunk) {
+                feedBatch.inBulkChunk();
+            }
             byte[] logicalPartition = logicalPartitionKey(); // core-write: once per write set, not once per item
             for (Map.Entry<String, byte[]> e : after.entrySet()) {
                 String id = e.getKey();

@@ -203,6 +203,109 @@ class FeedPrunerIncrementalTest extends ManualPrunerStores {
         assertEquals(100 + 300 + 200 + 3 - 5, records(0).firstEntry().getValue().size(), "one record per live item");
     }
 
+    /**
+     * Bulk-loads items {@code i<from>} to {@code i<to - 1>} (version 0) into client {@code client}'s container, over
+     * 7 keys, in chunks of one transaction per key.
+     */
+    void bulkCreate(int client, int from, int to) {
+        io.tetradb.core.store.ContainerStore store = clients.get(client).coreStore().container("db", "c");
+        try (io.tetradb.core.bulk.BulkLoad bulk = store.beginBulkLoad()) {
+            for (int chunkFrom = from; chunkFrom < to; chunkFrom += 140) {
+                for (int k = 0; k < 7; k++) {
+                    List<io.tetradb.core.store.ItemOperation> ops = new ArrayList<>();
+                    for (int i = chunkFrom; i < Math.min(to, chunkFrom + 140); i++) {
+                        if (i % 7 == k) {
+                            ops.add(io.tetradb.core.store.ItemOperation.create(item("i" + i, "p" + k, 0)));
+                        }
+                    }
+                    if (!ops.isEmpty()) {
+                        assertTrue(bulk.write(io.tetradb.core.partition.PartitionKeyValue.of(
+                                io.tetradb.core.partition.PartitionKeyValue.component("p" + k)), ops).stream()
+                                .allMatch(io.tetradb.core.store.ItemResult::isSuccess));
+                    }
+                }
+                bulk.commit();
+            }
+        }
+    }
+
+    /** Replaces 20 items and deletes 5 of {@code i<from>…}, then creates 3 (after a replace: noted). */
+    static void replaceAndDelete(CosmosContainer x, int from) {
+        for (int i = from; i < from + 20; i++) {
+            x.upsertItem(item("i" + i, "p" + (i % 7), 1));
+        }
+        for (int i = from + 100; i < from + 105; i++) {
+            x.deleteItem("i" + i, new PartitionKey("p" + (i % 7)), null);
+        }
+        for (int i = 0; i < 3; i++) {
+            x.createItem(item("n" + from + "." + i, "p0", 0));
+        }
+    }
+
+    @Test
+    void aBulkLoadsCreatesKeepNoNotesAndAPassLeavesThemUnreadUntilAReplaceOrDeleteFollows() {
+        List<CosmosContainer> both = incrementalAndFull("a", null);
+        for (int client = 0; client < 2; client++) {
+            bulkCreate(client, 0, 1000);
+        }
+        FeedPruner pruner = pruner(0);
+        assertEquals(0, notesQueued(0), "a bulk chunk's creates keep no note");
+        assertEquals(0, pruner.pruneOnce(), "creates only: nothing to remove");
+        assertEquals(0, pruner.recordsRead(), "a container made in this run: its creates supersede nothing, unread");
+        assertEquals(0, pruner.recordsTold());
+        bulkCreate(0, 1000, 1300); // a second load
+        bulkCreate(1, 1000, 1300);
+        assertEquals(0, pruner.pruneOnce());
+        assertEquals(0, pruner.recordsRead() + pruner.recordsTold() + pruner.itemReads());
+
+        for (CosmosContainer x : both) {
+            replaceAndDelete(x, 500);
+        }
+        assertEquals(20 + 5 + 5, pruner.pruneOnce(), "20 replaced versions, 5 deleted items' versions, 5 tombstones");
+        assertEquals(1300, pruner.recordsRead(), "the bulk-loaded creates read once, when a pass has work");
+        assertEquals(28, pruner.recordsTold(), "the records from the first replace on were told");
+        assertEquals(0, pruner.itemReads(), "no item read: every record of the container was made in this run");
+
+        for (int client = 0; client < 2; client++) { // a load after replaces: its creates keep no note either
+            bulkCreate(client, 2000, 2400);
+        }
+        assertEquals(0, notesQueued(0));
+        for (CosmosContainer x : both) {
+            replaceAndDelete(x, 2100);
+        }
+        assertEquals(30, pruner.pruneOnce());
+        assertEquals(1300 + 400, pruner.recordsRead(), "the second load's creates read once");
+        assertEquals(0, pruner.pruneOnce(), "nothing left to prune");
+        assertEquals(60, pruner(1).pruneOnce(), "one full pass, with item reads, removes the same");
+        assertEquals(records(1).firstEntry().getValue(), records(0).firstEntry().getValue(),
+                "the same records as the item-read path's");
+        assertEquals(1700 + 6 - 10, records(0).firstEntry().getValue().size(), "one record per live item");
+    }
+
+    @Test
+    void afterARestartABulkLoadsUnreadCreatesAreReadAndWhatTheyLeftIsRemoved() {
+        List<CosmosContainer> both = incrementalAndFull("a", null);
+        for (int client = 0; client < 2; client++) {
+            bulkCreate(client, 0, 700);
+        }
+        assertEquals(0, pruner(0).pruneOnce());
+        assertEquals(0, pruner(0).recordsRead(), "left unread");
+        for (CosmosContainer x : both) {
+            replaceAndDelete(x, 300); // superseded while nothing remembers the creates
+        }
+        clients.remove(0).close(); // the notes are lost, as in a crash
+        CosmosContainer reopened = open("a");
+        clients.add(0, clients.remove(clients.size() - 1)); // client 0 again; the full-pass store stays client 1
+        assertEquals(30, pruner(0).pruneOnce(), "the first pass after opening reads the whole feed");
+        assertEquals(30, pruner(1).pruneOnce());
+        assertEquals(records(1).firstEntry().getValue(), records(0).firstEntry().getValue());
+        replaceAndDelete(reopened, 500);
+        replaceAndDelete(both.get(1), 500);
+        assertEquals(30, pruner(0).pruneOnce());
+        assertEquals(30, pruner(1).pruneOnce());
+        assertEquals(records(1).firstEntry().getValue(), records(0).firstEntry().getValue());
+    }
+
     @Test
     void whenTheNotesOverflowAPassReadsTheRecordsItMissedAndRemovesWhatAFullPassRemoves() {
         System.setProperty("tetradb.feed.prunerNotes", "64");
