@@ -2375,6 +2375,7 @@ public final class ContainerStore {
     }
 
     static long bytes(List<ByteBuffer> entries) {
+        if (entries instanceof IndexEntryKeys keys) return keys.keyBytes(); // index-write: no wrap per entry
         long n = 0;
         for (ByteBuffer e : entries) {
             n += e.capacity();
