@@ -160,21 +160,7 @@ class IndexEntryKeysPropertyTest {
 
     private static List<ByteBuffer> oldOnePass(PathDictionary paths, byte[] docKey, int address, byte[] body,
                                                ItemTermRecorder recorded, long versionTs, ObjectNode item) {
-        CompiledIndexingPolicy policy = recorded.policy();
-        List<ByteBuffer> out = new ArrayList<>();
-        if (policy.indexes(List.of("_ts"))) {
-            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
-                    docKey, address)));
-        }
-        for (int i = 0; i < recorded.count(); i++) {
-            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(recorded.path(i)), body,
-                    recorded.offset(i), docKey, address)));
-        }
-        for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
-            out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(paths.entryPrefix(t.index().name()), t.encoded(),
-                    docKey, address)));
-        }
-        return out;
+        return oldEntries(paths, docKey, address, body, recorded, versionTs, item);
     }
 
     private static List<ByteBuffer> oldFromBytes(PathDictionary paths, byte[] docKey, int address, byte[] b, int off,
@@ -182,7 +168,14 @@ class IndexEntryKeysPropertyTest {
         if (!policy.enabled()) {
             return List.of();
         }
-        ItemTermRecorder terms = BinaryIndexTerms.terms(b, off, policy);
+        return oldEntries(paths, docKey, address, b, BinaryIndexTerms.terms(b, off, policy), versionTs,
+                (ObjectNode) BinaryItemReader.read(b, off));
+    }
+
+    /** {@code _ts}, the recorded terms keyed from {@code b}, the composites from the tree: a wrap each, in a list. */
+    private static List<ByteBuffer> oldEntries(PathDictionary paths, byte[] docKey, int address, byte[] b,
+                                               ItemTermRecorder terms, long versionTs, ObjectNode item) {
+        CompiledIndexingPolicy policy = terms.policy();
         List<ByteBuffer> out = new ArrayList<>();
         if (policy.indexes(List.of("_ts"))) {
             out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
@@ -192,7 +185,6 @@ class IndexEntryKeysPropertyTest {
             out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(terms.path(i)), b,
                     terms.offset(i), docKey, address)));
         }
-        ObjectNode item = (ObjectNode) BinaryItemReader.read(b, off);
         for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
             out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(paths.entryPrefix(t.index().name()), t.encoded(),
                     docKey, address)));
