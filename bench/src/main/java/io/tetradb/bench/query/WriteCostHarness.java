@@ -29,7 +29,10 @@ import java.util.Locale;
  * java -Dbench.dataDir=bench/target/bench-data -cp "bench/target/bench-0.1.0-SNAPSHOT.jar:bench/target/lib/*" \
  *     io.tetradb.bench.query.WriteCostHarness [items]
  * </pre>
- * ({@code -Dbench.keep=true} keeps the data directories, e.g. to read RocksDB's LOG).
+ * ({@code -Dbench.keep=true} keeps the data directories, e.g. to read RocksDB's LOG). Session 23 (index-write):
+ * {@code -Dbench.side=indexed} or {@code none} loads one side alone (to profile it apart from the other); after the
+ * load the indexed store's {@code index} family is read back and its entries and key bytes per item printed; with
+ * {@code -Dtetradb.rocks.statistics=true} each side's WAL bytes per item too (RocksDB's {@code rocksdb.wal.bytes}).
  */
 public final class WriteCostHarness {
     /** SYNC as in the query benchmark; {@code -Dbench.durability=ASYNC} leaves the fsync wait out (query-idx). */
@@ -43,6 +46,12 @@ public final class WriteCostHarness {
 
     public static void main(String[] args) throws Exception {
         long items = args.length > 0 ? Long.parseLong(args[0]) : 120_000;
+        String side = System.getProperty("bench.side", "both");
+        boolean loadIndexed = !side.equals("none");
+        boolean loadNone = !side.equals("indexed");
+        if (!side.equals("both") && loadIndexed == loadNone) {
+            throw new IllegalArgumentException("-Dbench.side must be both, indexed or none, not " + side);
+        }
         int round = 10_000;
         Path dir = BenchData.fresh("write-cost");
         Samples indexed = new Samples();
@@ -67,21 +76,23 @@ public final class WriteCostHarness {
                      .durability(DURABILITY).buildClient()) {
             CosmosContainer ci = container(a, QueryBenchmark.indexed("items"));
             CosmosContainer cn = container(b, QueryBenchmark.unindexed("items"));
+            org.rocksdb.Statistics statsIndexed = WalBytes.statistics(a);
+            org.rocksdb.Statistics statsNone = WalBytes.statistics(b);
             int r = 0;
             for (long loaded = 0; loaded < items; loaded += round, r++) {
                 boolean record = r > 0;
                 long first = loaded / QueryBenchmark.BATCH;
                 int batches = round / QueryBenchmark.BATCH;
-                if (r % 2 == 0) {
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null,
-                            record ? indexedTotals : null);
-                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null,
-                            record ? noneTotals : null);
-                } else {
-                    load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null,
-                            record ? noneTotals : null);
-                    load(ci, first, batches, record ? indexed : new Samples(), cpu, record ? indexedCpu : null,
-                            record ? indexedTotals : null);
+                for (int k = 0; k < 2; k++) {
+                    if ((k == 0) == (r % 2 == 0)) { // the indexed side first in even rounds
+                        if (loadIndexed) {
+                            load(ci, first, batches, record ? indexed : new Samples(), cpu,
+                                    record ? indexedCpu : null, record ? indexedTotals : null);
+                        }
+                    } else if (loadNone) {
+                        load(cn, first, batches, record ? none : new Samples(), cpu, record ? noneCpu : null,
+                                record ? noneTotals : null);
+                    }
                 }
             }
             // index-lsm: the CPU of flushes and compactions left pending at the end of the load is counted too, so
@@ -92,6 +103,13 @@ public final class WriteCostHarness {
             settleCpu = rocksThreadsCpu() - settle0;
             System.out.printf(Locale.ROOT, "settled_ms=%d rocksdb threads while settling cpu_us_per_item=%.1f%n",
                     settledMs, settleCpu / 1e3 / items);
+            WalBytes.print("indexed", statsIndexed, loadIndexed ? items : 0);
+            WalBytes.print("none   ", statsNone, loadNone ? items : 0);
+        }
+        try {
+            if (loadIndexed) {
+                IndexFamilyKeys.print(dir.resolve("indexed"), items);
+            }
         } finally {
             if (!Boolean.getBoolean("bench.keep")) {
                 BenchData.delete(dir);

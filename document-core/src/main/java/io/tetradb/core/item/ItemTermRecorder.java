@@ -24,10 +24,13 @@ public final class ItemTermRecorder {
     private IndexPathTrie.Node[] nodes = new IndexPathTrie.Node[8];
     private int depth;
     private int arrays;
-    /** The recorded terms: flat path, reached through an array, value offset in the written bytes. */
+    /**
+     * The recorded terms: flat path, and the value's offset in the written bytes with {@link #UNDER_ARRAY} set when it
+     * was reached through an array (index-write, session 23: one array less per write).
+     */
     private String[] paths = new String[32];
-    private boolean[] underArray = new boolean[32];
     private int[] offsets = new int[32];
+    private static final int UNDER_ARRAY = 0x8000_0000;
     private int count;
 
     public ItemTermRecorder(CompiledIndexingPolicy policy) {
@@ -92,12 +95,10 @@ public final class ItemTermRecorder {
         if (count == offsets.length) {
             int size = count * 2;
             paths = Arrays.copyOf(paths, size);
-            underArray = Arrays.copyOf(underArray, size);
             offsets = Arrays.copyOf(offsets, size);
         }
         paths[count] = flat;
-        underArray[count] = throughArray;
-        offsets[count] = at;
+        offsets[count] = throughArray ? at | UNDER_ARRAY : at;
         count++;
     }
 
@@ -112,7 +113,7 @@ public final class ItemTermRecorder {
     /** Moves the offsets of the terms recorded from {@code from} on by {@code delta} (their bytes were moved). */
     void shift(int from, int delta) {
         for (int i = from; i < count; i++) {
-            offsets[i] += delta;
+            offsets[i] += delta; // the flag bit stays: an offset and its move stay below 2^31
         }
     }
 
@@ -125,11 +126,11 @@ public final class ItemTermRecorder {
     }
 
     public boolean underArray(int i) {
-        return underArray[i];
+        return offsets[i] < 0;
     }
 
     /** Where term {@code i}'s TB1 value starts in the bytes the writer returned. */
     public int offset(int i) {
-        return offsets[i];
+        return offsets[i] & ~UNDER_ARRAY;
     }
 }

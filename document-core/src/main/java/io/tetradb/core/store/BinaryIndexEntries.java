@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.core.index.CompiledIndexingPolicy;
 import io.tetradb.core.index.CompositeIndex;
-import io.tetradb.core.index.CompositeTerms;
 import io.tetradb.core.item.BinaryIndexTerms;
 import io.tetradb.core.item.BinaryItemReader;
 import io.tetradb.core.item.ItemTermRecorder;
 import io.tetradb.core.value.IndexKeyEncoding;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,14 +38,13 @@ final class BinaryIndexEntries {
             return List.of();
         }
         ItemTermRecorder terms = BinaryIndexTerms.reusedTerms(b, off, policy); // consumed below, before any other call
-        List<ByteBuffer> out = new ArrayList<>(terms.count() + 1 + policy.composites().size());
+        IndexEntryKeys out = new IndexEntryKeys(terms.count() + 1 + policy.composites().size()); // index-write
         if (policy.indexes(TS)) {
-            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
-                    docKey, address)));
+            out.addKey(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs, docKey, address));
         }
         OnePassTerms.addTermEntries(out, paths, docKey, address, b, terms); // graph-load5: keyed outside the walk
         if (!policy.composites().isEmpty()) {
-            addCompositeEntries(out, paths, docKey, address, b, off, versionTs, policy);
+            addCompositeEntries(out, paths, docKey, address, b, off, versionTs, policy, null);
         }
         return out;
     }
@@ -55,34 +52,41 @@ final class BinaryIndexEntries {
     /**
      * One entry per composite index, in the policy's order. Graph-jit (issue 18): keyed from the item's bytes when
      * every component is {@code _ts}, undefined or a common scalar at a top-level field (the graph's {@code
-     * (/_isEdge, /label)} on every element); otherwise from a tree of the fields they name, as before. The tree
-     * path's node types change between a load's vertices (no {@code _isEdge}) and its edges, and deoptimised its
+     * (/_isEdge, /label)} on every element); otherwise from a tree of the fields they name, as before — {@code tree}
+     * when the caller has the item's tree (index-write: the one-pass writer), else one decoded from the bytes. The
+     * tree path's node types change between a load's vertices (no {@code _isEdge}) and its edges, and deoptimised its
      * type-profiled encoder in each of a JVM's first loads.
      */
-    private static void addCompositeEntries(List<ByteBuffer> out, PathDictionary paths, byte[] docKey, int address,
-                                            byte[] b, int off, long versionTs, CompiledIndexingPolicy policy) {
+    static void addCompositeEntries(IndexEntryKeys out, PathDictionary paths, byte[] docKey, int address, byte[] b,
+                                    int off, long versionTs, CompiledIndexingPolicy policy, ObjectNode tree) {
         List<CompositeIndex> composites = policy.composites();
-        byte[][] keys = new byte[composites.size()][];
-        for (int i = 0; i < keys.length; i++) {
-            CompositeIndex index = composites.get(i);
+        if (composites.size() == 1) { // the common case (the query benchmark's): no array of keys
+            CompositeIndex index = composites.get(0);
             byte[] values = compositeValues(b, off, index, versionTs);
-            if (values == null) {
-                keys = null;
-                break;
+            if (values != null) {
+                out.addKey(OnePassTerms.compositeKey(paths.entryPrefix(index.name()), values, docKey, address));
+                return;
             }
-            keys[i] = OnePassTerms.compositeKey(paths.entryPrefix(index.name()), values, docKey, address);
-        }
-        if (keys != null) {
-            for (byte[] key : keys) {
-                out.add(ByteBuffer.wrap(key));
+        } else {
+            byte[][] keys = new byte[composites.size()][];
+            for (int i = 0; i < keys.length; i++) {
+                CompositeIndex index = composites.get(i);
+                byte[] values = compositeValues(b, off, index, versionTs);
+                if (values == null) {
+                    keys = null;
+                    break;
+                }
+                keys[i] = OnePassTerms.compositeKey(paths.entryPrefix(index.name()), values, docKey, address);
             }
-            return;
+            if (keys != null) {
+                for (byte[] key : keys) {
+                    out.addKey(key);
+                }
+                return;
+            }
         }
-        ObjectNode item = compositeFields(b, off, policy); // graph-load: not the whole item
-        for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
-            byte[] prefix = paths.entryPrefix(t.index().name());
-            out.add(ByteBuffer.wrap(OnePassTerms.compositeKey(prefix, t.encoded(), docKey, address)));
-        }
+        ObjectNode item = tree != null ? tree : compositeFields(b, off, policy); // graph-load: not the whole item
+        OnePassTerms.addTreeCompositeEntries(out, paths, docKey, address, item, versionTs, policy);
     }
 
     /**

@@ -2402,9 +2402,10 @@ public final class ContainerStore {
     }
 
     static long bytes(List<ByteBuffer> entries) {
+        if (entries instanceof IndexEntryKeys keys) return keys.keyBytes(); // index-write: no wrap per entry
         long n = 0;
-        for (ByteBuffer e : entries) {
-            n += e.capacity();
+        for (int i = 0; i < entries.size(); i++) { // index-write: no iterator (List.of()'s too) per write
+            n += entries.get(i).capacity();
         }
         return n;
     }

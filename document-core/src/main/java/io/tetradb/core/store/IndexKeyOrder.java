@@ -34,19 +34,35 @@ final class IndexKeyOrder {
     /** {@code keys[0, n)} in ascending unsigned order, as a new array ({@code keys} itself is not changed). */
     static byte[][] sorted(byte[][] keys, int n) {
         byte[][] out = new byte[n][];
-        if (n <= 1) {
-            System.arraycopy(keys, 0, out, 0, n);
-            return out;
+        int[] order = order(keys, n);
+        for (int i = 0; i < n; i++) {
+            out[i] = keys[order[i]];
         }
+        return out;
+    }
+
+    /**
+     * The positions {@code 0..n-1} of {@code keys[0, n)} in their keys' ascending unsigned order ({@code keys} is not
+     * changed). Session 23 (index-write): the thread's scratch array, valid until the thread's next sort, so a caller
+     * that takes the keys in this order at once (IndexWrites) copies no array of them.
+     */
+    static int[] order(byte[][] keys, int n) {
         Scratch s = n <= Scratch.KEPT ? SCRATCH.get().ensure(n) : new Scratch().ensure(n);
+        if (n <= 1) {
+            if (n == 1) {
+                s.order[0] = 0;
+            }
+            return s.order;
+        }
         try {
-            return sorted(keys, n, s, out);
+            order(keys, n, s);
+            return s.order;
         } finally {
             s.clearTable();
         }
     }
 
-    private static byte[][] sorted(byte[][] keys, int n, Scratch s, byte[][] out) {
+    private static void order(byte[][] keys, int n, Scratch s) {
         int[] order = s.order;
         int[] tmp = s.tmp;
         long[] tails = s.tails;
@@ -92,11 +108,7 @@ final class IndexKeyOrder {
             }
             from = to;
         }
-        for (int i = 0; i < n; i++) {
-            out[i] = keys[order[i]];
-        }
         s.distinct = distinct;
-        return out;
     }
 
     /**

@@ -8,7 +8,6 @@ import io.tetradb.core.item.ItemTermRecorder;
 import io.tetradb.core.value.IndexKeyEncoding;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -39,39 +38,51 @@ final class OnePassTerms {
     /**
      * The entries of the version whose TB1 {@code body} was written with {@code recorded}, stored under
      * {@code docKey} with {@code _ts} = {@code versionTs}: {@code _ts}, the recorded terms in document order, then
-     * one per composite index (from the caller's {@code item}, as the tree path computes them).
+     * one per composite index. Session 23 (index-write): the keys in one {@link IndexEntryKeys} (no {@code ByteBuffer}
+     * or list per entry), the composites' values read from the body's bytes where {@link
+     * BinaryIndexEntries#compositeValues} can (the same bytes as from the caller's {@code item}, which is read for the
+     * others as before).
      */
     static List<ByteBuffer> entries(PathDictionary paths, byte[] docKey, int address, byte[] body,
                                     ItemTermRecorder recorded, long versionTs, ObjectNode item) {
         CompiledIndexingPolicy policy = recorded.policy();
-        List<ByteBuffer> out = new ArrayList<>(recorded.count() + 1 + policy.composites().size());
+        IndexEntryKeys out = new IndexEntryKeys(recorded.count() + 1 + policy.composites().size());
         if (policy.indexes(TS)) {
-            out.add(ByteBuffer.wrap(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs,
-                    docKey, address)));
+            out.addKey(IndexKeyEncoding.encodeLongEntry(paths.entryPrefix("/_ts"), versionTs, docKey, address));
         }
         addTermEntries(out, paths, docKey, address, body, recorded);
         if (!policy.composites().isEmpty()) {
-            for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
-                out.add(ByteBuffer.wrap(compositeKey(paths.entryPrefix(t.index().name()), t.encoded(), docKey,
-                        address)));
+            int off = io.tetradb.core.item.StoredItems.isFrame(body) ? io.tetradb.core.item.StoredItems.HEADER
+                    : io.tetradb.core.item.StoredItems.isBinaryBody(body) ? 0 : -1;
+            if (off < 0) {
+                addTreeCompositeEntries(out, paths, docKey, address, item, versionTs, policy);
+            } else {
+                BinaryIndexEntries.addCompositeEntries(out, paths, docKey, address, body, off, versionTs, policy, item);
             }
         }
         return out;
+    }
+
+    /** One entry per composite index, from the tree {@code item} (its top-level fields the indexes read, at least). */
+    static void addTreeCompositeEntries(IndexEntryKeys out, PathDictionary paths, byte[] docKey, int address,
+                                        ObjectNode item, long versionTs, CompiledIndexingPolicy policy) {
+        for (CompositeTerms.CompositeTerm t : CompositeTerms.ofVersion(item, policy, versionTs)) {
+            out.addKey(compositeKey(paths.entryPrefix(t.index().name()), t.encoded(), docKey, address));
+        }
     }
 
     /**
      * The entries of the recorded terms, in their order, keyed from the TB1 bytes they were recorded in (shared by
      * the one-pass writer and {@link BinaryIndexEntries}' walk over stored bytes).
      */
-    static void addTermEntries(List<ByteBuffer> out, PathDictionary paths, byte[] docKey, int address, byte[] body,
+    static void addTermEntries(IndexEntryKeys out, PathDictionary paths, byte[] docKey, int address, byte[] body,
                                ItemTermRecorder terms) {
         for (int i = 0; i < terms.count(); i++) {
             String path = terms.path(i);
             if (terms.underArray(i)) {
                 paths.markMultikey(path);
             }
-            out.add(ByteBuffer.wrap(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), body, terms.offset(i),
-                    docKey, address)));
+            out.addKey(BinaryIndexTerms.encodeEntry(paths.entryPrefix(path), body, terms.offset(i), docKey, address));
         }
     }
 
