@@ -7,10 +7,6 @@ import io.tetradb.core.item.BinaryItemStreamWriter;
 import io.tetradb.core.item.BinaryItemWriter;
 import io.tetradb.core.item.StoredItems;
 import io.tetradb.core.partition.PartitionKeyValue;
-import io.tetradb.core.value.TypedValueGenerator;
-import io.tetradb.document.CosmosClient;
-import io.tetradb.document.CosmosClientBuilder;
-import io.tetradb.document.CosmosContainerProperties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,14 +44,7 @@ class EncodedItemFrameTest {
     }
 
     private void run(Path dir, boolean json) {
-        long seed = Long.getLong("value.seed", new Random().nextLong());
-        Random r = new Random(seed);
-        TypedValueGenerator g = new TypedValueGenerator(r);
-        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
-            client.createDatabase("db");
-            client.getDatabase("db").createContainer(new CosmosContainerProperties("c", "/pk"));
-            ContainerStore c = client.coreStore().container("db", "c");
-            assertEquals(!json, c.codec().writesBinary());
+        StoredItemBytesTest.withSeededContainer(dir, json, (seed, r, g, c) -> {
             int inPlace = 0;
             int rewritten = 0;
             for (int i = 0; i < 1200; i++) {
@@ -127,7 +115,7 @@ class EncodedItemFrameTest {
             }
             ContainerStore.IndexCheck check = c.checkIndexes();
             assertTrue(check.consistent(), check + " (seed " + seed + ")");
-        }
+        });
     }
 
     /** The stored bytes of {@code res} are the body path's (TB1) or the tree path's (JSON text), and a read's. */

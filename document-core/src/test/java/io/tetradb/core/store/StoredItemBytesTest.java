@@ -60,15 +60,29 @@ class StoredItemBytesTest {
         }
     }
 
-    private static void run(Path dir, boolean json) {
+    /** A seeded random run's body over a fresh container {@code db/c} (partition key {@code /pk}). */
+    interface SeededRun {
+        void run(long seed, Random r, TypedValueGenerator g, ContainerStore c);
+    }
+
+    /**
+     * Opens a store in {@code dir} with container {@code db/c}, checks it writes the format {@code json} says, and runs
+     * {@code body} with a seeded random ({@code -Dvalue.seed} repeats a run) and a typed-value generator over it.
+     */
+    static void withSeededContainer(Path dir, boolean json, SeededRun body) {
         long seed = Long.getLong("value.seed", new Random().nextLong());
         Random r = new Random(seed);
-        TypedValueGenerator g = new TypedValueGenerator(r);
         try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient()) {
             client.createDatabase("db");
             client.getDatabase("db").createContainer(new CosmosContainerProperties("c", "/pk"));
             ContainerStore c = client.coreStore().container("db", "c");
             assertEquals(!json, c.codec().writesBinary());
+            body.run(seed, r, new TypedValueGenerator(r), c);
+        }
+    }
+
+    private static void run(Path dir, boolean json) {
+        withSeededContainer(dir, json, (seed, r, g, c) -> {
             Map<String, ObjectNode> latest = new HashMap<>(); // pk/id → the user's fields last written
             int checked = 0;
             for (int i = 0; i < 1500; i++) {
@@ -134,7 +148,7 @@ class StoredItemBytesTest {
             assertTrue(checked > 800, checked + " stored items checked");
             ContainerStore.IndexCheck check = c.checkIndexes();
             assertTrue(check.consistent(), check + " (seed " + seed + ")");
-        }
+        });
     }
 
     /** The results of {@code ops} applied one at a time in an open transaction, committed. */
