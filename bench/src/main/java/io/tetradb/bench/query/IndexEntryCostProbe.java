@@ -62,7 +62,10 @@ import java.util.Map;
  * number), {@code term} (no suffix: the cost of the term alone). Settings ({@code cf=}): {@code store},
  * {@code nocomp}, {@code nocomp01} (none on L0/L1, LZ4 below), {@code mem32}, {@code mem64} (64 MiB memtable),
  * {@code mem64l0x8}, {@code l0x8} (L0 compaction trigger 8), {@code universal}, {@code putbyput} (the store's,
- * the batch built put by put),
+ * the batch built put by put), {@code direct} (index-rocks: as the store builds batches now, a kept batch and one
+ * direct-buffer put per key, {@code encode_ns} then being the puts), {@code bytes} (the same with {@code byte[]}
+ * puts), {@code lookahead} ({@code direct} with the skip list's lookahead 16), {@code nohint} ({@code direct}
+ * without the per-path memtable insert hint),
  * {@code base256} (256 MiB level base), {@code block16k}, {@code restart4}, {@code restart64} (the block's restart
  * interval), {@code target8m}, {@code target256m} (the target file size).
  * <pre>
@@ -229,10 +232,16 @@ public final class IndexEntryCostProbe {
         BenchData.delete(dir);
         Files.createDirectories(dir);
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        // index-rocks: "nohint" is "direct" without the index family's per-path insert hint (set for this open only)
+        String hint = "tetradb.rocks.indexOptions";
+        String hintBefore = System.getProperty(hint);
+        if (cf.equals("nohint")) {
+            System.setProperty(hint, "memtable_insert_with_hint_prefix_extractor=nullptr");
+        }
         try (RocksSettings s = new RocksSettings(256L << 20);
              DBOptions dbo = s.dbOptions().setRecycleLogFileNum(noWal ? 0 : 4);
              ColumnFamilyOptions def = s.defaultColumnFamilyOptions();
-             ColumnFamilyOptions index = change(s.columnFamilyOptions(Space.INDEX), cf);
+             ColumnFamilyOptions index = change(restoring(hint, hintBefore, s.columnFamilyOptions(Space.INDEX)), cf);
              WriteOptions wo = new WriteOptions().setDisableWAL(noWal);
              FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
             List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -247,11 +256,29 @@ public final class IndexEntryCostProbe {
                 long writeNs = 0;
                 long walBytes = 0;
                 Map<String, Long> bg0 = rocksThreadTicks();
+                WriteBatch kept = new WriteBatch();
+                java.nio.ByteBuffer staging = java.nio.ByteBuffer.allocateDirect(64 * 1024);
                 for (List<byte[]> batch : batches) {
                     long c0 = cpu.getCurrentThreadCpuTime();
                     long c1;
                     long c2;
-                    if (cf.equals("putbyput")) { // query-idx: one JNI call and copy per key, as before fd7f698
+                    if (cf.equals("direct") || cf.equals("bytes") || cf.equals("lookahead") || cf.equals("nohint")) {
+                        // index-rocks: as the store builds its batches now (a kept batch, cleared; one direct-buffer
+                        // put per key from a staging buffer, DirectWriteBatches), or with byte[] puts ("bytes")
+                        kept.clear();
+                        for (byte[] k : batch) {
+                            if (cf.equals("bytes")) {
+                                kept.put(h, k, EMPTY);
+                            } else {
+                                staging.clear();
+                                staging.put(k).flip();
+                                kept.put(h, staging, EMPTY_DIRECT);
+                            }
+                        }
+                        c1 = cpu.getCurrentThreadCpuTime();
+                        rocks.write(wo, kept);
+                        c2 = cpu.getCurrentThreadCpuTime();
+                    } else if (cf.equals("putbyput")) { // query-idx: one JNI call and copy per key, as before fd7f698
                         try (WriteBatch wb = new WriteBatch()) {
                             for (byte[] k : batch) {
                                 wb.put(h, k, EMPTY);
@@ -276,6 +303,7 @@ public final class IndexEntryCostProbe {
                         keyBytes += k.length;
                     }
                 }
+                kept.close();
                 rocks.flush(flush, h);
                 waitForCompactions(rocks, h);
                 Map<String, Long> bg1 = rocksThreadTicks();
@@ -297,10 +325,22 @@ public final class IndexEntryCostProbe {
         BenchData.delete(dir);
     }
 
+    /** {@code options}, after putting the system property {@code name} back to {@code before}. */
+    private static ColumnFamilyOptions restoring(String name, String before, ColumnFamilyOptions options) {
+        if (before == null) {
+            System.clearProperty(name);
+        } else {
+            System.setProperty(name, before);
+        }
+        return options;
+    }
+
     /** The store's {@code index} options, changed by one named setting. */
     private static ColumnFamilyOptions change(ColumnFamilyOptions o, String cf) {
         switch (cf) {
-            case "store", "putbyput" -> { }
+            case "store", "putbyput", "direct", "bytes", "nohint" -> { }
+            // index-rocks: the skip list's lookahead (RocksJava's setter; RocksDB uses it in the memtable's iterator)
+            case "lookahead" -> o.setMemTableConfig(new org.rocksdb.SkipListMemTableConfig().setLookahead(16));
             case "nocomp" -> o.setCompressionType(CompressionType.NO_COMPRESSION);
             case "mem64" -> o.setWriteBufferSize(64L << 20);
             case "l0x8" -> o.setLevel0FileNumCompactionTrigger(8);
@@ -376,6 +416,8 @@ public final class IndexEntryCostProbe {
 
     /** A batch of puts with empty values in RocksDB's {@code WriteBatch} representation, as the store builds it. */
     private static final byte[] EMPTY = new byte[0];
+    /** An empty direct value for the direct-buffer puts (index-rocks). */
+    private static final java.nio.ByteBuffer EMPTY_DIRECT = java.nio.ByteBuffer.allocateDirect(0);
 
     /** The bytes {@link #encode} gives {@code keys} (what the WAL gets per batch), without building them. */
     private static long encodedSize(List<byte[]> keys) {
