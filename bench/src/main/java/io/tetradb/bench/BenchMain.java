@@ -10,6 +10,7 @@ import picocli.CommandLine.Spec;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
@@ -32,11 +33,13 @@ public final class BenchMain implements Callable<Integer> {
     private final List<Benchmark> benchmarks;
     private final PrintStream out;
     private final PrintStream err;
+    private final Map<String, String> env;
 
-    BenchMain(List<Benchmark> benchmarks, PrintStream out, PrintStream err) {
+    BenchMain(List<Benchmark> benchmarks, PrintStream out, PrintStream err, Map<String, String> env) {
         this.benchmarks = benchmarks;
         this.out = out;
         this.err = err;
+        this.env = env;
     }
 
     @Override
@@ -54,7 +57,9 @@ public final class BenchMain implements Callable<Integer> {
         Benchmark b = Benchmarks.find(benchmarks, name).orElseThrow(() -> new ParameterException(
                 spec.commandLine(), "Unknown benchmark '" + name + "'; known: " + names()
                 + " (bench/run --list describes them)"));
-        b.run(quick, new Report(out, err));
+        Report report = new Report(out, err);
+        report.note(NativeMemoryNote.of(env));
+        b.run(quick, report);
         return 0;
     }
 
@@ -63,14 +68,15 @@ public final class BenchMain implements Callable<Integer> {
     }
 
     /** Runs the command line; returns the exit code. */
-    static int execute(List<Benchmark> benchmarks, PrintStream out, PrintStream err, String... args) {
-        CommandLine cl = new CommandLine(new BenchMain(benchmarks, out, err));
+    static int execute(List<Benchmark> benchmarks, PrintStream out, PrintStream err, Map<String, String> env,
+            String... args) {
+        CommandLine cl = new CommandLine(new BenchMain(benchmarks, out, err, env));
         cl.setOut(new java.io.PrintWriter(out, true));
         cl.setErr(new java.io.PrintWriter(err, true));
         return cl.execute(args);
     }
 
     public static void main(String[] args) {
-        System.exit(execute(Benchmarks.ALL, System.out, System.err, args));
+        System.exit(execute(Benchmarks.ALL, System.out, System.err, System.getenv(), args));
     }
 }

@@ -49,12 +49,31 @@ public final class RocksSettings implements AutoCloseable {
         }
         return bytes;
     }
+
     /**
      * The memtable of every other column family (items, metadata, change feed, adjacency).
      * {@code -Dtetradb.rocks.writeBufferBytes} changes it, for tests that need flushes and WAL switches every few
      * hundred writes (core-wal: {@code WalRecyclingCrashTest}).
      */
     static final long WRITE_BUFFER = Long.getLong("tetradb.rocks.writeBufferBytes", 64L << 20);
+
+    /**
+     * Size of the blocks a memtable of 16 MiB or more takes its memory in (RocksDB's default: an eighth of the write
+     * buffer, at most 1 MiB). 8 MiB blocks are large enough for malloc to hand out as their own mappings that hold
+     * whole 2 MiB transparent huge pages, which it does when glibc is asked to
+     * ({@code GLIBC_TUNABLES=glibc.malloc.hugetlb=1}: {@code ./tetradb} and {@code bench/run} set it on Linux). A
+     * filling memtable then takes one page fault per 2 MiB instead of 512. On a guest whose 4 KiB faults cost 10–18
+     * µs of the faulting thread's CPU (this VM) that was ≈ 0.34 faults and ≈ 4.7 µs per inserted 1 KB document
+     * (bench/README, session 24). Without the tunable (tests, other systems) the block size alone changes nothing
+     * measurable: memory is still touched a page at a time.
+     */
+    static final long ARENA_BLOCK = 8L << 20;
+
+    /** {@link #ARENA_BLOCK} for memtables of at least two such blocks; smaller ones keep RocksDB's default (0). */
+    static long arenaBlock(long writeBufferBytes) {
+        return writeBufferBytes >= 2 * ARENA_BLOCK ? ARENA_BLOCK : 0;
+    }
+
     /**
      * RocksDB's {@code max_total_wal_size}; 0 is RocksDB's default (4x the sum of every family's write buffers, ~4 GiB
      * here). With it the small families (statistics, change feed) keep every WAL alive, so the store never recycles a
@@ -138,7 +157,7 @@ public final class RocksSettings implements AutoCloseable {
             IndexCompaction.apply(options);
             IndexMemtables.apply(options); // index-keys: small memtables flushed together, an option
         }
-        return options;
+        return options.setArenaBlockSize(arenaBlock(options.writeBufferSize()));
     }
 
     /** Options for RocksDB's default column family, which the store does not use. */
