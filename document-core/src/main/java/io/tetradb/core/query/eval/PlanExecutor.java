@@ -345,35 +345,7 @@ public final class PlanExecutor {
                 }
                 return;
             }
-            f.args().forEach(x -> aggregateCalls(x, out));
-        } else if (e instanceof Expr.Binary b) {
-            aggregateCalls(b.left(), out);
-            aggregateCalls(b.right(), out);
-        } else if (e instanceof Expr.Unary u) {
-            aggregateCalls(u.operand(), out);
-        } else if (e instanceof Expr.Conditional c) {
-            aggregateCalls(c.condition(), out);
-            aggregateCalls(c.whenTrue(), out);
-            aggregateCalls(c.whenFalse(), out);
-        } else if (e instanceof Expr.In in) {
-            aggregateCalls(in.target(), out);
-            in.values().forEach(x -> aggregateCalls(x, out));
-        } else if (e instanceof Expr.Between bt) {
-            aggregateCalls(bt.target(), out);
-            aggregateCalls(bt.low(), out);
-            aggregateCalls(bt.high(), out);
-        } else if (e instanceof Expr.Like l) {
-            aggregateCalls(l.target(), out);
-            aggregateCalls(l.pattern(), out);
-        } else if (e instanceof Expr.ObjectLiteral o) {
-            o.properties().forEach(x -> aggregateCalls(x.value(), out));
-        } else if (e instanceof Expr.ArrayLiteral arr) {
-            arr.elements().forEach(x -> aggregateCalls(x, out));
-        } else if (e instanceof Expr.PropertyAccess pa) {
-            aggregateCalls(pa.target(), out);
-        } else if (e instanceof Expr.IndexAccess ia) {
-            aggregateCalls(ia.target(), out);
-            aggregateCalls(ia.index(), out);
         }
+        Expr.children(e).forEach(x -> aggregateCalls(x, out));
     }
 }

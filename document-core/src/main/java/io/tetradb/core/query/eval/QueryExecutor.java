@@ -300,41 +300,14 @@ public final class QueryExecutor {
         if (groupBy.contains(e) || e instanceof Expr.Subquery || e instanceof Expr.Parameter) {
             return;
         }
-        if (e instanceof Expr.FunctionCall f) {
-            if (!f.udf() && ExpressionEvaluator.AGGREGATES.contains(f.normalizedName())) {
-                return;
-            }
-            f.args().forEach(a -> checkGrouped(a, groupBy));
+        if (e instanceof Expr.FunctionCall f && !f.udf() && ExpressionEvaluator.AGGREGATES.contains(f.normalizedName())) {
             return;
         }
         if (e instanceof Expr.Identifier || e instanceof Expr.PropertyAccess || e instanceof Expr.IndexAccess) {
             throw new StoreException(Status.BAD_REQUEST, "'" + e + "' is invalid in the select list because it is "
                     + "not contained in either an aggregate function or the GROUP BY clause.");
         }
-        if (e instanceof Expr.Binary b) {
-            checkGrouped(b.left(), groupBy);
-            checkGrouped(b.right(), groupBy);
-        } else if (e instanceof Expr.Unary u) {
-            checkGrouped(u.operand(), groupBy);
-        } else if (e instanceof Expr.Conditional c) {
-            checkGrouped(c.condition(), groupBy);
-            checkGrouped(c.whenTrue(), groupBy);
-            checkGrouped(c.whenFalse(), groupBy);
-        } else if (e instanceof Expr.In in) {
-            checkGrouped(in.target(), groupBy);
-            in.values().forEach(v -> checkGrouped(v, groupBy));
-        } else if (e instanceof Expr.Between bt) {
-            checkGrouped(bt.target(), groupBy);
-            checkGrouped(bt.low(), groupBy);
-            checkGrouped(bt.high(), groupBy);
-        } else if (e instanceof Expr.Like l) {
-            checkGrouped(l.target(), groupBy);
-            checkGrouped(l.pattern(), groupBy);
-        } else if (e instanceof Expr.ObjectLiteral o) {
-            o.properties().forEach(p -> checkGrouped(p.value(), groupBy));
-        } else if (e instanceof Expr.ArrayLiteral a) {
-            a.elements().forEach(x -> checkGrouped(x, groupBy));
-        }
+        Expr.children(e).forEach(x -> checkGrouped(x, groupBy));
     }
 
     private List<List<Env>> group(List<Expr> groupBy, List<Env> rows, Env outer) {

@@ -1,5 +1,6 @@
 package io.tetradb.core.query.sql;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,6 +9,41 @@ import java.util.Locale;
  * The tree records no parentheses: grouping is its shape.
  */
 public sealed interface Expr {
+
+    /**
+     * The expressions directly inside {@code e} that belong to its own query scope, in source order: none for a
+     * literal, identifier or parameter, and none for a subquery, whose query is a scope of its own. For walks that
+     * check a select list (aggregate calls, GROUP BY references) without each repeating the tree's shape.
+     */
+    static List<Expr> children(Expr e) {
+        if (e instanceof Binary b) {
+            return List.of(b.left(), b.right());
+        } else if (e instanceof Unary u) {
+            return List.of(u.operand());
+        } else if (e instanceof Conditional c) {
+            return List.of(c.condition(), c.whenTrue(), c.whenFalse());
+        } else if (e instanceof In in) {
+            List<Expr> out = new ArrayList<>(in.values().size() + 1);
+            out.add(in.target());
+            out.addAll(in.values());
+            return out;
+        } else if (e instanceof Between bt) {
+            return List.of(bt.target(), bt.low(), bt.high());
+        } else if (e instanceof Like l) {
+            return List.of(l.target(), l.pattern());
+        } else if (e instanceof ObjectLiteral o) {
+            return o.properties().stream().map(ObjectProperty::value).toList();
+        } else if (e instanceof ArrayLiteral a) {
+            return a.elements();
+        } else if (e instanceof PropertyAccess pa) {
+            return List.of(pa.target());
+        } else if (e instanceof IndexAccess ia) {
+            return List.of(ia.target(), ia.index());
+        } else if (e instanceof FunctionCall f) {
+            return f.args();
+        }
+        return List.of();
+    }
 
     // ---- literals -----------------------------------------------------------------------------------------------
 
