@@ -1,5 +1,7 @@
 package io.tetradb.bench.core;
 
+import io.tetradb.bench.ProcTasks;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,28 +14,22 @@ import java.nio.file.Path;
  */
 record ThreadSched(long onCpuNanos, long runQueueNanos, long voluntary, long involuntary, long wallNanos,
                    long userTicks, long systemTicks) {
-    private static final Path SCHEDSTAT = Path.of("/proc/thread-self/schedstat");
     private static final Path STATUS = Path.of("/proc/thread-self/status");
-    private static final Path STAT = Path.of("/proc/thread-self/stat");
 
     /**
      * Only the time counters (one small file: cheap enough to read around every 100-item batch; reading the status
      * and stat files too cost several µs per item under load); switches and the kernel share stay zero.
      */
     static ThreadSched times() {
-        try {
-            String[] s = Files.readString(SCHEDSTAT).trim().split("\\s+");
-            return new ThreadSched(Long.parseLong(s[0]), Long.parseLong(s[1]), 0, 0, 0, 0, 0);
-        } catch (IOException | RuntimeException e) {
-            return new ThreadSched(0, 0, 0, 0, 0, 0, 0);
-        }
+        ProcTasks.Schedstat s = ProcTasks.currentThreadSchedstat();
+        return new ThreadSched(s.onCpuNanos(), s.runQueueNanos(), 0, 0, 0, 0, 0);
     }
 
     static ThreadSched now() {
+        ProcTasks.Schedstat s = ProcTasks.currentThreadSchedstat();
+        long vol = 0;
+        long invol = 0;
         try {
-            String[] s = Files.readString(SCHEDSTAT).trim().split("\\s+");
-            long vol = 0;
-            long invol = 0;
             for (String line : Files.readAllLines(STATUS)) {
                 if (line.startsWith("voluntary_ctxt_switches:")) {
                     vol = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
@@ -41,14 +37,11 @@ record ThreadSched(long onCpuNanos, long runQueueNanos, long voluntary, long inv
                     invol = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
-            // stat: fields 14 and 15 (utime, stime, clock ticks) counted after the command name's closing parenthesis
-            String stat = Files.readString(STAT);
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return new ThreadSched(Long.parseLong(s[0]), Long.parseLong(s[1]), vol, invol, 0,
-                    Long.parseLong(f[11]), Long.parseLong(f[12]));
         } catch (IOException | RuntimeException e) {
-            return new ThreadSched(0, 0, 0, 0, 0, 0, 0);
+            // no /proc: the switches stay zero
         }
+        ProcTasks.TaskStat stat = ProcTasks.currentThread();
+        return new ThreadSched(s.onCpuNanos(), s.runQueueNanos(), vol, invol, 0, stat.userTicks(), stat.systemTicks());
     }
 
     ThreadSched minus(ThreadSched earlier) {

@@ -1,15 +1,13 @@
 package io.tetradb.bench.feed;
 
-import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.tetradb.bench.ProcTasks;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * CPU time of this process's threads by group, read from {@code /proc/self/task/<tid>/stat} (user + system, clock
- * ticks of 10 ms; the thread's name is its first 15 characters, as the JVM names native threads). Native threads
+ * CPU time of this process's threads by group, from {@link ProcTasks} (user + system, clock ticks of 10 ms; the
+ * thread's name is its first 15 characters, as the JVM names native threads). Native threads
  * (RocksDB's flushes and compactions, GC, the JIT) are listed there too, which the JVM's thread bean does not show.
  * A thread that ends between two snapshots loses its CPU from the difference: the benchmark's writers count their own.
  */
@@ -24,7 +22,6 @@ public final class ThreadGroupCpu {
     static final String OTHER = "other";
     /** The benchmark's own writer threads (counted apart through the thread bean, so left out of the split). */
     static final String WRITERS = "writers";
-    private static final long NANOS_PER_TICK = 10_000_000L;
 
     private ThreadGroupCpu() {
     }
@@ -40,45 +37,7 @@ public final class ThreadGroupCpu {
 
     /** CPU nanoseconds so far per group that {@code grouping} gives a thread's (15-character) name, added to {@code out}. */
     public static Map<String, Long> snapshot(Map<String, Long> out, java.util.function.Function<String, String> grouping) {
-        Path tasks = Path.of("/proc/self/task");
-        if (!Files.isDirectory(tasks)) {
-            return out;
-        }
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(tasks)) {
-            for (Path t : ds) {
-                String line;
-                try {
-                    line = Files.readString(t.resolve("stat"));
-                } catch (IOException e) {
-                    continue; // the thread ended meanwhile
-                }
-                int open = line.indexOf('(');
-                int close = line.lastIndexOf(')');
-                String name = line.substring(open + 1, close);
-                long cpu = (field(line, close, 12) + field(line, close, 13)) * NANOS_PER_TICK;
-                out.merge(grouping.apply(name), cpu, Long::sum);
-            }
-        } catch (IOException e) {
-            return out;
-        }
-        return out;
-    }
-
-    /**
-     * Field {@code n} of a stat line (1-based after the name: 1 is the state, 12 utime, 13 stime), parsed in place: a
-     * snapshot per phase with {@code String.split} over every thread had C2 compile {@code split} inside measured
-     * rounds (≈ 100 ms of compiler time in one).
-     */
-    private static long field(String line, int close, int n) {
-        int i = close + 2;
-        for (int f = 1; f < n; f++) {
-            i = line.indexOf(' ', i) + 1;
-        }
-        long v = 0;
-        for (; i < line.length() && line.charAt(i) >= '0' && line.charAt(i) <= '9'; i++) {
-            v = v * 10 + (line.charAt(i) - '0');
-        }
-        return v;
+        return ProcTasks.sumByGroup(out, grouping, ProcTasks.TaskStat::cpuNanos);
     }
 
     public static String group(String name) {

@@ -1,6 +1,7 @@
 package io.tetradb.bench.graph;
 
 import io.tetradb.bench.BenchData;
+import io.tetradb.bench.ProcTasks;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
@@ -8,10 +9,8 @@ import io.tetradb.graph.TetraGraph;
 import io.tetradb.graph.load.BulkLoader;
 import org.apache.tinkerpop.gremlin.structure.io.gryo.GryoReader;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
@@ -53,7 +52,7 @@ public final class FirstLoadProbe {
             long elements = loaded.elements();
             StringBuilder groups = new StringBuilder();
             after.forEach((group, ticks) -> groups.append(String.format(Locale.ROOT, " %s=%.1f",
-                    group, (ticks - before.getOrDefault(group, 0L)) * 10_000.0 / elements))); // 1 tick = 10 ms
+                    group, (ticks - before.getOrDefault(group, 0L)) * (ProcTasks.NANOS_PER_TICK / 1e3) / elements)));
             System.out.printf(Locale.ROOT, "FIRSTLOAD elements=%d elements_per_s=%.0f cpu_us_per_element=%.2f "
                             + "jit_ms=%d threads_us_per_element:%s%n", elements, elements / (nanos / 1e9),
                     cpu / 1e3 / elements, jit, groups);
@@ -62,26 +61,8 @@ public final class FirstLoadProbe {
     }
 
     /** CPU ticks (utime + stime, 10 ms each) per thread group, from /proc/self/task; empty where there is none. */
-    static Map<String, Long> threadGroupCpuTicks() throws IOException {
-        Map<String, Long> ticks = new TreeMap<>();
-        Path tasks = Path.of("/proc/self/task");
-        if (!Files.isDirectory(tasks)) {
-            return ticks;
-        }
-        try (var list = Files.list(tasks)) {
-            for (Path task : (Iterable<Path>) list::iterator) {
-                try {
-                    String stat = Files.readString(task.resolve("stat"));
-                    int close = stat.lastIndexOf(')');
-                    String name = stat.substring(stat.indexOf('(') + 1, close);
-                    String[] f = stat.substring(close + 2).split(" ");
-                    ticks.merge(group(name), Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum);
-                } catch (IOException | RuntimeException gone) {
-                    // the thread ended while listed
-                }
-            }
-        }
-        return ticks;
+    static Map<String, Long> threadGroupCpuTicks() {
+        return ProcTasks.sumByGroup(new TreeMap<>(), FirstLoadProbe::group, ProcTasks.TaskStat::cpuTicks);
     }
 
     static String group(String threadName) {

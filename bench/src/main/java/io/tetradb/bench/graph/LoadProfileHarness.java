@@ -1,6 +1,7 @@
 package io.tetradb.bench.graph;
 
 import io.tetradb.bench.BenchData;
+import io.tetradb.bench.ProcTasks;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
@@ -303,37 +304,27 @@ public final class LoadProfileHarness {
 
         private void poll(boolean initial) {
             pollAllocations(initial);
-            try (var tasks = Files.list(Path.of("/proc/self/task"))) {
-                for (Path t : (Iterable<Path>) tasks::iterator) {
-                    String tid = t.getFileName().toString();
-                    try {
-                        String stat = Files.readString(t.resolve("schedstat"));
-                        long cpu = Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-                        if (initial) {
-                            start.put(tid, cpu);
-                        } else {
-                            // a thread just started still has the launcher's name ("java") until it names itself:
-                            // read it again then, or a new writer thread was counted as the caller (session 13)
-                            if ("java".equals(names.computeIfAbsent(tid, k -> comm(t)))) {
-                                names.put(tid, comm(t));
-                            }
-                            last.computeIfAbsent(tid, k -> new long[1])[0] = cpu;
-                        }
-                    } catch (IOException | RuntimeException e) {
-                        // the thread ended between the listing and the read
-                    }
+            for (String tid : ProcTasks.tids()) {
+                ProcTasks.Schedstat sched = ProcTasks.schedstat(tid);
+                if (sched.onCpuNanos() == 0) {
+                    continue; // the thread ended between the listing and the read
                 }
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                if (initial) {
+                    start.put(tid, sched.onCpuNanos());
+                } else {
+                    // a thread just started still has the launcher's name ("java") until it names itself: read it
+                    // again then, or a new writer thread was counted as the caller (session 13)
+                    if ("java".equals(names.computeIfAbsent(tid, ThreadCpu::name))) {
+                        names.put(tid, name(tid));
+                    }
+                    last.computeIfAbsent(tid, k -> new long[1])[0] = sched.onCpuNanos();
+                }
             }
         }
 
-        private static String comm(Path task) {
-            try {
-                return Files.readString(task.resolve("comm")).trim();
-            } catch (IOException e) {
-                return "?";
-            }
+        private static String name(String tid) {
+            ProcTasks.TaskStat t = ProcTasks.thread(tid);
+            return t == null ? "?" : t.name();
         }
 
         Map<String, Long> finish() throws InterruptedException {

@@ -8,6 +8,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import io.tetradb.bench.ProcTasks;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosClient;
 import io.tetradb.document.CosmosClientBuilder;
@@ -122,23 +123,10 @@ final class Endpoint implements AutoCloseable {
      * 0 where there is no {@code /proc}.
      */
     long serverMinorFaults() {
-        try (java.util.stream.Stream<java.nio.file.Path> tasks =
-                     java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path t : (Iterable<java.nio.file.Path>) tasks::iterator) {
-                try {
-                    String stat = java.nio.file.Files.readString(t.resolve("stat"));
-                    // the name is in parentheses and may hold spaces; minflt is the 8th field after it
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                    if (serverThreads.apply(name) != null) {
-                        lastSeenFaults.merge(t.getFileName().toString(),
-                                Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]), Math::max);
-                    }
-                } catch (java.io.IOException | RuntimeException gone) {
-                    // the thread ended between the listing and the read
-                }
+        for (ProcTasks.TaskStat t : ProcTasks.threads()) {
+            if (serverThreads.apply(t.name()) != null) {
+                lastSeenFaults.merge(t.tid(), t.minorFaults(), Math::max);
             }
-        } catch (java.io.IOException noProc) {
-            return 0;
         }
         return lastSeenFaults.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -2,6 +2,7 @@ package io.tetradb.bench.mongo;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Indexes;
+import io.tetradb.bench.ProcTasks;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingStream;
 import org.bson.Document;
@@ -17,7 +18,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.stream.Stream;
 
 /**
  * What a batch of the benchmark's insert phase costs each side, and what else happened in its window: the mongo
@@ -346,25 +346,16 @@ public final class InsertModesProbe {
     /** The scheduler's view of this process's threads ({@code /proc/self/task}) and the machine's steal time. */
     private static final class Sched {
         /** Run and wait nanoseconds summed per kind of thread, the side's own server threads as "server". */
-        static Map<String, long[]> byKind(String side) throws IOException {
+        static Map<String, long[]> byKind(String side) {
             Map<String, long[]> out = new TreeMap<>();
-            try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-                for (Path t : (Iterable<Path>) tasks::iterator) {
-                    try {
-                        String comm = Files.readString(t.resolve("comm")).trim();
-                        String[] f = Files.readString(t.resolve("schedstat")).trim().split(" ");
-                        String stat = Files.readString(t.resolve("stat"));
-                        String[] st = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        long[] sum = out.computeIfAbsent(kind(side, comm), k -> new long[5]);
-                        sum[0] += Long.parseLong(f[0]);
-                        sum[1] += Long.parseLong(f[1]);
-                        sum[2] += Long.parseLong(f[2]);
-                        sum[3] += Long.parseLong(st[7]); // minor faults
-                        sum[4] += Long.parseLong(st[12]); // system time, ticks
-                    } catch (IOException gone) {
-                        // the thread ended between the listing and the read
-                    }
-                }
+            for (ProcTasks.TaskStat t : ProcTasks.threads()) {
+                ProcTasks.Schedstat sched = ProcTasks.schedstat(t.tid());
+                long[] sum = out.computeIfAbsent(kind(side, t.name()), k -> new long[5]);
+                sum[0] += sched.onCpuNanos();
+                sum[1] += sched.runQueueNanos();
+                sum[2] += sched.timeslices();
+                sum[3] += t.minorFaults();
+                sum[4] += t.systemTicks();
             }
             return out;
         }

@@ -2,6 +2,7 @@ package io.tetradb.bench.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.bench.BenchData;
+import io.tetradb.bench.ProcTasks;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.core.storage.RocksSettings;
 import io.tetradb.core.storage.Space;
@@ -394,21 +395,11 @@ public final class IndexEntryCostProbe {
     }
 
     /** utime + stime of this process's RocksDB threads ({@code rocksdb:*}), by thread id. */
-    private static Map<String, Long> rocksThreadTicks() throws IOException {
+    private static Map<String, Long> rocksThreadTicks() {
         Map<String, Long> ticks = new HashMap<>();
-        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
-            for (Path t : tasks.toList()) {
-                try {
-                    String comm = Files.readString(t.resolve("comm")).trim();
-                    if (!comm.startsWith("rocksdb:")) {
-                        continue;
-                    }
-                    String stat = Files.readString(t.resolve("stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks.put(t.getFileName().toString(), Long.parseLong(f[11]) + Long.parseLong(f[12]));
-                } catch (IOException gone) {
-                    // the thread ended meanwhile
-                }
+        for (ProcTasks.TaskStat t : ProcTasks.threads()) {
+            if (t.name().startsWith("rocksdb:")) {
+                ticks.put(t.tid(), t.cpuTicks());
             }
         }
         return ticks;

@@ -2,6 +2,7 @@ package io.tetradb.bench.query;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.tetradb.bench.BenchData;
+import io.tetradb.bench.ProcTasks;
 import io.tetradb.bench.Samples;
 import io.tetradb.core.storage.Durability;
 import io.tetradb.document.CosmosBatch;
@@ -137,23 +138,8 @@ public final class WriteCostHarness {
 
     /** CPU nanoseconds so far of this process's {@code rocksdb:*} threads (0 without {@code /proc}). */
     private static long rocksThreadsCpu() {
-        return io.tetradb.bench.feed.ThreadGroupCpu.snapshot(new java.util.HashMap<>(),
-                name -> name.startsWith("rocksdb:") ? "rocksdb" : "other").getOrDefault("rocksdb", 0L);
-    }
-
-    /**
-     * The calling thread's minor page faults so far ({@code minflt}, the 10th field of {@code /proc/thread-self/stat};
-     * 0 without {@code /proc}): on this VM each fresh 4 KiB page costs the writer 12-19 us (last sessions).
-     */
-    static long threadMinorFaults() {
-        try {
-            String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
-            // the fields after the command name (which may hold spaces) start after its closing parenthesis
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[7]); // state ppid pgrp session tty_nr tpgid flags minflt: the 8th after ')'
-        } catch (java.io.IOException | RuntimeException e) {
-            return 0;
-        }
+        return ProcTasks.sumByGroup(new java.util.HashMap<>(), name -> name.startsWith("rocksdb:") ? "rocksdb" : "other",
+                ProcTasks.TaskStat::cpuNanos).getOrDefault("rocksdb", 0L);
     }
 
     /** Wall time per item = the writer's CPU + what it waited for (mostly the group fsync); bytes it allocated. */
@@ -196,7 +182,9 @@ public final class WriteCostHarness {
                 nodes[i] = QueryBenchmark.item(b * QueryBenchmark.BATCH + i);
             }
             String deviceId = QueryBenchmark.deviceId(QueryBenchmark.device(b * QueryBenchmark.BATCH));
-            long f0 = threadMinorFaults(); // read before the allocation counter: its own garbage is not counted
+            // the thread's minor faults: each fresh 4 KiB page costs the writer 12-19 us on this VM (last sessions); read
+            // before the allocation counter, so its own garbage is not counted
+            long f0 = ProcTasks.currentThread().minorFaults();
             long a0 = alloc.getCurrentThreadAllocatedBytes();
             long c0 = cpu.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
@@ -210,7 +198,7 @@ public final class WriteCostHarness {
             total += System.nanoTime() - t0;
             cpuTotal += cpu.getCurrentThreadCpuTime() - c0;
             allocTotal += alloc.getCurrentThreadAllocatedBytes() - a0;
-            faultsTotal += threadMinorFaults() - f0;
+            faultsTotal += ProcTasks.currentThread().minorFaults() - f0;
         }
         if (totals != null) {
             totals[0] += (long) batches * QueryBenchmark.BATCH;
