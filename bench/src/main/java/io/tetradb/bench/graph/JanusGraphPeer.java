@@ -95,6 +95,11 @@ final class JanusGraphPeer implements Closeable {
     record Result(double p50Micros, double cpuP50Micros, List<String> canonical) {
     }
 
+    /** Runs a traversal for {@code nanos} (at least once), untimed: the warm-up pass before the first timed one. */
+    void warm(AirRoutesTraversals.Case t, long nanos) throws IOException {
+        call("WARM " + t.name() + " " + nanos + " " + t.gremlin(), "WARMED");
+    }
+
     Result run(AirRoutesTraversals.Case t, GraphBenchmark.Config c) throws IOException {
         String r = call("RUN " + t.name() + " " + t.ordered() + " " + c.warmNanos() + " " + c.measureNanos() + " "
                 + c.minRuns() + " " + c.maxRuns() + " " + t.gremlin(), "RESULT");
