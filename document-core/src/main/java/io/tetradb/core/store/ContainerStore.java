@@ -1320,11 +1320,11 @@ public final class ContainerStore {
                 return true;
             });
             view.values().removeIf(ContainerStore.this::isExpired);
-            for (Map.Entry<String, byte[]> e : tx.after.entrySet()) {
-                if (e.getValue() == null) {
+            for (Map.Entry<String, Written> e : tx.after.entrySet()) {
+                if (e.getValue().stored() == null) {
                     view.remove(e.getKey());
                 } else {
-                    view.put(e.getKey(), e.getValue());
+                    view.put(e.getKey(), e.getValue().stored());
                 }
             }
             List<ObjectNode> out = new ArrayList<>(view.size());
@@ -1475,23 +1475,33 @@ public final class ContainerStore {
     private static final List<byte[]> ONE_ABSENT = java.util.Collections.singletonList(null);
 
     /** One logical-partition transaction, run under its lock. */
+    /**
+     * What a transaction leaves of one item: its version ({@code null}: deleted), the lsn it was written at and its
+     * index entries. Immutable, so undoing an operation puts the item's previous record back.
+     */
+    private record Written(byte[] stored, long lsn, List<ByteBuffer> entries) {
+    }
+
     private final class Transaction {
         private final PartitionKeyValue pk;
         private final byte[] lpPrefix;
         private final List<Prepared> ops;
         /** The versions as stored before the transaction (null: absent). */
         private final Map<String, byte[]> before;
-        /** The versions as the transaction leaves them, in first-touched order. */
-        private final Map<String, byte[]> after;
-        private final Map<String, Long> lastLsn;
+        /**
+         * What the transaction leaves of each item it wrote, in first-touched order: one map and one small record per
+         * item (txn-written, session 26: three id-keyed maps and a boxed lsn before, ≈ 200 B and two more hash
+         * look-ups per written item).
+         */
+        private final Map<String, Written> after;
         /** Each touched item's key, computed once. */
         private final Map<String, byte[]> keys;
         /**
-         * Index entries of the stored versions (computed when first needed) and of the versions being written. Lists,
-         * not sets: a repeated array value repeats its entry, counted alike when added and when removed.
+         * Index entries of the stored versions, computed when first needed (those of the versions being written are in
+         * {@link Written#entries}). Lists, not sets: a repeated array value repeats its entry, counted alike when added
+         * and when removed.
          */
         private Map<String, List<ByteBuffer>> entriesBefore = Map.of(); // pw-fixed: made for the first stored version
-        private final Map<String, List<ByteBuffer>> entriesAfter;
         /**
          * Graph adjacency hook: the tree each written version was made from, by the identity of its stored bytes (so
          * a rolled-back operation's restored version still finds its own), letting writeSet() derive adjacency
@@ -1611,11 +1621,9 @@ public final class ContainerStore {
             this.results = ops.isEmpty() ? new ArrayList<>() : new ArrayList<>(ops.size());
             this.before = new HashMap<>(capacity);
             this.after = new LinkedHashMap<>(capacity);
-            this.lastLsn = new HashMap<>(capacity);
             this.keys = new HashMap<>(capacity);
             // core-write: the per-item maps sized too (a 100-item batch resized each of them four times); pw-fixed:
             // those most writes never fill (stored versions' entries, expiry, parses) are made when first needed
-            this.entriesAfter = new HashMap<>(capacity);
             List<String> ids;
             List<byte[]> idKeys;
             if (ops.size() == 1) { // pw-lean: a point write's one id and key, without the lists a batch grows
@@ -1754,7 +1762,8 @@ public final class ContainerStore {
         }
 
         private byte[] current(String id) {
-            return after.containsKey(id) ? after.get(id) : before.get(id);
+            Written w = after.get(id);
+            return w != null ? w.stored() : before.get(id);
         }
 
         /** Whether the stored item {@code id} of this partition is absent or expired now (its unique keys are free). */
@@ -1825,10 +1834,7 @@ public final class ContainerStore {
             long bytesBefore = deltaBytes;
             long itemsBefore = deltaItems;
             long lsnBefore = lsn;
-            boolean had = after.containsKey(p.id());
-            byte[] was = after.get(p.id());
-            List<ByteBuffer> entriesWas = entriesAfter.get(p.id());
-            Long lastWas = lastLsn.get(p.id());
+            Written was = after.get(p.id()); // immutable: a later write of the item puts a new record
             ItemResult r = apply(p);
             long limit = store.config().logicalPartitionLimitBytes();
             if (deltaBytes > 0 && stats.bytes() + deltaBytes > limit) {
@@ -1848,14 +1854,10 @@ public final class ContainerStore {
                 if (!expiryAfter.isEmpty()) { // empty: nothing was put, so nothing to restore
                     restore(expiryAfter, p.id(), expiryWas);
                 }
-                if (had) {
+                if (was != null) {
                     after.put(p.id(), was);
-                    entriesAfter.put(p.id(), entriesWas);
-                    lastLsn.put(p.id(), lastWas);
                 } else {
                     after.remove(p.id());
-                    entriesAfter.remove(p.id());
-                    lastLsn.remove(p.id());
                 }
                 throw new StoreException(Status.FORBIDDEN, Status.SUB_PARTITION_KEY_QUOTA_EXCEEDED,
                         "Partition key reached maximum size of " + limit + " bytes: logical partition " + pk
@@ -1932,7 +1934,7 @@ public final class ContainerStore {
                     ItemResult r = write(op.type(), id, body, patched, Status.OK);
                     return new ItemResult(r.type(), id, r.status(), r.stored(), r.etag(),
                             Math.round((RequestCharge.patch(cur.length, r.stored().length)
-                                    + RequestCharge.indexEntries(entriesAfter.get(id).size())) * 100) / 100.0, null);
+                                    + RequestCharge.indexEntries(after.get(id).entries().size())) * 100) / 100.0, null);
                 }
                 case DELETE -> {
                     requireExists(cur, id);
@@ -1973,10 +1975,8 @@ public final class ContainerStore {
                 expiryAfter().put(id, io.tetradb.core.ttl.ExpiryRule.NEVER);
             }
             lsn++;
-            after.put(id, null);
+            after.put(id, new Written(null, lsn, List.of()));
             noteWritten(docKey(id));
-            lastLsn.put(id, lsn);
-            entriesAfter.put(id, List.of());
             deltaBytes -= size + bytes(removed);
             deltaItems--;
             return new ItemResult(type, id, Status.NO_CONTENT, null, null,
@@ -2200,7 +2200,7 @@ public final class ContainerStore {
             long size = keyBytes + stored.length;
             deltaBytes += size - (cur == null ? 0 : keyBytes + cur.length) + bytes(entries) - bytes(previous);
             deltaItems += cur == null ? 1 : 0;
-            after.put(id, stored);
+            after.put(id, new Written(stored, lsn, entries));
             noteWritten(key);
             if (adjacency != null && !encoded) { // an encoded item's tree is partial: adjacency reads its bytes
                 if (writtenTrees == null) {
@@ -2208,16 +2208,14 @@ public final class ContainerStore {
                 }
                 writtenTrees.put(stored, item);
             }
-            lastLsn.put(id, lsn);
-            entriesAfter.put(id, entries);
             return new ItemResult(type, id, status, stored, etag,
                     RequestCharge.write(size, entries.size()), null);
         }
 
         /** The index entries the item has at this point of the transaction. */
         private List<ByteBuffer> currentEntries(String id) {
-            List<ByteBuffer> e = entriesAfter.get(id);
-            return e != null ? e : storedEntries(id);
+            Written w = after.get(id);
+            return w != null ? w.entries() : storedEntries(id);
         }
 
         /** The index entries of the version stored before the transaction. */
@@ -2260,10 +2258,11 @@ public final class ContainerStore {
                 feedBatch.inBulkChunk();
             }
             byte[] logicalPartition = logicalPartitionKey(); // core-write: once per write set, not once per item
-            for (Map.Entry<String, byte[]> e : after.entrySet()) {
+            for (Map.Entry<String, Written> e : after.entrySet()) {
                 String id = e.getKey();
+                Written written = e.getValue();
                 byte[] old = before.get(id);
-                byte[] now = e.getValue();
+                byte[] now = written.stored();
                 if (now == null && old == null) {
                     continue; // created and deleted inside the transaction
                 }
@@ -2274,8 +2273,7 @@ public final class ContainerStore {
                     ws.put(Space.DOCS, key, now);
                 }
                 List<ByteBuffer> was = storedEntries(id);
-                List<ByteBuffer> is = entriesAfter.getOrDefault(id, List.of());
-                index.diff(was, is);
+                index.diff(was, written.entries());
                 if (adjacency == null && !adjacencyMarkRead && store.onSharedEngine()) {
                     // adjacency hook: an edge through an object older than the container's mark (AdjacencyPartitionMarks)
                     adjacencyMarkRead = AdjacencyPartitionMarks.followContainerMarkForEdge(ContainerStore.this, store,
@@ -2286,7 +2284,7 @@ public final class ContainerStore {
                             ws);
                 }
                 // one change record per changed item; the feed's pruner removes superseded ones later
-                feedBatch.add(logicalPartition, key, id, lastLsn.get(id),
+                feedBatch.add(logicalPartition, key, id, written.lsn(),
                         now, old, old == null ? 0 : ItemCodec.lsn(old), purged.contains(id));
                 if (rule.active() || entryRule.active()) { // TTL hook: the item's expiry entry moves with it
                     Long known = purgedAt.get(id); // the purge knows it from the entry: no parse

@@ -16,6 +16,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * An open transaction's operation that would grow its partition past the limit is undone whole, its item's expiry
@@ -57,5 +58,40 @@ class OpenTransactionUndoTest {
             assertEquals(2, s.ttlPurger().purgedTotal(), "a expires at 20 s, its second write's");
             assertEquals(0, TtlPurgeTest.expiryEntries(s, c));
         }
+    }
+
+    /**
+     * txn-written: an undone write puts back the item's whole previous record (version, lsn and index entries), and an
+     * undone first write of an item leaves nothing of it: the committed index holds exactly the entries of what is
+     * stored, and the stored version is the transaction's earlier one.
+     */
+    @Test
+    void anUndoneWriteLeavesThePreviousVersionsEntriesOrNothing() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir).withClock(clock)
+                .withLogicalPartitionLimitBytes(8 * 1024))) {
+            s.createDatabase("db", null);
+            ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, -1, null, null);
+            PartitionKeyValue pk = PartitionKeyValue.of(List.of(M.getNodeFactory().textNode("p")));
+            String etag;
+            try (ContainerStore.OpenTransaction tx = c.begin(pk)) {
+                etag = tx.apply(ItemOperation.create(tagged("a", "one", 10))).etag();
+                assertEquals(403, assertThrows(StoreException.class,
+                        () -> tx.apply(ItemOperation.upsert(tagged("a", "two", 16 * 1024), null))).status());
+                assertEquals(403, assertThrows(StoreException.class,
+                        () -> tx.apply(ItemOperation.create(tagged("n", "three", 16 * 1024)))).status());
+                tx.commit();
+            }
+            ContainerStore.IndexCheck check = c.checkIndexes();
+            assertTrue(check.consistent(), check.toString());
+            ItemResult a = c.read(pk, "a", null);
+            assertEquals(200, a.status());
+            assertEquals(etag, a.etag());
+            assertEquals("one", s.codec().parse(a.stored()).get("tag").asText());
+            assertEquals(404, assertThrows(StoreException.class, () -> c.read(pk, "n", null)).status());
+        }
+    }
+
+    private static ObjectNode tagged(String id, String tag, int filler) {
+        return M.createObjectNode().put("id", id).put("pk", "p").put("tag", tag).put("f", "x".repeat(filler));
     }
 }
