@@ -1637,10 +1637,11 @@ public final class ContainerStore {
                 ids = new ArrayList<>(ops.size());
                 idKeys = new ArrayList<>(ops.size());
                 for (Prepared p : ops) {
-                    if (!before.containsKey(p.id())) {
+                    // txn-maps: keys' putIfAbsent says whether the id is new (before's can't: absent maps to null),
+                    // one look-up less per item; a repeated id builds its key once more, which batches rarely have
+                    byte[] key = Keys.concatUtf8(lpPrefix, p.id());
+                    if (keys.putIfAbsent(p.id(), key) == null) {
                         before.put(p.id(), null);
-                        byte[] key = Keys.concatUtf8(lpPrefix, p.id());
-                        keys.put(p.id(), key);
                         ids.add(p.id());
                         idKeys.add(key);
                     }
