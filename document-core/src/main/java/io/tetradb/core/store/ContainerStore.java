@@ -1474,7 +1474,6 @@ public final class ContainerStore {
     /** A point write's stored version when it is known absent without a read (read only). */
     private static final List<byte[]> ONE_ABSENT = java.util.Collections.singletonList(null);
 
-    /** One logical-partition transaction, run under its lock. */
     /**
      * What a transaction leaves of one item: its version ({@code null}: deleted), the lsn it was written at and its
      * index entries. Immutable, so undoing an operation puts the item's previous record back.
@@ -1482,6 +1481,7 @@ public final class ContainerStore {
     private record Written(byte[] stored, long lsn, List<ByteBuffer> entries) {
     }
 
+    /** One logical-partition transaction, run under its lock. */
     private final class Transaction {
         private final PartitionKeyValue pk;
         private final byte[] lpPrefix;
