@@ -54,24 +54,19 @@ class InsertBoundsTest extends MongoServerTestBase {
         return b.array();
     }
 
-    private static RawBsonDocument exchange(Socket s, byte[] frame, int requestId) throws IOException {
-        s.getOutputStream().write(frame);
-        s.getOutputStream().flush();
-        Object[] reply = WireFrames.readReply(s.getInputStream());
-        assertEquals(requestId, reply[0]);
-        return (RawBsonDocument) reply[1];
-    }
-
-    /** The refused insert got {@code code}; a later insert and a find work on the same connection; {@code bad} is absent. */
+    /**
+     * The refused insert got {@code code}; a later insert and a find work on the same connection; {@code bad} is
+     * absent.
+     */
     private void assertRefusedAndStillServing(byte[] badDoc, int code, String codeName, String bad) throws IOException {
         try (Socket s = socket()) {
-            RawBsonDocument refused = exchange(s, insertFrame(1, badDoc), 1);
+            RawBsonDocument refused = WireFrames.exchange(s, insertFrame(1, badDoc), 1);
             assertEquals(0.0, refused.getNumber("ok").doubleValue(), refused.toJson());
             assertEquals(code, refused.getInt32("code").getValue(), refused.toJson());
             assertEquals(codeName, refused.getString("codeName").getValue(), refused.toJson());
 
             String good = "after-" + bad;
-            RawBsonDocument inserted = exchange(s, insertFrame(2, document(element(2, "_id", string(good)),
+            RawBsonDocument inserted = WireFrames.exchange(s, insertFrame(2, document(element(2, "_id", string(good)),
                     element(0x10, "n", int32(1)))), 2);
             assertEquals(1.0, inserted.getNumber("ok").doubleValue(), inserted.toJson());
             assertEquals(1, inserted.getInt32("n").getValue(), inserted.toJson());
@@ -82,9 +77,10 @@ class InsertBoundsTest extends MongoServerTestBase {
     }
 
     private static int found(Socket s, int requestId, String id) throws IOException {
-        RawBsonDocument reply = exchange(s, WireFrames.opMsg(requestId, new BsonDocument("find", new BsonString(COLL))
+        BsonDocument find = new BsonDocument("find", new BsonString(COLL))
                 .append("filter", new BsonDocument("_id", new BsonString(id)))
-                .append("$db", new BsonString(DB))), requestId);
+                .append("$db", new BsonString(DB));
+        RawBsonDocument reply = WireFrames.exchange(s, WireFrames.opMsg(requestId, find), requestId);
         assertEquals(1.0, reply.getNumber("ok").doubleValue(), reply.toJson());
         return reply.getDocument("cursor").getArray("firstBatch").size();
     }
@@ -123,7 +119,7 @@ class InsertBoundsTest extends MongoServerTestBase {
     @Test
     void theRefusalsNameTheirCause() throws IOException {
         try (Socket s = socket()) {
-            RawBsonDocument reply = exchange(s, insertFrame(1, document(element(2, "_id", string("msg")),
+            RawBsonDocument reply = WireFrames.exchange(s, insertFrame(1, document(element(2, "_id", string("msg")),
                     element(3, "a", WireFrames.nested(200)))), 1);
             assertTrue(reply.getString("errmsg").getValue().contains("maximum nested object depth"), reply.toJson());
         }

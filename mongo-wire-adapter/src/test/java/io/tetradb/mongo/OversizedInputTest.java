@@ -43,16 +43,8 @@ class OversizedInputTest extends MongoServerTestBase {
         return document(elements);
     }
 
-    private static RawBsonDocument exchange(Socket s, byte[] frame, int requestId) throws IOException {
-        s.getOutputStream().write(frame);
-        s.getOutputStream().flush();
-        Object[] reply = WireFrames.readReply(s.getInputStream());
-        assertEquals(requestId, reply[0]);
-        return (RawBsonDocument) reply[1];
-    }
-
     private static void assertPingAnswered(Socket s) throws IOException {
-        RawBsonDocument pong = exchange(s, WireFrames.opMsg(99, new BsonDocument("ping", new BsonInt32(1))
+        RawBsonDocument pong = WireFrames.exchange(s, WireFrames.opMsg(99, new BsonDocument("ping", new BsonInt32(1))
                 .append("$db", new BsonString("admin"))), 99);
         assertEquals(1.0, pong.getNumber("ok").doubleValue());
     }
@@ -66,7 +58,7 @@ class OversizedInputTest extends MongoServerTestBase {
                 .put((byte) 7).array();
         byte[] frame = WireFrames.opMsg(1, find(element(3, "filter", document(element(5, "b", binary)))));
         try (Socket s = socket()) {
-            RawBsonDocument reply = exchange(s, frame, 1);
+            RawBsonDocument reply = WireFrames.exchange(s, frame, 1);
             assertEquals(22, reply.getInt32("code").getValue(), reply.toJson());
             assertEquals("InvalidBSON", reply.getString("codeName").getValue());
             assertPingAnswered(s);
@@ -80,7 +72,7 @@ class OversizedInputTest extends MongoServerTestBase {
         byte[] frame = WireFrames.opMsg(2, find(element(2, "comment", ByteBuffer.allocate(6)
                 .order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 'x').put((byte) 0).array())));
         try (Socket s = socket()) {
-            assertEquals(22, exchange(s, frame, 2).getInt32("code").getValue());
+            assertEquals(22, WireFrames.exchange(s, frame, 2).getInt32("code").getValue());
             assertPingAnswered(s);
         }
     }
@@ -89,7 +81,7 @@ class OversizedInputTest extends MongoServerTestBase {
     void tenThousandLevelsOfNestingAreRefusedAsMongodDoes() throws IOException {
         byte[] frame = WireFrames.opMsg(3, find(element(3, "filter", WireFrames.nested(10_000))));
         try (Socket s = socket()) {
-            RawBsonDocument reply = exchange(s, frame, 3);
+            RawBsonDocument reply = WireFrames.exchange(s, frame, 3);
             assertEquals(15, reply.getInt32("code").getValue(), reply.toJson());
             assertTrue(reply.getString("errmsg").getValue().contains("maximum nested object depth"));
             assertPingAnswered(s);
@@ -103,7 +95,7 @@ class OversizedInputTest extends MongoServerTestBase {
         byte[] frame = WireFrames.opMsg(4, find(element(2, "comment", string(new String(big,
                 java.nio.charset.StandardCharsets.US_ASCII)))));
         try (Socket s = socket()) {
-            RawBsonDocument reply = exchange(s, frame, 4);
+            RawBsonDocument reply = WireFrames.exchange(s, frame, 4);
             assertEquals(10334, reply.getInt32("code").getValue());
             assertPingAnswered(s);
         }

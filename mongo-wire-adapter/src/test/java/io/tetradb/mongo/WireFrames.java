@@ -104,4 +104,13 @@ final class WireFrames {
         int docStart = opCode == 1 ? 20 : 5;
         return new Object[] {responseTo, new RawBsonDocument(Arrays.copyOfRange(body, docStart, body.length))};
     }
+
+    /** Writes {@code frame}, reads its reply, and checks that it answers request {@code requestId}. */
+    static RawBsonDocument exchange(java.net.Socket s, byte[] frame, int requestId) throws IOException {
+        s.getOutputStream().write(frame);
+        s.getOutputStream().flush();
+        Object[] reply = readReply(s.getInputStream());
+        org.junit.jupiter.api.Assertions.assertEquals(requestId, reply[0]);
+        return (RawBsonDocument) reply[1];
+    }
 }
