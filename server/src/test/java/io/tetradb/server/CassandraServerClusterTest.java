@@ -37,8 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Two TetraDB servers started with {@code --storage cassandra} on one keyspace of the JVM's local 3-node cluster
  * ({@link SharedTestCluster}), used
  * through the azure-cosmos Java SDK: a database and container made through one serve at once through the other, item
- * CRUD and an indexed query, a TTL container made on one whose TTL change through the other is refused with 400
- * naming the option, and If-Match races through both
+ * CRUD and an indexed query, a TTL container made on one whose TTL change through the other is served and seen by
+ * the first, and If-Match races through both
  * servers with exactly one winner each. Only with {@code -Pcluster} (three Cassandra JVMs).
  */
 @Tag("cluster")

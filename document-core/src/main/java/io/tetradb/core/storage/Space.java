@@ -6,7 +6,10 @@ public enum Space {
     DOCS("docs"),
     /** Databases, containers, the partition map and per-logical-partition statistics. */
     META("meta"),
-    /** {@code collId · EPK · pk · lsn} → change record. */
+    /**
+     * The change feed: {@code collId · 'S' · seq} → change record, and its partition index, version images and
+     * marks ({@code feed.FeedKeys}).
+     */
     FEED("feed"),
     /** {@code collId · pathId · enc(value) · EPK · pk · id} → nothing: one entry per indexed scalar of an item. */
     INDEX("index"),

@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * partition on), the partition is read and converted again. The job waits two catalog checks first, so every server's
  * writers write the new rule's entries by the time it converts; the bump refuses (449) a writer that read the
  * partition's version before the conversion and its rule before following the change (a stale writer), whose retry
- * reads the rule again after the version ({@code ContainerStore.Transaction}). The conversion also records the rule in
+ * reads the rule again after the version ({@link PartitionTransaction}). The conversion also records the rule in
  * the partition ({@link PartitionExpiryRules}), which every writer reads with the version: a server whose catalog lags
  * more than the two checks writes that rule's entries, not its cached one's.
  *

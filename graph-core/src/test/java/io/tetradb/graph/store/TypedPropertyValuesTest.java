@@ -156,8 +156,8 @@ class TypedPropertyValuesTest extends TempDirGraphTest {
     }
 
     /**
-     * On a store that writes JSON text (the core's default until TB1 is), typed values would lose their type: values
-     * are written in the old shape there, which JSON keeps.
+     * On a store that writes JSON text (the core's default before TB1; still a setting), typed values would lose
+     * their type: values are written in the old shape there, which JSON keeps.
      */
     @Test
     void aJsonTextStoreGetsTheOldShape(@TempDir Path jsonDir) throws Exception {
