@@ -116,6 +116,66 @@ class InsertBoundsTest extends MongoServerTestBase {
                 22, "InvalidBSON", "type");
     }
 
+    /**
+     * bounds-fold: the documents are checked on the command thread now, all of them before the first is written: a
+     * broken third document of an ordered insert fails the message, and the two good ones before it are not stored.
+     */
+    @Test
+    void aBrokenThirdDocumentFailsTheWholeMessageAndNoneIsStored() throws IOException {
+        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
+                .put((byte) 7).array();
+        try (Socket s = socket()) {
+            RawBsonDocument refused = WireFrames.exchange(s, insertFrame(1,
+                    document(element(2, "_id", string("first")), element(0x10, "n", int32(1))),
+                    document(element(2, "_id", string("second")), element(0x10, "n", int32(2))),
+                    document(element(2, "_id", string("third")), element(5, "b", binary))), 1);
+            assertEquals(22, refused.getInt32("code").getValue(), refused.toJson());
+            assertEquals(0, found(s, 2, "first"), "nothing of the refused message is stored");
+            assertEquals(0, found(s, 3, "second"), "nothing of the refused message is stored");
+        }
+    }
+
+    /**
+     * bounds-fold: past the items the insert transcodes ahead of its writes (8 MiB), a document is checked by
+     * BsonBounds alone, still before anything is written.
+     */
+    @Test
+    void aBrokenDocumentPastTheTranscodedAheadBytesFailsTheWholeMessage() throws IOException {
+        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
+                .put((byte) 7).array();
+        byte[][] docs = new byte[11][];
+        for (int i = 0; i < 10; i++) { // 10 MB of good documents, then a broken one
+            docs[i] = document(element(2, "_id", string("big" + i)), element(2, "s", string("x".repeat(1_000_000))));
+        }
+        docs[10] = document(element(2, "_id", string("bad")), element(5, "b", binary));
+        try (Socket s = socket()) {
+            RawBsonDocument refused = WireFrames.exchange(s, insertFrame(1, docs), 1);
+            assertEquals(22, refused.getInt32("code").getValue(), refused.toJson());
+            assertEquals(0, found(s, 2, "big0"), "nothing of the refused message is stored");
+            assertEquals(0, found(s, 3, "big9"), "nothing of the refused message is stored");
+        }
+    }
+
+    /**
+     * bounds-fold: documents the insert's one-walk transcode declines go to the general path, which decodes a tree:
+     * each is checked first (an {@code _id} that is not first, a MinKey, a {@code $} name, no {@code _id} at all, a
+     * binary {@code _id}), so a 2 GB binary in any of them is InvalidBSON too.
+     */
+    @Test
+    void aDocumentTheTranscodeDeclinesIsCheckedBeforeTheTreeDecoder() throws IOException {
+        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
+                .put((byte) 7).array();
+        assertRefusedAndStillServing(document(element(0x10, "n", int32(1)), element(2, "_id", string("late")),
+                element(5, "b", binary)), 22, "InvalidBSON", "late");
+        assertRefusedAndStillServing(document(element(2, "_id", string("minkey")), element(0xFF, "m", new byte[0]),
+                element(5, "b", binary)), 22, "InvalidBSON", "minkey");
+        assertRefusedAndStillServing(document(element(2, "_id", string("dollar")), element(0x10, "$x", int32(1)),
+                element(5, "b", binary)), 22, "InvalidBSON", "dollar");
+        assertRefusedAndStillServing(document(element(0x10, "n", int32(1)), element(5, "b", binary)),
+                22, "InvalidBSON", "noid");
+        assertRefusedAndStillServing(document(element(5, "_id", binary)), 22, "InvalidBSON", "binid");
+    }
+
     @Test
     void theRefusalsNameTheirCause() throws IOException {
         try (Socket s = socket()) {

@@ -72,6 +72,9 @@ public final class DocumentMapper {
      */
     public static ObjectNode toItem(BsonDocument doc) {
         TREE_ITEMS.increment();
+        if (doc instanceof UncheckedRawDocument unchecked) { // bounds-fold: checked before anything decodes it
+            doc = unchecked.checked();
+        }
         if (doc instanceof org.bson.RawBsonDocument raw) { // an insert's document still in its wire bytes
             ObjectNode direct = RawBsonItems.toItem(raw);
             if (direct != null) {
@@ -105,6 +108,11 @@ public final class DocumentMapper {
      */
     public static io.tetradb.core.store.ItemOperation createOperation(BsonDocument doc,
                                                                       io.tetradb.core.store.ItemCodec codec) {
+        if (doc instanceof UncheckedRawDocument unchecked) { // bounds-fold: the transcode checks it as it reads
+            io.tetradb.core.store.EncodedItem encoded = unchecked.encodedOrNull(codec);
+            return encoded != null ? io.tetradb.core.store.ItemOperation.create(encoded)
+                    : io.tetradb.core.store.ItemOperation.create(toItem(unchecked.checked()));
+        }
         if (doc instanceof org.bson.RawBsonDocument raw) {
             io.tetradb.core.store.EncodedItem encoded = RawBsonItems.toEncoded(raw, codec);
             if (encoded != null) {
@@ -120,7 +128,9 @@ public final class DocumentMapper {
      * top-level name until it meets the one asked for.
      */
     public static boolean hasId(BsonDocument doc) {
-        return doc instanceof org.bson.RawBsonDocument raw && RawBsonItems.firstNameIsId(raw) || doc.containsKey("_id");
+        return doc instanceof org.bson.RawBsonDocument raw && RawBsonItems.firstNameIsId(raw)
+                || doc instanceof UncheckedRawDocument unchecked && unchecked.firstNameIsId()
+                || doc.containsKey("_id");
     }
 
     /** The top-level fields, {@code _id} first: MongoDB moves {@code _id} to the front of every inserted document. */

@@ -96,6 +96,32 @@ final class RawBsonItems {
      * without a value object.
      */
     static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc, io.tetradb.core.store.ItemCodec codec) {
+        return toEncoded(doc, codec, true);
+    }
+
+    /**
+     * bounds-fold (issue 17): {@link #toEncoded} of a document whose bounds nobody has checked yet (an insert's, from
+     * {@link UncheckedRawDocument#encodedOrNull}), the same one walk checking them as it reads: before a nested
+     * document, a string or a binary is read, its declared length must fit inside what contains it (as
+     * {@link BsonBounds} requires), so nothing is allocated by a declared length; an unknown type is the reader's
+     * error; nesting stops at {@link Limits#MAX_NESTING_DEPTH}, below {@link BsonBounds#MAX_DEPTH}; an {@code _id}
+     * that is not first or not one of the four scalars read in place is not looked up. Null for anything this walk
+     * declines, refuses or fails on: the caller then checks the document with {@link BsonBounds}, which gives the
+     * error (and so the same words as before) or passes it to the general path.
+     */
+    static io.tetradb.core.store.EncodedItem toEncodedChecking(RawBsonDocument doc,
+                                                               io.tetradb.core.store.ItemCodec codec) {
+        try {
+            return toEncoded(doc, codec, false);
+        } catch (RuntimeException broken) { // the reader's own refusals (a size mismatch, an unknown type, ...)
+            return null;
+        }
+    }
+
+    /** {@code trusted}: the document's bounds were checked by {@link BsonBounds} before. */
+    private static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc,
+                                                               io.tetradb.core.store.ItemCodec codec,
+                                                               boolean trusted) {
         org.bson.ByteBuf buf = doc.getByteBuffer();
         java.nio.ByteBuffer bytes = buf.asNIO();
         if (bytes.remaining() > Limits.MAX_BSON_OBJECT_SIZE || !bytes.hasArray()) {
@@ -116,11 +142,14 @@ final class RawBsonItems {
             String name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
             BsonValue id;
             if ("_id".equals(name)) {
-                id = firstId(r, type, doc);
+                if (type == BsonType.STRING) {
+                    sized(bytes, in.getPosition(), 0, bytes.limit());
+                }
+                id = firstId(r, type, doc, trusted);
                 type = r.readBsonType();
                 name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
             } else {
-                id = doc.get("_id");
+                id = trusted ? doc.get("_id") : null; // unchecked: no lookup that decodes a value (the general path)
             }
             JsonNode typedId = typedScalarId(id);
             if (typedId == null) {
@@ -142,7 +171,7 @@ final class RawBsonItems {
                     } else {
                         w.name(stored);
                     }
-                    if (!encode(r, in, bytes, w, 1, scratch.objectId)) {
+                    if (!encode(r, in, bytes, w, 1, scratch.objectId, bytes.limit())) {
                         return null;
                     }
                 } else {
@@ -153,8 +182,8 @@ final class RawBsonItems {
             }
             r.readEndDocument();
             w.endObject();
-        } catch (IllegalArgumentException e) { // a repeated name (the tree keeps the last), the nesting limit
-            return null;
+        } catch (IllegalArgumentException | BoundsBroken e) { // a repeated name (the tree keeps the last), the
+            return null;                                        // nesting limit, a length past its container
         }
         // the core's writer notes whether a top-level name is a system property's (none here: every top-level name
         // went through DocumentMapper.storedName, which escapes them), so the core looks for none in the bytes
@@ -172,18 +201,20 @@ final class RawBsonItems {
      */
     static boolean firstNameIsId(RawBsonDocument doc) {
         java.nio.ByteBuffer b = doc.getByteBuffer().asNIO();
-        int n = b.remaining();
-        int p = b.position();
+        return firstNameIsId(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    }
+
+    /** As {@link #firstNameIsId(RawBsonDocument)}, of the {@code n} bytes of a document at {@code a[p]}. */
+    static boolean firstNameIsId(byte[] a, int p, int n) {
         // int32 size · type · '_' 'i' 'd' NUL: 9 bytes, and a type byte of 0 ends the document (no element)
-        return n >= 9 && b.get(p + 4) != 0 && b.get(p + 5) == '_' && b.get(p + 6) == 'i' && b.get(p + 7) == 'd'
-                && b.get(p + 8) == 0;
+        return n >= 9 && a[p + 4] != 0 && a[p + 5] == '_' && a[p + 6] == 'i' && a[p + 7] == 'd' && a[p + 8] == 0;
     }
 
     /**
      * The value of an {@code _id} read as the document's first field, as {@code doc.get("_id")} gives it: the usual
      * scalar types read in place, others through {@link RawBsonDocument#get} (the reader is moved past it).
      */
-    private static BsonValue firstId(BsonBinaryReader r, BsonType type, RawBsonDocument doc) {
+    private static BsonValue firstId(BsonBinaryReader r, BsonType type, RawBsonDocument doc, boolean trusted) {
         switch (type) {
             case INT32:
                 return new org.bson.BsonInt32(r.readInt32());
@@ -195,7 +226,8 @@ final class RawBsonItems {
                 return new org.bson.BsonObjectId(r.readObjectId());
             default:
                 r.skipValue();
-                return doc.get("_id");
+                // unchecked bytes: no decode of a value (a binary's declared length would be allocated)
+                return trusted ? doc.get("_id") : null;
         }
     }
 
@@ -212,14 +244,21 @@ final class RawBsonItems {
         }
     }
 
-    /** Writes the value the reader is at; false for the general path. */
+    /**
+     * Writes the value the reader is at, inside a document or array that ends (past its zero byte) at {@code end}
+     * (a position in {@code bytes}); false for the general path. A nested document's, a string's or a binary's
+     * declared length is checked against {@code end} before it is read ({@link BoundsBroken}), as
+     * {@link BsonBounds} checks it: the reader alone would allocate a binary's declared length.
+     */
     private static boolean encode(BsonBinaryReader r, CachedNamesBsonInput in, java.nio.ByteBuffer bytes,
-                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth, byte[] objectId) {
+                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth, byte[] objectId,
+                                  int end) {
         switch (r.getCurrentBsonType()) {
             case DOCUMENT -> {
                 if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
                     return false;
                 }
+                int inner = nestedEnd(bytes, in.getPosition(), end);
                 w.startObject();
                 r.readStartDocument();
                 while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
@@ -228,7 +267,7 @@ final class RawBsonItems {
                         return false;
                     }
                     name(in, name, w);
-                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
+                    if (!encode(r, in, bytes, w, depth + 1, objectId, inner)) {
                         return false;
                     }
                 }
@@ -240,10 +279,11 @@ final class RawBsonItems {
                 if (depth + 1 > Limits.MAX_NESTING_DEPTH) {
                     return false;
                 }
+                int inner = nestedEnd(bytes, in.getPosition(), end);
                 w.startArray();
                 r.readStartArray();
                 while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
-                    if (!encode(r, in, bytes, w, depth + 1, objectId)) {
+                    if (!encode(r, in, bytes, w, depth + 1, objectId, inner)) {
                         return false;
                     }
                 }
@@ -256,12 +296,11 @@ final class RawBsonItems {
                 // copied as it is (TB1 holds UTF-8 too); anything else is decoded as the driver decodes it (malformed
                 // bytes become U+FFFD)
                 int at = r.getBsonInput().getPosition();
-                int n = bytes.getInt(at) - 1;
+                int n = sized(bytes, at, 0, end) - 1;
                 int from = bytes.arrayOffset() + at + 4;
                 byte[] a = bytes.array();
-                // the document may be a view of a larger array (the request's frame): bounded by its own end
-                if (n >= 0 && from + n < bytes.arrayOffset() + bytes.limit() && a[from + n] == 0
-                        && wellFormedUtf8(a, from, n)) {
+                // within its document or array (checked above), so within the view of the request's frame
+                if (n >= 0 && a[from + n] == 0 && wellFormedUtf8(a, from, n)) {
                     r.skipValue();
                     w.string(a, from, n);
                 } else {
@@ -291,6 +330,9 @@ final class RawBsonItems {
                 w.objectId(objectId);
             }
             default -> {
+                if (r.getCurrentBsonType() == BsonType.BINARY) {
+                    sized(bytes, r.getBsonInput().getPosition(), 1, end); // the reader allocates what it declares
+                }
                 JsonNode v = value(r, depth); // the typed scalars, as the tree path maps them
                 if (v == null) {
                     return false;
@@ -299,6 +341,46 @@ final class RawBsonItems {
             }
         }
         return true;
+    }
+
+    /**
+     * The end of the document or array whose size field is at {@code at}, which must fit before the zero byte that
+     * ends its container ({@code end} is past that byte), as {@link BsonBounds} requires.
+     */
+    private static int nestedEnd(java.nio.ByteBuffer bytes, int at, int end) {
+        if (at + 4 > end - 1) {
+            throw BoundsBroken.INSTANCE;
+        }
+        int size = bytes.getInt(at);
+        if (size < 5 || (long) at + size > end - 1) {
+            throw BoundsBroken.INSTANCE;
+        }
+        return at + size;
+    }
+
+    /**
+     * The length field at {@code at} of a string ({@code extra} 0: the length counts its zero byte, at least 1) or
+     * a binary ({@code extra} 1: its subtype byte follows), whose bytes must fit before the zero byte that ends its
+     * container, as {@link BsonBounds} requires.
+     */
+    private static int sized(java.nio.ByteBuffer bytes, int at, int extra, int end) {
+        if (at + 4 > end - 1) {
+            throw BoundsBroken.INSTANCE;
+        }
+        int size = bytes.getInt(at);
+        if (size < 1 - extra || (long) at + 4 + extra + size > end - 1) {
+            throw BoundsBroken.INSTANCE;
+        }
+        return size;
+    }
+
+    /** A declared length running past its container: the walk stops, {@link BsonBounds} words the error. */
+    private static final class BoundsBroken extends RuntimeException {
+        static final BoundsBroken INSTANCE = new BoundsBroken();
+
+        private BoundsBroken() {
+            super("a declared length runs past its container", null, false, false);
+        }
     }
 
     /** The dates a {@code DateTimeNode} holds (100 ns ticks in a long), as {@link BsonToTyped} bounds them. */

@@ -51,6 +51,8 @@ final class WriteCommands {
         if (docs == null || !docs.isArray()) {
             throw new MongoError(ErrorCode.TYPE_MISMATCH, "BSON field 'insert.documents' must be an array");
         }
+        // bounds-fold: before anything of the message is created or written (the event loop no longer checks them)
+        CheckedInserts checked = CheckedInserts.of(docs.asArray().getValues(), catalog.store().codec());
         boolean ordered = Args.bool(cmd, "ordered", true);
         MongoCollection coll = ctx.view(catalog.createIfAbsent(ctx.database(), name));
         List<BsonDocument> unique = indexes.uniqueKeys(coll);
@@ -58,10 +60,11 @@ final class WriteCommands {
         boolean compound = indexes.hasCompound(coll);
         BsonArray writeErrors = new BsonArray();
         int n = 0;
-        List<BsonValue> list = docs.asArray().getValues();
+        List<BsonValue> list = checked.documents();
         if (unique.isEmpty() || !coll.inTransaction()) {
             // batched: one core transaction per up to 100 documents; the core checks unique indexes' keys in each
             List<BsonDocument> prepared = new ArrayList<>();
+            List<io.tetradb.core.store.ItemOperation> mapped = new ArrayList<>();
             List<Integer> positions = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 if (!list.get(i).isDocument()) {
@@ -87,14 +90,17 @@ final class WriteCommands {
                     }
                 }
                 prepared.add(doc);
+                mapped.add(doc == list.get(i) ? checked.mapped(i) : null); // not when withId added an _id
                 positions.add(i);
             }
             if (ordered && !writeErrors.isEmpty()) {
                 int firstBad = writeErrors.get(0).asDocument().getInt32("index").getValue();
-                prepared = prepared.subList(0, (int) positions.stream().filter(p -> p < firstBad).count());
+                int before = (int) positions.stream().filter(p -> p < firstBad).count();
+                prepared = prepared.subList(0, before);
+                mapped = mapped.subList(0, before);
             }
             double[] charge = new double[1];
-            List<RuntimeException> outcome = coll.insertAll(prepared, ordered, charge);
+            List<RuntimeException> outcome = coll.insertAll(prepared, mapped, ordered, charge);
             ctx.charge(charge[0]);
             BsonArray errors = new BsonArray();
             for (int k = 0; k < outcome.size(); k++) {
@@ -122,7 +128,7 @@ final class WriteCommands {
                     }
                     indexes.checkIndexable(coll, doc);
                     indexes.checkUnique(coll, unique, doc);
-                    ctx.charge(coll.insert(doc));
+                    ctx.charge(coll.insertMapped(doc, doc == list.get(i) ? checked.mapped(i) : null));
                     n++;
                 } catch (MongoError | io.tetradb.core.StoreException e) {
                     Interruption.rethrow(e); // a killed command fails whole, as mongod's, not as one statement

@@ -232,8 +232,16 @@ public final class MongoCollection {
 
     /** Inserts a document (with its {@code _id}); DuplicateKey (11000) if the {@code _id} exists. */
     public double insert(BsonDocument doc) {
+        return insertMapped(doc, null);
+    }
+
+    /**
+     * As {@link #insert(BsonDocument)}, with the document's create already mapped ({@code mapped}: bounds-fold, the
+     * insert command's transcode that checked it) or, when null, mapped here.
+     */
+    public double insertMapped(BsonDocument doc, ItemOperation mapped) {
         // encoded-writes: the item straight from the wire bytes where it can (no tree)
-        ItemOperation op = DocumentMapper.createOperation(doc, container.codec());
+        ItemOperation op = mapped != null ? mapped : DocumentMapper.createOperation(doc, container.codec());
         if (txn == null) {
             return insert(doc, op);
         }
@@ -292,13 +300,23 @@ public final class MongoCollection {
      * written.
      */
     public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
+        return insertAll(docs, null, ordered, charge);
+    }
+
+    /**
+     * As {@link #insertAll(List, boolean, double[])}, with some documents' creates already mapped ({@code mapped},
+     * aligned with {@code docs}, null entries mapped here; null: none).
+     */
+    public List<RuntimeException> insertAll(List<BsonDocument> docs, List<ItemOperation> mapped, boolean ordered,
+                                            double[] charge) {
+        java.util.function.IntFunction<ItemOperation> premapped = k -> mapped == null ? null : mapped.get(k);
         List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
         if (txn != null) {
             // buffered in the transaction one by one; a TransactionError ends the whole command
             for (int k = 0; k < docs.size(); k++) {
                 io.tetradb.mongo.command.Interruption.check(); // killed or out of time: the command fails whole
                 try {
-                    charge[0] += insert(docs.get(k));
+                    charge[0] += insertMapped(docs.get(k), premapped.apply(k));
                 } catch (MongoError | StoreException e) {
                     outcome.set(k, e);
                     if (ordered) {
@@ -316,7 +334,7 @@ public final class MongoCollection {
         io.tetradb.core.store.DeferredCommits commits = awaitJournal ? container.awaitedCommits()
                 : container.deferredCommits();
         try {
-            return insertBatches(docs, ordered, charge, outcome, commits);
+            return insertBatches(docs, premapped, ordered, charge, outcome, commits);
         } finally {
             if (awaitJournal) {
                 commits.awaitDurable();
@@ -324,7 +342,9 @@ public final class MongoCollection {
         }
     }
 
-    private List<RuntimeException> insertBatches(List<BsonDocument> docs, boolean ordered, double[] charge,
+    private List<RuntimeException> insertBatches(List<BsonDocument> docs,
+                                                 java.util.function.IntFunction<ItemOperation> premapped,
+                                                 boolean ordered, double[] charge,
                                                  List<RuntimeException> outcome,
                                                  io.tetradb.core.store.DeferredCommits commits) {
         int maxOps = shardField == null ? 100 : 1; // the core's batch limit; a batch is one logical partition
@@ -338,7 +358,10 @@ public final class MongoCollection {
             int start = i;
             try {
                 while (i < docs.size() && ops.size() < maxOps) {
-                    ItemOperation op = DocumentMapper.createOperation(docs.get(i), container.codec()); // write-path
+                    ItemOperation op = premapped.apply(i);
+                    if (op == null) {
+                        op = DocumentMapper.createOperation(docs.get(i), container.codec()); // write-path
+                    }
                     // the encoded item's size where there is one (no second look at the document's bytes)
                     int size = (op.encoded() != null ? op.encoded().bodyLength() : approxSize(docs.get(i)))
                             + 200; // + the core's system properties
@@ -375,7 +398,7 @@ public final class MongoCollection {
                     try {
                         // encoded-writes: a document already mapped is written by its operation, not mapped again
                         charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start))
-                                : insert(docs.get(k));
+                                : insertMapped(docs.get(k), premapped.apply(k));
                     } catch (RuntimeException e) {
                         outcome.set(k, e);
                         if (ordered) {

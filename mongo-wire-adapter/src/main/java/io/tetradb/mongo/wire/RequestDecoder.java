@@ -3,7 +3,10 @@ package io.tetradb.mongo.wire;
 import io.netty.buffer.ByteBuf;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.Limits;
+import io.tetradb.mongo.bson.BsonBounds;
 import io.tetradb.mongo.bson.CachedNamesBsonInput;
+import io.tetradb.mongo.bson.UncheckedRawDocument;
+import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
 import org.bson.BsonBinaryReader;
 import org.bson.BsonDocument;
@@ -153,8 +156,10 @@ public final class RequestDecoder {
     }
 
     /**
-     * A document checked as {@link #document} checks it and kept as its bytes: the insert path maps them straight
-     * into the core item ({@code RawBsonItems}) instead of building a document tree first.
+     * A document kept as its bytes, its size checked against its section: the insert path maps them straight into
+     * the core item ({@code RawBsonItems}) instead of building a document tree first. bounds-fold (issue 17): its
+     * bounds are not walked here; the insert checks them in its transcode, and any other use checks them first
+     * ({@link UncheckedRawDocument}).
      */
     private static BsonDocument rawDocument(ByteBuffer buf, int end) {
         int start = buf.position();
@@ -165,9 +170,8 @@ public final class RequestDecoder {
         if (size < 5 || start + size > end) {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
-        BsonBounds.check(buf, start, start + size);
         buf.position(start + size); // a view of the frame's array: no copy per document
-        return new RawBsonDocument(buf.array(), buf.arrayOffset() + start, size);
+        return new UncheckedRawDocument(buf.array(), buf.arrayOffset() + start, size);
     }
 
     private static BsonDocument document(ByteBuffer buf, int end) {
@@ -179,7 +183,7 @@ public final class RequestDecoder {
         if (size < 5 || start + size > end) {
             throw new ProtocolException("BSON document size " + size + " runs past its section");
         }
-        BsonBounds.check(buf, start, start + size);
+        checkBounds(buf, start, start + size);
         ByteBuffer slice = buf.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         slice.position(start).limit(start + size);
         // names from the thread's cache: a command's keys repeat in every request (mongo-cpu, session 21)
@@ -193,9 +197,25 @@ public final class RequestDecoder {
         }
     }
 
-    private static BsonValue decoded(BsonValue raw) {
+    /** {@link BsonBounds#check}, its refusal a message that does not parse. */
+    private static void checkBounds(ByteBuffer buf, int start, int end) {
         try {
-            return ((RawBsonDocument) raw).decode(CODEC);
+            BsonBounds.check(buf, start, end);
+        } catch (MongoError e) {
+            throw new ProtocolException(e.getMessage(), e.code());
+        }
+    }
+
+    /** A kind-1 document that only insert keeps raw, checked and decoded for any other command. */
+    private static BsonValue decoded(BsonValue raw) {
+        RawBsonDocument checked;
+        try {
+            checked = ((UncheckedRawDocument) raw).checked();
+        } catch (MongoError e) {
+            throw new ProtocolException(e.getMessage(), e.code());
+        }
+        try {
+            return checked.decode(CODEC);
         } catch (RuntimeException e) {
             throw new ProtocolException("invalid BSON: " + e.getMessage(), ErrorCode.INVALID_BSON);
         }

@@ -5,6 +5,9 @@ import io.netty.buffer.Unpooled;
 import io.tetradb.core.store.ItemCodec;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.mongo.bson.DocumentMapper;
+import io.tetradb.mongo.bson.UncheckedRawDocument;
+import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
 import org.bson.BsonBinaryWriter;
@@ -60,13 +63,16 @@ class HeapFrameDecodeTest {
             List<BsonValue> heapDocs = heap.command().getArray("documents").getValues();
             assertEquals(count, heapDocs.size());
             for (int i = 0; i < count; i++) {
-                RawBsonDocument h = (RawBsonDocument) heapDocs.get(i);
+                UncheckedRawDocument unchecked = (UncheckedRawDocument) heapDocs.get(i);
                 RawBsonDocument copy = new RawBsonDocument(sent.get(i), new BsonDocumentCodec());
+                // bounds-fold: the view's item comes from the transcode that checks bounds as it reads, the copy's
+                // from the one that trusts them; the same bytes
+                ItemOperation fromView = DocumentMapper.createOperation(unchecked, CODEC);
+                ItemOperation fromCopy = DocumentMapper.createOperation(copy, CODEC);
+                RawBsonDocument h = unchecked.checked();
                 assertEquals(copy, h);
                 assertEquals(sent.get(i), h.decode(new BsonDocumentCodec()));
                 assertEquals(copy.getByteBuffer().remaining(), h.getByteBuffer().remaining());
-                ItemOperation fromView = DocumentMapper.createOperation(h, CODEC);
-                ItemOperation fromCopy = DocumentMapper.createOperation(copy, CODEC);
                 if (fromCopy.encoded() == null) {
                     assertEquals(fromCopy.item(), fromView.item());
                 } else {
@@ -74,22 +80,42 @@ class HeapFrameDecodeTest {
                 }
             }
             // the documents share the frame's array: a view each, not a copy
-            java.nio.ByteBuffer last = ((RawBsonDocument) heapDocs.get(count - 1)).getByteBuffer().asNIO();
+            java.nio.ByteBuffer last = ((UncheckedRawDocument) heapDocs.get(count - 1)).checked().getByteBuffer()
+                    .asNIO();
             assertTrue(last.position() > 0, "the last document is a view into the frame");
             frame.release();
         }
     }
 
+    /**
+     * bounds-fold (issue 17): a string claiming more bytes than its document holds, in an insert's documents, is
+     * refused by the insert's transcode and by any other use of the document, with BsonBounds' InvalidBSON; in any
+     * other command's documents it is refused by the decoder, as a message that does not parse.
+     */
     @Test
-    void aDocumentRunningPastItsSectionIsRefused() {
-        BsonDocument body = new BsonDocument("insert", new BsonString("c")).append("$db", new BsonString("db"));
-        ByteBuf frame = frame(body, "documents", List.of(new BsonDocument("_id", new BsonInt32(1))
-                .append("s", new BsonString("abc"))));
-        // the string's length now claims more bytes than its document holds
-        int at = indexOf(frame, new byte[]{'s', 0}) + 2;
-        frame.setIntLE(at, 200);
-        assertThrows(ProtocolException.class, () -> RequestDecoder.decode(frame.duplicate()));
-        frame.release();
+    void aStringRunningPastItsDocumentIsRefusedByTheInsertsTranscodeAndByAnyOtherCommandsDecode() {
+        for (String command : List.of("insert", "update")) {
+            BsonDocument body = new BsonDocument(command, new BsonString("c")).append("$db", new BsonString("db"));
+            ByteBuf frame = frame(body, "documents", List.of(new BsonDocument("_id", new BsonInt32(1))
+                    .append("s", new BsonString("abc"))));
+            int at = indexOf(frame, new byte[]{'s', 0}) + 2;
+            frame.setIntLE(at, 200);
+            if (command.equals("update")) {
+                ProtocolException e = assertThrows(ProtocolException.class,
+                        () -> RequestDecoder.decode(frame.duplicate()));
+                assertEquals(ErrorCode.INVALID_BSON, e.code());
+            } else {
+                BsonValue doc = RequestDecoder.decode(frame.duplicate()).command().getArray("documents").get(0);
+                String why = "invalid BSON: string length 200 runs past its document";
+                MongoError transcode = assertThrows(MongoError.class,
+                        () -> DocumentMapper.createOperation(doc.asDocument(), CODEC));
+                assertEquals(ErrorCode.INVALID_BSON, transcode.code());
+                assertEquals(why, transcode.getMessage());
+                MongoError tree = assertThrows(MongoError.class, () -> doc.asDocument().get("s"));
+                assertEquals(why, tree.getMessage());
+            }
+            frame.release();
+        }
     }
 
     private static List<BsonDocument> documents(SplittableRandom random, int count, int round) {

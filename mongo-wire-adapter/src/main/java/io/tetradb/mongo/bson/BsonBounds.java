@@ -1,6 +1,7 @@
-package io.tetradb.mongo.wire;
+package io.tetradb.mongo.bson;
 
 import io.tetradb.mongo.command.ErrorCode;
+import io.tetradb.mongo.command.MongoError;
 
 import java.nio.ByteBuffer;
 
@@ -10,19 +11,22 @@ import java.nio.ByteBuffer;
  * {@code maxBSONDepth}, before org.mongodb:bson decodes it. Why: the bson decoder allocates a binary's declared length
  * before it reads the bytes, so a 40-byte message declaring a 2 GB binary made the heap grow by 2 GB; and its codec
  * recurses once per level, so 10,000 levels would overflow the stack. Allocates nothing and does not recurse.
+ * bounds-fold (issue 17): an insert's documents are not walked here on the event loop any more; they are checked by
+ * their transcode ({@link UncheckedRawDocument}), which calls this walk only for a document it declines or refuses.
  */
-final class BsonBounds {
+public final class BsonBounds {
     /** MongoDB's default {@code maxBSONDepth}: deeper documents are refused in any command. */
-    static final int MAX_DEPTH = 200;
+    public static final int MAX_DEPTH = 200;
 
     private BsonBounds() {
     }
 
     /**
      * Checks the document at {@code start} (absolute position in {@code buf}), which must end at or before
-     * {@code end}. Throws a {@link ProtocolException} carrying InvalidBSON or Overflow.
+     * {@code end}. Throws a {@link MongoError} carrying InvalidBSON or Overflow (the request decoder answers it as a
+     * message it cannot parse).
      */
-    static void check(ByteBuffer buf, int start, int end) {
+    public static void check(ByteBuffer buf, int start, int end) {
         check(buf, start, end, 0);
     }
 
@@ -162,11 +166,11 @@ final class BsonBounds {
         throw invalid("unterminated field name or string");
     }
 
-    private static ProtocolException tooDeep() {
-        return new ProtocolException("BSONObj exceeded maximum nested object depth: " + MAX_DEPTH, ErrorCode.OVERFLOW);
+    private static MongoError tooDeep() {
+        return new MongoError(ErrorCode.OVERFLOW, "BSONObj exceeded maximum nested object depth: " + MAX_DEPTH);
     }
 
-    private static ProtocolException invalid(String why) {
-        return new ProtocolException("invalid BSON: " + why, ErrorCode.INVALID_BSON);
+    private static MongoError invalid(String why) {
+        return new MongoError(ErrorCode.INVALID_BSON, "invalid BSON: " + why);
     }
 }
