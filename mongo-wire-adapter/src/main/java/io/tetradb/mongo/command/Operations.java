@@ -306,6 +306,14 @@ final class Operations {
      * summary.
      */
     static BsonDocument shown(BsonDocument command) {
+        if (command.get("documents") instanceof BsonArray docs && !boundsHold(docs)) {
+            // bounds-fold: an insert's documents are checked by the insert itself (CheckedInserts), which refuses a
+            // broken one; until it does, currentOp shows that insert without them (mongod refuses invalid BSON as it
+            // reads the message, so it never lists one) rather than failing on another client's bytes
+            BsonDocument shown = new BsonDocument();
+            command.forEach((k, v) -> shown.append(k, k.equals("documents") ? new BsonString("(invalid BSON)") : v));
+            command = shown;
+        }
         if (command.containsKey("pwd")) {
             command = command.clone();
             command.put("pwd", new BsonString("xxx"));
@@ -314,6 +322,20 @@ final class Operations {
             return command;
         }
         return new BsonDocument("$truncated", new BsonString(command.toJson(SUMMARY)));
+    }
+
+    /** Whether every document of an insert's {@code documents} still in its unchecked wire bytes passes its check. */
+    private static boolean boundsHold(BsonArray docs) {
+        for (BsonValue d : docs) {
+            if (d instanceof io.tetradb.mongo.bson.UncheckedRawDocument raw) {
+                try {
+                    raw.checked();
+                } catch (MongoError broken) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /** MongoDB's {@code op} of a command: "query" for find, "getmore", "insert", "update", "remove", else "command". */

@@ -420,6 +420,9 @@ public final class MongoCollection {
         if (v instanceof org.bson.RawBsonDocument raw) { // an insert's document in its wire bytes: their size
             return raw.getByteBuffer().remaining();
         }
+        if (v instanceof io.tetradb.mongo.bson.UncheckedRawDocument raw) { // its size field, without a walk
+            return raw.byteSize();
+        }
         return switch (v.getBsonType()) {
             case DOCUMENT -> {
                 int n = 2;
