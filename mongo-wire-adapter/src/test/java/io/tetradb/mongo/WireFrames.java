@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** Builds wire frames byte by byte (so they can carry what no driver would send) and reads replies. */
-final class WireFrames {
+public final class WireFrames {
     static final int OP_MSG = 2013;
     static final int OP_QUERY = 2004;
 
@@ -42,7 +42,7 @@ final class WireFrames {
     }
 
     /** A BSON document made of these raw elements (type byte, name, value). */
-    static byte[] document(byte[]... elements) {
+    public static byte[] document(byte[]... elements) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int size = 5;
         for (byte[] e : elements) {
@@ -56,7 +56,7 @@ final class WireFrames {
         return out.toByteArray();
     }
 
-    static byte[] element(int type, String name, byte[] value) {
+    public static byte[] element(int type, String name, byte[] value) {
         byte[] n = (name + "\0").getBytes(StandardCharsets.UTF_8);
         byte[] e = new byte[1 + n.length + value.length];
         e[0] = (byte) type;
@@ -65,13 +65,13 @@ final class WireFrames {
         return e;
     }
 
-    static byte[] string(String s) {
+    public static byte[] string(String s) {
         byte[] b = (s + "\0").getBytes(StandardCharsets.UTF_8);
         ByteBuffer buf = ByteBuffer.allocate(4 + b.length).order(ByteOrder.LITTLE_ENDIAN);
         return buf.putInt(b.length).put(b).array();
     }
 
-    static byte[] int32(int v) {
+    public static byte[] int32(int v) {
         return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
     }
 

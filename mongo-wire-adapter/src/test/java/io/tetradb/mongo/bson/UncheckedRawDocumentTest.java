@@ -2,6 +2,7 @@ package io.tetradb.mongo.bson;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tetradb.core.store.ItemCodec;
+import io.tetradb.mongo.WireFrames;
 import io.tetradb.mongo.command.ErrorCode;
 import io.tetradb.mongo.command.MongoError;
 import org.bson.BsonArray;
@@ -14,11 +15,9 @@ import org.bson.io.BasicOutputBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
-import java.io.ByteArrayOutputStream;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,25 +41,25 @@ class UncheckedRawDocumentTest {
     /** Broken documents, each as the decoder would keep it, by what is broken. */
     private static Map<String, byte[]> broken() {
         Map<String, byte[]> m = new LinkedHashMap<>();
-        m.put("a binary declaring 2 GB", doc(el(2, "_id", str("a")), el(5, "b", TWO_GB_BINARY)));
-        m.put("an _id binary declaring 2 GB", doc(el(5, "_id", TWO_GB_BINARY)));
-        m.put("a 2 GB binary after an _id that is not first", doc(el(0x10, "n", int32(1)),
-                el(2, "_id", str("late")), el(5, "b", TWO_GB_BINARY)));
-        m.put("a 2 GB binary after a value the transcode declines (MinKey)", doc(el(2, "_id", str("m")),
-                el(0xFF, "min", new byte[0]), el(5, "b", TWO_GB_BINARY)));
-        m.put("a 2 GB binary 150 levels down (the transcode stops at 100)", doc(el(2, "_id", str("d")),
-                el(3, "a", nestedAround(149, el(5, "b", TWO_GB_BINARY)))));
+        m.put("a binary declaring 2 GB", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("a")), WireFrames.element(5, "b", TWO_GB_BINARY)));
+        m.put("an _id binary declaring 2 GB", WireFrames.document(WireFrames.element(5, "_id", TWO_GB_BINARY)));
+        m.put("a 2 GB binary after an _id that is not first", WireFrames.document(WireFrames.element(0x10, "n", WireFrames.int32(1)),
+                WireFrames.element(2, "_id", WireFrames.string("late")), WireFrames.element(5, "b", TWO_GB_BINARY)));
+        m.put("a 2 GB binary after a value the transcode declines (MinKey)", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("m")),
+                WireFrames.element(0xFF, "min", new byte[0]), WireFrames.element(5, "b", TWO_GB_BINARY)));
+        m.put("a 2 GB binary 150 levels down (the transcode stops at 100)", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("d")),
+                WireFrames.element(3, "a", nestedAround(149, WireFrames.element(5, "b", TWO_GB_BINARY)))));
         // within the whole document, but past the end of the sub-document holding it
-        byte[] inner = doc(el(2, "s", str("abc")), el(0x10, "n", int32(1)));
+        byte[] inner = WireFrames.document(WireFrames.element(2, "s", WireFrames.string("abc")), WireFrames.element(0x10, "n", WireFrames.int32(1)));
         ByteBuffer.wrap(inner).order(ByteOrder.LITTLE_ENDIAN).putInt(4 + 1 + 2, 12);
-        m.put("a string past its sub-document", doc(el(2, "_id", str("s")), el(3, "sub", inner),
-                el(2, "pad", str("x".repeat(40)))));
-        byte[] sub = doc(el(0x10, "n", int32(1)));
+        m.put("a string past its sub-document", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("s")), WireFrames.element(3, "sub", inner),
+                WireFrames.element(2, "pad", WireFrames.string("x".repeat(40)))));
+        byte[] sub = WireFrames.document(WireFrames.element(0x10, "n", WireFrames.int32(1)));
         ByteBuffer.wrap(sub).order(ByteOrder.LITTLE_ENDIAN).putInt(0, sub.length + 200);
-        m.put("a sub-document past its container", doc(el(2, "_id", str("p")), el(3, "sub", sub),
-                el(2, "pad", str("x".repeat(40)))));
-        m.put("an unknown type", doc(el(2, "_id", str("u")), el(0x20, "u", int32(1))));
-        m.put("201 levels", doc(el(2, "_id", str("deep")), el(3, "a", nestedAround(200, new byte[0]))));
+        m.put("a sub-document past its container", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("p")), WireFrames.element(3, "sub", sub),
+                WireFrames.element(2, "pad", WireFrames.string("x".repeat(40)))));
+        m.put("an unknown type", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("u")), WireFrames.element(0x20, "u", WireFrames.int32(1))));
+        m.put("201 levels", WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("deep")), WireFrames.element(3, "a", nestedAround(200, new byte[0]))));
         return m;
     }
 
@@ -99,7 +98,7 @@ class UncheckedRawDocumentTest {
 
     @Test
     void aGoodDocumentIsTranscodedAndReadsAsItsTree() {
-        byte[] bytes = doc(el(2, "_id", str("ok")), el(0x10, "n", int32(7)), el(3, "sub", doc(el(2, "s", str("é")))));
+        byte[] bytes = WireFrames.document(WireFrames.element(2, "_id", WireFrames.string("ok")), WireFrames.element(0x10, "n", WireFrames.int32(7)), WireFrames.element(3, "sub", WireFrames.document(WireFrames.element(2, "s", WireFrames.string("é")))));
         UncheckedRawDocument doc = new UncheckedRawDocument(bytes, 0, bytes.length);
         assertNotNull(doc.encodedOrNull(CODEC));
         assertEquals(7, doc.getInt32("n").getValue());
@@ -123,42 +122,10 @@ class UncheckedRawDocumentTest {
 
     /** {@code {a: {a: ... {inner}}}}: {@code levels} documents, the innermost holding {@code inner}. */
     private static byte[] nestedAround(int levels, byte[] inner) {
-        byte[] d = doc(inner);
+        byte[] d = WireFrames.document(inner);
         for (int i = 1; i < levels; i++) {
-            d = doc(el(3, "a", d));
+            d = WireFrames.document(WireFrames.element(3, "a", d));
         }
         return d;
-    }
-
-    private static byte[] doc(byte[]... elements) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int size = 5;
-        for (byte[] e : elements) {
-            size += e.length;
-        }
-        out.writeBytes(int32(size));
-        for (byte[] e : elements) {
-            out.writeBytes(e);
-        }
-        out.write(0);
-        return out.toByteArray();
-    }
-
-    private static byte[] el(int type, String name, byte[] value) {
-        byte[] n = (name + "\0").getBytes(StandardCharsets.UTF_8);
-        byte[] e = new byte[1 + n.length + value.length];
-        e[0] = (byte) type;
-        System.arraycopy(n, 0, e, 1, n.length);
-        System.arraycopy(value, 0, e, 1 + n.length, value.length);
-        return e;
-    }
-
-    private static byte[] str(String s) {
-        byte[] b = (s + "\0").getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(4 + b.length).order(ByteOrder.LITTLE_ENDIAN).putInt(b.length).put(b).array();
-    }
-
-    private static byte[] int32(int v) {
-        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
     }
 }
