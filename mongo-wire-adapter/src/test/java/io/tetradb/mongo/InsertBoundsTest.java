@@ -29,6 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InsertBoundsTest extends MongoServerTestBase {
     private static final String DB = "bounds";
     private static final String COLL = "c";
+    /** A binary's value declaring 2 GB (subtype 0) followed by one byte: what the bson reader would allocate. */
+    private static final byte[] TWO_GB_BINARY = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN)
+            .putInt(2_000_000_000).put((byte) 0).put((byte) 7).array();
 
     private Socket socket() throws IOException {
         Socket s = new Socket("127.0.0.1", server.address().getPort());
@@ -88,8 +91,7 @@ class InsertBoundsTest extends MongoServerTestBase {
     @Test
     void aBinaryDeclaringTwoGigabytesInASmallMessageIsInvalidBson() throws IOException {
         // BinData declaring 2,000,000,000 bytes, subtype 0, one byte present: the document is 30-odd bytes
-        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
-                .put((byte) 7).array();
+        byte[] binary = TWO_GB_BINARY;
         assertRefusedAndStillServing(document(element(2, "_id", string("bin")), element(5, "b", binary)),
                 22, "InvalidBSON", "bin");
     }
@@ -122,8 +124,7 @@ class InsertBoundsTest extends MongoServerTestBase {
      */
     @Test
     void aBrokenThirdDocumentFailsTheWholeMessageAndNoneIsStored() throws IOException {
-        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
-                .put((byte) 7).array();
+        byte[] binary = TWO_GB_BINARY;
         try (Socket s = socket()) {
             RawBsonDocument refused = WireFrames.exchange(s, insertFrame(1,
                     document(element(2, "_id", string("first")), element(0x10, "n", int32(1))),
@@ -141,8 +142,7 @@ class InsertBoundsTest extends MongoServerTestBase {
      */
     @Test
     void aBrokenDocumentPastTheTranscodedAheadBytesFailsTheWholeMessage() throws IOException {
-        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
-                .put((byte) 7).array();
+        byte[] binary = TWO_GB_BINARY;
         byte[][] docs = new byte[11][];
         for (int i = 0; i < 10; i++) { // 10 MB of good documents, then a broken one
             docs[i] = document(element(2, "_id", string("big" + i)), element(2, "s", string("x".repeat(1_000_000))));
@@ -163,8 +163,7 @@ class InsertBoundsTest extends MongoServerTestBase {
      */
     @Test
     void aDocumentTheTranscodeDeclinesIsCheckedBeforeTheTreeDecoder() throws IOException {
-        byte[] binary = ByteBuffer.allocate(6).order(ByteOrder.LITTLE_ENDIAN).putInt(2_000_000_000).put((byte) 0)
-                .put((byte) 7).array();
+        byte[] binary = TWO_GB_BINARY;
         assertRefusedAndStillServing(document(element(0x10, "n", int32(1)), element(2, "_id", string("late")),
                 element(5, "b", binary)), 22, "InvalidBSON", "late");
         assertRefusedAndStillServing(document(element(2, "_id", string("minkey")), element(0xFF, "m", new byte[0]),
