@@ -17,10 +17,14 @@ import org.bson.RawBsonDocument;
  * (another server's writes bump its own stamps), not for a container whose items expire (an item becomes invisible
  * with no write), not in a transaction or a sharded collection (the point find's own rules). A hit pays the
  * partition's throughput budget the read's charge, as the core's read would ({@code payFaceRead}).
- * <p>Bounded by the bytes it holds ({@code -Dtetradb.mongo.pointCacheBytes}, 32 MiB by default; 0 turns it off) and
- * keeps no document over {@value #MAX_DOCUMENT_BYTES} bytes; past the bound, arbitrary entries are dropped.
+ * <p>Bounded by the bytes it holds ({@code -Dtetradb.mongo.pointCacheBytes}; by default a sixteenth of the heap the
+ * JVM may grow to, at least 32 MiB — 32 MiB under the server's default 1 GiB memory budget, whose heap is 512 MiB —;
+ * 0 turns it off) and keeps no document over {@value #MAX_DOCUMENT_BYTES} bytes; past the bound, arbitrary entries
+ * are dropped. The bound grows with the heap because a fixed one made a collection larger than it a cache of random
+ * misses: 100k documents of 1 KB need ≈ 125 MiB.
  */
 public final class PointReplyCache {
+    /** The least default bound, and the bound when the heap has no limit. */
     static final long DEFAULT_BYTES = 32L << 20;
     static final int MAX_DOCUMENT_BYTES = 16 << 10;
     /** What an entry costs beyond its document (key, entry, map node), roughly. */
@@ -78,7 +82,13 @@ public final class PointReplyCache {
     }
 
     static PointReplyCache fromSystemProperty(boolean sharedEngine) {
-        return new PointReplyCache(Long.getLong("tetradb.mongo.pointCacheBytes", DEFAULT_BYTES), sharedEngine);
+        return new PointReplyCache(Long.getLong("tetradb.mongo.pointCacheBytes",
+                defaultBytes(Runtime.getRuntime().maxMemory())), sharedEngine);
+    }
+
+    /** The bound when none is set: a sixteenth of {@code maxHeap} ({@code Long.MAX_VALUE}: no limit), at least 32 MiB. */
+    static long defaultBytes(long maxHeap) {
+        return maxHeap == Long.MAX_VALUE ? DEFAULT_BYTES : Math.max(DEFAULT_BYTES, maxHeap / 16);
     }
 
     /** The stamp to read before reading {@code container}'s partition {@code pk}, or -1 when nothing is cached for it. */

@@ -98,6 +98,15 @@ class PointReplyCacheTest {
         }
     }
 
+    @Test
+    void theDefaultBoundIsASixteenthOfTheHeapAndAtLeast32MiB() {
+        long mib = 1L << 20;
+        assertEquals(32 * mib, PointReplyCache.defaultBytes(512 * mib), "the server's default budget: 512 MiB heap");
+        assertEquals(32 * mib, PointReplyCache.defaultBytes(128 * mib), "never below 32 MiB");
+        assertEquals(384 * mib, PointReplyCache.defaultBytes(6L << 30), "-Xmx6g");
+        assertEquals(32 * mib, PointReplyCache.defaultBytes(Long.MAX_VALUE), "a heap without limit");
+    }
+
     /** A collection without expiry and its partition, to ask the cache's rules about. */
     private record PartitionKeyFree(io.tetradb.core.store.ContainerStore container,
                                     io.tetradb.core.partition.PartitionKeyValue partition) {
