@@ -46,6 +46,7 @@ class SharedEngineCoreStoreTest {
         store = CoreStore.open(StoreConfig.defaults(dir.resolve("local")).withSplitThresholdBytes(4096),
                 new EmbeddedMetadataStore(shared), new EmbeddedPartitionStore(shared));
         store.uniqueIndexKinds().register("tags", TagsUniqueIndex.TAGS);
+        store.catalogCheckMillis(50); // the conversions first wait two catalog checks (every server follows the rule)
         store.createDatabase("db", null);
     }
 
