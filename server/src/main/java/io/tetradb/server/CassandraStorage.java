@@ -125,14 +125,13 @@ final class CassandraStorage implements AutoCloseable {
     }
 
     /**
-     * What a server on Cassandra refuses (each face answers it in its own convention) and leaves off, logged at its
-     * start: the core's paths that still need the data directory's embedded engine
-     * ({@link io.tetradb.core.storage.EngineBypasses}) are refused rather than served from it.
+     * What a server on Cassandra serves and leaves off, logged at its start: every request goes through the storage
+     * contracts, so none is refused; the background jobs of {@link io.tetradb.core.storage.SharedEngineLimits} are off.
      */
-    static String refusedNotice() {
-        return "on Cassandra (" + io.tetradb.core.storage.SharedEngineRefusal.OPTION + "): served: databases, "
-                + "containers, items (CRUD, patch, batches, stored procedures, unique keys), queries and the change "
-                + "feed, indexing-policy replaces and plain Mongo indexes (index rebuilds through the contracts); refused or off, as they still need the local engine: "
-                + String.join("; ", io.tetradb.core.storage.SharedEngineRefusal.refused());
+    static String startNotice() {
+        return "on Cassandra (" + io.tetradb.core.storage.SharedEngineLimits.OPTION + "): every request is served "
+                + "through the storage contracts (databases, containers, items, queries, the change feed, TTL, "
+                + "indexing-policy replaces, Mongo indexes, graph adjacency); left off (background jobs): "
+                + String.join("; ", io.tetradb.core.storage.SharedEngineLimits.leftOff());
     }
 }

@@ -361,7 +361,7 @@ public final class TetraDbServer implements AutoCloseable {
     private io.tetradb.core.storage.partition.PartitionStore sharedPartitions;
 
     /**
-     * Tests: serves on these stores as on Cassandra's (the same refusals), without a cluster; the caller closes them.
+     * Tests: serves on these stores as on Cassandra's (the same paths), without a cluster; the caller closes them.
      */
     TetraDbServer onSharedStores(io.tetradb.core.storage.meta.MetadataStore metadata,
                                  io.tetradb.core.storage.partition.PartitionStore partitions) {
@@ -373,7 +373,7 @@ public final class TetraDbServer implements AutoCloseable {
     /** Opens the Cassandra stores when asked to and puts them under the client's core. */
     private CosmosClientBuilder withStorage(CosmosClientBuilder builder) {
         if (sharedMetadata != null) {
-            log.info(CassandraStorage.refusedNotice());
+            log.info(CassandraStorage.startNotice());
             return builder.storage(sharedMetadata, sharedPartitions);
         }
         if (cassandraOptions == null) {
@@ -385,7 +385,7 @@ public final class TetraDbServer implements AutoCloseable {
             throw new StartupException("cannot open Cassandra at " + cassandraOptions.contactPoints() + ": "
                     + rootMessage(e), e);
         }
-        log.info(CassandraStorage.refusedNotice());
+        log.info(CassandraStorage.startNotice());
         return builder.storage(cassandra.metadata(), cassandra.partitions());
     }
 

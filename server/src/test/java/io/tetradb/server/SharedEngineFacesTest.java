@@ -46,10 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The server on a shared engine as on {@code --storage cassandra} (here the metadata and item stores of another
- * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves what goes through
- * the storage contracts (index rebuilds, Mongo unique indexes) and answers what still needs the local engine (TTL changes, Mongo TTL indexes) with
- * a clear refusal naming --storage cassandra in its own convention; the graph face keeps and reads adjacency entries
- * through the contracts.
+ * embedded engine, so no cluster is needed; the cluster run is cassandra-engine's): every face serves its requests
+ * through the storage contracts (TTL containers and changes, index rebuilds, Mongo unique and TTL indexes), the graph
+ * face keeps and reads adjacency entries through them, and the start log names what is left off.
  */
 @Timeout(180)
 class SharedEngineFacesTest {
@@ -222,10 +221,11 @@ class SharedEngineFacesTest {
     }
 
     @Test
-    void theStartLogNamesWhatIsRefused() {
-        String notice = CassandraStorage.refusedNotice();
-        for (String refused : io.tetradb.core.storage.SharedEngineRefusal.refused()) {
-            assertTrue(notice.contains(refused), notice);
+    void theStartLogNamesWhatIsLeftOff() {
+        String notice = CassandraStorage.startNotice();
+        assertTrue(notice.contains(io.tetradb.core.storage.SharedEngineLimits.OPTION), notice);
+        for (String leftOff : io.tetradb.core.storage.SharedEngineLimits.leftOff()) {
+            assertTrue(notice.contains(leftOff), notice);
         }
         assertTrue(server.client().coreStore().onSharedEngine());
         assertTrue(server.client().coreStore().ttlPurger().isRunning(), "the TTL purger runs through the contracts");

@@ -5,9 +5,9 @@ import java.util.List;
 /**
  * What the core still reads or writes in the data directory's embedded engine instead of through the storage
  * contracts (items: {@code storage.partition.PartitionStore}; metadata: {@code storage.meta.MetadataStore}). A core
- * over a shared engine (Cassandra) refuses the requests that would take these paths and leaves their background
- * jobs off ({@link SharedEngineRefusal}), so nothing is kept in the local directory (issue 20). Each entry goes when
- * its path is routed through a contract.
+ * over a shared engine (Cassandra) takes none of these paths: it serves their requests through the contracts and
+ * leaves the background jobs of {@link SharedEngineLimits} off, so nothing is kept in the local directory (issue 20).
+ * Each entry goes when its path is routed through a contract.
  */
 public final class EngineBypasses {
     private EngineBypasses() {

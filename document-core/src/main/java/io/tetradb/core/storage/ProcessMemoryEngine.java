@@ -14,9 +14,9 @@ import java.util.function.Predicate;
  * left for it, so it lives in the process's memory instead of a RocksDB directory. What still lands here is
  * per-process and rebuilt at start: the feed sequence's numbers (wake-ups of this server's readers), the change
  * feeds' partition-index start markers, and the local side of a container deletion's write (range deletes of spaces
- * that are empty here). Anything the contracts do not carry yet is refused on a shared engine
- * ({@link SharedEngineRefusal}), so no data lives only here. Writes apply under one lock (atomic to readers); a
- * cursor reads a copy of its range taken when it opens.
+ * that are empty here). Every request's data goes through the contracts, and the background jobs that would move
+ * local keys are off ({@link SharedEngineLimits}), so no data lives only here. Writes apply under one lock (atomic to
+ * readers); a cursor reads a copy of its range taken when it opens.
  */
 public final class ProcessMemoryEngine implements StorageEngine {
     private final Map<Space, ConcurrentSkipListMap<byte[], byte[]>> spaces = new EnumMap<>(Space.class);

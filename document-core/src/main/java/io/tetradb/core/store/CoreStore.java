@@ -152,10 +152,13 @@ public final class CoreStore implements AutoCloseable {
     }
     // ---- end container-drops hook ----
 
-    // ---- shared-engine hook: what a core with metadata and items on another engine refuses (SharedEngineRefusal) ----
+    // ---- shared-engine hook: a core with metadata and items on another engine (SharedEngineLimits) ----
     private final boolean sharedEngine;
 
-    /** True when metadata and items are on another engine (Cassandra): the local engine's paths are refused. */
+    /**
+     * True when metadata and items are on another engine (Cassandra): every request goes through the contracts and
+     * the background jobs of {@link io.tetradb.core.storage.SharedEngineLimits} are off.
+     */
     public boolean onSharedEngine() {
         return sharedEngine;
     }
@@ -163,13 +166,6 @@ public final class CoreStore implements AutoCloseable {
     /** True once {@link #close()} began: background jobs of the shared engine's paths stop quietly. */
     boolean isClosing() {
         return closed;
-    }
-
-    /** Throws {@link io.tetradb.core.storage.SharedEngineRefusal} for {@code what} on a shared engine. */
-    void refuseOnSharedEngine(boolean needsLocalEngine, String what) {
-        if (sharedEngine && needsLocalEngine) {
-            throw new io.tetradb.core.storage.SharedEngineRefusal(what);
-        }
     }
     // ---- end shared-engine hook ----
 

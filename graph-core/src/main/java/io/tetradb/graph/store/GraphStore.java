@@ -102,11 +102,7 @@ public final class GraphStore {
     /** Turns the core's adjacency entries on for this container (built for the edges it holds) if they are not yet. */
     public void enableAdjacency() {
         if (core != null) {
-            try {
-                coreStore().enableGraphAdjacency();
-            } catch (io.tetradb.core.storage.SharedEngineRefusal onCassandra) {
-                // a core refusing adjacency entries: edges are then read from their edge items
-            }
+            coreStore().enableGraphAdjacency();
         }
     }
 

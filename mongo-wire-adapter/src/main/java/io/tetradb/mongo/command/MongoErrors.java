@@ -22,9 +22,6 @@ public final class MongoErrors {
                     + ", Details='Response status code does not indicate success: TooManyRequests (429); Substatus: "
                     + t.subStatus() + "; Reason: (" + t.getMessage() + ")'");
         }
-        if (e instanceof io.tetradb.core.storage.SharedEngineRefusal r) { // --storage cassandra: not served there yet
-            return new MongoError(ErrorCode.ILLEGAL_OPERATION, r.getMessage());
-        }
         if (e instanceof io.tetradb.core.storage.WriteOutcomeUnknownException u) {
             // --storage cassandra: applied or not, unknown (mongos' answer when a shard did not reply in time). No
             // RetryableWriteError label: this face keeps no record of retried txnNumbers, so a driver's retry could
