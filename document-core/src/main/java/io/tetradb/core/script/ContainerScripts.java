@@ -11,6 +11,7 @@ import io.tetradb.core.query.functions.UdfResolver;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
+import io.tetradb.core.store.OpenTransaction;
 import io.tetradb.core.store.ScriptDefinitions;
 import io.tetradb.core.store.ScriptDefinitions.Kind;
 
@@ -190,7 +191,7 @@ public final class ContainerScripts {
         }
         ScriptLimits limits = engine.limits();
         var budget = container.rateLimiter().admit(container, pk.epk()); // throughput
-        try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
+        try (OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
             try {
                 ScriptEngine.Result r;
@@ -271,7 +272,7 @@ public final class ContainerScripts {
         String pre = preTrigger == null ? null : trigger(preTrigger, "Pre", operation);
         String post = postTrigger == null ? null : trigger(postTrigger, "Post", operation);
         ScriptLimits limits = engine.limits();
-        try (ContainerStore.OpenTransaction tx = container.begin(pk)) {
+        try (OpenTransaction tx = container.begin(pk)) {
             ScriptSession session = new ScriptSession(this, tx, limits);
             double cpu = 0;
             ObjectNode item = op.withTree().item(); // write-path: an encoded item as a tree

@@ -13,6 +13,7 @@ import io.tetradb.core.query.sql.SqlParser;
 import io.tetradb.core.store.ContainerStore;
 import io.tetradb.core.store.ItemOperation;
 import io.tetradb.core.store.ItemResult;
+import io.tetradb.core.store.OpenTransaction;
 
 import java.time.Clock;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import java.util.UUID;
 final class ScriptSession implements ScriptHost {
     private static final String OK = "{\"ok\":true}";
     private final ContainerStore container;
-    private final ContainerStore.OpenTransaction tx;
+    private final OpenTransaction tx;
     private final ObjectMapper mapper;
     private final ContainerScripts scripts;
     private final int maxLogChars;
@@ -41,7 +42,7 @@ final class ScriptSession implements ScriptHost {
     /** {@code _rid} → id of the documents the script has seen (self links name documents by rid). */
     private final Map<String, String> idsByRid = new HashMap<>();
 
-    ScriptSession(ContainerScripts scripts, ContainerStore.OpenTransaction tx, ScriptLimits limits) {
+    ScriptSession(ContainerScripts scripts, OpenTransaction tx, ScriptLimits limits) {
         this.scripts = scripts;
         this.container = tx.container();
         this.tx = tx;

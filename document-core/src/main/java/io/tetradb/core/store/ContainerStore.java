@@ -61,7 +61,7 @@ public final class ContainerStore {
     static final int USUAL_TRAILER_ROOM = io.tetradb.core.item.StoredItems.trailerLength(ContainerStore.RID_LENGTH,
             "dbs/".length() + 8 + "/colls/".length() + 12 + "/docs/".length(), ItemEtags.LENGTH);
     final ReentrantReadWriteLock mapLock = new ReentrantReadWriteLock();
-    private volatile PartitionMap map;
+    volatile PartitionMap map;
     private volatile boolean deleted;
     /** Which policy the stored entries follow (two, by key, while a rebuild runs); swapped whole. */
     volatile IndexingState indexing;
@@ -183,7 +183,7 @@ public final class ContainerStore {
 
     // ---- graph adjacency (see GraphAdjacency) ------------------------------------------------------------------
 
-    private final WriteStamps writeStamps = new WriteStamps();
+    final WriteStamps writeStamps = new WriteStamps();
 
     /** Write counters by logical partition, for exact caches above the core (see {@link WriteStamps}). */
     public WriteStamps writeStamps() {
@@ -419,7 +419,7 @@ public final class ContainerStore {
         return deleted;
     }
 
-    private void checkNotDeleted() {
+    void checkNotDeleted() {
         if (deleted) {
             throw new StoreException(Status.NOT_FOUND, "container " + definition.id() + " does not exist");
         }
@@ -865,7 +865,7 @@ public final class ContainerStore {
     // ---- graph-bulk: the bulk load's exclusive mode (io.tetradb.core.bulk) ---------------------------------------
 
     /** The bulk load holding this container, or null. */
-    private volatile io.tetradb.core.bulk.BulkLoad bulk;
+    volatile io.tetradb.core.bulk.BulkLoad bulk;
 
     /**
      * Starts a bulk load (see {@link io.tetradb.core.bulk.BulkLoad}): creates go to sorted SST files ingested chunk
@@ -895,7 +895,7 @@ public final class ContainerStore {
                     return null;
                 }
                 IndexingState at = indexing;
-                bulk = new io.tetradb.core.bulk.BulkLoad(bulkWrites.target(at, expiry), rocks);
+                bulk = new io.tetradb.core.bulk.BulkLoad(bulkLoadWrites.target(at, expiry), rocks);
                 return bulk;
             } finally {
                 mapLock.writeLock().unlock();
@@ -916,107 +916,8 @@ public final class ContainerStore {
         }
     }
 
-    private final BulkWrites bulkWrites = new BulkWrites();
-
-    /** The bulk load's transactions: the normal transaction, its write set handed to the chunk instead of the WAL. */
-    private final class BulkWrites {
-        io.tetradb.core.bulk.BulkLoad.Target target(IndexingState at, io.tetradb.core.ttl.ExpiryRule ttlAt) {
-            return new io.tetradb.core.bulk.BulkLoad.Target() {
-                @Override
-                public List<ItemResult> write(io.tetradb.core.bulk.BulkChunk chunk, PartitionKeyValue pk,
-                                              List<ItemOperation> ops) {
-                    if (ops.isEmpty()) {
-                        throw new StoreException(Status.BAD_REQUEST, "a bulk write needs at least one operation");
-                    }
-                    return ContainerStore.this.run(pk, ops, false, null, chunk); // no batch byte limit
-                }
-
-                @Override
-                public void commitUnchanged(Runnable ingest) {
-                    mapLock.readLock().lock(); // a policy or TTL replace takes it exclusively
-                    try {
-                        checkNotDeleted();
-                        if (indexing != at || expiry != ttlAt) {
-                            throw new StoreException(Status.CONFLICT, "the container's indexing policy or time to "
-                                    + "live changed during the bulk load: its last chunk was not written");
-                        }
-                        ingest.run();
-                    } finally {
-                        mapLock.readLock().unlock();
-                    }
-                }
-
-                @Override
-                public void ended(io.tetradb.core.bulk.BulkLoad load) {
-                    mapLock.writeLock().lock();
-                    try {
-                        if (bulk == load) {
-                            bulk = null;
-                        }
-                    } finally {
-                        mapLock.writeLock().unlock();
-                    }
-                }
-            };
-        }
-
-        /** Under the map lock (shared): one partition's transaction into the chunk. */
-        List<ItemResult> run(io.tetradb.core.bulk.BulkChunk chunk, PartitionKeyValue pk, byte[] lpPrefix,
-                             List<Prepared> prepared) {
-            if (!chunk.claim(lpPrefix)) {
-                throw new IllegalStateException("logical partition " + pk + " was written already in this bulk "
-                        + "chunk: commit the chunk first");
-            }
-            ReentrantLock lock = store.lockFor(lpPrefix);
-            lock.lock();
-            PartitionTransaction tx = null;
-            boolean added = false;
-            try {
-                // core-write: the chunk writes the statistics when it commits, outside the transactions' path
-                store.forgetPartitionStats(lpPrefix);
-                tx = new PartitionTransaction(ContainerStore.this, pk, lpPrefix, prepared);
-                List<ItemResult> results = tx.run();
-                if (tx.failedAt >= 0) {
-                    return tx.violation == null ? results : new ViolatedResults(results, tx.violation);
-                }
-                tx.statsRecordEveryWrite = true; // core-stats: the chunk's keys are ingested, not written as one batch
-                tx.inBulkChunk = true; // graph-load: its creates keep no pruner note (ChangeFeed.Batch#inBulkChunk)
-                io.tetradb.core.storage.WriteSet ws = tx.writeSet(); // takes the feed numbers: released below
-                // graph-load: the completion keeps these numbers only, not the transaction: a transaction holds
-                // its items, index entries and write set, which would otherwise live (and be copied by every young
-                // collection) until the chunk commits
-                long feedTicket = tx.feedTicket;
-                long deltaBytes = tx.deltaBytes;
-                long deltaItems = tx.deltaItems;
-                long deltaLogicalPartitions = tx.deltaLogicalPartitions;
-                chunk.add(ws, prepared.size(), new io.tetradb.core.bulk.BulkChunk.Completion() {
-                    @Override
-                    public void committed() {
-                        feed.release(feedTicket);
-                        writeStamps.bump(pk); // after the write is visible (see WriteStamps)
-                        PhysicalPartition pp = map.route(pk.epk());
-                        pp.add(deltaBytes, deltaItems, deltaLogicalPartitions);
-                        if (deltaBytes > 0) {
-                            store.splitter().maybeSplit(ContainerStore.this, pp);
-                        }
-                    }
-
-                    @Override
-                    public void dropped() {
-                        feed.abandon(feedTicket); // not written: the pruner must not trust its records' notes
-                    }
-                });
-                added = true;
-                return tx.results;
-            } finally {
-                releaseFaceUnique(tx);
-                lock.unlock();
-                if (!added) {
-                    chunk.unclaim(lpPrefix);
-                }
-            }
-        }
-    }
+    /** A bulk load's transactions, into its chunks (see {@link BulkLoadWrites}). */
+    private final BulkLoadWrites bulkLoadWrites = new BulkLoadWrites(this);
 
     /** A prepared operation: id, partition key and serialised body resolved outside the lock. */
     record Prepared(ItemOperation op, String id, byte[] body, String error, int errorStatus,
@@ -1031,7 +932,7 @@ public final class ContainerStore {
         }
     }
 
-    private Prepared prepare(PartitionKeyValue pk, ItemOperation op, ItemCodec.BodyWriter writer) {
+    Prepared prepare(PartitionKeyValue pk, ItemOperation op, ItemCodec.BodyWriter writer) {
         try {
             String id = op.id();
             byte[] body = null;
@@ -1141,8 +1042,8 @@ public final class ContainerStore {
     }
 
     /** graph-bulk: {@code chunk} non-null: a bulk load's transaction, whose write set joins the chunk. */
-    private List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
-                                 DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
+    List<ItemResult> run(PartitionKeyValue pk, List<ItemOperation> ops, boolean batch,
+                         DeferredCommits deferred, io.tetradb.core.bulk.BulkChunk chunk) {
         checkLevels(pk);
         io.tetradb.core.throughput.PartitionBudget budget = store.rateLimiter().admit(this, pk.epk()); // throughput
         List<ItemResult> results;
@@ -1197,7 +1098,7 @@ public final class ContainerStore {
         try {
             checkNotDeleted();
             if (chunk != null) { // graph-bulk
-                return bulkWrites.run(chunk, pk, lpPrefix, prepared);
+                return bulkLoadWrites.run(chunk, pk, lpPrefix, prepared);
             }
             ReentrantLock lock = store.lockFor(lpPrefix);
             lock.lock();
@@ -1253,7 +1154,8 @@ public final class ContainerStore {
             checkNotDeleted();
             lock = store.lockFor(lpPrefix);
             lock.lock();
-            return new OpenTransaction(pk, lpPrefix, lock, new PartitionTransaction(this, pk, lpPrefix, List.of()));
+            return new OpenTransaction(this, pk, lpPrefix, lock,
+                    new PartitionTransaction(this, pk, lpPrefix, List.of()));
         } catch (RuntimeException e) {
             if (lock != null) {
                 lock.unlock();
@@ -1263,140 +1165,8 @@ public final class ContainerStore {
         }
     }
 
-    /** See {@link #begin(PartitionKeyValue)}. */
-    public final class OpenTransaction implements AutoCloseable {
-        private final PartitionKeyValue pk;
-        private final byte[] lpPrefix;
-        private final ReentrantLock lock;
-        private final PartitionTransaction tx;
-        private boolean open = true;
-        private ItemCodec.BodyWriter writer;
-
-        private OpenTransaction(PartitionKeyValue pk, byte[] lpPrefix, ReentrantLock lock, PartitionTransaction tx) {
-            this.pk = pk;
-            this.lpPrefix = lpPrefix;
-            this.lock = lock;
-            this.tx = tx;
-        }
-
-        public PartitionKeyValue partitionKey() {
-            return pk;
-        }
-
-        public ContainerStore container() {
-            return ContainerStore.this;
-        }
-
-        /** The factor on this transaction's read charges: 2 when the account reads at strong or bounded staleness. */
-        public int readChargeFactor() { // consistency
-            return tx.readFactor;
-        }
-
-        /**
-         * Applies one operation inside the transaction; it sees the transaction's earlier writes. A failure is thrown
-         * as a {@link StoreException} and leaves the transaction as it was (the caller decides whether to go on).
-         */
-        public ItemResult apply(ItemOperation op) {
-            checkOpen();
-            if (writer == null) {
-                writer = store.codec().new BodyWriter(); // one generator for all the transaction's items
-            }
-            Prepared p = prepare(pk, op, writer);
-            if (p.error() != null) {
-                throw new StoreException(p.errorStatus(), p.error());
-            }
-            return tx.step(p);
-        }
-
-        /** The items of the partition as the transaction sees them now, in id order, with their stored bytes. */
-        public PartitionView items() {
-            checkOpen();
-            java.util.TreeMap<String, byte[]> view = new java.util.TreeMap<>(ContainerStore::compareUtf8);
-            reads.scanItems(lpPrefix, Keys.prefixEnd(lpPrefix), kv -> {
-                view.put(new String(kv.key(), lpPrefix.length, kv.key().length - lpPrefix.length,
-                        StandardCharsets.UTF_8), kv.value());
-                return true;
-            });
-            view.values().removeIf(ContainerStore.this::isExpired);
-            for (Map.Entry<String, PartitionTransaction.Written> e : tx.after.entrySet()) {
-                if (e.getValue().stored() == null) {
-                    view.remove(e.getKey());
-                } else {
-                    view.put(e.getKey(), e.getValue().stored());
-                }
-            }
-            List<ObjectNode> out = new ArrayList<>(view.size());
-            long bytes = 0;
-            for (byte[] stored : view.values()) {
-                out.add(store.codec().parse(stored));
-                bytes += stored.length;
-            }
-            return new PartitionView(out, bytes);
-        }
-
-        /** Makes every operation durable at once; returns after the WAL sync. */
-        public void commit() {
-            checkOpen();
-            open = false;
-            releaseWriter();
-            if (tx.lsn == tx.stats.lsn()) { // nothing written: nothing to apply or wait for
-                releaseFaceUnique(tx);
-                lock.unlock();
-                mapLock.readLock().unlock();
-                return;
-            }
-            long durable;
-            try {
-                durable = applyReleasingFeedOnFailure(tx);
-                writeStamps.bump(pk); // after the write is visible (see WriteStamps)
-            } finally {
-                releaseFaceUnique(tx);
-                lock.unlock();
-            }
-            try {
-                try {
-                    store.partitions().awaitDurable(durable);
-                } finally {
-                    feed.release(tx.feedTicket);
-                }
-                PhysicalPartition pp = map.route(pk.epk());
-                pp.add(tx.deltaBytes, tx.deltaItems, tx.deltaLogicalPartitions);
-                if (tx.deltaBytes > 0) {
-                    store.splitter().maybeSplit(ContainerStore.this, pp);
-                }
-            } finally {
-                mapLock.readLock().unlock();
-            }
-        }
-
-        /** Drops every operation not committed and releases the locks. */
-        @Override
-        public void close() {
-            if (open) {
-                open = false;
-                releaseWriter();
-                releaseFaceUnique(tx);
-                lock.unlock();
-                mapLock.readLock().unlock();
-            }
-        }
-
-        private void releaseWriter() {
-            if (writer != null) {
-                writer.close();
-                writer = null;
-            }
-        }
-
-        private void checkOpen() {
-            if (!open) {
-                throw new IllegalStateException("the transaction is already committed or rolled back");
-            }
-        }
-    }
-
     /** A failed transaction's results when a face-defined unique index refused it: the exception goes along. */
-    private static final class ViolatedResults extends ArrayList<ItemResult> {
+    static final class ViolatedResults extends ArrayList<ItemResult> {
         final io.tetradb.core.unique.UniqueIndexViolation violation;
 
         ViolatedResults(List<ItemResult> results, io.tetradb.core.unique.UniqueIndexViolation violation) {
@@ -1411,14 +1181,14 @@ public final class ContainerStore {
     }
 
     /** Face unique indexes: a transaction's hold on container-wide keys ends once its write is applied (or dropped). */
-    private static void releaseFaceUnique(PartitionTransaction tx) {
+    static void releaseFaceUnique(PartitionTransaction tx) {
         if (tx != null && tx.faceUnique != null) {
             tx.faceUnique.release();
         }
     }
 
     /** Applies the transaction's write set; if that fails, its change-feed numbers are given back at once. */
-    private long applyReleasingFeedOnFailure(PartitionTransaction tx) {
+    long applyReleasingFeedOnFailure(PartitionTransaction tx) {
         return applyReleasingFeedOnFailure(tx, true);
     }
 
@@ -1451,7 +1221,7 @@ public final class ContainerStore {
     public record PartitionView(List<ObjectNode> items, long bytes) {
     }
 
-    private static int compareUtf8(String a, String b) {
+    static int compareUtf8(String a, String b) {
         return Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8), b.getBytes(StandardCharsets.UTF_8));
     }
 

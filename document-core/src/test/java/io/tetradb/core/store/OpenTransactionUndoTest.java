@@ -39,7 +39,7 @@ class OpenTransactionUndoTest {
             s.createDatabase("db", null);
             ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, -1, null, null);
             PartitionKeyValue pk = PartitionKeyValue.of(List.of(M.getNodeFactory().textNode("p")));
-            try (ContainerStore.OpenTransaction tx = c.begin(pk)) {
+            try (OpenTransaction tx = c.begin(pk)) {
                 tx.apply(ItemOperation.create(item("a", 10, 10)));
                 tx.apply(ItemOperation.create(item("b", 10, 10)));
                 StoreException e = assertThrows(StoreException.class,
@@ -73,7 +73,7 @@ class OpenTransactionUndoTest {
             ContainerStore c = s.createContainer("db", "c", PartitionKeyDefinition.of("/pk"), null, -1, null, null);
             PartitionKeyValue pk = PartitionKeyValue.of(List.of(M.getNodeFactory().textNode("p")));
             String etag;
-            try (ContainerStore.OpenTransaction tx = c.begin(pk)) {
+            try (OpenTransaction tx = c.begin(pk)) {
                 etag = tx.apply(ItemOperation.create(tagged("a", "one", 10))).etag();
                 assertEquals(403, assertThrows(StoreException.class,
                         () -> tx.apply(ItemOperation.upsert(tagged("a", "two", 16 * 1024), null))).status());

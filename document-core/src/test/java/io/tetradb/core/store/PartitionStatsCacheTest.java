@@ -152,7 +152,7 @@ class PartitionStatsCacheTest {
                         case 3 -> c.executeBatch(key(pk), List.of(ItemOperation.upsert(item(pk, id), null),
                                 ItemOperation.create(item(pk, id + "x" + i))));
                         default -> {
-                            try (ContainerStore.OpenTransaction tx = c.begin(key(pk))) { // a script's transaction
+                            try (OpenTransaction tx = c.begin(key(pk))) { // a script's transaction
                                 tx.apply(ItemOperation.upsert(item(pk, id), null));
                                 if (random.nextBoolean()) {
                                     tx.commit();

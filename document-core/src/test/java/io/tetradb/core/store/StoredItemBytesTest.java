@@ -154,7 +154,7 @@ class StoredItemBytesTest {
     /** The results of {@code ops} applied one at a time in an open transaction, committed. */
     static List<ItemResult> inOpenTransaction(ContainerStore c, PartitionKeyValue key, List<ItemOperation> ops) {
         List<ItemResult> results = new ArrayList<>();
-        try (ContainerStore.OpenTransaction tx = c.begin(key)) {
+        try (OpenTransaction tx = c.begin(key)) {
             for (ItemOperation op : ops) {
                 results.add(tx.apply(op));
             }
