@@ -3,27 +3,61 @@ package io.tetradb.core.store;
 import io.tetradb.core.partition.PartitionKeyValue;
 
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Write counters of a container striped by logical partition, bumped after every applied transaction, for caches
- * above the core (the graph face's vertex cache): an entry read while its partition's stamp was {@code s} is still
+ * Write counters of a container, bumped after every applied transaction, for exact caches above the core (the Mongo
+ * face's point replies, the graph face's items and adjacency): an entry read while its stamp was {@code s} is still
  * the stored version as long as the stamp is {@code s}. The bump comes after the write is visible, so a reader that
  * read the stamp before reading the item never keeps a version older than the stamp says. In memory only: the one
  * process that opens a data directory sees every write. Collisions only cost a needless read.
+ * <p>Two grains. {@link #stamp(PartitionKeyValue)} moves with every write to a logical partition (striped by
+ * partition): for what depends on several items of it (an adjacency list). {@link #stamp(PartitionKeyValue, String)}
+ * moves only with a write of that item, or with a write whose items are not named (a TTL purge, a bulk load's chunk):
+ * for what depends on one item. Without it, an unsharded Mongo collection — one logical partition — lost every cached
+ * reply at each write to any of its documents.
  */
 public final class WriteStamps {
     private static final int STRIPES = 1 << 12;
+    /** Item stripes: 512 KiB, so made on the first item-grain read, and only containers with such a cache pay it. */
+    private static final int ITEM_STRIPES = 1 << 16;
     private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
+    /** Bumped by writes whose items are not named: part of every item-grain stamp of the partition. */
+    private final AtomicLongArray unnamed = new AtomicLongArray(STRIPES);
+    /** Null until an item-grain stamp is first read; a write that finds it null has nothing to invalidate. */
+    private volatile AtomicLongArray items;
     /** Bumped with every stripe: unchanged means no write reached the container at all. */
-    private final java.util.concurrent.atomic.AtomicLong any = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong any = new AtomicLong();
 
     WriteStamps() {
     }
 
-    /** The stamp of a logical partition's stripe. */
+    /** The stamp of a logical partition's stripe: moves with every write to it. */
     public long stamp(PartitionKeyValue pk) {
         return stamps.get(stripe(pk));
+    }
+
+    /**
+     * The stamp of one item ({@code pk}, {@code id}): moves with every write of it, and with every write to its
+     * partition that does not name its items. The sum of two counters that only grow: unchanged means neither moved.
+     */
+    public long stamp(PartitionKeyValue pk, String id) {
+        AtomicLongArray i = items;
+        if (i == null) {
+            synchronized (this) {
+                if (items == null) {
+                    items = new AtomicLongArray(ITEM_STRIPES);
+                }
+                i = items;
+            }
+            // A write bumps `any` before it reads `items`: if that read found null, its bump comes before this read
+            // of `any` in the synchronization order, so its item, visible before the bump, is visible to the read
+            // that follows this stamp (the other way round, the write saw the array and bumped the item's stripe).
+            any.get();
+        }
+        return unnamed.get(stripe(pk)) + i.get(itemStripe(pk, id));
     }
 
     /** The container's stamp: changes with every write to any of its logical partitions. */
@@ -31,13 +65,34 @@ public final class WriteStamps {
         return any.get();
     }
 
+    /** After a write to {@code pk} whose items are not named: every item stamp of the partition moves. */
     void bump(PartitionKeyValue pk) {
-        stamps.incrementAndGet(stripe(pk));
+        int s = stripe(pk);
+        unnamed.incrementAndGet(s);
+        stamps.incrementAndGet(s);
         any.incrementAndGet();
+    }
+
+    /** After a write of the items {@code ids} of {@code pk}: their stamps and the partition's move. */
+    void bump(PartitionKeyValue pk, Collection<String> ids) {
+        stamps.incrementAndGet(stripe(pk));
+        any.incrementAndGet(); // before reading `items` (see stamp(pk, id))
+        AtomicLongArray i = items;
+        if (i != null) {
+            for (String id : ids) {
+                i.incrementAndGet(itemStripe(pk, id));
+            }
+        }
     }
 
     private static int stripe(PartitionKeyValue pk) {
         int h = Arrays.hashCode(pk.epk());
         return (h ^ (h >>> 16)) & (STRIPES - 1);
+    }
+
+    private static int itemStripe(PartitionKeyValue pk, String id) {
+        int h = 31 * Arrays.hashCode(pk.epk()) + id.hashCode();
+        h *= 0x9E3779B9; // spread: ids of one collection often differ in their last characters only
+        return (h ^ (h >>> 16)) & (ITEM_STRIPES - 1);
     }
 }

@@ -415,8 +415,8 @@ public final class GraphStore {
      */
     public ObjectNode read(Object pk, String id) {
         ItemCache.Entry cached = cache.get(pk, id);
-        // the partition's write stamp before the read: the cached item is current while it is unchanged
-        long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk));
+        // the item's write stamp before the read: the cached item is current while it is unchanged
+        long stamp = core == null ? -1 : coreStore().writeStamps().stamp(partitionKeyValue(pk), id);
         if (cached != null && stamp >= 0 && cached.stamp() == stamp) {
             charges.add(paid(partitionKeyValue(pk), atAccountLevel(1))); // what the core charges a point read (or a 304)
             return cached.item();
@@ -444,7 +444,7 @@ public final class GraphStore {
     }
 
     /**
-     * {@link #read} of several items: the cached ones (current by their partition's write stamp) from the cache, the
+     * {@link #read} of several items: the cached ones (current by their write stamps) from the cache, the
      * others in one core multi-get (not revalidated by etag: a miss reads the item whole). Per address, the item or
      * null. Without a core store (tests of the document face only), one point read each.
      */
@@ -516,11 +516,11 @@ public final class GraphStore {
 
     /** Whether the exact item cache holds the item at (pk, id) current now (for tests). */
     public boolean cachesCurrent(Object pk, String id) {
-        return core != null && cache.holds(pk, id, coreStore().writeStamps().stamp(partitionKeyValue(pk)));
+        return core != null && cache.holds(pk, id, coreStore().writeStamps().stamp(partitionKeyValue(pk), id));
     }
 
     /**
-     * The items at these addresses: those the exact cache holds current (by their partition's write stamp, read
+     * The items at these addresses: those the exact cache holds current (by their write stamps, read
      * before the read) from it, the rest in one core multi-get. {@code fields} null: the rest are parsed whole and
      * cached (an absent one leaves the cache); else only those top-level fields of a binary item are decoded, and
      * nothing is cached. Per address, the item or null.
@@ -532,7 +532,7 @@ public final class GraphStore {
     /**
      * As above; {@code entries} (may be null) receives, per address, the cache entry the item came from or went into.
      * graph-trav: a hop's vertices come in runs of one logical partition (adjacency entries are in key order), so a
-     * partition's write stamp is looked up and its budget paid once per run, not once per vertex.
+     * partition's key is made and its budget paid once per run, not once per vertex.
      */
     private List<ObjectNode> cachedOrMultiGet(List<Object> pks, List<String> ids, java.util.Collection<String> fields,
                                               ItemCache.Entry[] entries) {
@@ -545,7 +545,6 @@ public final class GraphStore {
         long[] stamps = new long[ids.size()];
         Object runPk = null;
         PartitionKeyValue runPkv = null;
-        long runStamp = 0;
         int runHits = 0;
         for (int i = 0; i < ids.size(); i++) {
             Object pk = pks.get(i);
@@ -555,11 +554,10 @@ public final class GraphStore {
                 }
                 runPk = pk;
                 runPkv = partitionKeyValue(pk);
-                runStamp = writeStamps.stamp(runPkv); // before the read, as in read()
                 runHits = 0;
             }
-            stamps[i] = runStamp;
-            ItemCache.Entry cached = cache.current(pk, ids.get(i), runStamp);
+            stamps[i] = writeStamps.stamp(runPkv, ids.get(i)); // before the read, as in read()
+            ItemCache.Entry cached = cache.current(pk, ids.get(i), stamps[i]);
             if (cached != null) {
                 runHits++;
                 out.set(i, cached.item());

@@ -12,8 +12,9 @@ import java.util.UUID;
 import java.util.Objects;
 
 /**
- * Parsed items (vertices, mostly) by address, each with the etag it was read at and its logical partition's write
- * stamp then (the core's {@code WriteStamps}). Exact: while the partition's stamp is unchanged no write reached it,
+ * Parsed items (vertices, mostly) by address, each with the etag it was read at and its write stamp then (the core's
+ * {@code WriteStamps.stamp(pk, id)}: the item's, so writes of other items of its partition — an edge added — leave it
+ * current; item-stamps, session 29). Exact: while the stamp is unchanged no write reached the item,
  * so the item is returned without asking the core at all; once it changed, a read sends the cached etag as
  * {@code If-None-Match} and the core answers 304 when the item is still that version (one storage lookup, no parse).
  * Any writer, through any face, bumps the stamp and changes the etag, so a stale entry is never returned. The stamp
@@ -51,7 +52,7 @@ final class ItemCache {
     }
 
     /**
-     * A cached item, the etag it was read at, its partition's write stamp before that read, its estimated size; and
+     * A cached item, the etag it was read at, its write stamp before that read, its estimated size; and
      * (graph-trav) the values last asked of it by {@code values(k1, ...)} after a hop, so that repeated traversals
      * reaching the vertex do not look the fields up and convert them again. The item never changes while it is
      * cached (a write makes a new entry), so the values stay exact with it.
@@ -110,7 +111,7 @@ final class ItemCache {
         return items.enabled() ? items.peek(new Key(pk, id)) : null;
     }
 
-    /** The cached item at (pk, id) if it was read at {@code stamp} (current while its partition's stamp is it). */
+    /** The cached item at (pk, id) if it was read at {@code stamp} (current while its stamp is it). */
     Entry current(Object pk, String id, long stamp) {
         return items.enabled() ? items.get(new Key(pk, id), stamp) : null;
     }
@@ -180,7 +181,7 @@ final class ItemCache {
         return items.bytes();
     }
 
-    /** Whether an item is cached at (pk, id) with this write stamp (current while its partition's stamp is it). */
+    /** Whether an item is cached at (pk, id) with this write stamp (current while its stamp is it). */
     boolean holds(Object pk, String id, long stamp) {
         return current(pk, id, stamp) != null;
     }

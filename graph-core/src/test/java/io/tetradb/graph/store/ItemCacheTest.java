@@ -56,6 +56,40 @@ class ItemCacheTest {
     }
 
     /**
+     * item-stamps (session 29): a cached vertex is current by its own write stamp, so adding vertices and edges to its
+     * partition leaves it cached, and a write of it — through Gremlin or the document face — does not.
+     */
+    @Test
+    void aCachedVertexStaysCurrentWhileOtherItemsOfItsPartitionAreWritten() {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             TetraGraph graph = TetraGraph.open(client, new BaseConfiguration())) {
+            GraphTraversalSource g = graph.traversal();
+            g.addV("city").property(T.id, "Seattle").property("pk", "USA").property("name", "Seattle").iterate();
+            List<Object> sea = Arrays.asList("USA", "Seattle");
+            assertEquals("Seattle", g.V(sea).values("name").next());
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesCurrent("USA", "Seattle"));
+
+            g.addV("city").property(T.id, "Portland").property("pk", "USA").as("p").V(sea)
+                    .addE("road").to("p").property(T.id, "I5").iterate();
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesCurrent("USA", "Seattle"),
+                    "a vertex and an edge added beside it");
+            assertEquals(1L, g.V(sea).out("road").count().next());
+
+            g.V(sea).property("name", "Emerald City").iterate();
+            assertFalse(graph.store().cachesCurrent("USA", "Seattle"), "its own write");
+            assertEquals("Emerald City", g.V(sea).values("name").next());
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesCurrent("USA", "Seattle"));
+
+            CosmosContainer c = client.getDatabase("graphdb").getContainer("graph");
+            ObjectNode vertex = c.readItem("Seattle", new PartitionKey("USA"), ObjectNode.class).getItem();
+            ((ObjectNode) ((ArrayNode) vertex.get("name")).get(0)).put("_value", "Jet City");
+            c.replaceItem(vertex, "Seattle", new PartitionKey("USA"), null);
+            assertFalse(graph.store().cachesCurrent("USA", "Seattle"), "a write through the document face");
+            assertEquals("Jet City", g.V(sea).values("name").next());
+        }
+    }
+
+    /**
      * graph-trav: a vertex cached as a lazily decoded tree is charged {@link ItemCache#estimateStored} of its stored
      * bytes (walking it would decode it); for vertices the graph writes (every property entry has its generated id,
      * list and meta-properties, typed values, long and short strings) that is never below {@link

@@ -199,7 +199,7 @@ public final class MongoCollection {
      */
     public BsonDocument readPointReply(String id, String ns,
                                        java.util.function.Function<BsonDocument, BsonDocument> wrap, double[] charge) {
-        long stamp = replies.stampBeforeRead(container, PARTITION); // before the read (see PointReplyCache)
+        long stamp = replies.stampBeforeRead(container, PARTITION, id); // before the read (see PointReplyCache)
         org.bson.RawBsonDocument cached = replies.get(container, PARTITION, id, ns, stamp, charge);
         if (cached != null) {
             return cached;

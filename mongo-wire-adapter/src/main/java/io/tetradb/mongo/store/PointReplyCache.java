@@ -6,13 +6,15 @@ import io.tetradb.core.store.StampCheckedCache;
 import org.bson.RawBsonDocument;
 
 /**
- * Point finds' whole replies as BSON bytes, each kept with its partition's core write stamp read before the read
- * that gave its document (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the partition, so
- * the bytes are still what a read would give, and a point find answers without RocksDB's memtable/SST search and the
+ * Point finds' whole replies as BSON bytes, each kept with its document's core write stamp read before the read
+ * that gave it (mongo-cpu, issue 17): while the stamp is unchanged no write has reached the document, so the bytes
+ * are still what a read would give, and a point find answers without RocksDB's memtable/SST search and the
  * TB1 → BSON transcoding (together about half of a point find's Java path), and (mongo-find) without building the
  * reply's envelope around the document again: a hit allocates nothing. The stamp rule and the byte bound are the core's
  * {@link StampCheckedCache}, as for the graph face's caches (the core bumps a stamp after every applied write, TTL
- * purges included); what is the face's: the key, the reply's bytes and charge, and when not to cache.
+ * purges included); what is the face's: the key, the reply's bytes and charge, and when not to cache. The stamp is
+ * the item's ({@code WriteStamps.stamp(pk, id)}, item-stamps, session 29), not the partition's: an unsharded
+ * collection is one logical partition, and with the partition's stamp any write to it made every cached reply a miss.
  * <p>Used only where the stamps see every write and nothing changes a read without one: not on a shared engine
  * (another server's writes bump its own stamps), not for a container whose items expire (an item becomes invisible
  * with no write), not in a transaction or a sharded collection (the point find's own rules). A hit pays the
@@ -91,12 +93,15 @@ public final class PointReplyCache {
         return maxHeap == Long.MAX_VALUE ? DEFAULT_BYTES : Math.max(DEFAULT_BYTES, maxHeap / 16);
     }
 
-    /** The stamp to read before reading {@code container}'s partition {@code pk}, or -1 when nothing is cached for it. */
-    long stampBeforeRead(ContainerStore container, PartitionKeyValue pk) {
+    /**
+     * The stamp to read before reading the document {@code id} of {@code container}'s partition {@code pk}, or -1 when
+     * nothing is cached for it.
+     */
+    long stampBeforeRead(ContainerStore container, PartitionKeyValue pk, String id) {
         if (!replies.enabled() || sharedEngine || container.expiryRule().active()) {
             return -1;
         }
-        return container.writeStamps().stamp(pk);
+        return container.writeStamps().stamp(pk, id);
     }
 
     /**
@@ -128,7 +133,7 @@ public final class PointReplyCache {
             return;
         }
         replies.putIfCurrent(new Key(container, id), new Reply(stamp, size + OVERHEAD_BYTES + 2 * id.length(),
-                reply, ns, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk));
+                reply, ns, charge, container.accountReadChargeFactor()), container.writeStamps().stamp(pk, id));
     }
 
     /** Documents held now (tests). */
