@@ -20,10 +20,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * benchmark's 1 KB documents loaded (indexed on {@code owner}), then rounds of {@code perThread} finds
  * {@code find(eq("_id", random)).first()} from {@code threads} client threads; each round's server thread CPU per
  * find by thread group, and the bytes the server's threads allocated per find. Prints every round and the medians of
- * the rounds after the first {@code warm}.
+ * the rounds after the first {@code warm}. With {@code updateEvery} k &gt; 0, every k-th operation of a thread is an
+ * {@code updateOne(eq("_id", random), $set: {seq: i})} instead (a mixed workload: whether writes to some documents
+ * cost the finds of the others their cached replies), and the figures are per operation.
  *
  * <p>{@code java -cp bench.jar:lib/* io.tetradb.bench.mongo.FindCpuProbe [tetra|peer] [rounds=16] [warm=6]
- * [docs=20000] [perThread=5000] [threads=4]}
+ * [docs=20000] [perThread=5000] [threads=4] [updateEvery=0]}
  */
 public final class FindCpuProbe {
     private FindCpuProbe() {
@@ -36,6 +38,7 @@ public final class FindCpuProbe {
         int n = args.length > 3 ? Integer.parseInt(args[3]) : 20_000;
         int perThread = args.length > 4 ? Integer.parseInt(args[4]) : 5_000;
         int threads = args.length > 5 ? Integer.parseInt(args[5]) : 4;
+        int updateEvery = args.length > 6 ? Integer.parseInt(args[6]) : 0;
         Docs docs = new Docs(n);
         Path base = Files.createDirectories(Path.of(System.getProperty("bench.dataDir", "target")));
         Path dir = Files.createTempDirectory(base, "find-probe");
@@ -60,6 +63,13 @@ public final class FindCpuProbe {
                         ThreadLocalRandom r = ThreadLocalRandom.current();
                         for (int i = 0; i < perThread; i++) {
                             int id = r.nextInt(n);
+                            if (updateEvery > 0 && i % updateEvery == updateEvery - 1) {
+                                if (c.updateOne(Filters.eq("_id", id), new Document("$set", new Document("seq", i)))
+                                        .getMatchedCount() != 1) {
+                                    throw new IllegalStateException("update of _id " + id + " matched nothing");
+                                }
+                                continue;
+                            }
                             Document d = c.find(Filters.eq("_id", id)).first();
                             if (d == null || d.getInteger("_id") != id) {
                                 throw new IllegalStateException("find of _id " + id + " answered " + d);
@@ -83,7 +93,8 @@ public final class FindCpuProbe {
         } finally {
             clients.shutdownNow();
         }
-        System.out.println(figures.medians("PROBE find-id." + side + " median of rounds " + warm + "-"
-                + (rounds - 1) + " (us/find):"));
+        String name = updateEvery > 0 ? "find-id-mixed" + updateEvery : "find-id";
+        System.out.println(figures.medians("PROBE " + name + "." + side + " median of rounds " + warm + "-"
+                + (rounds - 1) + (updateEvery > 0 ? " (us/operation):" : " (us/find):")));
     }
 }

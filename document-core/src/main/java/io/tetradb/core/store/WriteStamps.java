@@ -36,7 +36,7 @@ public final class WriteStamps {
 
     /** The stamp of a logical partition's stripe: moves with every write to it. */
     public long stamp(PartitionKeyValue pk) {
-        return stamps.get(stripe(pk));
+        return stamps.get(stripe(Arrays.hashCode(pk.epk())));
     }
 
     /**
@@ -57,7 +57,8 @@ public final class WriteStamps {
             // that follows this stamp (the other way round, the write saw the array and bumped the item's stripe).
             any.get();
         }
-        return unnamed.get(stripe(pk)) + i.get(itemStripe(pk, id));
+        int h = Arrays.hashCode(pk.epk());
+        return unnamed.get(stripe(h)) + i.get(itemStripe(h, id));
     }
 
     /** The container's stamp: changes with every write to any of its logical partitions. */
@@ -67,7 +68,7 @@ public final class WriteStamps {
 
     /** After a write to {@code pk} whose items are not named: every item stamp of the partition moves. */
     void bump(PartitionKeyValue pk) {
-        int s = stripe(pk);
+        int s = stripe(Arrays.hashCode(pk.epk()));
         unnamed.incrementAndGet(s);
         stamps.incrementAndGet(s);
         any.incrementAndGet();
@@ -75,24 +76,24 @@ public final class WriteStamps {
 
     /** After a write of the items {@code ids} of {@code pk}: their stamps and the partition's move. */
     void bump(PartitionKeyValue pk, Collection<String> ids) {
-        stamps.incrementAndGet(stripe(pk));
+        int h = Arrays.hashCode(pk.epk());
+        stamps.incrementAndGet(stripe(h));
         any.incrementAndGet(); // before reading `items` (see stamp(pk, id))
         AtomicLongArray i = items;
         if (i != null) {
             for (String id : ids) {
-                i.incrementAndGet(itemStripe(pk, id));
+                i.incrementAndGet(itemStripe(h, id));
             }
         }
     }
 
-    private static int stripe(PartitionKeyValue pk) {
-        int h = Arrays.hashCode(pk.epk());
-        return (h ^ (h >>> 16)) & (STRIPES - 1);
+    /** {@code pkHash}: {@code Arrays.hashCode(pk.epk())}. */
+    private static int stripe(int pkHash) {
+        return (pkHash ^ (pkHash >>> 16)) & (STRIPES - 1);
     }
 
-    private static int itemStripe(PartitionKeyValue pk, String id) {
-        int h = 31 * Arrays.hashCode(pk.epk()) + id.hashCode();
-        h *= 0x9E3779B9; // spread: ids of one collection often differ in their last characters only
+    private static int itemStripe(int pkHash, String id) {
+        int h = (31 * pkHash + id.hashCode()) * 0x9E3779B9; // spread: ids often differ in their last characters only
         return (h ^ (h >>> 16)) & (ITEM_STRIPES - 1);
     }
 }
