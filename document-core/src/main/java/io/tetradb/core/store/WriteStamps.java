@@ -2,7 +2,6 @@ package io.tetradb.core.store;
 
 import io.tetradb.core.partition.PartitionKeyValue;
 
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -36,7 +35,7 @@ public final class WriteStamps {
 
     /** The stamp of a logical partition's stripe: moves with every write to it. */
     public long stamp(PartitionKeyValue pk) {
-        return stamps.get(stripe(Arrays.hashCode(pk.epk())));
+        return stamps.get(stripe(pk.hashCode()));
     }
 
     /**
@@ -57,7 +56,7 @@ public final class WriteStamps {
             // that follows this stamp (the other way round, the write saw the array and bumped the item's stripe).
             any.get();
         }
-        int h = Arrays.hashCode(pk.epk());
+        int h = pk.hashCode();
         return unnamed.get(stripe(h)) + i.get(itemStripe(h, id));
     }
 
@@ -68,7 +67,7 @@ public final class WriteStamps {
 
     /** After a write to {@code pk} whose items are not named: every item stamp of the partition moves. */
     void bump(PartitionKeyValue pk) {
-        int s = stripe(Arrays.hashCode(pk.epk()));
+        int s = stripe(pk.hashCode());
         unnamed.incrementAndGet(s);
         stamps.incrementAndGet(s);
         any.incrementAndGet();
@@ -76,7 +75,7 @@ public final class WriteStamps {
 
     /** After a write of the items {@code ids} of {@code pk}: their stamps and the partition's move. */
     void bump(PartitionKeyValue pk, Collection<String> ids) {
-        int h = Arrays.hashCode(pk.epk());
+        int h = pk.hashCode();
         stamps.incrementAndGet(stripe(h));
         any.incrementAndGet(); // before reading `items` (see stamp(pk, id))
         AtomicLongArray i = items;
@@ -87,7 +86,7 @@ public final class WriteStamps {
         }
     }
 
-    /** {@code pkHash}: {@code Arrays.hashCode(pk.epk())}. */
+    /** {@code pkHash}: {@code pk.hashCode()} (computed once per value, of its encoded bytes). */
     private static int stripe(int pkHash) {
         return (pkHash ^ (pkHash >>> 16)) & (STRIPES - 1);
     }
