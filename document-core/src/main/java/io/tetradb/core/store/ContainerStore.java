@@ -1112,7 +1112,8 @@ public final class ContainerStore {
                 }
                 // waiters: group commit; a deferred caller awaits later, so its write never syncs inline (graph bulk load)
                 durable = applyReleasingFeedOnFailure(tx, deferred != null || lock.hasQueuedThreads());
-                writeStamps.bump(pk, tx.after.keySet()); // after the write is visible (see WriteStamps)
+                // after the write is visible (see WriteStamps)
+                writeStamps.bump(pk, tx.after.keySet(), tx.adjacencyTouched, tx.adjacencyTouchedCount);
             } finally {
                 releaseFaceUnique(tx);
                 lock.unlock();

@@ -215,12 +215,21 @@ public final class GraphAdjacency {
      * the index entries were computed from): the entries are derived from it instead of parsing {@code now} again.
      */
     void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, ObjectNode nowTree, WriteSet ws) {
+        addWrites(pk, old, now, nowTree, ws, null);
+    }
+
+    /**
+     * As above; {@code touched} (may be null) receives {@link #vertexDirection} of every entry put or deleted, so the
+     * transaction can bump the write stamps of the adjacency lists it changed ({@link WriteStamps#adjacencyStamp}).
+     */
+    void addWrites(PartitionKeyValue pk, byte[] old, byte[] now, ObjectNode nowTree, WriteSet ws,
+                   java.util.function.IntConsumer touched) {
         if (old == null && nowTree != null) { // a new item (a bulk load's edges): nothing to remove, compare or hash
-            forEachEntry(pk, nowTree, (k, v) -> ws.put(Space.ADJACENCY, k, v));
+            forEachEntry(pk, nowTree, (k, v) -> put(pk, k, v, ws, touched));
             return;
         }
         if (old == null && now != null && io.tetradb.core.item.StoredItems.isBinary(now)) { // a new encoded item
-            forEachEntry(pk, now, (k, v) -> ws.put(Space.ADJACENCY, k, v));
+            forEachEntry(pk, now, (k, v) -> put(pk, k, v, ws, touched));
             return;
         }
         Map<ByteBuffer, byte[]> is = nowTree != null ? entriesOf(pk, nowTree) : entriesOf(pk, now);
@@ -231,13 +240,67 @@ public final class GraphAdjacency {
         for (ByteBuffer k : was.keySet()) {
             if (!is.containsKey(k)) {
                 ws.delete(Space.ADJACENCY, k.array());
+                if (touched != null) {
+                    touched.accept(vertexDirection(pk, k.array()));
+                }
             }
         }
         for (Map.Entry<ByteBuffer, byte[]> e : is.entrySet()) {
             if (!Arrays.equals(was.get(e.getKey()), e.getValue())) {
-                ws.put(Space.ADJACENCY, e.getKey().array(), e.getValue());
+                put(pk, e.getKey().array(), e.getValue(), ws, touched);
             }
         }
+    }
+
+    private void put(PartitionKeyValue pk, byte[] key, byte[] value, WriteSet ws, java.util.function.IntConsumer touched) {
+        ws.put(Space.ADJACENCY, key, value);
+        if (touched != null) {
+            touched.accept(vertexDirection(pk, key));
+        }
+    }
+
+    /**
+     * Which adjacency list an entry key belongs to — its vertex and direction — as a hash of the key's
+     * {@code EPK · pk · esc(vertexId) · dir} part (the prefix {@link #scan} seeks): the stripe of its write stamp.
+     * {@code edgePk}: the writing edge's partition, whose number of levels every partition key of the container shares.
+     */
+    private int vertexDirection(PartitionKeyValue edgePk, byte[] key) {
+        int from = collId.length;
+        int i = from + edgePk.epk().length;
+        i += PartitionKeyValue.encodedLength(key, i, edgePk.components().size());
+        while (key[i] != 0 || key[i + 1] != 1) {
+            i += key[i] == 0 ? 2 : 1; // an escaped zero is 0x00 0xFF
+        }
+        return hash(HASH_SEED, key, from, i + 3); // the terminator 0x00 0x01 and the direction
+    }
+
+    /** {@link #vertexDirection(PartitionKeyValue, byte[])} of the list a reader asks for: the same bytes, hashed. */
+    public int vertexDirection(PartitionKeyValue vertexPk, String vertexId, byte dir) {
+        int h = hash(HASH_SEED, vertexPk.epk(), 0, vertexPk.epk().length);
+        h = hash(h, vertexPk.encoded(), 0, vertexPk.encoded().length);
+        int ascii = h;
+        boolean plain = true; // ASCII without NUL: its UTF-8 bytes are its chars, nothing escaped, no array made
+        for (int i = 0; plain && i < vertexId.length(); i++) {
+            char c = vertexId.charAt(i);
+            plain = c > 0 && c < 0x80;
+            ascii = 31 * ascii + c;
+        }
+        if (plain) {
+            h = 31 * (31 * ascii) + 1; // the terminator 0x00 0x01
+        } else {
+            byte[] id = escaped(vertexId);
+            h = hash(h, id, 0, id.length);
+        }
+        return 31 * h + dir;
+    }
+
+    private static final int HASH_SEED = 1;
+
+    private static int hash(int h, byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            h = 31 * h + b[i];
+        }
+        return h;
     }
 
     private Map<ByteBuffer, byte[]> entriesOf(PartitionKeyValue pk, byte[] stored) {
@@ -762,6 +825,7 @@ public final class GraphAdjacency {
         }
         ws.put(Space.META, metaKey(container.collId()), new byte[]{1});
         store.engine().apply(ws);
+        container.writeStamps.bumpAll(); // entries rewritten without a transaction: every cached list is a miss
     }
 
     static void refuseUnless(boolean ok, String why) {

@@ -105,7 +105,8 @@ public final class OpenTransaction implements AutoCloseable {
         long durable;
         try {
             durable = container.applyReleasingFeedOnFailure(tx);
-            container.writeStamps.bump(pk, tx.after.keySet()); // after the write is visible (see WriteStamps)
+            container.writeStamps.bump(pk, tx.after.keySet(), tx.adjacencyTouched,
+                    tx.adjacencyTouchedCount); // after the write is visible (see WriteStamps)
         } finally {
             ContainerStore.releaseFaceUnique(tx);
             lock.unlock();

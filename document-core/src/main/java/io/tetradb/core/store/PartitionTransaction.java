@@ -827,7 +827,24 @@ final class PartitionTransaction {
         return container.indexEntries(docKey(id), item, versionTs, policies.policyFor(docKey(id)));
     }
 
+    /**
+     * The adjacency lists ({@code GraphAdjacency.vertexDirection}) the last {@link #writeSet()} put or deleted entries
+     * of, {@code [0, adjacencyTouchedCount)}: their write stamps move once the write is visible.
+     */
+    int[] adjacencyTouched;
+    int adjacencyTouchedCount;
+
+    private void touchedAdjacency(int vertexDirection) {
+        if (adjacencyTouched == null) {
+            adjacencyTouched = new int[4];
+        } else if (adjacencyTouchedCount == adjacencyTouched.length) {
+            adjacencyTouched = Arrays.copyOf(adjacencyTouched, 2 * adjacencyTouchedCount);
+        }
+        adjacencyTouched[adjacencyTouchedCount++] = vertexDirection;
+    }
+
     WriteSet writeSet() {
+        adjacencyTouchedCount = 0;
         WriteSet ws = new WriteSet(2 * after.size() + 4); // pw-lean: items and records, the statistics, no regrowth
         IndexWrites index = new IndexWrites();
         io.tetradb.core.feed.ChangeFeed.Batch feedBatch = container.feed.batch();
@@ -859,7 +876,7 @@ final class PartitionTransaction {
             if (container.adjacency != null) { // graph adjacency: the edge's entries in the same write set
                 container.adjacency.addWrites(pk, old, now,
                         now == null || writtenTrees == null ? null : writtenTrees.get(now),
-                        ws);
+                        ws, inBulkChunk ? null : this::touchedAdjacency); // a chunk's bump names nothing
             }
             // one change record per changed item; the feed's pruner removes superseded ones later
             feedBatch.add(logicalPartition, key, id, written.lsn(),

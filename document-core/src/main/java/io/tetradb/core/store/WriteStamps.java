@@ -12,11 +12,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * the stored version as long as the stamp is {@code s}. The bump comes after the write is visible, so a reader that
  * read the stamp before reading the item never keeps a version older than the stamp says. In memory only: the one
  * process that opens a data directory sees every write. Collisions only cost a needless read.
- * <p>Two grains. {@link #stamp(PartitionKeyValue)} moves with every write to a logical partition (striped by
- * partition): for what depends on several items of it (an adjacency list). {@link #stamp(PartitionKeyValue, String)}
- * moves only with a write of that item, or with a write whose items are not named (a TTL purge, a bulk load's chunk):
- * for what depends on one item. Without it, an unsharded Mongo collection — one logical partition — lost every cached
- * reply at each write to any of its documents.
+ * <p>Three grains. {@link #stamp(PartitionKeyValue)} moves with every write to a logical partition (striped by
+ * partition). {@link #stamp(PartitionKeyValue, String)} moves only with a write of that item, or with a write whose
+ * items are not named (a TTL purge, a bulk load's chunk): for what depends on one item. Without it, an unsharded Mongo
+ * collection — one logical partition — lost every cached reply at each write to any of its documents.
+ * {@link #adjacencyStamp(int)} moves with a write of one of a vertex's adjacency entries in one direction (which the
+ * transaction names), or with any write that names nothing: for a graph's cached adjacency lists, whose in-entries are
+ * written by edges in other partitions.
  */
 public final class WriteStamps {
     private static final int STRIPES = 1 << 12;
@@ -25,7 +27,11 @@ public final class WriteStamps {
     private final AtomicLongArray stamps = new AtomicLongArray(STRIPES);
     /** Bumped by writes whose items are not named: part of every item-grain stamp of the partition. */
     private final AtomicLongArray unnamed = new AtomicLongArray(STRIPES);
-    /** Null until an item-grain stamp is first read; a write that finds it null has nothing to invalidate. */
+    /** Bumped by every write that names nothing, in any partition: part of every adjacency stamp. */
+    private final AtomicLong unnamedAny = new AtomicLong();
+    /**
+     * Item and adjacency stripes, null until one is first read; a write that finds it null has nothing to invalidate.
+     */
     private volatile AtomicLongArray items;
     /** Bumped with every stripe: unchanged means no write reached the container at all. */
     private final AtomicLong any = new AtomicLong();
@@ -43,6 +49,21 @@ public final class WriteStamps {
      * partition that does not name its items. The sum of two counters that only grow: unchanged means neither moved.
      */
     public long stamp(PartitionKeyValue pk, String id) {
+        AtomicLongArray i = itemStripes();
+        int h = pk.hashCode();
+        return unnamed.get(stripe(h)) + i.get(itemStripe(h, id));
+    }
+
+    /**
+     * The stamp of one adjacency list, {@code vertexDirection} being {@code GraphAdjacency.vertexDirection} of its
+     * vertex and direction: moves with every write of one of its entries and with every write that names nothing.
+     */
+    public long adjacencyStamp(int vertexDirection) {
+        AtomicLongArray i = itemStripes();
+        return unnamedAny.get() + i.get(adjacencyStripe(vertexDirection));
+    }
+
+    private AtomicLongArray itemStripes() {
         AtomicLongArray i = items;
         if (i == null) {
             synchronized (this) {
@@ -56,8 +77,7 @@ public final class WriteStamps {
             // that follows this stamp (the other way round, the write saw the array and bumped the item's stripe).
             any.get();
         }
-        int h = pk.hashCode();
-        return unnamed.get(stripe(h)) + i.get(itemStripe(h, id));
+        return i;
     }
 
     /** The container's stamp: changes with every write to any of its logical partitions. */
@@ -69,19 +89,37 @@ public final class WriteStamps {
     void bump(PartitionKeyValue pk) {
         int s = stripe(pk.hashCode());
         unnamed.incrementAndGet(s);
+        unnamedAny.incrementAndGet(); // its edges' in-entries may be in any partition
         stamps.incrementAndGet(s);
+        any.incrementAndGet();
+    }
+
+    /** After a write of derived entries outside a transaction (an adjacency rebuild): every adjacency stamp moves. */
+    void bumpAll() {
+        unnamedAny.incrementAndGet();
         any.incrementAndGet();
     }
 
     /** After a write of the items {@code ids} of {@code pk}: their stamps and the partition's move. */
     void bump(PartitionKeyValue pk, Collection<String> ids) {
+        bump(pk, ids, null, 0);
+    }
+
+    /**
+     * As {@link #bump(PartitionKeyValue, Collection)}, and the adjacency lists {@code vertexDirections[0..n)} the
+     * write changed move too.
+     */
+    void bump(PartitionKeyValue pk, Collection<String> ids, int[] vertexDirections, int n) {
         int h = pk.hashCode();
         stamps.incrementAndGet(stripe(h));
-        any.incrementAndGet(); // before reading `items` (see stamp(pk, id))
+        any.incrementAndGet(); // before reading `items` (see itemStripes())
         AtomicLongArray i = items;
         if (i != null) {
             for (String id : ids) {
                 i.incrementAndGet(itemStripe(h, id));
+            }
+            for (int k = 0; k < n; k++) {
+                i.incrementAndGet(adjacencyStripe(vertexDirections[k]));
             }
         }
     }
@@ -89,6 +127,11 @@ public final class WriteStamps {
     /** {@code pkHash}: {@code pk.hashCode()} (computed once per value, of its encoded bytes). */
     private static int stripe(int pkHash) {
         return (pkHash ^ (pkHash >>> 16)) & (STRIPES - 1);
+    }
+
+    private static int adjacencyStripe(int vertexDirection) {
+        int h = (vertexDirection ^ 0x5BD1E995) * 0x9E3779B9; // apart from the items' stripes of the same hash
+        return (h ^ (h >>> 16)) & (ITEM_STRIPES - 1);
     }
 
     private static int itemStripe(int pkHash, String id) {

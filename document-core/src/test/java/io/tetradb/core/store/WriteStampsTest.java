@@ -9,7 +9,10 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-/** The two grains of {@link WriteStamps}: a partition's stamp moves with every write to it, an item's with its own. */
+/**
+ * The grains of {@link WriteStamps}: a partition's stamp moves with every write to it, an item's and an adjacency
+ * list's with their own writes and with writes that name nothing.
+ */
 class WriteStampsTest {
     private static final PartitionKeyValue USA = PartitionKeyValue.of(TextNode.valueOf("USA"));
 
@@ -31,6 +34,29 @@ class WriteStampsTest {
         stamps.bump(USA); // a TTL purge or a bulk load's chunk: which items it wrote is not said
         assertNotEquals(seattle, stamps.stamp(USA, "Seattle"));
         assertNotEquals(portlandNow, stamps.stamp(USA, "Portland"));
+    }
+
+    @Test
+    void anAdjacencyListsStampMovesWithItsEntriesAndWithEveryWriteThatNamesNothing() {
+        WriteStamps stamps = new WriteStamps();
+        int seattleOut = 11;
+        int vancouverIn = 22;
+        long out = stamps.adjacencyStamp(seattleOut);
+        long in = stamps.adjacencyStamp(vancouverIn);
+
+        stamps.bump(USA, List.of("I5"), new int[]{seattleOut, 99}, 1); // only the first 1 of the array counts
+        assertNotEquals(out, stamps.adjacencyStamp(seattleOut));
+        assertEquals(in, stamps.adjacencyStamp(vancouverIn), "another list's entry");
+        assertEquals(stamps.adjacencyStamp(99), stamps.adjacencyStamp(99));
+
+        long inNow = stamps.adjacencyStamp(vancouverIn);
+        stamps.bump(PartitionKeyValue.of(TextNode.valueOf("MEX"))); // a purge in any partition: in-entries anywhere
+        assertNotEquals(inNow, stamps.adjacencyStamp(vancouverIn));
+        inNow = stamps.adjacencyStamp(vancouverIn);
+        long item = stamps.stamp(USA, "Seattle");
+        stamps.bumpAll(); // an adjacency rebuild
+        assertNotEquals(inNow, stamps.adjacencyStamp(vancouverIn));
+        assertEquals(item, stamps.stamp(USA, "Seattle"), "items were not written");
     }
 
     @Test

@@ -8,10 +8,11 @@ import io.tetradb.graph.store.GraphStore.Hop;
 
 /**
  * A vertex's decoded adjacency entries per direction and label, each with the core write stamp it was read at, so
- * repeated hops over the same vertices run from memory. Exact: out-entries live in the vertex's own logical partition
- * (an edge is written with its source), so they are current while that partition's stamp is unchanged; in-entries
- * are written by the transactions of their edges' partitions, so they are current while the container's stamp
- * ({@code WriteStamps.any()}) is unchanged. The stamp rule and the byte bound (an estimate; past it, arbitrary lists
+ * repeated hops over the same vertices run from memory. Exact: a list is current while its own write stamp
+ * ({@code WriteStamps.adjacencyStamp}: the vertex and direction) is unchanged, which the core bumps whenever a
+ * transaction puts or deletes one of its entries — out-entries with their edge in the vertex's partition, in-entries
+ * with their edge in another — and at every write that names nothing (a TTL purge, a bulk-load chunk, a rebuild).
+ * Until session 29 in-lists took the container's stamp, so any write ended every one of them. The stamp rule and the byte bound (an estimate; past it, arbitrary lists
  * are dropped) are the core's {@link StampCheckedCache}; a list read while a write came in is not kept.
  */
 final class AdjacencyCache {

@@ -123,7 +123,7 @@ public final class GraphStore {
         ContainerStore core = coreStore();
         io.tetradb.core.store.WriteStamps stamps = core.writeStamps();
         PartitionKeyValue pkv = partitionKeyValue(pk);
-        long stamp = adjacencyStamp(stamps, pkv, direction); // before the scan
+        long stamp = adjacencyStamp(adjacency, stamps, pkv, id, direction); // before the scan
         List<Hop> hops = adjacencyCache.get(pk, id, direction, label, stamp);
         if (hops == null) {
             List<Hop> read = new ArrayList<>();
@@ -133,18 +133,24 @@ public final class GraphStore {
                 return true;
             });
             hops = read;
-            adjacencyCache.put(pk, id, direction, label, stamp, adjacencyStamp(stamps, pkv, direction), hops);
+            adjacencyCache.put(pk, id, direction, label, stamp, adjacencyStamp(adjacency, stamps, pkv, id, direction),
+                    hops);
         }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * hops.size())));
         return hops;
     }
 
     /**
-     * The write stamp a vertex's adjacency entries in {@code direction} are current by: out-entries are written with
-     * the vertex's partition, in-entries by their edges' partitions, so the container's stamp.
+     * The write stamp a vertex's adjacency entries in {@code direction} are current by: the list's own (the core bumps
+     * it when a transaction puts or deletes one of its entries — an out-entry is written with its edge in the vertex's
+     * partition, an in-entry with its edge in another — and with every write that names nothing); before session 29
+     * the partition's for out-entries and the container's for in-entries, so adding any edge ended every cached
+     * in-list. Both directions at once (0): the container's stamp.
      */
-    private static long adjacencyStamp(io.tetradb.core.store.WriteStamps stamps, PartitionKeyValue pkv, byte direction) {
-        return direction == GraphAdjacency.OUT ? stamps.stamp(pkv) : stamps.any();
+    private static long adjacencyStamp(GraphAdjacency adjacency, io.tetradb.core.store.WriteStamps stamps,
+                                       PartitionKeyValue pkv, String id, byte direction) {
+        return direction == GraphAdjacency.OUT || direction == GraphAdjacency.IN
+                ? stamps.adjacencyStamp(adjacency.vertexDirection(pkv, id, direction)) : stamps.any();
     }
 
     /** The composite index {@link Layout#indexingPolicy()} declares for {@link #labelCounts}. */
@@ -336,12 +342,12 @@ public final class GraphStore {
     public long countAdjacent(GraphAdjacency adjacency, Object pk, String id, byte direction, String label) {
         ContainerStore core = coreStore();
         PartitionKeyValue pkv = partitionKeyValue(pk);
-        long stamp = adjacencyStamp(core.writeStamps(), pkv, direction); // before the count
+        long stamp = adjacencyStamp(adjacency, core.writeStamps(), pkv, id, direction); // before the count
         long n = adjacencyCache.count(pk, id, direction, label, stamp);
         if (n < 0) {
             n = adjacency.count(pkv, id, direction, label);
-            adjacencyCache.putCount(pk, id, direction, label, stamp, adjacencyStamp(core.writeStamps(), pkv, direction),
-                    n); // exact by the same stamp as a list
+            adjacencyCache.putCount(pk, id, direction, label, stamp,
+                    adjacencyStamp(adjacency, core.writeStamps(), pkv, id, direction), n); // exact as a list
         }
         charges.add(paid(pkv, atAccountLevel(1 + 0.01 * n)));
         return n;
@@ -512,6 +518,13 @@ public final class GraphStore {
     public boolean keepsValues(Object pk, String id, String... keys) {
         ItemCache.Entry e = cache.get(pk, id);
         return cachesCurrent(pk, id) && e != null && e.values(keys) != null;
+    }
+
+    /** Whether the adjacency cache holds (pk, id)'s list in {@code direction} and {@code label} current now (tests). */
+    public boolean cachesAdjacency(Object pk, String id, byte direction, String label) {
+        GraphAdjacency adjacency = adjacency();
+        return adjacency != null && adjacencyCache.get(pk, id, direction, label,
+                adjacencyStamp(adjacency, coreStore().writeStamps(), partitionKeyValue(pk), id, direction)) != null;
     }
 
     /** Whether the exact item cache holds the item at (pk, id) current now (for tests). */

@@ -9,6 +9,7 @@ import io.tetradb.document.PartitionKey;
 import io.tetradb.graph.TetraGraph;
 import org.apache.commons.configuration2.BaseConfiguration;
 import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.GraphTraversalSource;
+import org.apache.tinkerpop.gremlin.process.traversal.dsl.graph.__;
 import org.apache.tinkerpop.gremlin.structure.T;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,6 +87,42 @@ class ItemCacheTest {
             c.replaceItem(vertex, "Seattle", new PartitionKey("USA"), null);
             assertFalse(graph.store().cachesCurrent("USA", "Seattle"), "a write through the document face");
             assertEquals("Jet City", g.V(sea).values("name").next());
+        }
+    }
+
+    /**
+     * adjacency stamps (session 29): a cached adjacency list is current by its vertex and direction's own stamp, so
+     * edges written elsewhere — in another partition, to other vertices — leave it cached, and an edge of its own,
+     * written from another partition, does not.
+     */
+    @Test
+    void aCachedAdjacencyListStaysCurrentUntilOneOfItsOwnEntriesIsWritten() {
+        try (CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).buildClient();
+             TetraGraph graph = TetraGraph.open(client, new BaseConfiguration())) {
+            GraphTraversalSource g = graph.traversal();
+            g.addV("city").property(T.id, "Seattle").property("pk", "USA").as("s")
+                    .addV("city").property(T.id, "Vancouver").property("pk", "CAN").as("v")
+                    .addV("city").property(T.id, "Mexico City").property("pk", "MEX").as("m")
+                    .addE("road").from("s").to("v").property(T.id, "I5").iterate();
+            List<Object> sea = Arrays.asList("USA", "Seattle");
+            List<Object> van = Arrays.asList("CAN", "Vancouver");
+            byte in = io.tetradb.core.store.GraphAdjacency.IN;
+            byte out = io.tetradb.core.store.GraphAdjacency.OUT;
+            assertEquals(List.of(sea), g.V(van).in("road").id().toList());
+            assertEquals(List.of(van), g.V(sea).out("road").id().toList());
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesAdjacency("CAN", "Vancouver", in, "road"));
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesAdjacency("USA", "Seattle", out, "road"));
+
+            g.V(Arrays.asList("MEX", "Mexico City")).addE("road").to(__.V(sea)).property(T.id, "CA-1").iterate();
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesAdjacency("CAN", "Vancouver", in, "road"),
+                    "an edge between two other vertices");
+            org.junit.jupiter.api.Assertions.assertTrue(graph.store().cachesAdjacency("USA", "Seattle", out, "road"),
+                    "an in-edge of the vertex leaves its out-list");
+
+            g.V(Arrays.asList("MEX", "Mexico City")).addE("road").to(__.V(van)).property(T.id, "long-way").iterate();
+            assertFalse(graph.store().cachesAdjacency("CAN", "Vancouver", in, "road"), "its own in-edge");
+            assertEquals(2, g.V(van).in("road").id().toList().size());
+            assertEquals(List.of(Arrays.asList("MEX", "Mexico City")), g.V(sea).in("road").id().toList());
         }
     }
 

@@ -69,6 +69,8 @@ class AdjacencyPropertyTest {
                 compare(a, b, why + " before changes"); // fills the vertex and adjacency caches
                 mutate(a, client.getDatabase("graphdb").getContainer(container), random);
                 compare(a, b, why); // every change, through either face, must be seen
+                addEdges(a, random); // new in- and out-entries beside cached lists, across partitions
+                compare(a, b, why + " after new edges");
                 GraphAdjacency.Check check = a.store().adjacency().check();
                 assertTrue(check.consistent(), check + " " + why);
                 assertEquals(2L * b.traversal().E().count().next(), check.stored(), why);
@@ -123,6 +125,18 @@ class AdjacencyPropertyTest {
         Collections.shuffle(vs, random);
         for (int i = 0; i < vs.size() / 10; i++) {
             vs.get(i).remove();
+        }
+    }
+
+    /** Edges added between random vertices (any partitions), each in its own transaction, after lists were cached. */
+    private static void addEdges(TetraGraph graph, Random random) {
+        GraphTraversalSource g = graph.traversal();
+        List<Object> ids = g.V().id().toList();
+        for (int i = 0; !ids.isEmpty() && i < 3 + ids.size() / 2; i++) {
+            Object from = ids.get(random.nextInt(ids.size()));
+            Object to = ids.get(random.nextInt(ids.size()));
+            g.V(from).addE(LABELS[random.nextInt(LABELS.length)]).to(__.V(to)).property("w", random.nextInt(20))
+                    .iterate();
         }
     }
 
