@@ -1,39 +1,23 @@
 package io.tetradb.core.storage;
 
-import org.rocksdb.BlockBasedTableConfig;
-import org.rocksdb.DataBlockIndexType;
-
 /**
- * Two RocksDB options for the point reads of {@code docs} and {@code meta} (issue 17, rocks-point): an item read by
- * id (the document face's {@code readItem}, the Mongo face's find by {@code _id}, a vertex read) ends in a RocksDB
- * get on {@code docs}. Both are read at each open and <b>off by default</b> (figures: bench/history/core.md, "RocksDB
- * options for point reads").
- *
- * <ul>
- * <li>{@code -Dtetradb.rocks.dataBlockHash=true}: every data block written from then on carries a hash table of its
- * keys ({@code data_block_index_type=kDataBlockBinaryAndHash}, {@value #HASH_UTIL_RATIO} keys per bucket), and a get
- * finds its key in the block by hash instead of a binary search over the block's restart points. A table option of
- * new files only: blocks written without it are read as before, so any directory opens either way.</li>
- * <li>{@code -Dtetradb.rocks.rowCachePercent=N} (0–{@value #MAX_ROW_CACHE_PERCENT}): N % of RocksDB's memory (the
- * one figure {@link RocksSettings} is given) becomes a row cache ({@code DBOptions.row_cache}: a get's result per
- * SST file and key; files never change, so it is exact), and the block cache keeps the rest: RocksDB's memory stays
- * the one figure. The memtables stay charged to the block cache up to half of the whole figure, as before.</li>
- * </ul>
+ * A RocksDB row cache for point reads (issue 17, rocks-point): an item read by id (the document face's
+ * {@code readItem}, the Mongo face's find by {@code _id}, a vertex read) ends in a RocksDB get on {@code docs}.
+ * {@code -Dtetradb.rocks.rowCachePercent=N} (0–{@value #MAX_ROW_CACHE_PERCENT}, read at each open; <b>0, off, by
+ * default</b>): N % of RocksDB's memory (the one figure {@link RocksSettings} is given) becomes a row cache
+ * ({@code DBOptions.row_cache}: a get's result per SST file and key, so a hit skips the filter, the index block, the
+ * block cache and the data block; files never change, so it is exact), and the block cache keeps the rest: RocksDB's
+ * memory stays the one figure. The memtables stay charged to the block cache up to half of the whole figure, as
+ * before. Not the default: the core's point read took less CPU with it, the Mongo find by {@code _id} showed nothing
+ * beyond its runs' spread (bench/history/core.md, "RocksDB options for point reads"). RocksDB's data block hash
+ * index was measured beside it and dropped (no gain: ~3 items per 4 KiB block leave no binary search to save).
  */
 final class PointReadOptions {
-    static final String HASH = "tetradb.rocks.dataBlockHash";
     static final String ROW_CACHE_PERCENT = "tetradb.rocks.rowCachePercent";
-    /** RocksDB's own default ratio of keys to hash buckets. */
-    static final double HASH_UTIL_RATIO = 0.75;
     /** Above half, the memtables (charged up to half of the figure) could leave the block cache no room at all. */
     static final int MAX_ROW_CACHE_PERCENT = 50;
 
     private PointReadOptions() {
-    }
-
-    /** True with {@code -Dtetradb.rocks.dataBlockHash=true}. */
-    static boolean dataBlockHash() {
-        return Boolean.getBoolean(HASH);
     }
 
     /** The row cache's share of RocksDB's memory, in percent; 0 (no row cache) unless the property says. */
@@ -49,13 +33,5 @@ final class PointReadOptions {
     /** The row cache's bytes out of {@code rocksDbBytes}: 0 when off. */
     static long rowCacheBytes(long rocksDbBytes) {
         return rocksDbBytes / 100 * rowCachePercent();
-    }
-
-    /** The data block hash index on a point-read family's table options, when asked for. */
-    static BlockBasedTableConfig apply(BlockBasedTableConfig table) {
-        return dataBlockHash()
-                ? table.setDataBlockIndexType(DataBlockIndexType.kDataBlockBinaryAndHash)
-                        .setDataBlockHashTableUtilRatio(HASH_UTIL_RATIO)
-                : table;
     }
 }

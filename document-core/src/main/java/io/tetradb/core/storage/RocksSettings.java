@@ -173,7 +173,6 @@ public final class RocksSettings implements AutoCloseable {
                 .setBlockSize(4 * 1024);
         if (pointReads) {
             table.setFilterPolicy(bloomFilter);
-            PointReadOptions.apply(table); // rocks-point: the data block hash index, an option
         }
         ColumnFamilyOptions options = RocksOptionStrings.familyBase(space)
                 .setTableFormatConfig(table)

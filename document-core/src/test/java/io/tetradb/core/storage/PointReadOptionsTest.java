@@ -23,14 +23,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The point-read options ({@link PointReadOptions}, rocks-point): off by default; the data block hash index reaches
- * RocksDB for {@code docs} and {@code meta} only and a directory written with or without it reads exactly either
- * way; the row cache is cut out of the one memory figure, serves gets and answers exactly across overwrites,
- * flushes and compactions.
+ * The row cache option ({@link PointReadOptions}, rocks-point): off by default; cut out of the one memory figure,
+ * it serves gets and answers exactly across overwrites, flushes and compactions; a share out of range is refused.
  */
 class PointReadOptionsTest {
     private static final long FIGURE = 64L << 20;
-    private static final String BLOCK_TABLE = "TableOptions/BlockBasedTable";
 
     interface Use {
         void on(RocksDB db, ColumnFamilyHandle docs, RocksSettings settings) throws RocksDBException;
@@ -38,7 +35,6 @@ class PointReadOptionsTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(PointReadOptions.HASH);
         System.clearProperty(PointReadOptions.ROW_CACHE_PERCENT);
     }
 
@@ -49,41 +45,6 @@ class PointReadOptionsTest {
             assertEquals(0, s.rowCacheBytes());
             assertNull(s.rowCache());
         });
-        for (Space space : Space.values()) {
-            assertTrue(RawIndexFamily.optionsSection(dir, BLOCK_TABLE, space)
-                    .contains("data_block_index_type=kDataBlockBinarySearch\n"), space.toString());
-        }
-    }
-
-    @Test
-    void theHashIndexIsForThePointReadFamiliesAndDirectoriesReadEitherWay(@TempDir Path dir) throws Exception {
-        // without, with, without again: each pass reads what every earlier pass wrote, then writes its own keys
-        String[] passes = {null, "true", null};
-        for (int pass = 0; pass < passes.length; pass++) {
-            if (passes[pass] == null) {
-                System.clearProperty(PointReadOptions.HASH);
-            } else {
-                System.setProperty(PointReadOptions.HASH, passes[pass]);
-            }
-            int written = pass;
-            open(dir, (db, docs, s) -> {
-                for (int p = 0; p < written; p++) {
-                    readsExactly(db, docs, p);
-                }
-                for (int i = 0; i < 2000; i++) {
-                    db.put(docs, key(written, i), value(written, i));
-                }
-                flush(db, docs);
-                readsExactly(db, docs, written);
-            });
-            boolean hash = passes[pass] != null;
-            for (Space space : Space.values()) {
-                boolean expected = hash && (space == Space.DOCS || space == Space.META);
-                String section = RawIndexFamily.optionsSection(dir, BLOCK_TABLE, space);
-                assertTrue(section.contains("data_block_index_type="
-                        + (expected ? "kDataBlockBinaryAndHash" : "kDataBlockBinarySearch") + "\n"), section);
-            }
-        }
     }
 
     @Test
@@ -119,14 +80,6 @@ class PointReadOptionsTest {
             System.setProperty(PointReadOptions.ROW_CACHE_PERCENT, bad);
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new RocksSettings(FIGURE));
             assertTrue(e.getMessage().contains(PointReadOptions.ROW_CACHE_PERCENT), e.getMessage());
-        }
-    }
-
-    private static void readsExactly(RocksDB db, ColumnFamilyHandle docs, int pass) throws RocksDBException {
-        for (int i = 0; i < 2000; i++) {
-            assertArrayEquals(value(pass, i), db.get(docs, key(pass, i)), "pass " + pass + " key " + i);
-            assertNull(db.get(docs, (new String(key(pass, i), StandardCharsets.UTF_8) + "x")
-                    .getBytes(StandardCharsets.UTF_8)));
         }
     }
 
