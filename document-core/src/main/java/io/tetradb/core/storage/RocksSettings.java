@@ -22,6 +22,10 @@ public final class RocksSettings implements AutoCloseable {
     }
 
     private final Cache blockCache;
+    /** rocks-point: the block cache's bytes, and the row cache's share of the same figure (0 and null when off). */
+    private final long blockCacheBytes;
+    private final long rowCacheBytes;
+    private final Cache rowCache;
     private final BloomFilter bloomFilter = new BloomFilter(10);
     /**
      * The memtables of every column family together may hold half the block cache's size, and what they hold is
@@ -95,11 +99,34 @@ public final class RocksSettings implements AutoCloseable {
      */
     private final Statistics statistics;
 
-    public RocksSettings(long blockCacheBytes) {
+    /**
+     * @param rocksDbBytes RocksDB's memory: the block cache (with the memtables charged to it, up to half of this
+     *                     figure) and, with {@code -Dtetradb.rocks.rowCachePercent}, a row cache taken out of it
+     *                     ({@link PointReadOptions})
+     */
+    public RocksSettings(long rocksDbBytes) {
         IndexMemtables.check(); // query-idx: an option combination that defeats itself is refused, not run
+        this.rowCacheBytes = PointReadOptions.rowCacheBytes(rocksDbBytes);
+        this.blockCacheBytes = rocksDbBytes - rowCacheBytes;
         this.blockCache = new LRUCache(blockCacheBytes);
-        this.writeBufferManager = new WriteBufferManager(blockCacheBytes / 2, blockCache);
+        this.rowCache = rowCacheBytes > 0 ? new LRUCache(rowCacheBytes) : null;
+        this.writeBufferManager = new WriteBufferManager(rocksDbBytes / 2, blockCache);
         this.statistics = Boolean.getBoolean("tetradb.rocks.statistics") ? new Statistics() : null;
+    }
+
+    /** The block cache's capacity: the whole figure unless a row cache takes its share. */
+    long blockCacheBytes() {
+        return blockCacheBytes;
+    }
+
+    /** The row cache's capacity, 0 without one. */
+    long rowCacheBytes() {
+        return rowCacheBytes;
+    }
+
+    /** The row cache, or null without one (tests read its usage). */
+    Cache rowCache() {
+        return rowCache;
     }
 
     /** RocksDB's statistics of the databases opened with {@link #dbOptions()}, or null when not collected. */
@@ -125,6 +152,9 @@ public final class RocksSettings implements AutoCloseable {
         WalRecycling.configured().apply(options); // core-wal: which families flush together, so WAL files are freed
         if (statistics != null) {
             options.setStatistics(statistics);
+        }
+        if (rowCache != null) {
+            options.setRowCache(rowCache); // rocks-point: an option (PointReadOptions)
         }
         return options;
     }
@@ -173,6 +203,9 @@ public final class RocksSettings implements AutoCloseable {
     public void close() {
         writeBufferManager.close();
         blockCache.close();
+        if (rowCache != null) {
+            rowCache.close();
+        }
         bloomFilter.close();
         if (statistics != null) {
             statistics.close();
