@@ -3,18 +3,13 @@ package io.tetradb.core.storage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -99,23 +94,9 @@ class PointReadOptionsTest {
 
     /** The directory as plain RocksDB with the store's own settings (as the properties in force say). */
     private static void open(Path dir, Use use) throws Exception {
-        try (RocksSettings s = new RocksSettings(FIGURE); DBOptions dbOptions = s.dbOptions()) {
-            List<ColumnFamilyOptions> opts = new ArrayList<>();
-            List<ColumnFamilyDescriptor> d = new ArrayList<>();
-            opts.add(s.defaultColumnFamilyOptions());
-            d.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, opts.get(0)));
-            for (Space sp : Space.values()) {
-                opts.add(s.columnFamilyOptions(sp));
-                d.add(new ColumnFamilyDescriptor(sp.familyName().getBytes(StandardCharsets.UTF_8),
-                        opts.get(opts.size() - 1)));
-            }
-            List<ColumnFamilyHandle> handles = new ArrayList<>();
-            try (RocksDB db = RocksDB.open(dbOptions, dir.toString(), d, handles)) {
-                use.on(db, handles.get(Space.DOCS.ordinal() + 1), s);
-            } finally {
-                handles.forEach(ColumnFamilyHandle::close);
-                opts.forEach(ColumnFamilyOptions::close);
-            }
-        }
+        RawIndexFamily.open(dir, FIGURE, Space.DOCS, (db, docs, s) -> {
+            use.on(db, docs, s);
+            return null;
+        });
     }
 }

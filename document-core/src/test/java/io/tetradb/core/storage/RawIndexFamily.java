@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 /**
  * Tests: a closed store's directory opened as plain RocksDB with the store's own family options (as the system
- * properties in force say), to look at the {@code index} family from outside the store.
+ * properties in force say), to look at a family — the {@code index} family, mostly — from outside the store.
  */
 final class RawIndexFamily {
     interface Look {
@@ -27,8 +27,21 @@ final class RawIndexFamily {
     private RawIndexFamily() {
     }
 
+    /** What a test does with a directory opened as plain RocksDB: one family's handle and the settings it opened with. */
+    interface Use<T> {
+        T on(RocksDB rocks, ColumnFamilyHandle family, RocksSettings settings) throws RocksDBException;
+    }
+
     static int look(Path dir, Look look) throws Exception {
-        try (RocksSettings s = new RocksSettings(64L << 20); DBOptions db = s.dbOptions()) {
+        return open(dir, 64L << 20, Space.INDEX, (rocks, index, settings) -> look.on(rocks, index));
+    }
+
+    /**
+     * Opens {@code dir} as plain RocksDB with the store's settings for {@code rocksDbBytes} of memory (every family,
+     * as the system properties in force say) and hands {@code space}'s family to {@code use}.
+     */
+    static <T> T open(Path dir, long rocksDbBytes, Space space, Use<T> use) throws Exception {
+        try (RocksSettings s = new RocksSettings(rocksDbBytes); DBOptions db = s.dbOptions()) {
             List<ColumnFamilyDescriptor> d = new ArrayList<>();
             List<ColumnFamilyOptions> opts = new ArrayList<>();
             opts.add(s.defaultColumnFamilyOptions());
@@ -40,7 +53,7 @@ final class RawIndexFamily {
             }
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             try (RocksDB rocks = RocksDB.open(db, dir.toString(), d, handles)) {
-                return look.on(rocks, handles.get(Space.INDEX.ordinal() + 1));
+                return use.on(rocks, handles.get(space.ordinal() + 1), s);
             } finally {
                 handles.forEach(ColumnFamilyHandle::close);
                 opts.forEach(ColumnFamilyOptions::close);
