@@ -493,6 +493,16 @@ public final class ContainerStore {
     }
 
     /**
+     * What {@link #read} of the item {@code id} of {@code pk} charges now (at the account's consistency) when its stored
+     * version is {@code storedLength} bytes: for a face that keeps a version it wrote and answers a later point read
+     * from it (the Mongo face's point replies), so the read is charged as the core's would be.
+     */
+    public double readCharge(PartitionKeyValue pk, String id, int storedLength) {
+        int keyLength = collId.length + pk.epk().length + pk.encoded().length + Keys.utf8(id).length;
+        return RequestCharge.atFactor(RequestCharge.read(keyLength + storedLength), accountReadChargeFactor());
+    }
+
+    /**
      * One change feed page as a metered read at a consistency level ({@code null}: the account's): admitted and
      * charged by the budgets of the partitions it reads (see {@link ChangeFeedCharges}).
      */

@@ -83,6 +83,13 @@ final class RawBsonItems {
         io.tetradb.core.item.BinaryItemStreamWriter writer;
         final CachedNamesBsonInput.Names names = new CachedNamesBsonInput.Names(256);
         final byte[] objectId = new byte[12];
+        /**
+         * The core id of the document the last {@link #toEncoded} walk mapped whole, when its stored item reads back
+         * as exactly its bytes; null otherwise (see {@link #lastReadsBackAsIs}).
+         */
+        String asIsId;
+        /** Cleared by {@code encode} at the first value, name or array shape that does not read back byte for byte. */
+        boolean asIs;
     }
 
     private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
@@ -97,6 +104,19 @@ final class RawBsonItems {
      */
     static io.tetradb.core.store.EncodedItem toEncoded(RawBsonDocument doc, io.tetradb.core.store.ItemCodec codec) {
         return toEncoded(doc, codec, true);
+    }
+
+    /**
+     * insert-replies (issue 17): after this thread's last {@link #toEncoded} (or {@link #toEncodedChecking}) gave an
+     * item, that item's core id when a point read of it will give back exactly the document's bytes, else null. It
+     * does when {@code _id} comes first as an Int32, Int64, ObjectId or well-formed string, every name is ASCII,
+     * every array names its elements 0, 1, 2… and every value is a string of well-formed UTF-8, an Int32, Int64,
+     * double other than NaN, boolean, null, date, ObjectId, document or array ({@link BinaryItemRawBson} writes each
+     * of these back as it came); anything else (a binary, a decimal, a regex…) says null, however it reads back.
+     * An insert keeps such a document's bytes as its point-find reply ({@link io.tetradb.mongo.store.PointReplyCache}).
+     */
+    static String lastReadsBackAsIs() {
+        return SCRATCH.get().asIsId;
     }
 
     /**
@@ -134,6 +154,10 @@ final class RawBsonItems {
             scratch.writer = w;
         }
         w.reset();
+        scratch.asIs = true; // encode() clears it at a value that does not read back as it came
+        scratch.asIsId = null; // set once the walk below has mapped the whole document
+        boolean asIs = true;
+        String coreId;
         // the library's reader over an input that takes repeated names from this thread's cache (mongo-encode)
         CachedNamesBsonInput in = new CachedNamesBsonInput(buf, scratch.names);
         try (BsonBinaryReader r = new BsonBinaryReader(in)) {
@@ -143,13 +167,17 @@ final class RawBsonItems {
             BsonValue id;
             if ("_id".equals(name)) {
                 if (type == BsonType.STRING) {
-                    sized(bytes, in.getPosition(), 0, bytes.limit());
+                    int n = sized(bytes, in.getPosition(), 0, bytes.limit()) - 1;
+                    asIs = n >= 0 && wellFormedUtf8(bytes.array(), bytes.arrayOffset() + in.getPosition() + 4, n);
+                } else {
+                    asIs = type == BsonType.INT32 || type == BsonType.INT64 || type == BsonType.OBJECT_ID;
                 }
                 id = firstId(r, type, doc, trusted);
                 type = r.readBsonType();
                 name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
             } else {
                 id = trusted ? doc.get("_id") : null; // unchecked: no lookup that decodes a value (the general path)
+                asIs = false; // a read puts _id first
             }
             JsonNode typedId = typedScalarId(id);
             if (typedId == null) {
@@ -157,7 +185,8 @@ final class RawBsonItems {
             }
             w.startObject();
             w.name("id");
-            w.string(IdCodec.encode(id));
+            coreId = IdCodec.encode(id);
+            w.string(coreId);
             w.name("_id");
             w.value(typedId);
             while (type != BsonType.END_OF_DOCUMENT) {
@@ -165,17 +194,19 @@ final class RawBsonItems {
                     if (name.startsWith("$")) {
                         return null;
                     }
+                    asIs &= in.lastCStringAscii();
                     String stored = DocumentMapper.storedName(name);
                     if (stored == name) {
                         name(in, name, w);
                     } else {
                         w.name(stored);
                     }
-                    if (!encode(r, in, bytes, w, 1, scratch.objectId, bytes.limit())) {
+                    if (!encode(r, in, bytes, w, 1, scratch, bytes.limit())) {
                         return null;
                     }
                 } else {
                     r.skipValue();
+                    asIs = false; // a second _id: the read gives the first only
                 }
                 type = r.readBsonType();
                 name = type == BsonType.END_OF_DOCUMENT ? null : r.readName();
@@ -185,6 +216,7 @@ final class RawBsonItems {
         } catch (IllegalArgumentException | BoundsBroken e) { // a repeated name (the tree keeps the last), the
             return null;                                        // nesting limit, a length past its container
         }
+        scratch.asIsId = asIs && scratch.asIs ? coreId : null;
         // the core's writer notes whether a top-level name is a system property's (none here: every top-level name
         // went through DocumentMapper.storedName, which escapes them), so the core looks for none in the bytes
         io.tetradb.core.store.EncodedItem item = io.tetradb.core.store.EncodedItem.of(w);
@@ -251,7 +283,7 @@ final class RawBsonItems {
      * {@link BsonBounds} checks it: the reader alone would allocate a binary's declared length.
      */
     private static boolean encode(BsonBinaryReader r, CachedNamesBsonInput in, java.nio.ByteBuffer bytes,
-                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth, byte[] objectId,
+                                  io.tetradb.core.item.BinaryItemStreamWriter w, int depth, Scratch scratch,
                                   int end) {
         switch (r.getCurrentBsonType()) {
             case DOCUMENT -> {
@@ -266,8 +298,9 @@ final class RawBsonItems {
                     if (name.startsWith("$")) {
                         return false;
                     }
+                    scratch.asIs &= in.lastCStringAscii();
                     name(in, name, w);
-                    if (!encode(r, in, bytes, w, depth + 1, objectId, inner)) {
+                    if (!encode(r, in, bytes, w, depth + 1, scratch, inner)) {
                         return false;
                     }
                 }
@@ -282,10 +315,18 @@ final class RawBsonItems {
                 int inner = nestedEnd(bytes, in.getPosition(), end);
                 w.startArray();
                 r.readStartArray();
+                int index = 0;
+                int at = in.arrayPosition();
                 while (r.readBsonType() != BsonType.END_OF_DOCUMENT) {
-                    if (!encode(r, in, bytes, w, depth + 1, objectId, inner)) {
+                    // the reader skips an element's name: a read names them 0, 1, 2…, so others do not read back
+                    if (scratch.asIs && !indexName(in.array(), at + 1, in.arrayPosition() - 1, index)) {
+                        scratch.asIs = false;
+                    }
+                    index++;
+                    if (!encode(r, in, bytes, w, depth + 1, scratch, inner)) {
                         return false;
                     }
+                    at = in.arrayPosition();
                 }
                 r.readEndArray();
                 w.endArray();
@@ -304,13 +345,20 @@ final class RawBsonItems {
                     r.skipValue();
                     w.string(a, from, n);
                 } else {
+                    scratch.asIs = false; // replaced or cut where it was not UTF-8
                     w.string(r.readString());
                 }
                 return true;
             }
             case INT32 -> w.int32(r.readInt32());
             case INT64 -> w.int64(r.readInt64());
-            case DOUBLE -> w.float64(r.readDouble());
+            case DOUBLE -> {
+                double d = r.readDouble();
+                if (d != d) {
+                    scratch.asIs = false; // a NaN's payload is not promised to survive
+                }
+                w.float64(d);
+            }
             case BOOLEAN -> w.bool(r.readBoolean());
             case NULL -> {
                 r.readNull();
@@ -326,8 +374,8 @@ final class RawBsonItems {
             case OBJECT_ID -> {
                 int at = bytes.arrayOffset() + r.getBsonInput().getPosition();
                 r.skipValue(); // checks the 12 bytes are there before they are copied
-                System.arraycopy(bytes.array(), at, objectId, 0, 12);
-                w.objectId(objectId);
+                System.arraycopy(bytes.array(), at, scratch.objectId, 0, 12);
+                w.objectId(scratch.objectId);
             }
             default -> {
                 if (r.getCurrentBsonType() == BsonType.BINARY) {
@@ -337,10 +385,28 @@ final class RawBsonItems {
                 if (v == null) {
                     return false;
                 }
+                scratch.asIs = false; // not among the types promised to read back byte for byte
                 w.value(v);
             }
         }
         return true;
+    }
+
+    /** Whether {@code a[from, to)} is the decimal name of array element {@code index} ("0", "1", … "10", …). */
+    private static boolean indexName(byte[] a, int from, int to, int index) {
+        if (index < 10) {
+            return to - from == 1 && a[from] == '0' + index;
+        }
+        for (int i = to - 1; i >= from; i--) {
+            if (a[i] != '0' + index % 10) {
+                return false;
+            }
+            index /= 10;
+            if (index == 0) {
+                return i == from;
+            }
+        }
+        return false;
     }
 
     /**

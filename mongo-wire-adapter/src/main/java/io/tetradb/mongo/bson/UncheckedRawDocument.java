@@ -29,6 +29,8 @@ public final class UncheckedRawDocument extends BsonDocument {
     private final int length;
     /** The document once its bounds are known good (by the transcode or by {@link BsonBounds}). */
     private transient volatile RawBsonDocument checked;
+    /** See {@link #readsBackAsIs}; set by the command thread that transcoded it, read by the same thread. */
+    private transient String asIsId;
 
     /** {@code length} bytes of {@code bytes} from {@code offset}: a document whose size field says {@code length}. */
     public UncheckedRawDocument(byte[] bytes, int offset, int length) {
@@ -56,7 +58,9 @@ public final class UncheckedRawDocument extends BsonDocument {
      */
     public io.tetradb.core.store.EncodedItem encodedOrNull(io.tetradb.core.store.ItemCodec codec) {
         if (checked != null) {
-            return RawBsonItems.toEncoded(checked, codec);
+            io.tetradb.core.store.EncodedItem item = RawBsonItems.toEncoded(checked, codec);
+            asIsId = item == null ? null : RawBsonItems.lastReadsBackAsIs();
+            return item;
         }
         RawBsonDocument view = new RawBsonDocument(bytes, offset, length); // not handed out before it is checked
         io.tetradb.core.store.EncodedItem item = RawBsonItems.toEncodedChecking(view, codec);
@@ -64,8 +68,17 @@ public final class UncheckedRawDocument extends BsonDocument {
             checked(); // declined (or the library refused a value): the general path decodes it, so walk it here
             return null;
         }
+        asIsId = RawBsonItems.lastReadsBackAsIs();
         checked = view;
         return item;
+    }
+
+    /**
+     * insert-replies: the document's core id when the item {@link #encodedOrNull} last gave reads back as exactly
+     * these bytes ({@code RawBsonItems.lastReadsBackAsIs}), else null.
+     */
+    public String readsBackAsIs() {
+        return asIsId;
     }
 
     /** Its size in bytes (its size field). */

@@ -23,16 +23,20 @@ final class CheckedInserts {
 
     private final List<BsonValue> documents;
     private final ItemOperation[] mapped;
+    /** Per document, its core id when its item reads back as exactly its bytes (insert-replies), else null. */
+    private final String[] readsBackAsIs;
 
-    private CheckedInserts(List<BsonValue> documents, ItemOperation[] mapped) {
+    private CheckedInserts(List<BsonValue> documents, ItemOperation[] mapped, String[] readsBackAsIs) {
         this.documents = documents;
         this.mapped = mapped;
+        this.readsBackAsIs = readsBackAsIs;
     }
 
     /** Checks every document of {@code docs}; MongoError InvalidBSON or Overflow for the first broken one. */
     static CheckedInserts of(List<BsonValue> docs, ItemCodec codec) {
         List<BsonValue> checked = new ArrayList<>(docs.size());
         ItemOperation[] mapped = new ItemOperation[docs.size()];
+        String[] asIs = new String[docs.size()];
         long ahead = 0;
         for (int i = 0; i < docs.size(); i++) {
             BsonValue v = docs.get(i);
@@ -42,6 +46,7 @@ final class CheckedInserts {
                     EncodedItem item = raw.encodedOrNull(codec);
                     if (item != null) {
                         mapped[i] = ItemOperation.create(item);
+                        asIs[i] = raw.readsBackAsIs();
                         ahead += item.bodyLength();
                     }
                 }
@@ -49,7 +54,7 @@ final class CheckedInserts {
             }
             checked.add(v);
         }
-        return new CheckedInserts(checked, mapped);
+        return new CheckedInserts(checked, mapped, asIs);
     }
 
     /** The documents, each one checked (an unchecked one replaced by its checked bytes). */
@@ -60,5 +65,13 @@ final class CheckedInserts {
     /** The create of document {@code i}, already transcoded, or null (mapped when it is written). */
     ItemOperation mapped(int i) {
         return mapped[i];
+    }
+
+    /**
+     * The core id of document {@code i} when it was transcoded ({@link #mapped}) and its item reads back as exactly
+     * its bytes, else null: the insert keeps those bytes as its point-find reply (insert-replies).
+     */
+    String readsBackAsIs(int i) {
+        return readsBackAsIs[i];
     }
 }

@@ -65,6 +65,7 @@ final class WriteCommands {
             // batched: one core transaction per up to 100 documents; the core checks unique indexes' keys in each
             List<BsonDocument> prepared = new ArrayList<>();
             List<io.tetradb.core.store.ItemOperation> mapped = new ArrayList<>();
+            List<String> asIs = new ArrayList<>();
             List<Integer> positions = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 if (!list.get(i).isDocument()) {
@@ -91,6 +92,7 @@ final class WriteCommands {
                 }
                 prepared.add(doc);
                 mapped.add(doc == list.get(i) ? checked.mapped(i) : null); // not when withId added an _id
+                asIs.add(doc == list.get(i) ? checked.readsBackAsIs(i) : null);
                 positions.add(i);
             }
             if (ordered && !writeErrors.isEmpty()) {
@@ -98,9 +100,10 @@ final class WriteCommands {
                 int before = (int) positions.stream().filter(p -> p < firstBad).count();
                 prepared = prepared.subList(0, before);
                 mapped = mapped.subList(0, before);
+                asIs = asIs.subList(0, before);
             }
             double[] charge = new double[1];
-            List<RuntimeException> outcome = coll.insertAll(prepared, mapped, ordered, charge);
+            List<RuntimeException> outcome = coll.insertAll(prepared, mapped, asIs, ordered, charge);
             ctx.charge(charge[0]);
             BsonArray errors = new BsonArray();
             for (int k = 0; k < outcome.size(); k++) {

@@ -163,6 +163,11 @@ public final class MongoCollection {
         return db;
     }
 
+    /** The namespace a reply names, {@code db.collection}. */
+    private String ns() {
+        return db + "." + name;
+    }
+
     public String name() {
         return name;
     }
@@ -258,9 +263,22 @@ public final class MongoCollection {
 
     /** encoded-writes: inserts {@code doc} by {@code op}, its create (as {@link DocumentMapper#createOperation}). */
     private double insert(BsonDocument doc, ItemOperation op) {
+        return insert(doc, op, null);
+    }
+
+    /**
+     * As {@link #insert(BsonDocument, ItemOperation)}; {@code asIsId}, when not null, the core id of a document whose
+     * item reads back as exactly its bytes: kept as its point find's reply ({@link PointReplyCache#putInserted}).
+     */
+    private double insert(BsonDocument doc, ItemOperation op, String asIsId) {
         PartitionKeyValue pk = op.item() != null ? partitionOf(doc, op.item()) : partitionOf(doc, op.encoded());
+        long before = asIsId == null || shardField != null ? -1 : replies.stampBeforeRead(container, pk, asIsId);
         try {
-            return write(pk, op).requestCharge();
+            ItemResult written = write(pk, op);
+            if (before >= 0) {
+                replies.putInserted(container, pk, asIsId, ns(), before, doc, written);
+            }
+            return written.requestCharge();
         } catch (io.tetradb.core.unique.UniqueIndexViolation v) {
             throw MongoUniqueIndexes.duplicate(this, v); // a unique index the core keeps
         } catch (StoreException e) {
@@ -300,16 +318,21 @@ public final class MongoCollection {
      * written.
      */
     public List<RuntimeException> insertAll(List<BsonDocument> docs, boolean ordered, double[] charge) {
-        return insertAll(docs, null, ordered, charge);
+        return insertAll(docs, null, null, ordered, charge);
     }
 
     /**
      * As {@link #insertAll(List, boolean, double[])}, with some documents' creates already mapped ({@code mapped},
-     * aligned with {@code docs}, null entries mapped here; null: none).
+     * aligned with {@code docs}, null entries mapped here; null: none) and, for those whose items read back as exactly
+     * their bytes, their core ids ({@code asIs}, aligned too, null entries and null for none): an inserted document of
+     * those is kept as its point find's reply ({@link PointReplyCache#putInserted}).
      */
-    public List<RuntimeException> insertAll(List<BsonDocument> docs, List<ItemOperation> mapped, boolean ordered,
-                                            double[] charge) {
+    public List<RuntimeException> insertAll(List<BsonDocument> docs, List<ItemOperation> mapped, List<String> asIs,
+                                            boolean ordered, double[] charge) {
         java.util.function.IntFunction<ItemOperation> premapped = k -> mapped == null ? null : mapped.get(k);
+        // an as-is id belongs to its premapped create: a document mapped here has none
+        java.util.function.IntFunction<String> asIsId = k -> asIs == null || shardField != null
+                || premapped.apply(k) == null ? null : asIs.get(k);
         List<RuntimeException> outcome = new ArrayList<>(java.util.Collections.nCopies(docs.size(), null));
         if (txn != null) {
             // buffered in the transaction one by one; a TransactionError ends the whole command
@@ -334,7 +357,7 @@ public final class MongoCollection {
         io.tetradb.core.store.DeferredCommits commits = awaitJournal ? container.awaitedCommits()
                 : container.deferredCommits();
         try {
-            return insertBatches(docs, premapped, ordered, charge, outcome, commits);
+            return insertBatches(docs, premapped, asIsId, ordered, charge, outcome, commits);
         } finally {
             if (awaitJournal) {
                 commits.awaitDurable();
@@ -344,6 +367,7 @@ public final class MongoCollection {
 
     private List<RuntimeException> insertBatches(List<BsonDocument> docs,
                                                  java.util.function.IntFunction<ItemOperation> premapped,
+                                                 java.util.function.IntFunction<String> asIs,
                                                  boolean ordered, double[] charge,
                                                  List<RuntimeException> outcome,
                                                  io.tetradb.core.store.DeferredCommits commits) {
@@ -378,11 +402,18 @@ public final class MongoCollection {
             boolean applied = false;
             if (ops.size() > 1 && shardField == null) {
                 try {
+                    long[] before = replies.stampsBeforeInserts(container, PARTITION, start, ops.size(), asIs);
                     List<ItemResult> results = container.executeBatch(PARTITION, ops, commits);
                     applied = results.stream().allMatch(ItemResult::isSuccess);
+                    String ns = before == null ? null : ns();
                     if (applied) {
-                        for (ItemResult r : results) {
+                        for (int k = 0; k < results.size(); k++) {
+                            ItemResult r = results.get(k);
                             charge[0] += r.requestCharge();
+                            if (before != null && before[k] >= 0) {
+                                replies.putInserted(container, PARTITION, asIs.apply(start + k), ns, before[k],
+                                        docs.get(start + k), r);
+                            }
                         }
                     }
                 } catch (StoreException refused) {
@@ -397,7 +428,7 @@ public final class MongoCollection {
                     }
                     try {
                         // encoded-writes: a document already mapped is written by its operation, not mapped again
-                        charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start))
+                        charge[0] += k - start < ops.size() ? insert(docs.get(k), ops.get(k - start), asIs.apply(k))
                                 : insertMapped(docs.get(k), premapped.apply(k));
                     } catch (RuntimeException e) {
                         outcome.set(k, e);
