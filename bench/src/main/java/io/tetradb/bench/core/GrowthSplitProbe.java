@@ -63,18 +63,26 @@ public final class GrowthSplitProbe {
         long writerTid = Long.parseLong(Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString());
         List<Side> sides = new ArrayList<>();
         try {
+            if (Boolean.getBoolean("probe.lowerRocksPriority")) {
+                // RocksDB's background threads (shared by every database of the process) at nice 19
+                org.rocksdb.Env.getDefault().lowerThreadPoolCPUPriority(org.rocksdb.Priority.LOW)
+                        .lowerThreadPoolCPUPriority(org.rocksdb.Priority.HIGH);
+                System.out.println("# RocksDB's LOW and HIGH thread pools at lowered CPU priority");
+            }
+            warmUpJit(mode, dir.resolve("warmup"), writerTid);
             if (!mode.equals("raw")) {
-                sides.add(Side.core(dir.resolve("core")));
+                sides.add(Side.core(dir.resolve("core"), Durability.SYNC));
             }
             if (!mode.equals("core")) {
-                sides.add(Side.raw(dir.resolve("raw"), sides.isEmpty() ? 1 : sides.get(0).items));
+                sides.add(Side.raw(dir.resolve("raw"), sides.isEmpty() ? 1 : sides.get(0).items, Durability.SYNC));
             }
             System.out.println("# mode " + mode + ", " + total + " items, statistics " + (sides.get(0).stats != null)
                     + ", pid " + ProcessHandle.current().pid() + ", load " + loadavg());
+            boolean pin = Boolean.getBoolean("probe.pin");
             for (Side side : sides) {
                 System.out.println("# " + side.name + ": side round items wall_us writer_cpu_us writer_off_cpu_us "
                         + "rocksdb_us gc_us jit_us java_other_us " + String.join(" ", TICKER_LABELS)
-                        + " writer_runq_us outside_us steal_us L0(" + String.join(",", side.familyNames) + ") levels("
+                        + " writer_runq_us outside_us steal_us writer_minflt L0(" + String.join(",", side.familyNames) + ") levels("
                         + String.join(",", side.familyNames) + ")");
             }
             long loaded = 0;
@@ -83,6 +91,9 @@ public final class GrowthSplitProbe {
                 for (int k = 0; k < sides.size(); k++) {
                     // alternated as the benchmark does: core first in even rounds
                     Side side = sides.get(round % 2 == 0 ? k : sides.size() - 1 - k);
+                    if (pin) {
+                        pin(writerTid);
+                    }
                     side.round(loaded, writerTid, round > 0); // the first round warms the JIT, unrecorded
                 }
                 loaded += ROUND_ITEMS;
@@ -103,6 +114,53 @@ public final class GrowthSplitProbe {
                 side.close();
             }
             BenchData.delete(dir);
+        }
+    }
+
+    /**
+     * As the benchmark does before its load: {@code -Dprobe.warmBatches} (300) batches of each side on throwaway
+     * stores without fsync, so the JIT has compiled the batch path before the first measured round.
+     */
+    private static void warmUpJit(String mode, Path dir, long writerTid) throws Exception {
+        int batches = Integer.getInteger("probe.warmBatches", 300);
+        if (batches <= 0) {
+            return;
+        }
+        List<Side> warm = new ArrayList<>();
+        try {
+            if (!mode.equals("raw")) {
+                warm.add(Side.core(dir.resolve("core"), Durability.ASYNC));
+            }
+            if (!mode.equals("core")) {
+                warm.add(Side.raw(dir.resolve("raw"), warm.isEmpty() ? 1 : warm.get(0).items, Durability.ASYNC));
+            }
+            for (int b = 0; b < batches; b++) {
+                for (Side side : warm) {
+                    side.batch((long) b * BATCH);
+                }
+            }
+        } finally {
+            for (Side side : warm) {
+                side.close();
+            }
+            BenchData.delete(dir);
+        }
+        System.out.println("# JIT warm-up: " + batches + " batches of each side on throwaway stores (ASYNC)");
+    }
+
+    /**
+     * {@code -Dprobe.pin=true}, a diagnostic: the writer on CPU 0 and every other thread of this process (RocksDB's
+     * flushes and compactions, GC, JIT) on CPU 1, so the writer never queues behind them; re-applied each round,
+     * since RocksDB starts threads as it needs them.
+     */
+    private static void pin(long writerTid) throws Exception {
+        List<String> command = new ArrayList<>();
+        for (String tid : ProcTasks.tids()) {
+            String cpu = tid.equals(Long.toString(writerTid)) ? "0" : "1";
+            command.clear();
+            command.addAll(List.of("taskset", "-p", "-c", cpu, tid));
+            new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start().waitFor();
         }
     }
 
@@ -130,8 +188,8 @@ public final class GrowthSplitProbe {
             this.stats = stats;
         }
 
-        static Side core(Path dir) throws Exception {
-            CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(Durability.SYNC)
+        static Side core(Path dir, Durability durability) throws Exception {
+            CosmosClient client = new CosmosClientBuilder().dataDirectory(dir).durability(durability)
                     .buildClient();
             client.createDatabaseIfNotExists("bench");
             CosmosDatabase database = client.getDatabase("bench");
@@ -150,14 +208,48 @@ public final class GrowthSplitProbe {
             return side;
         }
 
-        static Side raw(Path dir, Object coreItems) throws Exception {
-            RawRocks raw = new RawRocks(dir, Durability.SYNC, CoreBenchmark.BLOCK_CACHE_BYTES);
+        static Side raw(Path dir, Object coreItems, Durability durability) throws Exception {
+            Files.createDirectories(dir.getParent());
+            RawRocks raw = new RawRocks(dir, durability, durability == Durability.SYNC
+                    ? CoreBenchmark.BLOCK_CACHE_BYTES : 16L << 20);
             // the core's keys when the core runs beside it (the benchmark's case); their shape alone otherwise
             Items items = coreItems instanceof Items i ? i : new Items(1, CoreBenchmark.DEVICES);
             Side side = new Side("raw", null, null, raw, items, raw.db(), raw.statistics());
             side.families.add((ColumnFamilyHandle) field(raw, "docs"));
             side.familyNames.add("docs");
             return side;
+        }
+
+        /** Writes the batch of items {@code first} to {@code first + 99}; returns its {wall, writer CPU} in ns. */
+        long[] batch(long first) throws Exception {
+            boolean core = raw == null;
+            long b = first / BATCH;
+            int device = (int) (b % CoreBenchmark.DEVICES);
+            ObjectNode[] nodes = new ObjectNode[BATCH];
+            byte[][] keys = new byte[BATCH][];
+            byte[][] values = new byte[BATCH][];
+            for (int i = 0; i < BATCH; i++) {
+                long n = b * BATCH + i;
+                nodes[i] = items.item(Items.id("i", n), device, n);
+                if (!core) {
+                    keys[i] = items.key(device, nodes[i].get("id").textValue());
+                    values[i] = items.rawValue(nodes[i], n + 1);
+                }
+            }
+            long c0 = THREADS.getCurrentThreadCpuTime();
+            long w0 = System.nanoTime();
+            if (core) {
+                CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
+                for (ObjectNode node : nodes) {
+                    batch.createItemOperation(node);
+                }
+                if (!container.executeCosmosBatch(batch).isSuccessStatusCode()) {
+                    throw new IllegalStateException("core batch " + b + " failed");
+                }
+            } else {
+                raw.write(keys, values);
+            }
+            return new long[]{System.nanoTime() - w0, THREADS.getCurrentThreadCpuTime() - c0};
         }
 
         /** Writes items {@code loaded} to {@code loaded + ROUND_ITEMS} in batches of 100 and prints the round. */
@@ -169,41 +261,19 @@ public final class GrowthSplitProbe {
             long[] m0 = machineBusy();
             long wall = 0;
             long cpu = 0;
+            long faults0 = ProcTasks.currentThread().minorFaults();
             for (long b = loaded / BATCH; b < (loaded + ROUND_ITEMS) / BATCH; b++) {
-                int device = (int) (b % CoreBenchmark.DEVICES);
-                ObjectNode[] nodes = new ObjectNode[BATCH];
-                byte[][] keys = new byte[BATCH][];
-                byte[][] values = new byte[BATCH][];
-                for (int i = 0; i < BATCH; i++) {
-                    long n = b * BATCH + i;
-                    nodes[i] = items.item(Items.id("i", n), device, n);
-                    if (!core) {
-                        keys[i] = items.key(device, nodes[i].get("id").textValue());
-                        values[i] = items.rawValue(nodes[i], n + 1);
-                    }
-                }
-                long c0 = THREADS.getCurrentThreadCpuTime();
-                long w0 = System.nanoTime();
-                if (core) {
-                    CosmosBatch batch = CosmosBatch.createCosmosBatch(new PartitionKey(items.deviceId(device)));
-                    for (ObjectNode node : nodes) {
-                        batch.createItemOperation(node);
-                    }
-                    if (!container.executeCosmosBatch(batch).isSuccessStatusCode()) {
-                        throw new IllegalStateException("core batch " + b + " failed");
-                    }
-                } else {
-                    raw.write(keys, values);
-                }
-                wall += System.nanoTime() - w0;
-                cpu += THREADS.getCurrentThreadCpuTime() - c0;
+                long[] wallCpu = batch(b * BATCH);
+                wall += wallCpu[0];
+                cpu += wallCpu[1];
             }
+            long faults = ProcTasks.currentThread().minorFaults() - faults0;
             ProcTasks.Schedstat s1 = ProcTasks.currentThreadSchedstat();
             long[] m1 = machineBusy();
             Map<String, Long> g1 = groups(writerTid);
             long[] t1 = tickers(stats);
             double n = ROUND_ITEMS;
-            double[] row = new double[11 + TICKERS.length];
+            double[] row = new double[12 + TICKERS.length];
             row[0] = loaded + ROUND_ITEMS;
             row[1] = wall / 1e3 / n;
             row[2] = cpu / 1e3 / n;
@@ -219,6 +289,7 @@ public final class GrowthSplitProbe {
             // the machine's busy CPU outside this process (other processes, the kernel's own threads), and steal
             row[9 + TICKERS.length] = ((m1[0] - m0[0]) - (m1[1] - m0[1])) * (double) ProcTasks.NANOS_PER_TICK / 1e3 / n;
             row[10 + TICKERS.length] = (m1[2] - m0[2]) * (double) ProcTasks.NANOS_PER_TICK / 1e3 / n;
+            row[11 + TICKERS.length] = faults / n; // the writer's minor page faults (first touches of memory)
             StringBuilder l0 = new StringBuilder();
             StringBuilder levels = new StringBuilder();
             for (ColumnFamilyHandle cf : families) {
@@ -231,7 +302,7 @@ public final class GrowthSplitProbe {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %d %d", name,
                     (loaded / ROUND_ITEMS) + 1, loaded + ROUND_ITEMS));
             for (int i = 1; i < row.length; i++) {
-                line.append(String.format(Locale.ROOT, i < 8 || i >= 8 + TICKERS.length ? " %.2f" : " %.1f", row[i]));
+                line.append(String.format(Locale.ROOT, i < 8 || i >= 8 + TICKERS.length ? " %.3f" : " %.1f", row[i]));
             }
             System.out.println(line + " " + l0 + " " + levels);
         }
@@ -287,7 +358,7 @@ public final class GrowthSplitProbe {
         StringBuilder median = new StringBuilder("MEDIAN " + label + " rounds=" + in.size());
         StringBuilder mean = new StringBuilder("MEAN   " + label + " rounds=" + in.size());
         String[] names = ("wall_us writer_cpu_us writer_off_cpu_us rocksdb_us gc_us jit_us java_other_us "
-                + String.join(" ", TICKER_LABELS) + " writer_runq_us outside_us steal_us").split(" ");
+                + String.join(" ", TICKER_LABELS) + " writer_runq_us outside_us steal_us writer_minflt").split(" ");
         for (int c = 1; c < in.get(0).length; c++) {
             final int col = c;
             double[] v = in.stream().mapToDouble(r -> r[col]).sorted().toArray();
