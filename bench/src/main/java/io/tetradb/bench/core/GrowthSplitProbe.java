@@ -82,12 +82,25 @@ public final class GrowthSplitProbe {
             for (Side side : sides) {
                 System.out.println("# " + side.name + ": side round items wall_us writer_cpu_us writer_off_cpu_us "
                         + "rocksdb_us gc_us jit_us java_other_us " + String.join(" ", TICKER_LABELS)
-                        + " writer_runq_us outside_us steal_us writer_minflt L0(" + String.join(",", side.familyNames) + ") levels("
+                        + " writer_runq_us outside_us steal_us writer_minflt wal_sync_us db_write_us L0(" + String.join(",", side.familyNames) + ") levels("
                         + String.join(",", side.familyNames) + ")");
             }
             long loaded = 0;
             int round = 0;
+            int pointWrites = Integer.getInteger("probe.pointWritesAt100k", 0);
             while (loaded < total) {
+                if (loaded == 100_000 && pointWrites > 0) {
+                    // as the benchmark's point-write phase at 100k: creates of random partitions, so that most of
+                    // the later batches go into partitions that already hold items (their creates then read first)
+                    java.util.SplittableRandom random = new java.util.SplittableRandom(100_000 * 31);
+                    for (int i = 0; i < pointWrites; i++) {
+                        int device = random.nextInt(CoreBenchmark.DEVICES);
+                        for (Side side : sides) {
+                            side.pointWrite(device, i);
+                        }
+                    }
+                    System.out.println("# " + pointWrites + " point writes of random partitions at 100k");
+                }
                 for (int k = 0; k < sides.size(); k++) {
                     // alternated as the benchmark does: core first in even rounds
                     Side side = sides.get(round % 2 == 0 ? k : sides.size() - 1 - k);
@@ -220,6 +233,17 @@ public final class GrowthSplitProbe {
             return side;
         }
 
+        /** One create (or put) of a new item in partition {@code device}. */
+        void pointWrite(int device, long n) throws Exception {
+            String id = Items.id("w", n);
+            ObjectNode node = items.item(id, device, 1_000_000_000L + n);
+            if (raw == null) {
+                container.createItem(node);
+            } else {
+                raw.put(items.key(device, id), items.rawValue(node, n));
+            }
+        }
+
         /** Writes the batch of items {@code first} to {@code first + 99}; returns its {wall, writer CPU} in ns. */
         long[] batch(long first) throws Exception {
             boolean core = raw == null;
@@ -259,6 +283,7 @@ public final class GrowthSplitProbe {
             ProcTasks.Schedstat s0 = ProcTasks.currentThreadSchedstat();
             long[] t0 = tickers(stats);
             long[] m0 = machineBusy();
+            long[] h0 = histogramSums(stats);
             long wall = 0;
             long cpu = 0;
             long faults0 = ProcTasks.currentThread().minorFaults();
@@ -270,10 +295,11 @@ public final class GrowthSplitProbe {
             long faults = ProcTasks.currentThread().minorFaults() - faults0;
             ProcTasks.Schedstat s1 = ProcTasks.currentThreadSchedstat();
             long[] m1 = machineBusy();
+            long[] h1 = histogramSums(stats);
             Map<String, Long> g1 = groups(writerTid);
             long[] t1 = tickers(stats);
             double n = ROUND_ITEMS;
-            double[] row = new double[12 + TICKERS.length];
+            double[] row = new double[14 + TICKERS.length];
             row[0] = loaded + ROUND_ITEMS;
             row[1] = wall / 1e3 / n;
             row[2] = cpu / 1e3 / n;
@@ -290,6 +316,9 @@ public final class GrowthSplitProbe {
             row[9 + TICKERS.length] = ((m1[0] - m0[0]) - (m1[1] - m0[1])) * (double) ProcTasks.NANOS_PER_TICK / 1e3 / n;
             row[10 + TICKERS.length] = (m1[2] - m0[2]) * (double) ProcTasks.NANOS_PER_TICK / 1e3 / n;
             row[11 + TICKERS.length] = faults / n; // the writer's minor page faults (first touches of memory)
+            // RocksDB's own times: WAL fsyncs (the core's group sync and raw's synced write alike) and write calls
+            row[12 + TICKERS.length] = (h1[0] - h0[0]) / n;
+            row[13 + TICKERS.length] = (h1[1] - h0[1]) / n;
             StringBuilder l0 = new StringBuilder();
             StringBuilder levels = new StringBuilder();
             for (ColumnFamilyHandle cf : families) {
@@ -358,7 +387,7 @@ public final class GrowthSplitProbe {
         StringBuilder median = new StringBuilder("MEDIAN " + label + " rounds=" + in.size());
         StringBuilder mean = new StringBuilder("MEAN   " + label + " rounds=" + in.size());
         String[] names = ("wall_us writer_cpu_us writer_off_cpu_us rocksdb_us gc_us jit_us java_other_us "
-                + String.join(" ", TICKER_LABELS) + " writer_runq_us outside_us steal_us writer_minflt").split(" ");
+                + String.join(" ", TICKER_LABELS) + " writer_runq_us outside_us steal_us writer_minflt wal_sync_us db_write_us").split(" ");
         for (int c = 1; c < in.get(0).length; c++) {
             final int col = c;
             double[] v = in.stream().mapToDouble(r -> r[col]).sorted().toArray();
@@ -401,6 +430,15 @@ public final class GrowthSplitProbe {
         } catch (Exception e) {
             return new long[3];
         }
+    }
+
+    /** {WAL fsync micros, write call micros} so far (RocksDB's histograms' sums); zeros without statistics. */
+    private static long[] histogramSums(Statistics stats) {
+        if (stats == null) {
+            return new long[2];
+        }
+        return new long[]{stats.getHistogramData(HistogramType.WAL_FILE_SYNC_MICROS).getSum(),
+            stats.getHistogramData(HistogramType.DB_WRITE).getSum()};
     }
 
     private static long[] tickers(Statistics stats) {
