@@ -31,18 +31,22 @@ import java.util.Map;
 
 /**
  * A diagnostic, not a benchmark (grow1m, session 30): the core benchmark's {@code batch100-write} load (batches of 100
- * creates of one new logical partition, device {@code batch % 10,000}, SYNC) from an empty store to {@code totalK}
- * thousand items in rounds of 10,000, on ONE side per JVM ({@code core} or {@code raw}: RocksDB's background threads
- * are shared by every database of a process, so only one side per process lets them be charged to it). Per round it
- * prints, per item: the sum of the timed calls' wall, the writer thread's CPU (its thread bean), the CPU of the
- * process's other threads by group (RocksDB's native {@code rocksdb:*}, GC, JIT, every other Java thread; from
- * {@code /proc/self/task}, 10 ms ticks), and with {@code -Dtetradb.rocks.statistics=true} RocksDB's counters (stall
- * micros, flush and compaction bytes written and read, WAL bytes, keys read, block cache misses, get/multiget
- * calls) and every family's L0 file count at the round's end. Then the same per bucket of rounds (the first 200k items:
- * the quick benchmark's load; 0–1M: the full one's) and RocksDB's {@code rocksdb.stats} (compaction stats per family).
- * Run with {@code java -Dtetradb.rocks.statistics=true -cp ... io.tetradb.bench.core.GrowthSplitProbe core|raw|both
- * [totalK=1000]}; {@code both} alternates the two in one JVM, as the benchmark does (their background threads then
- * shared, so the native CPU is of both databases).
+ * creates of one logical partition, device {@code batch % 10,000}, SYNC, a 300-batch JIT warm-up per side on
+ * throwaway stores first) from an empty store to {@code totalK} thousand items in rounds of 10,000, the first
+ * unrecorded. {@code core} or {@code raw} runs one side alone in this JVM (RocksDB's background threads are one pool
+ * per process, so only then are they charged to one side); {@code both} alternates the two as the benchmark does.
+ * Per round and item it prints: the timed calls' wall; the writer's CPU (thread bean), run-queue wait and minor
+ * faults; the CPU of the process's other threads by group ({@code rocksdb:*}, GC, JIT, other Java; 10 ms ticks); the
+ * CPU other processes took (rounds with much of it are a loaded machine's, not the store's); with
+ * {@code -Dtetradb.rocks.statistics=true} RocksDB's counters (stalls, flush and compaction bytes, WAL bytes and syncs,
+ * keys read by {@code Get}, block cache, WAL fsync and write-call micros) and every family's L0 files and levels.
+ * Then medians and means per range of rounds, and per family the compaction stats, SST bytes and directory bytes.
+ * Switches: {@code -Dprobe.pointWritesAt100k=N} (the benchmark's point-write phase: N creates of random partitions at
+ * 100k, after which most batches go into partitions holding larger ids and the create check reads),
+ * {@code -Dprobe.lowerRocksPriority=true} (RocksDB's pools at lowered CPU priority), {@code -Dprobe.pin=true} (writer
+ * and other threads on different CPUs, via taskset), {@code -Dprobe.warmBatches}. Run with
+ * {@code java -Dtetradb.rocks.statistics=true -cp ... io.tetradb.bench.core.GrowthSplitProbe core|raw|both
+ * [totalK=1000]} (bench/history/core.md, "Why batch100-write falls behind raw as the store grows").
  */
 public final class GrowthSplitProbe {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
