@@ -1212,9 +1212,9 @@ public final class ContainerStore {
             PartitionStatsCache cache = store.statsCache();
             if (cache != null) { // core-write: applied, under the partition's lock: the next write starts from it
                 if (tx.cached != null) { // pw-next: into the slot the transaction found it in, no second probe
-                    cache.putAt(tx.cached, tx.statsAfter, tx.idBoundAfter());
+                    cache.putAt(tx.cached, tx.statsAfter, tx.idBoundAfter(), tx.classBoundsAfter());
                 } else {
-                    cache.put(tx.lpPrefix, tx.statsAfter, tx.idBoundAfter());
+                    cache.put(tx.lpPrefix, tx.statsAfter, tx.idBoundAfter(), tx.classBoundsAfter());
                 }
             }
             if (tx.faceUnique != null) {

@@ -46,6 +46,102 @@ final class CreateCheck {
         return true;
     }
 
+    /**
+     * id-classes (session 30): true when no key of {@code keys} can be stored: the id of each (the bytes after
+     * {@code prefixLength}) is above {@code bound} (null: unknown) or above the bound of its class in
+     * {@code classBounds} (null: unknown), or of a class none of them has ({@link ClassBounds}).
+     */
+    static boolean noneStored(List<byte[]> keys, int prefixLength, byte[] bound, byte[][] classBounds) {
+        for (int i = 0; i < keys.size(); i++) {
+            byte[] k = keys.get(i);
+            if (bound != null && compareIds(k, prefixLength, k.length, bound, 0, bound.length) > 0) {
+                continue;
+            }
+            if (classBounds == null || !aboveItsClass(k, prefixLength, classBounds)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean aboveItsClass(byte[] key, int prefixLength, byte[][] classBounds) {
+        for (byte[] b : classBounds) {
+            if (sameClass(b, 0, key, prefixLength)) {
+                return compareIds(key, prefixLength, key.length, b, 0, b.length) > 0;
+            }
+        }
+        return true; // a class the partition holds no id of
+    }
+
+    /** Whether two ids (from their offsets to their arrays' ends) have one length and, if not empty, one first byte. */
+    static boolean sameClass(byte[] a, int aFrom, byte[] b, int bFrom) {
+        int n = a.length - aFrom;
+        return n == b.length - bFrom && (n == 0 || a[aFrom] == b[bFrom]);
+    }
+
+    /** At most this many classes are kept per partition; a partition with more has them unknown. */
+    static final int MAX_CLASSES = 4;
+
+    /**
+     * id-classes (session 30): a partition's <em>class bounds</em> as a transaction writes it. A class is every id of
+     * one length and one first byte; its bound is the largest id of it the partition holds (or held: a delete keeps
+     * it, as the id bound). Ids of different classes are never equal, so an id above its class's bound, or of a
+     * class not listed, is not stored: exact as the id bound is, for each sequence of ids on its own (the core
+     * benchmark's batch ids {@code i…} below its point-write ids {@code w…}, Mongo's {@code ~n} counters of each
+     * length, ObjectIds beside string ids). Starts from the partition's bounds before the transaction (ids) and takes
+     * every key the transaction writes ({@link #note}); more than {@value #MAX_CLASSES} classes, or an id longer than
+     * {@link PartitionStatsCache#MAX_BOUND_BYTES}, make them unknown.
+     */
+    static final class ClassBounds {
+        private byte[][] ids;
+        private int[] from; // where each id starts in its array: 0 for a bound, the prefix length for a written key
+        private int count;
+
+        /** {@code before}: the bounds before the transaction (ids), null when unknown (they stay unknown). */
+        ClassBounds(byte[][] before) {
+            if (before != null) {
+                ids = Arrays.copyOf(before, MAX_CLASSES);
+                from = new int[MAX_CLASSES];
+                count = before.length;
+            }
+        }
+
+        /** After the transaction wrote (or deleted) {@code key}, whose id follows {@code prefixLength} bytes. */
+        void note(byte[] key, int prefixLength) {
+            if (ids == null) {
+                return;
+            }
+            for (int i = 0; i < count; i++) {
+                if (sameClass(ids[i], from[i], key, prefixLength)) {
+                    if (compareIds(key, prefixLength, key.length, ids[i], from[i], ids[i].length) > 0) {
+                        ids[i] = key;
+                        from[i] = prefixLength;
+                    }
+                    return;
+                }
+            }
+            if (count == MAX_CLASSES || key.length - prefixLength > PartitionStatsCache.MAX_BOUND_BYTES) {
+                ids = null; // unknown from here on
+                return;
+            }
+            ids[count] = key;
+            from[count] = prefixLength;
+            count++;
+        }
+
+        /** The bounds after the transaction, as ids; null when unknown. */
+        byte[][] after() {
+            if (ids == null) {
+                return null;
+            }
+            byte[][] out = new byte[count][];
+            for (int i = 0; i < count; i++) {
+                out[i] = from[i] == 0 ? ids[i] : Arrays.copyOfRange(ids[i], from[i], ids[i].length);
+            }
+            return out;
+        }
+    }
+
     /** {@code bound} raised to the id of {@code key} (the bytes after {@code prefixLength}) when that is above it. */
     static byte[] raised(byte[] bound, byte[] key, int prefixLength) {
         return compareIds(key, prefixLength, key.length, bound, 0, bound.length) > 0

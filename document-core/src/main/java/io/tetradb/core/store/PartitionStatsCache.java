@@ -21,6 +21,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * time-ordered or sequence ids — needs no read to know it is absent. Exact for the
  * same reason as the statistics: only the transaction that wrote the partition's items puts it, every other writer
  * forgets the entry. Bounds longer than {@value #MAX_BOUND_BYTES} bytes are not kept (unknown instead).
+ * <p>id-classes (session 30): and its <em>class bounds</em> ({@link CreateCheck.ClassBounds}), the largest stored id of
+ * each class of ids (same length, same first byte) the partition holds, for up to {@value CreateCheck#MAX_CLASSES}
+ * classes: an id above its class's bound, or of a class the partition does not hold, cannot be stored, since ids of
+ * different classes never equal each other. So creates of one sequence stay unread while another sequence's ids sit
+ * above them in the partition (the core benchmark's point-write ids above its batch ids made every later batch read).
  *
  * <p>Bounded: a two-way table of {@value #SLOTS} slots for the whole store (at most ≈ 8 MB of entries); a partition
  * whose slots hold two others is read from the store, as before. Entries of a deleted container are never hit again
@@ -37,7 +42,7 @@ final class PartitionStatsCache {
      * One partition's statistics and id bound (null: unknown); {@code lp} is its {@code collId · EPK · pk} prefix,
      * {@code slot} where it was put (an entry never moves: {@link #putAt} puts the next one there without a probe).
      */
-    record Entry(byte[] lp, LogicalPartitionStats stats, byte[] idBound, int slot) {
+    record Entry(byte[] lp, LogicalPartitionStats stats, byte[] idBound, byte[][] classBounds, int slot) {
     }
 
     private final AtomicReferenceArray<Entry> slots = new AtomicReferenceArray<>(SLOTS);
@@ -61,14 +66,15 @@ final class PartitionStatsCache {
 
     /** After the partition's transaction was applied, under its lock: what it wrote; the id bound unknown. */
     void put(byte[] lp, LogicalPartitionStats stats) {
-        put(lp, stats, null);
+        put(lp, stats, null, null);
     }
 
     /**
      * After the partition's transaction was applied, under its lock: what it wrote, and a bound of its items' ids
-     * after it (null: unknown; kept only up to {@value #MAX_BOUND_BYTES} bytes).
+     * after it (null: unknown; kept only up to {@value #MAX_BOUND_BYTES} bytes), and its class bounds
+     * ({@link CreateCheck.ClassBounds}; null: unknown).
      */
-    void put(byte[] lp, LogicalPartitionStats stats, byte[] idBound) {
+    void put(byte[] lp, LogicalPartitionStats stats, byte[] idBound, byte[][] classBounds) {
         if (idBound != null && idBound.length > MAX_BOUND_BYTES) {
             idBound = null;
         }
@@ -78,7 +84,7 @@ final class PartitionStatsCache {
         int at = a == null || Arrays.equals(a.lp, lp) ? i
                 : b == null || Arrays.equals(b.lp, lp) ? i ^ 1
                 : (stats.lsn() & 1) == 0 ? i : i ^ 1; // both taken by others: either may go
-        slots.set(at, new Entry(lp, stats, idBound, at));
+        slots.set(at, new Entry(lp, stats, idBound, classBounds, at));
         int other = at ^ 1; // never two entries of one partition (the older one could be found first)
         Entry o = slots.get(other);
         if (o != null && Arrays.equals(o.lp, lp)) {
@@ -87,18 +93,18 @@ final class PartitionStatsCache {
     }
 
     /**
-     * pw-next: as {@link #put(byte[], LogicalPartitionStats, byte[])} for the transaction that found {@code found}
+     * pw-next: as {@link #put(byte[], LogicalPartitionStats, byte[], byte[][])} for the transaction that found {@code found}
      * (the partition's entry) at its start and held the partition's lock since: its successor goes into the same
      * slot, without reading either slot again (a point write's second probe was two cache misses into the table).
      * Exact: only the partition's lock holder puts its entry, so the other slot cannot hold one of it; the slot may
      * meanwhile hold another partition's entry (either may go, as in a full put) or none ({@link #forget}: a write
      * outside the transactions, under the same lock, forgets before this transaction starts or after it ends).
      */
-    void putAt(Entry found, LogicalPartitionStats stats, byte[] idBound) {
+    void putAt(Entry found, LogicalPartitionStats stats, byte[] idBound, byte[][] classBounds) {
         if (idBound != null && idBound.length > MAX_BOUND_BYTES) {
             idBound = null;
         }
-        slots.set(found.slot, new Entry(found.lp, stats, idBound, found.slot));
+        slots.set(found.slot, new Entry(found.lp, stats, idBound, classBounds, found.slot));
     }
 
     /** The partition's record was written by someone else (or maybe not at all): read it from the store next time. */

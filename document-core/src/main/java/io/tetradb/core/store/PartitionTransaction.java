@@ -79,6 +79,10 @@ final class PartitionTransaction {
      * or null when unknown.
      */
     private final byte[] idBound;
+    /** id-classes: the partition's class bounds before the transaction (see {@link CreateCheck.ClassBounds}), or null. */
+    private final byte[][] classBounds;
+    /** id-classes: the class bounds as the transaction's writes raise them. */
+    private final CreateCheck.ClassBounds classesWritten;
     /** The statistics as {@link #writeSet()} leaves them (the record it writes, or {@link #stats} unchanged). */
     LogicalPartitionStats statsAfter;
 
@@ -99,6 +103,13 @@ final class PartitionTransaction {
         return highestWritten == null ? bound : CreateCheck.raised(bound, highestWritten, lpPrefix.length);
     }
 
+    /** id-classes: the class bounds once the transaction is applied: none when it leaves the partition empty. */
+    byte[][] classBoundsAfter() {
+        return statsAfter.items() == 0 ? NO_CLASSES : classesWritten.after();
+    }
+
+    private static final byte[][] NO_CLASSES = new byte[0][];
+
     /**
      * batch-path: the key of the highest id written so far (an operation undone by {@link #step} stays noted:
      * the bound only needs to be above every stored id), so {@link #idBoundAfter()} walks no map.
@@ -110,6 +121,7 @@ final class PartitionTransaction {
         if (h == null || CreateCheck.compareIds(key, lpPrefix.length, key.length, h, lpPrefix.length, h.length) > 0) {
             highestWritten = key;
         }
+        classesWritten.note(key, lpPrefix.length);
     }
     final List<ItemResult> results;
     private byte[] statsKey;
@@ -235,6 +247,8 @@ final class PartitionTransaction {
         // pw-java: no stored id is above the bound (an empty partition's is empty); unknown after a store read
         this.idBound = known != null ? known.idBound()
                 : stats.items() == 0 ? PartitionStatsCache.EMPTY_BOUND : null;
+        this.classBounds = known != null ? known.classBounds() : stats.items() == 0 ? NO_CLASSES : null;
+        this.classesWritten = new CreateCheck.ClassBounds(classBounds);
         this.statsAfter = stats;
         this.lsn = stats.lsn();
         // shared-engine hook: the expiry rule after the version: a TTL conversion committed after the version read
@@ -274,8 +288,8 @@ final class PartitionTransaction {
             if (stats.items() == 0) {
                 return noneStored(n); // an empty partition holds none of them
             }
-            if (idBound != null && CreateCheck.allAbove(idKeys, lpPrefix.length, idBound)) {
-                return noneStored(n); // pw-java: above every stored id, so none is stored
+            if (CreateCheck.noneStored(idKeys, lpPrefix.length, idBound, classBounds)) {
+                return noneStored(n); // pw-java: above every stored id (or id-classes: its class's), so not stored
             }
             if (n >= CreateCheck.RANGE_MIN_IDS && CreateCheck.MODE == CreateCheck.Mode.RANGE) {
                 List<byte[]> found = CreateCheck.rangeRead(store.engine(), idKeys);

@@ -263,18 +263,161 @@ class CreateIdBoundTest {
         }
     }
 
+    /** The partition's cached class bounds as strings, or null when unknown or not cached. */
+    private static List<String> classes(CoreStore s, ContainerStore c, String p) {
+        PartitionStatsCache.Entry e = s.statsCache().entry(lp(c, p));
+        if (e == null || e.classBounds() == null) {
+            return null;
+        }
+        List<String> out = new ArrayList<>();
+        for (byte[] b : e.classBounds()) {
+            out.add(new String(b, StandardCharsets.UTF_8));
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    private static byte[] lp(ContainerStore c, String p) {
+        PartitionKeyValue v = pk(p);
+        return Keys.concat(Keys.collId(c.definition().collId()), v.epk(), v.encoded());
+    }
+
+    private static List<ItemOperation> creates(String format, int from, int to, String p) {
+        List<ItemOperation> ops = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            ops.add(create(String.format(format, i), p));
+        }
+        return ops;
+    }
+
+    /**
+     * id-classes: a batch of {@code i…} ids below a {@code w…} id of the same length (the id bound's maximum, as the
+     * core benchmark's point writes leave its partitions) is above its own class's bound, so it reads nothing; stored ids of either
+     * class are still 409, and more than four classes make the class bounds unknown until the partition empties.
+     */
+    @Test
+    void anIdAboveItsClassIsUnreadWhileAnotherClassIsAboveIt() {
+        try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+            ContainerStore c = container(s);
+            assertTrue(c.executeBatch(pk("P"), creates("i%010d", 0, 100, "P")).stream().allMatch(ItemResult::isSuccess));
+            assertEquals(Status.CREATED, status(c, "P", create("w0000007777", "P")));
+            assertEquals("w0000007777", bound(s, c, "P"));
+            assertEquals(List.of("i0000000099", "w0000007777"), classes(s, c, "P"));
+            List<byte[]> next = new ArrayList<>();
+            byte[] lp = lp(c, "P");
+            for (int i = 100; i < 200; i++) {
+                next.add(Keys.concat(lp, String.format("i%010d", i).getBytes(StandardCharsets.UTF_8)));
+            }
+            PartitionStatsCache.Entry e = s.statsCache().entry(lp);
+            assertTrue(!CreateCheck.allAbove(next, lp.length, e.idBound()), "the id bound alone would read");
+            assertTrue(CreateCheck.noneStored(next, lp.length, e.idBound(), e.classBounds()), "the skip's condition");
+            assertTrue(c.executeBatch(pk("P"), creates("i%010d", 100, 200, "P")).stream().allMatch(ItemResult::isSuccess));
+            assertEquals(List.of("i0000000199", "w0000007777"), classes(s, c, "P"));
+            for (String stored : List.of("i0000000000", "i0000000150", "i0000000199", "w0000007777")) {
+                assertEquals(Status.CONFLICT, status(c, "P", create(stored, "P")), stored);
+            }
+            // a batch above its class's bound with one stored id among them fails whole and leaves the bounds
+            List<ItemResult> r = c.executeBatch(pk("P"), List.of(create("i0000000200", "P"), create("i0000000010", "P")));
+            assertEquals(Status.CONFLICT, r.get(1).status());
+            assertEquals(List.of("i0000000199", "w0000007777"), classes(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("w0000001111", "P")), "below its class's bound: read");
+            assertEquals(List.of("i0000000199", "w0000007777"), classes(s, c, "P"));
+            // classes three and four, then a fifth: unknown, and every id still checked
+            assertEquals(Status.CREATED, status(c, "P", create("x", "P")));
+            assertEquals(Status.CREATED, status(c, "P", create("yy", "P")));
+            assertEquals(List.of("i0000000199", "w0000007777", "x", "yy"), classes(s, c, "P"));
+            assertEquals(Status.CREATED, status(c, "P", create("zzz", "P")));
+            assertNull(classes(s, c, "P"));
+            for (String stored : List.of("i0000000000", "i0000000199", "w0000001111", "x", "yy", "zzz")) {
+                assertEquals(Status.CONFLICT, status(c, "P", create(stored, "P")), stored);
+            }
+            assertEquals(Status.CREATED, status(c, "P", create("i0000000200", "P")));
+        }
+    }
+
+    /**
+     * Random creates, upserts, deletes and batches over ids of several classes, each mostly handed out in order
+     * (short and long, lower and higher first bytes), sometimes an earlier one: 201/409/204/404 as a map says.
+     */
+    @Test
+    void randomWritesOfSeveralIdClassesAnswerAsAModel() {
+        Random random = new Random(3030);
+        String[] formats = {"a%04d", "w%07d", "~n%d", "b%d", "k%02d", "Z%05d"};
+        Map<String, Map<String, Boolean>> model = new HashMap<>();
+        int[][] next = new int[3][formats.length];
+        for (int round = 0; round < 3; round++) { // a reopen between rounds: bounds unknown again
+            try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
+                ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
+                for (int i = 0; i < 1500; i++) {
+                    int part = random.nextInt(3);
+                    String p = "p" + part;
+                    Map<String, Boolean> stored = model.computeIfAbsent(p, k -> new HashMap<>());
+                    // two or three classes mostly; now and then one of the others
+                    int f = random.nextInt(10) < 8 ? random.nextInt(2 + part % 2) : random.nextInt(formats.length);
+                    int[] seq = next[part];
+                    String id = random.nextInt(4) > 0 || seq[f] == 0 ? String.format(formats[f], seq[f]++)
+                            : String.format(formats[f], random.nextInt(seq[f]));
+                    int kind = random.nextInt(10);
+                    if (kind < 5) {
+                        int expected = stored.getOrDefault(id, false) ? Status.CONFLICT : Status.CREATED;
+                        assertEquals(expected, status(c, p, create(id, p)), "create " + p + "/" + id);
+                        stored.put(id, true);
+                    } else if (kind < 6) {
+                        int expected = stored.getOrDefault(id, false) ? Status.OK : Status.CREATED;
+                        assertEquals(expected, status(c, p, ItemOperation.upsert(
+                                M.createObjectNode().put("id", id).put("pk", p), null)), "upsert " + p + "/" + id);
+                        stored.put(id, true);
+                    } else if (kind < 8) {
+                        int expected = stored.getOrDefault(id, false) ? Status.NO_CONTENT : Status.NOT_FOUND;
+                        assertEquals(expected, status(c, p, ItemOperation.delete(id, null)), "delete " + p + "/" + id);
+                        stored.put(id, false);
+                    } else {
+                        List<ItemOperation> ops = new ArrayList<>();
+                        List<String> ids = new ArrayList<>(List.of(id));
+                        ops.add(create(id, p));
+                        for (int k = 0; k < 11; k++) {
+                            int g = random.nextInt(2 + part % 2);
+                            String more = String.format(formats[g], seq[g]++);
+                            ids.add(more);
+                            ops.add(create(more, p));
+                        }
+                        java.util.Collections.shuffle(ops, random);
+                        boolean conflict = stored.getOrDefault(id, false);
+                        List<ItemResult> r = c.executeBatch(pk(p), ops);
+                        assertEquals(!conflict, r.stream().allMatch(ItemResult::isSuccess), "batch " + p + "/" + ids);
+                        if (!conflict) {
+                            ids.forEach(x -> stored.put(x, true));
+                        }
+                    }
+                }
+                for (Map.Entry<String, Map<String, Boolean>> e : model.entrySet()) { // the items are as the model
+                    for (Map.Entry<String, Boolean> item : e.getValue().entrySet()) {
+                        boolean there;
+                        try {
+                            there = c.read(pk(e.getKey()), item.getKey(), null).isSuccess();
+                        } catch (StoreException x) {
+                            assertEquals(Status.NOT_FOUND, x.status());
+                            there = false;
+                        }
+                        assertEquals(item.getValue(), there, e.getKey() + "/" + item.getKey());
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void theCacheKeepsShortBoundsOnly() {
         PartitionStatsCache cache = new PartitionStatsCache();
         byte[] lp = {0, 0, 0, 1, 7};
         LogicalPartitionStats stats = new LogicalPartitionStats(10, 1, 1);
-        cache.put(lp, stats, "abc".getBytes(StandardCharsets.UTF_8));
+        cache.put(lp, stats, "abc".getBytes(StandardCharsets.UTF_8), null);
         assertArrayEquals("abc".getBytes(StandardCharsets.UTF_8), cache.entry(lp).idBound());
         cache.put(lp, stats);
         assertNull(cache.entry(lp).idBound(), "a put without a bound: unknown");
-        cache.put(lp, stats, new byte[PartitionStatsCache.MAX_BOUND_BYTES + 1]);
+        cache.put(lp, stats, new byte[PartitionStatsCache.MAX_BOUND_BYTES + 1], null);
         assertNull(cache.entry(lp).idBound());
-        cache.put(lp, stats, PartitionStatsCache.EMPTY_BOUND);
+        cache.put(lp, stats, PartitionStatsCache.EMPTY_BOUND, null);
         assertEquals(0, cache.entry(lp).idBound().length);
         cache.forget(lp);
         assertNull(cache.entry(lp));

@@ -32,12 +32,12 @@ class PartitionStatsCachePutAtTest {
         }
         byte[] a = sharing.get(0);
         byte[] b = sharing.get(1);
-        cache.put(a, new LogicalPartitionStats(1, 1, 1), new byte[]{1});
-        cache.put(b, new LogicalPartitionStats(2, 2, 2), null);
+        cache.put(a, new LogicalPartitionStats(1, 1, 1), new byte[]{1}, null);
+        cache.put(b, new LogicalPartitionStats(2, 2, 2), null, null);
         for (long lsn = 2; lsn < 200; lsn++) {
             PartitionStatsCache.Entry found = cache.entry(a);
             assertEquals(lsn - 1, found.stats().lsn());
-            cache.putAt(found, new LogicalPartitionStats(lsn, lsn, lsn), new byte[]{(byte) lsn});
+            cache.putAt(found, new LogicalPartitionStats(lsn, lsn, lsn), new byte[]{(byte) lsn}, null);
             PartitionStatsCache.Entry now = cache.entry(a);
             assertEquals(lsn, now.stats().lsn(), "the write-back is what the next look-up finds");
             assertArrayEquals(new byte[]{(byte) lsn}, now.idBound());
@@ -48,14 +48,14 @@ class PartitionStatsCachePutAtTest {
         // a third partition takes one of the two slots (the full put); the found entry's successor then goes back
         // into its own slot, evicting whoever took it, and the partition is never held twice
         PartitionStatsCache.Entry found = cache.entry(a);
-        cache.put(sharing.get(2), new LogicalPartitionStats(3, 3, 4), null); // even lsn: the first slot of the pair
-        cache.putAt(found, new LogicalPartitionStats(500, 500, 500), null);
+        cache.put(sharing.get(2), new LogicalPartitionStats(3, 3, 4), null, null); // even lsn: the first slot of the pair
+        cache.putAt(found, new LogicalPartitionStats(500, 500, 500), null, null);
         assertEquals(500, cache.entry(a).stats().lsn());
         cache.forget(a);
         assertNull(cache.entry(a), "forgotten: no older entry of it is left in the other slot");
         // longer bounds than kept are dropped, as in a full put
-        cache.put(a, new LogicalPartitionStats(1, 1, 1), null);
-        cache.putAt(cache.entry(a), new LogicalPartitionStats(2, 2, 2), new byte[PartitionStatsCache.MAX_BOUND_BYTES + 1]);
+        cache.put(a, new LogicalPartitionStats(1, 1, 1), null, null);
+        cache.putAt(cache.entry(a), new LogicalPartitionStats(2, 2, 2), new byte[PartitionStatsCache.MAX_BOUND_BYTES + 1], null);
         assertNull(cache.entry(a).idBound());
     }
 
