@@ -202,48 +202,74 @@ class CreateIdBoundTest {
     /** Random creates, upserts, deletes and batches over ids mostly handed out in order: 201/409/204/404 as a map says. */
     @Test
     void randomWritesAnswerAsAModel() {
-        Random random = new Random(1717);
-        Map<String, Map<String, Boolean>> model = new HashMap<>();
         int[] next = new int[3];
-        for (int round = 0; round < 3; round++) { // a reopen between rounds: bounds unknown again
+        writeAsModel(new Random(1717), 6, 9, new ModelIds() {
+            @Override
+            public String single(Random random, int part) { // a new id in order mostly, else an earlier one
+                return random.nextInt(3) > 0 || next[part] == 0 ? String.format("id%05d", next[part]++)
+                        : String.format("id%05d", random.nextInt(next[part]));
+            }
+
+            @Override
+            public String fresh(Random random, int part) {
+                return String.format("id%05d", next[part]++);
+            }
+        });
+    }
+
+    /** The ids {@link #writeAsModel} writes in partition {@code p<part>}. */
+    private interface ModelIds {
+        /** The id of the next single write: a new one, or one handed out before (stored or deleted). */
+        String single(Random random, int part);
+
+        /** A new id, for a batch. */
+        String fresh(Random random, int part);
+    }
+
+    /**
+     * 1,500 random writes per round over three partitions and three reopens (bounds unknown again after each), each
+     * answering as a map says: a create ({@code creates} in 10), an upsert (1 in 10), a delete (2 in 10), else a batch
+     * of one single id and {@code batchMore} fresh ones, shuffled; then every id reads as the map says.
+     */
+    private void writeAsModel(Random random, int creates, int batchMore, ModelIds ids) {
+        Map<String, Map<String, Boolean>> model = new HashMap<>();
+        for (int round = 0; round < 3; round++) {
             try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
                 ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
                 for (int i = 0; i < 1500; i++) {
                     int part = random.nextInt(3);
                     String p = "p" + part;
                     Map<String, Boolean> stored = model.computeIfAbsent(p, k -> new HashMap<>());
-                    // a new id in order mostly, else an earlier one (stored or deleted)
-                    String id = random.nextInt(3) > 0 || next[part] == 0 ? String.format("id%05d", next[part]++)
-                            : String.format("id%05d", random.nextInt(next[part]));
+                    String id = ids.single(random, part);
                     int kind = random.nextInt(10);
-                    if (kind < 6) {
+                    if (kind < creates) {
                         int expected = stored.getOrDefault(id, false) ? Status.CONFLICT : Status.CREATED;
                         assertEquals(expected, status(c, p, create(id, p)), "create " + p + "/" + id);
                         stored.put(id, true);
-                    } else if (kind < 7) {
+                    } else if (kind < creates + 1) {
                         int expected = stored.getOrDefault(id, false) ? Status.OK : Status.CREATED;
                         assertEquals(expected, status(c, p, ItemOperation.upsert(
                                 M.createObjectNode().put("id", id).put("pk", p), null)), "upsert " + p + "/" + id);
                         stored.put(id, true);
-                    } else if (kind < 9) {
+                    } else if (kind < creates + 3) {
                         int expected = stored.getOrDefault(id, false) ? Status.NO_CONTENT : Status.NOT_FOUND;
                         assertEquals(expected, status(c, p, ItemOperation.delete(id, null)), "delete " + p + "/" + id);
                         stored.put(id, false);
                     } else {
                         List<ItemOperation> ops = new ArrayList<>();
-                        List<String> ids = new ArrayList<>(List.of(id));
+                        List<String> batch = new ArrayList<>(List.of(id));
                         ops.add(create(id, p));
-                        for (int k = 0; k < 9; k++) {
-                            String more = String.format("id%05d", next[part]++);
-                            ids.add(more);
+                        for (int k = 0; k < batchMore; k++) {
+                            String more = ids.fresh(random, part);
+                            batch.add(more);
                             ops.add(create(more, p));
                         }
                         java.util.Collections.shuffle(ops, random);
                         boolean conflict = stored.getOrDefault(id, false);
                         List<ItemResult> r = c.executeBatch(pk(p), ops);
-                        assertEquals(!conflict, r.stream().allMatch(ItemResult::isSuccess), "batch " + p + "/" + ids);
+                        assertEquals(!conflict, r.stream().allMatch(ItemResult::isSuccess), "batch " + p + "/" + batch);
                         if (!conflict) {
-                            ids.forEach(x -> stored.put(x, true));
+                            batch.forEach(x -> stored.put(x, true));
                         }
                     }
                 }
@@ -341,69 +367,23 @@ class CreateIdBoundTest {
      */
     @Test
     void randomWritesOfSeveralIdClassesAnswerAsAModel() {
-        Random random = new Random(3030);
         String[] formats = {"a%04d", "w%07d", "~n%d", "b%d", "k%02d", "Z%05d"};
-        Map<String, Map<String, Boolean>> model = new HashMap<>();
         int[][] next = new int[3][formats.length];
-        for (int round = 0; round < 3; round++) { // a reopen between rounds: bounds unknown again
-            try (CoreStore s = CoreStore.open(StoreConfig.defaults(dir))) {
-                ContainerStore c = round == 0 ? container(s) : s.container("db", "c");
-                for (int i = 0; i < 1500; i++) {
-                    int part = random.nextInt(3);
-                    String p = "p" + part;
-                    Map<String, Boolean> stored = model.computeIfAbsent(p, k -> new HashMap<>());
-                    // two or three classes mostly; now and then one of the others
-                    int f = random.nextInt(10) < 8 ? random.nextInt(2 + part % 2) : random.nextInt(formats.length);
-                    int[] seq = next[part];
-                    String id = random.nextInt(4) > 0 || seq[f] == 0 ? String.format(formats[f], seq[f]++)
-                            : String.format(formats[f], random.nextInt(seq[f]));
-                    int kind = random.nextInt(10);
-                    if (kind < 5) {
-                        int expected = stored.getOrDefault(id, false) ? Status.CONFLICT : Status.CREATED;
-                        assertEquals(expected, status(c, p, create(id, p)), "create " + p + "/" + id);
-                        stored.put(id, true);
-                    } else if (kind < 6) {
-                        int expected = stored.getOrDefault(id, false) ? Status.OK : Status.CREATED;
-                        assertEquals(expected, status(c, p, ItemOperation.upsert(
-                                M.createObjectNode().put("id", id).put("pk", p), null)), "upsert " + p + "/" + id);
-                        stored.put(id, true);
-                    } else if (kind < 8) {
-                        int expected = stored.getOrDefault(id, false) ? Status.NO_CONTENT : Status.NOT_FOUND;
-                        assertEquals(expected, status(c, p, ItemOperation.delete(id, null)), "delete " + p + "/" + id);
-                        stored.put(id, false);
-                    } else {
-                        List<ItemOperation> ops = new ArrayList<>();
-                        List<String> ids = new ArrayList<>(List.of(id));
-                        ops.add(create(id, p));
-                        for (int k = 0; k < 11; k++) {
-                            int g = random.nextInt(2 + part % 2);
-                            String more = String.format(formats[g], seq[g]++);
-                            ids.add(more);
-                            ops.add(create(more, p));
-                        }
-                        java.util.Collections.shuffle(ops, random);
-                        boolean conflict = stored.getOrDefault(id, false);
-                        List<ItemResult> r = c.executeBatch(pk(p), ops);
-                        assertEquals(!conflict, r.stream().allMatch(ItemResult::isSuccess), "batch " + p + "/" + ids);
-                        if (!conflict) {
-                            ids.forEach(x -> stored.put(x, true));
-                        }
-                    }
-                }
-                for (Map.Entry<String, Map<String, Boolean>> e : model.entrySet()) { // the items are as the model
-                    for (Map.Entry<String, Boolean> item : e.getValue().entrySet()) {
-                        boolean there;
-                        try {
-                            there = c.read(pk(e.getKey()), item.getKey(), null).isSuccess();
-                        } catch (StoreException x) {
-                            assertEquals(Status.NOT_FOUND, x.status());
-                            there = false;
-                        }
-                        assertEquals(item.getValue(), there, e.getKey() + "/" + item.getKey());
-                    }
-                }
+        writeAsModel(new Random(3030), 5, 11, new ModelIds() {
+            @Override
+            public String single(Random random, int part) { // two or three classes mostly; now and then another
+                int f = random.nextInt(10) < 8 ? random.nextInt(2 + part % 2) : random.nextInt(formats.length);
+                int[] seq = next[part];
+                return random.nextInt(4) > 0 || seq[f] == 0 ? String.format(formats[f], seq[f]++)
+                        : String.format(formats[f], random.nextInt(seq[f]));
             }
-        }
+
+            @Override
+            public String fresh(Random random, int part) {
+                int g = random.nextInt(2 + part % 2);
+                return String.format(formats[g], next[part][g]++);
+            }
+        });
     }
 
     @Test
